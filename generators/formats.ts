@@ -1,0 +1,140 @@
+/**
+ * The node's string encodings of bytes, with their checksums: cb58 (IDs, node IDs), `0x` hex with a 4-byte checksum,
+ * and bech32 addresses. Validation uses the decoders (a malformed example fails the spec); the mock uses the encoders
+ * (real client libraries decode what it returns).
+ */
+import { createHash } from 'node:crypto';
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+
+function checksum(bytes: Uint8Array): Uint8Array {
+  return createHash('sha256').update(bytes).digest().subarray(28);
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+}
+
+function base58Encode(bytes: Uint8Array): string {
+  let n = 0n;
+  for (const byte of bytes) n = (n << 8n) | BigInt(byte);
+  let out = '';
+  while (n > 0n) {
+    out = BASE58[Number(n % 58n)] + out;
+    n /= 58n;
+  }
+  for (const byte of bytes) {
+    if (byte !== 0) break;
+    out = '1' + out;
+  }
+  return out;
+}
+
+function base58Decode(text: string): Uint8Array | undefined {
+  let n = 0n;
+  for (const char of text) {
+    const digit = BASE58.indexOf(char);
+    if (digit < 0) return undefined;
+    n = n * 58n + BigInt(digit);
+  }
+  const body: number[] = [];
+  while (n > 0n) {
+    body.unshift(Number(n & 0xffn));
+    n >>= 8n;
+  }
+  const zeros = text.length - text.replace(/^1+/, '').length;
+  return Uint8Array.from([...new Array<number>(zeros).fill(0), ...body]);
+}
+
+/** cb58: base58 of the payload followed by the last 4 bytes of its SHA-256. */
+export function cb58Encode(payload: Uint8Array): string {
+  return base58Encode(Uint8Array.from([...payload, ...checksum(payload)]));
+}
+
+/** The payload of a cb58 string, or undefined when it is not cb58 or its checksum is wrong. */
+export function cb58Decode(text: string): Uint8Array | undefined {
+  const raw = base58Decode(text);
+  if (!raw || raw.length < 4) return undefined;
+  const payload = raw.subarray(0, raw.length - 4);
+  return equalBytes(raw.subarray(raw.length - 4), checksum(payload)) ? payload : undefined;
+}
+
+/** The node's `hex` encoding: `0x`, the bytes, then the last 4 bytes of their SHA-256. */
+export function hexEncode(payload: Uint8Array): string {
+  return '0x' + Buffer.from([...payload, ...checksum(payload)]).toString('hex');
+}
+
+export function hexDecode(text: string): Uint8Array | undefined {
+  if (!/^0x([0-9a-fA-F]{2}){4,}$/.test(text)) return undefined;
+  const raw = Buffer.from(text.slice(2), 'hex');
+  const payload = raw.subarray(0, raw.length - 4);
+  return equalBytes(raw.subarray(raw.length - 4), checksum(payload)) ? new Uint8Array(payload) : undefined;
+}
+
+function polymod(values: number[]): number {
+  const generators = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+  let chk = 1;
+  for (const value of values) {
+    const top = chk >>> 25;
+    chk = ((chk & 0x1ffffff) << 5) ^ value;
+    generators.forEach((g, i) => {
+      if ((top >>> i) & 1) chk ^= g;
+    });
+  }
+  return chk >>> 0;
+}
+
+function hrpExpand(hrp: string): number[] {
+  const codes = [...hrp].map((c) => c.charCodeAt(0));
+  return [...codes.map((c) => c >> 5), 0, ...codes.map((c) => c & 31)];
+}
+
+function convertBits(data: ArrayLike<number>, from: number, to: number, pad: boolean): number[] | undefined {
+  let acc = 0;
+  let bits = 0;
+  const out: number[] = [];
+  const max = (1 << to) - 1;
+  for (let i = 0; i < data.length; i++) {
+    acc = (acc << from) | (data[i] as number);
+    bits += from;
+    while (bits >= to) {
+      bits -= to;
+      out.push((acc >> bits) & max);
+    }
+  }
+  if (pad && bits > 0) out.push((acc << (to - bits)) & max);
+  else if (!pad && (bits >= from || ((acc << (to - bits)) & max) !== 0)) return undefined;
+  return out;
+}
+
+/** A bech32 address (BIP 173, not bech32m) of `payload` under `hrp`, e.g. `avax1...`. */
+export function bech32Encode(hrp: string, payload: Uint8Array): string {
+  const words = convertBits(payload, 8, 5, true) as number[];
+  const mod = polymod([...hrpExpand(hrp), ...words, 0, 0, 0, 0, 0, 0]) ^ 1;
+  const check = [0, 1, 2, 3, 4, 5].map((i) => (mod >>> (5 * (5 - i))) & 31);
+  return hrp + '1' + [...words, ...check].map((w) => BECH32[w]).join('');
+}
+
+export function bech32Decode(text: string): { hrp: string; payload: Uint8Array } | undefined {
+  if (text !== text.toLowerCase()) return undefined;
+  const sep = text.lastIndexOf('1');
+  if (sep < 1 || text.length - sep < 7) return undefined;
+  const hrp = text.slice(0, sep);
+  const values = [...text.slice(sep + 1)].map((c) => BECH32.indexOf(c));
+  if (values.some((v) => v < 0) || polymod([...hrpExpand(hrp), ...values]) !== 1) return undefined;
+  const payload = convertBits(values.slice(0, -6), 5, 8, false);
+  return payload ? { hrp, payload: Uint8Array.from(payload) } : undefined;
+}
+
+/** The format checks the spec's schemas name, by format name. Each returns true when the string is well formed. */
+export const avalancheFormats: Record<string, (value: string) => boolean> = {
+  'avax-cb58': (value) => cb58Decode(value)?.length === 32,
+  'avax-node-id': (value) => value.startsWith('NodeID-') && cb58Decode(value.slice(7))?.length === 20,
+  'avax-hex': (value) => hexDecode(value) !== undefined,
+  'avax-bech32': (value) => bech32Decode(value)?.payload.length === 20,
+  'avax-address': (value) => {
+    const dash = value.indexOf('-');
+    return dash > 0 && bech32Decode(value.slice(dash + 1))?.payload.length === 20;
+  },
+};

@@ -1,0 +1,24 @@
+/** The one place JSON Schema validators are configured: draft-07 (OpenRPC's dialect), formats enforced. */
+import { Ajv, type ErrorObject, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { avalancheFormats } from '../formats.ts';
+
+// ajv-formats is CommonJS; under NodeNext its default import is the module object.
+const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
+
+export function createAjv(options: Options = {}): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, ...options });
+  addFormats(ajv);
+  for (const [name, check] of Object.entries(avalancheFormats)) ajv.addFormat(name, { type: 'string', validate: check });
+  return ajv;
+}
+
+/** One line per error, e.g. `/height: must match pattern "^[0-9]+$"`. */
+export function describeAjvError(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  const detail =
+    error.keyword === 'additionalProperties' ? ` ("${String(params.additionalProperty)}")`
+    : error.keyword === 'enum' ? ` (${JSON.stringify(params.allowedValues)})`
+    : '';
+  return `${error.message ?? error.keyword}${detail}`;
+}

@@ -1,0 +1,70 @@
+/** Validation against the OpenRPC meta-schema, as published in @open-rpc/meta-schema. */
+import { jsonSchema as jsonSchemaMetaSchema } from '@json-schema-tools/meta-schema';
+import { openrpcDocument as metaSchema } from '@open-rpc/meta-schema';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createAjv, describeAjvError } from './ajv.ts';
+
+const openrpcDocument = metaSchema as unknown as Record<string, unknown>;
+const META_ID = 'https://meta.open-rpc.org/';
+
+/**
+ * The OpenRPC meta-schema describes schemas by reference to the JSON Schema meta-schema at meta.json-schema.tools,
+ * spelt with and without a trailing slash. Folding that one in under `definitions` makes the whole thing one
+ * offline, self-contained draft-07 schema.
+ */
+function selfContainedMetaSchema(): Record<string, unknown> {
+  const { $schema: _a, $id: _b, definitions: jsonDefinitions, ...jsonRoot } = jsonSchemaMetaSchema as unknown as Record<string, Record<string, unknown>>;
+  const { $schema: _c, ...openrpc } = openrpcDocument as Record<string, Record<string, unknown>>;
+  const merged = { ...openrpc, definitions: { ...openrpc.definitions, ...jsonDefinitions, JSONSchema: jsonRoot } };
+  const text = JSON.stringify(merged)
+    .replaceAll('"$ref":"#"', '"$ref":"#/definitions/JSONSchema"')
+    .replaceAll('"$ref":"https://meta.json-schema.tools/#/', '"$ref":"#/')
+    .replaceAll('"$ref":"https://meta.json-schema.tools"', '"$ref":"#/definitions/JSONSchema"');
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+let compiled: { document: ValidateFunction; method: ValidateFunction } | undefined;
+
+function validators() {
+  if (!compiled) {
+    const ajv = createAjv({ strict: false, allErrors: true, validateFormats: false });
+    ajv.addSchema(selfContainedMetaSchema(), META_ID);
+    compiled = {
+      document: ajv.getSchema(META_ID)!,
+      method: ajv.compile({ $ref: `${META_ID}#/definitions/methodObject` }),
+    };
+  }
+  return compiled;
+}
+
+export const OPENRPC_VERSION = (openrpcDocument.properties as { openrpc: { enum: string[] } }).openrpc.enum[0]!;
+
+export interface MetaSchemaProblem {
+  pointer: string;
+  message: string;
+}
+
+/**
+ * `oneOf` branches (method or reference, schema or reference) make ajv report every branch's failures; the deepest
+ * errors are the ones that say what is wrong.
+ */
+function deepest(errors: ErrorObject[] | null | undefined): MetaSchemaProblem[] {
+  if (!errors?.length) return [];
+  const depth = (e: ErrorObject) => e.instancePath.split('/').length;
+  const max = Math.max(...errors.map(depth));
+  const seen = new Set<string>();
+  return errors
+    .filter((e) => depth(e) === max)
+    .map((e) => ({ pointer: e.instancePath, message: `OpenRPC meta-schema: ${describeAjvError(e)}` }))
+    .filter((p) => !seen.has(p.pointer + p.message) && seen.add(p.pointer + p.message));
+}
+
+export function checkDocument(document: unknown): MetaSchemaProblem[] {
+  const validate = validators().document;
+  return validate(document) ? [] : deepest(validate.errors);
+}
+
+export function checkMethod(method: unknown): MetaSchemaProblem[] {
+  const validate = validators().method;
+  return validate(method) ? [] : deepest(validate.errors);
+}

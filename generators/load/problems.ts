@@ -1,0 +1,38 @@
+/** Every spec problem names the hand-written file and the JSON pointer inside it, so an author can go straight there. */
+export interface SpecProblem {
+  file: string;
+  pointer: string;
+  message: string;
+}
+
+export class SpecError extends Error {
+  constructor(readonly problems: SpecProblem[]) {
+    super(
+      `The OpenRPC spec has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n` +
+        problems.map((p) => `  ${p.file}#${p.pointer}: ${p.message}`).join('\n'),
+    );
+    this.name = 'SpecError';
+  }
+}
+
+export function escapePointerToken(token: string | number): string {
+  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function pointerOf(tokens: ReadonlyArray<string | number>): string {
+  return tokens.map((t) => '/' + escapePointerToken(t)).join('');
+}
+
+export function parsePointer(pointer: string): string[] {
+  if (pointer === '' || pointer === '/') return [];
+  return pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+export function resolvePointer(root: unknown, pointer: string): { found: boolean; value: unknown } {
+  let node: unknown = root;
+  for (const token of parsePointer(pointer)) {
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, token)) return { found: false, value: undefined };
+    node = (node as Record<string, unknown>)[token];
+  }
+  return { found: true, value: node };
+}
