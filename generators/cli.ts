@@ -1,18 +1,85 @@
-#!/usr/bin/env node
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { loadSpec, SpecError } from './load/index.ts';
+/**
+ * `avalanche-openrpc` / `npm run generate`: generate every artifact into `generated/`, or with `--check` report
+ * what is stale, missing or extra and exit 1. A broken spec prints every problem with its file and JSON pointer.
+ */
+import { watch } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { type GenerateOptions, generate, loadModel } from './pipeline.ts';
+import { SpecError } from './load/index.ts';
 
-const specDir = 'openrpc';
-const files = readdirSync(specDir).filter((f) => f.endsWith('.json')).sort().map((f) => join(specDir, f));
-try {
-  const bundles = loadSpec(files);
-  const count = bundles.reduce((n, b) => n + (b.document.methods as unknown[]).length, 0);
-  console.log(`spec ok: ${bundles.length} documents, ${count} methods`);
-} catch (error) {
-  if (error instanceof SpecError) {
-    console.error(error.message);
-    process.exit(1);
+const USAGE = `Usage: avalanche-openrpc [options]
+  --spec <path>       endpoint document or folder of them (repeatable; default openrpc)
+  --out <dir>         output folder (default generated)
+  --artifact <name>   generate only this artifact (repeatable)
+  --templates <dir>   Handlebars templates folder (default: the toolkit's templates/)
+  --check             compare with the output folder; exit 1 listing stale, missing and extra files
+  --validate          only load and validate the spec
+  --watch             regenerate whenever the spec or templates change
+  --help              this text`;
+
+function run(options: GenerateOptions, validateOnly: boolean): boolean {
+  try {
+    if (validateOnly) {
+      const model = loadModel(options.spec);
+      console.log(`spec ok: ${model.endpoints.length} documents, ${model.endpoints.reduce((n, e) => n + e.methods.length, 0)} methods`);
+      return true;
+    }
+    const result = generate(options);
+    if (result.mode === 'check') {
+      const { stale, missing, extra } = result.report;
+      for (const path of stale) console.error(`stale:   ${path}`);
+      for (const path of missing) console.error(`missing: ${path}`);
+      for (const path of extra) console.error(`extra:   ${path}`);
+      const drift = stale.length + missing.length + extra.length;
+      if (drift > 0) {
+        console.error(`${drift} file(s) out of sync with the spec; run npm run generate`);
+        return false;
+      }
+      console.log(`in sync: ${result.files} files`);
+      return true;
+    }
+    const { written, removed, unchanged } = result.report;
+    console.log(`generated ${result.files} files: ${written.length} written, ${removed.length} removed, ${unchanged} unchanged`);
+    return true;
+  } catch (error) {
+    if (error instanceof SpecError) console.error(error.message);
+    else console.error(error instanceof Error ? error.stack ?? error.message : String(error));
+    return false;
   }
-  throw error;
 }
+
+const { values } = parseArgs({
+  options: {
+    spec: { type: 'string', multiple: true },
+    out: { type: 'string' },
+    artifact: { type: 'string', multiple: true },
+    templates: { type: 'string' },
+    check: { type: 'boolean', default: false },
+    validate: { type: 'boolean', default: false },
+    watch: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const options: GenerateOptions = {
+  ...(values.spec ? { spec: values.spec } : {}),
+  ...(values.out ? { out: values.out } : {}),
+  ...(values.artifact ? { artifacts: values.artifact } : {}),
+  ...(values.templates ? { templates: values.templates } : {}),
+  check: values.check,
+};
+const ok = run(options, values.validate);
+if (!values.watch) process.exit(ok ? 0 : 1);
+
+const watched = [...(values.spec ?? ['openrpc']), values.templates ?? 'templates'];
+let timer: NodeJS.Timeout | undefined;
+for (const path of watched) {
+  watch(path, { recursive: true }, () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => run(options, false), 100);
+  });
+}
+console.log(`watching ${watched.join(', ')}`);

@@ -1,10 +1,10 @@
 /** The one place JSON Schema validators are configured: draft-07 (OpenRPC's dialect), formats enforced. */
 import { Ajv, type ErrorObject, type Options } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
 import { avalancheFormats } from '../formats.ts';
 
-// ajv-formats is CommonJS; under NodeNext its default import is the module object.
-const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
+// ajv-formats is CommonJS with a default export, which NodeNext's ESM interop types as a namespace.
+const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
 
 export function createAjv(options: Options = {}): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, ...options });

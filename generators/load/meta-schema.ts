@@ -1,10 +1,12 @@
 /** Validation against the OpenRPC meta-schema, as published in @open-rpc/meta-schema. */
-import { jsonSchema as jsonSchemaMetaSchema } from '@json-schema-tools/meta-schema';
-import { openrpcDocument as metaSchema } from '@open-rpc/meta-schema';
+import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv, describeAjvError } from './ajv.ts';
 
-const openrpcDocument = metaSchema as unknown as Record<string, unknown>;
+// Both packages ship their schema as a CommonJS value whose .d.ts declares only types.
+const require = createRequire(import.meta.url);
+const openrpcDocument = (require('@open-rpc/meta-schema') as { openrpcDocument: Record<string, unknown> }).openrpcDocument;
+const jsonSchemaMetaSchema = (require('@json-schema-tools/meta-schema') as { jsonSchema: Record<string, unknown> }).jsonSchema;
 const META_ID = 'https://meta.open-rpc.org/';
 
 /**

@@ -1,0 +1,16 @@
+/** Every artifact the toolkit generates, in output order. Each is a pure function of the model. */
+import type { GeneratedFile } from './emit/files.ts';
+import type { TemplateSet } from './emit/templates.ts';
+import type { SpecModel } from './model/types.ts';
+import { generateOpenrpc } from './openrpc/generate.ts';
+
+export interface ArtifactContext {
+  templates: TemplateSet;
+}
+
+export interface Artifact {
+  name: string;
+  generate: (model: SpecModel, context: ArtifactContext) => GeneratedFile[];
+}
+
+export const ARTIFACTS: Artifact[] = [{ name: 'openrpc', generate: (model) => generateOpenrpc(model) }];

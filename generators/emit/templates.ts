@@ -1,0 +1,32 @@
+/**
+ * Handlebars, isolated and strict: a template that names a missing field fails generation instead of printing an
+ * empty string. Templates are views; what they show is computed by a view function beside each generator.
+ */
+import Handlebars from 'handlebars';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type Template = (view: object) => string;
+export type TemplateSet = (name: string) => Template;
+
+/** Loads `templates/<artifact>/*.hbs`; files starting with `_` are partials, available to every template of the artifact. */
+export function loadTemplates(templatesDir: string, artifact: string): TemplateSet {
+  const dir = join(templatesDir, artifact);
+  const handlebars = Handlebars.create();
+  const templates = new Map<string, Template>();
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.hbs')).sort() : [];
+  for (const file of files) {
+    const source = readFileSync(join(dir, file), 'utf8');
+    const name = file.replace(/\.hbs$/, '');
+    if (name.startsWith('_')) handlebars.registerPartial(name.slice(1), source);
+    else {
+      const compiled = handlebars.compile(source, { strict: true, noEscape: !file.endsWith('.html.hbs') });
+      templates.set(name, (view) => compiled(view));
+    }
+  }
+  return (name) => {
+    const template = templates.get(name);
+    if (!template) throw new Error(`no template ${join(dir, name)}.hbs`);
+    return template;
+  };
+}

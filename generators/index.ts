@@ -1,0 +1,4 @@
+/** The toolkit as a library: `generate()` for build steps, and the pieces it is made of. */
+export { generate, loadModel, renderArtifacts, specFiles, type GenerateOptions, type GenerateResult } from './pipeline.ts';
+export { loadSpec, SpecError, type SpecProblem } from './load/index.ts';
+export type * from './model/types.ts';

@@ -1,0 +1,91 @@
+/**
+ * The intermediate model every generator reads: plain, serialisable data built once from the bundled documents.
+ * Schemas stay JSON Schema, with `$ref`s of the form `#/components/schemas/<Name>` into `SpecModel.schemas`.
+ */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonSchema = { [key: string]: Json };
+
+export interface SpecModel {
+  endpoints: EndpointModel[];
+  /** Every shared schema of every endpoint by name; a name always means one schema across the whole spec. */
+  schemas: Record<string, JsonSchema>;
+}
+
+export interface ServerVariable {
+  name: string;
+  default: string;
+  description: string;
+}
+
+export interface EndpointModel {
+  /** File name of the endpoint document without `.json`, e.g. `x-chain`: also the name of everything generated for it. */
+  name: string;
+  /** PascalCase stem for generated identifiers, e.g. `XChain` (`XChainClient`). */
+  typeName: string;
+  title: string;
+  description: string;
+  version: string;
+  /** Server URL template, e.g. `{baseUrl}/ext/bc/{blockchainID}`. */
+  urlTemplate: string;
+  /** The path part of the URL with every variable at its default, e.g. `/ext/bc/X`. */
+  defaultPath: string;
+  /** Variables of the URL other than `baseUrl`, e.g. `blockchainID`. */
+  pathVariables: ServerVariable[];
+  defaultBaseUrl: string;
+  methods: MethodModel[];
+  /** The bundled document exactly as loaded (for publishing, `rpc.discover` and validators). */
+  document: JsonSchema;
+}
+
+export interface ParamModel {
+  name: string;
+  required: boolean;
+  description: string;
+  schema: JsonSchema;
+  deprecated: boolean;
+}
+
+export interface ErrorModel {
+  code: number;
+  message: string;
+  data?: Json;
+}
+
+export interface ExampleModel {
+  name: string;
+  summary?: string;
+  description?: string;
+  /** Param values by name, in the order the example gives them. */
+  params: Record<string, Json>;
+  result: Json;
+}
+
+export interface NodeVersions {
+  since?: string;
+  deprecatedSince?: string;
+  lastVersion?: string;
+  removedIn?: string;
+}
+
+export interface MethodModel {
+  /** Wire name, e.g. `platform.getHeight`. */
+  name: string;
+  service: string;
+  /** The part after the dot, e.g. `getHeight`: the generated client method's name. */
+  shortName: string;
+  summary: string;
+  description: string;
+  params: ParamModel[];
+  result: { name: string; description: string; schema: JsonSchema } | undefined;
+  errors: ErrorModel[];
+  examples: ExampleModel[];
+  deprecated: boolean;
+  versions: NodeVersions;
+  replacement: string | undefined;
+  /** Where the node's prose docs differ from the wire, one sentence each. */
+  discrepancies: string[];
+  changes: Array<{ version: string; description: string }>;
+  typeNames: { params: string; result: string };
+  /** Index of the method in its endpoint document (for pointers into `document`). */
+  index: number;
+}

@@ -1,0 +1,23 @@
+/**
+ * The published spec: one self-contained OpenRPC document per endpoint. It is the bundle as authored, with each
+ * method's `x-docs-discrepancies` also written into its description, so plain OpenRPC tools, which ignore `x-`
+ * fields, still tell readers where the prose docs differ from the node.
+ */
+import type { GeneratedFile } from '../emit/files.ts';
+import { jsonFile } from '../emit/files.ts';
+import type { EndpointModel, JsonSchema, SpecModel } from '../model/types.ts';
+
+export function publishedDocument(endpoint: EndpointModel): JsonSchema {
+  const document = structuredClone(endpoint.document);
+  const methods = document.methods as JsonSchema[];
+  endpoint.methods.forEach((method, i) => {
+    if (method.discrepancies.length === 0) return;
+    const note = ['**Where the prose docs differ from the node:**', ...method.discrepancies.map((d) => `- ${d}`)].join('\n');
+    methods[i]!.description = method.description ? `${method.description}\n\n${note}` : note;
+  });
+  return document;
+}
+
+export function generateOpenrpc(model: SpecModel): GeneratedFile[] {
+  return model.endpoints.map((endpoint) => jsonFile(`openrpc/${endpoint.name}.json`, publishedDocument(endpoint)));
+}

@@ -1,0 +1,60 @@
+/**
+ * load -> validate -> model -> generators -> emit. Every generator runs in memory first; nothing is written unless
+ * all of them succeed, so a broken spec or template leaves the output folder untouched.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ARTIFACTS } from './artifacts.ts';
+import { type CheckReport, type GeneratedFile, type WriteReport, checkFiles, writeFiles } from './emit/files.ts';
+import { loadTemplates } from './emit/templates.ts';
+import { loadSpec } from './load/index.ts';
+import { buildModel } from './model/build.ts';
+import type { SpecModel } from './model/types.ts';
+
+export interface GenerateOptions {
+  /** Endpoint documents: files, or folders whose `*.json` files are endpoint documents. Default `openrpc`. */
+  spec?: string | string[];
+  /** Output folder. Default `generated`. */
+  out?: string;
+  /** Compare with the output folder instead of writing it. */
+  check?: boolean;
+  /** Only these artifacts (default: all), e.g. `['openrpc', 'client']`. */
+  artifacts?: string[];
+  /** Folder of Handlebars templates. Default: the toolkit's own `templates/`. */
+  templates?: string;
+}
+
+export type GenerateResult = { mode: 'write'; report: WriteReport; files: number } | { mode: 'check'; report: CheckReport; files: number };
+
+const TOOLKIT_ROOT = resolve(import.meta.dirname, '..');
+
+export function specFiles(spec: string | string[] = 'openrpc'): string[] {
+  const entries = Array.isArray(spec) ? spec : [spec];
+  return entries.flatMap((entry) =>
+    existsSync(entry) && statSync(entry).isDirectory()
+      ? readdirSync(entry).filter((f) => f.endsWith('.json')).sort().map((f) => join(entry, f))
+      : [entry],
+  );
+}
+
+export function loadModel(spec?: string | string[]): SpecModel {
+  return buildModel(loadSpec(specFiles(spec)));
+}
+
+export function renderArtifacts(model: SpecModel, options: Pick<GenerateOptions, 'artifacts' | 'templates'> = {}): GeneratedFile[] {
+  const templatesDir = options.templates ?? join(TOOLKIT_ROOT, 'templates');
+  const chosen = options.artifacts ?? ARTIFACTS.map((a) => a.name);
+  const unknown = chosen.filter((name) => !ARTIFACTS.some((a) => a.name === name));
+  if (unknown.length > 0) throw new Error(`unknown artifact ${unknown.join(', ')}; known: ${ARTIFACTS.map((a) => a.name).join(', ')}`);
+  return ARTIFACTS.filter((a) => chosen.includes(a.name)).flatMap((artifact) =>
+    artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) }),
+  );
+}
+
+export function generate(options: GenerateOptions = {}): GenerateResult {
+  const files = renderArtifacts(loadModel(options.spec), options);
+  const out = options.out ?? 'generated';
+  return options.check
+    ? { mode: 'check', report: checkFiles(out, files), files: files.length }
+    : { mode: 'write', report: writeFiles(out, files), files: files.length };
+}
