@@ -10,7 +10,7 @@ export interface ArtifactContext {
 
 export interface Artifact {
   name: string;
-  generate: (model: SpecModel, context: ArtifactContext) => GeneratedFile[];
+  generate: (model: SpecModel, context: ArtifactContext) => GeneratedFile[] | Promise<GeneratedFile[]>;
 }
 
 export const ARTIFACTS: Artifact[] = [{ name: 'openrpc', generate: (model) => generateOpenrpc(model) }];

@@ -17,14 +17,14 @@ const USAGE = `Usage: avalanche-openrpc [options]
   --watch             regenerate whenever the spec or templates change
   --help              this text`;
 
-function run(options: GenerateOptions, validateOnly: boolean): boolean {
+async function run(options: GenerateOptions, validateOnly: boolean): Promise<boolean> {
   try {
     if (validateOnly) {
       const model = loadModel(options.spec);
       console.log(`spec ok: ${model.endpoints.length} documents, ${model.endpoints.reduce((n, e) => n + e.methods.length, 0)} methods`);
       return true;
     }
-    const result = generate(options);
+    const result = await generate(options);
     if (result.mode === 'check') {
       const { stale, missing, extra } = result.report;
       for (const path of stale) console.error(`stale:   ${path}`);
@@ -71,7 +71,7 @@ const options: GenerateOptions = {
   ...(values.templates ? { templates: values.templates } : {}),
   check: values.check,
 };
-const ok = run(options, values.validate);
+const ok = await run(options, values.validate);
 if (!values.watch) process.exit(ok ? 0 : 1);
 
 const watched = [...(values.spec ?? ['openrpc']), values.templates ?? 'templates'];
@@ -79,7 +79,7 @@ let timer: NodeJS.Timeout | undefined;
 for (const path of watched) {
   watch(path, { recursive: true }, () => {
     clearTimeout(timer);
-    timer = setTimeout(() => run(options, false), 100);
+    timer = setTimeout(() => void run(options, false), 100);
   });
 }
 console.log(`watching ${watched.join(', ')}`);

@@ -41,18 +41,21 @@ export function loadModel(spec?: string | string[]): SpecModel {
   return buildModel(loadSpec(specFiles(spec)));
 }
 
-export function renderArtifacts(model: SpecModel, options: Pick<GenerateOptions, 'artifacts' | 'templates'> = {}): GeneratedFile[] {
+export async function renderArtifacts(model: SpecModel, options: Pick<GenerateOptions, 'artifacts' | 'templates'> = {}): Promise<GeneratedFile[]> {
   const templatesDir = options.templates ?? join(TOOLKIT_ROOT, 'templates');
   const chosen = options.artifacts ?? ARTIFACTS.map((a) => a.name);
   const unknown = chosen.filter((name) => !ARTIFACTS.some((a) => a.name === name));
   if (unknown.length > 0) throw new Error(`unknown artifact ${unknown.join(', ')}; known: ${ARTIFACTS.map((a) => a.name).join(', ')}`);
-  return ARTIFACTS.filter((a) => chosen.includes(a.name)).flatMap((artifact) =>
-    artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) }),
+  const outputs = await Promise.all(
+    ARTIFACTS.filter((a) => chosen.includes(a.name)).map((artifact) =>
+      artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) }),
+    ),
   );
+  return outputs.flat();
 }
 
-export function generate(options: GenerateOptions = {}): GenerateResult {
-  const files = renderArtifacts(loadModel(options.spec), options);
+export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
+  const files = await renderArtifacts(loadModel(options.spec), options);
   const out = options.out ?? 'generated';
   return options.check
     ? { mode: 'check', report: checkFiles(out, files), files: files.length }
