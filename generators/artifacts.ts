@@ -1,8 +1,11 @@
 /** Every artifact the toolkit generates, in output order. Each is a pure function of the model. */
+import { generateClient } from './client/generate.ts';
+import { generateDocs } from './docs/generate.ts';
 import type { GeneratedFile } from './emit/files.ts';
 import type { TemplateSet } from './emit/templates.ts';
 import type { SpecModel } from './model/types.ts';
 import { generateOpenrpc } from './openrpc/generate.ts';
+import { generateServer } from './server/generate.ts';
 
 export interface ArtifactContext {
   templates: TemplateSet;
@@ -13,4 +16,9 @@ export interface Artifact {
   generate: (model: SpecModel, context: ArtifactContext) => GeneratedFile[] | Promise<GeneratedFile[]>;
 }
 
-export const ARTIFACTS: Artifact[] = [{ name: 'openrpc', generate: (model) => generateOpenrpc(model) }];
+export const ARTIFACTS: Artifact[] = [
+  { name: 'openrpc', generate: (model) => generateOpenrpc(model) },
+  { name: 'client', generate: generateClient },
+  { name: 'server', generate: generateServer },
+  { name: 'docs', generate: generateDocs },
+];
