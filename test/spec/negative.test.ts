@@ -1,0 +1,115 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SpecError, loadSpec } from '../../generators/load/index.ts';
+import { generate } from '../../generators/pipeline.ts';
+
+const VALID = join(import.meta.dirname, '../fixtures/spec/valid');
+
+/** A fresh copy of the valid fixture with one file changed by `mutate`. */
+function brokenCopy(file: string, mutate: (json: Record<string, any>) => void): string {
+  const dir = mkdtempSync(join(tmpdir(), 'spec-'));
+  cpSync(VALID, dir, { recursive: true });
+  const path = join(dir, file);
+  const json = JSON.parse(readFileSync(path, 'utf8'));
+  mutate(json);
+  writeFileSync(path, JSON.stringify(json, null, 2));
+  return join(dir, 'demo.json');
+}
+
+function problemsOf(docFile: string) {
+  try {
+    loadSpec([docFile]);
+  } catch (error) {
+    expect(error).toBeInstanceOf(SpecError);
+    return (error as SpecError).problems;
+  }
+  throw new Error('the broken spec was accepted');
+}
+
+describe('a broken spec is rejected with the file and JSON pointer', () => {
+  it('accepts the valid fixture', () => {
+    expect(loadSpec([join(VALID, 'demo.json')])).toHaveLength(1);
+  });
+
+  it('names a broken $ref', () => {
+    const doc = brokenCopy('methods/demo/getTx.json', (m) => {
+      m.params[0].schema.$ref = '../../components/shared.json#/schemas/Nope';
+    });
+    const [problem] = problemsOf(doc);
+    expect(problem!.file).toMatch(/methods\/demo\/getTx\.json$/);
+    expect(problem!.pointer).toBe('/params/0/schema/$ref');
+    expect(problem!.message).toMatch(/broken \$ref .*Nope.* does not exist/);
+  });
+
+  it('names a missing method file', () => {
+    const doc = brokenCopy('demo.json', (d) => {
+      d.methods[1].$ref = './methods/demo/missing.json';
+    });
+    const [problem] = problemsOf(doc);
+    expect(problem!.file).toMatch(/demo\.json$/);
+    expect(problem!.pointer).toBe('/methods/1/$ref');
+  });
+
+  it('names a duplicate method', () => {
+    const doc = brokenCopy('methods/demo/getTx.json', (m) => {
+      m.name = 'demo.getHeight';
+    });
+    const messages = problemsOf(doc).map((p) => `${p.file}#${p.pointer}: ${p.message}`);
+    expect(messages.some((m) => /getTx\.json#\/name: method "demo\.getHeight" is already defined/.test(m))).toBe(true);
+  });
+
+  it('names an invalid schema', () => {
+    const doc = brokenCopy('methods/demo/getHeight.json', (m) => {
+      m.result.schema.properties.height = { type: 'strnig' };
+    });
+    const problems = problemsOf(doc);
+    expect(problems[0]!.file).toMatch(/getHeight\.json$/);
+    expect(problems[0]!.pointer).toMatch(/^\/result\/schema/);
+  });
+
+  it('names an example that violates its schema, down to the value', () => {
+    const doc = brokenCopy('methods/demo/getHeight.json', (m) => {
+      m.examples[0].result.value.height = 42;
+    });
+    const [problem] = problemsOf(doc);
+    expect(problem).toMatchObject({ pointer: '/examples/0/result/value/height', message: 'must be string' });
+    expect(problem!.file).toMatch(/getHeight\.json$/);
+  });
+
+  it('checks the checksum of an example ID', () => {
+    const doc = brokenCopy('methods/demo/getTx.json', (m) => {
+      m.examples[0].params[0].value = '2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMn';
+    });
+    const [problem] = problemsOf(doc);
+    expect(problem).toMatchObject({ pointer: '/examples/0/params/0/value', message: 'must match format "avax-cb58"' });
+  });
+
+  it('names a component defined in a shared file with a broken inner $ref', () => {
+    const doc = brokenCopy('components/shared.json', (c) => {
+      c.schemas.Height = { $ref: '#/schemas/Missing' };
+    });
+    const [problem] = problemsOf(doc);
+    expect(problem!.file).toMatch(/components\/shared\.json$/);
+    expect(problem!.pointer).toBe('/schemas/Height/$ref');
+  });
+
+  it('reports a JSON syntax error with its line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spec-'));
+    cpSync(VALID, dir, { recursive: true });
+    writeFileSync(join(dir, 'methods/demo/getTx.json'), '{\n  "name": "demo.getTx",\n}');
+    const [problem] = problemsOf(join(dir, 'demo.json'));
+    expect(problem!.message).toMatch(/invalid JSON \(line 3/);
+  });
+
+  it('leaves the output folder untouched when the spec is broken', async () => {
+    const doc = brokenCopy('methods/demo/getHeight.json', (m) => {
+      m.examples[0].result.value.height = 42;
+    });
+    const out = mkdtempSync(join(tmpdir(), 'out-'));
+    writeFileSync(join(out, 'keep.txt'), 'user file');
+    await expect(generate({ spec: doc, out })).rejects.toBeInstanceOf(SpecError);
+    expect(readdirSync(out)).toEqual(['keep.txt']);
+  });
+});

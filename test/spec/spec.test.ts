@@ -1,0 +1,149 @@
+/**
+ * The flagship spec: exactly the 59 methods on their six endpoints, valid as written and as bundled, every example
+ * validating (checksums included), and the version facts of the API descriptions and the node's release history.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkDocument } from '../../generators/load/meta-schema.ts';
+import { loadModel } from '../../generators/pipeline.ts';
+import { publishedDocument } from '../../generators/openrpc/generate.ts';
+import type { MethodModel } from '../../generators/model/types.ts';
+
+const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
+  'x-chain': {
+    path: '/ext/bc/X',
+    methods: ['getAddressTxs', 'getAllBalances', 'getAssetDescription', 'getBalance', 'getBlock', 'getBlockByHeight', 'getHeight', 'getTx', 'getTxFee', 'getTxStatus', 'getUTXOs', 'issueTx'].map((m) => `avm.${m}`),
+  },
+  'avm-static': { path: '/ext/vm/avm', methods: ['avm.buildGenesis'] },
+  'x-wallet': { path: '/ext/bc/X/wallet', methods: ['wallet.issueTx'] },
+  'p-chain': {
+    path: '/ext/bc/P',
+    methods: [
+      'getBalance', 'getBlock', 'getBlockByHeight', 'getBlockchains', 'getBlockchainStatus', 'getCurrentSupply', 'getCurrentValidators',
+      'getFeeConfig', 'getFeeState', 'getHeight', 'getL1Validator', 'getProposedHeight', 'getMinStake', 'getRewardUTXOs', 'getStake',
+      'getStakingAssetID', 'getSubnet', 'getSubnets', 'getTimestamp', 'getTotalStake', 'getTx', 'getTxStatus', 'getUTXOs', 'getValidatorsAt',
+      'getValidatorFeeConfig', 'getValidatorFeeState', 'issueTx', 'sampleValidators', 'validatedBy', 'validates',
+    ].map((m) => `platform.${m}`),
+  },
+  admin: {
+    path: '/ext/admin',
+    methods: ['alias', 'aliasChain', 'getChainAliases', 'getLoggerLevel', 'loadVMs', 'lockProfile', 'memoryProfile', 'setLoggerLevel', 'startCPUProfiler', 'stopCPUProfiler'].map((m) => `admin.${m}`),
+  },
+  keystore: { path: '/ext/keystore', methods: ['createUser', 'deleteUser', 'exportUser', 'importUser', 'listUsers'].map((m) => `keystore.${m}`) },
+};
+
+/**
+ * Deprecations from the API descriptions (x-chain.md §9, p-chain.md §9, admin-keystore.md §9; the v1.9.12 release
+ * notes deprecate every keystore method, createUser included) and availability from the node's release history
+ * (wire notes §1). Methods not listed are served by every release from v1.9.0 on and are not deprecated.
+ */
+const VERSIONS: Record<string, { deprecatedSince?: string; since?: string; lastVersion?: string; removedIn?: string }> = {
+  'avm.buildGenesis': { lastVersion: 'v1.10.17', removedIn: 'v1.10.18' },
+  'avm.getAddressTxs': { deprecatedSince: 'v1.9.12', lastVersion: 'v1.13.0', removedIn: 'v1.13.1' },
+  'avm.getAllBalances': { deprecatedSince: 'v1.9.12' },
+  'avm.getBalance': { deprecatedSince: 'v1.9.12' },
+  'avm.getTxStatus': { deprecatedSince: 'v1.10.0' },
+  'avm.getTxFee': { since: 'v1.12.2' },
+  'wallet.issueTx': { deprecatedSince: 'v1.9.12' },
+  'platform.getBalance': { deprecatedSince: 'v1.9.12' },
+  'platform.getBlockchains': { deprecatedSince: 'v1.9.12' },
+  'platform.getRewardUTXOs': { deprecatedSince: 'v1.9.12' },
+  'platform.getStake': { deprecatedSince: 'v1.9.12' },
+  'platform.getSubnets': { deprecatedSince: 'v1.9.12' },
+  'platform.getFeeConfig': { since: 'v1.11.11' },
+  'platform.getFeeState': { since: 'v1.11.11' },
+  'platform.getL1Validator': { since: 'v1.11.13' },
+  'platform.getProposedHeight': { since: 'v1.11.13' },
+  'platform.getValidatorFeeConfig': { since: 'v1.12.2' },
+  'platform.getValidatorFeeState': { since: 'v1.12.2' },
+  ...Object.fromEntries(
+    ENDPOINTS.keystore!.methods.map((m) => [m, { deprecatedSince: 'v1.9.12', lastVersion: 'v1.12.1', removedIn: 'v1.12.2' }]),
+  ),
+};
+
+const model = loadModel('openrpc');
+const methods = model.endpoints.flatMap((e) => e.methods.map((m) => ({ endpoint: e.name, method: m })));
+const byName = new Map<string, MethodModel>(methods.map(({ method }) => [method.name, method]));
+
+describe('the spec', () => {
+  it('has exactly the 59 methods, each on its endpoint, once', () => {
+    expect(methods).toHaveLength(59);
+    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(59);
+    const actual = Object.fromEntries(model.endpoints.map((e) => [e.name, { path: e.defaultPath, methods: e.methods.map((m) => m.name).sort() }]));
+    const expected = Object.fromEntries(Object.entries(ENDPOINTS).map(([name, e]) => [name, { path: e.path, methods: [...e.methods].sort() }]));
+    expect(actual).toEqual(expected);
+  });
+
+  it('names every method <service>.<lowerCamelCase>, the only form the node accepts', () => {
+    for (const { method } of methods) expect(method.name).toMatch(/^(avm|wallet|platform|admin|keystore)\.[a-z][a-zA-Z0-9]*$/);
+  });
+
+  it('serves each endpoint on the default base URL, with the blockchain ID as a variable on AVM chains', () => {
+    for (const endpoint of model.endpoints) expect(endpoint.defaultBaseUrl).toBe('http://127.0.0.1:9650');
+    const xChain = model.endpoints.find((e) => e.name === 'x-chain')!;
+    expect(xChain.pathVariables).toEqual([expect.objectContaining({ name: 'blockchainID', default: 'X' })]);
+  });
+
+  it('publishes bundles that are valid, self-contained OpenRPC', () => {
+    for (const endpoint of model.endpoints) {
+      const document = publishedDocument(endpoint);
+      expect(checkDocument(document), endpoint.name).toEqual([]);
+      const refs = JSON.stringify(document).match(/"\$ref":"[^"]*"/g) ?? [];
+      for (const ref of refs) expect(ref).toMatch(/^"\$ref":"#\/components\//);
+    }
+  });
+
+  it.each(Object.keys(ENDPOINTS).flatMap((e) => ENDPOINTS[e]!.methods))('%s: versions and deprecation agree with the docs and the node', (name) => {
+    const method = byName.get(name)!;
+    const expected = VERSIONS[name] ?? {};
+    expect(method.versions).toEqual(expected);
+    expect(method.deprecated).toBe(expected.deprecatedSince !== undefined);
+    if (method.deprecated) expect(method.replacement).toBeTruthy();
+  });
+
+  it.each(methods.map(({ method }) => [method.name, method] as const))('%s: is fully described', (_name, method) => {
+    expect(method.summary.length).toBeGreaterThan(10);
+    expect(method.description.length).toBeGreaterThan(20);
+    expect(method.examples.length).toBeGreaterThan(0);
+    for (const param of method.params) expect(param.description.length).toBeGreaterThan(5);
+    expect(method.result).toBeDefined();
+    if (method.params.length > 0) expect(method.errors.map((e) => e.code)).toContain(-32000);
+    for (const error of method.errors) {
+      expect(Number.isInteger(error.code)).toBe(true);
+      expect(error.message.length).toBeGreaterThan(3);
+    }
+  });
+});
+
+describe('the wire truths the prose docs get wrong', () => {
+  const resultProps = (name: string) => Object.keys((byName.get(name)!.result!.schema.properties ?? {}) as object);
+  const discrepancies = (name: string) => byName.get(name)!.discrepancies.join(' ');
+
+  it('getTimestamp returns timestamp, documented as time', () => {
+    expect(resultProps('platform.getTimestamp')).toEqual(['timestamp']);
+    expect(discrepancies('platform.getTimestamp')).toMatch(/`time`/);
+  });
+  it('getTotalStake returns stake and weight; getCurrentSupply returns height', () => {
+    expect(resultProps('platform.getTotalStake').sort()).toEqual(['stake', 'weight']);
+    expect(resultProps('platform.getCurrentSupply').sort()).toEqual(['height', 'supply']);
+  });
+  it('getValidatorsAt returns a bare map of node IDs', () => {
+    const schema = byName.get('platform.getValidatorsAt')!.result!.schema;
+    expect(schema.properties).toBeUndefined();
+    const example = byName.get('platform.getValidatorsAt')!.examples[0]!.result as Record<string, unknown>;
+    for (const key of Object.keys(example)) expect(key).toMatch(/^NodeID-/);
+  });
+  it('admin.setLoggerLevel returns loggerLevels', () => {
+    expect(resultProps('admin.setLoggerLevel')).toEqual(['loggerLevels']);
+  });
+  it('keystore.listUsers is documented as ListUsers, which the node rejects', () => {
+    expect(discrepancies('keystore.listUsers')).toMatch(/ListUsers/);
+  });
+  it('names the documented spellings the node does not send', () => {
+    expect(discrepancies('avm.getAssetDescription')).toMatch(/assetId/);
+    expect(discrepancies('platform.getCurrentValidators')).toMatch(/delegationFeeRate/);
+    expect(discrepancies('platform.getCurrentValidators')).toMatch(/proofOfPosession/);
+  });
+  it('getTxStatus on the P-Chain allows Aborted', () => {
+    expect(JSON.stringify(byName.get('platform.getTxStatus')!.result!.schema)).toMatch(/Aborted/);
+  });
+});
