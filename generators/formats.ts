@@ -130,6 +130,7 @@ export function bech32Decode(text: string): { hrp: string; payload: Uint8Array }
 /** The format checks the spec's schemas name, by format name. Each returns true when the string is well formed. */
 export const avalancheFormats: Record<string, (value: string) => boolean> = {
   'avax-cb58': (value) => cb58Decode(value)?.length === 32,
+  'avax-short-id': (value) => cb58Decode(value)?.length === 20,
   'avax-node-id': (value) => value.startsWith('NodeID-') && cb58Decode(value.slice(7))?.length === 20,
   'avax-hex': (value) => hexDecode(value) !== undefined,
   'avax-bech32': (value) => bech32Decode(value)?.payload.length === 20,

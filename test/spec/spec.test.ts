@@ -34,7 +34,7 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
 /**
  * Deprecations from the API descriptions (x-chain.md §9, p-chain.md §9, admin-keystore.md §9; the v1.9.12 release
  * notes deprecate every keystore method, createUser included) and availability from the node's release history
- * (wire notes §1). Methods not listed are served by every release from v1.9.0 on and are not deprecated.
+ * (wire notes §1 and RELEASES.md). Methods not listed are served by every release from v1.9.0 on and are not deprecated.
  */
 const VERSIONS: Record<string, { deprecatedSince?: string; since?: string; lastVersion?: string; removedIn?: string }> = {
   'avm.buildGenesis': { lastVersion: 'v1.10.17', removedIn: 'v1.10.18' },
@@ -43,6 +43,12 @@ const VERSIONS: Record<string, { deprecatedSince?: string; since?: string; lastV
   'avm.getBalance': { deprecatedSince: 'v1.9.12' },
   'avm.getTxStatus': { deprecatedSince: 'v1.10.0' },
   'avm.getTxFee': { since: 'v1.12.2' },
+  // The X-Chain's block API arrived with its linearisation work (RELEASES.md v1.9.12); the P-Chain's by-height read in v1.10.8.
+  'avm.getBlock': { since: 'v1.9.12' },
+  'avm.getBlockByHeight': { since: 'v1.9.12' },
+  'avm.getHeight': { since: 'v1.9.12' },
+  'platform.getBlockByHeight': { since: 'v1.10.8' },
+  'platform.getSubnet': { since: 'v1.11.0' },
   'wallet.issueTx': { deprecatedSince: 'v1.9.12' },
   'platform.getBalance': { deprecatedSince: 'v1.9.12' },
   'platform.getBlockchains': { deprecatedSince: 'v1.9.12' },
