@@ -153,3 +153,41 @@ describe('the wire truths the prose docs get wrong', () => {
     expect(JSON.stringify(byName.get('platform.getTxStatus')!.result!.schema)).toMatch(/Aborted/);
   });
 });
+
+describe('errors and examples the node really produces', () => {
+  const messages = (name: string) => byName.get(name)!.errors.map((e) => `${e.code} ${e.message}`);
+
+  it.each([
+    ['platform.getSubnet', "-32000 the primary network isn't a subnet"],
+    ['admin.setLoggerLevel', '-32000 need to specify either displayLevel or logLevel'],
+    ['keystore.createUser', '-32000 password is too weak'],
+    ['admin.startCPUProfiler', '-32000 cpu profiler already running'],
+    ['admin.stopCPUProfiler', "-32000 cpu profiler doesn't exist"],
+    ['platform.getBlockchainStatus', "-32000 argument 'blockchainID' not given"],
+  ])('%s documents "%s"', (name, message) => {
+    expect(messages(name)).toContain(message);
+  });
+
+  it('every method with an encoding param documents the decode error an unknown encoding gets', () => {
+    const decodeError = '-32000 couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls';
+    const withEncoding = methods.filter(({ method }) => method.params.some((p) => p.name === 'encoding'));
+    expect(withEncoding.length).toBeGreaterThan(10);
+    for (const { method } of withEncoding) expect(messages(method.name), method.name).toContain(decodeError);
+  });
+
+  it.each(['avm.getBlock', 'avm.getBlockByHeight', 'avm.getTx', 'avm.getUTXOs', 'platform.getBlock', 'platform.getTx', 'platform.getUTXOs', 'platform.getCurrentValidators', 'platform.getTotalStake'])(
+    '%s has an example for each materially different answer',
+    (name) => {
+      const examples = byName.get(name)!.examples;
+      expect(examples.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(examples.map((e) => JSON.stringify(e.result))).size).toBe(examples.length);
+    },
+  );
+
+  it('shows hex and json encodings of blocks and transactions', () => {
+    for (const name of ['avm.getBlock', 'avm.getTx', 'platform.getBlock', 'platform.getTx']) {
+      const encodings = byName.get(name)!.examples.map((e) => (e.result as { encoding?: string }).encoding);
+      expect(encodings, name).toEqual(expect.arrayContaining(['hex', 'json']));
+    }
+  });
+});
