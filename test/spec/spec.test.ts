@@ -191,3 +191,35 @@ describe('errors and examples the node really produces', () => {
     }
   });
 });
+
+describe('integer encodings on the wire', () => {
+  /** Every component schema name reachable from `schema`, following `#/components/schemas/` refs. */
+  function reachable(schema: unknown, seen = new Set<string>()): Set<string> {
+    const visit = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(visit);
+      else if (node && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === '$ref' && typeof value === 'string') {
+            const name = value.replace('#/components/schemas/', '');
+            if (!seen.has(name)) {
+              seen.add(name);
+              visit(model.schemas[name]);
+            }
+          } else visit(value);
+        }
+      }
+    };
+    visit(schema);
+    return seen;
+  }
+  const OUTPUT_INTEGERS = ['Uint64', 'Uint32', 'Uint8', 'UnixTime'];
+
+  it.each(methods.map(({ method }) => [method.name, method] as const))('%s: params accept both forms, results use the quoted form', (_name, method) => {
+    for (const param of method.params) {
+      const used = [...reachable(param.schema)];
+      expect(used.filter((n) => OUTPUT_INTEGERS.includes(n)), `param ${param.name}`).toEqual([]);
+    }
+    const resultTypes = [...reachable(method.result!.schema)];
+    expect(resultTypes.filter((n) => n.endsWith('Param')), 'result').toEqual([]);
+  });
+});
