@@ -1,0 +1,101 @@
+/**
+ * One example, four ways: the JSON-RPC request and response as they go over the wire, the same call as a `curl`
+ * command, and as a few lines of TypeScript using the generated client.
+ */
+import type { EndpointModel, ExampleModel, Json, MethodModel } from '../model/types.ts';
+import { type Html, html, joinHtml } from './html.ts';
+import { type MethodLinker, renderMarkdown } from './markdown.ts';
+
+/** The generated client package (generators/client writes it; see the brief's package names). */
+export const CLIENT_PACKAGE = '@avalanche-openrpc/client';
+
+export interface ExampleView {
+  name: string;
+  summary: string;
+  description: Html | null;
+  request: Html;
+  response: Html;
+  /** The request as plain JSON text, for the "try it" form. */
+  requestText: string;
+  curl: string;
+  typescript: string;
+}
+
+export function endpointUrl(endpoint: EndpointModel): string {
+  return `${endpoint.defaultBaseUrl}${endpoint.defaultPath}`;
+}
+
+export function jsonRpcRequest(method: MethodModel, example: ExampleModel): { jsonrpc: '2.0'; id: number; method: string; params: Json } {
+  return { jsonrpc: '2.0', id: 1, method: method.name, params: example.params };
+}
+
+export function exampleView(endpoint: EndpointModel, method: MethodModel, example: ExampleModel, linker: MethodLinker): ExampleView {
+  const request = jsonRpcRequest(method, example);
+  const requestText = JSON.stringify(request, null, 2);
+  return {
+    name: example.name,
+    summary: example.summary ?? '',
+    description: example.description ? renderMarkdown(example.description, linker) : null,
+    request: highlightJson(request),
+    response: highlightJson({ jsonrpc: '2.0', id: 1, result: example.result }),
+    requestText,
+    curl: `curl -X POST --data ${shellQuote(requestText)} \\\n  -H 'content-type:application/json;' \\\n  ${shellQuote(endpointUrl(endpoint))}`,
+    typescript: clientSnippet(endpoint, method, example),
+  };
+}
+
+/** A shell word: bare when it is plainly safe (a usual URL), else single-quoted, so a pasted command runs nothing else. */
+export function shellQuote(text: string): string {
+  return /^[A-Za-z0-9_\-.:/@%+=,]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** How to construct the endpoint's client: AVM endpoints name their chain, the others need nothing. */
+export function clientConstruction(endpoint: EndpointModel): string {
+  const options = endpoint.pathVariables.map((variable) => `${variable.name}: ${jsLiteral(variable.default, '')}`);
+  return `new ${endpoint.typeName}Client(${options.length > 0 ? `{ ${options.join(', ')} }` : ''})`;
+}
+
+function clientSnippet(endpoint: EndpointModel, method: MethodModel, example: ExampleModel): string {
+  const args = method.params.length === 0 ? '' : jsLiteral(example.params, '');
+  return [
+    `import { ${endpoint.typeName}Client } from '${CLIENT_PACKAGE}';`,
+    '',
+    `const client = ${clientConstruction(endpoint)};`,
+    `const result = await client.${method.shortName}(${args});`,
+  ].join('\n');
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A JSON value as a TypeScript literal: single quotes, bare keys where they are identifiers, short arrays on one line. */
+export function jsLiteral(value: Json, indent: string): string {
+  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')}'`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    const items = value.map((item) => jsLiteral(item, inner));
+    const oneLine = `[${items.join(', ')}]`;
+    return oneLine.length <= 72 && !oneLine.includes('\n') ? oneLine : `[\n${items.map((item) => `${inner}${item},`).join('\n')}\n${indent}]`;
+  }
+  const entries = Object.entries(value);
+  if (entries.length === 0) return '{}';
+  const lines = entries.map(([key, item]) => `${inner}${IDENTIFIER.test(key) ? key : jsLiteral(key, '')}: ${jsLiteral(item, inner)},`);
+  return `{\n${lines.join('\n')}\n${indent}}`;
+}
+
+/** JSON.stringify(value, null, 2), with spans for keys, strings, numbers and literals. */
+export function highlightJson(value: Json, indent = ''): Html {
+  if (typeof value === 'string') return html`<span class="j-str">${JSON.stringify(value)}</span>`;
+  if (typeof value === 'number') return html`<span class="j-num">${JSON.stringify(value)}</span>`;
+  if (value === null || typeof value === 'boolean') return html`<span class="j-lit">${JSON.stringify(value)}</span>`;
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return html`[]`;
+    return html`[\n${joinHtml(value.map((item) => html`${inner}${highlightJson(item, inner)}`), ',\n')}\n${indent}]`;
+  }
+  const entries = Object.entries(value);
+  if (entries.length === 0) return html`{}`;
+  const lines = entries.map(([key, item]) => html`${inner}<span class="j-key">${JSON.stringify(key)}</span>: ${highlightJson(item, inner)}`);
+  return html`{\n${joinHtml(lines, ',\n')}\n${indent}}`;
+}

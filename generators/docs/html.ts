@@ -1,0 +1,44 @@
+/**
+ * Safe HTML fragments for the docs views. Spec text is untrusted (it can contain `<script>`), so the only way to put
+ * markup into a page is an `Html` value built here, where every interpolated string is escaped. Handlebars prints
+ * an `Html` as is (it honours `toHTML()`), and escapes everything else, so templates never need triple braces.
+ */
+export class Html {
+  constructor(private readonly markup: string) {}
+  toHTML(): string {
+    return this.markup;
+  }
+  toString(): string {
+    return this.markup;
+  }
+}
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;', '=': '&#61;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"'`=]/g, (c) => ENTITIES[c]!);
+}
+
+export type HtmlPart = Html | string | number | null | undefined | false | HtmlPart[];
+
+function render(part: HtmlPart): string {
+  if (part === null || part === undefined || part === false) return '';
+  if (Array.isArray(part)) return part.map(render).join('');
+  if (part instanceof Html) return part.toHTML();
+  return escapeHtml(String(part));
+}
+
+/** Tagged template: the literal parts are markup, every interpolation is escaped unless it already is `Html`. */
+export function html(strings: TemplateStringsArray, ...values: HtmlPart[]): Html {
+  let out = strings[0]!;
+  values.forEach((value, i) => {
+    out += render(value) + strings[i + 1]!;
+  });
+  return new Html(out);
+}
+
+export function joinHtml(parts: HtmlPart[], separator: HtmlPart = ''): Html {
+  return new Html(parts.map(render).join(render(separator)));
+}
+
+export const EMPTY_HTML = new Html('');

@@ -1,0 +1,122 @@
+/** What an endpoint page shows: the endpoint's URL and client, then every method in the order of its document. */
+import type { EndpointModel, MethodModel } from '../model/types.ts';
+import { type ExampleView, clientConstruction, endpointUrl, exampleView } from './example-view.ts';
+import type { Html } from './html.ts';
+import { renderInline } from './markdown.ts';
+import { type SchemaNode, schemaNode } from './schema-tree.ts';
+import { type SchemaContext, describe } from './schema-view.ts';
+
+export interface Badge {
+  text: string;
+  kind: 'deprecated' | 'since' | 'removed';
+}
+
+export interface MethodView {
+  id: string;
+  name: string;
+  summary: string;
+  description: Html | null;
+  deprecated: boolean;
+  badges: Badge[];
+  /** Deprecated, or gone from recent releases: worth a warning box. */
+  hasWarning: boolean;
+  /** "Deprecated since v1.9.12; removed in v1.13.1 (last served by v1.13.0)." */
+  lifecycle: string;
+  replacement: Html | null;
+  discrepancies: Html[];
+  changes: Array<{ version: string; description: Html }>;
+  params: SchemaNode[];
+  hasDefaults: boolean;
+  result: SchemaNode | null;
+  errors: Array<{ code: number; message: string; data: string | null }>;
+  examples: ExampleView[];
+  tryIt: { id: string; baseUrl: string; path: string; request: string } | null;
+}
+
+export interface EndpointView {
+  name: string;
+  title: string;
+  description: Html | null;
+  urlTemplate: string;
+  url: string;
+  pathVariables: Array<{ name: string; default: string; description: Html | null }>;
+  clientName: string;
+  clientConstruction: string;
+  openrpcHref: string;
+  methods: MethodView[];
+}
+
+export function endpointView(endpoint: EndpointModel, context: SchemaContext): EndpointView {
+  return {
+    name: endpoint.name,
+    title: endpoint.title,
+    description: describe(endpoint.description, context),
+    urlTemplate: endpoint.urlTemplate,
+    url: endpointUrl(endpoint),
+    pathVariables: endpoint.pathVariables.map((variable) => ({
+      name: variable.name,
+      default: variable.default,
+      description: variable.description ? renderInline(variable.description, context.linker) : null,
+    })),
+    clientName: `${endpoint.typeName}Client`,
+    clientConstruction: clientConstruction(endpoint),
+    openrpcHref: openrpcPath(endpoint),
+    methods: endpoint.methods.map((method) => methodView(endpoint, method, context)),
+  };
+}
+
+export const openrpcPath = (endpoint: EndpointModel): string => `openrpc/${endpoint.name}.json`;
+
+export function badges(method: MethodModel): Badge[] {
+  const { since, deprecatedSince, removedIn, lastVersion } = method.versions;
+  const list: Badge[] = [];
+  if (method.deprecated) list.push({ kind: 'deprecated', text: deprecatedSince ? `deprecated since ${deprecatedSince}` : 'deprecated' });
+  if (since) list.push({ kind: 'since', text: `since ${since}` });
+  if (removedIn) list.push({ kind: 'removed', text: `removed in ${removedIn}` });
+  else if (lastVersion) list.push({ kind: 'removed', text: `last served by ${lastVersion}` });
+  return list;
+}
+
+function lifecycle(method: MethodModel): string {
+  const { since, deprecatedSince, removedIn, lastVersion } = method.versions;
+  const facts = [
+    since ? `Served since ${since}` : '',
+    method.deprecated ? (deprecatedSince ? `deprecated since ${deprecatedSince}` : 'deprecated') : '',
+    removedIn ? `removed in ${removedIn}${lastVersion ? ` (last served by ${lastVersion})` : ''}` : lastVersion ? `last served by ${lastVersion}` : '',
+  ].filter(Boolean);
+  if (facts.length === 0) return '';
+  const sentence = facts.join('; ');
+  return `${sentence[0]!.toUpperCase()}${sentence.slice(1)}.`;
+}
+
+function methodView(endpoint: EndpointModel, method: MethodModel, context: SchemaContext): MethodView {
+  const params = method.params.map((param) =>
+    schemaNode(param.name, param.schema, context, { isField: true, required: param.required, description: param.description }),
+  );
+  const first = method.examples[0];
+  const examples = method.examples.map((example) => exampleView(endpoint, method, example, context.linker));
+  return {
+    id: method.name,
+    name: method.name,
+    summary: method.summary,
+    description: describe(method.description, context),
+    deprecated: method.deprecated,
+    badges: badges(method),
+    hasWarning: method.deprecated || method.versions.removedIn !== undefined || method.versions.lastVersion !== undefined,
+    lifecycle: lifecycle(method),
+    replacement: method.replacement ? renderInline(method.replacement, context.linker) : null,
+    discrepancies: method.discrepancies.map((text) => renderInline(text, context.linker)),
+    changes: method.changes.map((change) => ({ version: change.version, description: renderInline(change.description, context.linker) })),
+    params,
+    hasDefaults: params.some((param) => param.defaultValue !== null),
+    // The result's own fields are what the reader came for, so they start unfolded even when the result is a named type.
+    result: method.result
+      ? { ...schemaNode(method.result.name, method.result.schema, context, { description: method.result.description || undefined }), open: true }
+      : null,
+    errors: method.errors.map((error) => ({ code: error.code, message: error.message, data: 'data' in error ? JSON.stringify(error.data) : null })),
+    examples,
+    tryIt: first
+      ? { id: `try-${method.name}`, baseUrl: endpoint.defaultBaseUrl, path: endpoint.defaultPath, request: examples[0]!.requestText }
+      : null,
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * The fields under a schema as a tree: object properties, the fields of array items and map values, `oneOf`/`anyOf`
+ * object variants as branches (the kinds of validator), and `if`/`then`/`else` told as plain rules. Named types are
+ * followed through `$ref`, once per branch, so a recursive type cannot loop.
+ */
+import type { JsonSchema } from '../model/types.ts';
+import { type Html, html, joinHtml } from './html.ts';
+import { type Schema, type SchemaContext, asSchema, asSchemas, constraints, describe, refName, typeExpression } from './schema-view.ts';
+
+/** One row of a schema tree; the templates render it recursively. */
+export interface SchemaNode {
+  name: string;
+  type: Html;
+  /** Only object fields are required or optional. */
+  isField: boolean;
+  required: boolean;
+  description: Html | null;
+  rules: Html[];
+  /** The schema's `default`, as JSON. */
+  defaultValue: string | null;
+  fields: SchemaNode[];
+  /** Alternatives with fields of their own, e.g. the kinds of validator. */
+  variants: SchemaNode[];
+  variantsLabel: string;
+  /** The fields of a named type start folded: its entry on the types page lists them too. */
+  open: boolean;
+  fieldsLabel: string;
+}
+
+interface Structure {
+  fields: SchemaNode[];
+  variants: SchemaNode[];
+  rules: Html[];
+  /** The named type the fields come from, if any. */
+  named: string | undefined;
+}
+
+const NONE: Structure = { fields: [], variants: [], rules: [], named: undefined };
+
+export function schemaNode(
+  name: string,
+  schema: Schema,
+  context: SchemaContext,
+  options: { isField?: boolean; required?: boolean; description?: unknown; seen?: ReadonlySet<string> } = {},
+): SchemaNode {
+  const structure = structureOf(schema, context, options.seen ?? new Set());
+  const target = typeof schema === 'object' ? (context.schemas[refName(schema) ?? ''] ?? schema) : {};
+  const ownDescription = typeof schema === 'object' && typeof schema.description === 'string' ? schema.description : undefined;
+  return {
+    name,
+    type: typeExpression(schema, context),
+    isField: options.isField ?? false,
+    required: options.required ?? false,
+    description: describe(options.description ?? ownDescription ?? target.description, context),
+    rules: [...constraints(schema), ...structure.rules],
+    defaultValue: typeof schema === 'object' && schema.default !== undefined ? JSON.stringify(schema.default) : null,
+    fields: structure.fields,
+    variants: structure.variants,
+    // One structured alternative among plain ones (hex or a JSON object) is a form, not a choice of kinds.
+    variantsLabel: structure.variants.length === 1 ? 'The object form:' : `One of ${structure.variants.length} kinds:`,
+    open: structure.named === undefined,
+    fieldsLabel: structure.named ? `Fields of ${structure.named}` : 'Fields',
+  };
+}
+
+function structureOf(schema: Schema, context: SchemaContext, seen: ReadonlySet<string>): Structure {
+  if (typeof schema === 'boolean') return NONE;
+  const name = refName(schema);
+  if (name) {
+    const target = context.schemas[name];
+    if (!target || seen.has(name)) return NONE;
+    const inner = structureOf(target, context, new Set([...seen, name]));
+    return { ...inner, named: inner.named ?? name };
+  }
+  const parts: Structure[] = [];
+  const items = asSchema(schema.items);
+  if (items !== undefined) parts.push(structureOf(items, context, seen));
+  const values = asSchema(schema.additionalProperties);
+  if (typeof values === 'object' && !schema.properties) parts.push(structureOf(values, context, seen));
+  if (schema.properties && typeof schema.properties === 'object' && !Array.isArray(schema.properties)) {
+    const required = Array.isArray(schema.required) ? schema.required : [];
+    const fields = Object.entries(schema.properties).flatMap(([key, value]) => {
+      const property = asSchema(value);
+      return property === undefined ? [] : [schemaNode(key, property, context, { isField: true, required: required.includes(key), seen })];
+    });
+    parts.push({ ...NONE, fields });
+  }
+  for (const member of asSchemas(schema.allOf)) parts.push(structureOf(member, context, seen));
+  const alternatives = asSchemas(schema.oneOf ?? schema.anyOf);
+  const variants = alternatives
+    .map((member) => ({ member, structure: structureOf(member, context, seen) }))
+    .filter(({ structure }) => structure.fields.length > 0 || structure.variants.length > 0)
+    .map(({ member }) => schemaNode('', member, context, { seen }));
+  const rules = conditionalRule(schema, context);
+  if (variants.length > 0 || rules) parts.push({ ...NONE, variants, rules: rules ? [rules] : [] });
+  // A single part keeps its origin, so an array of a named type folds that type's fields.
+  if (parts.length === 1) return parts[0]!;
+  return {
+    fields: parts.flatMap((p) => p.fields),
+    variants: parts.flatMap((p) => p.variants),
+    rules: parts.flatMap((p) => p.rules),
+    named: undefined,
+  };
+}
+
+/** `if`/`then`/`else` in words: "When `status` is "Dropped": `reason` is required. Otherwise: `reason` is absent." */
+function conditionalRule(schema: JsonSchema, context: SchemaContext): Html | undefined {
+  const condition = asSchema(schema.if);
+  if (typeof condition !== 'object') return undefined;
+  const when = conditionWords(condition);
+  const then = effectWords(asSchema(schema.then), context);
+  const otherwise = effectWords(asSchema(schema.else), context);
+  return html`When ${when}: ${then ?? 'no further rule'}.${otherwise ? html` Otherwise: ${otherwise}.` : ''}`;
+}
+
+function conditionWords(condition: JsonSchema): Html {
+  const properties = (condition.properties ?? {}) as Record<string, Schema>;
+  const words = Object.entries(properties).map(([key, value]) => {
+    if (typeof value === 'object' && value.const !== undefined) return html`<code>${key}</code> is <code>${JSON.stringify(value.const)}</code>`;
+    if (typeof value === 'object' && Array.isArray(value.enum)) {
+      return html`<code>${key}</code> is one of ${joinHtml(value.enum.map((v) => html`<code>${JSON.stringify(v)}</code>`), ', ')}`;
+    }
+    return html`<code>${key}</code> matches its condition`;
+  });
+  const required = Array.isArray(condition.required) ? condition.required.map((key) => html`<code>${String(key)}</code> is present`) : [];
+  const all = [...words, ...required];
+  return all.length > 0 ? joinHtml(all, ' and ') : html`the value matches the condition in the OpenRPC document`;
+}
+
+function effectWords(effect: Schema | undefined, context: SchemaContext): Html | undefined {
+  if (effect === undefined || typeof effect === 'boolean') return undefined;
+  const required = Array.isArray(effect.required) ? effect.required.map(String) : [];
+  const properties = (effect.properties ?? {}) as Record<string, Schema>;
+  const words = Object.entries(properties).map(([key, value]) => {
+    if (value === false) return html`<code>${key}</code> is absent`;
+    const isRequired = required.includes(key);
+    return html`<code>${key}</code> is ${typeExpression(value, context)}${isRequired ? ' (required)' : ''}`;
+  });
+  const onlyRequired = required.filter((key) => !(key in properties)).map((key) => html`<code>${key}</code> is required`);
+  const all = [...words, ...onlyRequired];
+  return all.length > 0 ? joinHtml(all, '; ') : undefined;
+}

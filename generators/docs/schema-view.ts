@@ -1,0 +1,148 @@
+/**
+ * A schema's type on one line, "as the wire carries it": `Uint64 (decimal string)`, `array of ID (cb58)`,
+ * `map of NodeID → PlatformValidatorAtHeight`, `NullableHexNoChecksum (0x hex or null)`. Named types link to their
+ * entries on the types page; the fields underneath are schema-tree.ts's job.
+ */
+import type { Json, JsonSchema } from '../model/types.ts';
+import { type Html, html, joinHtml } from './html.ts';
+import { type MethodLinker, renderMarkdown } from './markdown.ts';
+
+export interface SchemaContext {
+  schemas: Record<string, JsonSchema>;
+  typeHref: (name: string) => string;
+  linker: MethodLinker;
+}
+
+type Schema = JsonSchema | boolean;
+const REF_PREFIX = '#/components/schemas/';
+
+const FORMAT_HINTS: Record<string, string> = {
+  'avax-cb58': 'cb58',
+  'avax-short-id': 'cb58 short ID',
+  'avax-node-id': 'NodeID- + cb58',
+  'avax-address': 'chain-prefixed bech32',
+  'avax-bech32': 'bech32',
+  'avax-hex': '0x hex + checksum',
+  'date-time': 'RFC 3339 time',
+};
+
+const isObject = (value: Json | undefined): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
+const asSchema = (value: Json | undefined): Schema | undefined =>
+  typeof value === 'boolean' || isObject(value) ? value : undefined;
+const asSchemas = (value: Json | undefined): Schema[] => (Array.isArray(value) ? value.map(asSchema).filter((s) => s !== undefined) : []);
+
+export function refName(schema: Schema): string | undefined {
+  return typeof schema === 'object' && typeof schema.$ref === 'string' && schema.$ref.startsWith(REF_PREFIX) ? schema.$ref.slice(REF_PREFIX.length) : undefined;
+}
+
+function typesOf(schema: JsonSchema): string[] {
+  if (Array.isArray(schema.type)) return schema.type.filter((t): t is string => typeof t === 'string');
+  if (typeof schema.type === 'string') return [schema.type];
+  if (schema.properties) return ['object'];
+  if (schema.items) return ['array'];
+  return [];
+}
+
+const isDecimalPattern = (pattern: string) => pattern.replace(/\[[0-9-]+\]|\\\.|[0-9^$()|*+?{},]/g, '') === '';
+
+/** A few words on how a value looks on the wire, or undefined when its type says it all (objects). */
+export function wireHint(schema: Schema, context: SchemaContext, seen = new Set<string>()): string | undefined {
+  if (typeof schema === 'boolean') return undefined;
+  const name = refName(schema);
+  if (name) {
+    const target = context.schemas[name];
+    if (!target || seen.has(name)) return undefined;
+    return wireHint(target, context, new Set([...seen, name]));
+  }
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
+  const members = asSchemas(schema.oneOf ?? schema.anyOf);
+  if (members.length > 0) {
+    // Objects have no wire hint: a union of them is told by its variants, not by a list of their names.
+    const hints = members.map((member) => wireHint(member, context, seen));
+    return hints.includes(undefined) ? undefined : [...new Set(hints)].join(' or ');
+  }
+  const hints = typesOf(schema).map((type) => {
+    if (type === 'string') {
+      const format = typeof schema.format === 'string' ? (FORMAT_HINTS[schema.format] ?? schema.format) : undefined;
+      const pattern = typeof schema.pattern === 'string' ? schema.pattern : '';
+      if (format) return format;
+      if (pattern.startsWith('^0x')) return '0x hex';
+      if (pattern && isDecimalPattern(pattern)) return 'decimal string';
+      return 'string';
+    }
+    if (type === 'integer' || type === 'number') return 'number';
+    if (type === 'object') return isObject(schema.additionalProperties) && !schema.properties ? 'map' : undefined;
+    return type;
+  });
+  return hints.includes(undefined) ? undefined : [...new Set(hints)].join(' or ');
+}
+
+/** The inline type of a schema, with named types linked to their entries on the types page. */
+export function typeExpression(schema: Schema, context: SchemaContext): Html {
+  if (schema === false) return html`<span class="type-word">absent</span>`;
+  if (schema === true || Object.keys(schema).filter((k) => k !== 'description').length === 0) return html`<span class="type-word">any JSON</span>`;
+  const name = refName(schema);
+  if (name) {
+    const target = context.schemas[name];
+    const hint = wireHint(schema, context);
+    const title = typeof target?.description === 'string' ? target.description : '';
+    return html`<a class="type-name" href="${context.typeHref(name)}" title="${title}">${name}</a>${hint ? html` <span class="hint">(${hint})</span>` : ''}`;
+  }
+  if (schema.const !== undefined) return html`<code>${JSON.stringify(schema.const)}</code>`;
+  if (Array.isArray(schema.enum)) return joinHtml(schema.enum.map((value) => html`<code>${JSON.stringify(value)}</code>`), ' | ');
+  const members = asSchemas(schema.oneOf ?? schema.anyOf);
+  if (members.length > 0) return joinHtml(members.map((member) => typeExpression(member, context)), html` <span class="type-word">or</span> `);
+  const allOf = asSchemas(schema.allOf);
+  if (allOf.length > 0) return joinHtml(allOf.map((member) => typeExpression(member, context)), html` <span class="type-word">and</span> `);
+  const types = typesOf(schema);
+  if (types.length === 0) return html`<span class="type-word">any JSON</span>`;
+  return joinHtml(types.map((type) => baseType(type, schema, context)), html` <span class="type-word">or</span> `);
+}
+
+function baseType(type: string, schema: JsonSchema, context: SchemaContext): Html {
+  const title = typeof schema.title === 'string' ? schema.title : undefined;
+  if (type === 'array') {
+    const items = asSchema(schema.items);
+    return items === undefined ? html`<span class="type-word">array</span>` : html`<span class="type-word">array of</span> ${typeExpression(items, context)}`;
+  }
+  if (type === 'object') {
+    const values = asSchema(schema.additionalProperties);
+    if (!schema.properties && typeof values === 'object') {
+      const keys = asSchema(schema.propertyNames);
+      const keyType = keys === undefined ? html`<span class="type-word">string</span>` : typeExpression(keys, context);
+      return html`<span class="type-word">map of</span> ${keyType} → ${title ? html`<span class="type-title">${title}</span>` : typeExpression(values, context)}`;
+    }
+    return html`<span class="type-title">${title ?? 'object'}</span>`;
+  }
+  if (type === 'string' || type === 'integer' || type === 'number') {
+    const hint = wireHint({ ...schema, type }, context);
+    const showHint = hint && hint !== 'string' && hint !== 'number';
+    return html`<span class="type-word">${type}</span>${showHint ? html` <span class="hint">(${hint})</span>` : ''}`;
+  }
+  return html`<span class="type-word">${type}</span>`;
+}
+
+/** Constraints that the type line does not already say: patterns, bounds, lengths. */
+export function constraints(schema: Schema): Html[] {
+  if (typeof schema === 'boolean' || refName(schema)) return [];
+  const rules: Html[] = [];
+  const number = (key: string) => (typeof schema[key] === 'number' ? String(schema[key]) : undefined);
+  if (typeof schema.pattern === 'string') rules.push(html`pattern <code>${schema.pattern}</code>`);
+  const range = (min: string | undefined, max: string | undefined, unit: string) => {
+    if (min !== undefined && max !== undefined) rules.push(html`${unit} ${min} to ${max}`);
+    else if (min !== undefined) rules.push(html`${unit} at least ${min}`);
+    else if (max !== undefined) rules.push(html`${unit} at most ${max}`);
+  };
+  range(number('minimum'), number('maximum'), 'value');
+  range(number('minLength'), number('maxLength'), 'length');
+  range(number('minItems'), number('maxItems'), 'items');
+  return rules;
+}
+
+/** A description in Markdown, or null when there is none (so templates can leave the place out). */
+export function describe(text: unknown, context: SchemaContext): Html | null {
+  return typeof text === 'string' && text.trim() ? renderMarkdown(text, context.linker) : null;
+}
+
+export { asSchema, asSchemas, type Schema };

@@ -1,0 +1,161 @@
+/**
+ * The views of the site's pages: the navigation every page carries (all methods, with their search keys), the
+ * landing page, one page per endpoint and the page of shared types. Everything a template prints is computed here.
+ */
+import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
+import type { Html } from './html.ts';
+import type { MethodLinker } from './markdown.ts';
+import { type Badge, type EndpointView, badges, endpointView } from './method-view.ts';
+import { type SchemaNode, schemaNode } from './schema-tree.ts';
+import { type SchemaContext, describe, refName } from './schema-view.ts';
+
+export interface NavMethod {
+  name: string;
+  href: string;
+  summary: string;
+  /** Lower-case words the search box matches: the method's name, summary and param names. */
+  search: string;
+  deprecated: boolean;
+  badges: Badge[];
+}
+
+export interface NavEndpoint {
+  name: string;
+  label: string;
+  title: string;
+  href: string;
+  path: string;
+  countLabel: string;
+  current: boolean;
+  description: Html | null;
+  methods: NavMethod[];
+}
+
+export interface PageView {
+  /** The one header line naming the source documents. */
+  source: string;
+  pageTitle: string;
+  siteTitle: string;
+  nav: NavEndpoint[];
+  methodCountLabel: string;
+  endpointCountLabel: string;
+  isIndex: boolean;
+  isTypes: boolean;
+}
+
+export interface TypeView {
+  name: string;
+  node: SchemaNode;
+  usedBy: Array<{ name: string; href: string }>;
+}
+
+export const pageFile = (endpoint: EndpointModel): string => `${endpoint.name}.html`;
+export const methodHref = (endpoint: EndpointModel, method: MethodModel): string => `${pageFile(endpoint)}#${method.name}`;
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+const RESERVED_PAGES = new Set(['index', 'types']);
+
+export function schemaContext(model: SpecModel): SchemaContext {
+  const hrefs = new Map(model.endpoints.flatMap((endpoint) => endpoint.methods.map((method) => [method.name, methodHref(endpoint, method)] as const)));
+  const linker: MethodLinker = (name) => hrefs.get(name);
+  return { schemas: model.schemas, typeHref: (name) => `types.html#${name}`, linker };
+}
+
+/** The words two or more endpoint titles start with ("AvalancheGo "), left out of the short labels in the navigation. */
+function commonTitlePrefix(endpoints: EndpointModel[]): string {
+  if (endpoints.length < 2) return '';
+  const split = endpoints.map((endpoint) => endpoint.title.split(' '));
+  const words: string[] = [];
+  for (let i = 0; split.every((title) => title.length > i + 1 && title[i] === split[0]![i]); i++) words.push(split[0]![i]!);
+  return words.length > 0 ? `${words.join(' ')} ` : '';
+}
+
+/** The endpoint's title without the words all titles share: "P-Chain API (Platform VM)". */
+function endpointLabel(model: SpecModel, endpoint: EndpointModel): string {
+  return endpoint.title.slice(commonTitlePrefix(model.endpoints).length) || endpoint.name;
+}
+
+function navigation(model: SpecModel, context: SchemaContext, current: string | undefined): NavEndpoint[] {
+  return model.endpoints.map((endpoint) => ({
+    name: endpoint.name,
+    label: endpointLabel(model, endpoint),
+    title: endpoint.title,
+    href: pageFile(endpoint),
+    path: endpoint.defaultPath,
+    countLabel: plural(endpoint.methods.length, 'method'),
+    current: endpoint.name === current,
+    description: describe(endpoint.description, context),
+    methods: endpoint.methods.map((method) => ({
+      name: method.name,
+      href: methodHref(endpoint, method),
+      summary: method.summary,
+      search: [method.name, method.summary, ...method.params.map((param) => param.name)].join(' ').toLowerCase(),
+      deprecated: method.deprecated,
+      badges: badges(method),
+    })),
+  }));
+}
+
+export function siteTitle(model: SpecModel): string {
+  return `${commonTitlePrefix(model.endpoints)}JSON-RPC API reference`;
+}
+
+function page(model: SpecModel, context: SchemaContext, currentPage: 'index' | 'types' | 'endpoint', pageTitle: string, source: string, endpoint?: string): PageView {
+  const methodCount = model.endpoints.reduce((sum, e) => sum + e.methods.length, 0);
+  return {
+    source,
+    pageTitle,
+    siteTitle: siteTitle(model),
+    nav: navigation(model, context, endpoint),
+    methodCountLabel: plural(methodCount, 'method'),
+    endpointCountLabel: plural(model.endpoints.length, 'endpoint'),
+    isIndex: currentPage === 'index',
+    isTypes: currentPage === 'types',
+  };
+}
+
+const allSources = (model: SpecModel) => `Generated from ${model.endpoints.map((e) => `${e.name}.json`).join(', ')} by avalanche-openrpc; do not edit.`;
+
+export function indexView(model: SpecModel, context: SchemaContext): PageView {
+  return page(model, context, 'index', siteTitle(model), allSources(model));
+}
+
+export function endpointPageView(model: SpecModel, context: SchemaContext, endpoint: EndpointModel): PageView & { endpoint: EndpointView } {
+  if (RESERVED_PAGES.has(endpoint.name)) throw new Error(`an endpoint document may not be named ${endpoint.name}.json: the docs site has a page of that name`);
+  const source = `Generated from ${endpoint.name}.json by avalanche-openrpc; do not edit.`;
+  const title = `${endpointLabel(model, endpoint)} | ${siteTitle(model)}`;
+  return { ...page(model, context, 'endpoint', title, source, endpoint.name), endpoint: endpointView(endpoint, context) };
+}
+
+export function typesView(model: SpecModel, context: SchemaContext): PageView & { types: TypeView[] } {
+  const usedBy = typeUsers(model);
+  const types = Object.entries(model.schemas).map(([name, schema]) => ({
+    name,
+    node: { ...schemaNode('', schema, context, { seen: new Set([name]) }), open: true },
+    usedBy: (usedBy.get(name) ?? []).map(({ endpoint, method }) => ({ name: method.name, href: methodHref(endpoint, method) })),
+  }));
+  return { ...page(model, context, 'types', `Types | ${siteTitle(model)}`, allSources(model)), types };
+}
+
+/** For each named type, the methods whose params or result reach it, directly or through other types. */
+function typeUsers(model: SpecModel): Map<string, Array<{ endpoint: EndpointModel; method: MethodModel }>> {
+  const users = new Map<string, Array<{ endpoint: EndpointModel; method: MethodModel }>>();
+  for (const endpoint of model.endpoints) {
+    for (const method of endpoint.methods) {
+      const reached = new Set<string>();
+      const visit = (node: Json | undefined) => {
+        if (Array.isArray(node)) return node.forEach(visit);
+        if (node === null || typeof node !== 'object') return;
+        const name = refName(node);
+        if (name && !reached.has(name)) {
+          reached.add(name);
+          visit(model.schemas[name]);
+        }
+        Object.values(node).forEach(visit);
+      };
+      method.params.forEach((param) => visit(param.schema));
+      visit(method.result?.schema);
+      for (const name of reached) users.set(name, [...(users.get(name) ?? []), { endpoint, method }]);
+    }
+  }
+  return users;
+}

@@ -1,0 +1,253 @@
+/**
+ * The generated site in headless Chromium, served from 127.0.0.1 and opened from disk: the landing page, search,
+ * permalinks, keyboard use, phone layout, the "try it" form, and the hostile fixture running nothing. Every page
+ * must log no error and fetch nothing but its own files. Screenshots go to test-artifacts/ (not committed).
+ */
+import { mkdirSync } from 'node:fs';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type StaticServer, startStaticServer } from '../../generators/docs/server.ts';
+import { type Browser, findChromium, missingChromiumBanner, launchChromium } from './chromium.ts';
+import { type BuiltSite, ROOT, SPECS, buildSite } from './site.ts';
+
+const executable = findChromium();
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+
+if (!executable) {
+  console.warn(missingChromiumBanner(process.env.CI === 'true'));
+  if (process.env.CI === 'true') {
+    describe('docs in a real browser', () => {
+      it('needs Chromium under CI=true', () => {
+        throw new Error('no Chromium found: install it (apt-get install chromium) or set CHROMIUM; CI requires the browser tests');
+      });
+    });
+  }
+}
+
+interface Visit {
+  page: Page;
+  errors: string[];
+  requests: string[];
+  dialogs: string[];
+}
+
+describe.skipIf(!executable)('docs in headless Chromium', () => {
+  let browser: Browser;
+  let real: BuiltSite;
+  let hostile: BuiltSite;
+  let realServer: StaticServer;
+  let hostileServer: StaticServer;
+  const visits: Visit[] = [];
+
+  beforeAll(async () => {
+    [real, hostile] = [await buildSite(SPECS.real), await buildSite(SPECS.hostile)];
+    realServer = await startStaticServer({ root: real.dir });
+    hostileServer = await startStaticServer({ root: hostile.dir });
+    browser = await launchChromium(executable!);
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+
+  afterEach(async () => {
+    await Promise.all(visits.splice(0).map((entry) => entry.page.close()));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await realServer?.close();
+    await hostileServer?.close();
+  });
+
+  async function visit(url: string, viewport = { width: 1280, height: 900 }): Promise<Visit> {
+    const page = await browser.context.newPage();
+    await page.setViewportSize(viewport);
+    const entry: Visit = { page, errors: [], requests: [], dialogs: [] };
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') entry.errors.push(`${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => entry.errors.push(`pageerror: ${error.message}`));
+    page.on('request', (request) => entry.requests.push(request.url()));
+    page.on('dialog', (dialog) => {
+      entry.dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goto(url, { waitUntil: 'load' });
+    visits.push(entry);
+    return entry;
+  }
+
+  /** No console errors and no request beyond the site's own files. */
+  function expectClean(entry: Visit, siteRoot: string) {
+    expect(entry.errors).toEqual([]);
+    expect(entry.requests.filter((url) => !url.startsWith(siteRoot))).toEqual([]);
+    expect(entry.dialogs).toEqual([]);
+  }
+
+  const visibleMethods = (page: Page, scope: string) =>
+    page.$$eval(`${scope} [data-method]`, (items) => items.filter((item) => (item as HTMLElement).offsetParent !== null).map((item) => item.getAttribute('data-method')));
+
+  it('lists the six endpoints with their method counts and all 59 methods on the landing page', async () => {
+    const entry = await visit(realServer.url);
+    const { page } = entry;
+    const cards = await page.$$eval('[data-endpoint]', (items) => items.map((item) => [item.getAttribute('data-endpoint'), item.querySelector('.count')?.textContent]));
+    expect(cards).toEqual(real.model.endpoints.map((endpoint) => [endpoint.name, `${endpoint.methods.length} method${endpoint.methods.length === 1 ? '' : 's'}`]));
+    expect(cards).toHaveLength(6);
+    expect(await visibleMethods(page, 'main')).toHaveLength(59);
+    expect(await visibleMethods(page, 'nav')).toHaveLength(59);
+    expect(await page.textContent('#search-status')).toBe('59 methods');
+    await page.screenshot({ path: join(ARTIFACTS, 'docs-landing.png'), fullPage: false });
+    expectClean(entry, realServer.url);
+  });
+
+  it('narrows the list as you type, by name, summary or param name, and opens the first match on Enter', async () => {
+    const entry = await visit(realServer.url);
+    const { page } = entry;
+    const all = real.model.endpoints.flatMap((e) => e.methods);
+    const expected = (query: string) =>
+      all
+        .filter((m) => query.split(' ').every((word) => [m.name, m.summary, ...m.params.map((p) => p.name)].join(' ').toLowerCase().includes(word)))
+        .map((m) => m.name);
+
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('search');
+    await page.keyboard.type('getheight');
+    expect(await visibleMethods(page, 'nav')).toEqual(expected('getheight'));
+    expect(await visibleMethods(page, 'main')).toEqual(expected('getheight'));
+    expect(expected('getheight').length).toBeGreaterThan(1);
+    expect(await page.textContent('#search-status')).toBe(`${expected('getheight').length} of 59 methods match`);
+
+    for (const query of ['subnetid', 'utxo address', 'validator']) {
+      await page.fill('#search', query);
+      expect(await visibleMethods(page, 'main')).toEqual(expected(query));
+    }
+    expect(expected('subnetid').length).toBeGreaterThan(0);
+
+    await page.fill('#search', 'no such method anywhere');
+    expect(await visibleMethods(page, 'main')).toEqual([]);
+    expect(await page.isVisible('[data-no-match]')).toBe(true);
+
+    await page.keyboard.press('Escape');
+    expect(await visibleMethods(page, 'main')).toHaveLength(59);
+
+    await page.fill('#search', 'getheight');
+    await Promise.all([page.waitForURL(/#/), page.keyboard.press('Enter')]);
+    expect(decodeURIComponent(new URL(page.url()).hash)).toBe(`#${expected('getheight')[0]}`);
+    expectClean(entry, realServer.url);
+  });
+
+  it('scrolls to the method when its link is followed, and the permalink is the address', async () => {
+    const entry = await visit(realServer.url);
+    const { page } = entry;
+    await Promise.all([page.waitForURL(/p-chain\.html#platform\.getCurrentValidators$/), page.click('main a[href="p-chain.html#platform.getCurrentValidators"]')]);
+    const position = await page.evaluate(() => {
+      const section = document.getElementById('platform.getCurrentValidators')!;
+      return { top: section.getBoundingClientRect().top, scrolled: window.scrollY, targeted: section.matches(':target') };
+    });
+    expect(position.targeted).toBe(true);
+    expect(position.scrolled).toBeGreaterThan(0);
+    expect(Math.abs(position.top)).toBeLessThan(40);
+    expect(await page.getAttribute('#platform\\.getCurrentValidators .permalink', 'href')).toBe('#platform.getCurrentValidators');
+    await page.screenshot({ path: join(ARTIFACTS, 'docs-method.png'), fullPage: false });
+    expectClean(entry, realServer.url);
+  });
+
+  it('works straight from disk (file://), fetching only its own files', async () => {
+    const root = pathToFileURL(real.dir).href;
+    const entry = await visit(`${root}/index.html`);
+    const { page } = entry;
+    expect(await page.$$eval('[data-endpoint]', (items) => items.length)).toBe(6);
+    expect(await visibleMethods(page, 'main')).toHaveLength(59);
+    await page.fill('#search', 'issuetx');
+    expect(await visibleMethods(page, 'nav')).toEqual(['platform.issueTx', 'avm.issueTx', 'wallet.issueTx']);
+    await Promise.all([page.waitForURL(/x-wallet\.html#wallet\.issueTx$/), page.click('nav a[href="x-wallet.html#wallet.issueTx"]')]);
+    expect(await page.evaluate(() => document.getElementById('wallet.issueTx')!.matches(':target'))).toBe(true);
+    expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toContain('system-ui');
+    expectClean(entry, root);
+  });
+
+  it('can be used from the keyboard: skip link first, then the search box', async () => {
+    const entry = await visit(`${realServer.url}p-chain.html`);
+    const { page } = entry;
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    const landmarks = await page.evaluate(() => ['header', 'nav', 'main', 'footer'].map((tag) => document.querySelectorAll(tag).length));
+    expect(landmarks.every((count) => count > 0)).toBe(true);
+    expect(await page.$$eval('h1', (items) => items.length)).toBe(1);
+    expectClean(entry, realServer.url);
+  });
+
+  it('fits a phone screen on every page, with the method list folded until you search', async () => {
+    for (const file of real.files.filter((f) => f.path.endsWith('.html')).map((f) => f.path.slice('docs/'.length))) {
+      const entry = await visit(`${realServer.url}${file}`, { width: 360, height: 740 });
+      const { page } = entry;
+      const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+      expect(widths[0], file).toBeLessThanOrEqual(widths[1]!);
+      expect(await page.evaluate(() => (document.querySelector('[data-nav-toggle]') as HTMLDetailsElement).open), file).toBe(false);
+      if (file === 'index.html') {
+        await page.screenshot({ path: join(ARTIFACTS, 'docs-landing-phone.png') });
+        await page.fill('#search', 'getheight');
+        expect(await page.evaluate(() => (document.querySelector('[data-nav-toggle]') as HTMLDetailsElement).open)).toBe(true);
+      }
+      expectClean(entry, realServer.url);
+    }
+  });
+
+  it('sends an example to the node URL the reader types and shows the answer', async () => {
+    const received: string[] = [];
+    const node: Server = createServer((request, response) => {
+      const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type' };
+      if (request.method === 'OPTIONS') return void response.writeHead(204, cors).end();
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        received.push(`${request.url} ${body}`);
+        response.writeHead(200, { ...cors, 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":{"height":"4242"}}');
+      });
+    });
+    await new Promise<void>((done) => node.listen(0, '127.0.0.1', done));
+    try {
+      const nodeUrl = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
+      const entry = await visit(`${realServer.url}p-chain.html#platform.getHeight`);
+      const { page } = entry;
+      const form = '#platform\\.getHeight .try-it';
+      await page.click(`${form} summary`);
+      await page.fill(`${form} input[name="baseUrl"]`, nodeUrl);
+      await page.click(`${form} button[type="submit"]`);
+      await page.waitForSelector(`${form} [data-try-output] pre`);
+      expect(await page.textContent(`${form} [data-try-output]`)).toContain('"height": "4242"');
+      expect(received).toHaveLength(1);
+      expect(received[0]!.startsWith('/ext/bc/P ')).toBe(true);
+      expect(JSON.parse(received[0]!.slice('/ext/bc/P '.length))).toMatchObject({ jsonrpc: '2.0', method: 'platform.getHeight' });
+      expect(entry.errors).toEqual([]);
+      expect(entry.requests.filter((url) => !url.startsWith(realServer.url) && !url.startsWith(nodeUrl))).toEqual([]);
+    } finally {
+      await new Promise((done) => node.close(done));
+    }
+  });
+
+  it('shows the hostile fixture as text and runs none of it', async () => {
+    for (const file of ['index.html', 'hostile.html', 'types.html']) {
+      const entry = await visit(`${hostileServer.url}${file}`);
+      const { page } = entry;
+      await page.$$eval('details', (all) => all.forEach((details) => ((details as HTMLDetailsElement).open = true)));
+      await page.fill('#search', 'img');
+      await page.waitForTimeout(100);
+      expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss), file).toBeUndefined();
+      expect(await page.$$eval('main img, main script, main [onerror]', (items) => items.length), file).toBe(0);
+      expect(await page.textContent('main'), file).toContain("<script>window.__xss='");
+      expectClean(entry, hostileServer.url);
+    }
+    const entry = await visit(`${hostileServer.url}hostile.html#hostile.render`);
+    expect(await entry.page.textContent('#hostile\\.render h2')).toContain('hostile.render');
+    expect(await entry.page.textContent('#hostile\\.render .summary')).toBe(
+      "Summary <script>window.__xss='summary'</script> \"><img src=x onerror=\"window.__xss='summary-img'\"> {{summary}}",
+    );
+    await entry.page.screenshot({ path: join(ARTIFACTS, 'docs-hostile.png'), fullPage: false });
+    expectClean(entry, hostileServer.url);
+  });
+});

@@ -1,0 +1,116 @@
+/** `npm run docs`: the static server serves the site's files and nothing else, and the command prints its URL. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type StaticServer, startStaticServer } from '../../generators/docs/server.ts';
+import { ROOT } from './site.ts';
+
+const site = mkdtempSync(join(tmpdir(), 'docs-serve-'));
+mkdirSync(join(site, 'assets'));
+writeFileSync(join(site, 'index.html'), '<!DOCTYPE html><title>x</title>');
+writeFileSync(join(site, 'assets', 'site.css'), 'body{}');
+writeFileSync(join(tmpdir(), 'docs-serve-secret.txt'), 'secret');
+
+/** A raw request, so paths reach the server exactly as written (fetch would normalise `..`). */
+function get(url: string, path: string, method = 'GET'): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((done, fail) => {
+    const target = new URL(url);
+    const req = request({ host: target.hostname, port: target.port, path, method }, (response) => {
+      let body = '';
+      response.on('data', (chunk) => (body += chunk));
+      response.on('end', () => done({ status: response.statusCode!, headers: response.headers, body }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+describe('the docs static server', () => {
+  let server: StaticServer;
+  beforeAll(async () => {
+    server = await startStaticServer({ root: site });
+  });
+  afterAll(() => server.close());
+
+  it('listens on 127.0.0.1 and serves files with their content types', async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const index = await get(server.url, '/');
+    expect(index).toMatchObject({ status: 200, body: '<!DOCTYPE html><title>x</title>' });
+    expect(index.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect((await get(server.url, '/assets/site.css')).headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(await get(server.url, '/assets/site.css', 'HEAD')).toMatchObject({ status: 200, body: '' });
+  });
+
+  it('answers folders by their index.html, after a redirect to the slash form', async () => {
+    const redirect = await get(server.url, '/assets?x=1');
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.location).toBe('/assets/');
+    expect((await get(server.url, '/assets/')).status).toBe(404);
+  });
+
+  it('never serves anything outside its folder', async () => {
+    for (const path of ['/../docs-serve-secret.txt', '/..%2fdocs-serve-secret.txt', '/%2e%2e/docs-serve-secret.txt', '/assets/..%2f..%2fdocs-serve-secret.txt']) {
+      const response = await get(server.url, path);
+      expect(response.body, path).not.toContain('secret');
+      expect([400, 404], path).toContain(response.status);
+    }
+  });
+
+  it('answers malformed and unsupported requests with an HTTP error, and keeps serving', async () => {
+    expect((await get(server.url, '/%E0%A4%A')).status).toBe(400);
+    expect((await get(server.url, '/x%00y')).status).toBe(400);
+    const post = await get(server.url, '/', 'POST');
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+    expect((await get(server.url, '/missing.html')).status).toBe(404);
+    expect((await get(server.url, '/')).status).toBe(200);
+  });
+});
+
+describe('npm run docs', () => {
+  const children: ChildProcess[] = [];
+  afterAll(() => children.forEach((child) => child.kill()));
+
+  function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; child: ChildProcess }> {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'generators/docs/serve.ts'), ...args], { cwd: ROOT });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    return new Promise((done) => {
+      child.on('exit', (code) => done({ code, stdout, stderr, child }));
+      child.stdout!.on('data', () => {
+        if (stdout.includes('\n')) done({ code: null, stdout, stderr, child });
+      });
+    });
+  }
+
+  it('prints the URL it serves the site at, on 127.0.0.1 by default', async () => {
+    const { stdout, child } = await run(['--port', '0', '--dir', site]);
+    const url = /Docs at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stdout)?.[1];
+    expect(url).toBeDefined();
+    expect((await get(url!, '/')).status).toBe(200);
+    child.kill('SIGTERM');
+  });
+
+  it('explains bad flags and a missing site instead of crashing', async () => {
+    const badPort = await run(['--port', 'eighty']);
+    expect(badPort.code).toBe(1);
+    expect(badPort.stderr).toContain('--port must be a whole number from 0 to 65535');
+    const noSite = await run(['--dir', join(site, 'nowhere')]);
+    expect(noSite.code).toBe(1);
+    expect(noSite.stderr).toContain('run `npm run generate` first');
+    const taken = await startStaticServer({ root: site });
+    const busy = await run(['--port', new URL(taken.url).port, '--dir', site]);
+    await taken.close();
+    expect(busy.code).toBe(1);
+    expect(busy.stderr).toContain('is in use: pass --port');
+    const unknown = await run(['--bogus']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Usage: npm run docs');
+  });
+});
