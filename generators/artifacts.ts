@@ -14,11 +14,13 @@ export interface ArtifactContext {
 export interface Artifact {
   name: string;
   generate: (model: SpecModel, context: ArtifactContext) => GeneratedFile[] | Promise<GeneratedFile[]>;
+  /** Emits TypeScript through emit/typescript.ts: the pipeline starts the compiler threads before loading the spec. */
+  compiles?: boolean;
 }
 
 export const ARTIFACTS: Artifact[] = [
   { name: 'openrpc', generate: (model) => generateOpenrpc(model) },
-  { name: 'client', generate: generateClient },
-  { name: 'server', generate: generateServer },
+  { name: 'client', generate: generateClient, compiles: true },
+  { name: 'server', generate: generateServer, compiles: true },
   { name: 'docs', generate: generateDocs },
 ];

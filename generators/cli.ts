@@ -4,7 +4,7 @@
  */
 import { watch } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type GenerateOptions, generate, loadModel } from './pipeline.ts';
+import { DEFAULT_TEMPLATES, type GenerateOptions, generate, loadModel } from './pipeline.ts';
 import { SpecError } from './load/index.ts';
 
 const USAGE = `Usage: avalanche-openrpc [options]
@@ -38,8 +38,9 @@ async function run(options: GenerateOptions, validateOnly: boolean): Promise<boo
       console.log(`in sync: ${result.files} files`);
       return true;
     }
-    const { written, removed, unchanged } = result.report;
+    const { written, removed, kept, unchanged } = result.report;
     console.log(`generated ${result.files} files: ${written.length} written, ${removed.length} removed, ${unchanged} unchanged`);
+    for (const path of kept) console.warn(`kept:    ${path} (not generated, and not written by an earlier run: delete it by hand if it is not yours)`);
     return true;
   } catch (error) {
     if (error instanceof SpecError) console.error(error.message);
@@ -74,7 +75,7 @@ const options: GenerateOptions = {
 const ok = await run(options, values.validate);
 if (!values.watch) process.exit(ok ? 0 : 1);
 
-const watched = [...(values.spec ?? ['openrpc']), values.templates ?? 'templates'];
+const watched = [...(values.spec ?? ['openrpc']), values.templates ?? DEFAULT_TEMPLATES];
 let timer: NodeJS.Timeout | undefined;
 for (const path of watched) {
   watch(path, { recursive: true }, () => {

@@ -5,7 +5,9 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ARTIFACTS } from './artifacts.ts';
-import { type CheckReport, type GeneratedFile, type WriteReport, checkFiles, writeFiles } from './emit/files.ts';
+import { type CheckReport, type GeneratedFile, type WriteReport, checkFiles, manifestFile, writeFiles } from './emit/files.ts';
+import { headerText } from './emit/header.ts';
+import { startTypeScript } from './emit/typescript.ts';
 import { loadTemplates } from './emit/templates.ts';
 import { loadSpec } from './load/index.ts';
 import { buildModel } from './model/build.ts';
@@ -27,6 +29,8 @@ export interface GenerateOptions {
 export type GenerateResult = { mode: 'write'; report: WriteReport; files: number } | { mode: 'check'; report: CheckReport; files: number };
 
 const TOOLKIT_ROOT = resolve(import.meta.dirname, '..');
+/** The toolkit's own templates, used unless `templates` names another folder. */
+export const DEFAULT_TEMPLATES = join(TOOLKIT_ROOT, 'templates');
 
 export function specFiles(spec: string | string[] = 'openrpc'): string[] {
   const entries = Array.isArray(spec) ? spec : [spec];
@@ -42,7 +46,7 @@ export function loadModel(spec?: string | string[]): SpecModel {
 }
 
 export async function renderArtifacts(model: SpecModel, options: Pick<GenerateOptions, 'artifacts' | 'templates'> = {}): Promise<GeneratedFile[]> {
-  const templatesDir = options.templates ?? join(TOOLKIT_ROOT, 'templates');
+  const templatesDir = options.templates ?? DEFAULT_TEMPLATES;
   const chosen = options.artifacts ?? ARTIFACTS.map((a) => a.name);
   const unknown = chosen.filter((name) => !ARTIFACTS.some((a) => a.name === name));
   if (unknown.length > 0) throw new Error(`unknown artifact ${unknown.join(', ')}; known: ${ARTIFACTS.map((a) => a.name).join(', ')}`);
@@ -55,9 +59,14 @@ export async function renderArtifacts(model: SpecModel, options: Pick<GenerateOp
 }
 
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
-  const files = await renderArtifacts(loadModel(options.spec), options);
+  // The compiler threads load while the spec is read and checked.
+  if (ARTIFACTS.some((a) => a.compiles && (options.artifacts ?? [a.name]).includes(a.name))) startTypeScript();
+  const model = loadModel(options.spec);
+  const generated = await renderArtifacts(model, options);
   const out = options.out ?? 'generated';
+  const partial = options.artifacts !== undefined;
+  const files = [...generated, manifestFile(out, headerText(model.endpoints.map((e) => e.file)), generated, { partial })];
   return options.check
-    ? { mode: 'check', report: checkFiles(out, files), files: files.length }
-    : { mode: 'write', report: writeFiles(out, files), files: files.length };
+    ? { mode: 'check', report: checkFiles(out, files, { partial }), files: files.length }
+    : { mode: 'write', report: writeFiles(out, files, { partial }), files: files.length };
 }

@@ -1,7 +1,45 @@
+/**
+ * The client package, `client/` in the output: TypeScript sources (`src/`), the ESM JavaScript and declarations
+ * compiled from them (`dist/`), `package.json` and a README. One class per endpoint, one method per RPC method.
+ */
 import type { ArtifactContext } from '../artifacts.ts';
-import type { GeneratedFile } from '../emit/files.ts';
+import { type GeneratedFile, jsonFile, textFile } from '../emit/files.ts';
+import { emitJavaScript } from '../emit/typescript.ts';
 import type { SpecModel } from '../model/types.ts';
+import { renderTypes } from '../types/index.ts';
+import { type PackageView, packageView } from './view.ts';
 
-export async function generateClient(_model: SpecModel, _context: ArtifactContext): Promise<GeneratedFile[]> {
-  return [];
+export async function generateClient(model: SpecModel, { templates }: ArtifactContext): Promise<GeneratedFile[]> {
+  const view = packageView(model);
+  const code = [
+    ...['index', 'errors', 'numbers', 'runtime'].map((module) => textFile(`src/${module}.ts`, templates(`${module}.ts`)(view))),
+    ...view.endpoints.map((endpoint) => textFile(`src/${endpoint.module}.ts`, templates('endpoint.ts')(endpoint))),
+  ];
+  // The code compiles on the compiler threads while this thread turns the schemas into types.
+  const codeDist = emitJavaScript(code);
+  const types = { ...textFile('src/types.ts', templates('types.ts')({ ...view, declarations: (await renderTypes(model)).source })), typesOnly: true };
+  const dist = [...(await codeDist), ...(await emitJavaScript([types]))];
+  const sources = [...code, types].map(({ path, contents }) => ({ path, contents }));
+  const files = [...sources, ...dist, jsonFile('package.json', packageJson(view)), textFile('README.md', templates('README.md')(view))];
+  return files.map((file) => ({ ...file, path: `client/${file.path}` }));
+}
+
+function packageJson(view: PackageView): object {
+  return {
+    '//': view.header,
+    name: view.name,
+    version: view.version,
+    description: view.description,
+    ...(view.license ? { license: view.license } : {}),
+    type: 'module',
+    main: './dist/index.js',
+    types: './dist/index.d.ts',
+    exports: {
+      '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+      './package.json': './package.json',
+    },
+    files: ['dist', 'src', 'README.md'],
+    sideEffects: false,
+    engines: { node: '>=20' },
+  };
 }

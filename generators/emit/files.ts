@@ -1,6 +1,7 @@
 /**
  * The one writer. Generators return files; this writes them (pruning files no generator produced any more) or, in
- * check mode, compares them with the output folder without touching it.
+ * check mode, compares them with the output folder without touching it. Only files this toolkit wrote are ever
+ * deleted: the manifest lists them, so pointing `--out` at a folder with other files in it loses nothing.
  */
 import { mkdirSync, readFileSync, readdirSync, rmSync, rmdirSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -20,7 +21,25 @@ export interface CheckReport {
 export interface WriteReport {
   written: string[];
   removed: string[];
+  /** Files in the output folder that no generator produced and that the manifest does not list: left alone. */
+  kept: string[];
   unchanged: number;
+}
+
+/** The list of every file of the last run, so the next run knows which leftovers it may delete. */
+export const MANIFEST_PATH = '.generated-files';
+
+/** With `partial`, the files of the other artifacts that the previous manifest lists (and that still exist) stay listed. */
+export function manifestFile(outDir: string, header: string, files: GeneratedFile[], { partial = false } = {}): GeneratedFile {
+  const previous = partial ? [...readManifest(outDir)].filter((path) => existsSync(join(outDir, path))) : [];
+  const paths = [...new Set([...previous, ...files.map((f) => f.path)])].filter((p) => p !== MANIFEST_PATH).sort();
+  return { path: MANIFEST_PATH, contents: [`# ${header}`, '# Files listed here are rewritten or deleted by the next run.', ...paths].join('\n') + '\n' };
+}
+
+function readManifest(outDir: string): Set<string> {
+  const path = join(outDir, MANIFEST_PATH);
+  if (!existsSync(path)) return new Set();
+  return new Set(readFileSync(path, 'utf8').split('\n').filter((line) => line && !line.startsWith('#')));
 }
 
 function listFiles(dir: string): string[] {
@@ -29,6 +48,8 @@ function listFiles(dir: string): string[] {
   const visit = (current: string) => {
     for (const entry of readdirSync(current, { withFileTypes: true })) {
       const path = join(current, entry.name);
+      // Installing a generated package in place (npm install in generated/client) must not make it look stale.
+      if (entry.isDirectory() && entry.name === 'node_modules') continue;
       if (entry.isDirectory()) visit(path);
       else out.push(relative(dir, path).split('\\').join('/'));
     }
@@ -45,14 +66,17 @@ function assertUnique(files: GeneratedFile[]): void {
   }
 }
 
-export function checkFiles(outDir: string, files: GeneratedFile[]): CheckReport {
+/** `partial`: only some artifacts were generated, so files of the others are not extra. */
+export function checkFiles(outDir: string, files: GeneratedFile[], { partial = false } = {}): CheckReport {
   assertUnique(files);
   const expected = new Map(files.map((f) => [f.path, f.contents]));
   const present = listFiles(outDir);
   const report: CheckReport = { stale: [], missing: [], extra: [] };
   for (const path of present) {
     const contents = expected.get(path);
-    if (contents === undefined) report.extra.push(path);
+    if (contents === undefined) {
+      if (!partial) report.extra.push(path);
+    }
     else if (readFileSync(join(outDir, path), 'utf8') !== contents) report.stale.push(path);
   }
   const presentSet = new Set(present);
@@ -60,8 +84,11 @@ export function checkFiles(outDir: string, files: GeneratedFile[]): CheckReport 
   return report;
 }
 
-export function writeFiles(outDir: string, files: GeneratedFile[]): WriteReport {
-  const { stale, missing, extra } = checkFiles(outDir, files);
+export function writeFiles(outDir: string, files: GeneratedFile[], { partial = false } = {}): WriteReport {
+  const { stale, missing, extra: leftovers } = checkFiles(outDir, files, { partial });
+  const ours = readManifest(outDir);
+  const extra = leftovers.filter((path) => ours.has(path));
+  const kept = leftovers.filter((path) => !ours.has(path));
   const byPath = new Map(files.map((f) => [f.path, f.contents]));
   for (const path of [...stale, ...missing]) {
     const target = join(outDir, path);
@@ -72,7 +99,7 @@ export function writeFiles(outDir: string, files: GeneratedFile[]): WriteReport 
     rmSync(join(outDir, path));
     removeEmptyParents(outDir, dirname(join(outDir, path)));
   }
-  return { written: [...stale, ...missing].sort(), removed: extra, unchanged: files.length - stale.length - missing.length };
+  return { written: [...stale, ...missing].sort(), removed: extra, kept, unchanged: files.length - stale.length - missing.length };
 }
 
 function removeEmptyParents(root: string, dir: string): void {

@@ -29,7 +29,11 @@ let compiled: { document: ValidateFunction; method: ValidateFunction } | undefin
 
 function validators() {
   if (!compiled) {
-    const ajv = createAjv({ strict: false, allErrors: true, validateFormats: false });
+    const ajv = createAjv({ strict: false, allErrors: true });
+    // Server URLs may hold OpenRPC server variables (`{blockchainID}`); the URI they stand for is checked with the
+    // variables as plain text, so `{baseUrl}/ext/...` (no scheme) still fails as it does in other OpenRPC tools.
+    const { fullFormats } = require('ajv-formats/dist/formats') as { fullFormats: { uri: (value: string) => boolean } };
+    ajv.addFormat('uri', { type: 'string', validate: (value: string) => fullFormats.uri(value.replace(/\{([A-Za-z0-9_]+)\}/g, '$1')) });
     ajv.addSchema(selfContainedMetaSchema(), META_ID);
     compiled = {
       document: ajv.getSchema(META_ID)!,

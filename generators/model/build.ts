@@ -1,20 +1,21 @@
 /** Builds the model from bundled documents. Only this module knows the OpenRPC document shape. */
+import { locate } from '../load/bundle.ts';
 import type { BundledDocument } from '../load/index.ts';
 import { SpecError } from '../load/index.ts';
+import { escapePointerToken as escape } from '../load/problems.ts';
 import { deref } from '../load/rules.ts';
-import { NameRegistry, endpointTypeName, methodTypeNames } from './names.ts';
+import { NameRegistry, RESERVED_METHOD_NAMES, RESERVED_MODULE_NAMES, RESERVED_TYPE_NAMES, canonicalJson, clientClassName, clientOptionsName, endpointTypeName, methodTypeNames, schemaTypeName, titleTypeName } from './names.ts';
+import { subschemas } from './schema-walk.ts';
 import type { EndpointModel, ExampleModel, Json, JsonSchema, MethodModel, ParamModel, SpecModel } from './types.ts';
 
 type Obj = Record<string, unknown>;
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 export function buildModel(bundles: BundledDocument[]): SpecModel {
-  const names = new NameRegistry();
+  const names = new NameRegistry(RESERVED_TYPE_NAMES);
   const schemas: Record<string, JsonSchema> = {};
   const endpoints = bundles.map((bundle) => buildEndpoint(bundle, names, schemas));
-  if (names.collisions.length > 0) {
-    throw new SpecError(names.collisions.map((message) => ({ file: 'openrpc', pointer: '', message })));
-  }
+  if (names.collisions.length > 0) throw new SpecError(names.collisions);
   return { endpoints, schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))) };
 }
 
@@ -24,28 +25,29 @@ function buildEndpoint(bundle: BundledDocument, names: NameRegistry, schemas: Re
   const server = ((doc.servers as Obj[] | undefined)?.[0] ?? { url: '/' }) as Obj;
   const variables = (server.variables ?? {}) as Record<string, Obj>;
   const urlTemplate = str(server.url);
-  const defaultBaseUrl = str(variables.baseUrl?.default) || 'http://127.0.0.1:9650';
-  const pathTemplate = urlTemplate.replace(/^\{baseUrl\}/, '').replace(/^[a-z]+:\/\/[^/]+/, '');
+  // `{baseUrl}/ext/bc/P` or `http://127.0.0.1:9650/ext/bc/P`: the origin is the default base URL, the rest the path.
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/]+/i.exec(urlTemplate)?.[0];
+  const defaultBaseUrl = str(variables.baseUrl?.default) || origin || 'http://127.0.0.1:9650';
+  const pathTemplate = urlTemplate.replace(/^\{baseUrl\}/, '').slice(origin?.length ?? 0);
   const defaultPath = pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => str(variables[name]?.default));
   const pathVariables = Object.entries(variables)
     .filter(([name]) => name !== 'baseUrl')
     .map(([name, variable]) => ({ name, default: str(variable.default), description: str(variable.description) }));
 
   const typeName = endpointTypeName(bundle.name);
-  names.claim(`${typeName}Client`, `the client of ${bundle.file}`);
   const componentSchemas = ((doc.components as Obj | undefined)?.schemas ?? {}) as Record<string, JsonSchema>;
-  for (const [name, schema] of Object.entries(componentSchemas)) {
-    names.claim(name, `the schema ${name} = ${JSON.stringify(schema)}`);
-    schemas[name] = schema;
-  }
-  const methods = ((doc.methods ?? []) as Obj[]).map((method, index) => buildMethod(doc, method, index, names, bundle.file));
+  for (const [name, schema] of Object.entries(componentSchemas)) schemas[name] = schema;
+  const methods = ((doc.methods ?? []) as Obj[]).map((method, index) => buildMethod(doc, method, index));
+  claimNames(bundle, typeName, methods, names);
   return {
     name: bundle.name,
+    file: bundle.file,
     typeName,
     title: str(info.title),
     description: str(info.description),
     version: str(info.version),
     urlTemplate,
+    pathTemplate,
     defaultPath,
     pathVariables,
     defaultBaseUrl,
@@ -54,12 +56,10 @@ function buildEndpoint(bundle: BundledDocument, names: NameRegistry, schemas: Re
   };
 }
 
-function buildMethod(doc: Obj, method: Obj, index: number, names: NameRegistry, file: string): MethodModel {
+function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
   const name = str(method.name);
   const [service = '', shortName = ''] = name.split('.');
   const typeNames = methodTypeNames(name);
-  names.claim(typeNames.params, `the params of ${name} in ${file}`);
-  names.claim(typeNames.result, `the result of ${name} in ${file}`);
   const params: ParamModel[] = ((method.params ?? []) as unknown[]).map((entry) => {
     const param = deref(doc, entry).node as Obj;
     return {
@@ -108,3 +108,55 @@ function buildMethod(doc: Obj, method: Obj, index: number, names: NameRegistry, 
     index,
   };
 }
+
+/**
+ * Claims every name the endpoint's generated code will use, so that two different things never share one: the client
+ * class and its options, shared schemas, titled inline schemas, each method's Params/Result types and client method.
+ */
+function claimNames(bundle: BundledDocument, typeName: string, methods: MethodModel[], names: NameRegistry): void {
+  const doc = bundle.document as Obj;
+  const at = (pointer: string) => locate(bundle, pointer);
+  const client = clientClassName(typeName);
+  if (RESERVED_MODULE_NAMES.has(bundle.name)) {
+    names.collisions.push({ ...at(''), message: `the endpoint name "${bundle.name}" (the document's file name) is taken by a file of the generated packages; rename the document` });
+  }
+  names.claim(client, { identity: `endpoint:${bundle.file}`, what: `the client of ${bundle.file}`, ...at('') });
+  names.claim(clientOptionsName(typeName), { identity: `endpoint:${bundle.file}`, what: `the client options of ${bundle.file}`, ...at('') });
+
+  const claimTitles = (schema: JsonSchema, pointer: string, isRoot: boolean) => {
+    if (!isRoot && typeof schema.title === 'string') {
+      names.claim(titleTypeName(schema.title), { identity: `schema:${canonicalJson(schema)}`, what: `the schema titled "${schema.title}" at ${describe(at(pointer))}`, ...at(pointer) });
+    }
+    for (const child of subschemas(schema)) claimTitles(child.schema, `${pointer}/${child.tokens.map(escape).join('/')}`, false);
+  };
+  const componentSchemas = ((doc.components as Obj | undefined)?.schemas ?? {}) as Record<string, JsonSchema>;
+  for (const [name, schema] of Object.entries(componentSchemas)) {
+    const pointer = `/components/schemas/${escape(name)}`;
+    names.claim(schemaTypeName(name), { identity: `schema:${canonicalJson(schema)}`, what: `the schema ${name} at ${describe(at(pointer))}`, ...at(pointer) });
+    claimTitles(schema, pointer, true);
+  }
+
+  const methodOwners = new Map<string, string>();
+  for (const method of methods) {
+    const where = at(`/methods/${method.index}/name`);
+    const identity = `method:${method.name}`;
+    names.claim(method.typeNames.params, { identity, what: `the params of ${method.name}`, ...where });
+    names.claim(method.typeNames.result, { identity, what: `the result of ${method.name}`, ...where });
+    const raw = (doc.methods as Obj[])[method.index]!;
+    ((raw.params ?? []) as unknown[]).forEach((entry, p) => {
+      const pointer = deref(doc, entry).pointer ?? `/methods/${method.index}/params/${p}`;
+      claimTitles(method.params[p]!.schema, `${pointer}/schema`, false);
+    });
+    if (method.result) claimTitles(method.result.schema, `${deref(doc, raw.result).pointer ?? `/methods/${method.index}/result`}/schema`, false);
+
+    const owner = methodOwners.get(method.shortName);
+    if (RESERVED_METHOD_NAMES.has(method.shortName)) {
+      names.collisions.push({ ...where, message: `method "${method.name}" would become ${client}.${method.shortName}, a name the client class needs for itself` });
+    } else if (owner) {
+      names.collisions.push({ ...where, message: `the client method ${client}.${method.shortName} would stand for both ${owner} and ${method.name}: one endpoint cannot have two methods with the same name after the dot` });
+    }
+    methodOwners.set(method.shortName, method.name);
+  }
+}
+
+const describe = (where: { file: string; pointer: string }) => `${where.file}#${where.pointer}`;

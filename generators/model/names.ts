@@ -1,6 +1,7 @@
 /**
- * Every generated identifier is decided here, once, from spec names: endpoint stems, method type names, shared
- * schema names. Two different things that would get the same name stop generation with both sources named.
+ * Every generated identifier is decided here, once, from spec names: endpoint stems, client classes and methods,
+ * method type names, shared schema names and titled inline schemas. Two different things that would get the same
+ * name stop generation with both sources named: a numbered or hashed name never reaches users.
  */
 export function pascalCase(text: string): string {
   return text
@@ -14,22 +15,89 @@ export function endpointTypeName(endpointName: string): string {
   return pascalCase(endpointName);
 }
 
+export function clientClassName(endpointTypeName: string): string {
+  return `${endpointTypeName}Client`;
+}
+
+export function clientOptionsName(endpointTypeName: string): string {
+  return `${endpointTypeName}ClientOptions`;
+}
+
 export function methodTypeNames(methodName: string): { params: string; result: string } {
   const stem = pascalCase(methodName.replace('.', ' '));
   return { params: `${stem}Params`, result: `${stem}Result` };
 }
 
+/** A component schema keeps its name when TypeScript can use it as is (`Uint64`, `OutputOwners`). */
+export function schemaTypeName(componentName: string): string {
+  return IDENTIFIER.test(componentName) && !TYPE_KEYWORDS.has(componentName) ? componentName : pascalCase(componentName);
+}
+
+/** An inline schema with a `title` becomes a named type: `"title": "Platform validator"` is `PlatformValidator`. */
+export function titleTypeName(title: string): string {
+  return pascalCase(title);
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const TYPE_KEYWORDS = new Set(['any', 'unknown', 'never', 'void', 'null', 'undefined', 'string', 'number', 'boolean', 'bigint', 'symbol', 'object', 'type', 'interface', 'enum', 'class', 'function', 'const', 'let', 'var', 'in', 'of', 'is', 'keyof', 'typeof', 'infer', 'extends', 'implements', 'import', 'export', 'default', 'new', 'this', 'true', 'false', 'delete', 'return', 'if', 'else', 'for', 'while', 'do', 'switch', 'case', 'break', 'continue', 'try', 'catch', 'finally', 'throw', 'with', 'yield', 'await', 'async', 'static', 'super', 'package', 'private', 'protected', 'public', 'readonly', 'declare', 'namespace', 'module', 'abstract', 'as', 'from', 'get', 'set', 'require', 'global', 'asserts', 'satisfies', 'accessor', 'out', 'override']);
+
+/**
+ * Names a generated type or export may not take: global types the generated code uses, and what the client package
+ * exports besides the spec's types (its `index.ts` re-exports both, so a schema named `TimeoutError` would clash).
+ */
+export const RESERVED_TYPE_NAMES: Record<string, string> = Object.fromEntries([
+  ...['Promise', 'Record', 'Array', 'ReadonlyArray', 'Partial', 'Required', 'Readonly', 'Error', 'Object', 'String', 'Number', 'Boolean', 'BigInt', 'Symbol', 'Date', 'Map', 'Set', 'JSON', 'AbortSignal', 'AbortController', 'Response', 'Headers'].map((name) => [name, `the global TypeScript type ${name}`]),
+  ...['AvalancheRpcError', 'JsonRpcError', 'HttpStatusError', 'InvalidResponseError', 'TimeoutError', 'NetworkError', 'JsonRpcClient', 'ClientOptions', 'CallOptions', 'FetchLike', 'FetchResponseLike', 'toBigInt', 'fromBigInt'].map((name) => [name, `the client runtime's export ${name}`]),
+]);
+
+/** Module names of the generated packages' own files: an endpoint document may not take one (`runtime.json`). */
+export const RESERVED_MODULE_NAMES = new Set(['index', 'errors', 'numbers', 'runtime', 'types']);
+
+/** Client method names that would break the class: its constructor, members of the base class, and `then`. */
+export const RESERVED_METHOD_NAMES = new Set(['constructor', 'then', 'request', 'toString', 'valueOf', 'hasOwnProperty']);
+
+export interface NameClaim {
+  /** Two claims of one name are one thing when their identities are equal (e.g. the same schema in two endpoints). */
+  identity: string;
+  /** What the name would stand for, for the error message, e.g. `the schema titled "Foo" in openrpc/methods/a/b.json#/result/schema`. */
+  what: string;
+  file: string;
+  pointer: string;
+}
+
+export interface NameCollision {
+  file: string;
+  pointer: string;
+  message: string;
+}
+
 /** Registers names and the thing each stands for; a second, different owner of a name is a collision. */
 export class NameRegistry {
-  private readonly owners = new Map<string, string>();
-  readonly collisions: string[] = [];
+  private readonly owners = new Map<string, NameClaim>();
+  readonly collisions: NameCollision[] = [];
 
-  claim(name: string, owner: string): void {
+  constructor(reserved: Record<string, string> = {}) {
+    for (const [name, what] of Object.entries(reserved)) this.owners.set(name, { identity: `reserved:${name}`, what, file: '', pointer: '' });
+  }
+
+  claim(name: string, claim: NameClaim): void {
+    if (!IDENTIFIER.test(name) || TYPE_KEYWORDS.has(name)) {
+      this.collisions.push({ file: claim.file, pointer: claim.pointer, message: `"${name}" (${claim.what}) is not usable as a TypeScript name` });
+      return;
+    }
     const existing = this.owners.get(name);
-    if (existing !== undefined && existing !== owner) {
-      this.collisions.push(`the name "${name}" would stand for both ${existing} and ${owner}`);
-    } else {
-      this.owners.set(name, owner);
+    if (existing === undefined) this.owners.set(name, claim);
+    else if (existing.identity !== claim.identity) {
+      this.collisions.push({ file: claim.file, pointer: claim.pointer, message: `the name "${name}" would stand for both ${existing.what} and ${claim.what}; rename one of them` });
     }
   }
+}
+
+/** JSON with object keys sorted at every depth: equal values give equal text, whatever order their keys were written in. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, node: unknown) =>
+    node !== null && typeof node === 'object' && !Array.isArray(node)
+      ? Object.fromEntries(Object.entries(node).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : node,
+  );
 }

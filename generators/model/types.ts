@@ -20,6 +20,8 @@ export interface ServerVariable {
 export interface EndpointModel {
   /** File name of the endpoint document without `.json`, e.g. `x-chain`: also the name of everything generated for it. */
   name: string;
+  /** The endpoint document as given to the loader, relative to the working directory, e.g. `openrpc/x-chain.json`. */
+  file: string;
   /** PascalCase stem for generated identifiers, e.g. `XChain` (`XChainClient`). */
   typeName: string;
   title: string;
@@ -27,6 +29,8 @@ export interface EndpointModel {
   version: string;
   /** Server URL template, e.g. `{baseUrl}/ext/bc/{blockchainID}`. */
   urlTemplate: string;
+  /** The path part of the URL template, e.g. `/ext/bc/{blockchainID}`. */
+  pathTemplate: string;
   /** The path part of the URL with every variable at its default, e.g. `/ext/bc/X`. */
   defaultPath: string;
   /** Variables of the URL other than `baseUrl`, e.g. `blockchainID`. */

@@ -95,6 +95,18 @@ describe('a broken spec is rejected with the file and JSON pointer', () => {
     expect(problem!.pointer).toBe('/schemas/Height/$ref');
   });
 
+  it('rejects a server URL that is not a URI, while allowing server variables', () => {
+    const doc = brokenCopy('demo.json', (d) => {
+      d.servers[0].url = '{baseUrl}/ext/demo';
+    });
+    expect(problemsOf(doc)[0]).toMatchObject({ pointer: '/servers/0/url', message: 'OpenRPC meta-schema: must match format "uri"' });
+    const templated = brokenCopy('demo.json', (d) => {
+      d.servers[0].url = 'http://127.0.0.1:9650/ext/bc/{chain}';
+      d.servers[0].variables = { chain: { default: 'X' } };
+    });
+    expect(loadSpec([templated])).toHaveLength(1);
+  });
+
   it('reports a JSON syntax error with its line', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spec-'));
     cpSync(VALID, dir, { recursive: true });

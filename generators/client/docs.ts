@@ -1,0 +1,59 @@
+/** The documentation comments of the generated client: what each method does, may throw, and what replaces it. */
+import type { EndpointModel, MethodModel, NodeVersions, SpecModel } from '../model/types.ts';
+import { clientClassName } from '../model/names.ts';
+
+/** Lines of a `/** ... *\/` comment, each ready to follow ` *` (empty, or starting with a space). */
+export function commentLines(paragraphs: string[]): string[] {
+  const text = paragraphs.filter((p) => p.trim()).join('\n\n').replaceAll('*/', '*\\/');
+  return text.split('\n').map((line) => (line.trim() ? ` ${line.trimEnd()}` : ''));
+}
+
+export function availability(versions: NodeVersions): string {
+  const parts: string[] = [];
+  if (versions.since) parts.push(`Served since AvalancheGo ${versions.since}`);
+  if (versions.lastVersion) parts.push(`last served by ${versions.lastVersion}`);
+  if (versions.removedIn) parts.push(`removed in ${versions.removedIn}`);
+  if (parts.length === 0) return '';
+  const sentence = parts.join('; ');
+  return sentence[0]!.toUpperCase() + sentence.slice(1) + '.';
+}
+
+/** `@deprecated` text: since when, and what to use instead (a client method when the replacement is one). */
+export function deprecation(model: SpecModel, method: MethodModel): string {
+  const since = method.versions.deprecatedSince ? `Since AvalancheGo ${method.versions.deprecatedSince}.` : '';
+  const replacement = method.replacement?.trim();
+  if (!replacement) return since || 'Deprecated.';
+  const target = findMethod(model, replacement);
+  const use = target
+    ? `Use \`${replacement}\` instead ({@link ${clientClassName(target.endpoint.typeName)}.${target.method.shortName}}).`
+    : `Replacement: ${replacement}`;
+  return [since, use].filter(Boolean).join(' ');
+}
+
+function findMethod(model: SpecModel, name: string): { endpoint: EndpointModel; method: MethodModel } | undefined {
+  for (const endpoint of model.endpoints) {
+    const method = endpoint.methods.find((m) => m.name === name);
+    if (method) return { endpoint, method };
+  }
+  return undefined;
+}
+
+export function methodComment(model: SpecModel, endpoint: EndpointModel, method: MethodModel): string[] {
+  const paragraphs = [method.summary, method.description];
+  if (method.discrepancies.length > 0) {
+    paragraphs.push(['Where the prose docs differ from the node:', ...method.discrepancies.map((d) => `- ${d}`)].join('\n'));
+  }
+  paragraphs.push([`JSON-RPC method \`${method.name}\` at \`${endpoint.urlTemplate}\`.`, availability(method.versions)].filter(Boolean).join(' '));
+  const tags: string[] = [];
+  if (method.params.length > 0) tags.push(`@param params - The params, sent by name ({@link ${method.typeNames.params}}).`);
+  tags.push('@param options - Abort signal and timeout of this call.');
+  tags.push(`@returns ${method.result ? oneLine(method.result.description) || `The result ({@link ${method.typeNames.result}}).` : 'Nothing.'}`);
+  for (const error of method.errors) {
+    const data = error.data === undefined ? '' : ` (data: \`${JSON.stringify(error.data)}\`)`;
+    tags.push(`@throws {@link JsonRpcError} ${error.code}: ${oneLine(error.message)}${data}`);
+  }
+  if (method.deprecated) tags.push(`@deprecated ${deprecation(model, method)}`);
+  return commentLines([...paragraphs, tags.join('\n')]);
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();

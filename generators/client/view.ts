@@ -1,0 +1,137 @@
+/** What the client templates show, computed from the model: the templates only lay it out. */
+import { headerText } from '../emit/header.ts';
+import { clientClassName, clientOptionsName } from '../model/names.ts';
+import type { EndpointModel, SpecModel } from '../model/types.ts';
+import { commentLines, methodComment } from './docs.ts';
+
+export const PACKAGE_NAME = '@avalanche-openrpc/client';
+
+export interface PackageView {
+  header: string;
+  name: string;
+  version: string;
+  description: string;
+  license: string | undefined;
+  /** A short usage example for the README, from the spec's own examples. */
+  example: string;
+  endpoints: EndpointView[];
+}
+
+export interface EndpointView {
+  header: string;
+  /** Module file name without extension, e.g. `p-chain`. */
+  module: string;
+  className: string;
+  optionsName: string;
+  title: string;
+  docLines: string[];
+  /** JavaScript literals, ready to paste. */
+  defaultBaseUrl: string;
+  pathTemplate: string;
+  urlTemplate: string;
+  pathVariables: Array<{ name: string; defaultLiteral: string; docLines: string[] }>;
+  typeImports: string[];
+  methods: MethodView[];
+}
+
+export interface MethodView {
+  name: string;
+  wireName: string;
+  wireLiteral: string;
+  summary: string;
+  deprecated: boolean;
+  /** The parameter list, e.g. `params: PlatformGetBalanceParams = {}, options?: CallOptions`. */
+  signature: string;
+  paramsArgument: string;
+  resultType: string;
+  docLines: string[];
+}
+
+export function packageView(model: SpecModel): PackageView {
+  const documents = model.endpoints.map((e) => e.file);
+  const licenses = new Set(model.endpoints.map((e) => ((e.document.info as { license?: { name?: string } } | undefined)?.license?.name ?? '')));
+  return {
+    header: headerText(documents),
+    name: PACKAGE_NAME,
+    version: packageVersion(model),
+    description: `Typed JSON-RPC clients for ${model.endpoints.map((e) => e.title || e.name).join('; ')}.`,
+    license: licenses.size === 1 && [...licenses][0] ? [...licenses][0] : undefined,
+    example: usageExample(model),
+    endpoints: model.endpoints.map((endpoint) => endpointView(model, endpoint)),
+  };
+}
+
+/**
+ * A call of the largest endpoint, from the first example of its first current method that answers an object:
+ * `const { block, encoding } = await client.getBlock({ ... });`.
+ */
+function usageExample(model: SpecModel): string {
+  const endpoint = [...model.endpoints].sort((a, b) => b.methods.length - a.methods.length)[0];
+  if (!endpoint) return `import {} from '${PACKAGE_NAME}';`;
+  const className = clientClassName(endpoint.typeName);
+  const lines = [`import { ${className} } from '${PACKAGE_NAME}';`, '', `const client = new ${className}();`];
+  for (const method of endpoint.methods.filter((m) => !m.deprecated)) {
+    const example = method.examples.find((e) => e.result !== null && typeof e.result === 'object' && !Array.isArray(e.result) && Object.keys(e.result).length > 0);
+    if (!example) continue;
+    const key = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));
+    const params = Object.entries(example.params).map(([name, value]) => `${key(name)}: ${JSON.stringify(value)}`);
+    const fields = Object.keys(example.result as object).sort();
+    const target = fields.every((f) => /^[A-Za-z_$][\w$]*$/.test(f)) ? `{ ${fields.join(', ')} }` : 'result';
+    lines.push(`const ${target} = await client.${method.shortName}(${params.length > 0 ? `{ ${params.join(', ')} }` : ''});`);
+    break;
+  }
+  return lines.join('\n');
+}
+
+/** The package follows the API it describes: the highest `info.version` among the documents (`0.0.0` when none is semver). */
+function packageVersion(model: SpecModel): string {
+  const versions = model.endpoints.map((e) => e.version).filter((v) => /^\d+\.\d+\.\d+$/.test(v));
+  const key = (v: string) => v.split('.').map((n) => n.padStart(10, '0')).join('.');
+  return versions.sort((a, b) => (key(a) < key(b) ? 1 : -1))[0] ?? '0.0.0';
+}
+
+function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
+  const className = clientClassName(endpoint.typeName);
+  const typeNames = new Set<string>();
+  const methods = endpoint.methods.map((method): MethodView => {
+    const hasParams = method.params.length > 0;
+    const resultType = method.result ? method.typeNames.result : 'void';
+    if (hasParams) typeNames.add(method.typeNames.params);
+    if (method.result) typeNames.add(method.typeNames.result);
+    const paramsOptional = method.params.every((p) => !p.required);
+    return {
+      name: method.shortName,
+      wireName: method.name,
+      wireLiteral: literal(method.name),
+      summary: method.summary.replace(/\s+/g, ' ').replaceAll('|', '\\|').trim(),
+      deprecated: method.deprecated,
+      signature: hasParams ? `params: ${method.typeNames.params}${paramsOptional ? ' = {}' : ''}, options?: CallOptions` : 'options?: CallOptions',
+      paramsArgument: hasParams ? 'params' : '{}',
+      resultType,
+      docLines: methodComment(model, endpoint, method),
+    };
+  });
+  return {
+    header: headerText([endpoint.file]),
+    module: endpoint.name,
+    className,
+    optionsName: clientOptionsName(endpoint.typeName),
+    title: endpoint.title,
+    docLines: commentLines([endpoint.title, endpoint.description, `Sends JSON-RPC 2.0 calls to \`${endpoint.urlTemplate}\`.`]),
+    defaultBaseUrl: literal(endpoint.defaultBaseUrl),
+    pathTemplate: literal(endpoint.pathTemplate),
+    urlTemplate: endpoint.urlTemplate,
+    pathVariables: endpoint.pathVariables.map((variable) => ({
+      name: variable.name,
+      defaultLiteral: literal(variable.default),
+      docLines: commentLines([variable.description, `Default \`${variable.default}\`.`]),
+    })),
+    typeImports: [...typeNames].sort(),
+    methods,
+  };
+}
+
+/** A single-quoted JavaScript string literal. */
+function literal(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+}

@@ -1,0 +1,58 @@
+/**
+ * Golden tests: each small fixture document (one feature each) through the types and client generators, compared
+ * with the committed output beside it. A stale golden fails; `UPDATE_GOLDENS=1 npx vitest run test/generator/golden`
+ * rewrites them after a deliberate change (review the diff before committing).
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type GeneratedFile, checkFiles, textFile } from '../../generators/emit/files.ts';
+import { SpecError } from '../../generators/load/index.ts';
+import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
+
+const GOLDEN = 'test/fixtures/golden';
+const UPDATE = process.env.UPDATE_GOLDENS === '1';
+const features = readdirSync(GOLDEN, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+
+/** The client artifact of the fixture, or its spec error as `error.txt` when generation must refuse it. */
+async function render(feature: string): Promise<GeneratedFile[]> {
+  try {
+    return await renderArtifacts(loadModel(join(GOLDEN, feature)), { artifacts: ['client'] });
+  } catch (error) {
+    if (error instanceof SpecError) return [textFile('error.txt', error.message)];
+    throw error;
+  }
+}
+
+describe('golden output of the fixture documents', () => {
+  it('covers one feature per fixture', () => {
+    expect(features).toEqual(['by-name-params', 'deprecated-method', 'errors', 'name-collisions', 'nested-ref', 'no-params']);
+  });
+
+  it.each(features)('%s', async (feature) => {
+    const expectedDir = join(GOLDEN, feature, 'output');
+    const actual = await render(feature);
+    if (UPDATE) {
+      rmSync(expectedDir, { recursive: true, force: true });
+      for (const file of actual) {
+        mkdirSync(dirname(join(expectedDir, file.path)), { recursive: true });
+        writeFileSync(join(expectedDir, file.path), file.contents);
+      }
+    }
+    const report = checkFiles(expectedDir, actual);
+    for (const path of report.stale) {
+      expect(actual.find((f) => f.path === path)!.contents, `${expectedDir}/${path} is stale; UPDATE_GOLDENS=1 rewrites it`).toBe(readFileSync(join(expectedDir, path), 'utf8'));
+    }
+    expect(report, `golden ${expectedDir} differs from a fresh run; UPDATE_GOLDENS=1 rewrites it`).toEqual({ stale: [], missing: [], extra: [] });
+    expect(existsSync(expectedDir)).toBe(true);
+  });
+
+  it('the collision fixture fails loudly, naming both owners and where they are written', async () => {
+    const [error] = await render('name-collisions');
+    expect(error!.path).toBe('error.txt');
+    expect(error!.contents).toContain('test/fixtures/golden/name-collisions/catalog.json#/methods/0/result/schema/properties/item');
+    expect(error!.contents).toContain('components/shared.json#/schemas/Item');
+    expect(error!.contents).toContain('CatalogClient.getItem would stand for both catalog.getItem and archive.getItem');
+    expect(error!.contents).not.toMatch(/Item1|Item2/);
+  });
+});

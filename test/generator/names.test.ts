@@ -1,0 +1,56 @@
+/**
+ * Every generated name is decided once, from the spec; a name that would stand for two things, or that the generated
+ * code needs for itself, stops generation naming both sides. Table-driven over small variations of one fixture.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SpecError } from '../../generators/load/index.ts';
+import { loadModel } from '../../generators/pipeline.ts';
+
+const FIXTURE = 'test/fixtures/golden/by-name-params';
+const temp = mkdtempSync(join(tmpdir(), 'names-'));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+type Document = { methods: Array<Record<string, unknown>> } & Record<string, unknown>;
+
+/** The fixture, changed by `edit`, saved as `<file>.json`; returns the build error's text, or '' when it builds. */
+function buildError(name: string, file: string, edit: (document: Document) => void): string {
+  const dir = join(temp, name);
+  cpSync(FIXTURE, dir, { recursive: true });
+  const document = JSON.parse(readFileSync(join(FIXTURE, 'ledger.json'), 'utf8')) as Document;
+  edit(document);
+  rmSync(join(dir, 'ledger.json'));
+  writeFileSync(join(dir, `${file}.json`), JSON.stringify(document));
+  try {
+    loadModel(dir);
+    return '';
+  } catch (error) {
+    if (error instanceof SpecError) return error.message;
+    throw error;
+  }
+}
+
+const method = (document: Document) => document.methods[0]!;
+const resultProperties = (document: Document) => ((method(document).result as { schema: { properties: Record<string, unknown> } }).schema.properties);
+
+describe('names', () => {
+  it.each([
+    ['a titled schema named like a global type', 'ledger', (d: Document) => void (resultProperties(d).balance = { title: 'Promise', type: 'string' }), 'the name "Promise" would stand for both the global TypeScript type Promise and the schema titled "Promise"'],
+    ['a titled schema named like a runtime export', 'ledger', (d: Document) => void (resultProperties(d).balance = { title: 'timeout error', type: 'string' }), 'the name "TimeoutError" would stand for both the client runtime\'s export TimeoutError'],
+    ['a titled schema named like a method type', 'ledger', (d: Document) => void (resultProperties(d).balance = { title: 'LedgerGetBalanceParams', type: 'string' }), 'the name "LedgerGetBalanceParams" would stand for both the params of ledger.getBalance and the schema titled'],
+    ['a method named like a member of the client class', 'ledger', (d: Document) => void (method(d).name = 'ledger.then'), 'method "ledger.then" would become LedgerClient.then, a name the client class needs for itself'],
+    ['an endpoint named like a package file', 'runtime', () => undefined, 'the endpoint name "runtime" (the document\'s file name) is taken by a file of the generated packages'],
+    ['a title that is no TypeScript name', 'ledger', (d: Document) => void (resultProperties(d).balance = { title: '42', type: 'string' }), '"42" (the schema titled "42"'],
+  ])('%s fails loudly', (_label, file, edit, message) => {
+    const error = buildError(_label.replace(/\W+/g, '-'), file, edit);
+    expect(error).toContain(message);
+    expect(error).toMatch(/\.json#/);
+  });
+
+  it('the same titled schema written twice is one type, not two', () => {
+    const summary = { title: 'Balance summary', type: 'object', properties: { total: { type: 'string' } } };
+    expect(buildError('same-title-twice', 'ledger', (d) => Object.assign(resultProperties(d), { now: summary, before: structuredClone(summary) }))).toBe('');
+  });
+});
