@@ -3,11 +3,11 @@
  * command, and as a few lines of TypeScript using the generated client.
  */
 import type { EndpointModel, ExampleModel, Json, MethodModel } from '../model/types.ts';
+import { PACKAGE_NAME } from '../client/view.ts';
 import { type Html, html, joinHtml } from './html.ts';
 import { type MethodLinker, renderMarkdown } from './markdown.ts';
 
 /** The generated client package (generators/client writes it; see the brief's package names). */
-export const CLIENT_PACKAGE = '@avalanche-openrpc/client';
 
 export interface ExampleView {
   name: string;
@@ -58,7 +58,7 @@ export function clientConstruction(endpoint: EndpointModel): string {
 function clientSnippet(endpoint: EndpointModel, method: MethodModel, example: ExampleModel): string {
   const args = method.params.length === 0 ? '' : jsLiteral(example.params, '');
   return [
-    `import { ${endpoint.typeName}Client } from '${CLIENT_PACKAGE}';`,
+    `import { ${endpoint.typeName}Client } from '${PACKAGE_NAME}';`,
     '',
     `const client = ${clientConstruction(endpoint)};`,
     `const result = await client.${method.shortName}(${args});`,

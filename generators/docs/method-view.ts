@@ -39,6 +39,7 @@ export interface EndpointView {
   description: Html | null;
   urlTemplate: string;
   url: string;
+  serverDescription: Html | null;
   pathVariables: Array<{ name: string; default: string; description: Html | null }>;
   clientName: string;
   clientConstruction: string;
@@ -53,6 +54,7 @@ export function endpointView(endpoint: EndpointModel, context: SchemaContext): E
     description: describe(endpoint.description, context),
     urlTemplate: endpoint.urlTemplate,
     url: endpointUrl(endpoint),
+    serverDescription: describe(endpoint.serverDescription, context),
     pathVariables: endpoint.pathVariables.map((variable) => ({
       name: variable.name,
       default: variable.default,

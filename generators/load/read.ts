@@ -19,10 +19,11 @@ export function readJsonFile(file: string): unknown {
     return JSON.parse(text);
   } catch (error) {
     const message = (error as Error).message;
-    const position = /position (\d+)/.exec(message);
+    // Node 20 names no position when the text simply ends too early.
+    const position = /position (\d+)/.exec(message)?.[1] ?? (/end of JSON input/.test(message) ? String(text.length) : undefined);
     let where = '';
-    if (position) {
-      const before = text.slice(0, Number(position[1]));
+    if (position !== undefined) {
+      const before = text.slice(0, Number(position));
       const line = before.split('\n').length;
       where = ` (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
     }

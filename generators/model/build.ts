@@ -47,6 +47,7 @@ function buildEndpoint(bundle: BundledDocument, names: NameRegistry, schemas: Re
     description: str(info.description),
     version: str(info.version),
     urlTemplate,
+    serverDescription: str(server.description),
     pathTemplate,
     defaultPath,
     pathVariables,

@@ -27,6 +27,8 @@ export interface EndpointModel {
   title: string;
   description: string;
   version: string;
+  /** The server's own description: where else the node serves this endpoint (its alias paths). */
+  serverDescription: string;
   /** Server URL template, e.g. `{baseUrl}/ext/bc/{blockchainID}`. */
   urlTemplate: string;
   /** The path part of the URL template, e.g. `/ext/bc/{blockchainID}`. */

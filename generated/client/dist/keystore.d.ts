@@ -9,7 +9,7 @@ export interface KeystoreClientOptions extends ClientOptions {
  *
  * The node's deprecated user store: create, list, export, import and delete users protected by a password. Served up to AvalancheGo v1.12.1 and only with `--api-keystore-enabled=true` (default false since v1.9.6). The node operator can read the passwords sent to it: never use it on a node you do not run.
  *
- * Sends JSON-RPC 2.0 calls to `{baseUrl}/ext/keystore`.
+ * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/keystore`.
  */
 export declare class KeystoreClient extends JsonRpcClient {
     constructor(options?: KeystoreClientOptions);
@@ -24,7 +24,7 @@ export declare class KeystoreClient extends JsonRpcClient {
      * - The docs give the 1024 limits in characters; the node counts bytes of the UTF-8 string.
      * - The docs mark deleteUser, exportUser, importUser and listUsers as deprecated since v1.9.12 but not createUser; the v1.9.12 release deprecated all keystore methods, createUser included, and the node logs every createUser call as a deprecated API call.
      *
-     * JSON-RPC method `keystore.createUser` at `{baseUrl}/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
+     * JSON-RPC method `keystore.createUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
      *
      * @param params - The params, sent by name ({@link KeystoreCreateUserParams}).
      * @param options - Abort signal and timeout of this call.
@@ -44,7 +44,7 @@ export declare class KeystoreClient extends JsonRpcClient {
      *
      * Deletes a user from this node's keystore together with everything stored for it on every chain. An unknown user fails with `user doesn't exist: <username>`, a wrong password with `incorrect password: user "<username>"`. Part of the deprecated Keystore API: served only with `--api-keystore-enabled=true` and removed in v1.12.2. The node operator can read the passwords sent to it.
      *
-     * JSON-RPC method `keystore.deleteUser` at `{baseUrl}/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
+     * JSON-RPC method `keystore.deleteUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
      *
      * @param params - The params, sent by name ({@link KeystoreDeleteUserParams}).
      * @param options - Abort signal and timeout of this call.
@@ -66,7 +66,7 @@ export declare class KeystoreClient extends JsonRpcClient {
      * - The docs sample `user` (`7655a29d…00000000`) lacks the `0x` prefix, the 4-byte checksum and the 2-byte codec version `0x0000` that the node writes, and its hash does not match the sample password; the examples show a real export of a user with password `myPassword`.
      * - The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum), and fails `json` with "couldn't encode user to string: unsupported encoding in method".
      *
-     * JSON-RPC method `keystore.exportUser` at `{baseUrl}/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
+     * JSON-RPC method `keystore.exportUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
      *
      * @param params - The params, sent by name ({@link KeystoreExportUserParams}).
      * @param options - Abort signal and timeout of this call.
@@ -88,7 +88,7 @@ export declare class KeystoreClient extends JsonRpcClient {
      * - The docs sample `user` (`0x7655a29d…8cf2d869`) has no 2-byte codec version, so a node reads `0x7655` as the version and fails with "unknown codec version" (and its hash does not match `myPassword`); the example imports a real export of a user with password `myPassword`.
      * - The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum expected).
      *
-     * JSON-RPC method `keystore.importUser` at `{baseUrl}/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
+     * JSON-RPC method `keystore.importUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
      *
      * @param params - The params, sent by name ({@link KeystoreImportUserParams}).
      * @param options - Abort signal and timeout of this call.
@@ -113,7 +113,7 @@ export declare class KeystoreClient extends JsonRpcClient {
      * Where the prose docs differ from the node:
      * - The docs signature spells the method `keystore.ListUsers`; the node rejects that spelling ("method must start with a non-uppercase letter") and accepts only `keystore.listUsers`.
      *
-     * JSON-RPC method `keystore.listUsers` at `{baseUrl}/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
+     * JSON-RPC method `keystore.listUsers` at `http://127.0.0.1:9650/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
      *
      * @param options - Abort signal and timeout of this call.
      * @returns The result ({@link KeystoreListUsersResult}).

@@ -9,7 +9,7 @@ export interface PChainClientOptions extends ClientOptions {
  *
  * The platform chain's JSON-RPC API: validators, stake, subnets, L1s, blockchains, fees, blocks and transactions of the P-Chain. Describes AvalancheGo as it answers on the wire, up to release v1.14.2; methods carry the releases that serve them.
  *
- * Sends JSON-RPC 2.0 calls to `{baseUrl}/ext/bc/P`.
+ * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/P`.
  */
 export declare class PChainClient extends JsonRpcClient {
     constructor(options?: PChainClientOptions);
@@ -24,7 +24,7 @@ export declare class PChainClient extends JsonRpcClient {
      * - The API description lists only the maps `balances`, `unlockeds`, `lockedStakeables`, `lockedNotStakeables` and `utxoIDs`; the node always also sends the singular AVAX totals `balance`, `unlocked`, `lockedStakeable` and `lockedNotStakeable`.
      * - The API description types `utxoIDs` as a list; the node sends `null` when no UTXO matched.
      *
-     * JSON-RPC method `platform.getBalance` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getBalance` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformGetBalanceParams}).
      * @param options - Abort signal and timeout of this call.
@@ -45,7 +45,7 @@ export declare class PChainClient extends JsonRpcClient {
      * - The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both (since v1.10.1).
      * - The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
      *
-     * JSON-RPC method `platform.getBlock` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getBlock` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformGetBlockParams}).
      * @param options - Abort signal and timeout of this call.
@@ -65,7 +65,7 @@ export declare class PChainClient extends JsonRpcClient {
      * - The API description types `height` as an int; the node also accepts it as a decimal string (its own output form).
      * - The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
      *
-     * JSON-RPC method `platform.getBlockByHeight` at `{baseUrl}/ext/bc/P`. Served since AvalancheGo v1.10.8.
+     * JSON-RPC method `platform.getBlockByHeight` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.10.8.
      *
      * @param params - The params, sent by name ({@link PlatformGetBlockByHeightParams}).
      * @param options - Abort signal and timeout of this call.
@@ -84,7 +84,7 @@ export declare class PChainClient extends JsonRpcClient {
      * Where the prose docs differ from the node:
      * - The docs' sample lists the Primary Network's chains first; the node lists the chains of each Subnet first and those of the Primary Network last, as the example here does.
      *
-     * JSON-RPC method `platform.getBlockchains` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getBlockchains` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param options - Abort signal and timeout of this call.
      * @returns The result ({@link PlatformGetBlockchainsResult}).
@@ -104,7 +104,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Chains this node runs can be named by alias (for example `X`, `C`, `P`); any other chain must be named by its cb58 ID.
      *
-     * JSON-RPC method `platform.getBlockchainStatus` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getBlockchainStatus` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformGetBlockchainStatusParams}).
      * @param options - Abort signal and timeout of this call.
@@ -122,7 +122,7 @@ export declare class PChainClient extends JsonRpcClient {
      * Where the prose docs differ from the node:
      * - The API description and the docs' sample give only `supply`; the node also sends `height`.
      *
-     * JSON-RPC method `platform.getCurrentSupply` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getCurrentSupply` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformGetCurrentSupplyParams}).
      * @param options - Abort signal and timeout of this call.
@@ -151,7 +151,7 @@ export declare class PChainClient extends JsonRpcClient {
      * - The docs' Primary Network sample omits `accruedDelegateeReward`, which the node always sends for permissionless validators.
      * - The docs' L1 sample answers the same call as the Primary Network sample (no `subnetID`); a real node only answers L1 validators when `subnetID` names an L1, as the example here does.
      *
-     * JSON-RPC method `platform.getCurrentValidators` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getCurrentValidators` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformGetCurrentValidatorsParams}).
      * @param options - Abort signal and timeout of this call.
@@ -164,7 +164,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns the configuration of the P-Chain's dynamic (ACP-103) transaction fee: how a transaction's bandwidth, database reads, database writes and compute are weighted into one gas amount, how much gas the chain may bank and consume, and how the gas price reacts to sustained use above the target. All integers are bare JSON numbers.
      *
-     * JSON-RPC method `platform.getFeeConfig` at `{baseUrl}/ext/bc/P`. Served since AvalancheGo v1.11.11.
+     * JSON-RPC method `platform.getFeeConfig` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.11.11.
      *
      * @param options - Abort signal and timeout of this call.
      * @returns The result ({@link PlatformGetFeeConfigResult}).
@@ -176,7 +176,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns the current state of the P-Chain's dynamic transaction fee: the gas still available, the accumulated excess, the resulting gas price, and the chain time they apply at. Integers are bare JSON numbers.
      *
-     * JSON-RPC method `platform.getFeeState` at `{baseUrl}/ext/bc/P`. Served since AvalancheGo v1.11.11.
+     * JSON-RPC method `platform.getFeeState` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.11.11.
      *
      * @param options - Abort signal and timeout of this call.
      * @returns The result ({@link PlatformGetFeeStateResult}).
@@ -188,7 +188,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns the height of the P-Chain block this node accepted last.
      *
-     * JSON-RPC method `platform.getHeight` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getHeight` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param options - Abort signal and timeout of this call.
      * @returns The result ({@link PlatformGetHeightResult}).
@@ -203,7 +203,7 @@ export declare class PChainClient extends JsonRpcClient {
      * Where the prose docs differ from the node:
      * - The docs' sample passes `validationID` inside a list (`["9FAft…"]`); a real node fails that call with "couldn't unmarshal an argument", because the param is a single ID string.
      *
-     * JSON-RPC method `platform.getL1Validator` at `{baseUrl}/ext/bc/P`. Served since AvalancheGo v1.11.13.
+     * JSON-RPC method `platform.getL1Validator` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.11.13.
      *
      * @param params - The params, sent by name ({@link PlatformGetL1ValidatorParams}).
      * @param options - Abort signal and timeout of this call.
@@ -217,7 +217,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns the P-Chain height that this node's ProposerVM currently references when it builds a block: the height whose validator set is used for new blocks and for `platform.getValidatorsAt` with `height: "proposed"`. It is at most the last accepted height and usually lags it slightly.
      *
-     * JSON-RPC method `platform.getProposedHeight` at `{baseUrl}/ext/bc/P`. Served since AvalancheGo v1.11.13.
+     * JSON-RPC method `platform.getProposedHeight` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.11.13.
      *
      * @param options - Abort signal and timeout of this call.
      * @returns The result ({@link PlatformGetProposedHeightResult}).
@@ -232,7 +232,7 @@ export declare class PChainClient extends JsonRpcClient {
      * Where the prose docs differ from the node:
      * - The docs' sample request has a trailing comma after `params`, which is invalid JSON: a real node answers it with a -32700 parse error (id null), not with the sample result.
      *
-     * JSON-RPC method `platform.getMinStake` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getMinStake` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformGetMinStakeParams}).
      * @param options - Abort signal and timeout of this call.
@@ -252,7 +252,7 @@ export declare class PChainClient extends JsonRpcClient {
      * - The docs sample's `txID` `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y5` has a wrong cb58 checksum, so a real node rejects the call as an invalid argument; the example uses the same ID with its correct checksum, `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y4`.
      * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
      *
-     * JSON-RPC method `platform.getRewardUTXOs` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getRewardUTXOs` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformGetRewardUTXOsParams}).
      * @param options - Abort signal and timeout of this call.
@@ -274,7 +274,7 @@ export declare class PChainClient extends JsonRpcClient {
      * - The API description does not list the `encoding` param; the node reads it (`hex`, `hexc` or `hexnc`).
      * - The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally.
      *
-     * JSON-RPC method `platform.getStake` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getStake` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformGetStakeParams}).
      * @param options - Abort signal and timeout of this call.
@@ -292,7 +292,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns the asset that must be staked to validate the Primary Network (the default: AVAX, whose ID differs between networks) or the elastic (permissionless) Subnet named by `subnetID` (the asset set by its TransformSubnetTx). A Subnet that was never made elastic has no staking asset and fails.
      *
-     * JSON-RPC method `platform.getStakingAssetID` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getStakingAssetID` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformGetStakingAssetIDParams}).
      * @param options - Abort signal and timeout of this call.
@@ -306,7 +306,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns what the P-Chain records about the Subnet `subnetID`: whether it is still permissioned, the control keys, threshold and locktime of its owner, the TransformSubnetTx that made it elastic (if any) and, for a Subnet converted to an L1, the conversion ID and the chain and address of its validator manager. Fields that do not apply hold the all-zero ID `11111111111111111111111111111111LpoYY` (or `null` for `managerAddress`). The Primary Network is not a Subnet: omitting `subnetID` (or passing the all-zero ID) fails.
      *
-     * JSON-RPC method `platform.getSubnet` at `{baseUrl}/ext/bc/P`. Served since AvalancheGo v1.11.0.
+     * JSON-RPC method `platform.getSubnet` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.11.0.
      *
      * @param params - The params, sent by name ({@link PlatformGetSubnetParams}).
      * @param options - Abort signal and timeout of this call.
@@ -327,7 +327,7 @@ export declare class PChainClient extends JsonRpcClient {
      * Where the prose docs differ from the node:
      * - The docs' sample shows `controlKeys` as bare cb58 short IDs (`KNjXsaA1sZsaKCD1cd85YXauDuxshTes2`); the node formats them as P-Chain bech32 addresses (`P-<hrp>1…`), as the example here does for the same keys.
      *
-     * JSON-RPC method `platform.getSubnets` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getSubnets` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformGetSubnetsParams}).
      * @param options - Abort signal and timeout of this call.
@@ -346,7 +346,7 @@ export declare class PChainClient extends JsonRpcClient {
      * - The API description's signature names the result field `time`; the node sends `timestamp`, as the docs sample does.
      * - The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally.
      *
-     * JSON-RPC method `platform.getTimestamp` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getTimestamp` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param options - Abort signal and timeout of this call.
      * @returns The result ({@link PlatformGetTimestampResult}).
@@ -363,7 +363,7 @@ export declare class PChainClient extends JsonRpcClient {
      * - The docs' Subnet sample request has a trailing comma inside `params` (invalid JSON, answered with a -32700 parse error), and the Primary Network sample request ends with an extra `}`, which the node ignores.
      * - The API description lists `subnetID` without saying it is optional; omitted, it means the Primary Network.
      *
-     * JSON-RPC method `platform.getTotalStake` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getTotalStake` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformGetTotalStakeParams}).
      * @param options - Abort signal and timeout of this call.
@@ -379,7 +379,7 @@ export declare class PChainClient extends JsonRpcClient {
      * Where the prose docs differ from the node:
      * - The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
      *
-     * JSON-RPC method `platform.getTx` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getTx` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformGetTxParams}).
      * @param options - Abort signal and timeout of this call.
@@ -402,7 +402,7 @@ export declare class PChainClient extends JsonRpcClient {
      * Where the prose docs differ from the node:
      * - The API description's status table has no `Aborted`; the node answers `Aborted` for a proposal transaction whose abort option was accepted.
      *
-     * JSON-RPC method `platform.getTxStatus` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getTxStatus` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformGetTxStatusParams}).
      * @param options - Abort signal and timeout of this call.
@@ -422,7 +422,7 @@ export declare class PChainClient extends JsonRpcClient {
      * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
      * - The API description types `limit` as an int; the node also accepts it as a decimal string.
      *
-     * JSON-RPC method `platform.getUTXOs` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getUTXOs` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformGetUTXOsParams}).
      * @param options - Abort signal and timeout of this call.
@@ -446,7 +446,7 @@ export declare class PChainClient extends JsonRpcClient {
      * Where the prose docs differ from the node:
      * - The API description and the docs' sample show the result as `{"validators": {"NodeID-…": 2000000000000000}}`, the shape from before v1.10.6; the node sends the map itself, without a `validators` wrapper, and each value is an object `{"publicKey": …, "weight": "…"}` with the weight as a decimal string.
      *
-     * JSON-RPC method `platform.getValidatorsAt` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.getValidatorsAt` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformGetValidatorsAtParams}).
      * @param options - Abort signal and timeout of this call.
@@ -463,7 +463,7 @@ export declare class PChainClient extends JsonRpcClient {
      * Where the prose docs differ from the node:
      * - The docs sample answer carries `targetPerSecond` (50000); the node's validator fee configuration has no such field and never sends it (it belongs to `platform.getFeeConfig`).
      *
-     * JSON-RPC method `platform.getValidatorFeeConfig` at `{baseUrl}/ext/bc/P`. Served since AvalancheGo v1.12.2.
+     * JSON-RPC method `platform.getValidatorFeeConfig` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.12.2.
      *
      * @param options - Abort signal and timeout of this call.
      * @returns The result ({@link PlatformGetValidatorFeeConfigResult}).
@@ -475,7 +475,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns the current state of the L1 validator continuous fee: the accumulated excess, the resulting price per validator per second, and the chain time they apply at. Integers are bare JSON numbers.
      *
-     * JSON-RPC method `platform.getValidatorFeeState` at `{baseUrl}/ext/bc/P`. Served since AvalancheGo v1.12.2.
+     * JSON-RPC method `platform.getValidatorFeeState` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.12.2.
      *
      * @param options - Abort signal and timeout of this call.
      * @returns The result ({@link PlatformGetValidatorFeeStateResult}).
@@ -491,7 +491,7 @@ export declare class PChainClient extends JsonRpcClient {
      * - The docs sample's `tx` bytes do not parse as a P-Chain transaction, and its answer `G3BuH6ytQ2averrLxJJugjWZHTRubzCrUZEXoheG5JMqL5ccY` is not the hash of those bytes; a real node answers "couldn't parse tx: ...". The example here uses a real signed ExportTx instead.
      * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
      *
-     * JSON-RPC method `platform.issueTx` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.issueTx` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformIssueTxParams}).
      * @param options - Abort signal and timeout of this call.
@@ -507,7 +507,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Draws `size` distinct validators at random from the current validator set of the Primary Network (the default) or of the Subnet or L1 named by `subnetID`, each with probability proportional to its weight, and returns their node IDs sorted. Asking for more validators than the set holds fails.
      *
-     * JSON-RPC method `platform.sampleValidators` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.sampleValidators` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformSampleValidatorsParams}).
      * @param options - Abort signal and timeout of this call.
@@ -525,7 +525,7 @@ export declare class PChainClient extends JsonRpcClient {
      * Where the prose docs differ from the node:
      * - The API description types `blockchainID` as a string, as for `platform.getBlockchainStatus`; unlike there, this method takes only a cb58 ID and rejects aliases.
      *
-     * JSON-RPC method `platform.validatedBy` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.validatedBy` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformValidatedByParams}).
      * @param options - Abort signal and timeout of this call.
@@ -543,7 +543,7 @@ export declare class PChainClient extends JsonRpcClient {
      * Where the prose docs differ from the node:
      * - The API description lists `subnetID` without saying it is optional; omitted, it means the Primary Network.
      *
-     * JSON-RPC method `platform.validates` at `{baseUrl}/ext/bc/P`.
+     * JSON-RPC method `platform.validates` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param params - The params, sent by name ({@link PlatformValidatesParams}).
      * @param options - Abort signal and timeout of this call.

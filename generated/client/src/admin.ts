@@ -26,7 +26,7 @@ export interface AdminClientOptions extends ClientOptions {}
  *
  * The node's administration API: endpoint and chain aliases, logger levels, loading VMs and profiling. Enabled only when the node runs with `--api-admin-enabled=true` (default false); never exposed on public API servers.
  *
- * Sends JSON-RPC 2.0 calls to `{baseUrl}/ext/admin`.
+ * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/admin`.
  */
 export class AdminClient extends JsonRpcClient {
   constructor(options: AdminClientOptions = {}) {
@@ -38,7 +38,7 @@ export class AdminClient extends JsonRpcClient {
    *
    * Makes the API served at `/ext/<endpoint>` also reachable at `/ext/<alias>`. The original path keeps working. The alias exists on this node only, is not persisted and is not learned by other nodes. An alias that is already taken, by another alias or by a registered route, is refused. An endpoint that is not (yet) served is not an error: the alias applies once something registers there.
    *
-   * JSON-RPC method `admin.alias` at `{baseUrl}/ext/admin`.
+   * JSON-RPC method `admin.alias` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param params - The params, sent by name ({@link AdminAliasParams}).
    * @param options - Abort signal and timeout of this call.
@@ -56,7 +56,7 @@ export class AdminClient extends JsonRpcClient {
    *
    * Adds an alias for a blockchain. The alias can then be used wherever the node accepts the blockchain's ID or alias, for example in the API path `/ext/bc/<alias>`. Aliases are local to this node and not persisted; on an L1 served by several nodes, each node needs the same alias set up (usually through its configuration). An alias that any chain already uses is refused.
    *
-   * JSON-RPC method `admin.aliasChain` at `{baseUrl}/ext/admin`.
+   * JSON-RPC method `admin.aliasChain` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param params - The params, sent by name ({@link AdminAliasChainParams}).
    * @param options - Abort signal and timeout of this call.
@@ -78,7 +78,7 @@ export class AdminClient extends JsonRpcClient {
    * Where the prose docs differ from the node:
    * - The docs sample asks for chain `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` but answers with the aliases of the local X-Chain `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`; since a node always lists a chain's own ID among its aliases, the first example asks for `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`.
    *
-   * JSON-RPC method `admin.getChainAliases` at `{baseUrl}/ext/admin`.
+   * JSON-RPC method `admin.getChainAliases` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param params - The params, sent by name ({@link AdminGetChainAliasesParams}).
    * @param options - Abort signal and timeout of this call.
@@ -95,7 +95,7 @@ export class AdminClient extends JsonRpcClient {
    *
    * Returns, for one logger or for all of them, the level of the messages written to the log file (`logLevel`) and the level of those printed to the console (`displayLevel`). Levels are reported in upper case.
    *
-   * JSON-RPC method `admin.getLoggerLevel` at `{baseUrl}/ext/admin`.
+   * JSON-RPC method `admin.getLoggerLevel` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param params - The params, sent by name ({@link AdminGetLoggerLevelParams}).
    * @param options - Abort signal and timeout of this call.
@@ -112,7 +112,7 @@ export class AdminClient extends JsonRpcClient {
    *
    * Rescans the node's plugin directory and registers the virtual machines that were not loaded yet. Machines that fail to load do not fail the call: they are reported in `failedVMs` with their error message.
    *
-   * JSON-RPC method `admin.loadVMs` at `{baseUrl}/ext/admin`.
+   * JSON-RPC method `admin.loadVMs` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AdminLoadVMsResult}).
@@ -126,7 +126,7 @@ export class AdminClient extends JsonRpcClient {
    *
    * Writes the node's mutex (lock contention) statistics in pprof format to the file `lock.profile` in the node's profile directory (`--profile-dir`).
    *
-   * JSON-RPC method `admin.lockProfile` at `{baseUrl}/ext/admin`.
+   * JSON-RPC method `admin.lockProfile` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param options - Abort signal and timeout of this call.
    * @returns An empty object once the profile is written.
@@ -140,7 +140,7 @@ export class AdminClient extends JsonRpcClient {
    *
    * Writes a memory (heap) profile of the node in pprof format to the file `mem.profile` in the node's profile directory (`--profile-dir`).
    *
-   * JSON-RPC method `admin.memoryProfile` at `{baseUrl}/ext/admin`.
+   * JSON-RPC method `admin.memoryProfile` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param options - Abort signal and timeout of this call.
    * @returns An empty object once the profile is written.
@@ -157,7 +157,7 @@ export class AdminClient extends JsonRpcClient {
    * Where the prose docs differ from the node:
    * - The docs show the result as `{}`; a node since v1.10.16 answers `{"loggerLevels": {...}}` with the affected loggers' levels after the change.
    *
-   * JSON-RPC method `admin.setLoggerLevel` at `{baseUrl}/ext/admin`.
+   * JSON-RPC method `admin.setLoggerLevel` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param params - The params, sent by name ({@link AdminSetLoggerLevelParams}).
    * @param options - Abort signal and timeout of this call.
@@ -175,7 +175,7 @@ export class AdminClient extends JsonRpcClient {
    *
    * Starts a CPU profile of the node. It runs until `admin.stopCPUProfiler`, which writes it to `cpu.profile` in the node's profile directory (`--profile-dir`). Only one CPU profile can run at a time.
    *
-   * JSON-RPC method `admin.startCPUProfiler` at `{baseUrl}/ext/admin`.
+   * JSON-RPC method `admin.startCPUProfiler` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param options - Abort signal and timeout of this call.
    * @returns An empty object once profiling has started.
@@ -190,7 +190,7 @@ export class AdminClient extends JsonRpcClient {
    *
    * Stops the CPU profile started by `admin.startCPUProfiler` and writes it in pprof format to `cpu.profile` in the node's profile directory (`--profile-dir`). Fails when no CPU profile is running.
    *
-   * JSON-RPC method `admin.stopCPUProfiler` at `{baseUrl}/ext/admin`.
+   * JSON-RPC method `admin.stopCPUProfiler` at `http://127.0.0.1:9650/ext/admin`.
    *
    * @param options - Abort signal and timeout of this call.
    * @returns An empty object once the profile is written.

@@ -13,7 +13,7 @@ export interface AvmStaticClientOptions extends ClientOptions {}
  *
  * The AVM's static API, which needs no running chain: it builds the genesis bytes of a new AVM chain. Served at `/ext/vm/avm` up to AvalancheGo v1.10.17 only.
  *
- * Sends JSON-RPC 2.0 calls to `{baseUrl}/ext/vm/avm`.
+ * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/vm/avm`.
  */
 export class AvmStaticClient extends JsonRpcClient {
   constructor(options: AvmStaticClientOptions = {}) {
@@ -32,7 +32,7 @@ export class AvmStaticClient extends JsonRpcClient {
    * - The API description lists `limitedTransfer` and `nonFungible` as asset types; the node implements only `fixedCap` and `variableCap` and fails any other with "unknown asset type".
    * - The API description says a variable-cap minter set needs `threshold` of its minters; the node ignores `threshold` and always uses 1.
    *
-   * JSON-RPC method `avm.buildGenesis` at `{baseUrl}/ext/vm/avm`. Last served by v1.10.17; removed in v1.10.18.
+   * JSON-RPC method `avm.buildGenesis` at `http://127.0.0.1:9650/ext/vm/avm`. Last served by v1.10.17; removed in v1.10.18.
    *
    * @param params - The params, sent by name ({@link AvmBuildGenesisParams}).
    * @param options - Abort signal and timeout of this call.

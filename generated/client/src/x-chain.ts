@@ -40,7 +40,7 @@ export interface XChainClientOptions extends ClientOptions {
  *
  * The asset chain's JSON-RPC API: balances, UTXOs, assets, blocks and transactions of the X-Chain, and of any other chain that runs the AVM. Describes AvalancheGo as it answers on the wire, up to release v1.14.2; methods carry the releases that serve them.
  *
- * Sends JSON-RPC 2.0 calls to `{baseUrl}/ext/bc/{blockchainID}`.
+ * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
  */
 export class XChainClient extends JsonRpcClient {
   constructor(options: XChainClientOptions = {}) {
@@ -57,7 +57,7 @@ export class XChainClient extends JsonRpcClient {
    * - The API description types `txIDs` as a list; the node sends `null` (not `[]`) when there are no IDs.
    * - The API description gives `pageSize` a default of 1024 but not its limit; the node refuses values above 1024 instead of clamping them.
    *
-   * JSON-RPC method `avm.getAddressTxs` at `{baseUrl}/ext/bc/{blockchainID}`. Last served by v1.13.0; removed in v1.13.1.
+   * JSON-RPC method `avm.getAddressTxs` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`. Last served by v1.13.0; removed in v1.13.1.
    *
    * @param params - The params, sent by name ({@link AvmGetAddressTxsParams}).
    * @param options - Abort signal and timeout of this call.
@@ -80,7 +80,7 @@ export class XChainClient extends JsonRpcClient {
    * Where the prose docs differ from the node:
    * - The API description lists `address` as the only param; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are left out of the balances.
    *
-   * JSON-RPC method `avm.getAllBalances` at `{baseUrl}/ext/bc/{blockchainID}`.
+   * JSON-RPC method `avm.getAllBalances` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
    *
    * @param params - The params, sent by name ({@link AvmGetAllBalancesParams}).
    * @param options - Abort signal and timeout of this call.
@@ -102,7 +102,7 @@ export class XChainClient extends JsonRpcClient {
    * - The API description's signature spells the field `assetId`; the node sends `assetID` (on input any casing binds, as keys match case-insensitively).
    * - The documented response text ends with a stray backtick after the JSON, so it does not parse as written.
    *
-   * JSON-RPC method `avm.getAssetDescription` at `{baseUrl}/ext/bc/{blockchainID}`.
+   * JSON-RPC method `avm.getAssetDescription` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
    *
    * @param params - The params, sent by name ({@link AvmGetAssetDescriptionParams}).
    * @param options - Abort signal and timeout of this call.
@@ -125,7 +125,7 @@ export class XChainClient extends JsonRpcClient {
    * - The API description's result has only `balance` (the sample alone shows `utxoIDs`); the node always sends `utxoIDs` too.
    * - The API description lists `address` and `assetID` only; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are not counted.
    *
-   * JSON-RPC method `avm.getBalance` at `{baseUrl}/ext/bc/{blockchainID}`.
+   * JSON-RPC method `avm.getBalance` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
    *
    * @param params - The params, sent by name ({@link AvmGetBalanceParams}).
    * @param options - Abort signal and timeout of this call.
@@ -148,7 +148,7 @@ export class XChainClient extends JsonRpcClient {
    * - The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block (type ID 32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks are AVM standard blocks (type ID 20), as in the examples here.
    * - The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.
    *
-   * JSON-RPC method `avm.getBlock` at `{baseUrl}/ext/bc/{blockchainID}`. Served since AvalancheGo v1.9.12.
+   * JSON-RPC method `avm.getBlock` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`. Served since AvalancheGo v1.9.12.
    *
    * @param params - The params, sent by name ({@link AvmGetBlockParams}).
    * @param options - Abort signal and timeout of this call.
@@ -172,7 +172,7 @@ export class XChainClient extends JsonRpcClient {
    * - The API description types `height` as a decimal string; the node also accepts a bare JSON number.
    * - The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.
    *
-   * JSON-RPC method `avm.getBlockByHeight` at `{baseUrl}/ext/bc/{blockchainID}`. Served since AvalancheGo v1.9.12.
+   * JSON-RPC method `avm.getBlockByHeight` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`. Served since AvalancheGo v1.9.12.
    *
    * @param params - The params, sent by name ({@link AvmGetBlockByHeightParams}).
    * @param options - Abort signal and timeout of this call.
@@ -190,7 +190,7 @@ export class XChainClient extends JsonRpcClient {
    *
    * Returns the height of this chain's last accepted block. Fails on a chain that has not been linearized.
    *
-   * JSON-RPC method `avm.getHeight` at `{baseUrl}/ext/bc/{blockchainID}`. Served since AvalancheGo v1.9.12.
+   * JSON-RPC method `avm.getHeight` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`. Served since AvalancheGo v1.9.12.
    *
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AvmGetHeightResult}).
@@ -208,7 +208,7 @@ export class XChainClient extends JsonRpcClient {
    * Where the prose docs differ from the node:
    * - The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.
    *
-   * JSON-RPC method `avm.getTx` at `{baseUrl}/ext/bc/{blockchainID}`.
+   * JSON-RPC method `avm.getTx` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
    *
    * @param params - The params, sent by name ({@link AvmGetTxParams}).
    * @param options - Abort signal and timeout of this call.
@@ -230,7 +230,7 @@ export class XChainClient extends JsonRpcClient {
    * - The documented request is not valid JSON (a comma after `method` and no `params`), so a node answers it with a -32700 parse error; send `params` as `{}` or leave the key out.
    * - The documented response has no `id`; the node always echoes the request's `id`.
    *
-   * JSON-RPC method `avm.getTxFee` at `{baseUrl}/ext/bc/{blockchainID}`. Served since AvalancheGo v1.12.2.
+   * JSON-RPC method `avm.getTxFee` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`. Served since AvalancheGo v1.12.2.
    *
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AvmGetTxFeeResult}).
@@ -247,7 +247,7 @@ export class XChainClient extends JsonRpcClient {
    * Where the prose docs differ from the node:
    * - The API description lists four statuses (`Accepted`, `Processing`, `Rejected`, `Unknown`); the node answers only `Accepted` or `Unknown`.
    *
-   * JSON-RPC method `avm.getTxStatus` at `{baseUrl}/ext/bc/{blockchainID}`.
+   * JSON-RPC method `avm.getTxStatus` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
    *
    * @param params - The params, sent by name ({@link AvmGetTxStatusParams}).
    * @param options - Abort signal and timeout of this call.
@@ -270,7 +270,7 @@ export class XChainClient extends JsonRpcClient {
    * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
    * - The documented second call sends `id` 2 but its response shows `id` 1; the node echoes the request's `id`.
    *
-   * JSON-RPC method `avm.getUTXOs` at `{baseUrl}/ext/bc/{blockchainID}`.
+   * JSON-RPC method `avm.getUTXOs` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
    *
    * @param params - The params, sent by name ({@link AvmGetUTXOsParams}).
    * @param options - Abort signal and timeout of this call.
@@ -295,7 +295,7 @@ export class XChainClient extends JsonRpcClient {
    * - The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's ID, the SHA-256 of its bytes.
    * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
    *
-   * JSON-RPC method `avm.issueTx` at `{baseUrl}/ext/bc/{blockchainID}`.
+   * JSON-RPC method `avm.issueTx` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
    *
    * @param params - The params, sent by name ({@link AvmIssueTxParams}).
    * @param options - Abort signal and timeout of this call.

@@ -20,7 +20,7 @@ export interface XWalletClientOptions extends ClientOptions {
  *
  * The X-Chain's deprecated wallet service: issues a transaction and lets the node's wallet track its UTXOs.
  *
- * Sends JSON-RPC 2.0 calls to `{baseUrl}/ext/bc/{blockchainID}/wallet`.
+ * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/{blockchainID}/wallet`.
  */
 export class XWalletClient extends JsonRpcClient {
   constructor(options: XWalletClientOptions = {}) {
@@ -37,7 +37,7 @@ export class XWalletClient extends JsonRpcClient {
    * - The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's ID, the SHA-256 of its bytes.
    * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
    *
-   * JSON-RPC method `wallet.issueTx` at `{baseUrl}/ext/bc/{blockchainID}/wallet`.
+   * JSON-RPC method `wallet.issueTx` at `http://127.0.0.1:9650/ext/bc/{blockchainID}/wallet`.
    *
    * @param params - The params, sent by name ({@link WalletIssueTxParams}).
    * @param options - Abort signal and timeout of this call.
