@@ -1,0 +1,84 @@
+/**
+ * Decoding shapes for the server runtime's node profile (templates/server/runtime-params.ts.hbs `Shape`): for each
+ * object a schema declares, its property names by Go's folded spelling, so params are matched case-insensitively at
+ * every level, as Go's encoding/json fills a struct. Computed here once, from the schemas, and embedded as data.
+ */
+import type { Json, JsonSchema, MethodModel, SpecModel } from '../model/types.ts';
+
+export interface Shape {
+  p?: Record<string, [string, Shape | 0, 0 | 1]>;
+  m?: Shape;
+  i?: Shape;
+}
+
+const COMPONENT_REF = /^#\/components\/schemas\/(.+)$/;
+
+const isSchema = (value: Json | undefined): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Go's foldName, as the runtime computes it (runtime-params `foldKey`). */
+export function foldKey(key: string): string {
+  let out = '';
+  for (const ch of key) {
+    const folded = ch.toLowerCase().toUpperCase();
+    out += [...folded].length === 1 ? folded : ch;
+  }
+  return out;
+}
+
+function resolve(model: SpecModel, schema: JsonSchema, seen: Set<string>): JsonSchema | undefined {
+  let current = schema;
+  while (typeof current.$ref === 'string') {
+    const name = COMPONENT_REF.exec(current.$ref)?.[1];
+    if (!name || seen.has(name) || !model.schemas[name]) return undefined;
+    seen = new Set(seen).add(name);
+    current = model.schemas[name];
+  }
+  return current;
+}
+
+/** Whether JSON null is a value of the schema (then a null param is passed on, not treated as absent). */
+export function acceptsNull(model: SpecModel, schema: JsonSchema, seen: Set<string> = new Set()): boolean {
+  const resolved = resolve(model, schema, seen);
+  if (!resolved) return false;
+  const type = resolved.type;
+  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
+  if (Array.isArray(resolved.enum) && resolved.enum.includes(null)) return true;
+  if ('const' in resolved && resolved.const === null) return true;
+  return ['anyOf', 'oneOf'].some((key) => {
+    const branches = resolved[key];
+    return Array.isArray(branches) && branches.some((branch) => isSchema(branch) && acceptsNull(model, branch, seen));
+  });
+}
+
+function shapeOf(model: SpecModel, schema: JsonSchema, seen: Set<string>): Shape | 0 {
+  const resolved = resolve(model, schema, seen);
+  if (!resolved) return 0;
+  const shape: Shape = {};
+  if (isSchema(resolved.properties)) {
+    shape.p = {};
+    for (const [name, child] of Object.entries(resolved.properties)) {
+      if (!isSchema(child)) continue;
+      shape.p[foldKey(name)] = [name, shapeOf(model, child, seen), acceptsNull(model, child) ? 1 : 0];
+    }
+  }
+  if (isSchema(resolved.additionalProperties)) shape.m = shapeOf(model, resolved.additionalProperties, seen) || {};
+  if (isSchema(resolved.items)) {
+    const items = shapeOf(model, resolved.items, seen);
+    if (items) shape.i = items;
+  }
+  if (shape.p || shape.m || shape.i) return shape;
+  // A union decodes like its one structured branch (`X` or null); with several, the value is left as sent.
+  const branches = ['anyOf', 'oneOf', 'allOf']
+    .flatMap((key) => (Array.isArray(resolved[key]) ? (resolved[key] as Json[]) : []))
+    .filter(isSchema)
+    .map((branch) => shapeOf(model, branch, seen))
+    .filter((branch): branch is Shape => branch !== 0);
+  return branches.length === 1 ? branches[0]! : 0;
+}
+
+/** The shape of a method's params object: its params by folded name. */
+export function paramsShape(model: SpecModel, method: MethodModel): Shape {
+  const p: NonNullable<Shape['p']> = {};
+  for (const param of method.params) p[foldKey(param.name)] = [param.name, shapeOf(model, param.schema, new Set()), acceptsNull(model, param.schema) ? 1 : 0];
+  return { p };
+}

@@ -1,0 +1,126 @@
+/**
+ * The Admin API's state (api/admin/service.go): chain aliases, which also add API routes (`/ext/bc/<alias>`), route
+ * aliases (`admin.alias`), logger levels, the CPU profiler (one at a time), and the VM registry that `loadVMs` reads
+ * once. The starting state is the one the spec's examples describe.
+ */
+import { goQuote } from '../generated/server/dist/runtime/encode.js';
+
+const MAX_ALIAS_BYTES = 512;
+const LEVELS = ['OFF', 'FATAL', 'ERROR', 'WARN', 'INFO', 'TRACE', 'DEBUG', 'VERBO'];
+
+export interface Chain {
+  id: string;
+  /** Aliases in the order the node added them (the chain's own ID among them). */
+  aliases: string[];
+}
+
+export interface AdminSetup {
+  chains: Chain[];
+  /** Logger levels at start, by logger name. */
+  loggers: Record<string, { logLevel: string; displayLevel: string }>;
+  /** What the first `admin.loadVMs` finds. */
+  firstLoad: { newVMs: Record<string, string[]>; failedVMs?: Record<string, string> };
+  /** API routes under /ext that exist, e.g. `/ext/bc/X`, for `admin.alias` conflicts. */
+  routes: string[];
+}
+
+function checkAlias(alias: string): void {
+  if (Buffer.byteLength(alias) > MAX_ALIAS_BYTES) throw new Error('alias length is too long');
+}
+
+export class AdminState {
+  readonly chains: Chain[];
+  private readonly loggers: Map<string, { logLevel: string; displayLevel: string }>;
+  private profiling = false;
+  private pendingLoad: AdminSetup['firstLoad'] | undefined;
+  private readonly reserved: Set<string>;
+  /** `/ext/<alias>` -> `/ext/<endpoint>`, for the router. */
+  readonly routeAliases = new Map<string, string>();
+
+  constructor(setup: AdminSetup) {
+    this.chains = setup.chains.map((chain) => ({ id: chain.id, aliases: [...chain.aliases] }));
+    this.loggers = new Map(Object.entries(setup.loggers).map(([name, levels]) => [name, { ...levels }]));
+    this.pendingLoad = setup.firstLoad;
+    this.reserved = new Set(setup.routes);
+  }
+
+  /** The chain an ID or alias names. */
+  lookup(chain: string): Chain | undefined {
+    return this.chains.find((c) => c.aliases.includes(chain));
+  }
+
+  private addRoute(base: string, alias: string): void {
+    if (this.reserved.has(alias)) throw new Error(`route is either already aliased or already maps to a handle: ${alias}`);
+    this.reserved.add(alias);
+    this.routeAliases.set(alias, base);
+  }
+
+  alias({ endpoint = '', alias = '' }: { endpoint?: string; alias?: string }): Record<string, never> {
+    checkAlias(alias);
+    this.addRoute(`/ext/${endpoint}`, `/ext/${alias}`);
+    return {};
+  }
+
+  aliasChain({ chain = '', alias = '' }: { chain?: string; alias?: string }): Record<string, never> {
+    checkAlias(alias);
+    const target = this.lookup(chain);
+    if (!target) throw new Error(`there is no ID with alias ${chain}`);
+    if (this.lookup(alias)) throw new Error(`${alias} is already used as an alias for an ID`);
+    target.aliases.push(alias);
+    this.addRoute(`/ext/bc/${target.id}`, `/ext/bc/${alias}`);
+    return {};
+  }
+
+  getChainAliases({ chain = '' }: { chain?: string }): { aliases: string[] | null } {
+    const target = this.chains.find((c) => c.id === chain);
+    return { aliases: target ? [...target.aliases] : null };
+  }
+
+  private levelsOf(loggerName: string | undefined): Record<string, { logLevel: string; displayLevel: string }> {
+    if (loggerName) {
+      const levels = this.loggers.get(loggerName);
+      if (!levels) throw new Error(`logger with name ${goQuote(loggerName)} not found`);
+      return { [loggerName]: { ...levels } };
+    }
+    return Object.fromEntries([...this.loggers].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, levels]) => [name, { ...levels }]));
+  }
+
+  getLoggerLevel({ loggerName }: { loggerName?: string }): { loggerLevels: Record<string, { logLevel: string; displayLevel: string }> } {
+    return { loggerLevels: this.levelsOf(loggerName) };
+  }
+
+  setLoggerLevel({ loggerName, logLevel, displayLevel }: { loggerName?: string; logLevel?: string; displayLevel?: string }) {
+    if (logLevel === undefined && displayLevel === undefined) throw new Error('need to specify either displayLevel or logLevel');
+    const affected = this.levelsOf(loggerName);
+    for (const name of Object.keys(affected)) {
+      const levels = this.loggers.get(name)!;
+      if (logLevel !== undefined) levels.logLevel = parseLevel(logLevel);
+      if (displayLevel !== undefined) levels.displayLevel = parseLevel(displayLevel);
+    }
+    return { loggerLevels: this.levelsOf(loggerName) };
+  }
+
+  startCPUProfiler(): Record<string, never> {
+    if (this.profiling) throw new Error('cpu profiler already running');
+    this.profiling = true;
+    return {};
+  }
+
+  stopCPUProfiler(): Record<string, never> {
+    if (!this.profiling) throw new Error("cpu profiler doesn't exist");
+    this.profiling = false;
+    return {};
+  }
+
+  loadVMs(): AdminSetup['firstLoad'] {
+    const found = this.pendingLoad ?? { newVMs: {} };
+    this.pendingLoad = undefined;
+    return structuredClone(found);
+  }
+}
+
+function parseLevel(level: string): string {
+  const upper = level.toUpperCase();
+  if (!LEVELS.includes(upper)) throw new Error(`unknown log level: ${level}`);
+  return upper;
+}

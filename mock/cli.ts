@@ -1,0 +1,100 @@
+/**
+ * `npm run mock -- --port 9650 --host 127.0.0.1 [--api-admin-enabled=false] [--api-keystore-enabled=false]
+ * [--node-version v1.12.1]`: a mock AvalancheGo node answering the spec's endpoints. Prints the URL it listens on,
+ * then one line per call (method and outcome; never params, so never a password).
+ */
+import { parseArgs } from 'node:util';
+import { startMockNode } from './node.ts';
+import { VERSION_PATTERN } from './spec.ts';
+
+const USAGE = `Usage: npm run mock -- [options]
+  --port <n>                      port to listen on (default 9650; 0 picks a free one)
+  --host <address>                address to listen on (default 127.0.0.1)
+  --api-admin-enabled=<bool>      serve /ext/admin (default true)
+  --api-keystore-enabled=<bool>   serve /ext/keystore where the node version has it (default true)
+  --node-version <vX.Y.Z>         serve only the methods that AvalancheGo release serves (default: all)
+  --http-allowed-hosts <list>     host names accepted in the Host header, comma-separated (default localhost; * for any)
+  --http-max-body-bytes <n>       largest request body (default 16777216); larger ones get 413
+  --quiet                         do not print a line per call
+  --help                          this text`;
+
+function fail(message: string): never {
+  console.error(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function flag(value: string | undefined, name: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'true' || value === '') return true;
+  if (value === 'false') return false;
+  return fail(`--${name} takes true or false, not "${value}"`);
+}
+
+/** The node's boolean flags (Go's pflag) also stand alone (`--api-admin-enabled`) or take a separate value. */
+function normalizeFlags(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--api-admin-enabled' || arg === '--api-keystore-enabled') {
+      const next = argv[i + 1];
+      if (next === 'true' || next === 'false') {
+        out.push(`${arg}=${next}`);
+        i++;
+      } else out.push(`${arg}=true`);
+    } else out.push(arg);
+  }
+  return out;
+}
+
+let values;
+try {
+  ({ values } = parseArgs({
+    args: normalizeFlags(process.argv.slice(2)),
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'api-admin-enabled': { type: 'string' },
+      'api-keystore-enabled': { type: 'string' },
+      'node-version': { type: 'string' },
+      'http-allowed-hosts': { type: 'string' },
+      'http-max-body-bytes': { type: 'string' },
+      quiet: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  }));
+} catch (error) {
+  fail((error as Error).message);
+}
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const port = Number(values.port ?? 9650);
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not "${values.port}"`);
+const nodeVersion = values['node-version'];
+if (nodeVersion !== undefined && !VERSION_PATTERN.test(nodeVersion)) fail(`--node-version must look like v1.12.1, not "${nodeVersion}"`);
+const maxBodyBytes = values['http-max-body-bytes'] === undefined ? undefined : Number(values['http-max-body-bytes']);
+if (maxBodyBytes !== undefined && !(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) fail('--http-max-body-bytes must be a positive integer');
+const adminEnabled = flag(values['api-admin-enabled'], 'api-admin-enabled');
+const keystoreEnabled = flag(values['api-keystore-enabled'], 'api-keystore-enabled');
+
+try {
+  const node = await startMockNode({
+    port,
+    host: values.host ?? '127.0.0.1',
+    ...(adminEnabled === undefined ? {} : { adminEnabled }),
+    ...(keystoreEnabled === undefined ? {} : { keystoreEnabled }),
+    ...(nodeVersion ? { nodeVersion } : {}),
+    ...(values['http-allowed-hosts'] ? { allowedHosts: values['http-allowed-hosts'].split(',').map((h) => h.trim()) } : {}),
+    ...(maxBodyBytes ? { maxBodyBytes } : {}),
+    ...(values.quiet ? {} : { log: (line: string) => console.log(`${new Date().toISOString()} ${line}`) }),
+  });
+  console.log(`mock AvalancheGo node${nodeVersion ? ` ${nodeVersion}` : ''} listening on ${node.url} (${node.nodeID})`);
+  console.log(`endpoints: ${[...new Set(node.routes.values())].join(', ')}; e.g. ${node.url}/ext/bc/X`);
+  const stop = () => void node.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+} catch (error) {
+  console.error(`cannot start the mock node: ${(error as Error).message}`);
+  process.exit(1);
+}

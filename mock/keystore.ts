@@ -1,0 +1,124 @@
+/**
+ * The Keystore API with the node's rules (api/keystore at v1.12.1): user names and passwords of 1 to 1024 bytes,
+ * passwords scored by zxcvbn (at least 2 over the first 50 characters), each user exported as its codec record
+ * (version 0, password hash, salt, data). The mock hashes with scrypt where the node uses argon2id, so it cannot check
+ * a password against a record a real node exported; the records of the spec's examples are accepted with the
+ * example's password. Passwords are never logged and never part of an error.
+ */
+import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { goQuote } from '../generated/server/dist/runtime/encode.js';
+import { hexDecode, hexEncode } from '../generators/formats.ts';
+import { passwordScore } from './password.ts';
+
+const MAX_LENGTH = 1024;
+const HASH_LENGTH = 32;
+const SALT_LENGTH = 16;
+
+/** A user record a real node exported, with the password it was exported under (from the spec's examples). */
+export interface KnownRecord {
+  record: Uint8Array;
+  password: string;
+}
+
+interface Credentials {
+  username?: string;
+  password?: string;
+}
+
+function checkUsername(username: string): void {
+  if (username === '') throw new Error('empty username');
+  if (Buffer.byteLength(username) > MAX_LENGTH) throw new Error('username exceeds maximum length of 1024 chars');
+}
+
+function hashOf(password: string, salt: Uint8Array): Buffer {
+  return scryptSync(password, salt, HASH_LENGTH, { N: 1024 });
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Bytes as the node writes them in `encoding`. */
+export function encodeBytes(bytes: Uint8Array, encoding: string): string {
+  if (encoding === 'hexnc') return `0x${Buffer.from(bytes).toString('hex')}`;
+  if (encoding === 'hex' || encoding === 'hexc') return hexEncode(bytes);
+  throw new Error('unsupported encoding in method');
+}
+
+/** Bytes from a string in `encoding`, with formatting.Decode's errors. */
+export function decodeBytes(text: string, encoding: string): Uint8Array {
+  if (encoding !== 'hex' && encoding !== 'hexc' && encoding !== 'hexnc') throw new Error('unsupported encoding in method');
+  if (!text.startsWith('0x')) throw new Error('missing 0x prefix to hex encoding');
+  if (!/^([0-9a-fA-F]{2})*$/.test(text.slice(2))) throw new Error('encoding/hex: invalid byte');
+  if (encoding === 'hexnc') return Buffer.from(text.slice(2), 'hex');
+  if (text.length < 10) throw new Error('insufficient length for input');
+  const payload = hexDecode(text);
+  if (!payload) throw new Error('invalid input checksum');
+  return payload;
+}
+
+export class Keystore {
+  private readonly users = new Map<string, Uint8Array>();
+
+  constructor(private readonly known: KnownRecord[] = []) {}
+
+  private passwordMatches(record: Uint8Array, password: string): boolean {
+    if (this.known.some((k) => equalBytes(k.record, record) && k.password === password)) return true;
+    if (record.length < 2 + HASH_LENGTH + SALT_LENGTH) return false;
+    const hash = record.subarray(2, 2 + HASH_LENGTH);
+    const salt = record.subarray(2 + HASH_LENGTH, 2 + HASH_LENGTH + SALT_LENGTH);
+    return equalBytes(hash, hashOf(password, salt));
+  }
+
+  createUser({ username = '', password = '' }: Credentials): Record<string, never> {
+    checkUsername(username);
+    if (this.users.has(username)) throw new Error(`user already exists: ${username}`);
+    if (password === '') throw new Error('empty password');
+    if (Buffer.byteLength(password) > MAX_LENGTH) throw new Error('password exceeds maximum length of 1024 chars');
+    if (passwordScore(password.slice(0, 50)) < 2) throw new Error('password is too weak');
+    const salt = randomBytes(SALT_LENGTH);
+    this.users.set(username, Buffer.concat([Buffer.alloc(2), hashOf(password, salt), salt, Buffer.alloc(4)]));
+    return {};
+  }
+
+  deleteUser({ username = '', password = '' }: Credentials): Record<string, never> {
+    checkUsername(username);
+    const record = this.users.get(username);
+    if (!record) throw new Error(`user doesn't exist: ${username}`);
+    if (!this.passwordMatches(record, password)) throw new Error(`incorrect password: user ${goQuote(username)}`);
+    this.users.delete(username);
+    return {};
+  }
+
+  exportUser({ username = '', password = '', encoding = 'hex' }: Credentials & { encoding?: string }): { user: string; encoding: string } {
+    checkUsername(username);
+    const record = this.users.get(username);
+    if (!record || !this.passwordMatches(record, password)) throw new Error(`incorrect password: user ${goQuote(username)}`);
+    const lower = encoding.toLowerCase();
+    try {
+      return { user: encodeBytes(record, lower), encoding: lower };
+    } catch (error) {
+      throw new Error(`couldn't encode user to string: ${(error as Error).message}`);
+    }
+  }
+
+  importUser({ username = '', password = '', user = '', encoding = 'hex' }: Credentials & { user?: string; encoding?: string }): Record<string, never> {
+    let record: Uint8Array;
+    try {
+      record = decodeBytes(user, encoding.toLowerCase());
+    } catch (error) {
+      throw new Error(`couldn't decode 'user' to bytes: ${(error as Error).message}`);
+    }
+    checkUsername(username);
+    if (this.users.has(username)) throw new Error(`user already exists: ${username}`);
+    if (record.length < 2) throw new Error("couldn't unpack codec version");
+    if (record[0] !== 0 || record[1] !== 0) throw new Error('unknown codec version');
+    if (!this.passwordMatches(record, password)) throw new Error(`incorrect password: user ${goQuote(username)}`);
+    this.users.set(username, Uint8Array.from(record));
+    return {};
+  }
+
+  listUsers(): { users: string[] } {
+    return { users: [...this.users.keys()].sort() };
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * A mock AvalancheGo node: the six endpoints of the spec on the generated server stubs (node profile), at the
+ * node's paths and aliases, with the node's HTTP behaviour around them: the Host check (403 for host names not
+ * allowed), CORS for any origin, a `node-id` header on every answer, 404 for any other path.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isIP } from 'node:net';
+import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
+import { createHash } from 'node:crypto';
+import { cb58Encode } from '../generators/formats.ts';
+import { ENDPOINTS, type EndpointName, endpointModel, servedIn } from './spec.ts';
+import { MockState, P_CHAIN_ID, X_CHAIN_ID } from './state.ts';
+
+export interface MockNodeOptions {
+  /** Serve `/ext/admin` (the node's default is off; the mock's is on). */
+  adminEnabled?: boolean;
+  /** Serve `/ext/keystore` where the node version has it (the node's default is off; the mock's is on). */
+  keystoreEnabled?: boolean;
+  /** Serve only what this release serves, e.g. `v1.12.1`. Default: every method of the spec. */
+  nodeVersion?: string;
+  /** Bech32 prefix of addresses, `avax` (Mainnet) by default. */
+  hrp?: string;
+  /** Host names accepted in the Host header (IP addresses always are), like `--http-allowed-hosts`. `*` allows all. */
+  allowedHosts?: string[];
+  maxBodyBytes?: number;
+  /** Check every answer against the spec (for tests). */
+  validateResults?: boolean;
+  profile?: Profile;
+  /** Receives one line per call: method and outcome, never params. */
+  log?: (line: string) => void;
+}
+
+export interface MockNode {
+  listener: (req: IncomingMessage, res: ServerResponse) => void;
+  state: MockState;
+  nodeID: string;
+  /** Endpoint paths served, e.g. `/ext/bc/X`, each with the endpoint's name. */
+  routes: Map<string, EndpointName>;
+}
+
+const BASES: Record<EndpointName, string[]> = {
+  'x-chain': ['/ext/bc/X', '/ext/X', '/ext/bc/avm', '/ext/avm', `/ext/bc/${X_CHAIN_ID}`],
+  'x-wallet': ['/ext/bc/X/wallet', '/ext/X/wallet', '/ext/bc/avm/wallet', '/ext/avm/wallet', `/ext/bc/${X_CHAIN_ID}/wallet`],
+  'avm-static': ['/ext/vm/avm', '/ext/vm/jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq'],
+  'p-chain': ['/ext/bc/P', '/ext/P', '/ext/bc/platform', '/ext/platform', `/ext/bc/${P_CHAIN_ID}`],
+  admin: ['/ext/admin'],
+  keystore: ['/ext/keystore'],
+};
+
+const CHAINS: Partial<Record<EndpointName, string>> = { 'x-chain': 'X', 'x-wallet': 'X', 'p-chain': 'P', 'avm-static': 'X' };
+
+export function createMockNode(options: MockNodeOptions = {}): MockNode {
+  const hrp = options.hrp ?? 'avax';
+  const enabled = (name: EndpointName) => (name === 'admin' ? options.adminEnabled ?? true : name === 'keystore' ? options.keystoreEnabled ?? true : true);
+  const served = new Map<EndpointName, string[]>();
+  for (const name of Object.keys(ENDPOINTS) as EndpointName[]) {
+    const methods = endpointModel(name).methods.filter((m) => servedIn(m, options.nodeVersion)).map((m) => m.name);
+    if (enabled(name) && methods.length > 0) served.set(name, methods);
+  }
+  const routes = new Map<string, EndpointName>();
+  for (const name of served.keys()) for (const path of BASES[name]) routes.set(path, name);
+  const state = new MockState(hrp, [...routes.keys()]);
+  const log = options.log ?? (() => undefined);
+
+  const endpoints = new Map<EndpointName, Endpoint>();
+  for (const [name, methods] of served) {
+    const { create } = ENDPOINTS[name];
+    const model = endpointModel(name);
+    const handlers = state.handlers(model, ENDPOINTS[name].methods, { chain: CHAINS[name] ?? 'X', hrp });
+    const table: Record<string, (params: Record<string, unknown>) => unknown> = {};
+    for (const method of model.methods) {
+      const handler = handlers.get(method.name)!;
+      table[method.shortName] = (params) => {
+        try {
+          const result = handler(params);
+          log(`${method.name} ok`);
+          return result;
+        } catch (error) {
+          log(`${method.name} error: ${(error as Error).message}`);
+          throw error;
+        }
+      };
+    }
+    endpoints.set(
+      name,
+      (create as (handlers: never, options: object) => Endpoint)(table as never, {
+        profile: options.profile ?? 'node',
+        methods,
+        validateResults: options.validateResults ?? false,
+        ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+        // The node's handlers, not its decoder, check sizes and presence: ask the mock's handler for its message.
+        rejectParams: (method: string, params: Record<string, unknown>) => {
+          try {
+            handlers.get(method)?.(params);
+          } catch (error) {
+            return error as Error;
+          }
+          return undefined;
+        },
+        onError: (error: unknown, method: string) => log(`${method} failed: ${error instanceof Error ? error.message : String(error)}`),
+      }),
+    );
+  }
+
+  const resolve = (path: string, hops = 0): Endpoint | undefined => {
+    const name = routes.get(path);
+    if (name) return endpoints.get(name);
+    if (hops > 8) return undefined;
+    for (const [alias, base] of state.admin.routeAliases) {
+      if (path === alias || path.startsWith(`${alias}/`)) return resolve(base + path.slice(alias.length), hops + 1);
+    }
+    return undefined;
+  };
+  const nodeID = `NodeID-${cb58Encode(createHash('sha256').update('avalanche-openrpc mock node').digest().subarray(0, 20))}`;
+  const router = createRouter(resolve, { headers: { 'node-id': nodeID }, cors: true });
+  const allowed = new Set((options.allowedHosts ?? ['localhost']).map((h) => h.toLowerCase()));
+  const verdicts = new Map<string, boolean>();
+  const hostAllowed = (header: string): boolean => {
+    let verdict = verdicts.get(header);
+    if (verdict === undefined) {
+      const host = hostName(header);
+      verdict = !host || isIP(host) !== 0 || allowed.has('*') || allowed.has(host.toLowerCase());
+      if (verdicts.size >= 1024) verdicts.clear();
+      verdicts.set(header, verdict);
+    }
+    return verdict;
+  };
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (!hostAllowed(req.headers.host ?? '')) {
+      req.resume();
+      res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+      res.end('invalid host specified\n');
+      return;
+    }
+    router.node(req, res);
+  };
+  return { listener, state, nodeID, routes };
+}
+
+/** The host of a Host header, without port or IPv6 brackets. */
+function hostName(header: string): string {
+  if (header.startsWith('[')) return header.slice(1, header.indexOf(']'));
+  const colon = header.lastIndexOf(':');
+  return colon >= 0 && header.indexOf(':') === colon ? header.slice(0, colon) : header;
+}
+
+export interface RunningMockNode extends MockNode {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startMockNode(options: MockNodeOptions & { port?: number; host?: string } = {}): Promise<RunningMockNode> {
+  const node = createMockNode(options);
+  const server = createServer(node.listener);
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 9650, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return { ...node, server, url, close };
+}

@@ -1,0 +1,248 @@
+/** The node profile on a generated stub, case by case, with raw HTTP: what the node's RPC layer answers. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ADDRESS, TX_ID, startStub } from './stub.ts';
+import { rpc, send } from './raw-http.ts';
+
+const PATH = '/ext/bc/X';
+const INVALID_ARGUMENT = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
+const errorBody = (code: number, message: string, id = '1', data = 'null') =>
+  `{"jsonrpc":"2.0","error":{"code":${code},"message":${JSON.stringify(message)},"data":${data}},"id":${id}}\n`;
+
+describe('node profile of a generated stub', () => {
+  let stub: Awaited<ReturnType<typeof startStub>>;
+  const post = (body: string | Buffer, contentType?: string | null) => send(stub.port, { path: PATH, body, ...(contentType === undefined ? {} : { contentType }) });
+  beforeAll(async () => {
+    stub = await startStub();
+  });
+  beforeEach(() => {
+    stub.recorder.calls.length = 0;
+  });
+  afterAll(() => stub.close());
+
+  it('answers a call with the result, the JSON type, nosniff and a newline', async () => {
+    const response = await post(rpc('avm.getHeight'));
+    expect(response.status).toBe(200);
+    expect(response.text).toBe('{"jsonrpc":"2.0","result":{"height":"42"},"id":1}\n');
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it.each([
+    ['0', '0'],
+    ['-1.5e3', '-1.5e3'],
+    ['12345678901234567890', '12345678901234567890'],
+    ['"abc"', '"abc"'],
+    ['{ "a" : [1, {"b": null}] }', '{"a":[1,{"b":null}]}'],
+    ['[1, 2]', '[1,2]'],
+    ['true', 'true'],
+    ['"<&>"', '"\\u003c\\u0026\\u003e"'],
+    ['"\\u00e9"', '"\\u00e9"'],
+  ])('echoes the id %s byte for byte (compacted, HTML-escaped as Go does)', async (id, echoed) => {
+    const response = await post(`{"jsonrpc":"2.0","id":${id},"method":"avm.getHeight"}`);
+    expect(response.text).toBe(`{"jsonrpc":"2.0","result":{"height":"42"},"id":${echoed}}\n`);
+  });
+
+  it.each([
+    ['no id', '{"jsonrpc":"2.0","method":"avm.getHeight"}'],
+    ['a null id', '{"jsonrpc":"2.0","id":null,"method":"avm.getHeight"}'],
+  ])('runs a notification with %s and answers with an empty body', async (_name, body) => {
+    const response = await post(body);
+    expect(response.status).toBe(200);
+    expect(response.body.length).toBe(0);
+    expect(response.headers['content-type']).toBeUndefined();
+    expect(stub.recorder.calls).toEqual([{ method: 'avm.getHeight', params: {}, notification: true }]);
+  });
+
+  it('sends nothing for a failing notification either', async () => {
+    const response = await post(`{"jsonrpc":"2.0","method":"avm.getTx","params":{"txID":"${TX_ID}"}}`);
+    expect(response.text).toBe('');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('matches param names case-insensitively, lets the last duplicate win and drops unknown ones', async () => {
+    const body = `{"jsonrpc":"2.0","id":1,"method":"avm.getBalance","params":{"ADDRESS":"X-wrong","address":"${ADDRESS}","assetid":"AVAX","assetId":"asset","bogus":true,"__proto__":{"x":1},"constructor":5}}`;
+    const response = await post(body);
+    expect(response.text).toBe('{"jsonrpc":"2.0","result":{"balance":"7","utxoIDs":[]},"id":1}\n');
+    expect(stub.recorder.calls[0]!.params).toEqual({ address: ADDRESS, assetID: 'asset' });
+    expect(Object.getPrototypeOf(stub.recorder.calls[0]!.params)).toBe(Object.prototype);
+  });
+
+  it('takes [{...}] as the params object and ignores further elements; null values as absent', async () => {
+    const response = await post(`{"jsonrpc":"2.0","id":1,"method":"avm.getBalance","params":[{"address":"${ADDRESS}","assetID":"AVAX","includePartial":null},{"x":1}]}`);
+    expect(response.status).toBe(200);
+    expect(stub.recorder.calls[0]!.params).toEqual({ address: ADDRESS, assetID: 'AVAX' });
+  });
+
+  it.each([
+    ['a string', '"x"'],
+    ['a number', '5'],
+    ['an array of a string', '["x"]'],
+    ['a wrong type', `{"address":5,"assetID":"AVAX"}`],
+    ['a malformed address', `{"address":"X-avax1bad","assetID":"AVAX"}`],
+  ])('answers -32000 "couldn\'t unmarshal" for params that are %s, without running the handler', async (_name, params) => {
+    const response = await post(`{"jsonrpc":"2.0","id":1,"method":"avm.getBalance","params":${params}}`);
+    expect(response.text).toBe(errorBody(-32000, INVALID_ARGUMENT));
+    expect(response.headers['x-content-type-options']).toBeUndefined();
+    expect(stub.recorder.calls).toHaveLength(0);
+  });
+
+  it('answers a missing required param with the decode error unless the handler has its own message', async () => {
+    const response = await post(rpc('avm.getBalance', { assetID: 'AVAX' }));
+    expect(response.text).toBe(errorBody(-32000, INVALID_ARGUMENT));
+  });
+
+  it.each([
+    ['avm.GetHeight', 'method must start with a non-uppercase letter'],
+    ['avm.fooBar', 'rpc: can\'t find method "avm.FooBar"'],
+    ['avm.getheight', 'rpc: can\'t find method "avm.Getheight"'],
+    ['AVM.getHeight', 'rpc: can\'t find service "AVM.GetHeight"'],
+    ['wallet.issueTx', 'rpc: can\'t find service "wallet.IssueTx"'],
+    ['getHeight', 'rpc: service/method request ill-formed: "getHeight"'],
+    ['avm.get.height', 'rpc: service/method request ill-formed: "avm.Get.height"'],
+    ['', 'rpc: service/method request ill-formed: ""'],
+    ['avm.', 'rpc: can\'t find method "avm."'],
+    ['avm.\u00e9t\u00e9', 'rpc: can\'t find method "avm.\u00c9t\u00e9"'],
+    ['avm.get\nHeight', 'rpc: can\'t find method "avm.Get\\nHeight"'],
+  ])('names the method %j the way the node does', async (method, message) => {
+    const response = await post(rpc(method));
+    expect(response.text).toBe(errorBody(-32000, message).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`));
+  });
+
+  it('answers handler errors with -32000 and the error message; an RpcError keeps its code and data', async () => {
+    expect((await post(rpc('avm.getTx', { txID: TX_ID }))).text).toBe('{"jsonrpc":"2.0","error":{"code":-32000,"message":"tx not found \\u003c\\u0026\\u003e","data":null},"id":1}\n');
+    const custom = await post(rpc('avm.getTx', { txID: '2QouvFWUbjuySRxeX5xMbNCuAaKWfbk5FeEa2JmoF85RKLk2dD' }));
+    expect(custom.text).toBe(errorBody(-32042, 'custom failure', '1', '{"reason":"chosen"}'));
+    expect(custom.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('answers a wrong jsonrpc with -32600 and the decoded request as data', async () => {
+    const response = await post('{"jsonrpc":"1.0","id":7,"method":"avm.getHeight","params":{ "a" : 1 }}');
+    expect(response.text).toBe(errorBody(-32600, 'jsonrpc must be 2.0', '7', '{"jsonrpc":"1.0","method":"avm.getHeight","params":{"a":1},"id":7}'));
+  });
+
+  it.each([
+    ['', 'EOF'],
+    ['   ', 'EOF'],
+    ['{"jsonrpc":', 'unexpected EOF'],
+    ['{"jsonrpc":"2.0",}', "invalid character '}' looking for beginning of object key string"],
+    ['nul', 'unexpected EOF'],
+    ['nulx', "invalid character 'x' in literal null (expecting 'l')"],
+    ['{"a" 1}', "invalid character '1' after object key"],
+    ['[1 2]', "invalid character '2' after array element"],
+    ['"a\u0001"', "invalid character '\\x01' in string literal"],
+    ['{"a":-}', "invalid character '}' in numeric literal"],
+    ['\u00ff', "invalid character 'ÿ' looking for beginning of value"],
+    ['[{"jsonrpc":"2.0","id":1,"method":"avm.getHeight"}]', 'json: cannot unmarshal array into Go value of type json2.serverRequest'],
+    ['"text"', 'json: cannot unmarshal string into Go value of type json2.serverRequest'],
+    ['5', 'json: cannot unmarshal number into Go value of type json2.serverRequest'],
+  ])('answers the body %j with -32700 and Go\'s message', async (body, message) => {
+    const response = await post(Buffer.from(body, body === '\u00ff' ? 'latin1' : 'utf8'));
+    expect(response.text).toBe(errorBody(-32700, message, 'null', '{"jsonrpc":"","method":"","params":null,"id":null}'));
+  });
+
+  it('answers a field of the wrong type with -32700 and still echoes the id it decoded', async () => {
+    const response = await post('{"jsonrpc":"2.0","id":3,"method":5}');
+    expect(response.text).toBe(errorBody(-32700, 'json: cannot unmarshal number into Go struct field serverRequest.method of type string', '3', '{"jsonrpc":"2.0","method":"","params":null,"id":3}'));
+  });
+
+  it('refuses deep nesting beyond Go\'s limit and accepts it up to the limit', async () => {
+    const deep = await post(`{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":[${'['.repeat(10000)}`);
+    expect(deep.text).toBe(errorBody(-32700, "invalid character '[' exceeded max depth", 'null', '{"jsonrpc":"","method":"","params":null,"id":null}'));
+    const ok = await post(`{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":{"x":${'['.repeat(9998)}${']'.repeat(9998)}}}`);
+    expect(ok.text).toBe('{"jsonrpc":"2.0","result":{"height":"42"},"id":1}\n');
+  });
+
+  it('keeps invalid UTF-8 of the id as it came and decodes it as U+FFFD inside strings, as Go does', async () => {
+    const body = Buffer.concat([Buffer.from('{"jsonrpc":"1.0","id":"'), Buffer.from([0xff]), Buffer.from('","method":"a'), Buffer.from([0xc3]), Buffer.from('"}')]);
+    const response = await post(body);
+    const expected = Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","error":{"code":-32600,"message":"jsonrpc must be 2.0","data":{"jsonrpc":"1.0","method":"a\ufffd","params":null,"id":"'),
+      Buffer.from([0xff]),
+      Buffer.from('"}},"id":"'),
+      Buffer.from([0xff]),
+      Buffer.from('"}\n'),
+    ]);
+    expect(response.body.toString('latin1')).toBe(expected.toString('latin1'));
+  });
+
+  it.each([
+    ['GET', 'rpc: POST method required, received GET'],
+    ['PUT', 'rpc: POST method required, received PUT'],
+    ['DELETE', 'rpc: POST method required, received DELETE'],
+  ])('refuses %s with 405 in plain text', async (method, text) => {
+    const response = await send(stub.port, { path: PATH, method, body: rpc('avm.getHeight') });
+    expect(response.status).toBe(405);
+    expect(response.text).toBe(text);
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+  });
+
+  it.each([
+    [null, 'rpc: unrecognized Content-Type: '],
+    ['text/plain', 'rpc: unrecognized Content-Type: text/plain'],
+    ['application/json-rpc', 'rpc: unrecognized Content-Type: application/json-rpc'],
+    ['Text/JSON; charset=utf-8', 'rpc: unrecognized Content-Type: Text/JSON'],
+  ])('refuses the content type %j with 415', async (contentType, text) => {
+    const response = await post(rpc('avm.getHeight'), contentType);
+    expect(response.status).toBe(415);
+    expect(response.text).toBe(text);
+  });
+
+  it.each(['application/json', 'APPLICATION/JSON', 'application/json;', 'application/json; charset=utf-8', 'Application/Json;charset=UTF-8;x=y'])(
+    'accepts the content type %j',
+    async (contentType) => {
+      expect((await post(rpc('avm.getHeight'), contentType)).status).toBe(200);
+    },
+  );
+
+  it('answers 404 for a path no endpoint has', async () => {
+    const response = await send(stub.port, { path: '/ext/bc/Y', body: rpc('avm.getHeight') });
+    expect(response.status).toBe(404);
+    expect(response.text).toBe('404 page not found\n');
+    expect((await send(stub.port, { path: '/ext/bc/X?x=1', body: rpc('avm.getHeight') })).status).toBe(200);
+  });
+
+  it('answers rpc.discover with the endpoint document', async () => {
+    const response = JSON.parse((await post(rpc('rpc.discover'))).text) as { result: { info: { title: string } } };
+    expect(response.result.info.title).toMatch(/X-Chain/);
+  });
+});
+
+describe('body size limit', () => {
+  it('answers 413 for a declared or streamed body above maxBodyBytes, and keeps serving', async () => {
+    const stub = await startStub({ maxBodyBytes: 1000 });
+    try {
+      const big = rpc('avm.getBalance', { address: ADDRESS, assetID: 'x'.repeat(2000) });
+      const declared = await send(stub.port, { path: PATH, body: big });
+      expect(declared.status).toBe(413);
+      expect(declared.text).toBe('http: request body too large');
+      const streamed = await new Promise<number>((resolve, reject) => {
+        import('node:http').then(({ request }) => {
+          const req = request({ host: '127.0.0.1', port: stub.port, path: PATH, method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
+          req.on('error', reject);
+          for (let i = 0; i < 20; i++) req.write('x'.repeat(100));
+          req.end();
+        }, reject);
+      });
+      expect(streamed).toBe(413);
+      expect((await send(stub.port, { path: PATH, body: rpc('avm.getHeight') })).status).toBe(200);
+    } finally {
+      await stub.close();
+    }
+  });
+});
+
+describe('result validation (strict mode)', () => {
+  it('answers -32603 naming the mismatch when a handler returns a result off the spec', async () => {
+    const stub = await startStub({ validateResults: true }, 42);
+    try {
+      const response = JSON.parse((await send(stub.port, { path: PATH, body: rpc('avm.getHeight') })).text) as { error: { code: number; message: string } };
+      expect(response.error.code).toBe(-32603);
+      expect(response.error.message).toMatch(/^result of avm\.getHeight does not match its schema: .*height/);
+    } finally {
+      await stub.close();
+    }
+  });
+});
