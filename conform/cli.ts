@@ -1,0 +1,97 @@
+/**
+ * npm run conform -- --url <base URL> [--methods <regex>] [--json <file>] [--include-writes]
+ *                    [--node-version vX.Y.Z] [--blockchain-id <id or alias>] [--timeout-ms N]
+ * Exit code: 0 all PASS/SKIP, 1 something FAILed, 2 bad usage or unreachable node.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { formatReport } from './report.ts';
+import { NodeUnreachableError, runConformance } from './runner.ts';
+import { VERSION_PATTERN, loadSpecModel } from './spec.ts';
+import { SpecValidator } from './validate.ts';
+
+const USAGE = `usage: npm run conform -- --url <base URL, e.g. http://127.0.0.1:9650> [options]
+  --methods <regex>        only methods whose wire name matches, e.g. '^platform\\.get'
+  --json <file>            also write the full report as JSON
+  --include-writes         also call methods that change node or chain state (issueTx, keystore, admin changes)
+  --node-version vX.Y.Z    the node's release, when it does not answer info.getNodeVersion
+  --blockchain-id <id>     the AVM chain to check (default X)
+  --timeout-ms <n>         per-call timeout (default 10000)`;
+
+function fail(message: string): never {
+  process.stderr.write(`conform: ${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let args;
+  try {
+    args = parseArgs({
+      options: {
+        url: { type: 'string' },
+        methods: { type: 'string' },
+        json: { type: 'string' },
+        'include-writes': { type: 'boolean', default: false },
+        'node-version': { type: 'string' },
+        'blockchain-id': { type: 'string' },
+        'timeout-ms': { type: 'string', default: '10000' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (!args.url) fail('--url is required');
+  let url: URL;
+  try {
+    url = new URL(args.url);
+  } catch {
+    fail(`--url "${args.url}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(`--url must be http(s), not ${url.protocol}`);
+  let methods: RegExp | undefined;
+  try {
+    methods = args.methods === undefined ? undefined : new RegExp(args.methods);
+  } catch (error) {
+    fail(`--methods: ${(error as Error).message}`);
+  }
+  const version = args['node-version'];
+  if (version !== undefined && !VERSION_PATTERN.test(version)) fail(`--node-version must look like v1.14.2, not "${version}"`);
+  const timeoutMs = Number(args['timeout-ms']);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) fail(`--timeout-ms must be a positive integer`);
+
+  let validator: SpecValidator;
+  try {
+    validator = new SpecValidator(loadSpecModel());
+  } catch (error) {
+    // A broken spec or a stale generated/server: nothing to check against.
+    process.stderr.write(`conform: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+  if (methods && ![...validator.methods.keys()].some((name) => methods.test(name))) fail(`--methods ${String(methods)} matches no method of the spec`);
+  try {
+    const report = await runConformance({
+      url: args.url,
+      validator,
+      ...(methods ? { methods } : {}),
+      includeWrites: args['include-writes'],
+      ...(version ? { nodeVersion: version } : {}),
+      ...(args['blockchain-id'] ? { pathVariables: { blockchainID: args['blockchain-id'] } } : {}),
+      timeoutMs,
+    });
+    process.stdout.write(formatReport(report));
+    if (args.json) writeFileSync(args.json, JSON.stringify(report, null, 2) + '\n');
+    process.exitCode = report.totals.FAIL > 0 ? 1 : 0;
+  } catch (error) {
+    if (!(error instanceof NodeUnreachableError)) throw error;
+    process.stderr.write(`conform: ${error.message}\n`);
+    process.exit(2);
+  }
+}
+
+await main();

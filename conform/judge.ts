@@ -1,0 +1,60 @@
+/**
+ * Judging one answer of the conformance runner: a valid call must get the documented result or a documented error;
+ * an invalid call must get an error (for a param that fails to decode, the node's documented decode error).
+ */
+import type { EndpointModel, MethodModel } from '../generators/model/types.ts';
+import type { CaseKind } from './cases.ts';
+import type { RpcAnswer } from './rpc.ts';
+import type { SpecValidator, Violation } from './validate.ts';
+
+export type Verdict =
+  | { kind: 'checked'; answer: 'result' | 'error'; error?: { code: number; message: string }; violations: Violation[] }
+  | { kind: 'unavailable'; reason: string }
+  | { kind: 'unserved'; message: string };
+
+/** gorilla/rpc's answer for a method the node does not have (AvalancheGo sends it with -32000, not -32601). */
+const UNKNOWN_METHOD = /^rpc: can't find (method|service)\b/;
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function judge(validator: SpecValidator, endpoint: EndpointModel, method: MethodModel, kind: CaseKind, requestId: number, answer: RpcAnswer): Verdict {
+  const failed = (violation: Violation): Verdict => ({ kind: 'checked', answer: 'error', violations: [violation] });
+  if (answer.kind === 'unreachable') return failed({ pointer: '', rule: 'transport', message: `no answer: ${answer.error}` });
+  // An API the operator did not enable (admin, keystore) or a chain still bootstrapping says nothing about the spec.
+  if (answer.status === 404) return { kind: 'unavailable', reason: `endpoint not enabled on this node (HTTP 404)` };
+  if (answer.status === 503) return { kind: 'unavailable', reason: `node not ready (HTTP 503: ${firstLine(answer.text)})` };
+  if (answer.status !== 200) return failed({ pointer: '', rule: 'http-status', message: `HTTP ${answer.status} where JSON-RPC answers with 200: ${firstLine(answer.text)}` });
+  if (answer.kind === 'text') return failed({ pointer: '', rule: 'json', message: `the answer is not JSON (content-type "${answer.contentType}"): ${firstLine(answer.text)}` });
+
+  const body = answer.body;
+  const error = isObject(body) && isObject(body.error) ? { code: body.error.code as number, message: String(body.error.message) } : undefined;
+  const hasResult = isObject(body) && 'result' in body;
+  if (error && UNKNOWN_METHOD.test(error.message)) return { kind: 'unserved', message: error.message };
+  if (kind === 'example') {
+    return { kind: 'checked', answer: hasResult ? 'result' : 'error', ...(error ? { error } : {}), violations: validator.checkResponse(method.name, body, requestId) };
+  }
+  if (hasResult) {
+    return { kind: 'checked', answer: 'result', violations: [{ pointer: '/result', rule: 'error-expected', message: 'a result where the spec requires an error: the node accepted an invalid request' }] };
+  }
+  const violations = validator.checkResponse(method.name, body, requestId);
+  const decodeError = documentedDecodeError(endpoint, method);
+  if (error && violations.length === 0 && decodeError && kind !== 'missing-required' && !(error.code === decodeError.code && error.message === decodeError.message)) {
+    violations.push({ pointer: '/error', rule: 'decode-error', message: `a param that cannot be decoded must get ${decodeError.code} "${decodeError.message}", not ${error.code} "${error.message}"` });
+  }
+  return { kind: 'checked', answer: 'error', ...(error ? { error } : {}), violations };
+}
+
+/** The error the node gives for params it cannot decode: `components.errors.InvalidArgument`, when the method lists it. */
+export function documentedDecodeError(endpoint: EndpointModel, method: MethodModel): { code: number; message: string } | undefined {
+  const components = (endpoint.document.components ?? {}) as Obj;
+  const candidate = ((components.errors ?? {}) as Obj).InvalidArgument;
+  if (!isObject(candidate) || typeof candidate.code !== 'number' || typeof candidate.message !== 'string') return undefined;
+  const { code, message } = candidate;
+  return method.errors.some((e) => e.code === code && e.message === message) ? { code, message } : undefined;
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+}

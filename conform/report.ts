@@ -1,0 +1,46 @@
+/** The conformance report for people: one row per method, every FAIL with its pointer and rule. */
+import type { CheckResult, ConformReport, MethodResult } from './runner.ts';
+
+const VERSION_SOURCE = {
+  flag: 'given with --node-version',
+  node: 'reported by info.getNodeVersion',
+  assumed: 'assumed: the newest release the spec describes, since the node did not report one',
+} as const;
+
+export function formatReport(report: ConformReport): string {
+  const lines = [
+    `Conformance of ${report.url} with the spec (${report.spec.documents} documents, ${report.spec.methods} methods)`,
+    `Node version: ${report.nodeVersion.version} (${VERSION_SOURCE[report.nodeVersion.source]})`,
+    `Live params found: ${Object.entries(report.discovered).map(([kind, n]) => `${kind} ${n}`).join(', ') || 'none (examples used as given)'}`,
+    '',
+  ];
+  const width = Math.max('METHOD'.length, ...report.results.map((r) => r.method.length)) + 2;
+  lines.push(`${'METHOD'.padEnd(width)}RESULT  DETAIL`);
+  for (const result of report.results) {
+    const [first = '', ...rest] = detailLines(result);
+    lines.push(`${result.method.padEnd(width)}${result.status.padEnd(8)}${first}`);
+    for (const line of rest) lines.push(`${''.padEnd(width + 8)}${line}`);
+  }
+  const { PASS, FAIL, SKIP } = report.totals;
+  lines.push('', `${PASS} PASS, ${FAIL} FAIL, ${SKIP} SKIP`);
+  return lines.join('\n') + '\n';
+}
+
+function detailLines(result: MethodResult): string[] {
+  if (result.status === 'SKIP') return [result.reason ?? ''];
+  if (result.status === 'FAIL') {
+    return result.checks.flatMap((check) => check.violations.map((v) => `${check.name}: ${v.pointer || '(root)'} [${v.rule}] ${v.message}`));
+  }
+  return [summarise(result.checks)];
+}
+
+function summarise(checks: CheckResult[]): string {
+  const examples = checks.filter((c) => c.kind === 'example');
+  const results = examples.filter((c) => c.answer === 'result').length;
+  const errors = examples.length - results;
+  const refused = checks.length - examples.length;
+  const parts = [`${results} result${results === 1 ? '' : 's'} valid`];
+  if (errors > 0) parts.push(`${errors} documented error${errors === 1 ? '' : 's'} (${examples.filter((c) => c.answer === 'error').map((c) => `"${c.error?.message ?? ''}"`).join(', ')})`);
+  parts.push(refused > 0 ? `${refused} invalid request${refused === 1 ? '' : 's'} refused` : 'no invalid request derivable');
+  return parts.join('; ');
+}

@@ -1,0 +1,155 @@
+/**
+ * `npm run conform`: calls every safe method of the spec on a live node and reports, method by method, PASS, FAIL
+ * (JSON pointer + violated rule) or SKIP (why). Calls run one at a time, in spec order, so a node is never flooded
+ * and a report reads the same twice.
+ */
+import type { Json } from '../generators/model/types.ts';
+import { type CallCase, type CaseKind, exampleCases, invalidCases } from './cases.ts';
+import { Facts, discover, substituteParams } from './discovery.ts';
+import { judge } from './judge.ts';
+import { type RpcAnswer, callRpc } from './rpc.ts';
+import { type SpecMethod, endpointPath, isSafeRead, newestSpecVersion, notServedReason, parseNodeVersion } from './spec.ts';
+import type { SpecValidator, Violation } from './validate.ts';
+
+export type Status = 'PASS' | 'FAIL' | 'SKIP';
+
+export interface CheckResult {
+  name: string;
+  kind: CaseKind;
+  params: Record<string, Json>;
+  answer: 'result' | 'error';
+  error?: { code: number; message: string };
+  violations: Violation[];
+}
+
+export interface MethodResult {
+  method: string;
+  endpoint: string;
+  status: Status;
+  reason?: string;
+  checks: CheckResult[];
+}
+
+export interface ConformReport {
+  url: string;
+  nodeVersion: { version: string; source: 'flag' | 'node' | 'assumed' };
+  spec: { documents: number; methods: number };
+  discovered: Record<string, number>;
+  results: MethodResult[];
+  totals: Record<Status, number>;
+}
+
+export interface ConformOptions {
+  url: string;
+  validator: SpecValidator;
+  methods?: RegExp;
+  includeWrites?: boolean;
+  nodeVersion?: string;
+  timeoutMs?: number;
+  /** Values for endpoint path variables, e.g. `{ blockchainID: 'X' }`. */
+  pathVariables?: Record<string, string>;
+  onResult?: (result: MethodResult) => void;
+}
+
+export class NodeUnreachableError extends Error {}
+
+export async function runConformance(options: ConformOptions): Promise<ConformReport> {
+  const { validator } = options;
+  const model = validator.model;
+  const baseUrl = options.url.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  let nextId = 0;
+  const send = (entry: SpecMethod, params: Record<string, Json>) => {
+    const id = ++nextId;
+    const url = baseUrl + endpointPath(entry.endpoint, options.pathVariables);
+    return { id, answer: callRpc({ url, method: entry.method.name, params, id, timeoutMs }) };
+  };
+
+  const nodeVersion = await resolveNodeVersion(baseUrl, options.nodeVersion, newestSpecVersion(model), timeoutMs);
+  const facts = new Facts();
+  const usable = (entry: SpecMethod) => isSafeRead(entry) && !notServedReason(entry.method, nodeVersion.version);
+  await discover(async (name, params) => {
+    const entry = validator.methods.get(name);
+    if (!entry || !usable(entry)) return undefined;
+    const answer = await send(entry, params).answer;
+    const result = resultOf(answer);
+    if (result !== undefined) facts.harvest(entry.method, result);
+    return result;
+  }, facts);
+
+  const results: MethodResult[] = [];
+  for (const entry of validator.methods.values()) {
+    if (options.methods && !options.methods.test(entry.method.name)) continue;
+    const result = await checkMethod(entry);
+    results.push(result);
+    options.onResult?.(result);
+  }
+  const totals = { PASS: 0, FAIL: 0, SKIP: 0 };
+  for (const r of results) totals[r.status] += 1;
+  return {
+    url: baseUrl,
+    nodeVersion,
+    spec: { documents: model.endpoints.length, methods: validator.methods.size },
+    discovered: facts.counts(),
+    results,
+    totals,
+  };
+
+  async function checkMethod(entry: SpecMethod): Promise<MethodResult> {
+    const { endpoint, method } = entry;
+    const base = { method: method.name, endpoint: endpointPath(endpoint, options.pathVariables) };
+    const skip = (reason: string): MethodResult => ({ ...base, status: 'SKIP', reason, checks: [] });
+    if (!isSafeRead(entry) && !options.includeWrites) return skip('write method (changes node or chain state; --include-writes calls it)');
+    const unserved = notServedReason(method, nodeVersion.version);
+    if (unserved) return skip(unserved);
+    const examples = exampleCases(method, (params) => substituteParams(method, params, facts));
+    if (examples.length === 0) return skip('no usable params (the spec gives no example)');
+    const valid = examples[0]!.params;
+    const cases: CallCase[] = [...examples, ...invalidCases(endpoint, method, valid, (params) => validator.checkParams(method.name, params).length > 0)];
+
+    const checks: CheckResult[] = [];
+    for (const call of cases) {
+      const { id, answer: pending } = send(entry, call.params);
+      const answer = await pending;
+      const verdict = judge(validator, endpoint, method, call.kind, id, answer);
+      const result = call.kind === 'example' ? resultOf(answer) : undefined;
+      if (result !== undefined) facts.harvest(method, result);
+      if (verdict.kind === 'unavailable') return skip(verdict.reason);
+      if (verdict.kind === 'unserved') return unservedMethod(base, verdict.message, call, nodeVersion);
+      const { kind: _kind, ...outcome } = verdict;
+      checks.push({ name: call.name, kind: call.kind, params: call.params, ...outcome });
+    }
+    return { ...base, status: checks.some((c) => c.violations.length > 0) ? 'FAIL' : 'PASS', checks };
+  }
+}
+
+/** The result of a successful answer, for harvesting live params. */
+function resultOf(answer: RpcAnswer): Json | undefined {
+  const body = answer.kind === 'json' ? answer.body : undefined;
+  return body !== null && typeof body === 'object' && 'result' in body ? (body.result as Json) : undefined;
+}
+
+/**
+ * A method the node does not have. When the node's release is known and the spec says that release serves the
+ * method, that is a disagreement; when the release was only assumed, the node may simply be older.
+ */
+function unservedMethod(base: Pick<MethodResult, 'method' | 'endpoint'>, message: string, call: CallCase, version: ConformReport['nodeVersion']): MethodResult {
+  if (version.source === 'assumed') {
+    return { ...base, status: 'SKIP', reason: `not served by this node ("${message}"); its release is unknown (--node-version tells it)`, checks: [] };
+  }
+  const violation = { pointer: '/error', rule: 'served', message: `${version.version} should serve ${base.method}, but the node answers "${message}"` };
+  return { ...base, status: 'FAIL', checks: [{ name: call.name, kind: call.kind, params: call.params, answer: 'error', violations: [violation] }] };
+}
+
+/**
+ * The spec has no method that reports the node's release, but every AvalancheGo serves `info.getNodeVersion` on
+ * `/ext/info`; its answer decides which methods to expect. Without one, the newest release the spec describes.
+ */
+async function resolveNodeVersion(baseUrl: string, flag: string | undefined, newest: string, timeoutMs: number): Promise<ConformReport['nodeVersion']> {
+  const answer = await callRpc({ url: `${baseUrl}/ext/info`, method: 'info.getNodeVersion', params: {}, id: 0, timeoutMs });
+  if (answer.kind === 'unreachable') throw new NodeUnreachableError(`cannot reach the node at ${baseUrl}: ${answer.error}`);
+  if (flag) return { version: flag, source: 'flag' };
+  const reported = answer.kind === 'json' ? (answer.body as { result?: { version?: unknown } } | null)?.result?.version : undefined;
+  const version = typeof reported === 'string' ? parseNodeVersion(reported) : undefined;
+  return version ? { version, source: 'node' } : { version: newest, source: 'assumed' };
+}

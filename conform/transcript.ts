@@ -1,0 +1,86 @@
+/**
+ * Recorded exchanges: one JSON file per call, named `<seq>-<method>.json` (seq zero-padded, so names sort in call
+ * order), holding the endpoint path, the request and the response as they crossed the proxy. Replaying one sends the
+ * same request to another node (the mock in tests) and returns its answer for comparison.
+ */
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface Transcript {
+  /** Path below the node's base URL, e.g. `/ext/bc/P` (query string included, if any). */
+  endpoint: string;
+  httpMethod: string;
+  /** The JSON-RPC method, or undefined when the request named none. */
+  method?: string;
+  /** The request body parsed as JSON, or `requestText` when it was not JSON. */
+  request?: unknown;
+  requestText?: string;
+  response: {
+    status: number;
+    contentType?: string;
+    body?: unknown;
+    bodyText?: string;
+  };
+}
+
+const SEQ_DIGITS = 6;
+const safeName = (method: string | undefined) => (method ?? 'no-method').replace(/[^A-Za-z0-9._-]/g, '_');
+
+export class TranscriptRecorder {
+  private seq: number;
+
+  constructor(readonly dir: string) {
+    mkdirSync(dir, { recursive: true });
+    // Continues after what the folder already holds: a second recording never overwrites the first.
+    const taken = readdirSync(dir).map((name) => /^(\d+)-/.exec(name)?.[1]).filter((n): n is string => n !== undefined).map(Number);
+    this.seq = taken.length > 0 ? Math.max(...taken) : 0;
+  }
+
+  /** Claims the next sequence number when a call arrives, so names follow arrival order even if answers overlap. */
+  next(): number {
+    return ++this.seq;
+  }
+
+  async write(seq: number, transcript: Transcript): Promise<string> {
+    const file = join(this.dir, `${String(seq).padStart(SEQ_DIGITS, '0')}-${safeName(transcript.method)}.json`);
+    await writeFile(file, JSON.stringify(transcript, null, 2) + '\n');
+    return file;
+  }
+}
+
+/** A body as a transcript holds it: parsed when it is JSON, verbatim text otherwise, nothing when empty. */
+export function transcriptBody(bytes: Buffer): { json?: unknown; text?: string } {
+  if (bytes.length === 0) return {};
+  const text = bytes.toString('utf8');
+  try {
+    return { json: JSON.parse(text) as unknown };
+  } catch {
+    return { text };
+  }
+}
+
+export function readTranscripts(dir: string): Array<{ file: string; transcript: Transcript }> {
+  return readdirSync(dir)
+    .filter((name) => /^\d+-.*\.json$/.test(name))
+    .sort()
+    .map((name) => ({ file: join(dir, name), transcript: JSON.parse(readFileSync(join(dir, name), 'utf8')) as Transcript }));
+}
+
+/** Sends a transcript's request to `baseUrl` and returns the answer in the transcript's own response form. */
+export async function replayTranscript(transcript: Transcript, baseUrl: string): Promise<Transcript['response']> {
+  const body = transcript.requestText ?? (transcript.request === undefined ? undefined : JSON.stringify(transcript.request));
+  const response = await fetch(baseUrl.replace(/\/+$/, '') + transcript.endpoint, {
+    method: transcript.httpMethod,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body }),
+  });
+  const parsed = transcriptBody(Buffer.from(await response.arrayBuffer()));
+  const contentType = response.headers.get('content-type');
+  return {
+    status: response.status,
+    ...(contentType ? { contentType } : {}),
+    ...('json' in parsed ? { body: parsed.json } : {}),
+    ...('text' in parsed ? { bodyText: parsed.text } : {}),
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * Validates what travels on the wire against the spec: a call's params against the method's param schemas, an answer
+ * against its result schema or its documented errors, and the JSON-RPC envelope around both. The schemas are checked
+ * by the generated server package's validators (compiled once, at generation, by the toolkit's one ajv), so the
+ * server, the mock, the conformance runner and the proxy all judge a value the same way.
+ */
+import type { ErrorObject } from 'ajv';
+import { describeAjvError } from '../generators/load/ajv.ts';
+import type { SpecModel } from '../generators/model/types.ts';
+import * as generatedServer from '../generated/server/dist/index.js';
+import type { MethodSpec, ValidateFunction } from '../generated/server/dist/index.js';
+import { type DocumentedError, documentedErrorsOf, findDocumentedError } from './errors.ts';
+import { type SpecMethod, indexMethods } from './spec.ts';
+
+/** One disagreement with the spec: where (a JSON pointer into the request or response) and which rule. */
+export interface Violation {
+  pointer: string;
+  rule: string;
+  message: string;
+}
+
+interface MethodChecks {
+  params: ValidateFunction;
+  result: ValidateFunction;
+  errors: DocumentedError[];
+}
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** JSON-RPC's own errors, which any call may get whatever its method documents. */
+const PROTOCOL_ERRORS = new Set([-32700, -32600]);
+
+/** Every method's generated validators by wire name (the package exports one `<endpoint>Methods` list per endpoint). */
+function generatedValidators(): Map<string, MethodSpec> {
+  const byName = new Map<string, MethodSpec>();
+  for (const [name, value] of Object.entries(generatedServer)) {
+    if (name.endsWith('Methods') && Array.isArray(value)) for (const spec of value as readonly MethodSpec[]) byName.set(spec.name, spec);
+  }
+  return byName;
+}
+
+export class SpecValidator {
+  readonly methods: Map<string, SpecMethod>;
+  private readonly checks = new Map<string, MethodChecks>();
+
+  constructor(readonly model: SpecModel) {
+    this.methods = indexMethods(model);
+    const generated = generatedValidators();
+    const stale = [...this.methods.keys()].filter((name) => !generated.has(name));
+    if (stale.length > 0) throw new Error(`generated/server has no validators for ${stale.join(', ')}: it is older than the spec (npm run generate)`);
+    for (const [name, { method }] of this.methods) {
+      const spec = generated.get(name)!;
+      this.checks.set(name, { params: spec.validateParams, result: spec.validateResult, errors: documentedErrorsOf(method) });
+    }
+  }
+
+  /** `params` as sent (an object, a one-element array around one, or absent); pointers start at `/params`. */
+  checkParams(methodName: string, params: unknown): Violation[] {
+    const checks = this.checks.get(methodName);
+    if (!checks) return [];
+    if (params === undefined || params === null) params = {};
+    if (Array.isArray(params)) {
+      // The node also takes `[{...}]`, but the spec says by-name: the array form is the caller's dialect, not the spec's.
+      return [{ pointer: '/params', rule: 'paramStructure', message: 'params must be an object (by-name); the node also takes [ {...} ] but the spec does not' }];
+    }
+    if (!isObject(params)) return [{ pointer: '/params', rule: 'type', message: 'params must be an object' }];
+    return checks.params(params) ? [] : toViolations('/params', checks.params.errors);
+  }
+
+  checkResult(methodName: string, result: unknown): Violation[] {
+    const validate = this.checks.get(methodName)?.result;
+    if (!validate || validate(result)) return [];
+    return toViolations('/result', validate.errors);
+  }
+
+  /** An error answer must be one the method documents (code, and message up to its variable parts). */
+  checkError(methodName: string, error: unknown): Violation[] {
+    if (!isObject(error)) return [{ pointer: '/error', rule: 'type', message: 'error must be an object' }];
+    const form: Violation[] = [];
+    if (!Number.isInteger(error.code)) form.push({ pointer: '/error/code', rule: 'type', message: 'must be integer' });
+    if (typeof error.message !== 'string') form.push({ pointer: '/error/message', rule: 'type', message: 'must be string' });
+    if (form.length > 0) return form;
+    const code = error.code as number;
+    const message = error.message as string;
+    if (PROTOCOL_ERRORS.has(code)) return [];
+    const documented = this.checks.get(methodName)?.errors ?? [];
+    if (findDocumentedError(documented, code, message)) return [];
+    const known = documented.length === 0 ? 'it documents none' : `it documents ${documented.length}`;
+    return [{ pointer: '/error', rule: 'documented-errors', message: `${code} "${message}" is not an error ${methodName} documents (${known})` }];
+  }
+
+  /** A whole parsed response: the envelope, then the result or the error. */
+  checkResponse(methodName: string, response: unknown, requestId: unknown): Violation[] {
+    if (!isObject(response)) return [{ pointer: '', rule: 'type', message: 'a JSON-RPC response must be an object' }];
+    const violations: Violation[] = [];
+    if (response.jsonrpc !== '2.0') violations.push({ pointer: '/jsonrpc', rule: 'const', message: 'must be "2.0"' });
+    if (requestId !== undefined && JSON.stringify(response.id) !== JSON.stringify(requestId)) {
+      violations.push({ pointer: '/id', rule: 'const', message: `must echo the request id ${JSON.stringify(requestId)}` });
+    }
+    const hasResult = 'result' in response;
+    const hasError = 'error' in response && response.error !== null;
+    if (hasResult === hasError) {
+      violations.push({ pointer: '', rule: 'oneOf', message: 'must have exactly one of result and error' });
+      return violations;
+    }
+    return [...violations, ...(hasResult ? this.checkResult(methodName, response.result) : this.checkError(methodName, response.error))];
+  }
+
+  documentedErrors(methodName: string): DocumentedError[] {
+    return this.checks.get(methodName)?.errors ?? [];
+  }
+}
+
+/**
+ * ajv reports every failed branch of an `anyOf`. A branch whose type did not even match says nothing useful; the
+ * branches that matched the type and failed on something else (a pattern, a missing field, deeper down) explain the
+ * failure, so the generic "must match a schema in anyOf" is kept only when nothing better is left.
+ */
+export function simplifyErrors(errors: ErrorObject[]): ErrorObject[] {
+  const isCombinator = (e: ErrorObject) => e.keyword === 'anyOf' || e.keyword === 'oneOf';
+  let kept = errors;
+  for (const combinator of errors.filter(isCombinator)) {
+    const at = combinator.instancePath;
+    kept = kept.filter((e) => !(e.instancePath === at && e.keyword === 'type'));
+    const explaining = kept.some((e) => e !== combinator && (e.instancePath.startsWith(at + '/') || (e.instancePath === at && !isCombinator(e))));
+    if (explaining) kept = kept.filter((e) => e !== combinator);
+  }
+  return kept;
+}
+
+function toViolations(prefix: string, errors: ValidateFunction['errors']): Violation[] {
+  // The generated validators are ajv's standalone code: their errors are ajv's error objects.
+  return simplifyErrors((errors ?? []) as ErrorObject[]).map((error) => ({ pointer: prefix + error.instancePath, rule: error.keyword, message: describeAjvError(error) }));
+}

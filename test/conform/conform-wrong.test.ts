@@ -1,0 +1,131 @@
+/**
+ * The conformance runner against hand-written nodes on 127.0.0.1: a faithful one passes, and one that answers wrongly
+ * in three known ways gets exactly those three FAILs, each with its JSON pointer and rule.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConformReport, runConformance } from '../../conform/runner.ts';
+import { loadSpecModel } from '../../conform/spec.ts';
+import { SpecValidator } from '../../conform/validate.ts';
+import { type FakeNode, faithful, startFakeNode } from './fake-node.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const METHODS = /^(platform\.(getHeight|getTimestamp|getBlockchainStatus|getTx)|avm\.getTxStatus)$/;
+const validator = new SpecValidator(loadSpecModel());
+
+/** Every violation as `method | check kind | pointer | rule`, the shape the assertions compare. */
+const failures = (report: ConformReport) =>
+  report.results.flatMap((r) => r.checks.flatMap((c) => c.violations.map((v) => `${r.method} | ${c.kind} | ${v.pointer} | ${v.rule}`))).sort();
+
+describe('conform against a faithful node', () => {
+  let node: FakeNode;
+  beforeAll(async () => (node = await startFakeNode(faithful)));
+  afterAll(() => node.close());
+
+  it('passes every method, checking results and refusals', async () => {
+    const report = await runConformance({ url: node.url, validator, methods: METHODS });
+    expect(failures(report)).toEqual([]);
+    expect(report.results.map((r) => [r.method, r.status])).toEqual([
+      ['platform.getBlockchainStatus', 'PASS'],
+      ['platform.getHeight', 'PASS'],
+      ['platform.getTimestamp', 'PASS'],
+      ['platform.getTx', 'PASS'],
+      ['avm.getTxStatus', 'PASS'],
+    ]);
+    const getTx = report.results.find((r) => r.method === 'platform.getTx')!;
+    expect(getTx.checks.map((c) => c.kind)).toEqual(expect.arrayContaining(['example', 'wrong-type', 'missing-required', 'unknown-encoding']));
+    // The node's height was asked first and used in place of nothing it does not know: no example carried a height.
+    expect(report.discovered).toMatchObject({ 'height:P': 1 });
+    expect(report.nodeVersion.source).toBe('assumed');
+  });
+});
+
+describe('conform against a node that answers wrongly in known ways', () => {
+  let node: FakeNode;
+  beforeAll(async () => {
+    node = await startFakeNode({
+      ...faithful,
+      // 1. a field of the wrong type: the height as a bare number instead of a decimal string
+      'platform.getHeight': () => ({ result: { height: 42 } }),
+      // 2. a missing field
+      'platform.getTimestamp': () => ({ result: {} }),
+      // 3. a success where an error is due: txID left out
+      'avm.getTxStatus': (params) => ('txID' in params ? faithful['avm.getTxStatus']!(params) : { result: { status: 'Unknown' } }),
+    });
+  });
+  afterAll(() => node.close());
+
+  it('reports exactly those FAILs, each with pointer and rule', async () => {
+    const report = await runConformance({ url: node.url, validator, methods: METHODS });
+    expect(report.results.map((r) => [r.method, r.status])).toEqual([
+      ['platform.getBlockchainStatus', 'PASS'],
+      ['platform.getHeight', 'FAIL'],
+      ['platform.getTimestamp', 'FAIL'],
+      ['platform.getTx', 'PASS'],
+      ['avm.getTxStatus', 'FAIL'],
+    ]);
+    expect(failures(report)).toEqual([
+      'avm.getTxStatus | missing-required | /result | error-expected',
+      'platform.getHeight | example | /result/height | type',
+      'platform.getTimestamp | example | /result | required',
+    ]);
+    const timestamp = report.results.find((r) => r.method === 'platform.getTimestamp')!.checks[0]!.violations[0]!;
+    expect(timestamp.message).toBe("must have required property 'timestamp'");
+  });
+
+  it('reports an undocumented error and a wrong decode error', async () => {
+    const odd = await startFakeNode({
+      ...faithful,
+      'platform.getBlockchainStatus': () => ({ error: { code: -32000, message: 'something the spec never mentions' } }),
+      'platform.getTx': (p) => (p.encoding === 'base64' ? { error: { code: -32000, message: "couldn't get tx: not found" } } : faithful['platform.getTx']!(p)),
+    });
+    try {
+      const report = await runConformance({ url: odd.url, validator, methods: /^platform\.(getBlockchainStatus|getTx)$/ });
+      const examples = validator.methods.get('platform.getBlockchainStatus')!.method.examples.length;
+      expect(failures(report)).toEqual([
+        ...Array<string>(examples).fill('platform.getBlockchainStatus | example | /error | documented-errors'),
+        'platform.getBlockchainStatus | missing-required | /error | documented-errors',
+        'platform.getBlockchainStatus | wrong-type | /error | documented-errors',
+        'platform.getTx | unknown-encoding | /error | decode-error',
+      ]);
+    } finally {
+      await odd.close();
+    }
+  });
+});
+
+describe('npm run conform (the CLI)', () => {
+  let node: FakeNode;
+  beforeAll(async () => (node = await startFakeNode({ ...faithful, 'platform.getTimestamp': () => ({ result: {} }) })));
+  afterAll(() => node.close());
+  const run = (args: string[]) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, 'conform/cli.ts'), ...args], { cwd: ROOT }).then(
+      (out) => ({ code: 0, ...out }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+
+  it('prints the table, writes --json and exits 1 on a FAIL', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'conform-')), 'report.json');
+    const { code, stdout } = await run(['--url', node.url, '--methods', 'platform\\.get(Height|Timestamp)$', '--json', file]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/platform\.getHeight\s+PASS/);
+    expect(stdout).toMatch(/platform\.getTimestamp\s+FAIL\s+example "[^"]+": \/result \[required\] must have required property 'timestamp'/);
+    expect(stdout).toContain('1 PASS, 1 FAIL, 0 SKIP');
+    const json = JSON.parse(readFileSync(file, 'utf8')) as ConformReport;
+    expect(json.totals).toEqual({ PASS: 1, FAIL: 1, SKIP: 0 });
+  });
+
+  it('exits 0 when nothing failed and 2 on bad usage or an unreachable node', async () => {
+    expect((await run(['--url', node.url, '--methods', '^platform\\.getHeight$'])).code).toBe(0);
+    const usage = await run(['--methods', 'x']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--url is required');
+    const down = await run(['--url', 'http://127.0.0.1:9', '--methods', 'getHeight']);
+    expect(down.code).toBe(2);
+    expect(down.stderr).toMatch(/cannot reach the node at http:\/\/127\.0\.0\.1:9/);
+  });
+});
