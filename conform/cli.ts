@@ -7,7 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { formatReport } from './report.ts';
 import { NodeUnreachableError, runConformance } from './runner.ts';
-import { VERSION_PATTERN, loadSpecModel } from './spec.ts';
+import { VERSION_PATTERN } from '../generators/model/versions.ts';
+import { loadSpecModel } from './spec.ts';
 import { SpecValidator } from './validate.ts';
 
 const USAGE = `usage: npm run conform -- --url <base URL, e.g. http://127.0.0.1:9650> [options]

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { startMockNode } from './node.ts';
-import { VERSION_PATTERN } from './spec.ts';
+import { VERSION_PATTERN } from '../generators/model/versions.ts';
 
 const USAGE = `Usage: npm run mock -- [options]
   --port <n>                      port to listen on (default 9650; 0 picks a free one)

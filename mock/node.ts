@@ -9,7 +9,8 @@ import { isIP } from 'node:net';
 import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
 import { createHash } from 'node:crypto';
 import { cb58Encode } from '../generators/formats.ts';
-import { ENDPOINTS, type EndpointName, endpointModel, servedIn } from './spec.ts';
+import { servedBy } from '../generators/model/versions.ts';
+import { ENDPOINTS, type EndpointName, endpointModel } from './spec.ts';
 import { MockState, P_CHAIN_ID, X_CHAIN_ID } from './state.ts';
 
 export interface MockNodeOptions {
@@ -55,7 +56,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   const enabled = (name: EndpointName) => (name === 'admin' ? options.adminEnabled ?? true : name === 'keystore' ? options.keystoreEnabled ?? true : true);
   const served = new Map<EndpointName, string[]>();
   for (const name of Object.keys(ENDPOINTS) as EndpointName[]) {
-    const methods = endpointModel(name).methods.filter((m) => servedIn(m, options.nodeVersion)).map((m) => m.name);
+    const methods = endpointModel(name).methods.filter((m) => servedBy(m, options.nodeVersion)).map((m) => m.name);
     if (enabled(name) && methods.length > 0) served.set(name, methods);
   }
   const routes = new Map<string, EndpointName>();

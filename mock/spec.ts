@@ -3,7 +3,6 @@
  * endpoints serve with `rpc.discover`), turned into the toolkit's model. Methods are filtered by node version here.
  */
 import * as server from '../generated/server/dist/index.js';
-import { compareVersions } from '../generators/load/rules.ts';
 import { buildModel } from '../generators/model/build.ts';
 import type { EndpointModel, MethodModel, SpecModel } from '../generators/model/types.ts';
 
@@ -34,14 +33,3 @@ export function endpointModel(name: EndpointName): EndpointModel {
   return endpoint;
 }
 
-export const VERSION_PATTERN = /^v\d+\.\d+\.\d+$/;
-
-/** Whether a node of `version` serves the method; every method when no version is given. */
-export function servedIn(method: MethodModel, version: string | undefined): boolean {
-  if (!version) return true;
-  const { since, lastVersion, removedIn } = method.versions;
-  if (since && compareVersions(version, since) < 0) return false;
-  if (lastVersion && compareVersions(version, lastVersion) > 0) return false;
-  if (removedIn && compareVersions(version, removedIn) >= 0) return false;
-  return true;
-}

@@ -7,20 +7,13 @@ import type { Ajv, ValidateFunction } from 'ajv';
 import { createAjv, describeAjvError } from './ajv.ts';
 import { type BundledDocument, locate } from './bundle.ts';
 import { type SpecProblem, pointerOf, resolvePointer } from './problems.ts';
+import { VERSION_PATTERN as VERSION, compareVersions } from '../model/versions.ts';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export const METHOD_NAME = /^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9]*$/;
-const VERSION = /^v\d+\.\d+\.\d+$/;
 const VERSION_KEYS = ['since', 'deprecatedSince', 'lastVersion', 'removedIn'] as const;
-
-export function compareVersions(a: string, b: string): number {
-  const pa = a.slice(1).split('.').map(Number);
-  const pb = b.slice(1).split('.').map(Number);
-  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return (pa[i] as number) - (pb[i] as number);
-  return 0;
-}
 
 /** Follows a local `#/components/...` reference inside the bundled document. */
 export function deref(document: Json, node: unknown): { node: unknown; pointer?: string } {
@@ -148,6 +141,10 @@ function checkVersions(method: Json, at: (...tokens: Array<string | number>) => 
   }
   if (method.deprecated === true && (typeof method['x-replacement'] !== 'string' || !method['x-replacement'].trim())) {
     report(at('x-replacement'), 'a deprecated method must name its replacement in x-replacement');
+  }
+  const effects = method['x-side-effects'];
+  if (effects !== undefined && !['none', 'node', 'chain'].includes(effects as string)) {
+    report(at('x-side-effects'), 'x-side-effects must be "none", "node" or "chain"');
   }
   const discrepancies = method['x-docs-discrepancies'];
   if (discrepancies !== undefined && (!Array.isArray(discrepancies) || discrepancies.some((d) => typeof d !== 'string' || !d.trim()))) {

@@ -103,6 +103,7 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
     deprecated: method.deprecated === true,
     versions,
     replacement: typeof method['x-replacement'] === 'string' ? method['x-replacement'] : undefined,
+    sideEffects: method['x-side-effects'] as MethodModel['sideEffects'],
     discrepancies: (method['x-docs-discrepancies'] ?? []) as string[],
     changes: (method['x-changes'] ?? []) as MethodModel['changes'],
     typeNames,

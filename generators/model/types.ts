@@ -66,6 +66,8 @@ export interface ExampleModel {
   result: Json;
 }
 
+export type SideEffects = 'none' | 'node' | 'chain';
+
 export interface NodeVersions {
   since?: string;
   deprecatedSince?: string;
@@ -88,6 +90,8 @@ export interface MethodModel {
   deprecated: boolean;
   versions: NodeVersions;
   replacement: string | undefined;
+  /** What calling it changes (`x-side-effects`); undefined when the document does not say. */
+  sideEffects: SideEffects | undefined;
   /** Where the node's prose docs differ from the wire, one sentence each. */
   discrepancies: string[];
   changes: Array<{ version: string; description: string }>;

@@ -223,3 +223,15 @@ describe('integer encodings on the wire', () => {
     expect(resultTypes.filter((n) => n.endsWith('Param')), 'result').toEqual([]);
   });
 });
+
+describe('side effects', () => {
+  it('marks exactly the transaction submitters as chain writes and the node-state changers as node writes', () => {
+    const of = (kind: string) => methods.filter(({ method }) => method.sideEffects === kind).map(({ method }) => method.name).sort();
+    expect(of('chain')).toEqual(['avm.issueTx', 'platform.issueTx', 'wallet.issueTx']);
+    expect(of('node')).toEqual([
+      'admin.alias', 'admin.aliasChain', 'admin.loadVMs', 'admin.lockProfile', 'admin.memoryProfile', 'admin.setLoggerLevel',
+      'admin.startCPUProfiler', 'admin.stopCPUProfiler', 'keystore.createUser', 'keystore.deleteUser', 'keystore.importUser',
+    ]);
+    expect(of('none')).toHaveLength(45);
+  });
+});

@@ -78,7 +78,8 @@ export const adminDocument = {
                         "value": {}
                     }
                 }
-            ]
+            ],
+            "x-side-effects": "node"
         },
         {
             "name": "admin.aliasChain",
@@ -145,7 +146,8 @@ export const adminDocument = {
                         "value": {}
                     }
                 }
-            ]
+            ],
+            "x-side-effects": "node"
         },
         {
             "name": "admin.getChainAliases",
@@ -250,7 +252,8 @@ export const adminDocument = {
             ],
             "x-docs-discrepancies": [
                 "The docs sample asks for chain `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` but answers with the aliases of the local X-Chain `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`; since a node always lists a chain's own ID among its aliases, the first example asks for `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "admin.getLoggerLevel",
@@ -307,7 +310,8 @@ export const adminDocument = {
                         }
                     }
                 }
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "admin.loadVMs",
@@ -380,7 +384,8 @@ export const adminDocument = {
                         }
                     }
                 }
-            ]
+            ],
+            "x-side-effects": "node"
         },
         {
             "name": "admin.lockProfile",
@@ -405,7 +410,8 @@ export const adminDocument = {
                         "value": {}
                     }
                 }
-            ]
+            ],
+            "x-side-effects": "node"
         },
         {
             "name": "admin.memoryProfile",
@@ -430,7 +436,8 @@ export const adminDocument = {
                         "value": {}
                     }
                 }
-            ]
+            ],
+            "x-side-effects": "node"
         },
         {
             "name": "admin.setLoggerLevel",
@@ -549,7 +556,8 @@ export const adminDocument = {
                     "version": "v1.10.16",
                     "description": "The result was `{}` before this release; from it on the node returns `loggerLevels`."
                 }
-            ]
+            ],
+            "x-side-effects": "node"
         },
         {
             "name": "admin.startCPUProfiler",
@@ -579,7 +587,8 @@ export const adminDocument = {
                         "value": {}
                     }
                 }
-            ]
+            ],
+            "x-side-effects": "node"
         },
         {
             "name": "admin.stopCPUProfiler",
@@ -609,7 +618,8 @@ export const adminDocument = {
                         "value": {}
                     }
                 }
-            ]
+            ],
+            "x-side-effects": "node"
         }
     ],
     "components": {

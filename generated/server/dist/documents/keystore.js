@@ -97,7 +97,8 @@ export const keystoreDocument = {
                 "The docs sample password `myPassword` scores below 2 and a real node rejects it with \"password is too weak\"; the example uses a longer passphrase instead.",
                 "The docs give the 1024 limits in characters; the node counts bytes of the UTF-8 string.",
                 "The docs mark deleteUser, exportUser, importUser and listUsers as deprecated since v1.9.12 but not createUser; the v1.9.12 release deprecated all keystore methods, createUser included, and the node logs every createUser call as a deprecated API call."
-            ]
+            ],
+            "x-side-effects": "node"
         },
         {
             "name": "keystore.deleteUser",
@@ -161,7 +162,8 @@ export const keystoreDocument = {
                 "lastVersion": "v1.12.1",
                 "removedIn": "v1.12.2"
             },
-            "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx"
+            "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx",
+            "x-side-effects": "node"
         },
         {
             "name": "keystore.exportUser",
@@ -305,7 +307,8 @@ export const keystoreDocument = {
             "x-docs-discrepancies": [
                 "The docs sample `user` (`7655a29d…00000000`) lacks the `0x` prefix, the 4-byte checksum and the 2-byte codec version `0x0000` that the node writes, and its hash does not match the sample password; the examples show a real export of a user with password `myPassword`.",
                 "The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum), and fails `json` with \"couldn't encode user to string: unsupported encoding in method\"."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "keystore.importUser",
@@ -409,7 +412,8 @@ export const keystoreDocument = {
             "x-docs-discrepancies": [
                 "The docs sample `user` (`0x7655a29d…8cf2d869`) has no 2-byte codec version, so a node reads `0x7655` as the version and fails with \"unknown codec version\" (and its hash does not match `myPassword`); the example imports a real export of a user with password `myPassword`.",
                 "The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum expected)."
-            ]
+            ],
+            "x-side-effects": "node"
         },
         {
             "name": "keystore.listUsers",
@@ -470,7 +474,8 @@ export const keystoreDocument = {
             "x-replacement": "none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx",
             "x-docs-discrepancies": [
                 "The docs signature spells the method `keystore.ListUsers`; the node rejects that spelling (\"method must start with a non-uppercase letter\") and accepts only `keystore.listUsers`."
-            ]
+            ],
+            "x-side-effects": "none"
         }
     ],
     "components": {

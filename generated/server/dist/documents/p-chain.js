@@ -191,7 +191,8 @@ export const pChainDocument = {
                     "version": "v1.9.8",
                     "description": "The single-address param `address` was removed; only `addresses` is read since this release."
                 }
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getBlock",
@@ -352,7 +353,8 @@ export const pChainDocument = {
                     "version": "v1.10.1",
                     "description": "The JSON encoding gained `id` on the block and on each transaction inside it."
                 }
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getBlockByHeight",
@@ -511,7 +513,8 @@ export const pChainDocument = {
                 "The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both.",
                 "The API description types `height` as an int; the node also accepts it as a decimal string (its own output form).",
                 "The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getBlockchains",
@@ -628,7 +631,8 @@ export const pChainDocument = {
             "x-replacement": "platform.validates and platform.validatedBy (per Subnet or chain), or platform.getTx of the CreateChainTx",
             "x-docs-discrepancies": [
                 "The docs' sample lists the Primary Network's chains first; the node lists the chains of each Subnet first and those of the Primary Network last, as the example here does."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getBlockchainStatus",
@@ -714,7 +718,8 @@ export const pChainDocument = {
                         }
                     }
                 }
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getCurrentSupply",
@@ -781,7 +786,8 @@ export const pChainDocument = {
             ],
             "x-docs-discrepancies": [
                 "The API description and the docs' sample give only `supply`; the node also sends `height`."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getCurrentValidators",
@@ -1022,7 +1028,8 @@ export const pChainDocument = {
                     "version": "v1.13.5",
                     "description": "The deprecated validator-level `rewardOwner` (a copy of `validationRewardOwner`) is no longer sent; v1.13.0 still sends it, and it is gone by this release."
                 }
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getFeeConfig",
@@ -1105,7 +1112,8 @@ export const pChainDocument = {
             ],
             "x-node-versions": {
                 "since": "v1.11.11"
-            }
+            },
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getFeeState",
@@ -1166,7 +1174,8 @@ export const pChainDocument = {
             ],
             "x-node-versions": {
                 "since": "v1.11.11"
-            }
+            },
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getHeight",
@@ -1196,7 +1205,8 @@ export const pChainDocument = {
                         }
                     }
                 }
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getL1Validator",
@@ -1334,7 +1344,8 @@ export const pChainDocument = {
                     "version": "v1.12.2",
                     "description": "`validationID` was added to the result; earlier releases do not echo it."
                 }
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getProposedHeight",
@@ -1367,7 +1378,8 @@ export const pChainDocument = {
             ],
             "x-node-versions": {
                 "since": "v1.11.13"
-            }
+            },
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getMinStake",
@@ -1434,7 +1446,8 @@ export const pChainDocument = {
             ],
             "x-docs-discrepancies": [
                 "The docs' sample request has a trailing comma after `params`, which is invalid JSON: a real node answers it with a -32700 parse error (id null), not with the sample result."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getRewardUTXOs",
@@ -1549,7 +1562,8 @@ export const pChainDocument = {
             "x-docs-discrepancies": [
                 "The docs sample's `txID` `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y5` has a wrong cb58 checksum, so a real node rejects the call as an invalid argument; the example uses the same ID with its correct checksum, `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y4`.",
                 "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getStake",
@@ -1704,7 +1718,8 @@ export const pChainDocument = {
                     "version": "v1.10.1",
                     "description": "Added the `validatorsOnly` param."
                 }
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getStakingAssetID",
@@ -1762,7 +1777,8 @@ export const pChainDocument = {
                         }
                     }
                 }
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getSubnet",
@@ -1885,7 +1901,8 @@ export const pChainDocument = {
                     "version": "v1.11.13",
                     "description": "`conversionID` was added (the L1 conversion of ACP-77), next to `managerChainID` and `managerAddress`, which arrived in the same Etna-preparation cycle. The first releases (from v1.11.0) send only `isPermissioned`, `controlKeys`, `threshold`, `locktime` and `subnetTransformationTxID`."
                 }
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getSubnets",
@@ -2038,7 +2055,8 @@ export const pChainDocument = {
             "x-replacement": "platform.getSubnet",
             "x-docs-discrepancies": [
                 "The docs' sample shows `controlKeys` as bare cb58 short IDs (`KNjXsaA1sZsaKCD1cd85YXauDuxshTes2`); the node formats them as P-Chain bech32 addresses (`P-<hrp>1…`), as the example here does for the same keys."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getTimestamp",
@@ -2082,7 +2100,8 @@ export const pChainDocument = {
             "x-docs-discrepancies": [
                 "The API description's signature names the result field `time`; the node sends `timestamp`, as the docs sample does.",
                 "The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getTotalStake",
@@ -2170,7 +2189,8 @@ export const pChainDocument = {
                     "version": "v1.9.12",
                     "description": "The `stake` field was deprecated in favour of `weight`; both are still sent."
                 }
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getTx",
@@ -2416,7 +2436,8 @@ export const pChainDocument = {
                     "version": "v1.10.1",
                     "description": "The JSON encoding gained the transaction's `id`."
                 }
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getTxStatus",
@@ -2525,7 +2546,8 @@ export const pChainDocument = {
             ],
             "x-docs-discrepancies": [
                 "The API description's status table has no `Aborted`; the node answers `Aborted` for a proposal transaction whose abort option was accepted."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getUTXOs",
@@ -2703,7 +2725,8 @@ export const pChainDocument = {
                 "The docs' second sample passes `startIndex.utxo` as the 0x-hex string `0x62fc816bb209857923770c286192ab1f9e3f11e4a7d4ba0943111c3bbfeb9e4a5ea72fae`; the node parses it as cb58 and fails with \"couldn't parse start index utxo: invalid base58 digit ('0')\". The example passes the same ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's `endIndex.utxo`).",
                 "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
                 "The API description types `limit` as an int; the node also accepts it as a decimal string."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getValidatorsAt",
@@ -2854,7 +2877,8 @@ export const pChainDocument = {
                     "version": "v1.11.13",
                     "description": "`height` also accepts `\"proposed\"`; before, it was a plain integer param."
                 }
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getValidatorFeeConfig",
@@ -2918,7 +2942,8 @@ export const pChainDocument = {
             },
             "x-docs-discrepancies": [
                 "The docs sample answer carries `targetPerSecond` (50000); the node's validator fee configuration has no such field and never sends it (it belongs to `platform.getFeeConfig`)."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.getValidatorFeeState",
@@ -2973,7 +2998,8 @@ export const pChainDocument = {
             ],
             "x-node-versions": {
                 "since": "v1.12.2"
-            }
+            },
+            "x-side-effects": "none"
         },
         {
             "name": "platform.issueTx",
@@ -3056,7 +3082,8 @@ export const pChainDocument = {
             "x-docs-discrepancies": [
                 "The docs sample's `tx` bytes do not parse as a P-Chain transaction, and its answer `G3BuH6ytQ2averrLxJJugjWZHTRubzCrUZEXoheG5JMqL5ccY` is not the hash of those bytes; a real node answers \"couldn't parse tx: ...\". The example here uses a real signed ExportTx instead.",
                 "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`."
-            ]
+            ],
+            "x-side-effects": "chain"
         },
         {
             "name": "platform.sampleValidators",
@@ -3132,7 +3159,8 @@ export const pChainDocument = {
                         }
                     }
                 }
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.validatedBy",
@@ -3197,7 +3225,8 @@ export const pChainDocument = {
             ],
             "x-docs-discrepancies": [
                 "The API description types `blockchainID` as a string, as for `platform.getBlockchainStatus`; unlike there, this method takes only a cb58 ID and rejects aliases."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "platform.validates",
@@ -3268,7 +3297,8 @@ export const pChainDocument = {
             ],
             "x-docs-discrepancies": [
                 "The API description lists `subnetID` without saying it is optional; omitted, it means the Primary Network."
-            ]
+            ],
+            "x-side-effects": "none"
         }
     ],
     "components": {

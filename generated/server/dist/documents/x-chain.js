@@ -168,7 +168,8 @@ export const xChainDocument = {
                 "The API description makes `index-transactions` a precondition, implying an error without it; a node without the index answers successfully with `txIDs: null` and `cursor` unchanged.",
                 "The API description types `txIDs` as a list; the node sends `null` (not `[]`) when there are no IDs.",
                 "The API description gives `pageSize` a default of 1024 but not its limit; the node refuses values above 1024 instead of clamping them."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "avm.getAllBalances",
@@ -269,7 +270,8 @@ export const xChainDocument = {
             "x-replacement": "avm.getUTXOs",
             "x-docs-discrepancies": [
                 "The API description lists `address` as the only param; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are left out of the balances."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "avm.getAssetDescription",
@@ -375,7 +377,8 @@ export const xChainDocument = {
             "x-docs-discrepancies": [
                 "The API description's signature spells the field `assetId`; the node sends `assetID` (on input any casing binds, as keys match case-insensitively).",
                 "The documented response text ends with a stray backtick after the JSON, so it does not parse as written."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "avm.getBalance",
@@ -478,7 +481,8 @@ export const xChainDocument = {
             "x-docs-discrepancies": [
                 "The API description's result has only `balance` (the sample alone shows `utxoIDs`); the node always sends `utxoIDs` too.",
                 "The API description lists `address` and `assetID` only; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are not counted."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "avm.getBlock",
@@ -637,7 +641,8 @@ export const xChainDocument = {
             "x-docs-discrepancies": [
                 "The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block (type ID 32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks are AVM standard blocks (type ID 20), as in the examples here.",
                 "The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "avm.getBlockByHeight",
@@ -798,7 +803,8 @@ export const xChainDocument = {
                 "The in-repo docs' prose names the param `blockHeight`; the node reads `height` (a `blockHeight` key is ignored, so such a call returns the block at height 0).",
                 "The API description types `height` as a decimal string; the node also accepts a bare JSON number.",
                 "The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "avm.getHeight",
@@ -841,7 +847,8 @@ export const xChainDocument = {
             ],
             "x-node-versions": {
                 "since": "v1.9.12"
-            }
+            },
+            "x-side-effects": "none"
         },
         {
             "name": "avm.getTx",
@@ -987,7 +994,8 @@ export const xChainDocument = {
             ],
             "x-docs-discrepancies": [
                 "The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "avm.getTxFee",
@@ -1036,7 +1044,8 @@ export const xChainDocument = {
             "x-docs-discrepancies": [
                 "The documented request is not valid JSON (a comma after `method` and no `params`), so a node answers it with a -32700 parse error; send `params` as `{}` or leave the key out.",
                 "The documented response has no `id`; the node always echoes the request's `id`."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "avm.getTxStatus",
@@ -1124,7 +1133,8 @@ export const xChainDocument = {
                     "version": "v1.9.12",
                     "description": "The AVM APIs were switched to read only accepted state: since then the status is `Accepted` or `Unknown`; earlier releases could also answer `Processing` and `Rejected`."
                 }
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "avm.getUTXOs",
@@ -1303,7 +1313,8 @@ export const xChainDocument = {
                 "The API description lists an optional `sourceChain` in the result; the node never sends it.",
                 "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
                 "The documented second call sends `id` 2 but its response shows `id` 1; the node echoes the request's `id`."
-            ]
+            ],
+            "x-side-effects": "none"
         },
         {
             "name": "avm.issueTx",
@@ -1374,7 +1385,8 @@ export const xChainDocument = {
                 "The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM codec does not know as a transaction), so a real node fails to parse them; the example sends a real X-Chain export transaction instead.",
                 "The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's ID, the SHA-256 of its bytes.",
                 "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`."
-            ]
+            ],
+            "x-side-effects": "chain"
         }
     ],
     "components": {

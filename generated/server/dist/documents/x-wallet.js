@@ -97,7 +97,8 @@ export const xWalletDocument = {
                 "The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM codec does not know as a transaction), so a real node fails to parse them; the example sends a real X-Chain export transaction instead.",
                 "The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's ID, the SHA-256 of its bytes.",
                 "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`."
-            ]
+            ],
+            "x-side-effects": "chain"
         }
     ],
     "components": {

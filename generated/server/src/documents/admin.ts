@@ -81,7 +81,8 @@ export const adminDocument: OpenrpcDocument = {
             "value": {}
           }
         }
-      ]
+      ],
+      "x-side-effects": "node"
     },
     {
       "name": "admin.aliasChain",
@@ -148,7 +149,8 @@ export const adminDocument: OpenrpcDocument = {
             "value": {}
           }
         }
-      ]
+      ],
+      "x-side-effects": "node"
     },
     {
       "name": "admin.getChainAliases",
@@ -253,7 +255,8 @@ export const adminDocument: OpenrpcDocument = {
       ],
       "x-docs-discrepancies": [
         "The docs sample asks for chain `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` but answers with the aliases of the local X-Chain `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`; since a node always lists a chain's own ID among its aliases, the first example asks for `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`."
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "admin.getLoggerLevel",
@@ -310,7 +313,8 @@ export const adminDocument: OpenrpcDocument = {
             }
           }
         }
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "admin.loadVMs",
@@ -383,7 +387,8 @@ export const adminDocument: OpenrpcDocument = {
             }
           }
         }
-      ]
+      ],
+      "x-side-effects": "node"
     },
     {
       "name": "admin.lockProfile",
@@ -408,7 +413,8 @@ export const adminDocument: OpenrpcDocument = {
             "value": {}
           }
         }
-      ]
+      ],
+      "x-side-effects": "node"
     },
     {
       "name": "admin.memoryProfile",
@@ -433,7 +439,8 @@ export const adminDocument: OpenrpcDocument = {
             "value": {}
           }
         }
-      ]
+      ],
+      "x-side-effects": "node"
     },
     {
       "name": "admin.setLoggerLevel",
@@ -552,7 +559,8 @@ export const adminDocument: OpenrpcDocument = {
           "version": "v1.10.16",
           "description": "The result was `{}` before this release; from it on the node returns `loggerLevels`."
         }
-      ]
+      ],
+      "x-side-effects": "node"
     },
     {
       "name": "admin.startCPUProfiler",
@@ -582,7 +590,8 @@ export const adminDocument: OpenrpcDocument = {
             "value": {}
           }
         }
-      ]
+      ],
+      "x-side-effects": "node"
     },
     {
       "name": "admin.stopCPUProfiler",
@@ -612,7 +621,8 @@ export const adminDocument: OpenrpcDocument = {
             "value": {}
           }
         }
-      ]
+      ],
+      "x-side-effects": "node"
     }
   ],
   "components": {

@@ -251,7 +251,8 @@ export const avmStaticDocument: OpenrpcDocument = {
         "The documented request spells the param `networkId`; the node's key is `networkID` (the other spelling still binds, as keys match case-insensitively).",
         "The API description lists `limitedTransfer` and `nonFungible` as asset types; the node implements only `fixedCap` and `variableCap` and fails any other with \"unknown asset type\".",
         "The API description says a variable-cap minter set needs `threshold` of its minters; the node ignores `threshold` and always uses 1."
-      ]
+      ],
+      "x-side-effects": "none"
     }
   ],
   "components": {

@@ -194,7 +194,8 @@ export const pChainDocument: OpenrpcDocument = {
           "version": "v1.9.8",
           "description": "The single-address param `address` was removed; only `addresses` is read since this release."
         }
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getBlock",
@@ -355,7 +356,8 @@ export const pChainDocument: OpenrpcDocument = {
           "version": "v1.10.1",
           "description": "The JSON encoding gained `id` on the block and on each transaction inside it."
         }
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getBlockByHeight",
@@ -514,7 +516,8 @@ export const pChainDocument: OpenrpcDocument = {
         "The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both.",
         "The API description types `height` as an int; the node also accepts it as a decimal string (its own output form).",
         "The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`."
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getBlockchains",
@@ -631,7 +634,8 @@ export const pChainDocument: OpenrpcDocument = {
       "x-replacement": "platform.validates and platform.validatedBy (per Subnet or chain), or platform.getTx of the CreateChainTx",
       "x-docs-discrepancies": [
         "The docs' sample lists the Primary Network's chains first; the node lists the chains of each Subnet first and those of the Primary Network last, as the example here does."
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getBlockchainStatus",
@@ -717,7 +721,8 @@ export const pChainDocument: OpenrpcDocument = {
             }
           }
         }
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getCurrentSupply",
@@ -784,7 +789,8 @@ export const pChainDocument: OpenrpcDocument = {
       ],
       "x-docs-discrepancies": [
         "The API description and the docs' sample give only `supply`; the node also sends `height`."
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getCurrentValidators",
@@ -1025,7 +1031,8 @@ export const pChainDocument: OpenrpcDocument = {
           "version": "v1.13.5",
           "description": "The deprecated validator-level `rewardOwner` (a copy of `validationRewardOwner`) is no longer sent; v1.13.0 still sends it, and it is gone by this release."
         }
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getFeeConfig",
@@ -1108,7 +1115,8 @@ export const pChainDocument: OpenrpcDocument = {
       ],
       "x-node-versions": {
         "since": "v1.11.11"
-      }
+      },
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getFeeState",
@@ -1169,7 +1177,8 @@ export const pChainDocument: OpenrpcDocument = {
       ],
       "x-node-versions": {
         "since": "v1.11.11"
-      }
+      },
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getHeight",
@@ -1199,7 +1208,8 @@ export const pChainDocument: OpenrpcDocument = {
             }
           }
         }
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getL1Validator",
@@ -1337,7 +1347,8 @@ export const pChainDocument: OpenrpcDocument = {
           "version": "v1.12.2",
           "description": "`validationID` was added to the result; earlier releases do not echo it."
         }
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getProposedHeight",
@@ -1370,7 +1381,8 @@ export const pChainDocument: OpenrpcDocument = {
       ],
       "x-node-versions": {
         "since": "v1.11.13"
-      }
+      },
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getMinStake",
@@ -1437,7 +1449,8 @@ export const pChainDocument: OpenrpcDocument = {
       ],
       "x-docs-discrepancies": [
         "The docs' sample request has a trailing comma after `params`, which is invalid JSON: a real node answers it with a -32700 parse error (id null), not with the sample result."
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getRewardUTXOs",
@@ -1552,7 +1565,8 @@ export const pChainDocument: OpenrpcDocument = {
       "x-docs-discrepancies": [
         "The docs sample's `txID` `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y5` has a wrong cb58 checksum, so a real node rejects the call as an invalid argument; the example uses the same ID with its correct checksum, `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y4`.",
         "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`."
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getStake",
@@ -1707,7 +1721,8 @@ export const pChainDocument: OpenrpcDocument = {
           "version": "v1.10.1",
           "description": "Added the `validatorsOnly` param."
         }
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getStakingAssetID",
@@ -1765,7 +1780,8 @@ export const pChainDocument: OpenrpcDocument = {
             }
           }
         }
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getSubnet",
@@ -1888,7 +1904,8 @@ export const pChainDocument: OpenrpcDocument = {
           "version": "v1.11.13",
           "description": "`conversionID` was added (the L1 conversion of ACP-77), next to `managerChainID` and `managerAddress`, which arrived in the same Etna-preparation cycle. The first releases (from v1.11.0) send only `isPermissioned`, `controlKeys`, `threshold`, `locktime` and `subnetTransformationTxID`."
         }
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getSubnets",
@@ -2041,7 +2058,8 @@ export const pChainDocument: OpenrpcDocument = {
       "x-replacement": "platform.getSubnet",
       "x-docs-discrepancies": [
         "The docs' sample shows `controlKeys` as bare cb58 short IDs (`KNjXsaA1sZsaKCD1cd85YXauDuxshTes2`); the node formats them as P-Chain bech32 addresses (`P-<hrp>1…`), as the example here does for the same keys."
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getTimestamp",
@@ -2085,7 +2103,8 @@ export const pChainDocument: OpenrpcDocument = {
       "x-docs-discrepancies": [
         "The API description's signature names the result field `time`; the node sends `timestamp`, as the docs sample does.",
         "The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally."
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getTotalStake",
@@ -2173,7 +2192,8 @@ export const pChainDocument: OpenrpcDocument = {
           "version": "v1.9.12",
           "description": "The `stake` field was deprecated in favour of `weight`; both are still sent."
         }
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getTx",
@@ -2419,7 +2439,8 @@ export const pChainDocument: OpenrpcDocument = {
           "version": "v1.10.1",
           "description": "The JSON encoding gained the transaction's `id`."
         }
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getTxStatus",
@@ -2528,7 +2549,8 @@ export const pChainDocument: OpenrpcDocument = {
       ],
       "x-docs-discrepancies": [
         "The API description's status table has no `Aborted`; the node answers `Aborted` for a proposal transaction whose abort option was accepted."
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getUTXOs",
@@ -2706,7 +2728,8 @@ export const pChainDocument: OpenrpcDocument = {
         "The docs' second sample passes `startIndex.utxo` as the 0x-hex string `0x62fc816bb209857923770c286192ab1f9e3f11e4a7d4ba0943111c3bbfeb9e4a5ea72fae`; the node parses it as cb58 and fails with \"couldn't parse start index utxo: invalid base58 digit ('0')\". The example passes the same ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's `endIndex.utxo`).",
         "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
         "The API description types `limit` as an int; the node also accepts it as a decimal string."
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getValidatorsAt",
@@ -2857,7 +2880,8 @@ export const pChainDocument: OpenrpcDocument = {
           "version": "v1.11.13",
           "description": "`height` also accepts `\"proposed\"`; before, it was a plain integer param."
         }
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getValidatorFeeConfig",
@@ -2921,7 +2945,8 @@ export const pChainDocument: OpenrpcDocument = {
       },
       "x-docs-discrepancies": [
         "The docs sample answer carries `targetPerSecond` (50000); the node's validator fee configuration has no such field and never sends it (it belongs to `platform.getFeeConfig`)."
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.getValidatorFeeState",
@@ -2976,7 +3001,8 @@ export const pChainDocument: OpenrpcDocument = {
       ],
       "x-node-versions": {
         "since": "v1.12.2"
-      }
+      },
+      "x-side-effects": "none"
     },
     {
       "name": "platform.issueTx",
@@ -3059,7 +3085,8 @@ export const pChainDocument: OpenrpcDocument = {
       "x-docs-discrepancies": [
         "The docs sample's `tx` bytes do not parse as a P-Chain transaction, and its answer `G3BuH6ytQ2averrLxJJugjWZHTRubzCrUZEXoheG5JMqL5ccY` is not the hash of those bytes; a real node answers \"couldn't parse tx: ...\". The example here uses a real signed ExportTx instead.",
         "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`."
-      ]
+      ],
+      "x-side-effects": "chain"
     },
     {
       "name": "platform.sampleValidators",
@@ -3135,7 +3162,8 @@ export const pChainDocument: OpenrpcDocument = {
             }
           }
         }
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.validatedBy",
@@ -3200,7 +3228,8 @@ export const pChainDocument: OpenrpcDocument = {
       ],
       "x-docs-discrepancies": [
         "The API description types `blockchainID` as a string, as for `platform.getBlockchainStatus`; unlike there, this method takes only a cb58 ID and rejects aliases."
-      ]
+      ],
+      "x-side-effects": "none"
     },
     {
       "name": "platform.validates",
@@ -3271,7 +3300,8 @@ export const pChainDocument: OpenrpcDocument = {
       ],
       "x-docs-discrepancies": [
         "The API description lists `subnetID` without saying it is optional; omitted, it means the Primary Network."
-      ]
+      ],
+      "x-side-effects": "none"
     }
   ],
   "components": {

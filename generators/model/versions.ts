@@ -1,0 +1,26 @@
+/** Which node releases serve a method, from its `x-node-versions`: one answer for the mock, conformance and docs. */
+import type { MethodModel } from './types.ts';
+
+/** An AvalancheGo release tag. */
+export const VERSION_PATTERN = /^v\d+\.\d+\.\d+$/;
+
+export function compareVersions(a: string, b: string): number {
+  const pa = a.slice(1).split('.').map(Number);
+  const pb = b.slice(1).split('.').map(Number);
+  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return (pa[i] as number) - (pb[i] as number);
+  return 0;
+}
+
+/** Undefined when release `version` (e.g. `v1.12.1`) serves the method, else why it does not. */
+export function notServedReason(method: MethodModel, version: string): string | undefined {
+  const { since, lastVersion, removedIn } = method.versions;
+  if (since && compareVersions(version, since) < 0) return `not served by ${version} (served since ${since})`;
+  if (removedIn && compareVersions(version, removedIn) >= 0) return `not served by ${version} (removed in ${removedIn})`;
+  if (lastVersion && compareVersions(version, lastVersion) > 0) return `not served by ${version} (last served by ${lastVersion})`;
+  return undefined;
+}
+
+/** Whether `version` serves the method; without a version, every method is served. */
+export function servedBy(method: MethodModel, version: string | undefined): boolean {
+  return version === undefined || notServedReason(method, version) === undefined;
+}
