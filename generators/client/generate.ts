@@ -4,10 +4,11 @@
  */
 import type { ArtifactContext } from '../artifacts.ts';
 import { type GeneratedFile, jsonFile, textFile } from '../emit/files.ts';
+import { packageJson } from '../emit/package.ts';
 import { emitJavaScript } from '../emit/typescript.ts';
 import type { SpecModel } from '../model/types.ts';
 import { renderTypes } from '../types/index.ts';
-import { type PackageView, packageView } from './view.ts';
+import { packageView } from './view.ts';
 
 export async function generateClient(model: SpecModel, { templates }: ArtifactContext): Promise<GeneratedFile[]> {
   const view = packageView(model);
@@ -22,24 +23,4 @@ export async function generateClient(model: SpecModel, { templates }: ArtifactCo
   const sources = [...code, types].map(({ path, contents }) => ({ path, contents }));
   const files = [...sources, ...dist, jsonFile('package.json', packageJson(view)), textFile('README.md', templates('README.md')(view))];
   return files.map((file) => ({ ...file, path: `client/${file.path}` }));
-}
-
-function packageJson(view: PackageView): object {
-  return {
-    '//': view.header,
-    name: view.name,
-    version: view.version,
-    description: view.description,
-    ...(view.license ? { license: view.license } : {}),
-    type: 'module',
-    main: './dist/index.js',
-    types: './dist/index.d.ts',
-    exports: {
-      '.': { types: './dist/index.d.ts', default: './dist/index.js' },
-      './package.json': './package.json',
-    },
-    files: ['dist', 'src', 'README.md'],
-    sideEffects: false,
-    engines: { node: '>=20' },
-  };
 }

@@ -6,12 +6,13 @@
  */
 import type { ArtifactContext } from '../artifacts.ts';
 import { type GeneratedFile, jsonFile, textFile } from '../emit/files.ts';
+import { packageJson } from '../emit/package.ts';
 import { type TypeScriptSource, emitJavaScript } from '../emit/typescript.ts';
 import type { SpecModel } from '../model/types.ts';
 import { publishedDocument } from '../openrpc/generate.ts';
 import { renderTypes } from '../types/index.ts';
 import { validatorsModule } from './validators.ts';
-import { type ServerPackageView, serverPackageView } from './view.ts';
+import { serverPackageView } from './view.ts';
 
 /** The runtime modules, each rendered from templates/server/runtime-<name>.ts.hbs into src/runtime/<name>.ts. */
 export const RUNTIME_MODULES = ['ajv', 'encode', 'endpoint', 'formats', 'http', 'json', 'params', 'request', 'rpc', 'standard', 'text'];
@@ -36,9 +37,7 @@ export async function generateServer(model: SpecModel, { templates }: ArtifactCo
   });
   add('src/index.ts', 'index.ts', view);
 
-  // Each emitted file carries the header of the source it comes from.
-  const headers = new Map(sources.map((file) => [file.path.replace(/^src\/|\.ts$/g, ''), file.contents.slice(0, file.contents.indexOf('\n'))]));
-  const dist = await emitJavaScript(sources, (path) => headers.get(path.replace(/^dist\/|\.d\.ts$|\.js$/g, ''))!);
+  const dist = await emitJavaScript(sources);
   const files = [
     ...sources.map(({ path, contents }) => ({ path, contents })),
     ...dist,
@@ -46,24 +45,4 @@ export async function generateServer(model: SpecModel, { templates }: ArtifactCo
     textFile('README.md', templates('README.md')(view)),
   ];
   return files.map((file) => ({ ...file, path: `server/${file.path}` }));
-}
-
-function packageJson(view: ServerPackageView): object {
-  return {
-    '//': view.header,
-    name: view.name,
-    version: view.version,
-    description: view.description,
-    ...(view.license ? { license: view.license } : {}),
-    type: 'module',
-    main: './dist/index.js',
-    types: './dist/index.d.ts',
-    exports: {
-      '.': { types: './dist/index.d.ts', default: './dist/index.js' },
-      './package.json': './package.json',
-    },
-    files: ['dist', 'src', 'README.md'],
-    sideEffects: false,
-    engines: { node: '>=20' },
-  };
 }
