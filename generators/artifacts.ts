@@ -14,7 +14,7 @@ export interface ArtifactContext {
 export interface Artifact {
   name: string;
   generate: (model: SpecModel, context: ArtifactContext) => GeneratedFile[] | Promise<GeneratedFile[]>;
-  /** Emits TypeScript through emit/typescript.ts: the pipeline starts the compiler threads before loading the spec. */
+  /** Uses the compiler threads (emit/typescript.ts): the pipeline starts them before loading the spec. */
   compiles?: boolean;
 }
 

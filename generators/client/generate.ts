@@ -5,7 +5,7 @@
 import type { ArtifactContext } from '../artifacts.ts';
 import { type GeneratedFile, jsonFile, textFile } from '../emit/files.ts';
 import { packageJson } from '../emit/package.ts';
-import { emitJavaScript } from '../emit/typescript.ts';
+import { emitJavaScript, typesOnlySource } from '../emit/javascript.ts';
 import type { SpecModel } from '../model/types.ts';
 import { renderTypes } from '../types/index.ts';
 import { packageView } from './view.ts';
@@ -16,10 +16,11 @@ export async function generateClient(model: SpecModel, { templates }: ArtifactCo
     ...['index', 'errors', 'numbers', 'runtime'].map((module) => textFile(`src/${module}.ts`, templates(`${module}.ts`)(view))),
     ...view.endpoints.map((endpoint) => textFile(`src/${endpoint.module}.ts`, templates('endpoint.ts')(endpoint))),
   ];
-  // The code compiles on the compiler threads while this thread turns the schemas into types.
-  const codeDist = emitJavaScript(code);
-  const types = { ...textFile('src/types.ts', templates('types.ts')({ ...view, declarations: (await renderTypes(model)).source })), typesOnly: true };
-  const dist = [...(await codeDist), ...(await emitJavaScript([types]))];
+  // The code compiles (esbuild, a compiler thread) while the compiler thread also turns the schemas into types.
+  const [codeDist, { source: declarations }] = await Promise.all([emitJavaScript(code), renderTypes(model)]);
+  const typesFile = textFile('src/types.ts', templates('types.ts')({ ...view, declarations }));
+  const types = typesOnlySource(typesFile.path, typesFile.contents);
+  const dist = [...codeDist, ...(await emitJavaScript([types]))];
   const sources = [...code, types].map(({ path, contents }) => ({ path, contents }));
   const files = [...sources, ...dist, jsonFile('package.json', packageJson(view)), textFile('README.md', templates('README.md')(view))];
   return files.map((file) => ({ ...file, path: `client/${file.path}` }));

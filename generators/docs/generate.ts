@@ -15,7 +15,8 @@ export const DOCS_DIR = 'docs';
 
 /** Templates indent for their readers; blocks that render nothing leave blank, space-filled lines, dropped here. */
 function tidy(text: string): string {
-  return text.replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n');
+  // Each run of blanks is tried from its start only; /[ \t]+$/ alone retries it from every blank, in quadratic time.
+  return text.replace(/(?<![ \t])[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n');
 }
 
 export async function generateDocs(model: SpecModel, { templates }: ArtifactContext): Promise<GeneratedFile[]> {

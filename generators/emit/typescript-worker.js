@@ -1,27 +1,68 @@
-// The TypeScript compiler's share of generation, on a thread of its own (see typescript.ts). Plain JavaScript, so a
-// worker needs no TypeScript loader. Loading the compiler is a good part of its cost, and happens while the main
-// thread loads and checks the spec.
+// The TypeScript compiler's share of generation, and json-schema-to-typescript's, on a thread of its own (see
+// typescript.ts). Plain JavaScript, so a worker needs no TypeScript loader. Loading the compilers is a good part of
+// their cost, and happens while the main thread loads and checks the spec.
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
+import { requireWithCodeCache } from './code-cache.js';
+import { compileTypes } from '../types/json-schema-to-typescript.js';
 
 // The compiler ts-morph is built on, without ts-morph's own wrapper (which would double the load time), resolved from
-// ts-morph's location so that it is always the copy ts-morph depends on.
-const { ts } = createRequire(import.meta.resolve('ts-morph'))('@ts-morph/common');
+// ts-morph's location so that it is always the copy ts-morph depends on; loaded through V8's code cache.
+const compiler = requireWithCodeCache(join(dirname(createRequire(import.meta.resolve('ts-morph')).resolve('@ts-morph/common')), 'typescript.js'));
+const ts = compiler.exports;
 
-const COMPILER_OPTIONS = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, newLine: ts.NewLineKind.LineFeed, verbatimModuleSyntax: true };
-// Comments are kept as text either way; parsing them as JSDoc would only cost time.
-const PARSE = { reportDiagnostics: true, jsDocParsingMode: ts.JSDocParsingMode.ParseNone };
-
-/** ESM JavaScript (comments dropped) and declarations (comments kept) of one isolatedDeclarations-clean source. */
-function transpile({ path, contents }) {
-  const js = ts.transpileModule(contents, { ...PARSE, compilerOptions: { ...COMPILER_OPTIONS, removeComments: true }, fileName: path });
-  const dts = ts.transpileDeclaration(contents, { ...PARSE, compilerOptions: { ...COMPILER_OPTIONS, declaration: true, isolatedDeclarations: true }, fileName: path });
-  const problems = [...(js.diagnostics ?? []), ...(dts.diagnostics ?? [])];
-  if (problems.length > 0) {
-    const where = (d) => (d.file && d.start !== undefined ? `line ${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '');
-    throw new Error(`cannot emit ${path}:\n${problems.map((d) => where(d) + ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('\n')}`);
+// What ts.transpileDeclaration sets up: its options, and a program's minimal standard library.
+const DECLARATION_OPTIONS = (() => {
+  const options = { ...ts.getDefaultCompilerOptions(), target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, newLine: ts.NewLineKind.LineFeed, verbatimModuleSyntax: true };
+  for (const option of ts.transpileOptionValueCompilerOptions) {
+    if (!(option.name === 'isolatedModules' && options.verbatimModuleSyntax)) options[option.name] = option.transpileOptionValue;
   }
-  return { js: js.outputText, dts: dts.outputText };
+  return { ...options, suppressOutputPathCheck: true, allowNonTsExtensions: true, noLib: false, declaration: true, emitDeclarationOnly: true, isolatedDeclarations: true };
+})();
+const LIB_NAME = 'lib.d.ts';
+const LIB = ts.createSourceFile(LIB_NAME, `interface Boolean {}\ninterface Function {}\ninterface CallableFunction {}\ninterface NewableFunction {}\ninterface IArguments {}\ninterface Number {}\ninterface Object {}\ninterface RegExp {}\ninterface String {}\ninterface Array<T> { length: number; [n: number]: T; }\ninterface SymbolConstructor {\n    (desc?: string | number): symbol;\n    for(name: string): symbol;\n    readonly toStringTag: symbol;\n}\ndeclare var Symbol: SymbolConstructor;\ninterface Symbol {\n    readonly [Symbol.toStringTag]: string;\n}`, { languageVersion: ts.ScriptTarget.Latest });
+
+/**
+ * The declarations of isolatedDeclarations-clean sources, exactly as ts.transpileDeclaration makes them file by file,
+ * but with one program for the whole batch: a program per file costs more than the emit itself.
+ */
+function declarations({ sources }) {
+  const files = new Map();
+  const host = {
+    getSourceFile: (fileName) => (fileName === LIB_NAME ? LIB : files.get(fileName)),
+    writeFile: (name, text) => outputs.set(name.replace(/\.d\.ts$/, '.ts'), text),
+    getDefaultLibFileName: () => LIB_NAME,
+    useCaseSensitiveFileNames: () => false,
+    getCanonicalFileName: (fileName) => fileName,
+    getCurrentDirectory: () => '',
+    getNewLine: () => '\n',
+    fileExists: (fileName) => files.has(fileName) || fileName === LIB_NAME,
+    readFile: () => '',
+    directoryExists: () => true,
+    getDirectories: () => [],
+  };
+  const outputs = new Map();
+  for (const { path, contents } of sources) {
+    files.set(path, ts.createSourceFile(path, contents, {
+      languageVersion: ts.getEmitScriptTarget(DECLARATION_OPTIONS),
+      impliedNodeFormat: ts.getImpliedNodeFormatForFile(ts.toPath(path, '', host.getCanonicalFileName), undefined, host, DECLARATION_OPTIONS),
+      setExternalModuleIndicator: ts.getSetExternalModuleIndicator(DECLARATION_OPTIONS),
+      // Comments are kept as text; parsing them as JSDoc would only cost time.
+      jsDocParsingMode: ts.JSDocParsingMode.ParseNone,
+    }));
+  }
+  const program = ts.createProgram([...files.keys()], DECLARATION_OPTIONS, host);
+  const problems = [
+    ...program.getOptionsDiagnostics(),
+    ...[...files.values()].flatMap((file) => program.getSyntacticDiagnostics(file)),
+    ...program.emit(undefined, undefined, undefined, true, undefined, true).diagnostics,
+  ];
+  if (problems.length > 0) {
+    const where = (d) => (d.file && d.start !== undefined ? `${d.file.fileName} line ${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '');
+    throw new Error(`cannot emit declarations:\n${problems.map((d) => where(d) + ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('\n')}`);
+  }
+  return sources.map(({ path }) => outputs.get(path));
 }
 
 /**
@@ -40,9 +81,13 @@ function unwrapParentheses(context) {
   return (file) => ts.visitEachChild(file, visit, context);
 }
 
-/** Declarations reprinted in one style: two-space indent, semicolons, one blank line between top-level statements. */
+/**
+ * Declarations reprinted in the project's style: two-space indent, semicolons, no needless parentheses, one blank line
+ * between top-level declarations, comments kept.
+ */
 function print({ text, fileName }) {
-  const parsed = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  // The printer copies comments from the text; parsing them as JSDoc would only cost time.
+  const parsed = ts.createSourceFile(fileName, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, true);
   const result = ts.transform(parsed, [unwrapParentheses]);
   const file = result.transformed[0];
   const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });
@@ -51,15 +96,27 @@ function print({ text, fileName }) {
   return statements
     .join('\n\n')
     .replace(/^( {4})+/gm, (indent) => '  '.repeat(indent.length / 4))
-    .replace(/[ \t]+$/gm, '')
+    .replace(/(?<![ \t])[ \t]+$/gm, '')
     .replace(/\{\n\s*\}/g, '{}');
 }
 
-const JOBS = { transpile, print };
+/** The spec's types: json-schema-to-typescript's declarations, printed in the project's style. */
+async function types({ types, fileName }) {
+  return print({ text: await compileTypes(types), fileName });
+}
 
-parentPort.on('message', ({ id, job, input }) => {
+const JOBS = { declarations, types, compileTypes: ({ types }) => compileTypes(types) };
+const jobsDone = new Set();
+
+parentPort.on('message', async ({ id, job, input }) => {
   try {
-    parentPort.postMessage({ id, output: JOBS[job](input) });
+    parentPort.postMessage({ id, output: await JOBS[job](input) });
+    // Each kind of job runs other parts of the compiler: until a cache is in place, the first job of each kind leaves
+    // what V8 compiled so far for the next start.
+    if (!jobsDone.has(job)) {
+      jobsDone.add(job);
+      compiler.save();
+    }
   } catch (error) {
     parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }

@@ -29,7 +29,9 @@ let compiled: { document: ValidateFunction; method: ValidateFunction } | undefin
 
 function validators() {
   if (!compiled) {
-    const ajv = createAjv({ strict: false, allErrors: true });
+    // Compiled on every run to check a few dozen documents: compiling fast counts more than validating fast, and the
+    // meta-schema, a published one, need not be checked against draft-07 first.
+    const ajv = createAjv({ strict: false, allErrors: true, validateSchema: false, inlineRefs: false, code: { optimize: false } });
     // Server URLs may hold OpenRPC server variables (`{blockchainID}`); the URI they stand for is checked with the
     // variables as plain text, so `{baseUrl}/ext/...` (no scheme) still fails as it does in other OpenRPC tools.
     const { fullFormats } = require('ajv-formats/dist/formats') as { fullFormats: { uri: (value: string) => boolean } };

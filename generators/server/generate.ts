@@ -2,16 +2,17 @@
  * `generated/server/`: the `@avalanche-openrpc/server` package. Per endpoint a typed handlers interface, the method
  * table (wire names, decoding shapes, validators compiled here) and a factory that puts handlers behind the RPC
  * layer; the runtime (templates/server/runtime-*.ts.hbs) reproduces the node's RPC layer. TypeScript sources are
- * shipped in `src/`, with ESM JavaScript and declarations emitted in memory into `dist/`, as for the client.
+ * shipped in `src/`, with ESM JavaScript and declarations in `dist/`: compiled in memory, as for the client, except
+ * for the embedded documents and the validators, whose templates write all three.
  */
 import type { ArtifactContext } from '../artifacts.ts';
 import { type GeneratedFile, jsonFile, textFile } from '../emit/files.ts';
 import { packageJson } from '../emit/package.ts';
-import { type TypeScriptSource, emitJavaScript } from '../emit/typescript.ts';
+import { type TypeScriptSource, emitJavaScript, typesOnlySource } from '../emit/javascript.ts';
 import type { SpecModel } from '../model/types.ts';
 import { publishedDocument } from '../openrpc/generate.ts';
 import { renderTypes } from '../types/index.ts';
-import { validatorsModule } from './validators.ts';
+import { validatorModules } from './validators.ts';
 import { serverPackageView } from './view.ts';
 
 /** The runtime modules, each rendered from templates/server/runtime-<name>.ts.hbs into src/runtime/<name>.ts. */
@@ -19,25 +20,29 @@ export const RUNTIME_MODULES = ['ajv', 'encode', 'endpoint', 'formats', 'http', 
 
 export async function generateServer(model: SpecModel, { templates }: ArtifactContext): Promise<GeneratedFile[]> {
   const view = serverPackageView(model);
-  const sources: TypeScriptSource[] = [];
-  const add = (path: string, template: string, data: object) => sources.push(textFile(path, templates(template)(data)));
-
-  for (const name of RUNTIME_MODULES) add(`src/runtime/${name}.ts`, `runtime-${name}.ts`, { header: view.header });
-  sources.push({ ...textFile('src/types.ts', templates('types.ts')({ header: view.header, declarations: (await renderTypes(model)).source })), typesOnly: true });
-  model.endpoints.forEach((endpoint, i) => {
-    const endpointView = view.endpoints[i]!;
-    add(`src/${endpoint.name}.ts`, 'endpoint.ts', endpointView);
-    add(`src/documents/${endpoint.name}.ts`, 'document.ts', {
-      header: endpointView.header,
-      title: endpoint.title,
-      documentName: endpointView.documentName,
-      json: JSON.stringify(publishedDocument(endpoint), null, 2),
-    });
-    add(`src/validators/${endpoint.name}.ts`, 'validators.ts', { header: endpointView.header, code: validatorsModule(model, endpoint) });
+  const source = (path: string, template: string, data: object) => textFile(path, templates(template)(data));
+  const code: TypeScriptSource[] = [
+    ...RUNTIME_MODULES.map((name) => source(`src/runtime/${name}.ts`, `runtime-${name}.ts`, { header: view.header })),
+    ...model.endpoints.map((endpoint, i) => source(`src/${endpoint.name}.ts`, 'endpoint.ts', view.endpoints[i]!)),
+    source('src/index.ts', 'index.ts', view),
+  ];
+  // Documents and validators are JavaScript by nature: their templates write the JavaScript and declarations too.
+  const shipped = (path: string, template: string, data: object): TypeScriptSource => ({
+    ...source(path, `${template}.ts`, data),
+    output: { js: templates(`${template}.js`)(data), dts: templates(`${template}.d.ts`)(data) },
   });
-  add('src/index.ts', 'index.ts', view);
-
-  const dist = await emitJavaScript(sources);
+  const validators = validatorModules(model);
+  const data: TypeScriptSource[] = model.endpoints.flatMap((endpoint, i) => {
+    const { header, documentName } = view.endpoints[i]!;
+    const document = { header, title: endpoint.title, documentName, json: JSON.stringify(publishedDocument(endpoint), null, 2) };
+    return [shipped(`src/documents/${endpoint.name}.ts`, 'document', document), shipped(`src/validators/${endpoint.name}.ts`, 'validators', { header, ...validators.get(endpoint.name)! })];
+  });
+  // The templates' code compiles (esbuild, a compiler thread) while the other artifacts take this thread.
+  const [codeOutput, { source: declarations }] = await Promise.all([emitJavaScript(code), renderTypes(model)]);
+  const typesFile = source('src/types.ts', 'types.ts', { header: view.header, declarations });
+  const types = typesOnlySource(typesFile.path, typesFile.contents);
+  const sources = [...code, types, ...data];
+  const dist = [...codeOutput, ...(await emitJavaScript([types, ...data]))];
   const files = [
     ...sources.map(({ path, contents }) => ({ path, contents })),
     ...dist,

@@ -7,7 +7,7 @@ import { type Ajv, _ } from 'ajv';
 import { createRequire } from 'node:module';
 import { createAjv } from '../load/ajv.ts';
 import { mapSubschemas } from '../model/schema-walk.ts';
-import type { EndpointModel, JsonSchema, SpecModel } from '../model/types.ts';
+import type { JsonSchema, SpecModel } from '../model/types.ts';
 
 // ajv's standalone module is CommonJS with a default export, which NodeNext's ESM interop types as a namespace.
 const standaloneCode = (createRequire(import.meta.url)('ajv/dist/standalone') as { default: (ajv: Ajv, refs: Record<string, string>) => string }).default;
@@ -24,35 +24,67 @@ const RUNTIME_HELPERS: Record<string, string> = {
   'ajv/dist/runtime/equal': 'equal',
 };
 
+/** One endpoint's validators module: JavaScript by nature, so the templates write its source, JavaScript and declarations. */
+export interface ValidatorsModule {
+  /** The runtime imports the code needs (formats, ajv's helpers), as import statements. */
+  imports: string[];
+  /** The exported validators: `p<i>` checks the params object of method i, `r<i>` its result. */
+  names: string[];
+  /** ajv's standalone code, exporting each name as a plain `const`. */
+  code: string;
+  /** The same code with each export typed as the runtime's `ValidateFunction`. */
+  typedCode: string;
+}
+
 function pointRefs(schema: JsonSchema, base: string): JsonSchema {
   const copy = mapSubschemas(schema, (child) => pointRefs(child, base));
   if (typeof copy.$ref === 'string') copy.$ref = copy.$ref.replace(COMPONENT_REF, `${base}#/definitions/`);
   return copy;
 }
 
-/** One module of validators for the endpoint: `p<i>` checks the params object of method i, `r<i>` its result. */
-export function validatorsModule(model: SpecModel, endpoint: EndpointModel): string {
+/**
+ * The validators module of every endpoint, by endpoint name. One ajv compiles them all, so a shared schema
+ * (`Uint64`, `OutputOwners`...) is compiled once into a function of its own, which each module that needs it includes.
+ */
+export function validatorModules(model: SpecModel): Map<string, ValidatorsModule> {
   // ajv's standalone code refers to the formats by this free name; the module imports it under that name.
   const ajv = createAjv({ code: { source: true, esm: true, formats: _`formats` }, inlineRefs: false });
-  ajv.addSchema({ $id: ROOT, definitions: Object.fromEntries(Object.entries(model.schemas).map(([name, schema]) => [name, pointRefs(schema, '')])) });
-  const exports: Record<string, string> = {};
-  endpoint.methods.forEach((method, i) => {
+  // ajv compiles a referenced schema once for each root schema that refers to it; with the methods' schemas inside the
+  // root that holds the shared ones, each shared schema becomes one function, which every validator calls.
+  const methods: Record<string, JsonSchema> = {};
+  for (const method of model.endpoints.flatMap((endpoint) => endpoint.methods)) {
     const properties = Object.fromEntries(method.params.map((param) => [param.name, pointRefs(param.schema, ROOT)]));
     const required = method.params.filter((param) => param.required).map((param) => param.name);
-    ajv.addSchema({ $id: `params:${method.name}`, type: 'object', properties, ...(required.length > 0 ? { required } : {}) });
-    ajv.addSchema({ ...(method.result ? pointRefs(method.result.schema, ROOT) : {}), $id: `result:${method.name}` });
-    exports[`p${i}`] = `params:${method.name}`;
-    exports[`r${i}`] = `result:${method.name}`;
-  });
-  let code = standaloneCode(ajv, exports).replace(/^"use strict";/, '');
+    methods[`params:${method.name}`] = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+    methods[`result:${method.name}`] = method.result ? pointRefs(method.result.schema, ROOT) : {};
+  }
+  const definitions = Object.fromEntries(Object.entries(model.schemas).map(([name, schema]) => [name, pointRefs(schema, ROOT)]));
+  ajv.addSchema({ $id: ROOT, definitions, $defs: methods });
+  const modules = new Map<string, ValidatorsModule>();
+  for (const endpoint of model.endpoints) {
+    const exports: Record<string, string> = {};
+    endpoint.methods.forEach((method, i) => {
+      exports[`p${i}`] = `${ROOT}#/$defs/${encodeURIComponent(`params:${method.name}`)}`;
+      exports[`r${i}`] = `${ROOT}#/$defs/${encodeURIComponent(`result:${method.name}`)}`;
+    });
+    modules.set(endpoint.name, moduleOf(endpoint.name, standaloneCode(ajv, exports), Object.keys(exports)));
+  }
+  return modules;
+}
+
+/** Points the standalone code's requires at the runtime's modules, failing on anything the runtime does not provide. */
+function moduleOf(endpointName: string, standalone: string, names: string[]): ValidatorsModule {
   const helpers = new Set<string>();
-  code = code.replace(/require\("([^"]+)"\)\.default/g, (_match, module: string) => {
-    const helper = RUNTIME_HELPERS[module];
-    if (!helper) throw new Error(`the validators of ${endpoint.name} need ${module}, which the server runtime does not provide`);
-    helpers.add(helper);
-    return helper;
-  });
-  if (/\brequire\(/.test(code)) throw new Error(`the validators of ${endpoint.name} require a module the server runtime does not provide`);
+  const code = standalone
+    .replace(/^"use strict";/, '')
+    .replace(/require\("([^"]+)"\)\.default/g, (_match, module: string) => {
+      const helper = RUNTIME_HELPERS[module];
+      if (!helper) throw new Error(`the validators of ${endpointName} need ${module}, which the server runtime does not provide`);
+      helpers.add(helper);
+      return helper;
+    })
+    .trim();
+  if (/\brequire\(/.test(code)) throw new Error(`the validators of ${endpointName} require a module the server runtime does not provide`);
   const formats = [...code.matchAll(/formats\["([^"]+)"\]/g)].map((m) => m[1]!);
   const missing = formats.filter((name) => !RUNTIME_FORMATS.includes(name));
   if (missing.length > 0) throw new Error(`the spec uses format ${missing.join(', ')}, which templates/server/runtime-formats.ts.hbs does not implement`);
@@ -60,6 +92,6 @@ export function validatorsModule(model: SpecModel, endpoint: EndpointModel): str
     ...(formats.length > 0 ? ["import { formats } from '../runtime/formats.js';"] : []),
     ...(helpers.size > 0 ? [`import { ${[...helpers].sort().join(', ')} } from '../runtime/ajv.js';`] : []),
   ];
-  const typed = code.replace(/export const ([pr]\d+) = /g, 'export const $1: ValidateFunction = ');
-  return [...imports, "import type { ValidateFunction } from '../runtime/params.js';", '', typed.trim()].join('\n');
+  const typedCode = code.replace(/export const ([pr]\d+) = /g, 'export const $1: ValidateFunction = ');
+  return { imports, names, code, typedCode };
 }

@@ -4,9 +4,8 @@
  * the spec (component names, `<Service><Method>Params`/`Result`, titles of inline schemas), documentation from its
  * descriptions, `@deprecated` from its deprecation flags. Other generators (client, server) embed the result.
  */
-import { printTypeScript } from '../emit/typescript.ts';
 import type { SpecModel } from '../model/types.ts';
-import { compileTypes } from './compile.ts';
+import { compileAndPrintTypes } from './compile.ts';
 import { namedTypes } from './schemas.ts';
 
 export interface RenderedTypes {
@@ -30,6 +29,6 @@ export function renderTypes(model: SpecModel): Promise<RenderedTypes> {
 
 async function render(model: SpecModel): Promise<RenderedTypes> {
   const types = namedTypes(model);
-  const source = await printTypeScript(await compileTypes(types), 'types.ts');
+  const source = await compileAndPrintTypes(types, 'types.ts');
   return { source, names: types.map((t) => t.name) };
 }

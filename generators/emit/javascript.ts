@@ -1,0 +1,86 @@
+/**
+ * What a generated package ships for its TypeScript sources: `src/x.ts` -> `dist/x.js` (ESM) and `dist/x.d.ts`, in
+ * memory and without type checking (a test type-checks generated/ for real). esbuild strips the types, as
+ * TypeScript's own emit would under verbatimModuleSyntax, at a fraction of the cost; the TypeScript compiler writes the
+ * declarations, on a compiler thread, while esbuild works in its own process. Each file is compiled as if on its
+ * own, which requires the sources to be isolatedDeclarations-clean: the generated sources are.
+ */
+import type { TransformOptions } from 'esbuild';
+import { createRequire } from 'node:module';
+import { isHeaderComment } from './header.ts';
+import { runOnCompilerThread } from './typescript.ts';
+
+export interface EmittedFile {
+  path: string;
+  contents: string;
+}
+
+export interface TypeScriptSource {
+  path: string;
+  contents: string;
+  /**
+   * What to ship instead of compiling the source, for modules that are JavaScript or declarations by nature (ajv's
+   * standalone code, a JSON document, a file of types): the compilers would only reformat them, at a high price.
+   */
+  output?: { js: string; dts: string };
+}
+
+/** A source of type declarations only: its JavaScript is an empty module and its declarations are the source itself. */
+export function typesOnlySource(path: string, contents: string): TypeScriptSource {
+  return { path, contents, output: { js: '', dts: contents } };
+}
+
+const ESBUILD_OPTIONS: TransformOptions = {
+  loader: 'ts',
+  // No `format`: the modules stay as written, exports where they are declared.
+  target: 'es2022',
+  // Text stays as written (esbuild would escape every non-ASCII character).
+  charset: 'utf8',
+  tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, useDefineForClassFields: true } },
+};
+
+// Loaded on first use, and synchronously: the requests go out at once, so esbuild works while this thread goes on.
+let esbuild: typeof import('esbuild') | undefined;
+
+/** JavaScript and declarations of each source, each file under the header line of its source unless `header` says otherwise. */
+export async function emitJavaScript(sources: TypeScriptSource[], header: (path: string) => string = headerOfSource(sources)): Promise<EmittedFile[]> {
+  const compiled = sources.filter((source) => !source.output);
+  const size = compiled.reduce((sum, source) => sum + source.contents.length, 0);
+  const declarations = compiled.length === 0 ? [] : runOnCompilerThread<string[]>('declarations', { sources: compiled.map(({ path, contents }) => ({ path, contents })) }, size);
+  esbuild ??= createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  const { transform } = esbuild;
+  const javascript = compiled.map(async ({ path, contents }) => {
+    try {
+      return (await transform(contents, { ...ESBUILD_OPTIONS, sourcefile: path })).code;
+    } catch (error) {
+      throw new Error(`cannot emit ${path}: ${(error as Error).message}`);
+    }
+  });
+  const [js, dts] = await Promise.all([Promise.all(javascript), declarations]);
+  const outputs = new Map(compiled.map((source, i) => [source.path, { js: js[i]!, dts: dts[i]! }]));
+  return sources.flatMap((source) => {
+    const output = source.output ?? outputs.get(source.path)!;
+    const base = source.path.replace(/^src\//, 'dist/').replace(/\.ts$/, '');
+    return [
+      { path: `${base}.js`, contents: withHeader(output.js, header(`${base}.js`)) },
+      { path: `${base}.d.ts`, contents: withHeader(output.dts, header(`${base}.d.ts`)) },
+    ];
+  });
+}
+
+/** By default each emitted file carries the header line of the source it comes from. */
+function headerOfSource(sources: TypeScriptSource[]): (path: string) => string {
+  const headers = new Map(sources.map((source) => [source.path.replace(/^src\/|\.ts$/g, ''), source.contents.split('\n', 1)[0]!]));
+  return (path) => {
+    const header = headers.get(path.replace(/^dist\/|\.d\.ts$|\.js$/g, ''));
+    if (header === undefined || !isHeaderComment(header)) throw new Error(`the source of ${path} does not start with a header line`);
+    return header;
+  };
+}
+
+/** The emitted file under exactly one header line: the compilers keep the source's own header on some outputs only. */
+function withHeader(text: string, header: string): string {
+  const lines = text.split('\n');
+  const body = (isHeaderComment(lines[0] ?? '') ? lines.slice(1) : lines).join('\n').trim();
+  return `${header}\n${body || 'export {};'}\n`;
+}
