@@ -1,7 +1,9 @@
 /**
  * Requests per second on 127.0.0.1 of (a) the mock node, (b) a generated stub with validation and a trivial handler,
  * (c) a bare node:http server answering a fixed JSON-RPC result (the ceiling of this stack) and (d)
- * @open-rpc/mock-server on the same bundled document, all answering the same `avm.getBalance` call. Each server runs
+ * @open-rpc/mock-server on the same bundled document, all answering the same `avm.getBalance` call; and, to show
+ * how much of the gap to (c) any JSON-RPC server pays, (e) node:http doing only JSON.parse of the body and
+ * JSON.stringify of the result. Each server runs
  * in a child process of its own; the load comes from this process over raw keep-alive connections, so the client's
  * cost stays small and equal for all four. Targets: a/c and b/c at least 0.75, a/d at least 2.
  */
@@ -20,7 +22,7 @@ const WARMUP_MS = 1500;
 const MEASURE_MS = 3000;
 const ROUNDS = 3;
 
-type Target = 'mock' | 'stub' | 'bare' | 'open-rpc';
+type Target = 'mock' | 'stub' | 'bare' | 'json' | 'open-rpc';
 
 async function freePort(): Promise<number> {
   const server = createNetServer();
@@ -41,12 +43,14 @@ async function serve(target: Target): Promise<void> {
     const handlers = Object.fromEntries(server.xChainMethods.map((m) => [m.handler, () => RESULT]));
     const endpoint = server.createXChainEndpoint(handlers as never);
     port = await listen(createServer(server.createRouter({ [PATH]: endpoint }).node as never));
-  } else if (target === 'bare') {
-    const answer = `${JSON.stringify({ jsonrpc: '2.0', result: RESULT, id: 1 })}\n`;
+  } else if (target === 'bare' || target === 'json') {
+    const fixed = `${JSON.stringify({ jsonrpc: '2.0', result: RESULT, id: 1 })}\n`;
     port = await listen(
       createServer((req, res) => {
-        req.on('data', () => undefined);
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => target === 'json' && chunks.push(chunk));
         req.on('end', () => {
+          const answer = target === 'bare' ? fixed : `${JSON.stringify({ jsonrpc: '2.0', result: RESULT, id: (JSON.parse(Buffer.concat(chunks).toString()) as { id: unknown }).id })}\n`;
           res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(answer)) });
           res.end(answer);
         });
@@ -142,7 +146,7 @@ async function measure(port: number, warmupMs: number, ms: number): Promise<numb
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export default async function bench(): Promise<void> {
-  const targets = ['bare', 'stub', 'mock', 'open-rpc'] as const;
+  const targets = ['bare', 'json', 'stub', 'mock', 'open-rpc'] as const;
   const servers = await Promise.all(targets.map((target) => startTarget(target)));
   const rates = Object.fromEntries(targets.map((target) => [target, [] as number[]])) as Record<Target, number[]>;
   try {
@@ -161,7 +165,9 @@ export default async function bench(): Promise<void> {
   line('(b) generated stub, validation, trivial handler', 'stub');
   line('(c) bare node:http, fixed result', 'bare');
   line('(d) @open-rpc/mock-server', 'open-rpc');
+  line('(e) node:http, JSON.parse + JSON.stringify only', 'json');
   const ratio = (name: string, value: number, target: number) => `${name} ${value.toFixed(2)} (target >= ${target}: ${value >= target ? 'met' : 'MISSED'})`;
+  console.log(`  e/c ${(rate('json') / rate('bare')).toFixed(2)} (the share of (c) left to any server that reads and writes JSON)`);
   console.log(`  ${ratio('a/c', rate('mock') / rate('bare'), 0.75)}; ${ratio('b/c', rate('stub') / rate('bare'), 0.75)}; ${ratio('a/d', rate('mock') / rate('open-rpc'), 2)}`);
 }
 
