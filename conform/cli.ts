@@ -4,12 +4,10 @@
  * Exit code: 0 all PASS/SKIP, 1 something FAILed, 2 bad usage or unreachable node.
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { formatReport } from './report.ts';
 import { NodeUnreachableError, runConformance } from './runner.ts';
 import { VERSION_PATTERN } from '../generators/model/versions.ts';
-import { loadSpecModel } from './spec.ts';
-import { SpecValidator } from './validate.ts';
+import { exitWithUsage, loadValidator, parseCli, requireHttpUrl } from './cli-common.ts';
 
 const USAGE = `usage: npm run conform -- --url <base URL, e.g. http://127.0.0.1:9650> [options]
   --methods <regex>        only methods whose wire name matches, e.g. '^platform\\.get'
@@ -20,41 +18,20 @@ const USAGE = `usage: npm run conform -- --url <base URL, e.g. http://127.0.0.1:
   --timeout-ms <n>         per-call timeout (default 10000)`;
 
 function fail(message: string): never {
-  process.stderr.write(`conform: ${message}\n\n${USAGE}\n`);
-  process.exit(2);
+  return exitWithUsage('conform', USAGE, message);
 }
 
 async function main(): Promise<void> {
-  let args;
-  try {
-    args = parseArgs({
-      options: {
-        url: { type: 'string' },
-        methods: { type: 'string' },
-        json: { type: 'string' },
-        'include-writes': { type: 'boolean', default: false },
-        'node-version': { type: 'string' },
-        'blockchain-id': { type: 'string' },
-        'timeout-ms': { type: 'string', default: '10000' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-    }).values;
-  } catch (error) {
-    fail((error as Error).message);
-  }
-  if (args.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  if (!args.url) fail('--url is required');
-  let url: URL;
-  try {
-    url = new URL(args.url);
-  } catch {
-    fail(`--url "${args.url}" is not a URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(`--url must be http(s), not ${url.protocol}`);
+  const args = parseCli('conform', USAGE, {
+    url: { type: 'string' },
+    methods: { type: 'string' },
+    json: { type: 'string' },
+    'include-writes': { type: 'boolean', default: false },
+    'node-version': { type: 'string' },
+    'blockchain-id': { type: 'string' },
+    'timeout-ms': { type: 'string', default: '10000' },
+  });
+  const url = requireHttpUrl('url', args.url, fail);
   let methods: RegExp | undefined;
   try {
     methods = args.methods === undefined ? undefined : new RegExp(args.methods);
@@ -66,18 +43,11 @@ async function main(): Promise<void> {
   const timeoutMs = Number(args['timeout-ms']);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) fail(`--timeout-ms must be a positive integer`);
 
-  let validator: SpecValidator;
-  try {
-    validator = new SpecValidator(loadSpecModel());
-  } catch (error) {
-    // A broken spec or a stale generated/server: nothing to check against.
-    process.stderr.write(`conform: ${(error as Error).message}\n`);
-    process.exit(2);
-  }
+  const validator = loadValidator('conform');
   if (methods && ![...validator.methods.keys()].some((name) => methods.test(name))) fail(`--methods ${String(methods)} matches no method of the spec`);
   try {
     const report = await runConformance({
-      url: args.url,
+      url,
       validator,
       ...(methods ? { methods } : {}),
       includeWrites: args['include-writes'],

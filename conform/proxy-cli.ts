@@ -3,63 +3,33 @@
  * Forwards everything to the upstream node, logs each spec violation as it is found, and prints calls and violations
  * per method on Ctrl-C (SIGINT) or SIGTERM.
  */
-import { parseArgs } from 'node:util';
 import { startProxy } from './proxy.ts';
 import { formatSummary, formatViolation } from './proxy-stats.ts';
-import { loadSpecModel } from './spec.ts';
-import { SpecValidator } from './validate.ts';
+import { exitWithUsage, loadValidator, parseCli, requireHttpUrl } from './cli-common.ts';
 
 const USAGE = `usage: npm run proxy -- --upstream <base URL, e.g. http://127.0.0.1:9650> --port <port> [options]
   --host <address>   address to listen on (default 127.0.0.1)
   --record <dir>     write each exchange to <dir>/<seq>-<method>.json`;
 
 function fail(message: string): never {
-  process.stderr.write(`proxy: ${message}\n\n${USAGE}\n`);
-  process.exit(2);
+  return exitWithUsage('proxy', USAGE, message);
 }
 
-let args;
-try {
-  args = parseArgs({
-    options: {
-      upstream: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      record: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
-  }).values;
-} catch (error) {
-  fail((error as Error).message);
-}
-if (args.help) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
-if (!args.upstream) fail('--upstream is required');
-try {
-  const url = new URL(args.upstream);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(`--upstream must be http(s), not ${url.protocol}`);
-} catch {
-  fail(`--upstream "${args.upstream}" is not a URL`);
-}
+const args = parseCli('proxy', USAGE, {
+  upstream: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string', default: '127.0.0.1' },
+  record: { type: 'string' },
+});
+const upstream = requireHttpUrl('upstream', args.upstream, fail);
 const port = Number(args.port ?? NaN);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port must be a port number (0 picks a free one)');
+const validator = loadValidator('proxy');
 
-let validator: SpecValidator;
-try {
-  validator = new SpecValidator(loadSpecModel());
-} catch (error) {
-  // A broken spec or a stale generated/server: nothing to check against.
-  process.stderr.write(`proxy: ${(error as Error).message}\n`);
-  process.exit(2);
-}
-
-let proxy;
+let proxy: Awaited<ReturnType<typeof startProxy>>;
 try {
   proxy = await startProxy({
-    upstream: args.upstream,
+    upstream,
     validator,
     port,
     host: args.host,
@@ -70,7 +40,7 @@ try {
 } catch (error) {
   fail(`cannot listen on ${args.host}:${port}: ${(error as Error).message}`);
 }
-process.stdout.write(`proxy listening on ${proxy.url}, forwarding to ${args.upstream}${args.record ? `, recording into ${args.record}` : ''}\n`);
+process.stdout.write(`proxy listening on ${proxy.url}, forwarding to ${upstream}${args.record ? `, recording into ${args.record}` : ''}\n`);
 
 let stopping = false;
 const stop = async () => {

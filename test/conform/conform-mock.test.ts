@@ -3,11 +3,17 @@
  * across three node releases (the newest, the last with the Keystore API, the last with the AVM static API) every
  * method of the spec is called and PASSes at least once.
  */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ConformReport, runConformance } from '../../conform/runner.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 import { SpecValidator } from '../../conform/validate.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { P_CHAIN_ID, X_CHAIN_ID } from '../../mock/state.ts';
 
 const validator = new SpecValidator(loadSpecModel());
 let node: RunningMockNode | undefined;
@@ -52,5 +58,32 @@ describe('conform against the mock node', () => {
     const { height } = ((await answer.json()) as { result: { height: string } }).result;
     const getBlock = report.results.find((r) => r.method === 'platform.getBlockByHeight')!;
     expect(getBlock.checks.filter((c) => c.kind === 'example').map((c) => String(c.params.height))).toEqual([height, height]);
+  });
+});
+
+describe('npm run conform -- --blockchain-id', () => {
+  const run = (args: string[]) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, '../../conform/cli.ts'), ...args]).then(
+      (out) => ({ code: 0, ...out }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+  const avmReads = ['--methods', '^avm\\.get(Height|TxFee)$'];
+
+  it('checks the AVM chain at /ext/bc/<blockchain ID>', async () => {
+    node = await startMockNode({ port: 0, host: '127.0.0.1' });
+    const file = join(mkdtempSync(join(tmpdir(), 'conform-')), 'report.json');
+    const { code, stdout } = await run(['--url', node.url, '--blockchain-id', X_CHAIN_ID, ...avmReads, '--json', file]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('2 PASS, 0 FAIL, 0 SKIP');
+    const report = JSON.parse(readFileSync(file, 'utf8')) as ConformReport;
+    expect(report.results.map((r) => r.endpoint)).toEqual([`/ext/bc/${X_CHAIN_ID}`, `/ext/bc/${X_CHAIN_ID}`]);
+  });
+
+  it('calls the chain at that ID: the P-Chain there has no avm service', async () => {
+    node = await startMockNode({ port: 0, host: '127.0.0.1' });
+    const { code, stdout } = await run(['--url', node.url, '--blockchain-id', P_CHAIN_ID, ...avmReads]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/avm\.getHeight\s+SKIP\s+not served by this node \("rpc: can't find service "avm\.GetHeight""\)/);
+    expect(stdout).toContain('0 PASS, 0 FAIL, 2 SKIP');
   });
 });

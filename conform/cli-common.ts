@@ -1,0 +1,56 @@
+/**
+ * What `npm run conform` and `npm run proxy` share: flags parsed strictly, usage errors with exit code 2, a node's
+ * base URL checked, and the spec's validator loaded (or a clear exit when the spec or generated/server is broken).
+ */
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { loadSpecModel } from './spec.ts';
+import { SpecValidator } from './validate.ts';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+const HELP = { help: { type: 'boolean', short: 'h', default: false } } as const;
+type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O & typeof HELP; strict: true }>>['values'];
+
+/** A usage error: the message, then the usage text, and exit code 2. */
+export function exitWithUsage(command: string, usage: string, message: string): never {
+  process.stderr.write(`${command}: ${message}\n\n${usage}\n`);
+  process.exit(2);
+}
+
+/** The command's flags; `--help`/`-h` prints the usage and exits 0. */
+export function parseCli<O extends Options>(command: string, usage: string, options: O): Values<O> {
+  const fail = (message: string) => exitWithUsage(command, usage, message);
+  let values: Values<O>;
+  try {
+    values = parseArgs({ options: { ...options, ...HELP }, strict: true }).values as Values<O>;
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  if ((values as { help?: boolean }).help) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  return values;
+}
+
+/** Fails unless `value` is an http(s) URL. */
+export function requireHttpUrl(flag: string, value: string | undefined, fail: (message: string) => never): string {
+  if (!value) return fail(`--${flag} is required`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return fail(`--${flag} "${value}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(`--${flag} must be http(s), not ${url.protocol}`);
+  return value;
+}
+
+export function loadValidator(command: string): SpecValidator {
+  try {
+    return new SpecValidator(loadSpecModel());
+  } catch (error) {
+    // A broken spec or a stale generated/server: nothing to check against.
+    process.stderr.write(`${command}: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+}
