@@ -23,6 +23,12 @@ export function clientOptionsName(endpointTypeName: string): string {
   return `${endpointTypeName}ClientOptions`;
 }
 
+/** Identifiers of an endpoint's server module (`XChain` -> `XChainHandlers`, `createXChainEndpoint`). */
+export function serverNames(endpointTypeName: string): { handlers: string; create: string; methods: string; document: string } {
+  const camel = endpointTypeName[0]!.toLowerCase() + endpointTypeName.slice(1);
+  return { handlers: `${endpointTypeName}Handlers`, create: `create${endpointTypeName}Endpoint`, methods: `${camel}Methods`, document: `${camel}Document` };
+}
+
 export function methodTypeNames(methodName: string): { params: string; result: string } {
   const stem = pascalCase(methodName.replace('.', ' '));
   return { params: `${stem}Params`, result: `${stem}Result` };

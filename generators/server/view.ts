@@ -2,6 +2,7 @@
 import { availability, commentLines } from '../client/docs.ts';
 import { packageView as clientPackageView } from '../client/view.ts';
 import { headerText } from '../emit/header.ts';
+import { serverNames } from '../model/names.ts';
 import type { EndpointModel, MethodModel, SpecModel } from '../model/types.ts';
 import { paramsShape } from './shapes.ts';
 
@@ -42,12 +43,6 @@ export interface ServerMethodView {
   byName: boolean;
   shapeLiteral: string;
   docLines: string[];
-}
-
-/** Identifiers of an endpoint's server module, from its type name (`XChain` -> `XChainHandlers`, `createXChainEndpoint`). */
-export function serverNames(typeName: string): { handlers: string; create: string; methods: string; document: string } {
-  const camel = typeName[0]!.toLowerCase() + typeName.slice(1);
-  return { handlers: `${typeName}Handlers`, create: `create${typeName}Endpoint`, methods: `${camel}Methods`, document: `${camel}Document` };
 }
 
 export function serverPackageView(model: SpecModel): ServerPackageView {
