@@ -8,7 +8,8 @@ import { type CallCase, type CaseKind, exampleCases, invalidCases } from './case
 import { Facts, discover, substituteParams } from './discovery.ts';
 import { judge } from './judge.ts';
 import { type RpcAnswer, callRpc } from './rpc.ts';
-import { type SpecMethod, endpointPath, isSafeRead, newestSpecVersion, notServedReason, parseNodeVersion } from './spec.ts';
+import { type SpecMethod, endpointPath, isSafeRead, notServedReason, parseNodeVersion } from './spec.ts';
+import { newestSpecVersion } from '../generators/model/versions.ts';
 import type { SpecValidator, Violation } from './validate.ts';
 
 export type Status = 'PASS' | 'FAIL' | 'SKIP';

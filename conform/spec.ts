@@ -40,12 +40,6 @@ export function isSafeRead(entry: SpecMethod): boolean {
   return sideEffects(entry) === 'none';
 }
 
-/** The newest release the spec describes: endpoints carry it as `info.version`. */
-export function newestSpecVersion(model: SpecModel): string {
-  const versions = model.endpoints.map((e) => `v${e.version}`).filter((v) => VERSION_PATTERN.test(v));
-  return versions.sort(compareVersions).at(-1) ?? 'v0.0.0';
-}
-
 /** `avalanchego/1.14.2` (what info.getNodeVersion answers) or `1.14.2` or `v1.14.2` -> `v1.14.2`. */
 export function parseNodeVersion(text: string): string | undefined {
   const match = /(\d+)\.(\d+)\.(\d+)/.exec(text);

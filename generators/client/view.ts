@@ -1,7 +1,7 @@
 /** What the client templates show, computed from the model: the templates only lay it out. */
 import { headerText } from '../emit/header.ts';
 import { clientClassName, clientOptionsName } from '../model/names.ts';
-import { VERSION_PATTERN, compareVersions } from '../model/versions.ts';
+import { newestSpecVersion } from '../model/versions.ts';
 import type { EndpointModel, SpecModel } from '../model/types.ts';
 import { commentLines, methodComment } from './docs.ts';
 
@@ -86,8 +86,7 @@ function usageExample(model: SpecModel): string {
 
 /** The package follows the API it describes: the highest `info.version` among the documents (`0.0.0` when none is semver). */
 function packageVersion(model: SpecModel): string {
-  const versions = model.endpoints.map((e) => `v${e.version}`).filter((v) => VERSION_PATTERN.test(v));
-  return versions.sort(compareVersions).at(-1)?.slice(1) ?? '0.0.0';
+  return newestSpecVersion(model).slice(1);
 }
 
 function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {

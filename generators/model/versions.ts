@@ -1,5 +1,5 @@
 /** Which node releases serve a method, from its `x-node-versions`: one answer for the mock, conformance and docs. */
-import type { MethodModel } from './types.ts';
+import type { MethodModel, SpecModel } from './types.ts';
 
 /** An AvalancheGo release tag. */
 export const VERSION_PATTERN = /^v\d+\.\d+\.\d+$/;
@@ -9,6 +9,12 @@ export function compareVersions(a: string, b: string): number {
   const pb = b.slice(1).split('.').map(Number);
   for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return (pa[i] as number) - (pb[i] as number);
   return 0;
+}
+
+/** The newest release the spec describes: endpoints carry it as `info.version` (`v0.0.0` when none is a release). */
+export function newestSpecVersion(model: SpecModel): string {
+  const versions = model.endpoints.map((e) => `v${e.version}`).filter((v) => VERSION_PATTERN.test(v));
+  return versions.sort(compareVersions).at(-1) ?? 'v0.0.0';
 }
 
 /** Undefined when release `version` (e.g. `v1.12.1`) serves the method, else why it does not. */
