@@ -4,7 +4,6 @@
  */
 import { resolve } from 'node:path';
 import { loadModel } from '../generators/pipeline.ts';
-import { VERSION_PATTERN, compareVersions } from '../generators/model/versions.ts';
 export { notServedReason } from '../generators/model/versions.ts';
 import type { EndpointModel, MethodModel, SideEffects, SpecModel } from '../generators/model/types.ts';
 
