@@ -80,7 +80,7 @@ let timer: NodeJS.Timeout | undefined;
 for (const path of watched) {
   watch(path, { recursive: true }, () => {
     clearTimeout(timer);
-    timer = setTimeout(() => void run(options, false), 100);
+    timer = setTimeout(() => void run(options, values.validate), 100);
   });
 }
 console.log(`watching ${watched.join(', ')}`);

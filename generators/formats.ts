@@ -139,3 +139,6 @@ export const avalancheFormats: Record<string, (value: string) => boolean> = {
     return dash > 0 && bech32Decode(value.slice(dash + 1))?.payload.length === 20;
   },
 };
+
+/** The all-zero ID: the Primary Network's subnet ID, and the P-Chain's blockchain ID. */
+export const PRIMARY_NETWORK_ID = cb58Encode(new Uint8Array(32));

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ARTIFACTS } from './artifacts.ts';
-import { type CheckReport, type GeneratedFile, type WriteReport, checkFiles, manifestFile, writeFiles } from './emit/files.ts';
+import { type CheckReport, type GeneratedFile, type Scope, type WriteReport, checkFiles, foldersOf, manifestFile, writeFiles } from './emit/files.ts';
 import { headerText } from './emit/header.ts';
 import { startTypeScript } from './emit/typescript.ts';
 import { loadTemplates } from './emit/templates.ts';
@@ -64,9 +64,10 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const model = loadModel(options.spec);
   const generated = await renderArtifacts(model, options);
   const out = options.out ?? 'generated';
-  const partial = options.artifacts !== undefined;
-  const files = [...generated, manifestFile(out, headerText(model.endpoints.map((e) => e.file)), generated, { partial })];
+  // With --artifact, the run answers for the chosen artifacts' folders only: the others' files are neither extra nor lost.
+  const scope: Scope = options.artifacts === undefined ? {} : { folders: foldersOf(generated) };
+  const files = [...generated, manifestFile(out, headerText(model.endpoints.map((e) => e.file)), generated, scope)];
   return options.check
-    ? { mode: 'check', report: checkFiles(out, files, { partial }), files: files.length }
-    : { mode: 'write', report: writeFiles(out, files, { partial }), files: files.length };
+    ? { mode: 'check', report: checkFiles(out, files, scope), files: files.length }
+    : { mode: 'write', report: writeFiles(out, files, scope), files: files.length };
 }

@@ -1,6 +1,7 @@
 /** The documentation comments of the generated client: what each method does, may throw, and what replaces it. */
-import type { EndpointModel, MethodModel, NodeVersions, SpecModel } from '../model/types.ts';
 import { clientClassName } from '../model/names.ts';
+import type { EndpointModel, MethodModel, SpecModel } from '../model/types.ts';
+import { lifecycle } from '../model/versions.ts';
 
 /** Lines of a `/** ... *\/` comment, each ready to follow ` *` (empty, or starting with a space). */
 export function commentLines(paragraphs: string[]): string[] {
@@ -8,24 +9,26 @@ export function commentLines(paragraphs: string[]): string[] {
   return text.split('\n').map((line) => (line.trim() ? ` ${line.trimEnd()}` : ''));
 }
 
-export function availability(versions: NodeVersions): string {
-  const parts: string[] = [];
-  if (versions.since) parts.push(`Served since AvalancheGo ${versions.since}`);
-  if (versions.lastVersion) parts.push(`last served by ${versions.lastVersion}`);
-  if (versions.removedIn) parts.push(`removed in ${versions.removedIn}`);
-  if (parts.length === 0) return '';
-  const sentence = parts.join('; ');
-  return sentence[0]!.toUpperCase() + sentence.slice(1) + '.';
+/**
+ * The method's `x-docs-discrepancies` as a Markdown paragraph, for readers of the published documents and of the
+ * client's comments alike. Empty when there are none.
+ */
+export function discrepancyNote(method: MethodModel): string {
+  if (method.discrepancies.length === 0) return '';
+  return ['**Where the prose docs differ from the node:**', ...method.discrepancies.map((d) => `- ${d}`)].join('\n');
 }
 
-/** `@deprecated` text: since when, and what to use instead (a client method when the replacement is one). */
-export function deprecation(model: SpecModel, method: MethodModel): string {
+/**
+ * `@deprecated` text: since when, and what to use instead; with `link`, also the client method when the replacement
+ * is one (the server package has no client to link to).
+ */
+export function deprecation(model: SpecModel, method: MethodModel, { link = true } = {}): string {
   const since = method.versions.deprecatedSince ? `Since AvalancheGo ${method.versions.deprecatedSince}.` : '';
   const replacement = method.replacement?.trim();
   if (!replacement) return since || 'Deprecated.';
   const target = findMethod(model, replacement);
   const use = target
-    ? `Use \`${replacement}\` instead ({@link ${clientClassName(target.endpoint.typeName)}.${target.method.shortName}}).`
+    ? `Use \`${replacement}\` instead${link ? ` ({@link ${clientClassName(target.endpoint.typeName)}.${target.method.shortName}})` : ''}.`
     : `Replacement: ${replacement}`;
   return [since, use].filter(Boolean).join(' ');
 }
@@ -39,11 +42,8 @@ function findMethod(model: SpecModel, name: string): { endpoint: EndpointModel; 
 }
 
 export function methodComment(model: SpecModel, endpoint: EndpointModel, method: MethodModel): string[] {
-  const paragraphs = [method.summary, method.description];
-  if (method.discrepancies.length > 0) {
-    paragraphs.push(['Where the prose docs differ from the node:', ...method.discrepancies.map((d) => `- ${d}`)].join('\n'));
-  }
-  paragraphs.push([`JSON-RPC method \`${method.name}\` at \`${endpoint.urlTemplate}\`.`, availability(method.versions)].filter(Boolean).join(' '));
+  const paragraphs = [method.summary, method.description, discrepancyNote(method)];
+  paragraphs.push([`JSON-RPC method \`${method.name}\` at \`${endpoint.urlTemplate}\`.`, lifecycle(method)].filter(Boolean).join(' '));
   const tags: string[] = [];
   if (method.params.length > 0) tags.push(`@param params - The params, sent by name ({@link ${method.typeNames.params}}).`);
   tags.push('@param options - Abort signal and timeout of this call.');

@@ -6,6 +6,7 @@ import type { ArtifactContext } from '../artifacts.ts';
 import { type GeneratedFile, jsonFile, textFile } from '../emit/files.ts';
 import { packageJson } from '../emit/package.ts';
 import { emitJavaScript, typesOnlySource } from '../emit/javascript.ts';
+import { CLIENT_MODULES, TYPES_MODULE } from '../model/names.ts';
 import type { SpecModel } from '../model/types.ts';
 import { renderTypes } from '../types/index.ts';
 import { packageView } from './view.ts';
@@ -13,12 +14,12 @@ import { packageView } from './view.ts';
 export async function generateClient(model: SpecModel, { templates }: ArtifactContext): Promise<GeneratedFile[]> {
   const view = packageView(model);
   const code = [
-    ...['index', 'errors', 'numbers', 'runtime'].map((module) => textFile(`src/${module}.ts`, templates(`${module}.ts`)(view))),
+    ...CLIENT_MODULES.map((module) => textFile(`src/${module}.ts`, templates(`${module}.ts`)(view))),
     ...view.endpoints.map((endpoint) => textFile(`src/${endpoint.module}.ts`, templates('endpoint.ts')(endpoint))),
   ];
   // The code compiles (esbuild, a compiler thread) while the compiler thread also turns the schemas into types.
   const [codeDist, { source: declarations }] = await Promise.all([emitJavaScript(code), renderTypes(model)]);
-  const typesFile = textFile('src/types.ts', templates('types.ts')({ ...view, declarations }));
+  const typesFile = textFile(`src/${TYPES_MODULE}.ts`, templates(`${TYPES_MODULE}.ts`)({ ...view, declarations }));
   const types = typesOnlySource(typesFile.path, typesFile.contents);
   const dist = [...codeDist, ...(await emitJavaScript([types]))];
   const sources = [...code, types].map(({ path, contents }) => ({ path, contents }));

@@ -1,18 +1,14 @@
 /** What the client templates show, computed from the model: the templates only lay it out. */
 import { headerText } from '../emit/header.ts';
+import { jsLiteral as literal } from '../emit/literal.ts';
+import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { clientClassName, clientOptionsName } from '../model/names.ts';
-import { newestSpecVersion } from '../model/versions.ts';
 import type { EndpointModel, SpecModel } from '../model/types.ts';
 import { commentLines, methodComment } from './docs.ts';
 
 export const PACKAGE_NAME = '@avalanche-openrpc/client';
 
-export interface PackageView {
-  header: string;
-  name: string;
-  version: string;
-  description: string;
-  license: string | undefined;
+export interface PackageView extends PackageFacts {
   /** A short usage example for the README, from the spec's own examples. */
   example: string;
   endpoints: EndpointView[];
@@ -49,14 +45,8 @@ export interface MethodView {
 }
 
 export function packageView(model: SpecModel): PackageView {
-  const documents = model.endpoints.map((e) => e.file);
-  const licenses = new Set(model.endpoints.map((e) => ((e.document.info as { license?: { name?: string } } | undefined)?.license?.name ?? '')));
   return {
-    header: headerText(documents),
-    name: PACKAGE_NAME,
-    version: packageVersion(model),
-    description: `Typed JSON-RPC clients for ${model.endpoints.map((e) => e.title || e.name).join('; ')}.`,
-    license: licenses.size === 1 && [...licenses][0] ? [...licenses][0] : undefined,
+    ...packageFacts(model, PACKAGE_NAME, `Typed JSON-RPC clients for ${model.endpoints.map((e) => e.title || e.name).join('; ')}.`),
     example: usageExample(model),
     endpoints: model.endpoints.map((endpoint) => endpointView(model, endpoint)),
   };
@@ -82,11 +72,6 @@ function usageExample(model: SpecModel): string {
     break;
   }
   return lines.join('\n');
-}
-
-/** The package follows the API it describes: the highest `info.version` among the documents (`0.0.0` when none is semver). */
-function packageVersion(model: SpecModel): string {
-  return newestSpecVersion(model).slice(1);
 }
 
 function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
@@ -128,9 +113,4 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     typeImports: [...typeNames].sort(),
     methods,
   };
-}
-
-/** A single-quoted JavaScript string literal. */
-function literal(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
 }

@@ -4,10 +4,10 @@
  */
 import type { EndpointModel, ExampleModel, Json, MethodModel } from '../model/types.ts';
 import { PACKAGE_NAME } from '../client/view.ts';
+import { jsLiteral } from '../emit/literal.ts';
+import { clientClassName } from '../model/names.ts';
 import { type Html, html, joinHtml } from './html.ts';
 import { type MethodLinker, renderMarkdown } from './markdown.ts';
-
-/** The generated client package (generators/client writes it; see the brief's package names). */
 
 export interface ExampleView {
   name: string;
@@ -51,37 +51,18 @@ export function shellQuote(text: string): string {
 
 /** How to construct the endpoint's client: AVM endpoints name their chain, the others need nothing. */
 export function clientConstruction(endpoint: EndpointModel): string {
-  const options = endpoint.pathVariables.map((variable) => `${variable.name}: ${jsLiteral(variable.default, '')}`);
-  return `new ${endpoint.typeName}Client(${options.length > 0 ? `{ ${options.join(', ')} }` : ''})`;
+  const options = endpoint.pathVariables.map((variable) => `${variable.name}: ${jsLiteral(variable.default)}`);
+  return `new ${clientClassName(endpoint.typeName)}(${options.length > 0 ? `{ ${options.join(', ')} }` : ''})`;
 }
 
 function clientSnippet(endpoint: EndpointModel, method: MethodModel, example: ExampleModel): string {
-  const args = method.params.length === 0 ? '' : jsLiteral(example.params, '');
+  const args = method.params.length === 0 ? '' : jsLiteral(example.params);
   return [
-    `import { ${endpoint.typeName}Client } from '${PACKAGE_NAME}';`,
+    `import { ${clientClassName(endpoint.typeName)} } from '${PACKAGE_NAME}';`,
     '',
     `const client = ${clientConstruction(endpoint)};`,
     `const result = await client.${method.shortName}(${args});`,
   ].join('\n');
-}
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/** A JSON value as a TypeScript literal: single quotes, bare keys where they are identifiers, short arrays on one line. */
-export function jsLiteral(value: Json, indent: string): string {
-  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')}'`;
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    const items = value.map((item) => jsLiteral(item, inner));
-    const oneLine = `[${items.join(', ')}]`;
-    return oneLine.length <= 72 && !oneLine.includes('\n') ? oneLine : `[\n${items.map((item) => `${inner}${item},`).join('\n')}\n${indent}]`;
-  }
-  const entries = Object.entries(value);
-  if (entries.length === 0) return '{}';
-  const lines = entries.map(([key, item]) => `${inner}${IDENTIFIER.test(key) ? key : jsLiteral(key, '')}: ${jsLiteral(item, inner)},`);
-  return `{\n${lines.join('\n')}\n${indent}}`;
 }
 
 /** JSON.stringify(value, null, 2), with spans for keys, strings, numbers and literals. */

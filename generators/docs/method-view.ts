@@ -1,5 +1,7 @@
 /** What an endpoint page shows: the endpoint's URL and client, then every method in the order of its document. */
+import { clientClassName } from '../model/names.ts';
 import type { EndpointModel, MethodModel } from '../model/types.ts';
+import { lifecycle } from '../model/versions.ts';
 import { type ExampleView, clientConstruction, endpointUrl, exampleView } from './example-view.ts';
 import type { Html } from './html.ts';
 import { renderInline } from './markdown.ts';
@@ -20,7 +22,7 @@ export interface MethodView {
   badges: Badge[];
   /** Deprecated, or gone from recent releases: worth a warning box. */
   hasWarning: boolean;
-  /** "Deprecated since v1.9.12; removed in v1.13.1 (last served by v1.13.0)." */
+  /** "Served since AvalancheGo v1.2.0; deprecated since v1.7.0; last served by v1.9.0; removed in v1.9.1." */
   lifecycle: string;
   replacement: Html | null;
   discrepancies: Html[];
@@ -60,7 +62,7 @@ export function endpointView(endpoint: EndpointModel, context: SchemaContext): E
       default: variable.default,
       description: variable.description ? renderInline(variable.description, context.linker) : null,
     })),
-    clientName: `${endpoint.typeName}Client`,
+    clientName: clientClassName(endpoint.typeName),
     clientConstruction: clientConstruction(endpoint),
     openrpcHref: openrpcPath(endpoint),
     methods: endpoint.methods.map((method) => methodView(endpoint, method, context)),
@@ -79,18 +81,6 @@ export function badges(method: MethodModel): Badge[] {
   return list;
 }
 
-function lifecycle(method: MethodModel): string {
-  const { since, deprecatedSince, removedIn, lastVersion } = method.versions;
-  const facts = [
-    since ? `Served since ${since}` : '',
-    method.deprecated ? (deprecatedSince ? `deprecated since ${deprecatedSince}` : 'deprecated') : '',
-    removedIn ? `removed in ${removedIn}${lastVersion ? ` (last served by ${lastVersion})` : ''}` : lastVersion ? `last served by ${lastVersion}` : '',
-  ].filter(Boolean);
-  if (facts.length === 0) return '';
-  const sentence = facts.join('; ');
-  return `${sentence[0]!.toUpperCase()}${sentence.slice(1)}.`;
-}
-
 function methodView(endpoint: EndpointModel, method: MethodModel, context: SchemaContext): MethodView {
   const params = method.params.map((param) =>
     schemaNode(param.name, param.schema, context, { isField: true, required: param.required, description: param.description }),
@@ -105,7 +95,7 @@ function methodView(endpoint: EndpointModel, method: MethodModel, context: Schem
     deprecated: method.deprecated,
     badges: badges(method),
     hasWarning: method.deprecated || method.versions.removedIn !== undefined || method.versions.lastVersion !== undefined,
-    lifecycle: lifecycle(method),
+    lifecycle: lifecycle(method, { deprecation: true }),
     replacement: method.replacement ? renderInline(method.replacement, context.linker) : null,
     discrepancies: method.discrepancies.map((text) => renderInline(text, context.linker)),
     changes: method.changes.map((change) => ({ version: change.version, description: renderInline(change.description, context.linker) })),

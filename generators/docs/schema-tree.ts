@@ -5,7 +5,7 @@
  */
 import type { JsonSchema } from '../model/types.ts';
 import { type Html, html, joinHtml } from './html.ts';
-import { type Schema, type SchemaContext, asSchema, asSchemas, constraints, describe, refName, typeExpression } from './schema-view.ts';
+import { type Schema, type SchemaContext, asSchema, asSchemas, constraints, describe, followRef, typeExpression } from './schema-view.ts';
 
 /** One row of a schema tree; the templates render it recursively. */
 export interface SchemaNode {
@@ -44,7 +44,7 @@ export function schemaNode(
   options: { isField?: boolean; required?: boolean; description?: unknown; seen?: ReadonlySet<string> } = {},
 ): SchemaNode {
   const structure = structureOf(schema, context, options.seen ?? new Set());
-  const target = typeof schema === 'object' ? (context.schemas[refName(schema) ?? ''] ?? schema) : {};
+  const target = followRef(schema, context)?.target ?? (typeof schema === 'object' ? schema : {});
   const ownDescription = typeof schema === 'object' && typeof schema.description === 'string' ? schema.description : undefined;
   return {
     name,
@@ -65,12 +65,11 @@ export function schemaNode(
 
 function structureOf(schema: Schema, context: SchemaContext, seen: ReadonlySet<string>): Structure {
   if (typeof schema === 'boolean') return NONE;
-  const name = refName(schema);
-  if (name) {
-    const target = context.schemas[name];
-    if (!target || seen.has(name)) return NONE;
-    const inner = structureOf(target, context, new Set([...seen, name]));
-    return { ...inner, named: inner.named ?? name };
+  const ref = followRef(schema, context, seen);
+  if (ref) {
+    if (!ref.target) return NONE;
+    const inner = structureOf(ref.target, context, ref.seen);
+    return { ...inner, named: inner.named ?? ref.name };
   }
   const parts: Structure[] = [];
   const items = asSchema(schema.items);

@@ -3,6 +3,7 @@
  * `map of NodeID → PlatformValidatorAtHeight`, `NullableHexNoChecksum (0x hex or null)`. Named types link to their
  * entries on the types page; the fields underneath are schema-tree.ts's job.
  */
+import type { avalancheFormats } from '../formats.ts';
 import type { Json, JsonSchema } from '../model/types.ts';
 import { type Html, html, joinHtml } from './html.ts';
 import { type MethodLinker, renderMarkdown } from './markdown.ts';
@@ -16,7 +17,9 @@ export interface SchemaContext {
 type Schema = JsonSchema | boolean;
 const REF_PREFIX = '#/components/schemas/';
 
-const FORMAT_HINTS: Record<string, string> = {
+// Keyed by the format names formats.ts checks: once its keys are literal types, a format without a hint fails tsc
+// (until then test/docs/content.test.ts asks for a hint for each of them).
+const FORMAT_HINTS: Record<keyof typeof avalancheFormats | 'date-time', string> = {
   'avax-cb58': 'cb58',
   'avax-short-id': 'cb58 short ID',
   'avax-node-id': 'NodeID- + cb58',
@@ -35,6 +38,20 @@ export function refName(schema: Schema): string | undefined {
   return typeof schema === 'object' && typeof schema.$ref === 'string' && schema.$ref.startsWith(REF_PREFIX) ? schema.$ref.slice(REF_PREFIX.length) : undefined;
 }
 
+/**
+ * The named type a `$ref` points to, or undefined when the schema is not a `$ref`. `target` is undefined when the type
+ * is missing or already in `seen` (the names followed on the way here), so a recursive type cannot loop.
+ */
+export function followRef(
+  schema: Schema,
+  context: SchemaContext,
+  seen: ReadonlySet<string> = new Set(),
+): { name: string; target: JsonSchema | undefined; seen: ReadonlySet<string> } | undefined {
+  const name = refName(schema);
+  if (name === undefined) return undefined;
+  return { name, target: seen.has(name) ? undefined : context.schemas[name], seen: new Set([...seen, name]) };
+}
+
 function typesOf(schema: JsonSchema): string[] {
   if (Array.isArray(schema.type)) return schema.type.filter((t): t is string => typeof t === 'string');
   if (typeof schema.type === 'string') return [schema.type];
@@ -46,14 +63,10 @@ function typesOf(schema: JsonSchema): string[] {
 const isDecimalPattern = (pattern: string) => pattern.replace(/\[[0-9-]+\]|\\\.|[0-9^$()|*+?{},]/g, '') === '';
 
 /** A few words on how a value looks on the wire, or undefined when its type says it all (objects). */
-export function wireHint(schema: Schema, context: SchemaContext, seen = new Set<string>()): string | undefined {
+function wireHint(schema: Schema, context: SchemaContext, seen?: ReadonlySet<string>): string | undefined {
   if (typeof schema === 'boolean') return undefined;
-  const name = refName(schema);
-  if (name) {
-    const target = context.schemas[name];
-    if (!target || seen.has(name)) return undefined;
-    return wireHint(target, context, new Set([...seen, name]));
-  }
+  const ref = followRef(schema, context, seen);
+  if (ref) return ref.target && wireHint(ref.target, context, ref.seen);
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
   const members = asSchemas(schema.oneOf ?? schema.anyOf);
@@ -64,7 +77,7 @@ export function wireHint(schema: Schema, context: SchemaContext, seen = new Set<
   }
   const hints = typesOf(schema).map((type) => {
     if (type === 'string') {
-      const format = typeof schema.format === 'string' ? (FORMAT_HINTS[schema.format] ?? schema.format) : undefined;
+      const format = typeof schema.format === 'string' ? ((FORMAT_HINTS as Partial<Record<string, string>>)[schema.format] ?? schema.format) : undefined;
       const pattern = typeof schema.pattern === 'string' ? schema.pattern : '';
       if (format) return format;
       if (pattern.startsWith('^0x')) return '0x hex';
@@ -82,12 +95,11 @@ export function wireHint(schema: Schema, context: SchemaContext, seen = new Set<
 export function typeExpression(schema: Schema, context: SchemaContext): Html {
   if (schema === false) return html`<span class="type-word">absent</span>`;
   if (schema === true || Object.keys(schema).filter((k) => k !== 'description').length === 0) return html`<span class="type-word">any JSON</span>`;
-  const name = refName(schema);
-  if (name) {
-    const target = context.schemas[name];
+  const ref = followRef(schema, context);
+  if (ref) {
     const hint = wireHint(schema, context);
-    const title = typeof target?.description === 'string' ? target.description : '';
-    return html`<a class="type-name" href="${context.typeHref(name)}" title="${title}">${name}</a>${hint ? html` <span class="hint">(${hint})</span>` : ''}`;
+    const title = typeof ref.target?.description === 'string' ? ref.target.description : '';
+    return html`<a class="type-name" href="${context.typeHref(ref.name)}" title="${title}">${ref.name}</a>${hint ? html` <span class="hint">(${hint})</span>` : ''}`;
   }
   if (schema.const !== undefined) return html`<code>${JSON.stringify(schema.const)}</code>`;
   if (Array.isArray(schema.enum)) return joinHtml(schema.enum.map((value) => html`<code>${JSON.stringify(value)}</code>`), ' | ');

@@ -36,28 +36,34 @@ function send(response: ServerResponse, status: number, message: string, headers
   response.end(`${message}\n`);
 }
 
-/** The file a request path names, or undefined when it is malformed or points outside the root. */
-export function resolveRequestPath(root: string, url: string): string | undefined {
-  let pathname: string;
+/** The request's path (still percent-encoded) and the file it names, or undefined when it is malformed or points outside the root. */
+function resolveRequest(root: string, url: string): { path: string; file: string } | undefined {
+  if (!url.startsWith('/')) return undefined;
+  let path: string;
+  let decoded: string;
   try {
-    pathname = decodeURIComponent(new URL(url, 'http://localhost').pathname);
+    // Under a fixed origin `//host/x` stays a path on this server; as a URL reference it would name another host.
+    path = new URL(`http://localhost${url}`).pathname;
+    decoded = decodeURIComponent(path);
   } catch {
     return undefined;
   }
-  if (pathname.includes('\0')) return undefined;
-  const file = resolve(root, `.${pathname}`);
-  return file === root || file.startsWith(root + sep) ? file : undefined;
+  if (decoded.includes('\0')) return undefined;
+  const file = resolve(root, `.${decoded}`);
+  return file === root || file.startsWith(root + sep) ? { path, file } : undefined;
 }
 
 async function handle(root: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, 'Method Not Allowed', { allow: 'GET, HEAD' });
-  let file = resolveRequestPath(root, request.url ?? '/');
-  if (!file) return send(response, 400, 'Bad Request');
+  const target = resolveRequest(root, request.url ?? '/');
+  if (!target) return send(response, 400, 'Bad Request');
+  let file = target.file;
   let info = await stat(file).catch(() => undefined);
   if (info?.isDirectory()) {
-    if (!(request.url ?? '/').split('?')[0]!.endsWith('/')) {
-      // Relative links inside the folder's index.html only resolve under a URL that ends in a slash.
-      return send(response, 301, 'Moved Permanently', { location: `${(request.url ?? '/').split('?')[0]}/` });
+    if (!target.path.endsWith('/')) {
+      // Relative links inside the folder's index.html only resolve under a URL that ends in a slash. A Location
+      // starting with `//` would send the browser to another host, so leading slashes collapse to one.
+      return send(response, 301, 'Moved Permanently', { location: `${target.path.replace(/^\/+/, '/')}/` });
     }
     file = join(file, 'index.html');
     info = await stat(file).catch(() => undefined);

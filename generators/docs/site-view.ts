@@ -2,10 +2,11 @@
  * The views of the site's pages: the navigation every page carries (all methods, with their search keys), the
  * landing page, one page per endpoint and the page of shared types. Everything a template prints is computed here.
  */
+import { headerText } from '../emit/header.ts';
 import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import type { Html } from './html.ts';
 import type { MethodLinker } from './markdown.ts';
-import { type Badge, type EndpointView, badges, endpointView } from './method-view.ts';
+import { type Badge, type EndpointView, badges, endpointView, openrpcPath } from './method-view.ts';
 import { type SchemaNode, schemaNode } from './schema-tree.ts';
 import { type SchemaContext, describe, refName } from './schema-view.ts';
 
@@ -22,8 +23,9 @@ export interface NavMethod {
 export interface NavEndpoint {
   name: string;
   label: string;
-  title: string;
   href: string;
+  /** The endpoint's published OpenRPC document, shipped with the site. */
+  openrpcHref: string;
   path: string;
   countLabel: string;
   current: boolean;
@@ -52,7 +54,6 @@ export interface TypeView {
 export const pageFile = (endpoint: EndpointModel): string => `${endpoint.name}.html`;
 export const methodHref = (endpoint: EndpointModel, method: MethodModel): string => `${pageFile(endpoint)}#${method.name}`;
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
-const RESERVED_PAGES = new Set(['index', 'types']);
 
 export function schemaContext(model: SpecModel): SchemaContext {
   const hrefs = new Map(model.endpoints.flatMap((endpoint) => endpoint.methods.map((method) => [method.name, methodHref(endpoint, method)] as const)));
@@ -78,8 +79,8 @@ function navigation(model: SpecModel, context: SchemaContext, current: string | 
   return model.endpoints.map((endpoint) => ({
     name: endpoint.name,
     label: endpointLabel(model, endpoint),
-    title: endpoint.title,
     href: pageFile(endpoint),
+    openrpcHref: openrpcPath(endpoint),
     path: endpoint.defaultPath,
     countLabel: plural(endpoint.methods.length, 'method'),
     current: endpoint.name === current,
@@ -95,7 +96,7 @@ function navigation(model: SpecModel, context: SchemaContext, current: string | 
   }));
 }
 
-export function siteTitle(model: SpecModel): string {
+function siteTitle(model: SpecModel): string {
   return `${commonTitlePrefix(model.endpoints)}JSON-RPC API reference`;
 }
 
@@ -113,17 +114,16 @@ function page(model: SpecModel, context: SchemaContext, currentPage: 'index' | '
   };
 }
 
-const allSources = (model: SpecModel) => `Generated from ${model.endpoints.map((e) => `${e.name}.json`).join(', ')} by avalanche-openrpc; do not edit.`;
+/** The header of a page drawn from every document: the site-wide pages and the assets. */
+export const allSources = (model: SpecModel): string => headerText(model.endpoints.map((e) => e.file));
 
 export function indexView(model: SpecModel, context: SchemaContext): PageView {
   return page(model, context, 'index', siteTitle(model), allSources(model));
 }
 
 export function endpointPageView(model: SpecModel, context: SchemaContext, endpoint: EndpointModel): PageView & { endpoint: EndpointView } {
-  if (RESERVED_PAGES.has(endpoint.name)) throw new Error(`an endpoint document may not be named ${endpoint.name}.json: the docs site has a page of that name`);
-  const source = `Generated from ${endpoint.name}.json by avalanche-openrpc; do not edit.`;
   const title = `${endpointLabel(model, endpoint)} | ${siteTitle(model)}`;
-  return { ...page(model, context, 'endpoint', title, source, endpoint.name), endpoint: endpointView(endpoint, context) };
+  return { ...page(model, context, 'endpoint', title, headerText([endpoint.file]), endpoint.name), endpoint: endpointView(endpoint, context) };
 }
 
 export function typesView(model: SpecModel, context: SchemaContext): PageView & { types: TypeView[] } {

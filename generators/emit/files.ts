@@ -29,9 +29,24 @@ export interface WriteReport {
 /** The list of every file of the last run, so the next run knows which leftovers it may delete. */
 export const MANIFEST_PATH = '.generated-files';
 
-/** With `partial`, the files of the other artifacts that the previous manifest lists (and that still exist) stay listed. */
-export function manifestFile(outDir: string, header: string, files: GeneratedFile[], { partial = false } = {}): GeneratedFile {
-  const previous = partial ? [...readManifest(outDir)].filter((path) => existsSync(join(outDir, path))) : [];
+/**
+ * What part of the output folder a run answers for: all of it, or with `--artifact` only the folders of the chosen
+ * artifacts (`client/`, ...); files elsewhere belong to artifacts this run did not generate.
+ */
+export interface Scope {
+  folders?: string[];
+}
+
+const inScope = (path: string, { folders }: Scope) => folders === undefined || folders.some((folder) => path.startsWith(`${folder}/`));
+
+/** The top folders of `files`: the scope of a run that generated only these. */
+export function foldersOf(files: GeneratedFile[]): string[] {
+  return [...new Set(files.map((file) => file.path.split('/')[0]!))].sort();
+}
+
+/** Out of scope, the files that the previous manifest lists (and that still exist) stay listed. */
+export function manifestFile(outDir: string, header: string, files: GeneratedFile[], scope: Scope = {}): GeneratedFile {
+  const previous = scope.folders ? [...readManifest(outDir)].filter((path) => !inScope(path, scope) && existsSync(join(outDir, path))) : [];
   const paths = [...new Set([...previous, ...files.map((f) => f.path)])].filter((p) => p !== MANIFEST_PATH).sort();
   return { path: MANIFEST_PATH, contents: [`# ${header}`, '# Files listed here are rewritten or deleted by the next run.', ...paths].join('\n') + '\n' };
 }
@@ -66,8 +81,8 @@ function assertUnique(files: GeneratedFile[]): void {
   }
 }
 
-/** `partial`: only some artifacts were generated, so files of the others are not extra. */
-export function checkFiles(outDir: string, files: GeneratedFile[], { partial = false } = {}): CheckReport {
+/** Files out of `scope` belong to artifacts that were not generated, so they are not extra. */
+export function checkFiles(outDir: string, files: GeneratedFile[], scope: Scope = {}): CheckReport {
   assertUnique(files);
   const expected = new Map(files.map((f) => [f.path, f.contents]));
   const present = listFiles(outDir);
@@ -75,17 +90,16 @@ export function checkFiles(outDir: string, files: GeneratedFile[], { partial = f
   for (const path of present) {
     const contents = expected.get(path);
     if (contents === undefined) {
-      if (!partial) report.extra.push(path);
-    }
-    else if (readFileSync(join(outDir, path), 'utf8') !== contents) report.stale.push(path);
+      if (inScope(path, scope)) report.extra.push(path);
+    } else if (readFileSync(join(outDir, path), 'utf8') !== contents) report.stale.push(path);
   }
   const presentSet = new Set(present);
   for (const path of [...expected.keys()].sort()) if (!presentSet.has(path)) report.missing.push(path);
   return report;
 }
 
-export function writeFiles(outDir: string, files: GeneratedFile[], { partial = false } = {}): WriteReport {
-  const { stale, missing, extra: leftovers } = checkFiles(outDir, files, { partial });
+export function writeFiles(outDir: string, files: GeneratedFile[], scope: Scope = {}): WriteReport {
+  const { stale, missing, extra: leftovers } = checkFiles(outDir, files, scope);
   const ours = readManifest(outDir);
   const extra = leftovers.filter((path) => ours.has(path));
   const kept = leftovers.filter((path) => !ours.has(path));

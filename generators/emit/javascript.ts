@@ -7,13 +7,9 @@
  */
 import type { TransformOptions } from 'esbuild';
 import { createRequire } from 'node:module';
+import type { GeneratedFile } from './files.ts';
 import { isHeaderComment } from './header.ts';
 import { runOnCompilerThread } from './typescript.ts';
-
-export interface EmittedFile {
-  path: string;
-  contents: string;
-}
 
 export interface TypeScriptSource {
   path: string;
@@ -42,8 +38,9 @@ const ESBUILD_OPTIONS: TransformOptions = {
 // Loaded on first use, and synchronously: the requests go out at once, so esbuild works while this thread goes on.
 let esbuild: typeof import('esbuild') | undefined;
 
-/** JavaScript and declarations of each source, each file under the header line of its source unless `header` says otherwise. */
-export async function emitJavaScript(sources: TypeScriptSource[], header: (path: string) => string = headerOfSource(sources)): Promise<EmittedFile[]> {
+/** JavaScript and declarations of each source, each file under the header line of its source. */
+export async function emitJavaScript(sources: TypeScriptSource[]): Promise<GeneratedFile[]> {
+  const header = headerOfSource(sources);
   const compiled = sources.filter((source) => !source.output);
   const size = compiled.reduce((sum, source) => sum + source.contents.length, 0);
   const declarations = compiled.length === 0 ? [] : runOnCompilerThread<string[]>('declarations', { sources: compiled.map(({ path, contents }) => ({ path, contents })) }, size);
@@ -68,7 +65,7 @@ export async function emitJavaScript(sources: TypeScriptSource[], header: (path:
   });
 }
 
-/** By default each emitted file carries the header line of the source it comes from. */
+/** Each emitted file carries the header line of the source it comes from. */
 function headerOfSource(sources: TypeScriptSource[]): (path: string) => string {
   const headers = new Map(sources.map((source) => [source.path.replace(/^src\/|\.ts$/g, ''), source.contents.split('\n', 1)[0]!]));
   return (path) => {

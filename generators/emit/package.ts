@@ -1,10 +1,30 @@
 /** The `package.json` of a generated package: ESM, compiled `dist/` with declarations, sources shipped alongside. */
+import type { SpecModel } from '../model/types.ts';
+import { newestSpecVersion } from '../model/versions.ts';
+import { headerText } from './header.ts';
+
 export interface PackageFacts {
   header: string;
   name: string;
   version: string;
   description: string;
   license: string | undefined;
+}
+
+/**
+ * What both packages take from the spec: the header naming every document, the version of the API they describe (the
+ * highest `info.version`, `0.0.0` when none is semver) and the license, when every document names the same one.
+ */
+export function packageFacts(model: SpecModel, name: string, description: string): PackageFacts {
+  const licenses = new Set(model.endpoints.map((e) => ((e.document.info as { license?: { name?: string } } | undefined)?.license?.name ?? '')));
+  const [license] = licenses;
+  return {
+    header: headerText(model.endpoints.map((e) => e.file)),
+    name,
+    version: newestSpecVersion(model).slice(1),
+    description,
+    license: licenses.size === 1 && license ? license : undefined,
+  };
 }
 
 export function packageJson(facts: PackageFacts): object {

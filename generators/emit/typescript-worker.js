@@ -105,7 +105,7 @@ async function types({ types, fileName }) {
   return print({ text: await compileTypes(types), fileName });
 }
 
-const JOBS = { declarations, types, compileTypes: ({ types }) => compileTypes(types) };
+const JOBS = { declarations, types };
 const jobsDone = new Set();
 
 parentPort.on('message', async ({ id, job, input }) => {

@@ -63,7 +63,7 @@ export function startTypeScript(): void {
 }
 
 /** The jobs typescript-worker.js takes. */
-export type CompilerJob = 'declarations' | 'types' | 'compileTypes';
+export type CompilerJob = 'declarations' | 'types';
 
 /** Runs a job on the least loaded compiler thread; `size` (characters of input) weighs it. */
 export function runOnCompilerThread<Output>(job: CompilerJob, input: object, size: number): Promise<Output> {

@@ -45,8 +45,6 @@ function validators() {
   return compiled;
 }
 
-export const OPENRPC_VERSION = (openrpcDocument.properties as { openrpc: { enum: string[] } }).openrpc.enum[0]!;
-
 export interface MetaSchemaProblem {
   pointer: string;
   message: string;

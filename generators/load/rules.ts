@@ -136,10 +136,14 @@ function checkVersions(method: Json, at: (...tokens: Array<string | number>) => 
       else if (typeof value !== 'string' || !VERSION.test(value)) report(at('x-node-versions', key), 'must be a release tag such as "v1.12.2"');
     }
     const { since, lastVersion, removedIn, deprecatedSince } = versions as Record<string, string | undefined>;
-    const ordered = (a: string | undefined, b: string | undefined) => !a || !b || !VERSION.test(a) || !VERSION.test(b) || compareVersions(a, b) <= 0;
-    if (!ordered(since, lastVersion)) report(at('x-node-versions'), 'since must not be after lastVersion');
-    if (!ordered(lastVersion, removedIn) || (lastVersion && removedIn && lastVersion === removedIn)) report(at('x-node-versions'), 'lastVersion must be before removedIn');
-    if (!ordered(since, removedIn)) report(at('x-node-versions'), 'since must be before removedIn');
+    // Unparsable tags are reported above; a pair with one missing or unparsable is not compared.
+    const compare = (a: string | undefined, b: string | undefined) => (a && b && VERSION.test(a) && VERSION.test(b) ? compareVersions(a, b) : undefined);
+    const after = (a: string | undefined, b: string | undefined) => (compare(a, b) ?? 0) > 0;
+    const notBefore = (a: string | undefined, b: string | undefined) => (compare(a, b) ?? -1) >= 0;
+    if (after(since, lastVersion)) report(at('x-node-versions'), 'since must not be after lastVersion');
+    if (notBefore(lastVersion, removedIn)) report(at('x-node-versions'), 'lastVersion must be before removedIn');
+    if (notBefore(since, removedIn)) report(at('x-node-versions'), 'since must be before removedIn');
+    if (after(since, deprecatedSince)) report(at('x-node-versions'), 'deprecatedSince must not be before since');
     if (deprecatedSince && method.deprecated !== true) report(at('deprecated'), 'x-node-versions.deprecatedSince is set, so deprecated must be true');
   }
   if (method.deprecated === true && (typeof method['x-replacement'] !== 'string' || !method['x-replacement'].trim())) {

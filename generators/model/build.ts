@@ -4,12 +4,19 @@ import type { BundledDocument } from '../load/index.ts';
 import { SpecError } from '../load/index.ts';
 import { escapePointerToken as escape } from '../load/problems.ts';
 import { deref } from '../load/rules.ts';
-import { NameRegistry, RESERVED_METHOD_NAMES, RESERVED_MODULE_NAMES, RESERVED_TYPE_NAMES, canonicalJson, clientClassName, clientOptionsName, endpointTypeName, methodTypeNames, schemaTypeName, titleTypeName } from './names.ts';
+import { NameRegistry, RESERVED_METHOD_NAMES, RESERVED_MODULE_NAMES, RESERVED_TYPE_NAMES, canonicalJson, clientClassName, clientOptionsName, endpointTypeName, methodTypeNames, schemaTypeName, serverNames, titleTypeName } from './names.ts';
 import { subschemas } from './schema-walk.ts';
-import type { EndpointModel, ExampleModel, Json, JsonSchema, MethodModel, ParamModel, SpecModel } from './types.ts';
+import type { EndpointModel, ExampleModel, Json, JsonSchema, MethodModel, ParamModel, SpecMethod, SpecModel } from './types.ts';
 
 type Obj = Record<string, unknown>;
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** Method wire names are unique across the spec (the loader enforces it), so a name alone finds its endpoint. */
+export function indexMethods(model: SpecModel): Map<string, SpecMethod> {
+  const index = new Map<string, SpecMethod>();
+  for (const endpoint of model.endpoints) for (const method of endpoint.methods) index.set(method.name, { endpoint, method });
+  return index;
+}
 
 export function buildModel(bundles: BundledDocument[]): SpecModel {
   const names = new NameRegistry(RESERVED_TYPE_NAMES);
@@ -113,7 +120,7 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
 
 /**
  * Claims every name the endpoint's generated code will use, so that two different things never share one: the client
- * class and its options, shared schemas, titled inline schemas, each method's Params/Result types and client method.
+ * class and its options, the server's handlers, factory, method table and document, shared schemas, titled inline schemas, each method's Params/Result types and client method.
  */
 function claimNames(bundle: BundledDocument, typeName: string, methods: MethodModel[], names: NameRegistry): void {
   const doc = bundle.document as Obj;
@@ -124,6 +131,9 @@ function claimNames(bundle: BundledDocument, typeName: string, methods: MethodMo
   }
   names.claim(client, { identity: `endpoint:${bundle.file}`, what: `the client of ${bundle.file}`, ...at('') });
   names.claim(clientOptionsName(typeName), { identity: `endpoint:${bundle.file}`, what: `the client options of ${bundle.file}`, ...at('') });
+  for (const [role, name] of Object.entries(serverNames(typeName))) {
+    names.claim(name, { identity: `endpoint:${bundle.file}`, what: `the server ${role} of ${bundle.file}`, ...at('') });
+  }
 
   const claimTitles = (schema: JsonSchema, pointer: string, isRoot: boolean) => {
     if (!isRoot && typeof schema.title === 'string') {

@@ -48,19 +48,29 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const TYPE_KEYWORDS = new Set(['any', 'unknown', 'never', 'void', 'null', 'undefined', 'string', 'number', 'boolean', 'bigint', 'symbol', 'object', 'type', 'interface', 'enum', 'class', 'function', 'const', 'let', 'var', 'in', 'of', 'is', 'keyof', 'typeof', 'infer', 'extends', 'implements', 'import', 'export', 'default', 'new', 'this', 'true', 'false', 'delete', 'return', 'if', 'else', 'for', 'while', 'do', 'switch', 'case', 'break', 'continue', 'try', 'catch', 'finally', 'throw', 'with', 'yield', 'await', 'async', 'static', 'super', 'package', 'private', 'protected', 'public', 'readonly', 'declare', 'namespace', 'module', 'abstract', 'as', 'from', 'get', 'set', 'require', 'global', 'asserts', 'satisfies', 'accessor', 'out', 'override']);
 
 /**
- * Names a generated type or export may not take: global types the generated code uses, and what the client package
- * exports besides the spec's types (its `index.ts` re-exports both, so a schema named `TimeoutError` would clash).
+ * Names a generated type or export may not take: global types the generated code uses, and what each package exports
+ * besides the spec's types (its `index.ts` re-exports both, and an explicit export silently wins over `export *`, so a
+ * schema named `TimeoutError` or `Endpoint` would vanish from the package).
  */
 export const RESERVED_TYPE_NAMES: Record<string, string> = Object.fromEntries([
   ...['Promise', 'Record', 'Array', 'ReadonlyArray', 'Partial', 'Required', 'Readonly', 'Error', 'Object', 'String', 'Number', 'Boolean', 'BigInt', 'Symbol', 'Date', 'Map', 'Set', 'JSON', 'AbortSignal', 'AbortController', 'Response', 'Headers'].map((name) => [name, `the global TypeScript type ${name}`]),
   ...['AvalancheRpcError', 'JsonRpcError', 'HttpStatusError', 'InvalidResponseError', 'TimeoutError', 'NetworkError', 'JsonRpcClient', 'ClientOptions', 'CallOptions', 'FetchLike', 'FetchResponseLike', 'toBigInt', 'fromBigInt'].map((name) => [name, `the client runtime's export ${name}`]),
+  ...['INVALID_ARGUMENT', 'RpcError', 'CallInfo', 'HandlerContext', 'MethodSpec', 'Profile', 'RpcReply', 'createEndpoint', 'createRouter', 'Endpoint', 'EndpointDefinition', 'EndpointOptions', 'OpenrpcDocument', 'Router', 'RouterOptions', 'NodeListener', 'NodeRequest', 'NodeResponse', 'Shape', 'ValidateFunction', 'Violation'].map((name) => [name, `the server runtime's export ${name}`]),
 ]);
 
-/** Module names of the generated packages' own files: an endpoint document may not take one (`runtime.json`). */
-export const RESERVED_MODULE_NAMES = new Set(['index', 'errors', 'numbers', 'runtime', 'types']);
+/** The client package's own modules besides the spec's types (`src/<name>.ts`, each from templates/client/<name>.ts.hbs). */
+export const CLIENT_MODULES = ['index', 'errors', 'numbers', 'runtime'];
+/** The module of the spec's types, in both packages. */
+export const TYPES_MODULE = 'types';
+
+/**
+ * Module names of the generated packages' own files, which are also the docs site's own pages (`index`, `types`): an
+ * endpoint document may not take one (`runtime.json`).
+ */
+export const RESERVED_MODULE_NAMES = new Set([...CLIENT_MODULES, TYPES_MODULE]);
 
 /** Client method names that would break the class: its constructor, members of the base class, and `then`. */
-export const RESERVED_METHOD_NAMES = new Set(['constructor', 'then', 'request', 'toString', 'valueOf', 'hasOwnProperty']);
+export const RESERVED_METHOD_NAMES = new Set(['constructor', 'then', 'request', 'url', 'toString', 'valueOf', 'hasOwnProperty']);
 
 export interface NameClaim {
   /** Two claims of one name are one thing when their identities are equal (e.g. the same schema in two endpoints). */

@@ -99,3 +99,9 @@ export interface MethodModel {
   /** Index of the method in its endpoint document (for pointers into `document`). */
   index: number;
 }
+
+/** A method with the endpoint that serves it. */
+export interface SpecMethod {
+  endpoint: EndpointModel;
+  method: MethodModel;
+}

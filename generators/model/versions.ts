@@ -30,3 +30,21 @@ export function notServedReason(method: MethodModel, version: string): string | 
 export function servedBy(method: MethodModel, version: string | undefined): boolean {
   return version === undefined || notServedReason(method, version) === undefined;
 }
+
+/**
+ * The method's life in node releases, as one sentence for every medium (client comments, server comments, docs):
+ * "Served since AvalancheGo v1.2.0; deprecated since v1.7.0; last served by v1.9.0; removed in v1.9.1." With
+ * `deprecation: false` the deprecation is left to a `@deprecated` tag. Empty when the spec records nothing.
+ */
+export function lifecycle(method: MethodModel, { deprecation = false } = {}): string {
+  const { since, deprecatedSince, lastVersion, removedIn } = method.versions;
+  const parts = [
+    since ? `served since AvalancheGo ${since}` : '',
+    deprecation && method.deprecated ? (deprecatedSince ? `deprecated since ${deprecatedSince}` : 'deprecated') : '',
+    lastVersion ? `last served by ${lastVersion}` : '',
+    removedIn ? `removed in ${removedIn}` : '',
+  ].filter(Boolean);
+  if (parts.length === 0) return '';
+  const sentence = parts.join('; ');
+  return `${sentence[0]!.toUpperCase()}${sentence.slice(1)}.`;
+}

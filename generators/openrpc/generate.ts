@@ -3,6 +3,7 @@
  * method's `x-docs-discrepancies` also written into its description, so plain OpenRPC tools, which ignore `x-`
  * fields, still tell readers where the prose docs differ from the node.
  */
+import { discrepancyNote } from '../client/docs.ts';
 import type { GeneratedFile } from '../emit/files.ts';
 import { jsonFile } from '../emit/files.ts';
 import type { EndpointModel, JsonSchema, SpecModel } from '../model/types.ts';
@@ -11,8 +12,8 @@ export function publishedDocument(endpoint: EndpointModel): JsonSchema {
   const document = structuredClone(endpoint.document);
   const methods = document.methods as JsonSchema[];
   endpoint.methods.forEach((method, i) => {
-    if (method.discrepancies.length === 0) return;
-    const note = ['**Where the prose docs differ from the node:**', ...method.discrepancies.map((d) => `- ${d}`)].join('\n');
+    const note = discrepancyNote(method);
+    if (!note) return;
     methods[i]!.description = method.description ? `${method.description}\n\n${note}` : note;
   });
   return document;

@@ -22,7 +22,7 @@ export async function generateServer(model: SpecModel, { templates }: ArtifactCo
   const view = serverPackageView(model);
   const source = (path: string, template: string, data: object) => textFile(path, templates(template)(data));
   const code: TypeScriptSource[] = [
-    ...RUNTIME_MODULES.map((name) => source(`src/runtime/${name}.ts`, `runtime-${name}.ts`, { header: view.header })),
+    ...RUNTIME_MODULES.map((name) => source(`src/runtime/${name}.ts`, `runtime-${name}.ts`, { header: view.header, invalidArgument: view.invalidArgument })),
     ...model.endpoints.map((endpoint, i) => source(`src/${endpoint.name}.ts`, 'endpoint.ts', view.endpoints[i]!)),
     source('src/index.ts', 'index.ts', view),
   ];

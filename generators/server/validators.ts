@@ -5,6 +5,7 @@
  */
 import { type Ajv, _ } from 'ajv';
 import { createRequire } from 'node:module';
+import { avalancheFormats } from '../formats.ts';
 import { createAjv } from '../load/ajv.ts';
 import { mapSubschemas } from '../model/schema-walk.ts';
 import type { JsonSchema, SpecModel } from '../model/types.ts';
@@ -15,8 +16,11 @@ const standaloneCode = (createRequire(import.meta.url)('ajv/dist/standalone') as
 const ROOT = 'https://avalanche-openrpc.invalid/schemas.json';
 const COMPONENT_REF = /^#\/components\/schemas\//;
 
-/** The formats templates/server/runtime-formats.ts.hbs implements; a schema naming another fails generation. */
-export const RUNTIME_FORMATS = ['avax-cb58', 'avax-short-id', 'avax-node-id', 'avax-hex', 'avax-bech32', 'avax-address', 'date-time'];
+/**
+ * The formats templates/server/runtime-formats.ts.hbs implements: the toolkit's own and ajv-formats' `date-time`. A
+ * schema naming another fails generation; test/server/formats.test.ts holds the template to this list.
+ */
+export const RUNTIME_FORMATS = [...Object.keys(avalancheFormats), 'date-time'];
 
 /** ajv's runtime helpers the standalone code may require, and the runtime export standing in for each. */
 const RUNTIME_HELPERS: Record<string, string> = {

@@ -1,19 +1,18 @@
 /** What the server templates show, computed from the model: the templates only lay it out. */
-import { availability, commentLines } from '../client/docs.ts';
-import { packageView as clientPackageView } from '../client/view.ts';
+import { commentLines, deprecation } from '../client/docs.ts';
 import { headerText } from '../emit/header.ts';
+import { jsLiteral as literal } from '../emit/literal.ts';
+import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { serverNames } from '../model/names.ts';
 import type { EndpointModel, MethodModel, SpecModel } from '../model/types.ts';
+import { lifecycle } from '../model/versions.ts';
 import { paramsShape } from './shapes.ts';
 
 export const SERVER_PACKAGE_NAME = '@avalanche-openrpc/server';
 
-export interface ServerPackageView {
-  header: string;
-  name: string;
-  version: string;
-  description: string;
-  license: string | undefined;
+export interface ServerPackageView extends PackageFacts {
+  /** A string literal: the node's message for params that fail to decode. */
+  invalidArgument: string;
   endpoints: ServerEndpointView[];
 }
 
@@ -46,27 +45,33 @@ export interface ServerMethodView {
 }
 
 export function serverPackageView(model: SpecModel): ServerPackageView {
-  const client = clientPackageView(model);
   return {
-    header: client.header,
-    name: SERVER_PACKAGE_NAME,
-    version: client.version,
-    description: `Server stubs for ${model.endpoints.map((e) => e.title || e.name).join('; ')}: typed handlers behind an RPC layer that answers like AvalancheGo.`,
-    license: client.license,
+    ...packageFacts(model, SERVER_PACKAGE_NAME, `Server stubs for ${model.endpoints.map((e) => e.title || e.name).join('; ')}: typed handlers behind an RPC layer that answers like AvalancheGo.`),
+    invalidArgument: literal(invalidArgumentMessage(model)),
     endpoints: model.endpoints.map((endpoint) => endpointView(model, endpoint)),
   };
+}
+
+/**
+ * The node's text for params that fail to decode: the spec's `InvalidArgument` error, which every method lists
+ * (openrpc/README.md). A spec without one (a small test fixture) gets JSON-RPC 2.0's own wording.
+ */
+function invalidArgumentMessage(model: SpecModel): string {
+  const messages = new Set(
+    model.endpoints
+      .map((endpoint) => (endpoint.document.components as { errors?: Record<string, { message?: unknown }> } | undefined)?.errors?.InvalidArgument?.message)
+      .filter((message): message is string => typeof message === 'string'),
+  );
+  if (messages.size > 1) throw new Error(`the endpoints disagree on the message of the InvalidArgument error: ${[...messages].join(' / ')}`);
+  return [...messages][0] ?? 'Invalid params';
 }
 
 const EMPTY = 'Record<string, never>';
 
 function endpointView(model: SpecModel, endpoint: EndpointModel): ServerEndpointView {
   const names = serverNames(endpoint.typeName);
-  const keys = new Map<string, string>();
   const typeNames = new Set<string>();
   const methods = endpoint.methods.map((method, index): ServerMethodView => {
-    const other = keys.get(method.shortName);
-    if (other) throw new Error(`${endpoint.file}: ${other} and ${method.name} would share the handler name ${method.shortName}`);
-    keys.set(method.shortName, method.name);
     if (method.params.length > 0) typeNames.add(method.typeNames.params);
     if (method.result) typeNames.add(method.typeNames.result);
     return {
@@ -79,7 +84,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): ServerEndpoint
       paramsLiteral: JSON.stringify(method.params.map((p) => p.name)),
       byName: method.params.length === 0 || paramStructure(endpoint, method) !== 'by-position',
       shapeLiteral: JSON.stringify(paramsShape(model, method)),
-      docLines: handlerComment(endpoint, method),
+      docLines: handlerComment(model, endpoint, method),
     };
   });
   return {
@@ -103,13 +108,9 @@ function paramStructure(endpoint: EndpointModel, method: MethodModel): string {
   return methods[method.index]?.paramStructure ?? 'either';
 }
 
-function handlerComment(endpoint: EndpointModel, method: MethodModel): string[] {
-  const served = [`Answers \`${method.name}\` at \`${endpoint.pathTemplate}\`.`, availability(method.versions)].filter(Boolean).join(' ');
+function handlerComment(model: SpecModel, endpoint: EndpointModel, method: MethodModel): string[] {
+  const served = [`Answers \`${method.name}\` at \`${endpoint.pathTemplate}\`.`, lifecycle(method)].filter(Boolean).join(' ');
   const tags = [`@returns ${method.result?.description.replace(/\s+/g, ' ').trim() || 'The result.'} Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.`];
-  if (method.deprecated) tags.push(`@deprecated ${method.versions.deprecatedSince ? `since AvalancheGo ${method.versions.deprecatedSince}` : ''}${method.replacement ? `; instead: ${method.replacement}` : ''}`.trim());
+  if (method.deprecated) tags.push(`@deprecated ${deprecation(model, method, { link: false })}`);
   return commentLines([method.summary, served, tags.join('\n')]);
-}
-
-function literal(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
 }

@@ -7,11 +7,6 @@ import type { NamedType } from './schemas.ts';
 
 const size = (types: NamedType[]) => types.length * 1000;
 
-/** TypeScript declarations for the named types, in the given order, unformatted. */
-export function compileTypes(types: NamedType[]): Promise<string> {
-  return runOnCompilerThread<string>('compileTypes', { types }, size(types));
-}
-
 /** The declarations printed in the project's style (see printTypeScript), compiled and printed in one job. */
 export function compileAndPrintTypes(types: NamedType[], fileName: string): Promise<string> {
   return runOnCompilerThread<string>('types', { types, fileName }, size(types));

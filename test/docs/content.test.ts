@@ -3,8 +3,10 @@
  * versions and deprecations, and the notes where the prose docs differ from the node.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { typeExpression } from '../../generators/docs/schema-view.ts';
 import { schemaNode } from '../../generators/docs/schema-tree.ts';
+import { typeExpression } from '../../generators/docs/schema-view.ts';
+import { schemaContext } from '../../generators/docs/site-view.ts';
+import { avalancheFormats } from '../../generators/formats.ts';
 import type { JsonSchema, MethodModel } from '../../generators/model/types.ts';
 import { type BuiltSite, SPECS, attributeValues, buildSite, methodSection, textOf } from './site.ts';
 
@@ -45,6 +47,10 @@ describe('types as the wire carries them', () => {
     expect(typeText(schema)).toBe(expected);
   });
 
+  it.each(Object.keys(avalancheFormats))('tells how a string of format %s looks on the wire, not just its format name', (format) => {
+    expect(typeText({ type: 'string', format })).not.toBe(`string (${format})`);
+  });
+
   it('links a named type to its entry on the types page, with its description as a tooltip', () => {
     const html = typeExpression(ref('ID'), context).toHTML();
     expect(html).toContain('href="types.html#ID"');
@@ -83,15 +89,21 @@ describe('method sections of the real spec', () => {
   const section = (endpoint: string, name: string) => methodSection(site.page(`${endpoint}.html`), name);
 
   it('shows params with name, required and description, errors with codes and messages, and the result', () => {
+    const siteContext = schemaContext(site.model);
     for (const { endpoint, method } of methods) {
       const html = section(endpoint, method.name);
       const text = textOf(html);
-      for (const param of method.params) {
-        expect(text).toContain(param.name);
-        expect(text).toContain(textOf(param.description.split('\n')[0]!.replace(/`/g, '')).slice(0, 20));
-      }
+      // The params table: one row per param, its name in the row header and "required" or "optional" in its cell.
+      const table = /<table class="params">([\s\S]*?)<\/table>/.exec(html)?.[1] ?? '';
+      const rows = [...table.matchAll(/<th scope="row"><code>([^<]*)<\/code><\/th>[\s\S]*?<td data-label="Required">([\s\S]*?)<\/td>/g)];
+      expect(rows.map((row) => [textOf(row[1]!), textOf(row[2]!)]), method.name).toEqual(
+        method.params.map((param) => [param.name, param.required ? 'required' : 'optional']),
+      );
+      for (const param of method.params) expect(text).toContain(textOf(param.description.split('\n')[0]!.replace(/`/g, '')).slice(0, 20));
       for (const error of method.errors) expect(text).toContain(`${error.code}${error.message}`);
-      expect(html).toContain('<h3>Result</h3>');
+      const result = textOf(html.slice(html.indexOf('<h3>Result</h3>'), html.indexOf('<h3>Errors</h3>')));
+      if (method.result) expect(result, method.name).toContain(`${method.result.name} ${textOf(typeExpression(method.result.schema, siteContext).toHTML())}`);
+      else expect(result, method.name).toContain('This method sends no result.');
     }
   });
 

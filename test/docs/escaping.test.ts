@@ -4,8 +4,9 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { jsLiteral, shellQuote } from '../../generators/docs/example-view.ts';
+import { shellQuote } from '../../generators/docs/example-view.ts';
 import { renderMarkdown } from '../../generators/docs/markdown.ts';
+import { jsLiteral } from '../../generators/emit/literal.ts';
 import { type BuiltSite, ROOT, SPECS, attributeValues, buildSite, codeBlocks, methodSection, textOf } from './site.ts';
 
 let site: BuiltSite;

@@ -10,6 +10,7 @@ import { ROOT } from './site.ts';
 
 const site = mkdtempSync(join(tmpdir(), 'docs-serve-'));
 mkdirSync(join(site, 'assets'));
+mkdirSync(join(site, 'evil.example'));
 writeFileSync(join(site, 'index.html'), '<!DOCTYPE html><title>x</title>');
 writeFileSync(join(site, 'assets', 'site.css'), 'body{}');
 writeFileSync(join(tmpdir(), 'docs-serve-secret.txt'), 'secret');
@@ -49,6 +50,20 @@ describe('the docs static server', () => {
     expect(redirect.status).toBe(301);
     expect(redirect.headers.location).toBe('/assets/');
     expect((await get(server.url, '/assets/')).status).toBe(404);
+  });
+
+  it('redirects only within the site, even when the path reads like another host', async () => {
+    for (const [path, location] of [
+      ['//evil.example', '/evil.example/'],
+      ['///evil.example?x=1', '/evil.example/'],
+      ['/\\evil.example', '/evil.example/'],
+      ['//assets', '/assets/'],
+    ]) {
+      const response = await get(server.url, path!);
+      expect(response.status, path).toBe(301);
+      expect(response.headers.location, path).toBe(location);
+    }
+    expect((await get(server.url, '//evil.example/other.html')).status).toBe(404);
   });
 
   it('never serves anything outside its folder', async () => {

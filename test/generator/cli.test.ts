@@ -1,8 +1,9 @@
 /**
  * The CLI as a build step runs it: `--check` on a temporary output folder (in sync, stale, missing, extra), a broken
- * spec (non-zero exit naming file and JSON pointer, output untouched), and pruning of files a spec change removes.
+ * spec (non-zero exit naming file and JSON pointer, output untouched), pruning of files a spec change removes (also
+ * with --artifact), and --validate --watch, which must keep validating only.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -117,4 +118,56 @@ describe('pruning', () => {
     expect(readFileSync(join(out, 'client/src/mine.ts'), 'utf8')).toBe('export const mine = 1;\n');
     expect((await generate({ spec, out, check: true })).report).toMatchObject({ stale: [], missing: [], extra: ['client/src/mine.ts'] });
   });
+});
+
+describe('pruning with --artifact', () => {
+  it('deletes a removed endpoint\'s leftovers in the chosen artifacts\' folders, and leaves the other artifacts alone', async () => {
+    const spec = join(temp, 'partial');
+    mkdirSync(spec);
+    cpSync(join(FIXTURES, 'by-name-params/ledger.json'), join(spec, 'ledger.json'));
+    cpSync(join(FIXTURES, 'no-params/clock.json'), join(spec, 'clock.json'));
+    const out = join(temp, 'partial-out');
+    await generate({ spec, out });
+
+    unlinkSync(join(spec, 'clock.json'));
+    const check = await generate({ spec, out, artifacts: ['client'], check: true });
+    expect(check.report).toMatchObject({ extra: expect.arrayContaining(['client/src/clock.ts', 'client/dist/clock.js']) });
+    if (check.mode !== 'check') return;
+    expect(check.report.extra.filter((path) => !path.startsWith('client/'))).toEqual([]);
+
+    const result = await generate({ spec, out, artifacts: ['client'] });
+    expect(result.mode).toBe('write');
+    if (result.mode !== 'write') return;
+    expect(result.report.removed).toEqual(expect.arrayContaining(['client/src/clock.ts', 'client/dist/clock.js', 'client/dist/clock.d.ts']));
+    expect(result.report.removed.filter((path) => !path.startsWith('client/'))).toEqual([]);
+    expect(existsSync(join(out, 'client/src/clock.ts'))).toBe(false);
+    expect(existsSync(join(out, 'openrpc/clock.json'))).toBe(true);
+    const manifest = readFileSync(join(out, '.generated-files'), 'utf8').split('\n');
+    expect(manifest).toContain('openrpc/clock.json');
+    expect(manifest).not.toContain('client/src/clock.ts');
+  });
+});
+
+describe('--validate --watch', () => {
+  it('validates again when the spec changes, and never writes the output', async () => {
+    const spec = join(temp, 'watch');
+    cpSync(join(FIXTURES, 'by-name-params'), spec, { recursive: true });
+    const out = join(temp, 'watch-out');
+    const child = spawn(process.execPath, [join(ROOT, 'generators/bin.js'), '--spec', spec, '--out', out, '--validate', '--watch'], { cwd: ROOT });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
+    const until = async (done: () => boolean) => {
+      for (const deadline = Date.now() + 20_000; !done(); await new Promise((resolve) => setTimeout(resolve, 50))) {
+        if (Date.now() > deadline) throw new Error(`timed out; output so far:\n${stdout}`);
+      }
+    };
+    try {
+      await until(() => stdout.includes('watching'));
+      writeFileSync(join(spec, 'ledger.json'), readFileSync(join(spec, 'ledger.json'), 'utf8'));
+      await until(() => (stdout.match(/^spec ok/gm) ?? []).length >= 2);
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      child.kill();
+    }
+  }, 30_000);
 });

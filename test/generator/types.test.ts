@@ -1,7 +1,7 @@
 /** The types generator on the real spec and on small schemas: wire types, names, documentation, loud failures. */
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../generators/pipeline.ts';
-import { compileTypes } from '../../generators/types/compile.ts';
+import { compileAndPrintTypes } from '../../generators/types/compile.ts';
 import { renderTypes } from '../../generators/types/index.ts';
 
 const spec = loadModel('openrpc');
@@ -71,11 +71,11 @@ describe('types of the wire', () => {
 describe('the compiler configuration', () => {
   it('fails loudly when json-schema-to-typescript would declare more than the one type asked for', async () => {
     const schema = { type: 'object', properties: { inner: { title: 'Inner', type: 'object', properties: { a: { type: 'string' } } } } };
-    await expect(compileTypes([{ name: 'Outer', schema }])).rejects.toThrow(/declared Outer, Inner for the type Outer; expected exactly one declaration/);
+    await expect(compileAndPrintTypes([{ name: 'Outer', schema }], 'outer.ts')).rejects.toThrow(/declared Outer, Inner for the type Outer; expected exactly one declaration/);
   });
 
   it('keeps the name decided by the spec when the compiler would spell it differently', async () => {
-    const output = await compileTypes([{ name: 'uint64', schema: { type: 'string' } }]);
+    const output = await compileAndPrintTypes([{ name: 'uint64', schema: { type: 'string' } }], 'uint64.ts');
     expect(output).toMatch(/export type uint64 = string/);
   });
 });

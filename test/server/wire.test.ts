@@ -1,10 +1,12 @@
 /** The node profile on a generated stub, case by case, with raw HTTP: what the node's RPC layer answers. */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADDRESS, TX_ID, startStub } from './stub.ts';
 import { rpc, send } from './raw-http.ts';
 
 const PATH = '/ext/bc/X';
-const INVALID_ARGUMENT = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
+/** The spec's own text for params that fail to decode: the stub must answer with it. */
+const INVALID_ARGUMENT = (JSON.parse(readFileSync(new URL('../../openrpc/components/common.json', import.meta.url), 'utf8')) as { errors: { InvalidArgument: { message: string } } }).errors.InvalidArgument.message;
 const errorBody = (code: number, message: string, id = '1', data = 'null') =>
   `{"jsonrpc":"2.0","error":{"code":${code},"message":${JSON.stringify(message)},"data":${data}},"id":${id}}\n`;
 

@@ -86,6 +86,22 @@ describe('a broken spec is rejected with the file and JSON pointer', () => {
     expect(problem).toMatchObject({ pointer: '/examples/0/params/0/value', message: 'must match format "avax-cb58"' });
   });
 
+  it('rejects a method removed in the release that introduced it', () => {
+    const doc = brokenCopy('methods/demo/getHeight.json', (m) => {
+      m['x-node-versions'] = { since: 'v1.10.0', removedIn: 'v1.10.0' };
+    });
+    expect(problemsOf(doc)).toEqual([expect.objectContaining({ pointer: '/x-node-versions', message: 'since must be before removedIn' })]);
+  });
+
+  it('rejects a deprecation before the method existed', () => {
+    const doc = brokenCopy('methods/demo/getHeight.json', (m) => {
+      m.deprecated = true;
+      m['x-replacement'] = 'demo.getTx';
+      m['x-node-versions'] = { since: 'v1.11.13', deprecatedSince: 'v1.9.12' };
+    });
+    expect(problemsOf(doc)).toEqual([expect.objectContaining({ pointer: '/x-node-versions', message: 'deprecatedSince must not be before since' })]);
+  });
+
   it('names a component defined in a shared file with a broken inner $ref', () => {
     const doc = brokenCopy('components/shared.json', (c) => {
       c.schemas.Height = { $ref: '#/schemas/Missing' };

@@ -3,6 +3,7 @@
  * validating (checksums included), and the version facts of the API descriptions and the node's release history.
  */
 import { describe, expect, it } from 'vitest';
+import { createAjv } from '../../generators/load/ajv.ts';
 import { checkDocument } from '../../generators/load/meta-schema.ts';
 import { loadModel } from '../../generators/pipeline.ts';
 import { publishedDocument } from '../../generators/openrpc/generate.ts';
@@ -168,6 +169,11 @@ describe('errors and examples the node really produces', () => {
     expect(messages(name)).toContain(message);
   });
 
+  it('every method documents the decode error, params or not (the node decodes params of every method the same way)', () => {
+    const decodeError = '-32000 couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls';
+    for (const { method } of methods) expect(messages(method.name), method.name).toContain(decodeError);
+  });
+
   it('every method with an encoding param documents the decode error an unknown encoding gets', () => {
     const decodeError = '-32000 couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls';
     const withEncoding = methods.filter(({ method }) => method.params.some((p) => p.name === 'encoding'));
@@ -188,6 +194,37 @@ describe('errors and examples the node really produces', () => {
     for (const name of ['avm.getBlock', 'avm.getTx', 'platform.getBlock', 'platform.getTx']) {
       const encodings = byName.get(name)!.examples.map((e) => (e.result as { encoding?: string }).encoding);
       expect(encodings, name).toEqual(expect.arrayContaining(['hex', 'json']));
+    }
+  });
+});
+
+describe('encoded bytes follow the answer\'s own encoding', () => {
+  const ajv = createAjv({ strict: false });
+  for (const endpoint of model.endpoints) ajv.addSchema(publishedDocument(endpoint), endpoint.name);
+  const validatorOf = (name: string) => {
+    const { endpoint } = methods.find(({ method }) => method.name === name)!;
+    const index = model.endpoints.find((e) => e.name === endpoint)!.methods.findIndex((m) => m.name === name);
+    return ajv.getSchema(`${endpoint}#/methods/${index}/result/schema`)!;
+  };
+  /** The last hex digit changed, so the trailing 4-byte checksum no longer matches. */
+  const corrupt = (hex: string) => hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0');
+
+  it.each([
+    ['avm.getTx', 'tx'], ['avm.getBlock', 'block'], ['avm.getBlockByHeight', 'block'], ['platform.getTx', 'tx'],
+    ['platform.getBlock', 'block'], ['platform.getBlockByHeight', 'block'], ['avm.getUTXOs', 'utxos'], ['platform.getUTXOs', 'utxos'],
+    ['keystore.exportUser', 'user'], ['avm.buildGenesis', 'bytes'], ['platform.getRewardUTXOs', 'utxos'], ['platform.getStake', 'stakedOutputs'],
+  ])('%s: `hex` needs the checksum, `hexnc` does not, `json` needs the object form', (name, field) => {
+    const validate = validatorOf(name);
+    const example = byName.get(name)!.examples.map((e) => e.result as Record<string, unknown>).find((r) => r.encoding === 'hex')!;
+    const bytes = example[field];
+    const hex = Array.isArray(bytes) ? (bytes[0] as string) : (bytes as string);
+    const withBytes = (value: string, encoding: string) => ({ ...example, encoding, [field]: Array.isArray(bytes) ? [value] : value });
+    expect(validate(withBytes(hex, 'hex')), name).toBe(true);
+    expect(validate(withBytes(hex, 'hexc')), name).toBe(true);
+    expect(validate(withBytes(corrupt(hex), 'hex')), name).toBe(false);
+    expect(validate(withBytes(corrupt(hex), 'hexnc')), name).toBe(true);
+    if (byName.get(name)!.params.find((p) => p.name === 'encoding')?.schema.$ref === '#/components/schemas/EncodingParam') {
+      expect(validate(withBytes(hex, 'json')), name).toBe(false);
     }
   });
 });

@@ -44,7 +44,7 @@ export class AdminClient extends JsonRpcClient {
    *
    * Returns every alias this node knows for a blockchain, in the order they were added. A chain the node runs is always an alias of itself, so its ID string is in the list. Unlike `admin.aliasChain`, this method takes only a cb58 chain ID, not an alias. An ID that names no chain on this node is not an error: the list is `null`.
    *
-   * Where the prose docs differ from the node:
+   * **Where the prose docs differ from the node:**
    * - The docs sample asks for chain `sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM` but answers with the aliases of the local X-Chain `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`; since a node always lists a chain's own ID among its aliases, the first example asks for `2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed`.
    *
    * JSON-RPC method `admin.getChainAliases` at `http://127.0.0.1:9650/ext/admin`.
@@ -83,6 +83,7 @@ export class AdminClient extends JsonRpcClient {
    *
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AdminLoadVMsResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   loadVMs(options) {
     return this.request("admin.loadVMs", {}, options);
@@ -96,6 +97,7 @@ export class AdminClient extends JsonRpcClient {
    *
    * @param options - Abort signal and timeout of this call.
    * @returns An empty object once the profile is written.
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   lockProfile(options) {
     return this.request("admin.lockProfile", {}, options);
@@ -109,6 +111,7 @@ export class AdminClient extends JsonRpcClient {
    *
    * @param options - Abort signal and timeout of this call.
    * @returns An empty object once the profile is written.
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   memoryProfile(options) {
     return this.request("admin.memoryProfile", {}, options);
@@ -118,7 +121,7 @@ export class AdminClient extends JsonRpcClient {
    *
    * Sets the level of the messages a logger writes to its log file (`logLevel`), the level of those it prints to the console (`displayLevel`), or both, for one logger or for every logger. At least one of the two levels must be given. Level names are matched case-insensitively: `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`. The answer lists the levels of the affected loggers after the change, in upper case.
    *
-   * Where the prose docs differ from the node:
+   * **Where the prose docs differ from the node:**
    * - The docs show the result as `{}`; a node since v1.10.16 answers `{"loggerLevels": {...}}` with the affected loggers' levels after the change.
    *
    * JSON-RPC method `admin.setLoggerLevel` at `http://127.0.0.1:9650/ext/admin`.
@@ -142,6 +145,7 @@ export class AdminClient extends JsonRpcClient {
    *
    * @param options - Abort signal and timeout of this call.
    * @returns An empty object once profiling has started.
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: cpu profiler already running
    */
   startCPUProfiler(options) {
@@ -156,6 +160,7 @@ export class AdminClient extends JsonRpcClient {
    *
    * @param options - Abort signal and timeout of this call.
    * @returns An empty object once the profile is written.
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: cpu profiler doesn't exist
    */
   stopCPUProfiler(options) {

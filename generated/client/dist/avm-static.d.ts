@@ -18,7 +18,7 @@ export declare class AvmStaticClient extends JsonRpcClient {
      *
      * Served by the AVM's static API at `/ext/vm/avm`, which needs no running chain. Turns `genesisData`, a map from asset alias to asset definition, into the byte form of an AVM genesis state (one asset-creation transaction per asset, sorted by alias), encoded as `encoding` asks. Two kinds of initial state are implemented: `fixedCap` (initial holders and their amounts) and `variableCap` (sets of minters; nothing exists at genesis). Each minter set is built with threshold 1 whatever `threshold` says. Addresses are bech32 without a chain prefix; their HRP is not checked. Removed in v1.10.18 with the other static VM APIs.
      *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The documented request's addresses carry the HRP `avax` but checksums computed for `local`, so a real node rejects them ("problem parsing holder address: invalid checksum ..."); the example re-encodes the same 20-byte addresses with valid `avax` checksums.
      * - The documented answer does not match its request: it encodes a single asset with one holder of 100001 units and network ID 0, where the request defines two assets, four holders and network ID 16; the example shows the bytes the node builds for the request.
      * - The documented request spells the param `networkId`; the node's key is `networkID` (the other spelling still binds, as keys match case-insensitively).

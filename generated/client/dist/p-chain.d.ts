@@ -18,9 +18,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Adds up every P-Chain UTXO owned by any of the given addresses and reports the totals per asset, split into unlocked, locked-but-stakeable (stakeable lock outputs whose lock has not expired) and locked-and-not-stakeable (outputs whose own locktime is in the future). The singular fields repeat the AVAX entry of each map for backwards compatibility. `utxoIDs` lists the UTXOs that were counted.
      *
-     * Deprecated since v1.9.12: read the UTXOs with `platform.getUTXOs` and sum them client-side.
-     *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The API description lists only the maps `balances`, `unlockeds`, `lockedStakeables`, `lockedNotStakeables` and `utxoIDs`; the node always also sends the singular AVAX totals `balance`, `unlocked`, `lockedStakeable` and `lockedNotStakeable`.
      * - The API description types `utxoIDs` as a list; the node sends `null` when no UTXO matched.
      *
@@ -40,7 +38,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns an accepted block of the P-Chain, identified by its block ID, either as its bytes (hex, the default) or decoded into a JSON object. Blocks still being decided are not returned.
      *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The docs' JSON-encoded block nests the export transaction's base fields (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them directly in `unsignedTx`, as the docs' own `platform.getTx` sample shows.
      * - The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both (since v1.10.1).
      * - The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
@@ -59,7 +57,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns the accepted P-Chain block at the given height, either as its bytes (hex, the default) or decoded into a JSON object.
      *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The docs' JSON-encoded block nests the export transaction's base fields (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them directly in `unsignedTx`.
      * - The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both.
      * - The API description types `height` as an int; the node also accepts it as a decimal string (its own output form).
@@ -79,16 +77,15 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns every blockchain created on the P-Chain, with its name, the Subnet that validates it and the VM it runs: the chains of every Subnet first, then those of the Primary Network (the X-Chain and the C-Chain). The P-Chain itself is not listed.
      *
-     * Deprecated since v1.9.12. There is no single replacement: `platform.validates` lists the blockchain IDs of one Subnet, `platform.validatedBy` gives a blockchain's Subnet, and `platform.getTx` of a blockchain ID returns its CreateChainTx with the name and VM.
-     *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The docs' sample lists the Primary Network's chains first; the node lists the chains of each Subnet first and those of the Primary Network last, as the example here does.
      *
      * JSON-RPC method `platform.getBlockchains` at `http://127.0.0.1:9650/ext/bc/P`.
      *
      * @param options - Abort signal and timeout of this call.
      * @returns The result ({@link PlatformGetBlockchainsResult}).
-     * @deprecated Since AvalancheGo v1.9.12. Replacement: platform.validates and platform.validatedBy (per Subnet or chain), or platform.getTx of the CreateChainTx
+     * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
+     * @deprecated Since AvalancheGo v1.9.12. Replacement: no single method: platform.validates lists the blockchain IDs of one Subnet, platform.validatedBy gives a blockchain's Subnet, and platform.getTx of a blockchain ID returns its CreateChainTx with the name and VM
      */
     getBlockchains(options?: CallOptions): Promise<PlatformGetBlockchainsResult>;
     /**
@@ -119,7 +116,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns an upper bound on the number of tokens of the staking asset that exist, for the Primary Network (the default, in nAVAX) or for the elastic Subnet named by `subnetID`, and the P-Chain height it was read at. It is an upper bound because burned tokens, transaction fees included, are not subtracted. A Subnet that was never made elastic has no supply and fails.
      *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The API description and the docs' sample give only `supply`; the node also sends `height`.
      *
      * JSON-RPC method `platform.getCurrentSupply` at `http://127.0.0.1:9650/ext/bc/P`.
@@ -143,7 +140,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * `nodeIDs` narrows the list; node IDs that are not current validators are left out without error. The individual delegations (`delegators`) are included only when `nodeIDs` names exactly one node ID; otherwise only `delegatorCount` and `delegatorWeight` are given.
      *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The API description's prose calls the delegation fee `delegationFeeRate`; the node (and the docs' signature and sample) send `delegationFee`, a string with four decimals.
      * - The API description spells the signer field `proofOfPosession`; the node sends `proofOfPossession`.
      * - The API description marks `delegationFee`, reward owners, `potentialReward` and the delegation totals as Primary Network only; the node also sends them for validators of elastic (permissionless) Subnets, and only `uptime`, `connected` and `signer` are Primary Network only.
@@ -200,7 +197,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns the L1 validator registered under `validationID`: the L1 it validates, its node ID, BLS public key, weight, start time, owners, minimum nonce and remaining fee balance, together with the height of the last accepted block the answer reflects. The validator is returned whether it is active or not (an inactive one has balance `"0"`).
      *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The docs' sample passes `validationID` inside a list (`["9FAft…"]`); a real node fails that call with "couldn't unmarshal an argument", because the param is a single ID string.
      *
      * JSON-RPC method `platform.getL1Validator` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.11.13.
@@ -229,7 +226,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns the smallest amount that can be staked to add a validator and to add a delegator, on the Primary Network (the default, in nAVAX, from the node's configuration) or on the elastic (permissionless) Subnet named by `subnetID` (in that Subnet's staking asset, from its TransformSubnetTx). A Subnet that was never made elastic has no minimum stake and fails.
      *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The docs' sample request has a trailing comma after `params`, which is invalid JSON: a real node answers it with a -32700 parse error (id null), not with the sample result.
      *
      * JSON-RPC method `platform.getMinStake` at `http://127.0.0.1:9650/ext/bc/P`.
@@ -246,9 +243,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns the UTXOs the P-Chain created as rewards when the validation or delegation period of the given staking transaction ended. The list is empty while the period is still running, when it earned no reward, or when the transaction is unknown.
      *
-     * Deprecated since v1.9.12.
-     *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The docs sample's `txID` `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y5` has a wrong cb58 checksum, so a real node rejects the call as an invalid argument; the example uses the same ID with its correct checksum, `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y4`.
      * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
      *
@@ -267,9 +262,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Walks the current and pending stakers and adds up the stake outputs (of AddValidatorTx, AddDelegatorTx and the permissionless variants) that are owned by any of the given addresses. Returns the totals per asset, the AVAX total on its own, and the matching stake outputs as encoded bytes. Rewards are not included. With `validatorsOnly` delegations are skipped.
      *
-     * Deprecated since v1.9.12.
-     *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The API description lists only `stakeds`, `stakedOutputs` and `encoding`; the node always also sends the AVAX total `staked`.
      * - The API description does not list the `encoding` param; the node reads it (`hex`, `hexc` or `hexnc`).
      * - The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally.
@@ -322,9 +315,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns the Subnets named in `ids`, or every Subnet when `ids` is omitted or empty, each with the control keys and threshold of its owner. Listing every Subnet also appends the Primary Network (all-zero ID, no control keys, threshold `"0"`); naming the all-zero ID in `ids` includes it too. Elastic (transformed) Subnets are reported with no control keys and threshold `"0"`. IDs that name nothing are skipped without error, but an ID of a transaction that is not a CreateSubnetTx (e.g. a blockchain ID) fails the call; duplicates are reported once.
      *
-     * Deprecated since v1.9.12: use `platform.getSubnet` for one Subnet's owner, elasticity and L1 conversion.
-     *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The docs' sample shows `controlKeys` as bare cb58 short IDs (`KNjXsaA1sZsaKCD1cd85YXauDuxshTes2`); the node formats them as P-Chain bech32 addresses (`P-<hrp>1…`), as the example here does for the same keys.
      *
      * JSON-RPC method `platform.getSubnets` at `http://127.0.0.1:9650/ext/bc/P`.
@@ -342,7 +333,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns the chain time of the P-Chain: the timestamp of its last accepted state, which staking periods and fees are measured against. It is not the node's wall clock.
      *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The API description's signature names the result field `time`; the node sends `timestamp`, as the docs sample does.
      * - The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally.
      *
@@ -358,7 +349,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns the sum of the current validators' weights of the Primary Network (the default) or of the Subnet or L1 named by `subnetID`. On the Primary Network this is the total nAVAX staked, delegations included. The node sends the same number twice: as `weight` and, for backward compatibility, as the deprecated `stake`.
      *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The API description and the docs' Subnet sample show only `weight` for a Subnet; the node always sends both `stake` and `weight`, with the same value.
      * - The docs' Subnet sample request has a trailing comma inside `params` (invalid JSON, answered with a -32700 parse error), and the Primary Network sample request ends with an extra `}`, which the node ignores.
      * - The API description lists `subnetID` without saying it is optional; omitted, it means the Primary Network.
@@ -376,7 +367,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns a transaction the P-Chain has accepted, either as its signed bytes (hex, the default) or decoded into a JSON object with the unsigned body, the credentials and the transaction ID.
      *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
      *
      * JSON-RPC method `platform.getTx` at `http://127.0.0.1:9650/ext/bc/P`.
@@ -399,7 +390,7 @@ export declare class PChainClient extends JsonRpcClient {
      * - `Dropped`: recently rejected by this node's mempool; `reason` says why. A dropped transaction may be issued again.
      * - `Unknown`: this node has not seen it.
      *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The API description's status table has no `Aborted`; the node answers `Aborted` for a proposal transaction whose abort option was accepted.
      *
      * JSON-RPC method `platform.getTxStatus` at `http://127.0.0.1:9650/ext/bc/P`.
@@ -417,7 +408,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * To page through a listing, pass the previous answer's `endIndex` as `startIndex`; when `numFetched` is below `limit` the listing is complete. Pages are not a snapshot: UTXOs created or spent between calls may be missed or repeated.
      *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The docs' second sample passes `startIndex.utxo` as the 0x-hex string `0x62fc816bb209857923770c286192ab1f9e3f11e4a7d4ba0943111c3bbfeb9e4a5ea72fae`; the node parses it as cb58 and fails with "couldn't parse start index utxo: invalid base58 digit ('0')". The example passes the same ID in cb58, `kbUThAUfmBXUmRgTpgD6r3nLj7rJUGho6xyht5nouNNypH45j` (the first page's `endIndex.utxo`).
      * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
      * - The API description types `limit` as an int; the node also accepts it as a decimal string.
@@ -443,7 +434,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * The answer is the map itself, node ID to validator, with no wrapping object.
      *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The API description and the docs' sample show the result as `{"validators": {"NodeID-…": 2000000000000000}}`, the shape from before v1.10.6; the node sends the map itself, without a `validators` wrapper, and each value is an object `{"publicKey": …, "weight": "…"}` with the weight as a decimal string.
      *
      * JSON-RPC method `platform.getValidatorsAt` at `http://127.0.0.1:9650/ext/bc/P`.
@@ -460,7 +451,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns the configuration of the continuous fee that every active L1 validator pays from its balance (ACP-77): how many L1 validators the P-Chain allows, the target count above which the per-validator price rises, the minimum price and how fast the price reacts. Integers are bare JSON numbers.
      *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The docs sample answer carries `targetPerSecond` (50000); the node's validator fee configuration has no such field and never sends it (it belongs to `platform.getFeeConfig`).
      *
      * JSON-RPC method `platform.getValidatorFeeConfig` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.12.2.
@@ -487,7 +478,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Decodes the signed transaction bytes, verifies the transaction against the node's preferred state, adds it to the mempool and gossips it to peers. Returns the transaction ID; follow it with `platform.getTxStatus`. A transaction that fails verification is remembered as `Dropped` with the reason.
      *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The docs sample's `tx` bytes do not parse as a P-Chain transaction, and its answer `G3BuH6ytQ2averrLxJJugjWZHTRubzCrUZEXoheG5JMqL5ccY` is not the hash of those bytes; a real node answers "couldn't parse tx: ...". The example here uses a real signed ExportTx instead.
      * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
      *
@@ -522,7 +513,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns the ID of the Subnet (or L1) that validates the blockchain `blockchainID`, read from its CreateChainTx. For the P-Chain, whose ID is the all-zero ID, the answer is the Primary Network's all-zero ID; so is the answer when `blockchainID` is omitted.
      *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The API description types `blockchainID` as a string, as for `platform.getBlockchainStatus`; unlike there, this method takes only a cb58 ID and rejects aliases.
      *
      * JSON-RPC method `platform.validatedBy` at `http://127.0.0.1:9650/ext/bc/P`.
@@ -540,7 +531,7 @@ export declare class PChainClient extends JsonRpcClient {
      *
      * Returns the IDs of the blockchains validated by the Subnet (or L1) `subnetID`: those created for it by CreateChainTxs. With `subnetID` omitted (or the all-zero ID) it lists the Primary Network's chains created after genesis, i.e. the X-Chain and the C-Chain; the P-Chain is not listed.
      *
-     * Where the prose docs differ from the node:
+     * **Where the prose docs differ from the node:**
      * - The API description lists `subnetID` without saying it is optional; omitted, it means the Primary Network.
      *
      * JSON-RPC method `platform.validates` at `http://127.0.0.1:9650/ext/bc/P`.

@@ -7,9 +7,9 @@ export class XWalletClient extends JsonRpcClient {
   /**
    * Submits a signed transaction through the node's wallet service.
    *
-   * Like `avm.issueTx`, but served at `/ext/bc/X/wallet`, and the node's wallet assumes the transaction will be accepted: it tracks the transaction as pending and puts it in the mempool without verifying it, or, while earlier wallet transactions are still pending, queues it and issues it once they are decided. Returns the transaction's ID; issuing one that is already pending returns its ID again. Deprecated: use `avm.issueTx`.
+   * Like `avm.issueTx`, but served at `/ext/bc/X/wallet`, and the node's wallet assumes the transaction will be accepted: it tracks the transaction as pending and puts it in the mempool without verifying it, or, while earlier wallet transactions are still pending, queues it and issues it once they are decided. Returns the transaction's ID; issuing one that is already pending returns its ID again.
    *
-   * Where the prose docs differ from the node:
+   * **Where the prose docs differ from the node:**
    * - The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM codec does not know as a transaction), so a real node fails to parse them; the example sends a real X-Chain export transaction instead.
    * - The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's ID, the SHA-256 of its bytes.
    * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.

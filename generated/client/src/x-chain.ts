@@ -50,9 +50,9 @@ export class XChainClient extends JsonRpcClient {
   /**
    * Lists, page by page, the IDs of transactions that changed an address's balance of one asset.
    *
-   * Returns the IDs of accepted transactions that changed how much of asset `assetID` the address `address` holds: transactions that consumed a UTXO at least partly owned by the address, or produced one. The list comes from the node's address-transaction index, which exists only when the chain's config sets `index-transactions`; a node without it answers `txIDs: null` rather than failing. Results are paged: `cursor` is an offset into the address's list for that asset, and the answer's `cursor` (the given cursor plus the number of IDs returned) is where the next page starts. `pageSize` defaults to 1024 and larger values are refused, not clamped. Removed in v1.13.1.
+   * Returns the IDs of accepted transactions that changed how much of asset `assetID` the address `address` holds: transactions that consumed a UTXO at least partly owned by the address, or produced one. The list comes from the node's address-transaction index, which exists only when the chain's config sets `index-transactions`; a node without it answers `txIDs: null` rather than failing. Results are paged: `cursor` is an offset into the address's list for that asset, and the answer's `cursor` (the given cursor plus the number of IDs returned) is where the next page starts. `pageSize` defaults to 1024 and larger values are refused, not clamped.
    *
-   * Where the prose docs differ from the node:
+   * **Where the prose docs differ from the node:**
    * - The API description makes `index-transactions` a precondition, implying an error without it; a node without the index answers successfully with `txIDs: null` and `cursor` unchanged.
    * - The API description types `txIDs` as a list; the node sends `null` (not `[]`) when there are no IDs.
    * - The API description gives `pageSize` a default of 1024 but not its limit; the node refuses values above 1024 instead of clamping them.
@@ -75,9 +75,9 @@ export class XChainClient extends JsonRpcClient {
   /**
    * Returns every asset an address holds on this chain, with the amount of each.
    *
-   * Sums the address's UTXOs per asset. By default only UTXOs the address owns alone (a 1-of-1 owner set) and whose locktime has passed are counted; with `includePartial` the sum also covers UTXOs it shares with other owners and UTXOs still locked. Each asset is named by its primary alias when it has one (e.g. `AVAX`), otherwise by its ID. Assets come in no particular order. Deprecated: read the UTXOs with `avm.getUTXOs` and sum them client-side.
+   * Sums the address's UTXOs per asset. By default only UTXOs the address owns alone (a 1-of-1 owner set) and whose locktime has passed are counted; with `includePartial` the sum also covers UTXOs it shares with other owners and UTXOs still locked. Each asset is named by its primary alias when it has one (e.g. `AVAX`), otherwise by its ID. Assets come in no particular order.
    *
-   * Where the prose docs differ from the node:
+   * **Where the prose docs differ from the node:**
    * - The API description lists `address` as the only param; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are left out of the balances.
    *
    * JSON-RPC method `avm.getAllBalances` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
@@ -98,7 +98,7 @@ export class XChainClient extends JsonRpcClient {
    *
    * Looks up the transaction that created the asset and returns the name, symbol and denomination it set. `denomination` is a display scale: with denomination d, an amount of n units is shown as n / 10^d (AVAX has 9). The asset can be given by ID or alias; the native asset's ID differs between networks.
    *
-   * Where the prose docs differ from the node:
+   * **Where the prose docs differ from the node:**
    * - The API description's signature spells the field `assetId`; the node sends `assetID` (on input any casing binds, as keys match case-insensitively).
    * - The documented response text ends with a stray backtick after the JSON, so it does not parse as written.
    *
@@ -119,9 +119,9 @@ export class XChainClient extends JsonRpcClient {
   /**
    * Returns how much of one asset an address holds, and the UTXOs that make up the amount.
    *
-   * Sums the address's UTXOs of asset `assetID`. By default only UTXOs the address owns alone (a 1-of-1 owner set) and whose locktime has passed are counted; with `includePartial` the sum also covers UTXOs shared with other owners and UTXOs still locked. `utxoIDs` lists the UTXOs counted. Deprecated: read the UTXOs with `avm.getUTXOs` and sum them client-side.
+   * Sums the address's UTXOs of asset `assetID`. By default only UTXOs the address owns alone (a 1-of-1 owner set) and whose locktime has passed are counted; with `includePartial` the sum also covers UTXOs shared with other owners and UTXOs still locked. `utxoIDs` lists the UTXOs counted.
    *
-   * Where the prose docs differ from the node:
+   * **Where the prose docs differ from the node:**
    * - The API description's result has only `balance` (the sample alone shows `utxoIDs`); the node always sends `utxoIDs` too.
    * - The API description lists `address` and `assetID` only; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are not counted.
    *
@@ -144,7 +144,7 @@ export class XChainClient extends JsonRpcClient {
    *
    * Returns an accepted (or currently processing) block by ID, in hex or as JSON. In JSON the block carries its parent ID, height, timestamp, an unused Merkle root, its transactions (each JSON-encoded as by `avm.getTx`) and its own ID. Only chains that have been linearized (the X-Chain since the Cortina upgrade) have blocks.
    *
-   * Where the prose docs differ from the node:
+   * **Where the prose docs differ from the node:**
    * - The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block (type ID 32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks are AVM standard blocks (type ID 20), as in the examples here.
    * - The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.
    *
@@ -166,7 +166,7 @@ export class XChainClient extends JsonRpcClient {
    *
    * Returns the accepted block at height `height`, in hex or as JSON (same shapes as `avm.getBlock`). Only chains that have been linearized (the X-Chain since the Cortina upgrade) have blocks.
    *
-   * Where the prose docs differ from the node:
+   * **Where the prose docs differ from the node:**
    * - The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block (type ID 32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks are AVM standard blocks (type ID 20), as in the examples here.
    * - The in-repo docs' prose names the param `blockHeight`; the node reads `height` (a `blockHeight` key is ignored, so such a call returns the block at height 0).
    * - The API description types `height` as a decimal string; the node also accepts a bare JSON number.
@@ -194,6 +194,7 @@ export class XChainClient extends JsonRpcClient {
    *
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AvmGetHeightResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: chain is not linearized
    */
   getHeight(options?: CallOptions): Promise<AvmGetHeightResult> {
@@ -205,7 +206,7 @@ export class XChainClient extends JsonRpcClient {
    *
    * Returns an accepted transaction, as hex bytes or as a JSON object (`unsignedTx`, `credentials`, `id`; integers inside are bare numbers, addresses chain-prefixed). Transactions the node has not accepted fail with "not found"; this is also how to tell whether a transaction was accepted.
    *
-   * Where the prose docs differ from the node:
+   * **Where the prose docs differ from the node:**
    * - The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.
    *
    * JSON-RPC method `avm.getTx` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
@@ -226,7 +227,7 @@ export class XChainClient extends JsonRpcClient {
    *
    * Returns the fee charged for a transaction (`txFee`) and for an asset-creation transaction (`createAssetTxFee`), in the smallest unit of the chain's fee asset (nAVAX on the X-Chain).
    *
-   * Where the prose docs differ from the node:
+   * **Where the prose docs differ from the node:**
    * - The documented request is not valid JSON (a comma after `method` and no `params`), so a node answers it with a -32700 parse error; send `params` as `{}` or leave the key out.
    * - The documented response has no `id`; the node always echoes the request's `id`.
    *
@@ -234,6 +235,7 @@ export class XChainClient extends JsonRpcClient {
    *
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link AvmGetTxFeeResult}).
+   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   getTxFee(options?: CallOptions): Promise<AvmGetTxFeeResult> {
     return this.request<AvmGetTxFeeResult>('avm.getTxFee', {}, options);
@@ -242,9 +244,9 @@ export class XChainClient extends JsonRpcClient {
   /**
    * Tells whether the node has accepted a transaction.
    *
-   * Returns `Accepted` when the transaction is in the chain's accepted state and `Unknown` otherwise (including while it is still processing). Deprecated: `avm.getTx` answers the same question and returns the transaction.
+   * Returns `Accepted` when the transaction is in the chain's accepted state and `Unknown` otherwise (including while it is still processing).
    *
-   * Where the prose docs differ from the node:
+   * **Where the prose docs differ from the node:**
    * - The API description lists four statuses (`Accepted`, `Processing`, `Rejected`, `Unknown`); the node answers only `Accepted` or `Unknown`.
    *
    * JSON-RPC method `avm.getTxStatus` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
@@ -265,7 +267,7 @@ export class XChainClient extends JsonRpcClient {
    *
    * Returns the UTXOs owned (at least partly) by any of `addresses`, encoded as bytes. With `sourceChain` it returns instead the atomic UTXOs that chain exported to this one and that are not yet imported (what an import transaction consumes). At most `limit` UTXOs come back (1024 when omitted, 0 or larger). `endIndex` marks the last UTXO returned: pass it as `startIndex` to get the next page. Fewer than `limit` UTXOs means the listing is complete; exactly `limit` means more may exist. Pages are not a snapshot: a UTXO can appear twice and the set can change between calls.
    *
-   * Where the prose docs differ from the node:
+   * **Where the prose docs differ from the node:**
    * - The API description lists an optional `sourceChain` in the result; the node never sends it.
    * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
    * - The documented second call sends `id` 2 but its response shows `id` 1; the node echoes the request's `id`.
@@ -290,7 +292,7 @@ export class XChainClient extends JsonRpcClient {
    *
    * Parses the signed transaction, adds it to the node's mempool and gossips it, and returns its ID. Success means the transaction was accepted into the mempool, not that it was accepted by the chain: poll `avm.getTx` for that. Issuing a transaction already in the mempool succeeds again with the same ID. A transaction that fails verification (spent or unknown inputs, wrong fee, bad signatures) fails the call with the verifier's message.
    *
-   * Where the prose docs differ from the node:
+   * **Where the prose docs differ from the node:**
    * - The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM codec does not know as a transaction), so a real node fails to parse them; the example sends a real X-Chain export transaction instead.
    * - The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's ID, the SHA-256 of its bytes.
    * - The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.

@@ -16,7 +16,7 @@ export interface PChainHandlers {
      * Answers `platform.getBalance` at `/ext/bc/P`.
      *
      * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-     * @deprecated since AvalancheGo v1.9.12; instead: platform.getUTXOs
+     * @deprecated Since AvalancheGo v1.9.12. Use `platform.getUTXOs` instead.
      */
     getBalance(params: PlatformGetBalanceParams, context: HandlerContext): Answer<PlatformGetBalanceResult>;
     /**
@@ -41,7 +41,7 @@ export interface PChainHandlers {
      * Answers `platform.getBlockchains` at `/ext/bc/P`.
      *
      * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-     * @deprecated since AvalancheGo v1.9.12; instead: platform.validates and platform.validatedBy (per Subnet or chain), or platform.getTx of the CreateChainTx
+     * @deprecated Since AvalancheGo v1.9.12. Replacement: no single method: platform.validates lists the blockchain IDs of one Subnet, platform.validatedBy gives a blockchain's Subnet, and platform.getTx of a blockchain ID returns its CreateChainTx with the name and VM
      */
     getBlockchains(params: Record<string, never>, context: HandlerContext): Answer<PlatformGetBlockchainsResult>;
     /**
@@ -122,7 +122,7 @@ export interface PChainHandlers {
      * Answers `platform.getRewardUTXOs` at `/ext/bc/P`.
      *
      * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-     * @deprecated since AvalancheGo v1.9.12; instead: none: reward UTXOs show up in the reward owner's platform.getUTXOs listing
+     * @deprecated Since AvalancheGo v1.9.12. Replacement: none: reward UTXOs show up in the reward owner's platform.getUTXOs listing
      */
     getRewardUTXOs(params: PlatformGetRewardUTXOsParams, context: HandlerContext): Answer<PlatformGetRewardUTXOsResult>;
     /**
@@ -131,7 +131,7 @@ export interface PChainHandlers {
      * Answers `platform.getStake` at `/ext/bc/P`.
      *
      * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-     * @deprecated since AvalancheGo v1.9.12; instead: none: derive stake from platform.getCurrentValidators
+     * @deprecated Since AvalancheGo v1.9.12. Replacement: none: derive stake from platform.getCurrentValidators
      */
     getStake(params: PlatformGetStakeParams, context: HandlerContext): Answer<PlatformGetStakeResult>;
     /**
@@ -156,7 +156,7 @@ export interface PChainHandlers {
      * Answers `platform.getSubnets` at `/ext/bc/P`.
      *
      * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-     * @deprecated since AvalancheGo v1.9.12; instead: platform.getSubnet
+     * @deprecated Since AvalancheGo v1.9.12. Use `platform.getSubnet` instead.
      */
     getSubnets(params: PlatformGetSubnetsParams, context: HandlerContext): Answer<PlatformGetSubnetsResult>;
     /**

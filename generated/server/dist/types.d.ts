@@ -225,9 +225,9 @@ export interface AvmGenesisMinterSet {
  */
 export interface AvmBuildGenesisResult {
   /**
-   * The genesis state's bytes in `encoding`: `0x` hex with a 4-byte checksum, or without one for `hexnc`.
+   * The genesis state's bytes in `encoding`.
    */
-  bytes: Hex | HexNoChecksum;
+  bytes: EncodedBytes;
   /**
    * The encoding of `bytes`, echoed from the request (`hex` when omitted).
    */
@@ -295,9 +295,9 @@ export interface KeystoreExportUserParams {
  */
 export interface KeystoreExportUserResult {
   /**
-   * The exported user in the requested encoding: `0x` hex, with a 4-byte checksum unless the encoding is `hexnc`.
+   * The exported user in `encoding`: the codec-serialized user record (2-byte codec version `0x0000`, the 32-byte password hash, the 16-byte salt, then the user's encrypted key/value data).
    */
-  user: KeystoreExportedUser;
+  user: EncodedBytes;
   /**
    * The encoding of `user`, echoed in lower case.
    */
@@ -319,7 +319,7 @@ export interface KeystoreImportUserParams {
   /**
    * The exported user, as `keystore.exportUser` returned it, in `encoding`. With `hex` (the default) it needs the `0x` prefix and a valid checksum; omitted or empty, the call fails with "couldn't unpack codec version".
    */
-  user: KeystoreExportedUser;
+  user: EncodedBytes;
   /**
    * How the exported user is written as a string: `hex` (the default; `0x`, hex, 4-byte checksum), `hexc` (the same as `hex`) or `hexnc` (no checksum). `json` decodes, but the call then fails with "unsupported encoding in method".
    */
@@ -402,7 +402,7 @@ export interface PlatformGetBlockParams {
    */
   blockID: ID;
   /**
-   * How to return the block or transaction: `hex` (the default: `0x`, bytes, checksum), `hexc` (same as hex), `hexnc` (no checksum) or `json` (a JSON object).
+   * How to return the transaction or block: `hex` (the default), `hexc`, `hexnc` or `json` (a JSON object).
    */
   encoding?: EncodingParam;
 }
@@ -412,9 +412,9 @@ export interface PlatformGetBlockParams {
  */
 export interface PlatformGetBlockResult {
   /**
-   * The block: a `0x` hex string in the `hex`, `hexc` and `hexnc` encodings, a JSON object in the `json` encoding.
+   * The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.
    */
-  block: PlatformEncodedBytes | PlatformBlock;
+  block: EncodedBytes | PlatformBlock;
   /**
    * The encoding of `block`, echoed from the request in lower case.
    */
@@ -430,7 +430,7 @@ export interface PlatformGetBlockByHeightParams {
    */
   height?: Uint64Param;
   /**
-   * How to return the block or transaction: `hex` (the default: `0x`, bytes, checksum), `hexc` (same as hex), `hexnc` (no checksum) or `json` (a JSON object).
+   * How to return the transaction or block: `hex` (the default), `hexc`, `hexnc` or `json` (a JSON object).
    */
   encoding?: EncodingParam;
 }
@@ -440,9 +440,9 @@ export interface PlatformGetBlockByHeightParams {
  */
 export interface PlatformGetBlockByHeightResult {
   /**
-   * The block: a `0x` hex string in the `hex`, `hexc` and `hexnc` encodings, a JSON object in the `json` encoding.
+   * The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.
    */
-  block: PlatformEncodedBytes | PlatformBlock;
+  block: EncodedBytes | PlatformBlock;
   /**
    * The encoding of `block`, echoed from the request in lower case.
    */
@@ -725,7 +725,7 @@ export interface PlatformGetRewardUTXOsResult {
   /**
    * The reward UTXOs' bytes in the requested encoding (`[]` when there are none).
    */
-  utxos: PlatformEncodedBytes[];
+  utxos: EncodedBytes[];
   /**
    * The encoding of `utxos`.
    */
@@ -767,7 +767,7 @@ export interface PlatformGetStakeResult {
   /**
    * The matching stake outputs (TransferableOutput bytes) in the requested encoding; `[]` when none matched.
    */
-  stakedOutputs: PlatformEncodedBytes[];
+  stakedOutputs: EncodedBytes[];
   /**
    * The encoding of `stakedOutputs`.
    */
@@ -923,7 +923,7 @@ export interface PlatformGetTxParams {
    */
   txID: ID;
   /**
-   * How to return the block or transaction: `hex` (the default: `0x`, bytes, checksum), `hexc` (same as hex), `hexnc` (no checksum) or `json` (a JSON object).
+   * How to return the transaction or block: `hex` (the default), `hexc`, `hexnc` or `json` (a JSON object).
    */
   encoding?: EncodingParam;
 }
@@ -933,9 +933,9 @@ export interface PlatformGetTxParams {
  */
 export interface PlatformGetTxResult {
   /**
-   * The transaction: a `0x` hex string of its signed bytes in the `hex`, `hexc` and `hexnc` encodings, a JSON object in the `json` encoding.
+   * The transaction: its signed bytes as `0x` hex, or a JSON object when `encoding` is `json`.
    */
-  tx: PlatformEncodedBytes | PlatformTx;
+  tx: EncodedBytes | PlatformTx;
   /**
    * The encoding of `tx`, echoed from the request in lower case.
    */
@@ -976,7 +976,7 @@ export interface PlatformGetUTXOsParams {
    * @minItems 1
    * @maxItems 1024
    */
-  addresses: (Address | ShortID)[];
+  addresses: AddressOrShortID[];
   /**
    * The most UTXOs to return. 0, omitted or above 1024 means 1024.
    */
@@ -1082,11 +1082,11 @@ export interface PlatformGetValidatorFeeStateResult {
  */
 export interface PlatformIssueTxParams {
   /**
-   * The signed transaction bytes in `encoding`: `0x`, hex, then the 4-byte checksum for `hex` (the default).
+   * The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses the transaction.
    */
-  tx: PlatformEncodedBytes;
+  tx: EncodedBytes;
   /**
-   * Encoding of `tx`: `hex` (the default), `hexc` or `hexnc`. `json` decodes but then fails the call.
+   * Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json` decodes but the call then fails with "problem decoding transaction: unsupported encoding in method".
    */
   encoding?: BytesEncodingParam;
 }
@@ -1172,7 +1172,7 @@ export interface AvmGetAddressTxsParams {
   /**
    * The address whose transactions to list, on this chain (`X-...`), or its bare cb58 short ID.
    */
-  address: AvmServiceAddress;
+  address: AddressOrShortID;
   /**
    * Only transactions that changed the balance of this asset (asset ID or alias such as `AVAX`). Despite a comment in the node's code, it is not defaulted: empty fails with "specified `assetID` is invalid: asset '' not found".
    */
@@ -1208,7 +1208,7 @@ export interface AvmGetAllBalancesParams {
   /**
    * The address on this chain (`X-...`), or its bare cb58 short ID.
    */
-  address: AvmServiceAddress;
+  address: AddressOrShortID;
   /**
    * Also count UTXOs the address shares with other owners and UTXOs whose locktime has not passed. Default false.
    */
@@ -1275,7 +1275,7 @@ export interface AvmGetBalanceParams {
   /**
    * The address on this chain (`X-...`), or its bare cb58 short ID.
    */
-  address: AvmServiceAddress;
+  address: AddressOrShortID;
   /**
    * The asset: its ID or an alias such as `AVAX`.
    */
@@ -1309,7 +1309,7 @@ export interface AvmGetBlockParams {
    */
   blockID: ID;
   /**
-   * How to encode the answer: `hex` (default), `hexnc`, `hexc` or `json` (a JSON object).
+   * How to return the transaction or block: `hex` (the default), `hexc`, `hexnc` or `json` (a JSON object).
    */
   encoding?: EncodingParam;
 }
@@ -1319,9 +1319,9 @@ export interface AvmGetBlockParams {
  */
 export interface AvmGetBlockResult {
   /**
-   * The block: a hex string, or an object when `encoding` is `json`.
+   * The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.
    */
-  block: AvmEncodedBlock;
+  block: EncodedBytes | AvmBlock;
   /**
    * The encoding of `block`, echoed from the request (`hex` when omitted).
    */
@@ -1337,7 +1337,7 @@ export interface AvmGetBlockByHeightParams {
    */
   height?: Uint64Param;
   /**
-   * How to encode the answer: `hex` (default), `hexnc`, `hexc` or `json` (a JSON object).
+   * How to return the transaction or block: `hex` (the default), `hexc`, `hexnc` or `json` (a JSON object).
    */
   encoding?: EncodingParam;
 }
@@ -1347,9 +1347,9 @@ export interface AvmGetBlockByHeightParams {
  */
 export interface AvmGetBlockByHeightResult {
   /**
-   * The block: a hex string, or an object when `encoding` is `json`.
+   * The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.
    */
-  block: AvmEncodedBlock;
+  block: EncodedBytes | AvmBlock;
   /**
    * The encoding of `block`, echoed from the request (`hex` when omitted).
    */
@@ -1375,7 +1375,7 @@ export interface AvmGetTxParams {
    */
   txID: ID;
   /**
-   * How to encode the answer: `hex` (default), `hexnc`, `hexc` or `json` (a JSON object).
+   * How to return the transaction or block: `hex` (the default), `hexc`, `hexnc` or `json` (a JSON object).
    */
   encoding?: EncodingParam;
 }
@@ -1385,9 +1385,9 @@ export interface AvmGetTxParams {
  */
 export interface AvmGetTxResult {
   /**
-   * The transaction: `0x` hex of its signed bytes (with a 4-byte checksum unless `encoding` is `hexnc`), or a JSON object when `encoding` is `json`.
+   * The transaction: its signed bytes as `0x` hex, or a JSON object when `encoding` is `json`.
    */
-  tx: Hex | HexNoChecksum | AvmTx;
+  tx: EncodedBytes | AvmTx;
   /**
    * The encoding of `tx`, echoed from the request (`hex` when omitted).
    */
@@ -1438,7 +1438,7 @@ export interface AvmGetUTXOsParams {
    * @minItems 1
    * @maxItems 1024
    */
-  addresses: (Address | ShortID)[];
+  addresses: AddressOrShortID[];
   /**
    * The most UTXOs to return. 0, omitted or above 1024 means 1024.
    */
@@ -1469,7 +1469,7 @@ export interface AvmIssueTxParams {
   /**
    * The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses the transaction.
    */
-  tx: AvmSignedTxBytes;
+  tx: EncodedBytes;
   /**
    * Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json` decodes but the call then fails with "problem decoding transaction: unsupported encoding in method".
    */
@@ -1493,7 +1493,7 @@ export interface WalletIssueTxParams {
   /**
    * The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses the transaction.
    */
-  tx: AvmSignedTxBytes;
+  tx: EncodedBytes;
   /**
    * Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json` decodes but the call then fails with "problem decoding transaction: unsupported encoding in method".
    */
@@ -1514,6 +1514,11 @@ export interface WalletIssueTxResult {
  * A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format.
  */
 export type Address = string;
+
+/**
+ * An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.
+ */
+export type AddressOrShortID = Address | ShortID;
 
 /**
  * A new name, at most 512 bytes (the node counts UTF-8 bytes; for ASCII that is 512 characters). A longer alias fails with "alias length is too long".
@@ -1607,21 +1612,6 @@ export interface AvmCredential {
   };
   [k: string]: unknown;
 }
-
-/**
- * The block in the requested encoding: a `0x` hex string (with a 4-byte checksum for `hex`/`hexc`, without for `hexnc`), or a JSON object for `json`.
- */
-export type AvmEncodedBlock = Hex | HexNoChecksum | AvmBlock;
-
-/**
- * An address on this chain: the chain-prefixed bech32 form (`X-avax1...`; the prefix must name this chain and the HRP must be this network's), or the bare 20-byte short ID in cb58, which the node also accepts.
- */
-export type AvmServiceAddress = Address | string;
-
-/**
- * A signed transaction's bytes: `0x` hex with a 4-byte checksum (`hex`, `hexc`), or without one (`hexnc`).
- */
-export type AvmSignedTxBytes = Hex | HexNoChecksum;
 
 /**
  * An input in a JSON-encoded AVM transaction: the UTXO it consumes (`txID`, `outputIndex`), its asset, its fx and the fx-specific input object. All integers inside are bare JSON numbers.
@@ -1804,6 +1794,11 @@ export type BytesEncodingParam = string;
 export interface Empty {}
 
 /**
+ * Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field.
+ */
+export type EncodedBytes = HexNoChecksum;
+
+/**
  * The encoding the node used for the bytes in this answer, echoed in lower case.
  */
 export type Encoding = "hex" | "hexnc" | "hexc" | "json";
@@ -1827,11 +1822,6 @@ export type HexNoChecksum = string;
  * A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256.
  */
 export type ID = string;
-
-/**
- * An exported user: the codec-serialized user record (2-byte codec version `0x0000`, the 32-byte password hash, the 16-byte salt, then the user's encrypted key/value data) as `0x` hex. With the `hex` and `hexc` encodings a 4-byte checksum follows (the last 4 bytes of the SHA-256 of the record); with `hexnc` it does not.
- */
-export type KeystoreExportedUser = Hex | HexNoChecksum;
 
 /**
  * A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it receives the password in clear text.
@@ -1890,7 +1880,7 @@ export interface PlatformBLSSigner {
    */
   publicKey: PlatformBLSPublicKey;
   /**
-   * The 96-byte BLS signature of the public key by its own secret key, `0x` hex without a checksum. The API description spells this field `proofOfPosession`; the node sends `proofOfPossession`.
+   * The 96-byte BLS signature of the public key by its own secret key, `0x` hex without a checksum.
    */
   proofOfPossession: string;
 }
@@ -1971,11 +1961,6 @@ export interface PlatformDelegator {
    */
   rewardOwner?: OutputOwners;
 }
-
-/**
- * Bytes in the requested byte encoding: `0x`, the bytes in hex, then a 4-byte checksum for `hex` and `hexc` (the default); the same without the checksum for `hexnc`.
- */
-export type PlatformEncodedBytes = Hex | HexNoChecksum;
 
 /**
  * A P-Chain height.
@@ -2084,11 +2069,11 @@ export interface PlatformPrimaryNetworkValidator {
    */
   potentialReward: Uint64;
   /**
-   * Delegation fees this validator has earned so far from delegations that already ended, paid out when the validation period ends. Not in the API description.
+   * Delegation fees this validator has earned so far from delegations that already ended, paid out when the validation period ends.
    */
   accruedDelegateeReward: Uint64;
   /**
-   * The percentage of delegators' rewards this validator keeps, with four decimals (e.g. `"2.0000"`). The API description's prose calls it `delegationFeeRate`; the node sends `delegationFee`.
+   * The percentage of delegators' rewards this validator keeps, with four decimals (e.g. `"2.0000"`).
    */
   delegationFee: Percent;
   /**
@@ -2158,7 +2143,7 @@ export interface PlatformSubnetPermissionlessValidator {
    */
   accruedDelegateeReward: Uint64;
   /**
-   * The percentage of delegators' rewards this validator keeps, with four decimals. The API description's prose calls it `delegationFeeRate`; the node sends `delegationFee`.
+   * The percentage of delegators' rewards this validator keeps, with four decimals.
    */
   delegationFee: Percent;
   /**
@@ -2378,7 +2363,7 @@ export interface UTXOIndex {
 }
 
 /**
- * One page of UTXOs. The node sends no `sourceChain` here, whatever the prose docs show.
+ * One page of UTXOs.
  */
 export interface UTXOPage {
   /**
@@ -2386,9 +2371,9 @@ export interface UTXOPage {
    */
   numFetched: Uint64;
   /**
-   * The UTXOs' bytes in the requested encoding (`hexnc` carries no checksum).
+   * The UTXOs' bytes in `encoding`.
    */
-  utxos: (Hex | HexNoChecksum)[];
+  utxos: EncodedBytes[];
   /**
    * Where this page ended; pass it as `startIndex` to fetch the next page.
    */

@@ -16,7 +16,7 @@ export interface XWalletHandlers {
      * Answers `wallet.issueTx` at `/ext/bc/{blockchainID}/wallet`.
      *
      * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-     * @deprecated since AvalancheGo v1.9.12; instead: avm.issueTx
+     * @deprecated Since AvalancheGo v1.9.12. Use `avm.issueTx` instead.
      */
     issueTx(params: WalletIssueTxParams, context: HandlerContext): Answer<WalletIssueTxResult>;
 }

@@ -20,7 +20,7 @@ export interface KeystoreHandlers {
    * Answers `keystore.createUser` at `/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
    *
    * @returns An empty object once the user exists. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-   * @deprecated since AvalancheGo v1.9.12; instead: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
   createUser(params: KeystoreCreateUserParams, context: HandlerContext): Answer<KeystoreCreateUserResult>;
   /**
@@ -29,7 +29,7 @@ export interface KeystoreHandlers {
    * Answers `keystore.deleteUser` at `/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
    *
    * @returns An empty object once the user is gone. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-   * @deprecated since AvalancheGo v1.9.12; instead: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
   deleteUser(params: KeystoreDeleteUserParams, context: HandlerContext): Answer<KeystoreDeleteUserResult>;
   /**
@@ -38,7 +38,7 @@ export interface KeystoreHandlers {
    * Answers `keystore.exportUser` at `/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
    *
    * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-   * @deprecated since AvalancheGo v1.9.12; instead: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
   exportUser(params: KeystoreExportUserParams, context: HandlerContext): Answer<KeystoreExportUserResult>;
   /**
@@ -47,7 +47,7 @@ export interface KeystoreHandlers {
    * Answers `keystore.importUser` at `/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
    *
    * @returns An empty object once the user exists on this node. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-   * @deprecated since AvalancheGo v1.9.12; instead: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
   importUser(params: KeystoreImportUserParams, context: HandlerContext): Answer<KeystoreImportUserResult>;
   /**
@@ -56,7 +56,7 @@ export interface KeystoreHandlers {
    * Answers `keystore.listUsers` at `/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
    *
    * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-   * @deprecated since AvalancheGo v1.9.12; instead: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
+   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
   listUsers(params: Record<string, never>, context: HandlerContext): Answer<KeystoreListUsersResult>;
 }

@@ -20,7 +20,7 @@ export interface XChainHandlers {
    * Answers `avm.getAddressTxs` at `/ext/bc/{blockchainID}`. Last served by v1.13.0; removed in v1.13.1.
    *
    * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-   * @deprecated since AvalancheGo v1.9.12; instead: No node API lists transactions by address any more: use an external indexer (the index API at /ext/index/X/tx only lists accepted transactions in acceptance order).
+   * @deprecated Since AvalancheGo v1.9.12. Replacement: No node API lists transactions by address any more: use an external indexer (the index API at /ext/index/X/tx only lists accepted transactions in acceptance order).
    */
   getAddressTxs(params: AvmGetAddressTxsParams, context: HandlerContext): Answer<AvmGetAddressTxsResult>;
   /**
@@ -29,7 +29,7 @@ export interface XChainHandlers {
    * Answers `avm.getAllBalances` at `/ext/bc/{blockchainID}`.
    *
    * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-   * @deprecated since AvalancheGo v1.9.12; instead: avm.getUTXOs
+   * @deprecated Since AvalancheGo v1.9.12. Use `avm.getUTXOs` instead.
    */
   getAllBalances(params: AvmGetAllBalancesParams, context: HandlerContext): Answer<AvmGetAllBalancesResult>;
   /**
@@ -46,7 +46,7 @@ export interface XChainHandlers {
    * Answers `avm.getBalance` at `/ext/bc/{blockchainID}`.
    *
    * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-   * @deprecated since AvalancheGo v1.9.12; instead: avm.getUTXOs
+   * @deprecated Since AvalancheGo v1.9.12. Use `avm.getUTXOs` instead.
    */
   getBalance(params: AvmGetBalanceParams, context: HandlerContext): Answer<AvmGetBalanceResult>;
   /**
@@ -95,7 +95,7 @@ export interface XChainHandlers {
    * Answers `avm.getTxStatus` at `/ext/bc/{blockchainID}`.
    *
    * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-   * @deprecated since AvalancheGo v1.10.0; instead: avm.getTx
+   * @deprecated Since AvalancheGo v1.10.0. Use `avm.getTx` instead.
    */
   getTxStatus(params: AvmGetTxStatusParams, context: HandlerContext): Answer<AvmGetTxStatusResult>;
   /**

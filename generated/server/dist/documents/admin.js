@@ -354,7 +354,11 @@ export const adminDocument = {
           }
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        }
+      ],
       "examples": [
         {
           "name": "one VM loaded, one failed",
@@ -400,7 +404,11 @@ export const adminDocument = {
           "$ref": "#/components/schemas/Empty"
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        }
+      ],
       "examples": [
         {
           "name": "write a lock profile",
@@ -426,7 +434,11 @@ export const adminDocument = {
           "$ref": "#/components/schemas/Empty"
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        }
+      ],
       "examples": [
         {
           "name": "write a memory profile",
@@ -574,6 +586,9 @@ export const adminDocument = {
       },
       "errors": [
         {
+          "$ref": "#/components/errors/InvalidArgument"
+        },
+        {
           "code": -32000,
           "message": "cpu profiler already running"
         }
@@ -605,6 +620,9 @@ export const adminDocument = {
       },
       "errors": [
         {
+          "$ref": "#/components/errors/InvalidArgument"
+        },
+        {
           "code": -32000,
           "message": "cpu profiler doesn't exist"
         }
@@ -631,7 +649,6 @@ export const adminDocument = {
       },
       "AdminLogAndDisplayLevels": {
         "type": "object",
-        "title": "AdminLogAndDisplayLevels",
         "description": "The two levels of one logger.",
         "required": [
           "logLevel",
@@ -670,7 +687,6 @@ export const adminDocument = {
       },
       "AdminLoggerLevels": {
         "type": "object",
-        "title": "AdminLoggerLevels",
         "description": "The levels of each logger the call covered, keyed by logger name (a chain alias such as `C`, `P` or `X`, or the node's own loggers such as `main`).",
         "additionalProperties": {
           "$ref": "#/components/schemas/AdminLogAndDisplayLevels"

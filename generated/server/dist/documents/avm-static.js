@@ -129,19 +129,36 @@ export const avmStaticDocument = {
           "additionalProperties": false,
           "properties": {
             "bytes": {
-              "description": "The genesis state's bytes in `encoding`: `0x` hex with a 4-byte checksum, or without one for `hexnc`.",
-              "anyOf": [
-                {
-                  "$ref": "#/components/schemas/Hex"
-                },
-                {
-                  "$ref": "#/components/schemas/HexNoChecksum"
-                }
-              ]
+              "$ref": "#/components/schemas/EncodedBytes",
+              "description": "The genesis state's bytes in `encoding`."
             },
             "encoding": {
               "$ref": "#/components/schemas/Encoding",
               "description": "The encoding of `bytes`, echoed from the request (`hex` when omitted)."
+            }
+          },
+          "if": {
+            "type": "object",
+            "properties": {
+              "encoding": {
+                "const": "hexnc"
+              }
+            }
+          },
+          "then": {
+            "type": "object",
+            "properties": {
+              "bytes": {
+                "$ref": "#/components/schemas/HexNoChecksum"
+              }
+            }
+          },
+          "else": {
+            "type": "object",
+            "properties": {
+              "bytes": {
+                "$ref": "#/components/schemas/Hex"
+              }
             }
           }
         }
@@ -264,6 +281,10 @@ export const avmStaticDocument = {
         "type": "string",
         "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
         "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
+      },
+      "EncodedBytes": {
+        "$ref": "#/components/schemas/HexNoChecksum",
+        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field."
       },
       "Encoding": {
         "type": "string",

@@ -20,7 +20,7 @@ export const keystoreDocument = {
     {
       "name": "keystore.createUser",
       "summary": "Create a keystore user protected by a password.",
-      "description": "Creates a new, empty user in this node's keystore. The user exists only on this node (use `keystore.exportUser` and `keystore.importUser` to move it). The password must be strong enough: the node scores its first 50 characters with zxcvbn and requires a score of at least 2 (\"somewhat guessable\" or better); long passphrases pass, short dictionary-based passwords do not. Part of the deprecated Keystore API: served only with `--api-keystore-enabled=true` and removed in v1.12.2. The node operator can read the passwords sent to it.\n\n**Where the prose docs differ from the node:**\n- The docs state the password rule as \"at least 8 characters with upper- and lower-case letters, numbers and symbols\"; the node enforces no such rule and instead requires a zxcvbn score of at least 2 over the first 50 characters, so passwords can meet the documented rule and be rejected, or break it and be accepted.\n- The docs sample password `myPassword` scores below 2 and a real node rejects it with \"password is too weak\"; the example uses a longer passphrase instead.\n- The docs give the 1024 limits in characters; the node counts bytes of the UTF-8 string.\n- The docs mark deleteUser, exportUser, importUser and listUsers as deprecated since v1.9.12 but not createUser; the v1.9.12 release deprecated all keystore methods, createUser included, and the node logs every createUser call as a deprecated API call.",
+      "description": "Creates a new, empty user in this node's keystore. The user exists only on this node (use `keystore.exportUser` and `keystore.importUser` to move it). The password must be strong enough: the node scores its first 50 characters with zxcvbn and requires a score of at least 2 (\"somewhat guessable\" or better); long passphrases pass, short dictionary-based passwords do not. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.\n\n**Where the prose docs differ from the node:**\n- The docs state the password rule as \"at least 8 characters with upper- and lower-case letters, numbers and symbols\"; the node enforces no such rule and instead requires a zxcvbn score of at least 2 over the first 50 characters, so passwords can meet the documented rule and be rejected, or break it and be accepted.\n- The docs sample password `myPassword` scores below 2 and a real node rejects it with \"password is too weak\"; the example uses a longer passphrase instead.\n- The docs give the 1024 limits in characters; the node counts bytes of the UTF-8 string.\n- The docs mark deleteUser, exportUser, importUser and listUsers as deprecated since v1.9.12 but not createUser; the v1.9.12 release deprecated all keystore methods, createUser included, and the node logs every createUser call as a deprecated API call.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -103,7 +103,7 @@ export const keystoreDocument = {
     {
       "name": "keystore.deleteUser",
       "summary": "Delete a keystore user and all its data.",
-      "description": "Deletes a user from this node's keystore together with everything stored for it on every chain. An unknown user fails with `user doesn't exist: <username>`, a wrong password with `incorrect password: user \"<username>\"`. Part of the deprecated Keystore API: served only with `--api-keystore-enabled=true` and removed in v1.12.2. The node operator can read the passwords sent to it.",
+      "description": "Deletes a user from this node's keystore together with everything stored for it on every chain. An unknown user fails with `user doesn't exist: <username>`, a wrong password with `incorrect password: user \"<username>\"`. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -168,7 +168,7 @@ export const keystoreDocument = {
     {
       "name": "keystore.exportUser",
       "summary": "Export a keystore user so it can be imported on another node.",
-      "description": "Serializes a user (its password hash and salt, and all its data, which stays encrypted with the password) into a string that `keystore.importUser` accepts on any node. A wrong password, or a user that does not exist, fails with `incorrect password: user \"<username>\"`. Part of the deprecated Keystore API: served only with `--api-keystore-enabled=true` and removed in v1.12.2. The node operator can read the passwords sent to it.\n\n**Where the prose docs differ from the node:**\n- The docs sample `user` (`7655a29d…00000000`) lacks the `0x` prefix, the 4-byte checksum and the 2-byte codec version `0x0000` that the node writes, and its hash does not match the sample password; the examples show a real export of a user with password `myPassword`.\n- The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum), and fails `json` with \"couldn't encode user to string: unsupported encoding in method\".",
+      "description": "Serializes a user (its password hash and salt, and all its data, which stays encrypted with the password) into a string that `keystore.importUser` accepts on any node. A wrong password, or a user that does not exist, fails with `incorrect password: user \"<username>\"`. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.\n\n**Where the prose docs differ from the node:**\n- The docs sample `user` (`7655a29d…00000000`) lacks the `0x` prefix, the 4-byte checksum and the 2-byte codec version `0x0000` that the node writes, and its hash does not match the sample password; the examples show a real export of a user with password `myPassword`.\n- The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum), and fails `json` with \"couldn't encode user to string: unsupported encoding in method\".",
       "paramStructure": "by-name",
       "params": [
         {
@@ -192,8 +192,8 @@ export const keystoreDocument = {
           "additionalProperties": false,
           "properties": {
             "user": {
-              "$ref": "#/components/schemas/KeystoreExportedUser",
-              "description": "The exported user in the requested encoding: `0x` hex, with a 4-byte checksum unless the encoding is `hexnc`."
+              "$ref": "#/components/schemas/EncodedBytes",
+              "description": "The exported user in `encoding`: the codec-serialized user record (2-byte codec version `0x0000`, the 32-byte password hash, the 16-byte salt, then the user's encrypted key/value data)."
             },
             "encoding": {
               "type": "string",
@@ -313,7 +313,7 @@ export const keystoreDocument = {
     {
       "name": "keystore.importUser",
       "summary": "Import a user exported from a keystore.",
-      "description": "Adds a user from the output of `keystore.exportUser`, possibly taken on another node. `password` must be the password the user had when exported; `username` may differ from its name there but must not exist yet on this node. The imported password is not checked for strength. Part of the deprecated Keystore API: served only with `--api-keystore-enabled=true` and removed in v1.12.2. The node operator can read the passwords sent to it.\n\n**Where the prose docs differ from the node:**\n- The docs sample `user` (`0x7655a29d…8cf2d869`) has no 2-byte codec version, so a node reads `0x7655` as the version and fails with \"unknown codec version\" (and its hash does not match `myPassword`); the example imports a real export of a user with password `myPassword`.\n- The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum expected).",
+      "description": "Adds a user from the output of `keystore.exportUser`, possibly taken on another node. `password` must be the password the user had when exported; `username` may differ from its name there but must not exist yet on this node. The imported password is not checked for strength. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.\n\n**Where the prose docs differ from the node:**\n- The docs sample `user` (`0x7655a29d…8cf2d869`) has no 2-byte codec version, so a node reads `0x7655` as the version and fails with \"unknown codec version\" (and its hash does not match `myPassword`); the example imports a real export of a user with password `myPassword`.\n- The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum expected).",
       "paramStructure": "by-name",
       "params": [
         {
@@ -332,7 +332,7 @@ export const keystoreDocument = {
           "required": true,
           "description": "The exported user, as `keystore.exportUser` returned it, in `encoding`. With `hex` (the default) it needs the `0x` prefix and a valid checksum; omitted or empty, the call fails with \"couldn't unpack codec version\".",
           "schema": {
-            "$ref": "#/components/schemas/KeystoreExportedUser"
+            "$ref": "#/components/schemas/EncodedBytes"
           }
         },
         {
@@ -418,7 +418,7 @@ export const keystoreDocument = {
     {
       "name": "keystore.listUsers",
       "summary": "List the users in this node's keystore.",
-      "description": "Returns the names of all users in this node's keystore. Part of the deprecated Keystore API: served only with `--api-keystore-enabled=true` and removed in v1.12.2. The node operator can read the passwords sent to it.\n\n**Where the prose docs differ from the node:**\n- The docs signature spells the method `keystore.ListUsers`; the node rejects that spelling (\"method must start with a non-uppercase letter\") and accepts only `keystore.listUsers`.",
+      "description": "Returns the names of all users in this node's keystore. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.\n\n**Where the prose docs differ from the node:**\n- The docs signature spells the method `keystore.ListUsers`; the node rejects that spelling (\"method must start with a non-uppercase letter\") and accepts only `keystore.listUsers`.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -440,7 +440,11 @@ export const keystoreDocument = {
           }
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        }
+      ],
       "examples": [
         {
           "name": "one user",
@@ -491,6 +495,10 @@ export const keystoreDocument = {
         "additionalProperties": false,
         "properties": {}
       },
+      "EncodedBytes": {
+        "$ref": "#/components/schemas/HexNoChecksum",
+        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field."
+      },
       "Hex": {
         "type": "string",
         "format": "avax-hex",
@@ -501,17 +509,6 @@ export const keystoreDocument = {
         "type": "string",
         "pattern": "^0x([0-9a-fA-F]{2})*$",
         "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
-      },
-      "KeystoreExportedUser": {
-        "description": "An exported user: the codec-serialized user record (2-byte codec version `0x0000`, the 32-byte password hash, the 16-byte salt, then the user's encrypted key/value data) as `0x` hex. With the `hex` and `hexc` encodings a 4-byte checksum follows (the last 4 bytes of the SHA-256 of the record); with `hexnc` it does not.",
-        "anyOf": [
-          {
-            "$ref": "#/components/schemas/Hex"
-          },
-          {
-            "$ref": "#/components/schemas/HexNoChecksum"
-          }
-        ]
       },
       "KeystorePassword": {
         "type": "string",

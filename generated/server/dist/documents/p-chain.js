@@ -21,7 +21,7 @@ export const pChainDocument = {
     {
       "name": "platform.getBalance",
       "summary": "Sum the P-Chain UTXOs that a set of addresses controls, split by lock state.",
-      "description": "Adds up every P-Chain UTXO owned by any of the given addresses and reports the totals per asset, split into unlocked, locked-but-stakeable (stakeable lock outputs whose lock has not expired) and locked-and-not-stakeable (outputs whose own locktime is in the future). The singular fields repeat the AVAX entry of each map for backwards compatibility. `utxoIDs` lists the UTXOs that were counted.\n\nDeprecated since v1.9.12: read the UTXOs with `platform.getUTXOs` and sum them client-side.\n\n**Where the prose docs differ from the node:**\n- The API description lists only the maps `balances`, `unlockeds`, `lockedStakeables`, `lockedNotStakeables` and `utxoIDs`; the node always also sends the singular AVAX totals `balance`, `unlocked`, `lockedStakeable` and `lockedNotStakeable`.\n- The API description types `utxoIDs` as a list; the node sends `null` when no UTXO matched.",
+      "description": "Adds up every P-Chain UTXO owned by any of the given addresses and reports the totals per asset, split into unlocked, locked-but-stakeable (stakeable lock outputs whose lock has not expired) and locked-and-not-stakeable (outputs whose own locktime is in the future). The singular fields repeat the AVAX entry of each map for backwards compatibility. `utxoIDs` lists the UTXOs that were counted.\n\n**Where the prose docs differ from the node:**\n- The API description lists only the maps `balances`, `unlockeds`, `lockedStakeables`, `lockedNotStakeables` and `utxoIDs`; the node always also sends the singular AVAX totals `balance`, `unlocked`, `lockedStakeable` and `lockedNotStakeable`.\n- The API description types `utxoIDs` as a list; the node sends `null` when no UTXO matched.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -209,7 +209,7 @@ export const pChainDocument = {
           }
         },
         {
-          "$ref": "#/components/contentDescriptors/PlatformTxBlockEncoding"
+          "$ref": "#/components/contentDescriptors/TxBlockEncoding"
         }
       ],
       "result": {
@@ -223,10 +223,10 @@ export const pChainDocument = {
           "additionalProperties": false,
           "properties": {
             "block": {
-              "description": "The block: a `0x` hex string in the `hex`, `hexc` and `hexnc` encodings, a JSON object in the `json` encoding.",
+              "description": "The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
               "anyOf": [
                 {
-                  "$ref": "#/components/schemas/PlatformEncodedBytes"
+                  "$ref": "#/components/schemas/EncodedBytes"
                 },
                 {
                   "$ref": "#/components/schemas/PlatformBlock"
@@ -236,6 +236,54 @@ export const pChainDocument = {
             "encoding": {
               "$ref": "#/components/schemas/Encoding",
               "description": "The encoding of `block`, echoed from the request in lower case."
+            }
+          },
+          "if": {
+            "type": "object",
+            "properties": {
+              "encoding": {
+                "const": "json"
+              }
+            }
+          },
+          "then": {
+            "type": "object",
+            "properties": {
+              "block": {
+                "$ref": "#/components/schemas/PlatformBlock"
+              }
+            }
+          },
+          "else": {
+            "type": "object",
+            "properties": {
+              "block": {
+                "$ref": "#/components/schemas/EncodedBytes"
+              }
+            },
+            "if": {
+              "type": "object",
+              "properties": {
+                "encoding": {
+                  "const": "hexnc"
+                }
+              }
+            },
+            "then": {
+              "type": "object",
+              "properties": {
+                "block": {
+                  "$ref": "#/components/schemas/HexNoChecksum"
+                }
+              }
+            },
+            "else": {
+              "type": "object",
+              "properties": {
+                "block": {
+                  "$ref": "#/components/schemas/Hex"
+                }
+              }
             }
           }
         }
@@ -371,7 +419,7 @@ export const pChainDocument = {
           }
         },
         {
-          "$ref": "#/components/contentDescriptors/PlatformTxBlockEncoding"
+          "$ref": "#/components/contentDescriptors/TxBlockEncoding"
         }
       ],
       "result": {
@@ -385,10 +433,10 @@ export const pChainDocument = {
           "additionalProperties": false,
           "properties": {
             "block": {
-              "description": "The block: a `0x` hex string in the `hex`, `hexc` and `hexnc` encodings, a JSON object in the `json` encoding.",
+              "description": "The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
               "anyOf": [
                 {
-                  "$ref": "#/components/schemas/PlatformEncodedBytes"
+                  "$ref": "#/components/schemas/EncodedBytes"
                 },
                 {
                   "$ref": "#/components/schemas/PlatformBlock"
@@ -398,6 +446,54 @@ export const pChainDocument = {
             "encoding": {
               "$ref": "#/components/schemas/Encoding",
               "description": "The encoding of `block`, echoed from the request in lower case."
+            }
+          },
+          "if": {
+            "type": "object",
+            "properties": {
+              "encoding": {
+                "const": "json"
+              }
+            }
+          },
+          "then": {
+            "type": "object",
+            "properties": {
+              "block": {
+                "$ref": "#/components/schemas/PlatformBlock"
+              }
+            }
+          },
+          "else": {
+            "type": "object",
+            "properties": {
+              "block": {
+                "$ref": "#/components/schemas/EncodedBytes"
+              }
+            },
+            "if": {
+              "type": "object",
+              "properties": {
+                "encoding": {
+                  "const": "hexnc"
+                }
+              }
+            },
+            "then": {
+              "type": "object",
+              "properties": {
+                "block": {
+                  "$ref": "#/components/schemas/HexNoChecksum"
+                }
+              }
+            },
+            "else": {
+              "type": "object",
+              "properties": {
+                "block": {
+                  "$ref": "#/components/schemas/Hex"
+                }
+              }
             }
           }
         }
@@ -519,7 +615,7 @@ export const pChainDocument = {
     {
       "name": "platform.getBlockchains",
       "summary": "List every blockchain except the P-Chain (deprecated).",
-      "description": "Returns every blockchain created on the P-Chain, with its name, the Subnet that validates it and the VM it runs: the chains of every Subnet first, then those of the Primary Network (the X-Chain and the C-Chain). The P-Chain itself is not listed.\n\nDeprecated since v1.9.12. There is no single replacement: `platform.validates` lists the blockchain IDs of one Subnet, `platform.validatedBy` gives a blockchain's Subnet, and `platform.getTx` of a blockchain ID returns its CreateChainTx with the name and VM.\n\n**Where the prose docs differ from the node:**\n- The docs' sample lists the Primary Network's chains first; the node lists the chains of each Subnet first and those of the Primary Network last, as the example here does.",
+      "description": "Returns every blockchain created on the P-Chain, with its name, the Subnet that validates it and the VM it runs: the chains of every Subnet first, then those of the Primary Network (the X-Chain and the C-Chain). The P-Chain itself is not listed.\n\n**Where the prose docs differ from the node:**\n- The docs' sample lists the Primary Network's chains first; the node lists the chains of each Subnet first and those of the Primary Network last, as the example here does.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -568,7 +664,11 @@ export const pChainDocument = {
           }
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        }
+      ],
       "examples": [
         {
           "name": "Subnet chains, then the Primary Network's",
@@ -628,7 +728,7 @@ export const pChainDocument = {
       "x-node-versions": {
         "deprecatedSince": "v1.9.12"
       },
-      "x-replacement": "platform.validates and platform.validatedBy (per Subnet or chain), or platform.getTx of the CreateChainTx",
+      "x-replacement": "no single method: platform.validates lists the blockchain IDs of one Subnet, platform.validatedBy gives a blockchain's Subnet, and platform.getTx of a blockchain ID returns its CreateChainTx with the name and VM",
       "x-docs-discrepancies": [
         "The docs' sample lists the Primary Network's chains first; the node lists the chains of each Subnet first and those of the Primary Network last, as the example here does."
       ],
@@ -1452,7 +1552,7 @@ export const pChainDocument = {
     {
       "name": "platform.getRewardUTXOs",
       "summary": "List the reward UTXOs paid out when a staking period ended.",
-      "description": "Returns the UTXOs the P-Chain created as rewards when the validation or delegation period of the given staking transaction ended. The list is empty while the period is still running, when it earned no reward, or when the transaction is unknown.\n\nDeprecated since v1.9.12.\n\n**Where the prose docs differ from the node:**\n- The docs sample's `txID` `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y5` has a wrong cb58 checksum, so a real node rejects the call as an invalid argument; the example uses the same ID with its correct checksum, `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y4`.\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
+      "description": "Returns the UTXOs the P-Chain created as rewards when the validation or delegation period of the given staking transaction ended. The list is empty while the period is still running, when it earned no reward, or when the transaction is unknown.\n\n**Where the prose docs differ from the node:**\n- The docs sample's `txID` `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y5` has a wrong cb58 checksum, so a real node rejects the call as an invalid argument; the example uses the same ID with its correct checksum, `2nmH8LithVbdjaXsxVQCQfXtzN9hBbmebrsaEYnLM9T32Uy2Y4`.\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1491,12 +1591,42 @@ export const pChainDocument = {
               "type": "array",
               "description": "The reward UTXOs' bytes in the requested encoding (`[]` when there are none).",
               "items": {
-                "$ref": "#/components/schemas/PlatformEncodedBytes"
+                "$ref": "#/components/schemas/EncodedBytes"
               }
             },
             "encoding": {
               "$ref": "#/components/schemas/Encoding",
               "description": "The encoding of `utxos`."
+            }
+          },
+          "if": {
+            "type": "object",
+            "properties": {
+              "encoding": {
+                "const": "hexnc"
+              }
+            }
+          },
+          "then": {
+            "type": "object",
+            "properties": {
+              "utxos": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/HexNoChecksum"
+                }
+              }
+            }
+          },
+          "else": {
+            "type": "object",
+            "properties": {
+              "utxos": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Hex"
+                }
+              }
             }
           }
         }
@@ -1568,7 +1698,7 @@ export const pChainDocument = {
     {
       "name": "platform.getStake",
       "summary": "Sum the current and pending stake owned by a set of addresses.",
-      "description": "Walks the current and pending stakers and adds up the stake outputs (of AddValidatorTx, AddDelegatorTx and the permissionless variants) that are owned by any of the given addresses. Returns the totals per asset, the AVAX total on its own, and the matching stake outputs as encoded bytes. Rewards are not included. With `validatorsOnly` delegations are skipped.\n\nDeprecated since v1.9.12.\n\n**Where the prose docs differ from the node:**\n- The API description lists only `stakeds`, `stakedOutputs` and `encoding`; the node always also sends the AVAX total `staked`.\n- The API description does not list the `encoding` param; the node reads it (`hex`, `hexc` or `hexnc`).\n- The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally.",
+      "description": "Walks the current and pending stakers and adds up the stake outputs (of AddValidatorTx, AddDelegatorTx and the permissionless variants) that are owned by any of the given addresses. Returns the totals per asset, the AVAX total on its own, and the matching stake outputs as encoded bytes. Rewards are not included. With `validatorsOnly` delegations are skipped.\n\n**Where the prose docs differ from the node:**\n- The API description lists only `stakeds`, `stakedOutputs` and `encoding`; the node always also sends the AVAX total `staked`.\n- The API description does not list the `encoding` param; the node reads it (`hex`, `hexc` or `hexnc`).\n- The docs' sample request ends with a stray `}` after the JSON object; the node reads only the first JSON value and answers normally.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1624,12 +1754,42 @@ export const pChainDocument = {
               "type": "array",
               "description": "The matching stake outputs (TransferableOutput bytes) in the requested encoding; `[]` when none matched.",
               "items": {
-                "$ref": "#/components/schemas/PlatformEncodedBytes"
+                "$ref": "#/components/schemas/EncodedBytes"
               }
             },
             "encoding": {
               "$ref": "#/components/schemas/Encoding",
               "description": "The encoding of `stakedOutputs`."
+            }
+          },
+          "if": {
+            "type": "object",
+            "properties": {
+              "encoding": {
+                "const": "hexnc"
+              }
+            }
+          },
+          "then": {
+            "type": "object",
+            "properties": {
+              "stakedOutputs": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/HexNoChecksum"
+                }
+              }
+            }
+          },
+          "else": {
+            "type": "object",
+            "properties": {
+              "stakedOutputs": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Hex"
+                }
+              }
             }
           }
         }
@@ -1907,7 +2067,7 @@ export const pChainDocument = {
     {
       "name": "platform.getSubnets",
       "summary": "List Subnets with their control keys and threshold (deprecated).",
-      "description": "Returns the Subnets named in `ids`, or every Subnet when `ids` is omitted or empty, each with the control keys and threshold of its owner. Listing every Subnet also appends the Primary Network (all-zero ID, no control keys, threshold `\"0\"`); naming the all-zero ID in `ids` includes it too. Elastic (transformed) Subnets are reported with no control keys and threshold `\"0\"`. IDs that name nothing are skipped without error, but an ID of a transaction that is not a CreateSubnetTx (e.g. a blockchain ID) fails the call; duplicates are reported once.\n\nDeprecated since v1.9.12: use `platform.getSubnet` for one Subnet's owner, elasticity and L1 conversion.\n\n**Where the prose docs differ from the node:**\n- The docs' sample shows `controlKeys` as bare cb58 short IDs (`KNjXsaA1sZsaKCD1cd85YXauDuxshTes2`); the node formats them as P-Chain bech32 addresses (`P-<hrp>1…`), as the example here does for the same keys.",
+      "description": "Returns the Subnets named in `ids`, or every Subnet when `ids` is omitted or empty, each with the control keys and threshold of its owner. Listing every Subnet also appends the Primary Network (all-zero ID, no control keys, threshold `\"0\"`); naming the all-zero ID in `ids` includes it too. Elastic (transformed) Subnets are reported with no control keys and threshold `\"0\"`. IDs that name nothing are skipped without error, but an ID of a transaction that is not a CreateSubnetTx (e.g. a blockchain ID) fails the call; duplicates are reported once.\n\n**Where the prose docs differ from the node:**\n- The docs' sample shows `controlKeys` as bare cb58 short IDs (`KNjXsaA1sZsaKCD1cd85YXauDuxshTes2`); the node formats them as P-Chain bech32 addresses (`P-<hrp>1…`), as the example here does for the same keys.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -2207,7 +2367,7 @@ export const pChainDocument = {
           }
         },
         {
-          "$ref": "#/components/contentDescriptors/PlatformTxBlockEncoding"
+          "$ref": "#/components/contentDescriptors/TxBlockEncoding"
         }
       ],
       "result": {
@@ -2221,10 +2381,10 @@ export const pChainDocument = {
           "additionalProperties": false,
           "properties": {
             "tx": {
-              "description": "The transaction: a `0x` hex string of its signed bytes in the `hex`, `hexc` and `hexnc` encodings, a JSON object in the `json` encoding.",
+              "description": "The transaction: its signed bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
               "anyOf": [
                 {
-                  "$ref": "#/components/schemas/PlatformEncodedBytes"
+                  "$ref": "#/components/schemas/EncodedBytes"
                 },
                 {
                   "$ref": "#/components/schemas/PlatformTx"
@@ -2234,6 +2394,54 @@ export const pChainDocument = {
             "encoding": {
               "$ref": "#/components/schemas/Encoding",
               "description": "The encoding of `tx`, echoed from the request in lower case."
+            }
+          },
+          "if": {
+            "type": "object",
+            "properties": {
+              "encoding": {
+                "const": "json"
+              }
+            }
+          },
+          "then": {
+            "type": "object",
+            "properties": {
+              "tx": {
+                "$ref": "#/components/schemas/PlatformTx"
+              }
+            }
+          },
+          "else": {
+            "type": "object",
+            "properties": {
+              "tx": {
+                "$ref": "#/components/schemas/EncodedBytes"
+              }
+            },
+            "if": {
+              "type": "object",
+              "properties": {
+                "encoding": {
+                  "const": "hexnc"
+                }
+              }
+            },
+            "then": {
+              "type": "object",
+              "properties": {
+                "tx": {
+                  "$ref": "#/components/schemas/HexNoChecksum"
+                }
+              }
+            },
+            "else": {
+              "type": "object",
+              "properties": {
+                "tx": {
+                  "$ref": "#/components/schemas/Hex"
+                }
+              }
             }
           }
         }
@@ -2582,12 +2790,10 @@ export const pChainDocument = {
           "$ref": "#/components/errors/InvalidArgument"
         },
         {
-          "code": -32000,
-          "message": "no addresses provided"
+          "$ref": "#/components/errors/UTXONoAddresses"
         },
         {
-          "code": -32000,
-          "message": "number of addresses given, 1025, exceeds maximum, 1024"
+          "$ref": "#/components/errors/UTXOTooManyAddresses"
         },
         {
           "$ref": "#/components/errors/PlatformAddressWrongHRP"
@@ -3008,20 +3214,10 @@ export const pChainDocument = {
       "paramStructure": "by-name",
       "params": [
         {
-          "name": "tx",
-          "required": true,
-          "description": "The signed transaction bytes in `encoding`: `0x`, hex, then the 4-byte checksum for `hex` (the default).",
-          "schema": {
-            "$ref": "#/components/schemas/PlatformEncodedBytes"
-          }
+          "$ref": "#/components/contentDescriptors/SignedTx"
         },
         {
-          "name": "encoding",
-          "required": false,
-          "description": "Encoding of `tx`: `hex` (the default), `hexc` or `hexnc`. `json` decodes but then fails the call.",
-          "schema": {
-            "$ref": "#/components/schemas/BytesEncodingParam"
-          }
+          "$ref": "#/components/contentDescriptors/SignedTxEncoding"
         }
       ],
       "result": {
@@ -3045,16 +3241,13 @@ export const pChainDocument = {
           "$ref": "#/components/errors/InvalidArgument"
         },
         {
-          "code": -32000,
-          "message": "problem decoding transaction: missing 0x prefix to hex encoding"
+          "$ref": "#/components/errors/TxMissingHexPrefix"
         },
         {
-          "code": -32000,
-          "message": "problem decoding transaction: invalid input checksum"
+          "$ref": "#/components/errors/TxBadChecksum"
         },
         {
-          "code": -32000,
-          "message": "problem decoding transaction: unsupported encoding in method"
+          "$ref": "#/components/errors/TxUnsupportedEncoding"
         }
       ],
       "examples": [
@@ -3309,6 +3502,17 @@ export const pChainDocument = {
         "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
         "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
       },
+      "AddressOrShortID": {
+        "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.",
+        "anyOf": [
+          {
+            "$ref": "#/components/schemas/Address"
+          },
+          {
+            "$ref": "#/components/schemas/ShortID"
+          }
+        ]
+      },
       "BareUint64": {
         "type": "integer",
         "minimum": 0,
@@ -3318,6 +3522,10 @@ export const pChainDocument = {
         "type": "string",
         "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
         "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
+      },
+      "EncodedBytes": {
+        "$ref": "#/components/schemas/HexNoChecksum",
+        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field."
       },
       "Encoding": {
         "type": "string",
@@ -3406,7 +3614,6 @@ export const pChainDocument = {
         "description": "A 48-byte compressed BLS public key as `0x` hex without a checksum."
       },
       "PlatformBLSSigner": {
-        "title": "PlatformBLSSigner",
         "type": "object",
         "description": "A validator's BLS key and the proof that its owner holds the secret key, as registered by its AddPermissionlessValidatorTx. Both are `0x` hex without a checksum.",
         "required": [
@@ -3422,7 +3629,7 @@ export const pChainDocument = {
           "proofOfPossession": {
             "type": "string",
             "pattern": "^0x[0-9a-fA-F]{192}$",
-            "description": "The 96-byte BLS signature of the public key by its own secret key, `0x` hex without a checksum. The API description spells this field `proofOfPosession`; the node sends `proofOfPossession`."
+            "description": "The 96-byte BLS signature of the public key by its own secret key, `0x` hex without a checksum."
           }
         }
       },
@@ -3437,7 +3644,6 @@ export const pChainDocument = {
         }
       },
       "PlatformBlock": {
-        "title": "PlatformBlock",
         "type": "object",
         "description": "A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks add `time`; standard blocks carry `txs`, proposal blocks carry their proposal transaction in `tx`, commit and abort blocks carry no transaction. Integers are bare JSON numbers.",
         "required": [
@@ -3476,7 +3682,6 @@ export const pChainDocument = {
         }
       },
       "PlatformCurrentValidator": {
-        "title": "PlatformCurrentValidator",
         "description": "One current validator. Which fields it has depends on the kind of network it validates; each kind has required fields the others lack (`uptime` for the Primary Network, `delegationFee` without `uptime` for elastic Subnets, `validationID` and no `txID` for L1s, none of those for permissioned Subnets), so exactly one variant matches.",
         "oneOf": [
           {
@@ -3494,7 +3699,6 @@ export const pChainDocument = {
         ]
       },
       "PlatformDelegator": {
-        "title": "PlatformDelegator",
         "type": "object",
         "description": "A stake delegated to a permissionless validator. Listed only when the call named exactly one node ID.",
         "required": [
@@ -3537,19 +3741,7 @@ export const pChainDocument = {
           }
         }
       },
-      "PlatformEncodedBytes": {
-        "description": "Bytes in the requested byte encoding: `0x`, the bytes in hex, then a 4-byte checksum for `hex` and `hexc` (the default); the same without the checksum for `hexnc`.",
-        "anyOf": [
-          {
-            "$ref": "#/components/schemas/Hex"
-          },
-          {
-            "$ref": "#/components/schemas/HexNoChecksum"
-          }
-        ]
-      },
       "PlatformHeight": {
-        "title": "PlatformHeight",
         "type": "object",
         "description": "A P-Chain height.",
         "required": [
@@ -3564,7 +3756,6 @@ export const pChainDocument = {
         }
       },
       "PlatformL1Validator": {
-        "title": "PlatformL1Validator",
         "type": "object",
         "description": "A validator of an L1 (a Subnet converted with ConvertSubnetToL1Tx, ACP-77), registered by its validator manager. It has no `txID` and no `endTime`: it validates until removed or out of balance.",
         "required": [
@@ -3619,7 +3810,6 @@ export const pChainDocument = {
         }
       },
       "PlatformPermissionedValidator": {
-        "title": "PlatformPermissionedValidator",
         "type": "object",
         "description": "A validator of a permissioned (PoA) Subnet, or a legacy PoA validator still listed for a Subnet converted to an L1: only the staker basics.",
         "required": [
@@ -3654,7 +3844,6 @@ export const pChainDocument = {
         }
       },
       "PlatformPrimaryNetworkValidator": {
-        "title": "PlatformPrimaryNetworkValidator",
         "type": "object",
         "description": "A Primary Network validator (every Primary Network validator is reported as permissionless). Told apart from the other kinds by `uptime` and `connected`, which only Primary Network validators carry.",
         "required": [
@@ -3707,11 +3896,11 @@ export const pChainDocument = {
           },
           "accruedDelegateeReward": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "Delegation fees this validator has earned so far from delegations that already ended, paid out when the validation period ends. Not in the API description."
+            "description": "Delegation fees this validator has earned so far from delegations that already ended, paid out when the validation period ends."
           },
           "delegationFee": {
             "$ref": "#/components/schemas/Percent",
-            "description": "The percentage of delegators' rewards this validator keeps, with four decimals (e.g. `\"2.0000\"`). The API description's prose calls it `delegationFeeRate`; the node sends `delegationFee`."
+            "description": "The percentage of delegators' rewards this validator keeps, with four decimals (e.g. `\"2.0000\"`)."
           },
           "uptime": {
             "$ref": "#/components/schemas/Percent",
@@ -3743,7 +3932,6 @@ export const pChainDocument = {
         }
       },
       "PlatformSubnetPermissionlessValidator": {
-        "title": "PlatformSubnetPermissionlessValidator",
         "type": "object",
         "description": "A validator of an elastic (permissionless, transformed) Subnet. The same fields as a Primary Network validator except `uptime`, `connected` and `signer`, which the node does not send for Subnets.",
         "required": [
@@ -3798,7 +3986,7 @@ export const pChainDocument = {
           },
           "delegationFee": {
             "$ref": "#/components/schemas/Percent",
-            "description": "The percentage of delegators' rewards this validator keeps, with four decimals. The API description's prose calls it `delegationFeeRate`; the node sends `delegationFee`."
+            "description": "The percentage of delegators' rewards this validator keeps, with four decimals."
           },
           "delegatorCount": {
             "$ref": "#/components/schemas/Uint64",
@@ -3818,7 +4006,6 @@ export const pChainDocument = {
         }
       },
       "PlatformTx": {
-        "title": "PlatformTx",
         "type": "object",
         "description": "A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed input, and the transaction ID. The shape of `unsignedTx` depends on the transaction type, so the object stays open.",
         "required": [
@@ -3845,7 +4032,6 @@ export const pChainDocument = {
         }
       },
       "PlatformTxCredential": {
-        "title": "PlatformTxCredential",
         "type": "object",
         "description": "The signatures that authorize one input (or the subnet authorization) of a transaction.",
         "additionalProperties": true,
@@ -3860,7 +4046,6 @@ export const pChainDocument = {
         }
       },
       "PlatformTxInput": {
-        "title": "PlatformTxInput",
         "type": "object",
         "description": "A consumed UTXO inside a JSON-encoded transaction.",
         "additionalProperties": true,
@@ -3889,7 +4074,6 @@ export const pChainDocument = {
         }
       },
       "PlatformTxOutput": {
-        "title": "PlatformTxOutput",
         "type": "object",
         "description": "A produced output inside a JSON-encoded transaction.",
         "additionalProperties": true,
@@ -3910,7 +4094,6 @@ export const pChainDocument = {
         }
       },
       "PlatformTxOutputOwners": {
-        "title": "PlatformTxOutputOwners",
         "type": "object",
         "description": "An owner inside a JSON-encoded transaction: `threshold` signatures from `addresses` after `locktime` (Unix seconds). Unlike the API-level owners, the integers here are bare JSON numbers.",
         "additionalProperties": true,
@@ -3933,7 +4116,6 @@ export const pChainDocument = {
         }
       },
       "PlatformUnsignedTx": {
-        "title": "PlatformUnsignedTx",
         "type": "object",
         "description": "The unsigned body of a P-Chain transaction. Its fields depend on the transaction type; most types start with the base fields listed here (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) and add their own, e.g. `destinationChain` and `exportedOutputs` for an export, `validator`, `stake` and `rewardsOwner` for a staking transaction. Integers are bare JSON numbers.",
         "additionalProperties": true,
@@ -4055,7 +4237,7 @@ export const pChainDocument = {
       },
       "UTXOPage": {
         "type": "object",
-        "description": "One page of UTXOs. The node sends no `sourceChain` here, whatever the prose docs show.",
+        "description": "One page of UTXOs.",
         "required": [
           "numFetched",
           "utxos",
@@ -4071,16 +4253,9 @@ export const pChainDocument = {
           "utxos": {
             "type": "array",
             "items": {
-              "anyOf": [
-                {
-                  "$ref": "#/components/schemas/Hex"
-                },
-                {
-                  "$ref": "#/components/schemas/HexNoChecksum"
-                }
-              ]
+              "$ref": "#/components/schemas/EncodedBytes"
             },
-            "description": "The UTXOs' bytes in the requested encoding (`hexnc` carries no checksum)."
+            "description": "The UTXOs' bytes in `encoding`."
           },
           "endIndex": {
             "$ref": "#/components/schemas/UTXOIndex",
@@ -4089,6 +4264,36 @@ export const pChainDocument = {
           "encoding": {
             "$ref": "#/components/schemas/Encoding",
             "description": "The encoding of `utxos`."
+          }
+        },
+        "if": {
+          "type": "object",
+          "properties": {
+            "encoding": {
+              "const": "hexnc"
+            }
+          }
+        },
+        "then": {
+          "type": "object",
+          "properties": {
+            "utxos": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/HexNoChecksum"
+              }
+            }
+          }
+        },
+        "else": {
+          "type": "object",
+          "properties": {
+            "utxos": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/Hex"
+              }
+            }
           }
         }
       },
@@ -4150,10 +4355,26 @@ export const pChainDocument = {
       }
     },
     "contentDescriptors": {
-      "PlatformTxBlockEncoding": {
+      "SignedTx": {
+        "name": "tx",
+        "required": true,
+        "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses the transaction.",
+        "schema": {
+          "$ref": "#/components/schemas/EncodedBytes"
+        }
+      },
+      "SignedTxEncoding": {
         "name": "encoding",
         "required": false,
-        "description": "How to return the block or transaction: `hex` (the default: `0x`, bytes, checksum), `hexc` (same as hex), `hexnc` (no checksum) or `json` (a JSON object).",
+        "description": "Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json` decodes but the call then fails with \"problem decoding transaction: unsupported encoding in method\".",
+        "schema": {
+          "$ref": "#/components/schemas/BytesEncodingParam"
+        }
+      },
+      "TxBlockEncoding": {
+        "name": "encoding",
+        "required": false,
+        "description": "How to return the transaction or block: `hex` (the default), `hexc`, `hexnc` or `json` (a JSON object).",
         "schema": {
           "$ref": "#/components/schemas/EncodingParam"
         }
@@ -4167,14 +4388,7 @@ export const pChainDocument = {
           "minItems": 1,
           "maxItems": 1024,
           "items": {
-            "anyOf": [
-              {
-                "$ref": "#/components/schemas/Address"
-              },
-              {
-                "$ref": "#/components/schemas/ShortID"
-              }
-            ]
+            "$ref": "#/components/schemas/AddressOrShortID"
           }
         }
       },
@@ -4223,6 +4437,26 @@ export const pChainDocument = {
       "PlatformAddressWrongHRP": {
         "code": -32000,
         "message": "couldn't parse address \"P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p\": expected hrp \"avax\" but got \"custom\""
+      },
+      "TxBadChecksum": {
+        "code": -32000,
+        "message": "problem decoding transaction: invalid input checksum"
+      },
+      "TxMissingHexPrefix": {
+        "code": -32000,
+        "message": "problem decoding transaction: missing 0x prefix to hex encoding"
+      },
+      "TxUnsupportedEncoding": {
+        "code": -32000,
+        "message": "problem decoding transaction: unsupported encoding in method"
+      },
+      "UTXONoAddresses": {
+        "code": -32000,
+        "message": "no addresses provided"
+      },
+      "UTXOTooManyAddresses": {
+        "code": -32000,
+        "message": "number of addresses given, 1025, exceeds maximum, 1024"
       }
     }
   }

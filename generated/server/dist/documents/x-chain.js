@@ -27,7 +27,7 @@ export const xChainDocument = {
     {
       "name": "avm.getAddressTxs",
       "summary": "Lists, page by page, the IDs of transactions that changed an address's balance of one asset.",
-      "description": "Returns the IDs of accepted transactions that changed how much of asset `assetID` the address `address` holds: transactions that consumed a UTXO at least partly owned by the address, or produced one. The list comes from the node's address-transaction index, which exists only when the chain's config sets `index-transactions`; a node without it answers `txIDs: null` rather than failing. Results are paged: `cursor` is an offset into the address's list for that asset, and the answer's `cursor` (the given cursor plus the number of IDs returned) is where the next page starts. `pageSize` defaults to 1024 and larger values are refused, not clamped. Removed in v1.13.1.\n\n**Where the prose docs differ from the node:**\n- The API description makes `index-transactions` a precondition, implying an error without it; a node without the index answers successfully with `txIDs: null` and `cursor` unchanged.\n- The API description types `txIDs` as a list; the node sends `null` (not `[]`) when there are no IDs.\n- The API description gives `pageSize` a default of 1024 but not its limit; the node refuses values above 1024 instead of clamping them.",
+      "description": "Returns the IDs of accepted transactions that changed how much of asset `assetID` the address `address` holds: transactions that consumed a UTXO at least partly owned by the address, or produced one. The list comes from the node's address-transaction index, which exists only when the chain's config sets `index-transactions`; a node without it answers `txIDs: null` rather than failing. Results are paged: `cursor` is an offset into the address's list for that asset, and the answer's `cursor` (the given cursor plus the number of IDs returned) is where the next page starts. `pageSize` defaults to 1024 and larger values are refused, not clamped.\n\n**Where the prose docs differ from the node:**\n- The API description makes `index-transactions` a precondition, implying an error without it; a node without the index answers successfully with `txIDs: null` and `cursor` unchanged.\n- The API description types `txIDs` as a list; the node sends `null` (not `[]`) when there are no IDs.\n- The API description gives `pageSize` a default of 1024 but not its limit; the node refuses values above 1024 instead of clamping them.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -35,7 +35,7 @@ export const xChainDocument = {
           "required": true,
           "description": "The address whose transactions to list, on this chain (`X-...`), or its bare cb58 short ID.",
           "schema": {
-            "$ref": "#/components/schemas/AvmServiceAddress"
+            "$ref": "#/components/schemas/AddressOrShortID"
           }
         },
         {
@@ -174,7 +174,7 @@ export const xChainDocument = {
     {
       "name": "avm.getAllBalances",
       "summary": "Returns every asset an address holds on this chain, with the amount of each.",
-      "description": "Sums the address's UTXOs per asset. By default only UTXOs the address owns alone (a 1-of-1 owner set) and whose locktime has passed are counted; with `includePartial` the sum also covers UTXOs it shares with other owners and UTXOs still locked. Each asset is named by its primary alias when it has one (e.g. `AVAX`), otherwise by its ID. Assets come in no particular order. Deprecated: read the UTXOs with `avm.getUTXOs` and sum them client-side.\n\n**Where the prose docs differ from the node:**\n- The API description lists `address` as the only param; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are left out of the balances.",
+      "description": "Sums the address's UTXOs per asset. By default only UTXOs the address owns alone (a 1-of-1 owner set) and whose locktime has passed are counted; with `includePartial` the sum also covers UTXOs it shares with other owners and UTXOs still locked. Each asset is named by its primary alias when it has one (e.g. `AVAX`), otherwise by its ID. Assets come in no particular order.\n\n**Where the prose docs differ from the node:**\n- The API description lists `address` as the only param; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are left out of the balances.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -182,7 +182,7 @@ export const xChainDocument = {
           "required": true,
           "description": "The address on this chain (`X-...`), or its bare cb58 short ID.",
           "schema": {
-            "$ref": "#/components/schemas/AvmServiceAddress"
+            "$ref": "#/components/schemas/AddressOrShortID"
           }
         },
         {
@@ -383,7 +383,7 @@ export const xChainDocument = {
     {
       "name": "avm.getBalance",
       "summary": "Returns how much of one asset an address holds, and the UTXOs that make up the amount.",
-      "description": "Sums the address's UTXOs of asset `assetID`. By default only UTXOs the address owns alone (a 1-of-1 owner set) and whose locktime has passed are counted; with `includePartial` the sum also covers UTXOs shared with other owners and UTXOs still locked. `utxoIDs` lists the UTXOs counted. Deprecated: read the UTXOs with `avm.getUTXOs` and sum them client-side.\n\n**Where the prose docs differ from the node:**\n- The API description's result has only `balance` (the sample alone shows `utxoIDs`); the node always sends `utxoIDs` too.\n- The API description lists `address` and `assetID` only; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are not counted.",
+      "description": "Sums the address's UTXOs of asset `assetID`. By default only UTXOs the address owns alone (a 1-of-1 owner set) and whose locktime has passed are counted; with `includePartial` the sum also covers UTXOs shared with other owners and UTXOs still locked. `utxoIDs` lists the UTXOs counted.\n\n**Where the prose docs differ from the node:**\n- The API description's result has only `balance` (the sample alone shows `utxoIDs`); the node always sends `utxoIDs` too.\n- The API description lists `address` and `assetID` only; the node also takes `includePartial` (default false), without which shared and still-locked UTXOs are not counted.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -391,7 +391,7 @@ export const xChainDocument = {
           "required": true,
           "description": "The address on this chain (`X-...`), or its bare cb58 short ID.",
           "schema": {
-            "$ref": "#/components/schemas/AvmServiceAddress"
+            "$ref": "#/components/schemas/AddressOrShortID"
           }
         },
         {
@@ -499,7 +499,7 @@ export const xChainDocument = {
           }
         },
         {
-          "$ref": "#/components/contentDescriptors/AvmReadEncoding"
+          "$ref": "#/components/contentDescriptors/TxBlockEncoding"
         }
       ],
       "result": {
@@ -513,12 +513,67 @@ export const xChainDocument = {
           "additionalProperties": false,
           "properties": {
             "block": {
-              "$ref": "#/components/schemas/AvmEncodedBlock",
-              "description": "The block: a hex string, or an object when `encoding` is `json`."
+              "description": "The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
+              "anyOf": [
+                {
+                  "$ref": "#/components/schemas/EncodedBytes"
+                },
+                {
+                  "$ref": "#/components/schemas/AvmBlock"
+                }
+              ]
             },
             "encoding": {
               "$ref": "#/components/schemas/Encoding",
               "description": "The encoding of `block`, echoed from the request (`hex` when omitted)."
+            }
+          },
+          "if": {
+            "type": "object",
+            "properties": {
+              "encoding": {
+                "const": "json"
+              }
+            }
+          },
+          "then": {
+            "type": "object",
+            "properties": {
+              "block": {
+                "$ref": "#/components/schemas/AvmBlock"
+              }
+            }
+          },
+          "else": {
+            "type": "object",
+            "properties": {
+              "block": {
+                "$ref": "#/components/schemas/EncodedBytes"
+              }
+            },
+            "if": {
+              "type": "object",
+              "properties": {
+                "encoding": {
+                  "const": "hexnc"
+                }
+              }
+            },
+            "then": {
+              "type": "object",
+              "properties": {
+                "block": {
+                  "$ref": "#/components/schemas/HexNoChecksum"
+                }
+              }
+            },
+            "else": {
+              "type": "object",
+              "properties": {
+                "block": {
+                  "$ref": "#/components/schemas/Hex"
+                }
+              }
             }
           }
         }
@@ -659,7 +714,7 @@ export const xChainDocument = {
           }
         },
         {
-          "$ref": "#/components/contentDescriptors/AvmReadEncoding"
+          "$ref": "#/components/contentDescriptors/TxBlockEncoding"
         }
       ],
       "result": {
@@ -673,12 +728,67 @@ export const xChainDocument = {
           "additionalProperties": false,
           "properties": {
             "block": {
-              "$ref": "#/components/schemas/AvmEncodedBlock",
-              "description": "The block: a hex string, or an object when `encoding` is `json`."
+              "description": "The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
+              "anyOf": [
+                {
+                  "$ref": "#/components/schemas/EncodedBytes"
+                },
+                {
+                  "$ref": "#/components/schemas/AvmBlock"
+                }
+              ]
             },
             "encoding": {
               "$ref": "#/components/schemas/Encoding",
               "description": "The encoding of `block`, echoed from the request (`hex` when omitted)."
+            }
+          },
+          "if": {
+            "type": "object",
+            "properties": {
+              "encoding": {
+                "const": "json"
+              }
+            }
+          },
+          "then": {
+            "type": "object",
+            "properties": {
+              "block": {
+                "$ref": "#/components/schemas/AvmBlock"
+              }
+            }
+          },
+          "else": {
+            "type": "object",
+            "properties": {
+              "block": {
+                "$ref": "#/components/schemas/EncodedBytes"
+              }
+            },
+            "if": {
+              "type": "object",
+              "properties": {
+                "encoding": {
+                  "const": "hexnc"
+                }
+              }
+            },
+            "then": {
+              "type": "object",
+              "properties": {
+                "block": {
+                  "$ref": "#/components/schemas/HexNoChecksum"
+                }
+              }
+            },
+            "else": {
+              "type": "object",
+              "properties": {
+                "block": {
+                  "$ref": "#/components/schemas/Hex"
+                }
+              }
             }
           }
         }
@@ -830,6 +940,9 @@ export const xChainDocument = {
       },
       "errors": [
         {
+          "$ref": "#/components/errors/InvalidArgument"
+        },
+        {
           "$ref": "#/components/errors/AvmNotLinearized"
         }
       ],
@@ -860,7 +973,7 @@ export const xChainDocument = {
           "$ref": "#/components/contentDescriptors/AvmTxID"
         },
         {
-          "$ref": "#/components/contentDescriptors/AvmReadEncoding"
+          "$ref": "#/components/contentDescriptors/TxBlockEncoding"
         }
       ],
       "result": {
@@ -874,13 +987,10 @@ export const xChainDocument = {
           "additionalProperties": false,
           "properties": {
             "tx": {
-              "description": "The transaction: `0x` hex of its signed bytes (with a 4-byte checksum unless `encoding` is `hexnc`), or a JSON object when `encoding` is `json`.",
+              "description": "The transaction: its signed bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
               "anyOf": [
                 {
-                  "$ref": "#/components/schemas/Hex"
-                },
-                {
-                  "$ref": "#/components/schemas/HexNoChecksum"
+                  "$ref": "#/components/schemas/EncodedBytes"
                 },
                 {
                   "$ref": "#/components/schemas/AvmTx"
@@ -890,6 +1000,54 @@ export const xChainDocument = {
             "encoding": {
               "$ref": "#/components/schemas/Encoding",
               "description": "The encoding of `tx`, echoed from the request (`hex` when omitted)."
+            }
+          },
+          "if": {
+            "type": "object",
+            "properties": {
+              "encoding": {
+                "const": "json"
+              }
+            }
+          },
+          "then": {
+            "type": "object",
+            "properties": {
+              "tx": {
+                "$ref": "#/components/schemas/AvmTx"
+              }
+            }
+          },
+          "else": {
+            "type": "object",
+            "properties": {
+              "tx": {
+                "$ref": "#/components/schemas/EncodedBytes"
+              }
+            },
+            "if": {
+              "type": "object",
+              "properties": {
+                "encoding": {
+                  "const": "hexnc"
+                }
+              }
+            },
+            "then": {
+              "type": "object",
+              "properties": {
+                "tx": {
+                  "$ref": "#/components/schemas/HexNoChecksum"
+                }
+              }
+            },
+            "else": {
+              "type": "object",
+              "properties": {
+                "tx": {
+                  "$ref": "#/components/schemas/Hex"
+                }
+              }
             }
           }
         }
@@ -1024,7 +1182,11 @@ export const xChainDocument = {
           }
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        }
+      ],
       "examples": [
         {
           "name": "Mainnet fees",
@@ -1050,7 +1212,7 @@ export const xChainDocument = {
     {
       "name": "avm.getTxStatus",
       "summary": "Tells whether the node has accepted a transaction.",
-      "description": "Returns `Accepted` when the transaction is in the chain's accepted state and `Unknown` otherwise (including while it is still processing). Deprecated: `avm.getTx` answers the same question and returns the transaction.\n\n**Where the prose docs differ from the node:**\n- The API description lists four statuses (`Accepted`, `Processing`, `Rejected`, `Unknown`); the node answers only `Accepted` or `Unknown`.",
+      "description": "Returns `Accepted` when the transaction is in the chain's accepted state and `Unknown` otherwise (including while it is still processing).\n\n**Where the prose docs differ from the node:**\n- The API description lists four statuses (`Accepted`, `Processing`, `Rejected`, `Unknown`); the node answers only `Accepted` or `Unknown`.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1169,12 +1331,10 @@ export const xChainDocument = {
           "$ref": "#/components/errors/InvalidArgument"
         },
         {
-          "code": -32000,
-          "message": "no addresses provided"
+          "$ref": "#/components/errors/UTXONoAddresses"
         },
         {
-          "code": -32000,
-          "message": "number of addresses given, 1025, exceeds maximum, 1024"
+          "$ref": "#/components/errors/UTXOTooManyAddresses"
         },
         {
           "code": -32000,
@@ -1323,10 +1483,10 @@ export const xChainDocument = {
       "paramStructure": "by-name",
       "params": [
         {
-          "$ref": "#/components/contentDescriptors/AvmSignedTx"
+          "$ref": "#/components/contentDescriptors/SignedTx"
         },
         {
-          "$ref": "#/components/contentDescriptors/AvmSignedTxEncoding"
+          "$ref": "#/components/contentDescriptors/SignedTxEncoding"
         }
       ],
       "result": {
@@ -1350,13 +1510,13 @@ export const xChainDocument = {
           "$ref": "#/components/errors/InvalidArgument"
         },
         {
-          "$ref": "#/components/errors/AvmTxMissingHexPrefix"
+          "$ref": "#/components/errors/TxMissingHexPrefix"
         },
         {
-          "$ref": "#/components/errors/AvmTxBadChecksum"
+          "$ref": "#/components/errors/TxBadChecksum"
         },
         {
-          "$ref": "#/components/errors/AvmTxJSONEncoding"
+          "$ref": "#/components/errors/TxUnsupportedEncoding"
         }
       ],
       "examples": [
@@ -1397,13 +1557,23 @@ export const xChainDocument = {
         "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
         "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
       },
+      "AddressOrShortID": {
+        "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.",
+        "anyOf": [
+          {
+            "$ref": "#/components/schemas/Address"
+          },
+          {
+            "$ref": "#/components/schemas/ShortID"
+          }
+        ]
+      },
       "AvmAssetIDOrAlias": {
         "type": "string",
         "description": "An asset: its cb58 asset ID (the ID of the transaction that created it) or one of its aliases, such as `AVAX` for the X-Chain's native asset. The node first looks the string up as an alias, then parses it as an ID; anything else fails with \"asset '<value>' not found\"."
       },
       "AvmBlock": {
         "type": "object",
-        "title": "AvmBlock",
         "description": "An X-Chain (AVM) standard block in the node's JSON encoding. `height` and `time` are bare JSON numbers.",
         "required": [
           "parentID",
@@ -1446,7 +1616,6 @@ export const xChainDocument = {
       },
       "AvmCredential": {
         "type": "object",
-        "title": "AvmCredential",
         "description": "A credential of a JSON-encoded AVM transaction: the fx it belongs to and its signatures. There is one per input or operation, in the same order.",
         "required": [
           "fxID",
@@ -1474,47 +1643,8 @@ export const xChainDocument = {
           }
         }
       },
-      "AvmEncodedBlock": {
-        "description": "The block in the requested encoding: a `0x` hex string (with a 4-byte checksum for `hex`/`hexc`, without for `hexnc`), or a JSON object for `json`.",
-        "anyOf": [
-          {
-            "$ref": "#/components/schemas/Hex"
-          },
-          {
-            "$ref": "#/components/schemas/HexNoChecksum"
-          },
-          {
-            "$ref": "#/components/schemas/AvmBlock"
-          }
-        ]
-      },
-      "AvmServiceAddress": {
-        "description": "An address on this chain: the chain-prefixed bech32 form (`X-avax1...`; the prefix must name this chain and the HRP must be this network's), or the bare 20-byte short ID in cb58, which the node also accepts.",
-        "anyOf": [
-          {
-            "$ref": "#/components/schemas/Address"
-          },
-          {
-            "type": "string",
-            "pattern": "^[1-9A-HJ-NP-Za-km-z]{28,36}$",
-            "description": "A 20-byte short ID in cb58 (base58 of the bytes and a 4-byte SHA-256 checksum)."
-          }
-        ]
-      },
-      "AvmSignedTxBytes": {
-        "description": "A signed transaction's bytes: `0x` hex with a 4-byte checksum (`hex`, `hexc`), or without one (`hexnc`).",
-        "anyOf": [
-          {
-            "$ref": "#/components/schemas/Hex"
-          },
-          {
-            "$ref": "#/components/schemas/HexNoChecksum"
-          }
-        ]
-      },
       "AvmTransferableInput": {
         "type": "object",
-        "title": "AvmTransferableInput",
         "description": "An input in a JSON-encoded AVM transaction: the UTXO it consumes (`txID`, `outputIndex`), its asset, its fx and the fx-specific input object. All integers inside are bare JSON numbers.",
         "required": [
           "txID",
@@ -1563,7 +1693,6 @@ export const xChainDocument = {
       },
       "AvmTransferableOutput": {
         "type": "object",
-        "title": "AvmTransferableOutput",
         "description": "An output in a JSON-encoded AVM transaction: the asset it holds, the feature extension (fx) that defines it, and the fx-specific output object. All integers inside are bare JSON numbers.",
         "required": [
           "assetID",
@@ -1610,7 +1739,6 @@ export const xChainDocument = {
       },
       "AvmTx": {
         "type": "object",
-        "title": "AvmTx",
         "description": "An AVM transaction in the node's JSON encoding: the unsigned transaction, its credentials and its ID.",
         "required": [
           "unsignedTx",
@@ -1638,7 +1766,6 @@ export const xChainDocument = {
       },
       "AvmUnsignedTx": {
         "type": "object",
-        "title": "AvmUnsignedTx",
         "description": "The unsigned part of a JSON-encoded AVM transaction. Every kind carries the base fields; import, export, asset-creation and operation transactions add their own (listed below). Integers are bare JSON numbers.",
         "required": [
           "networkID",
@@ -1737,6 +1864,10 @@ export const xChainDocument = {
         "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
         "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
       },
+      "EncodedBytes": {
+        "$ref": "#/components/schemas/HexNoChecksum",
+        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field."
+      },
       "Encoding": {
         "type": "string",
         "enum": [
@@ -1826,7 +1957,7 @@ export const xChainDocument = {
       },
       "UTXOPage": {
         "type": "object",
-        "description": "One page of UTXOs. The node sends no `sourceChain` here, whatever the prose docs show.",
+        "description": "One page of UTXOs.",
         "required": [
           "numFetched",
           "utxos",
@@ -1842,16 +1973,9 @@ export const xChainDocument = {
           "utxos": {
             "type": "array",
             "items": {
-              "anyOf": [
-                {
-                  "$ref": "#/components/schemas/Hex"
-                },
-                {
-                  "$ref": "#/components/schemas/HexNoChecksum"
-                }
-              ]
+              "$ref": "#/components/schemas/EncodedBytes"
             },
-            "description": "The UTXOs' bytes in the requested encoding (`hexnc` carries no checksum)."
+            "description": "The UTXOs' bytes in `encoding`."
           },
           "endIndex": {
             "$ref": "#/components/schemas/UTXOIndex",
@@ -1860,6 +1984,36 @@ export const xChainDocument = {
           "encoding": {
             "$ref": "#/components/schemas/Encoding",
             "description": "The encoding of `utxos`."
+          }
+        },
+        "if": {
+          "type": "object",
+          "properties": {
+            "encoding": {
+              "const": "hexnc"
+            }
+          }
+        },
+        "then": {
+          "type": "object",
+          "properties": {
+            "utxos": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/HexNoChecksum"
+              }
+            }
+          }
+        },
+        "else": {
+          "type": "object",
+          "properties": {
+            "utxos": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/Hex"
+              }
+            }
           }
         }
       },
@@ -1903,23 +2057,23 @@ export const xChainDocument = {
       }
     },
     "contentDescriptors": {
-      "AvmReadEncoding": {
-        "name": "encoding",
-        "required": false,
-        "description": "How to encode the answer: `hex` (default), `hexnc`, `hexc` or `json` (a JSON object).",
+      "AvmTxID": {
+        "name": "txID",
+        "required": true,
+        "description": "ID of the transaction (cb58). Omitted or the zero ID fails with \"nil transaction ID\".",
         "schema": {
-          "$ref": "#/components/schemas/EncodingParam"
+          "$ref": "#/components/schemas/ID"
         }
       },
-      "AvmSignedTx": {
+      "SignedTx": {
         "name": "tx",
         "required": true,
         "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses the transaction.",
         "schema": {
-          "$ref": "#/components/schemas/AvmSignedTxBytes"
+          "$ref": "#/components/schemas/EncodedBytes"
         }
       },
-      "AvmSignedTxEncoding": {
+      "SignedTxEncoding": {
         "name": "encoding",
         "required": false,
         "description": "Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json` decodes but the call then fails with \"problem decoding transaction: unsupported encoding in method\".",
@@ -1927,12 +2081,12 @@ export const xChainDocument = {
           "$ref": "#/components/schemas/BytesEncodingParam"
         }
       },
-      "AvmTxID": {
-        "name": "txID",
-        "required": true,
-        "description": "ID of the transaction (cb58). Omitted or the zero ID fails with \"nil transaction ID\".",
+      "TxBlockEncoding": {
+        "name": "encoding",
+        "required": false,
+        "description": "How to return the transaction or block: `hex` (the default), `hexc`, `hexnc` or `json` (a JSON object).",
         "schema": {
-          "$ref": "#/components/schemas/ID"
+          "$ref": "#/components/schemas/EncodingParam"
         }
       },
       "UTXOAddresses": {
@@ -1944,14 +2098,7 @@ export const xChainDocument = {
           "minItems": 1,
           "maxItems": 1024,
           "items": {
-            "anyOf": [
-              {
-                "$ref": "#/components/schemas/Address"
-              },
-              {
-                "$ref": "#/components/schemas/ShortID"
-              }
-            ]
+            "$ref": "#/components/schemas/AddressOrShortID"
           }
         }
       },
@@ -2009,21 +2156,29 @@ export const xChainDocument = {
         "code": -32000,
         "message": "chain is not linearized"
       },
-      "AvmTxBadChecksum": {
-        "code": -32000,
-        "message": "problem decoding transaction: invalid input checksum"
-      },
-      "AvmTxJSONEncoding": {
-        "code": -32000,
-        "message": "problem decoding transaction: unsupported encoding in method"
-      },
-      "AvmTxMissingHexPrefix": {
-        "code": -32000,
-        "message": "problem decoding transaction: missing 0x prefix to hex encoding"
-      },
       "InvalidArgument": {
         "code": -32000,
         "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
+      },
+      "TxBadChecksum": {
+        "code": -32000,
+        "message": "problem decoding transaction: invalid input checksum"
+      },
+      "TxMissingHexPrefix": {
+        "code": -32000,
+        "message": "problem decoding transaction: missing 0x prefix to hex encoding"
+      },
+      "TxUnsupportedEncoding": {
+        "code": -32000,
+        "message": "problem decoding transaction: unsupported encoding in method"
+      },
+      "UTXONoAddresses": {
+        "code": -32000,
+        "message": "no addresses provided"
+      },
+      "UTXOTooManyAddresses": {
+        "code": -32000,
+        "message": "number of addresses given, 1025, exceeds maximum, 1024"
       }
     }
   }

@@ -7,7 +7,7 @@ export declare class RpcError extends Error {
     readonly data: unknown;
     constructor(code: number, message: string, data?: unknown);
 }
-/** The node's text for params that fail to decode. */
+/** The node's text for params that fail to decode (the spec's InvalidArgument error). */
 export declare const INVALID_ARGUMENT = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
 export interface MethodSpec {
     name: string;

@@ -357,7 +357,11 @@ export const adminDocument: OpenrpcDocument = {
           }
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        }
+      ],
       "examples": [
         {
           "name": "one VM loaded, one failed",
@@ -403,7 +407,11 @@ export const adminDocument: OpenrpcDocument = {
           "$ref": "#/components/schemas/Empty"
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        }
+      ],
       "examples": [
         {
           "name": "write a lock profile",
@@ -429,7 +437,11 @@ export const adminDocument: OpenrpcDocument = {
           "$ref": "#/components/schemas/Empty"
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidArgument"
+        }
+      ],
       "examples": [
         {
           "name": "write a memory profile",
@@ -577,6 +589,9 @@ export const adminDocument: OpenrpcDocument = {
       },
       "errors": [
         {
+          "$ref": "#/components/errors/InvalidArgument"
+        },
+        {
           "code": -32000,
           "message": "cpu profiler already running"
         }
@@ -608,6 +623,9 @@ export const adminDocument: OpenrpcDocument = {
       },
       "errors": [
         {
+          "$ref": "#/components/errors/InvalidArgument"
+        },
+        {
           "code": -32000,
           "message": "cpu profiler doesn't exist"
         }
@@ -634,7 +652,6 @@ export const adminDocument: OpenrpcDocument = {
       },
       "AdminLogAndDisplayLevels": {
         "type": "object",
-        "title": "AdminLogAndDisplayLevels",
         "description": "The two levels of one logger.",
         "required": [
           "logLevel",
@@ -673,7 +690,6 @@ export const adminDocument: OpenrpcDocument = {
       },
       "AdminLoggerLevels": {
         "type": "object",
-        "title": "AdminLoggerLevels",
         "description": "The levels of each logger the call covered, keyed by logger name (a chain alias such as `C`, `P` or `X`, or the node's own loggers such as `main`).",
         "additionalProperties": {
           "$ref": "#/components/schemas/AdminLogAndDisplayLevels"

@@ -29,14 +29,14 @@ export const xWalletDocument: OpenrpcDocument = {
     {
       "name": "wallet.issueTx",
       "summary": "Submits a signed transaction through the node's wallet service.",
-      "description": "Like `avm.issueTx`, but served at `/ext/bc/X/wallet`, and the node's wallet assumes the transaction will be accepted: it tracks the transaction as pending and puts it in the mempool without verifying it, or, while earlier wallet transactions are still pending, queues it and issues it once they are decided. Returns the transaction's ID; issuing one that is already pending returns its ID again. Deprecated: use `avm.issueTx`.\n\n**Where the prose docs differ from the node:**\n- The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM codec does not know as a transaction), so a real node fails to parse them; the example sends a real X-Chain export transaction instead.\n- The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's ID, the SHA-256 of its bytes.\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
+      "description": "Like `avm.issueTx`, but served at `/ext/bc/X/wallet`, and the node's wallet assumes the transaction will be accepted: it tracks the transaction as pending and puts it in the mempool without verifying it, or, while earlier wallet transactions are still pending, queues it and issues it once they are decided. Returns the transaction's ID; issuing one that is already pending returns its ID again.\n\n**Where the prose docs differ from the node:**\n- The documented `tx` bytes are not an X-Chain transaction (they start with type ID 9, which the AVM codec does not know as a transaction), so a real node fails to parse them; the example sends a real X-Chain export transaction instead.\n- The documented answer's `txID` (66 characters) is not a cb58 32-byte ID; the node answers the transaction's ID, the SHA-256 of its bytes.\n- The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
       "paramStructure": "by-name",
       "params": [
         {
-          "$ref": "#/components/contentDescriptors/AvmSignedTx"
+          "$ref": "#/components/contentDescriptors/SignedTx"
         },
         {
-          "$ref": "#/components/contentDescriptors/AvmSignedTxEncoding"
+          "$ref": "#/components/contentDescriptors/SignedTxEncoding"
         }
       ],
       "result": {
@@ -60,13 +60,13 @@ export const xWalletDocument: OpenrpcDocument = {
           "$ref": "#/components/errors/InvalidArgument"
         },
         {
-          "$ref": "#/components/errors/AvmTxMissingHexPrefix"
+          "$ref": "#/components/errors/TxMissingHexPrefix"
         },
         {
-          "$ref": "#/components/errors/AvmTxBadChecksum"
+          "$ref": "#/components/errors/TxBadChecksum"
         },
         {
-          "$ref": "#/components/errors/AvmTxJSONEncoding"
+          "$ref": "#/components/errors/TxUnsupportedEncoding"
         }
       ],
       "examples": [
@@ -106,27 +106,14 @@ export const xWalletDocument: OpenrpcDocument = {
   ],
   "components": {
     "schemas": {
-      "AvmSignedTxBytes": {
-        "description": "A signed transaction's bytes: `0x` hex with a 4-byte checksum (`hex`, `hexc`), or without one (`hexnc`).",
-        "anyOf": [
-          {
-            "$ref": "#/components/schemas/Hex"
-          },
-          {
-            "$ref": "#/components/schemas/HexNoChecksum"
-          }
-        ]
-      },
       "BytesEncodingParam": {
         "type": "string",
         "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
         "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
       },
-      "Hex": {
-        "type": "string",
-        "format": "avax-hex",
-        "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
-        "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
+      "EncodedBytes": {
+        "$ref": "#/components/schemas/HexNoChecksum",
+        "description": "Bytes as `0x` hex in the byte encoding the call names: `Hex` (with its checksum) for `hex` and `hexc`, `HexNoChecksum` for `hexnc`. A result checks them against its own `encoding` field."
       },
       "HexNoChecksum": {
         "type": "string",
@@ -141,15 +128,15 @@ export const xWalletDocument: OpenrpcDocument = {
       }
     },
     "contentDescriptors": {
-      "AvmSignedTx": {
+      "SignedTx": {
         "name": "tx",
         "required": true,
         "description": "The signed transaction's bytes in `encoding`. An empty or missing value fails when the node parses the transaction.",
         "schema": {
-          "$ref": "#/components/schemas/AvmSignedTxBytes"
+          "$ref": "#/components/schemas/EncodedBytes"
         }
       },
-      "AvmSignedTxEncoding": {
+      "SignedTxEncoding": {
         "name": "encoding",
         "required": false,
         "description": "Encoding of `tx`: `hex` (default, checksum verified), `hexc` (same) or `hexnc` (no checksum). `json` decodes but the call then fails with \"problem decoding transaction: unsupported encoding in method\".",
@@ -159,21 +146,21 @@ export const xWalletDocument: OpenrpcDocument = {
       }
     },
     "errors": {
-      "AvmTxBadChecksum": {
-        "code": -32000,
-        "message": "problem decoding transaction: invalid input checksum"
-      },
-      "AvmTxJSONEncoding": {
-        "code": -32000,
-        "message": "problem decoding transaction: unsupported encoding in method"
-      },
-      "AvmTxMissingHexPrefix": {
-        "code": -32000,
-        "message": "problem decoding transaction: missing 0x prefix to hex encoding"
-      },
       "InvalidArgument": {
         "code": -32000,
         "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
+      },
+      "TxBadChecksum": {
+        "code": -32000,
+        "message": "problem decoding transaction: invalid input checksum"
+      },
+      "TxMissingHexPrefix": {
+        "code": -32000,
+        "message": "problem decoding transaction: missing 0x prefix to hex encoding"
+      },
+      "TxUnsupportedEncoding": {
+        "code": -32000,
+        "message": "problem decoding transaction: unsupported encoding in method"
       }
     }
   }

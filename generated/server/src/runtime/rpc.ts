@@ -23,8 +23,8 @@ export class RpcError extends Error {
   }
 }
 
-/** The node's text for params that fail to decode. */
-export const INVALID_ARGUMENT = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
+/** The node's text for params that fail to decode (the spec's InvalidArgument error). */
+export const INVALID_ARGUMENT = 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls';
 
 export interface MethodSpec {
   name: string;
