@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { median } from './median.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const ROUNDS = 3;
@@ -57,8 +58,6 @@ function baseline(work: string, round: number, documents: string[]): Run {
   }
   return { ms, maxRssKb };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function clientSize(): Promise<{ minified: number; gzipped: number }> {
   const result = await build({

@@ -15,7 +15,7 @@ export interface CallCase {
 }
 
 /** An encoding no AvalancheGo release has had (unlike `cb58`, which old releases took). */
-export const UNKNOWN_ENCODING = 'base64';
+const UNKNOWN_ENCODING = 'base64';
 
 export function exampleCases(method: MethodModel, substitute: (params: Record<string, Json>) => Record<string, Json>): CallCase[] {
   return method.examples.map((example) => ({ name: `example "${example.name}"`, kind: 'example', params: substitute(example.params) }));

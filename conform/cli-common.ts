@@ -1,10 +1,9 @@
 /**
- * What `npm run conform` and `npm run proxy` share: flags parsed strictly, usage errors with exit code 2, a node's
- * base URL checked, and the spec's validator loaded (or a clear exit when the spec or generated/server is broken).
+ * What `npm run conform`, `npm run proxy` and `npm run mock` share: flags parsed strictly, usage errors with exit
+ * code 2, a node's base URL and release checked. Light on purpose: the mock imports it too.
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { loadSpecModel } from './spec.ts';
-import { SpecValidator } from './validate.ts';
+import { VERSION_PATTERN } from '../generators/model/versions.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const HELP = { help: { type: 'boolean', short: 'h', default: false } } as const;
@@ -16,12 +15,12 @@ export function exitWithUsage(command: string, usage: string, message: string): 
   process.exit(2);
 }
 
-/** The command's flags; `--help`/`-h` prints the usage and exits 0. */
-export function parseCli<O extends Options>(command: string, usage: string, options: O): Values<O> {
+/** The command's flags (from `args`, the process's own by default); `--help`/`-h` prints the usage and exits 0. */
+export function parseCli<O extends Options>(command: string, usage: string, options: O, args?: string[]): Values<O> {
   const fail = (message: string) => exitWithUsage(command, usage, message);
   let values: Values<O>;
   try {
-    values = parseArgs({ options: { ...options, ...HELP }, strict: true }).values as Values<O>;
+    values = parseArgs({ ...(args ? { args } : {}), options: { ...options, ...HELP }, strict: true }).values as Values<O>;
   } catch (error) {
     return fail((error as Error).message);
   }
@@ -30,6 +29,12 @@ export function parseCli<O extends Options>(command: string, usage: string, opti
     process.exit(0);
   }
   return values;
+}
+
+/** Fails unless `value`, when given, names a release the way `--node-version` takes it. */
+export function optionalNodeVersion(value: string | undefined, fail: (message: string) => never): string | undefined {
+  if (value !== undefined && !VERSION_PATTERN.test(value)) fail(`--node-version must look like v1.12.1, not "${value}"`);
+  return value;
 }
 
 /** Fails unless `value` is an http(s) URL. */
@@ -43,14 +48,4 @@ export function requireHttpUrl(flag: string, value: string | undefined, fail: (m
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(`--${flag} must be http(s), not ${url.protocol}`);
   return value;
-}
-
-export function loadValidator(command: string): SpecValidator {
-  try {
-    return new SpecValidator(loadSpecModel());
-  } catch (error) {
-    // A broken spec or a stale generated/server: nothing to check against.
-    process.stderr.write(`${command}: ${(error as Error).message}\n`);
-    process.exit(2);
-  }
 }

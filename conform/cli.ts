@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { formatReport } from './report.ts';
 import { NodeUnreachableError, runConformance } from './runner.ts';
-import { VERSION_PATTERN } from '../generators/model/versions.ts';
-import { exitWithUsage, loadValidator, parseCli, requireHttpUrl } from './cli-common.ts';
+import { exitWithUsage, optionalNodeVersion, parseCli, requireHttpUrl } from './cli-common.ts';
+import { loadValidator } from './validate.ts';
 
 const USAGE = `usage: npm run conform -- --url <base URL, e.g. http://127.0.0.1:9650> [options]
   --methods <regex>        only methods whose wire name matches, e.g. '^platform\\.get'
@@ -38,8 +38,7 @@ async function main(): Promise<void> {
   } catch (error) {
     fail(`--methods: ${(error as Error).message}`);
   }
-  const version = args['node-version'];
-  if (version !== undefined && !VERSION_PATTERN.test(version)) fail(`--node-version must look like v1.14.2, not "${version}"`);
+  const version = optionalNodeVersion(args['node-version'], fail);
   const timeoutMs = Number(args['timeout-ms']);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) fail(`--timeout-ms must be a positive integer`);
 

@@ -4,15 +4,16 @@
  * chains, validators, subnets, L1 validators) and swaps them into the examples. Whatever cannot be found stays as the
  * example gives it; the node then answers a documented "not found", which is still conformance evidence.
  */
+import { avalancheFormats } from '../generators/formats.ts';
 import type { Json, MethodModel } from '../generators/model/types.ts';
+import { PRIMARY_NETWORK_ID } from '../generators/formats.ts';
 import { chainOf } from './spec.ts';
 
 type Chain = 'P' | 'X';
 type Obj = { [key: string]: Json };
 
-const ZERO_ID = '11111111111111111111111111111111LpoYY';
-const CB58_ID = /^[1-9A-HJ-NP-Za-km-z]{32,60}$/;
-const ADDRESS = /^([A-Za-z0-9]+)-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$/;
+const isID = avalancheFormats['avax-cb58']!;
+const isAddress = avalancheFormats['avax-address']!;
 const MAX_PER_KIND = 20;
 
 export class Facts {
@@ -57,12 +58,12 @@ export class Facts {
   }
 
   private harvestString(value: string, key: string, chain: Chain | undefined): void {
-    const address = ADDRESS.exec(value);
-    if (address && (address[1] === 'P' || address[1] === 'X')) this.add(`address:${address[1]}`, value);
+    const prefix = value.slice(0, value.indexOf('-'));
+    if ((prefix === 'P' || prefix === 'X') && isAddress(value)) this.add(`address:${prefix}`, value);
     if (key === 'nodeID' && value.startsWith('NodeID-')) this.add('nodeID', value);
-    if (!CB58_ID.test(value)) return;
+    if (!isID(value)) return;
     if (key === 'validationID') this.add('validationID', value);
-    if (key === 'subnetID' && value !== ZERO_ID) this.add('subnetID', value);
+    if (key === 'subnetID' && value !== PRIMARY_NETWORK_ID) this.add('subnetID', value);
     if (key === 'assetID') this.add('assetID', value);
     // A `txID` field may name another chain's transaction (an import's input), so it only backs up IDs taken from txs.
     if (key === 'txID' && chain) this.add(`txRef:${chain}`, value);
@@ -79,7 +80,7 @@ export function substituteParams(method: MethodModel, params: Record<string, Jso
     if (value !== undefined) out[name] = wrap(value);
   };
   for (const [name, value] of Object.entries(params)) {
-    const isId = typeof value === 'string' && CB58_ID.test(value) && value !== ZERO_ID;
+    const isId = typeof value === 'string' && isID(value) && value !== PRIMARY_NETWORK_ID;
     switch (name) {
       case 'height':
         // Keeps the example's form (string or number) and named heights such as "proposed".
@@ -108,7 +109,10 @@ export function substituteParams(method: MethodModel, params: Record<string, Jso
   return out;
 }
 
-/** Calls a method and returns its result when it succeeded; the runner harvests every success into the facts. */
+/**
+ * Calls a method and returns its result when it succeeded (undefined when the call failed or the method is unsafe or
+ * not served); the runner harvests every success into the facts. Throws for a method the spec does not have.
+ */
 export type Probe = (method: string, params: Record<string, Json>) => Promise<Json | undefined>;
 
 /** The discovery chain, cheapest and most productive calls first. Every call is a read. */

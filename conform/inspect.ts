@@ -3,6 +3,7 @@
  * schemas) and the answer (envelope, then result schema or documented errors). Methods outside the spec (`info.*`,
  * `health.*`, EVM calls) pass through unjudged.
  */
+import { transcriptBody } from './transcript.ts';
 import type { SpecValidator, Violation } from './validate.ts';
 
 export interface Exchange {
@@ -36,11 +37,8 @@ type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function parse(bytes: Buffer): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(bytes.toString('utf8')) as unknown };
-  } catch {
-    return { ok: false };
-  }
+  const body = transcriptBody(bytes);
+  return 'json' in body ? { ok: true, value: body.json } : { ok: false };
 }
 
 export function inspectExchange(validator: SpecValidator, exchange: Exchange): Inspection {

@@ -5,7 +5,8 @@
  */
 import { startProxy } from './proxy.ts';
 import { formatSummary, formatViolation } from './proxy-stats.ts';
-import { exitWithUsage, loadValidator, parseCli, requireHttpUrl } from './cli-common.ts';
+import { exitWithUsage, parseCli, requireHttpUrl } from './cli-common.ts';
+import { loadValidator } from './validate.ts';
 
 const USAGE = `usage: npm run proxy -- --upstream <base URL, e.g. http://127.0.0.1:9650> --port <port> [options]
   --host <address>   address to listen on (default 127.0.0.1)

@@ -3,12 +3,12 @@
  * and are streamed as they arrive; a copy of each body is validated against the spec only after the answer has been
  * delivered, so checking never delays, alters or drops traffic. It only ever connects to the one upstream URL given.
  */
-import { Agent as HttpAgent, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse, createServer, request as httpRequest } from 'node:http';
+import { Agent as HttpAgent, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse, createServer, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type Exchange, type ProxyViolation, inspectExchange } from './inspect.ts';
 import { ProxyStats } from './proxy-stats.ts';
-import { TranscriptRecorder, transcriptBody } from './transcript.ts';
+import { NOT_RECORDED, type Transcript, TranscriptRecorder, transcriptBody, transcriptResponse } from './transcript.ts';
 import type { SpecValidator } from './validate.ts';
 
 export type { ProxyViolation } from './inspect.ts';
@@ -28,7 +28,6 @@ export interface ProxyOptions {
 
 export interface ValidatingProxy {
   url: string;
-  server: Server;
   stats: ProxyStats;
   /** Resolves once every finished exchange has been validated and recorded. */
   settled(): Promise<void>;
@@ -81,7 +80,9 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   const recorder = options.record ? new TranscriptRecorder(options.record) : undefined;
   const stats = new ProxyStats();
   const pending = new Set<Promise<void>>();
-  let seq = 0;
+  // One number per exchange, claimed on arrival (names follow arrival order even if answers overlap): `#n` in a
+  // violation line is the recorded file's number.
+  let seq = recorder?.lastSeq ?? 0;
 
   const afterwards = (exchange: Exchange) => {
     const work = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
@@ -95,7 +96,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const id = recorder ? recorder.next() : ++seq;
+    const id = ++seq;
     res.sendDate = false;
     const requestTap = new Tap(limit);
     const upstreamRequest = send({
@@ -161,7 +162,6 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   };
   return {
     url: `http://${host}:${address.port}`,
-    server,
     stats,
     settled,
     close: async () => {
@@ -177,20 +177,14 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   };
 }
 
-function toTranscript(exchange: Exchange, method: string | undefined) {
-  const request = exchange.request ? transcriptBody(exchange.request) : { text: '(not recorded: larger than the inspection limit)' };
-  const response = exchange.response ? transcriptBody(exchange.response) : { text: '(not recorded: larger than the inspection limit)' };
+function toTranscript(exchange: Exchange, method: string | undefined): Transcript {
+  const request = exchange.request ? transcriptBody(exchange.request) : { text: NOT_RECORDED };
   return {
     endpoint: exchange.endpoint,
     httpMethod: exchange.httpMethod,
     ...(method ? { method } : {}),
     ...('json' in request ? { request: request.json } : {}),
     ...('text' in request ? { requestText: request.text } : {}),
-    response: {
-      status: exchange.status,
-      ...(exchange.contentType ? { contentType: exchange.contentType } : {}),
-      ...('json' in response ? { body: response.json } : {}),
-      ...('text' in response ? { bodyText: response.text } : {}),
-    },
+    response: transcriptResponse(exchange.status, exchange.contentType, exchange.response),
   };
 }

@@ -49,7 +49,6 @@ export interface ConformOptions {
   timeoutMs?: number;
   /** Values for endpoint path variables, e.g. `{ blockchainID: 'X' }`. */
   pathVariables?: Record<string, string>;
-  onResult?: (result: MethodResult) => void;
 }
 
 export class NodeUnreachableError extends Error {}
@@ -71,7 +70,8 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
   const usable = (entry: SpecMethod) => isSafeRead(entry) && !notServedReason(entry.method, nodeVersion.version);
   await discover(async (name, params) => {
     const entry = validator.methods.get(name);
-    if (!entry || !usable(entry)) return undefined;
+    if (!entry) throw new Error(`discovery calls ${name}, which the spec does not have`);
+    if (!usable(entry)) return undefined;
     const answer = await send(entry, params).answer;
     const result = resultOf(answer);
     if (result !== undefined) facts.harvest(entry.method, result);
@@ -81,9 +81,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
   const results: MethodResult[] = [];
   for (const entry of validator.methods.values()) {
     if (options.methods && !options.methods.test(entry.method.name)) continue;
-    const result = await checkMethod(entry);
-    results.push(result);
-    options.onResult?.(result);
+    results.push(await checkMethod(entry));
   }
   const totals = { PASS: 0, FAIL: 0, SKIP: 0 };
   for (const r of results) totals[r.status] += 1;
@@ -115,7 +113,11 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
       const verdict = judge(validator, endpoint, method, call.kind, id, answer);
       const result = call.kind === 'example' ? resultOf(answer) : undefined;
       if (result !== undefined) facts.harvest(method, result);
-      if (verdict.kind === 'unavailable') return skip(verdict.reason);
+      // The endpoint went away mid-way (404/503): what was already checked still counts.
+      if (verdict.kind === 'unavailable') {
+        if (checks.length === 0) return skip(verdict.reason);
+        break;
+      }
       if (verdict.kind === 'unserved') return unservedMethod(base, verdict.message, call, nodeVersion);
       const { kind: _kind, ...outcome } = verdict;
       checks.push({ name: call.name, kind: call.kind, params: call.params, ...outcome });

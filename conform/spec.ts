@@ -5,24 +5,14 @@
 import { resolve } from 'node:path';
 import { loadModel } from '../generators/pipeline.ts';
 export { notServedReason } from '../generators/model/versions.ts';
-import type { EndpointModel, MethodModel, SideEffects, SpecModel } from '../generators/model/types.ts';
+import type { EndpointModel, MethodModel, SpecMethod, SpecModel } from '../generators/model/types.ts';
+export { indexMethods } from '../generators/model/build.ts';
+export type { SpecMethod } from '../generators/model/types.ts';
 
 export const TOOLKIT_SPEC = resolve(import.meta.dirname, '..', 'openrpc');
 
-export interface SpecMethod {
-  endpoint: EndpointModel;
-  method: MethodModel;
-}
-
 export function loadSpecModel(spec: string | string[] = TOOLKIT_SPEC): SpecModel {
   return loadModel(spec);
-}
-
-/** Method wire names are unique across the spec (the loader enforces it), so a name alone finds its endpoint. */
-export function indexMethods(model: SpecModel): Map<string, SpecMethod> {
-  const index = new Map<string, SpecMethod>();
-  for (const endpoint of model.endpoints) for (const method of endpoint.methods) index.set(method.name, { endpoint, method });
-  return index;
 }
 
 /** The endpoint's URL below the node's base URL, with path variables (e.g. `blockchainID`) filled in. */
@@ -31,12 +21,8 @@ export function endpointPath(endpoint: EndpointModel, variables: Record<string, 
 }
 
 /** A method the spec does not mark as side-effect free (`x-side-effects: none`) counts as a write. */
-export function sideEffects({ method }: SpecMethod): SideEffects {
-  return method.sideEffects ?? 'node';
-}
-
-export function isSafeRead(entry: SpecMethod): boolean {
-  return sideEffects(entry) === 'none';
+export function isSafeRead({ method }: SpecMethod): boolean {
+  return method.sideEffects === 'none';
 }
 
 /** `avalanchego/1.14.2` (what info.getNodeVersion answers) or `1.14.2` or `v1.14.2` -> `v1.14.2`. */

@@ -25,21 +25,18 @@ export interface Transcript {
 }
 
 const SEQ_DIGITS = 6;
+export const NOT_RECORDED = '(not recorded: larger than the inspection limit)';
 const safeName = (method: string | undefined) => (method ?? 'no-method').replace(/[^A-Za-z0-9._-]/g, '_');
 
 export class TranscriptRecorder {
-  private seq: number;
+  /** The highest sequence number the folder already holds: numbering continues after it. */
+  readonly lastSeq: number;
 
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true });
     // Continues after what the folder already holds: a second recording never overwrites the first.
     const taken = readdirSync(dir).map((name) => /^(\d+)-/.exec(name)?.[1]).filter((n): n is string => n !== undefined).map(Number);
-    this.seq = taken.length > 0 ? Math.max(...taken) : 0;
-  }
-
-  /** Claims the next sequence number when a call arrives, so names follow arrival order even if answers overlap. */
-  next(): number {
-    return ++this.seq;
+    this.lastSeq = taken.length > 0 ? Math.max(...taken) : 0;
   }
 
   async write(seq: number, transcript: Transcript): Promise<string> {
@@ -75,10 +72,14 @@ export async function replayTranscript(transcript: Transcript, baseUrl: string):
     headers: { 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body }),
   });
-  const parsed = transcriptBody(Buffer.from(await response.arrayBuffer()));
-  const contentType = response.headers.get('content-type');
+  return transcriptResponse(response.status, response.headers.get('content-type') ?? undefined, Buffer.from(await response.arrayBuffer()));
+}
+
+/** An answer in a transcript's form; `bytes` undefined when it was not kept. */
+export function transcriptResponse(status: number, contentType: string | undefined, bytes: Buffer | undefined): Transcript['response'] {
+  const parsed = bytes ? transcriptBody(bytes) : { text: NOT_RECORDED };
   return {
-    status: response.status,
+    status,
     ...(contentType ? { contentType } : {}),
     ...('json' in parsed ? { body: parsed.json } : {}),
     ...('text' in parsed ? { bodyText: parsed.text } : {}),

@@ -10,7 +10,7 @@ import type { SpecModel } from '../generators/model/types.ts';
 import * as generatedServer from '../generated/server/dist/index.js';
 import type { MethodSpec, ValidateFunction } from '../generated/server/dist/index.js';
 import { type DocumentedError, documentedErrorsOf, findDocumentedError } from './errors.ts';
-import { type SpecMethod, indexMethods } from './spec.ts';
+import { type SpecMethod, indexMethods, loadSpecModel } from './spec.ts';
 
 /** One disagreement with the spec: where (a JSON pointer into the request or response) and which rule. */
 export interface Violation {
@@ -106,10 +106,6 @@ export class SpecValidator {
     }
     return [...violations, ...(hasResult ? this.checkResult(methodName, response.result) : this.checkError(methodName, response.error))];
   }
-
-  documentedErrors(methodName: string): DocumentedError[] {
-    return this.checks.get(methodName)?.errors ?? [];
-  }
 }
 
 /**
@@ -117,19 +113,36 @@ export class SpecValidator {
  * branches that matched the type and failed on something else (a pattern, a missing field, deeper down) explain the
  * failure, so the generic "must match a schema in anyOf" is kept only when nothing better is left.
  */
-export function simplifyErrors(errors: ErrorObject[]): ErrorObject[] {
-  const isCombinator = (e: ErrorObject) => e.keyword === 'anyOf' || e.keyword === 'oneOf';
+function simplifyErrors(errors: ErrorObject[]): ErrorObject[] {
+  // A failed anyOf/oneOf or if/then says only that its branches failed; the branches' own errors say why.
+  const isSummary = (e: ErrorObject) => e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if';
   let kept = errors;
-  for (const combinator of errors.filter(isCombinator)) {
-    const at = combinator.instancePath;
-    kept = kept.filter((e) => !(e.instancePath === at && e.keyword === 'type'));
-    const explaining = kept.some((e) => e !== combinator && (e.instancePath.startsWith(at + '/') || (e.instancePath === at && !isCombinator(e))));
-    if (explaining) kept = kept.filter((e) => e !== combinator);
+  for (const summary of errors.filter(isSummary)) {
+    const at = summary.instancePath;
+    if (summary.keyword !== 'if') kept = kept.filter((e) => !(e.instancePath === at && e.keyword === 'type'));
+    const explaining = kept.some((e) => e !== summary && (e.instancePath.startsWith(at + '/') || (e.instancePath === at && !isSummary(e))));
+    if (explaining) kept = kept.filter((e) => e !== summary);
   }
-  return kept;
+  // Schemas that share a piece (a pattern in both a field's type and a branch) report its failure once per use.
+  const seen = new Set<string>();
+  return kept.filter((e) => {
+    const key = `${e.instancePath}\n${e.keyword}\n${e.message ?? ''}`;
+    return !seen.has(key) && seen.add(key);
+  });
 }
 
 function toViolations(prefix: string, errors: ValidateFunction['errors']): Violation[] {
   // The generated validators are ajv's standalone code: their errors are ajv's error objects.
   return simplifyErrors((errors ?? []) as ErrorObject[]).map((error) => ({ pointer: prefix + error.instancePath, rule: error.keyword, message: describeAjvError(error) }));
+}
+
+/** The spec's validator for a CLI, or a clear exit when the spec or generated/server is broken. */
+export function loadValidator(command: string): SpecValidator {
+  try {
+    return new SpecValidator(loadSpecModel());
+  } catch (error) {
+    // A broken spec or a stale generated/server: nothing to check against.
+    process.stderr.write(`${command}: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
 }

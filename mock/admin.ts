@@ -4,9 +4,12 @@
  * once. The starting state is the one the spec's examples describe.
  */
 import { goQuote } from '../generated/server/dist/runtime/encode.js';
+import { mockModel } from './spec.ts';
 
-const MAX_ALIAS_BYTES = 512;
-const LEVELS = ['OFF', 'FATAL', 'ERROR', 'WARN', 'INFO', 'TRACE', 'DEBUG', 'VERBO'];
+const { AdminAlias, AdminLogLevel } = mockModel().schemas;
+/** The spec's `maxLength`, which the node counts in UTF-8 bytes. */
+const MAX_ALIAS_BYTES = AdminAlias!.maxLength as number;
+const LEVELS = AdminLogLevel!.enum as string[];
 
 export interface Chain {
   id: string;
@@ -24,7 +27,8 @@ export interface AdminSetup {
   routes: string[];
 }
 
-function checkAlias(alias: string): void {
+/** The one refusal of `admin.alias` and `admin.aliasChain` that depends on the alias alone. */
+export function checkAlias(alias: string): void {
   if (Buffer.byteLength(alias) > MAX_ALIAS_BYTES) throw new Error('alias length is too long');
 }
 

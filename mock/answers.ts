@@ -3,18 +3,11 @@
  * answer built from the schema (same params, same answer), checked with the method's own result validator. Should
  * the built answer not validate, the closest example's result is answered instead, so every answer is schema-valid.
  */
+import { canonicalJson as canonical } from '../generators/model/names.ts';
 import type { Json, MethodModel, SpecModel } from '../generators/model/types.ts';
 import type { MethodSpec } from '../generated/server/dist/index.js';
 import { Random } from './random.ts';
 import { type Network, Synthesizer, encodingOf } from './synth.ts';
-
-/** JSON with object keys sorted: equal for equal values whatever the key order. */
-export function canonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`).join(',')}}`;
-}
 
 const CACHED_ANSWERS = 512;
 

@@ -3,9 +3,8 @@
  * [--node-version v1.12.1]`: a mock AvalancheGo node answering the spec's endpoints. Prints the URL it listens on,
  * then one line per call (method and outcome; never params, so never a password).
  */
-import { parseArgs } from 'node:util';
+import { exitWithUsage, optionalNodeVersion, parseCli } from '../conform/cli-common.ts';
 import { startMockNode } from './node.ts';
-import { VERSION_PATTERN } from '../generators/model/versions.ts';
 
 const USAGE = `Usage: npm run mock -- [options]
   --port <n>                      port to listen on (default 9650; 0 picks a free one)
@@ -16,11 +15,10 @@ const USAGE = `Usage: npm run mock -- [options]
   --http-allowed-hosts <list>     host names accepted in the Host header, comma-separated (default localhost; * for any)
   --http-max-body-bytes <n>       largest request body (default 16777216); larger ones get 413
   --quiet                         do not print a line per call
-  --help                          this text`;
+  --help, -h                      this text`;
 
 function fail(message: string): never {
-  console.error(`${message}\n\n${USAGE}`);
-  process.exit(2);
+  return exitWithUsage('mock', USAGE, message);
 }
 
 function flag(value: string | undefined, name: string): boolean | undefined {
@@ -46,33 +44,24 @@ function normalizeFlags(argv: string[]): string[] {
   return out;
 }
 
-let values;
-try {
-  ({ values } = parseArgs({
-    args: normalizeFlags(process.argv.slice(2)),
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'api-admin-enabled': { type: 'string' },
-      'api-keystore-enabled': { type: 'string' },
-      'node-version': { type: 'string' },
-      'http-allowed-hosts': { type: 'string' },
-      'http-max-body-bytes': { type: 'string' },
-      quiet: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  }));
-} catch (error) {
-  fail((error as Error).message);
-}
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const values = parseCli(
+  'mock',
+  USAGE,
+  {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'api-admin-enabled': { type: 'string' },
+    'api-keystore-enabled': { type: 'string' },
+    'node-version': { type: 'string' },
+    'http-allowed-hosts': { type: 'string' },
+    'http-max-body-bytes': { type: 'string' },
+    quiet: { type: 'boolean', default: false },
+  },
+  normalizeFlags(process.argv.slice(2)),
+);
 const port = Number(values.port ?? 9650);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not "${values.port}"`);
-const nodeVersion = values['node-version'];
-if (nodeVersion !== undefined && !VERSION_PATTERN.test(nodeVersion)) fail(`--node-version must look like v1.12.1, not "${nodeVersion}"`);
+const nodeVersion = optionalNodeVersion(values['node-version'], fail);
 const maxBodyBytes = values['http-max-body-bytes'] === undefined ? undefined : Number(values['http-max-body-bytes']);
 if (maxBodyBytes !== undefined && !(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) fail('--http-max-body-bytes must be a positive integer');
 const adminEnabled = flag(values['api-admin-enabled'], 'api-admin-enabled');

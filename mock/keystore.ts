@@ -9,8 +9,11 @@ import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { goQuote } from '../generated/server/dist/runtime/encode.js';
 import { hexDecode, hexEncode } from '../generators/formats.ts';
 import { passwordScore } from './password.ts';
+import { mockModel } from './spec.ts';
 
-const MAX_LENGTH = 1024;
+/** The spec's `maxLength`s, which the node counts in UTF-8 bytes. */
+const MAX_USERNAME = mockModel().schemas.KeystoreUsername!.maxLength as number;
+const MAX_PASSWORD = mockModel().schemas.KeystorePassword!.maxLength as number;
 const HASH_LENGTH = 32;
 const SALT_LENGTH = 16;
 
@@ -27,7 +30,7 @@ interface Credentials {
 
 function checkUsername(username: string): void {
   if (username === '') throw new Error('empty username');
-  if (Buffer.byteLength(username) > MAX_LENGTH) throw new Error('username exceeds maximum length of 1024 chars');
+  if (Buffer.byteLength(username) > MAX_USERNAME) throw new Error(`username exceeds maximum length of ${MAX_USERNAME} chars`);
 }
 
 function hashOf(password: string, salt: Uint8Array): Buffer {
@@ -70,23 +73,32 @@ export class Keystore {
     return equalBytes(hash, hashOf(password, salt));
   }
 
-  createUser({ username = '', password = '' }: Credentials): Record<string, never> {
+  /** Why createUser would refuse, without creating: the `check*` methods change nothing. */
+  checkCreate({ username = '', password = '' }: Credentials): void {
     checkUsername(username);
     if (this.users.has(username)) throw new Error(`user already exists: ${username}`);
     if (password === '') throw new Error('empty password');
-    if (Buffer.byteLength(password) > MAX_LENGTH) throw new Error('password exceeds maximum length of 1024 chars');
+    if (Buffer.byteLength(password) > MAX_PASSWORD) throw new Error(`password exceeds maximum length of ${MAX_PASSWORD} chars`);
     if (passwordScore(password.slice(0, 50)) < 2) throw new Error('password is too weak');
+  }
+
+  createUser(credentials: Credentials): Record<string, never> {
+    this.checkCreate(credentials);
     const salt = randomBytes(SALT_LENGTH);
-    this.users.set(username, Buffer.concat([Buffer.alloc(2), hashOf(password, salt), salt, Buffer.alloc(4)]));
+    this.users.set(credentials.username!, Buffer.concat([Buffer.alloc(2), hashOf(credentials.password!, salt), salt, Buffer.alloc(4)]));
     return {};
   }
 
-  deleteUser({ username = '', password = '' }: Credentials): Record<string, never> {
+  checkDelete({ username = '', password = '' }: Credentials): void {
     checkUsername(username);
     const record = this.users.get(username);
     if (!record) throw new Error(`user doesn't exist: ${username}`);
     if (!this.passwordMatches(record, password)) throw new Error(`incorrect password: user ${goQuote(username)}`);
-    this.users.delete(username);
+  }
+
+  deleteUser(credentials: Credentials): Record<string, never> {
+    this.checkDelete(credentials);
+    this.users.delete(credentials.username!);
     return {};
   }
 
@@ -102,7 +114,8 @@ export class Keystore {
     }
   }
 
-  importUser({ username = '', password = '', user = '', encoding = 'hex' }: Credentials & { user?: string; encoding?: string }): Record<string, never> {
+  /** The record importUser would store, without storing it. */
+  checkImport({ username = '', password = '', user = '', encoding = 'hex' }: Credentials & { user?: string; encoding?: string }): Uint8Array {
     let record: Uint8Array;
     try {
       record = decodeBytes(user, encoding.toLowerCase());
@@ -114,7 +127,12 @@ export class Keystore {
     if (record.length < 2) throw new Error("couldn't unpack codec version");
     if (record[0] !== 0 || record[1] !== 0) throw new Error('unknown codec version');
     if (!this.passwordMatches(record, password)) throw new Error(`incorrect password: user ${goQuote(username)}`);
-    this.users.set(username, Uint8Array.from(record));
+    return Uint8Array.from(record);
+  }
+
+  importUser(params: Credentials & { user?: string; encoding?: string }): Record<string, never> {
+    const record = this.checkImport(params);
+    this.users.set(params.username!, record);
     return {};
   }
 

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
-import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
+import { type Endpoint, INVALID_ARGUMENT, type Profile, createRouter } from '../generated/server/dist/index.js';
 import { createHash } from 'node:crypto';
 import { cb58Encode } from '../generators/formats.ts';
 import { servedBy } from '../generators/model/versions.ts';
@@ -71,10 +71,11 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     const handlers = state.handlers(model, ENDPOINTS[name].methods, { chain: CHAINS[name] ?? 'X', hrp });
     const table: Record<string, (params: Record<string, unknown>) => unknown> = {};
     for (const method of model.methods) {
-      const handler = handlers.get(method.name)!;
+      const { answer } = handlers.get(method.name)!;
+      // Every handler error passes here, so the runtime's onError would only log it a second time.
       table[method.shortName] = (params) => {
         try {
-          const result = handler(params);
+          const result = answer(params);
           log(`${method.name} ok`);
           return result;
         } catch (error) {
@@ -90,16 +91,17 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
         methods,
         validateResults: options.validateResults ?? false,
         ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
-        // The node's handlers, not its decoder, check sizes and presence: ask the mock's handler for its message.
+        // The node's handlers, not its decoder, check sizes and presence: the method's check words the refusal.
         rejectParams: (method: string, params: Record<string, unknown>) => {
+          let refusal: Error | undefined;
           try {
-            handlers.get(method)?.(params);
+            handlers.get(method)?.check?.(params);
           } catch (error) {
-            return error as Error;
+            refusal = error as Error;
           }
-          return undefined;
+          log(`${method} error: ${refusal?.message ?? INVALID_ARGUMENT}`);
+          return refusal;
         },
-        onError: (error: unknown, method: string) => log(`${method} failed: ${error instanceof Error ? error.message : String(error)}`),
       }),
     );
   }

@@ -3,31 +3,54 @@
  * aliases, logger levels, the CPU profiler, the VM registry, UTXO pages), answers from the examples and the schemas
  * everywhere else. The starting state is the one the spec's examples show, so each example holds on a fresh node.
  */
-import { hexDecode } from '../generators/formats.ts';
 import type { EndpointModel, MethodModel } from '../generators/model/types.ts';
 import type { MethodSpec } from '../generated/server/dist/index.js';
-import { AdminState } from './admin.ts';
+import { PRIMARY_NETWORK_ID, hexDecode } from '../generators/formats.ts';
+import { indexMethods } from '../generators/model/build.ts';
+import { type AdminSetup, AdminState, type Chain, checkAlias } from './admin.ts';
 import { MethodAnswers } from './answers.ts';
 import { Keystore, decodeBytes } from './keystore.ts';
 import { mockModel } from './spec.ts';
 import type { Network } from './synth.ts';
 import { UtxoSet } from './utxos.ts';
 
-/** The chains of the spec's examples: the X-Chain of a local network, the P-Chain, the C-Chain, and one Subnet chain. */
+/** The X-Chain of the spec's examples (a local network's), the P-Chain (the same ID on every network), Mainnet's C-Chain. */
 export const X_CHAIN_ID = '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed';
-export const P_CHAIN_ID = '11111111111111111111111111111111LpoYY';
+export const P_CHAIN_ID = PRIMARY_NETWORK_ID;
 export const C_CHAIN_ID = '2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5';
-export const SUBNET_CHAIN_ID = 'sV6o671RtkGBcno1FiaDbVcFv2sG5aVXMZYzKdP4VQAWmJQnM';
 
 export type Params = Record<string, unknown>;
 export type MockHandler = (params: Params) => unknown;
+export interface MockMethod {
+  answer: MockHandler;
+  check?: MockHandler;
+}
 
-function findMethod(name: string): MethodModel | undefined {
-  for (const endpoint of mockModel().endpoints) {
-    const method = endpoint.methods.find((m) => m.name === name);
-    if (method) return method;
+const examplesOf = (name: string) => indexMethods(mockModel()).get(name)?.method.examples ?? [];
+
+/**
+ * The chains `admin.getChainAliases` shows, with the aliases its examples show less those `admin.aliasChain`'s
+ * examples add (a fresh node has not run them); the P- and C-Chain, which no example shows, as every node names them.
+ */
+function startingChains(): Chain[] {
+  const chains = new Map<string, string[]>([
+    [P_CHAIN_ID, ['P', 'platform', P_CHAIN_ID]],
+    [C_CHAIN_ID, ['C', 'evm', C_CHAIN_ID]],
+  ]);
+  const added = new Set(examplesOf('admin.aliasChain').map((example) => example.params.alias));
+  for (const { params, result } of examplesOf('admin.getChainAliases')) {
+    const aliases = (result as { aliases: string[] | null }).aliases;
+    if (aliases) chains.set(String(params.chain), aliases.filter((alias) => !added.has(alias)));
   }
-  return undefined;
+  return [...chains].map(([id, aliases]) => ({ id, aliases }));
+}
+
+/** The loggers of the chains and `main` at the node's default level, with the levels `admin.getLoggerLevel` shows. */
+function startingLoggers(chains: Chain[]): AdminSetup['loggers'] {
+  const loggers: AdminSetup['loggers'] = { main: { logLevel: 'INFO', displayLevel: 'INFO' } };
+  for (const chain of chains) loggers[chain.aliases[0]!] = { logLevel: 'INFO', displayLevel: 'INFO' };
+  for (const { result } of examplesOf('admin.getLoggerLevel')) Object.assign(loggers, (result as { loggerLevels: AdminSetup['loggers'] }).loggerLevels);
+  return loggers;
 }
 
 export class MockState {
@@ -39,30 +62,16 @@ export class MockState {
     readonly hrp: string,
     routes: string[],
   ) {
-    const imports = findMethod('keystore.importUser')?.examples ?? [];
+    const imports = examplesOf('keystore.importUser');
     this.keystore = new Keystore(
       imports.map((example) => ({
         record: decodeBytes(String(example.params.user), String(example.params.encoding ?? 'hex').toLowerCase()),
         password: String(example.params.password),
       })),
     );
-    const firstLoad = findMethod('admin.loadVMs')?.examples[0]?.result as { newVMs: Record<string, string[]> } | undefined;
-    this.admin = new AdminState({
-      chains: [
-        { id: X_CHAIN_ID, aliases: ['X', 'avm', X_CHAIN_ID] },
-        { id: P_CHAIN_ID, aliases: ['P', 'platform', P_CHAIN_ID] },
-        { id: C_CHAIN_ID, aliases: ['C', 'evm', C_CHAIN_ID] },
-        { id: SUBNET_CHAIN_ID, aliases: [SUBNET_CHAIN_ID] },
-      ],
-      loggers: {
-        C: { logLevel: 'DEBUG', displayLevel: 'INFO' },
-        P: { logLevel: 'INFO', displayLevel: 'INFO' },
-        X: { logLevel: 'INFO', displayLevel: 'INFO' },
-        main: { logLevel: 'INFO', displayLevel: 'INFO' },
-      },
-      firstLoad: firstLoad ?? { newVMs: {} },
-      routes,
-    });
+    const firstLoad = examplesOf('admin.loadVMs')[0]?.result as AdminSetup['firstLoad'] | undefined;
+    const chains = startingChains();
+    this.admin = new AdminState({ chains, loggers: startingLoggers(chains), firstLoad: firstLoad ?? { newVMs: {} }, routes });
   }
 
   private utxos(method: MethodModel, chain: string): UtxoSet {
@@ -70,38 +79,46 @@ export class MockState {
     if (!set) {
       const example = method.examples.flatMap((e) => ((e.result as { utxos?: string[] }).utxos ?? [])).find((u) => hexDecode(u));
       if (!example) throw new Error(`${method.name} has no example UTXO to build UTXOs from`);
-      set = new UtxoSet(chain, this.hrp, example, (alias) => this.admin.lookup(alias)?.id);
+      const addresses = method.params.find((p) => p.name === 'addresses')?.schema.maxItems;
+      if (typeof addresses !== 'number') throw new Error(`${method.name} has no maxItems for its addresses`);
+      set = new UtxoSet(chain, this.hrp, example, (alias) => this.admin.lookup(alias)?.id, addresses);
       this.utxoSets.set(method.name, set);
     }
     return set;
   }
 
-  /** Every handler of the endpoint, by wire name. */
-  handlers(endpoint: EndpointModel, specs: readonly MethodSpec[], network: Network): Map<string, MockHandler> {
+  /**
+   * Every method of the endpoint by wire name: its handler, and for a method whose refusals the node words itself, a
+   * check that throws the handler's error for params that break the schema without changing anything.
+   */
+  handlers(endpoint: EndpointModel, specs: readonly MethodSpec[], network: Network): Map<string, MockMethod> {
     const model = mockModel();
-    const stateful: Record<string, MockHandler> = {
-      'keystore.createUser': (p) => this.keystore.createUser(p),
-      'keystore.deleteUser': (p) => this.keystore.deleteUser(p),
-      'keystore.exportUser': (p) => this.keystore.exportUser(p),
-      'keystore.importUser': (p) => this.keystore.importUser(p),
-      'keystore.listUsers': () => this.keystore.listUsers(),
-      'admin.alias': (p) => this.admin.alias(p),
-      'admin.aliasChain': (p) => this.admin.aliasChain(p),
-      'admin.getChainAliases': (p) => this.admin.getChainAliases(p),
-      'admin.getLoggerLevel': (p) => this.admin.getLoggerLevel(p),
-      'admin.setLoggerLevel': (p) => this.admin.setLoggerLevel(p),
-      'admin.startCPUProfiler': () => this.admin.startCPUProfiler(),
-      'admin.stopCPUProfiler': () => this.admin.stopCPUProfiler(),
-      'admin.loadVMs': () => this.admin.loadVMs(),
+    const alias: MockHandler = (p) => checkAlias(String(p.alias ?? ''));
+    const stateful: Record<string, MockMethod> = {
+      'keystore.createUser': { answer: (p) => this.keystore.createUser(p), check: (p) => this.keystore.checkCreate(p) },
+      'keystore.deleteUser': { answer: (p) => this.keystore.deleteUser(p), check: (p) => this.keystore.checkDelete(p) },
+      'keystore.exportUser': { answer: (p) => this.keystore.exportUser(p), check: (p) => this.keystore.exportUser(p) },
+      'keystore.importUser': { answer: (p) => this.keystore.importUser(p), check: (p) => this.keystore.checkImport(p) },
+      'keystore.listUsers': { answer: () => this.keystore.listUsers() },
+      'admin.alias': { answer: (p) => this.admin.alias(p), check: alias },
+      'admin.aliasChain': { answer: (p) => this.admin.aliasChain(p), check: alias },
+      'admin.getChainAliases': { answer: (p) => this.admin.getChainAliases(p) },
+      'admin.getLoggerLevel': { answer: (p) => this.admin.getLoggerLevel(p) },
+      'admin.setLoggerLevel': { answer: (p) => this.admin.setLoggerLevel(p) },
+      'admin.startCPUProfiler': { answer: () => this.admin.startCPUProfiler() },
+      'admin.stopCPUProfiler': { answer: () => this.admin.stopCPUProfiler() },
+      'admin.loadVMs': { answer: () => this.admin.loadVMs() },
     };
-    const out = new Map<string, MockHandler>();
+    const out = new Map<string, MockMethod>();
     for (const method of endpoint.methods) {
       const spec = specs.find((s) => s.name === method.name);
       if (!spec) throw new Error(`the generated server has no method ${method.name}`);
       const answers = new MethodAnswers(model, method, spec, network);
       if (stateful[method.name]) out.set(method.name, stateful[method.name]!);
-      else if (method.shortName === 'getUTXOs') out.set(method.name, (p) => answers.example(p) ?? this.utxos(method, network.chain).page(p));
-      else out.set(method.name, (p) => answers.answer(p));
+      else if (method.shortName === 'getUTXOs') {
+        const page: MockHandler = (p) => this.utxos(method, network.chain).page(p);
+        out.set(method.name, { answer: (p) => answers.example(p) ?? page(p), check: page });
+      } else out.set(method.name, { answer: (p) => answers.answer(p) });
     }
     return out;
   }

@@ -5,6 +5,7 @@
  * examples at the same place of the same method, so client libraries that decode them see real data.
  */
 import { bech32Encode, cb58Encode, hexDecode, hexEncode } from '../generators/formats.ts';
+import { encodeBytes } from './keystore.ts';
 import type { Json, JsonSchema, MethodModel, SpecModel } from '../generators/model/types.ts';
 import { stringMatching } from './pattern.ts';
 import type { Random } from './random.ts';
@@ -199,7 +200,6 @@ export class Synthesizer {
 
 /** A `hex` value (with checksum) as `hexnc` writes it; other values as they are. */
 function withoutChecksum(value: Json): Json {
-  if (typeof value !== 'string') return value;
-  const payload = hexDecode(value);
-  return payload ? `0x${Buffer.from(payload).toString('hex')}` : value;
+  const payload = typeof value === 'string' ? hexDecode(value) : undefined;
+  return payload ? encodeBytes(payload, 'hexnc') : value;
 }

@@ -9,7 +9,6 @@ import { createHash } from 'node:crypto';
 import { bech32Decode, bech32Encode, cb58Decode, cb58Encode, hexDecode } from '../generators/formats.ts';
 import { encodeBytes } from './keystore.ts';
 
-const MAX_PAGE = 1024;
 const SIZES = [0, 1, 2, 5, 13, 600, 1500];
 /** Codec version, tx ID, output index, asset ID, type ID 7 (secp256k1 transfer output): where the owner sits. */
 const TRANSFER_OUTPUT_LENGTH = 2 + 32 + 4 + 32 + 4 + 8 + 8 + 4 + 4 + 20;
@@ -49,13 +48,15 @@ export class UtxoSet {
    * @param chain - the chain's address prefix (`X`, `P`)
    * @param hrp - the network's bech32 prefix
    * @param exampleUtxo - one UTXO of the method's examples, in `hex`
-   * @param resolveChain - the chain ID of a `sourceChain` (ID or alias), or undefined when unknown
+   * @param resolveChain - the chain ID of a chain ID or alias, or undefined when unknown
+   * @param maxPage - the most addresses a call takes (the spec's `maxItems`), which the node also caps pages at
    */
   constructor(
     private readonly chain: string,
     private readonly hrp: string,
     exampleUtxo: string,
     private readonly resolveChain: (chain: string) => string | undefined,
+    private readonly maxPage: number,
   ) {
     const template = hexDecode(exampleUtxo);
     if (!template) throw new Error(`the example UTXO ${exampleUtxo.slice(0, 20)}... is not hex with a checksum`);
@@ -89,18 +90,28 @@ export class UtxoSet {
     return { owner, id: sha256(index, txID), bytes };
   }
 
+  /** avax.ParseServiceAddress: a raw cb58 short ID, or a bech32 address of this chain and network. */
   private parseAddress(address: string): Uint8Array {
+    const shortID = cb58Decode(address);
+    if (shortID?.length === 20) return shortID;
+    const fail = (reason: string) => new Error(`couldn't parse address ${JSON.stringify(address)}: ${reason}`);
     const dash = address.indexOf('-');
+    if (dash < 0) throw fail('no separator found in address');
     const decoded = bech32Decode(address.slice(dash + 1));
-    if (!decoded || decoded.payload.length !== 20) throw new Error(`couldn't parse address ${JSON.stringify(address)}: invalid address`);
-    if (decoded.hrp !== this.hrp) throw new Error(`couldn't parse address ${JSON.stringify(address)}: expected hrp ${JSON.stringify(this.hrp)} but got ${JSON.stringify(decoded.hrp)}`);
+    if (!decoded || decoded.payload.length !== 20) throw fail('invalid address');
+    const alias = address.slice(0, dash);
+    const chainID = this.resolveChain(alias);
+    if (!chainID) throw fail(`there is no ID with alias: ${alias}`);
+    if (decoded.hrp !== this.hrp) throw fail(`expected hrp ${JSON.stringify(this.hrp)} but got ${JSON.stringify(decoded.hrp)}`);
+    const ownID = this.resolveChain(this.chain);
+    if (chainID !== ownID) throw fail(`mismatched chainIDs: expected ${JSON.stringify(ownID)} but got ${JSON.stringify(chainID)}`);
     return decoded.payload;
   }
 
   page(query: UtxoQuery): UtxoPage {
     const addresses = query.addresses ?? [];
     if (addresses.length === 0) throw new Error('no addresses provided');
-    if (addresses.length > MAX_PAGE) throw new Error(`number of addresses given, ${addresses.length}, exceeds maximum, ${MAX_PAGE}`);
+    if (addresses.length > this.maxPage) throw new Error(`number of addresses given, ${addresses.length}, exceeds maximum, ${this.maxPage}`);
     let source = '';
     if (query.sourceChain) {
       const id = this.resolveChain(query.sourceChain);
@@ -109,7 +120,7 @@ export class UtxoSet {
     }
     const owners = [...new Map(addresses.map((a) => this.parseAddress(a)).map((o) => [Buffer.from(o).toString('hex'), o])).values()].sort(compare);
     const requested = Number(query.limit ?? 0);
-    const limit = requested === 0 || requested > MAX_PAGE ? MAX_PAGE : requested;
+    const limit = requested === 0 || requested > this.maxPage ? this.maxPage : requested;
     const start = query.startIndex ? { owner: this.parseAddress(query.startIndex.address), id: cb58Decode(query.startIndex.utxo) ?? new Uint8Array(32) } : undefined;
     const page: Utxo[] = [];
     for (const owner of owners) {

@@ -5,6 +5,8 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,6 +96,32 @@ describe('conform against a node that answers wrongly in known ways', () => {
       ]);
     } finally {
       await odd.close();
+    }
+  });
+});
+
+describe('a node that stops answering mid-way', () => {
+  it('keeps the FAILs found before a 503, and SKIPs only a method with nothing checked', async () => {
+    let txCalls = 0;
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const { id, method } = JSON.parse(Buffer.concat(chunks).toString()) as { id: number; method: string };
+        const json = (body: object) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, ...body }));
+        if (method === 'platform.getTx' && ++txCalls === 1) json({ result: { tx: 'not hex', encoding: 'hex' } });
+        else if (method === 'platform.getTx' || method === 'platform.getTimestamp') res.writeHead(503).end('node not ready');
+        else json({ error: { code: -32000, message: `rpc: can't find method "${method}"` } });
+      });
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const report = await runConformance({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, validator, methods: /^platform\.(getTx|getTimestamp)$/ });
+      expect(report.results.map((r) => [r.method, r.status])).toEqual([['platform.getTimestamp', 'SKIP'], ['platform.getTx', 'FAIL']]);
+      expect(failures(report)).toEqual(['platform.getTx | example | /result/tx | format', 'platform.getTx | example | /result/tx | pattern', 'platform.getTx | example | /result/tx | pattern']);
+      expect(txCalls).toBe(2);
+    } finally {
+      await new Promise((done) => server.close(done));
     }
   });
 });

@@ -11,8 +11,7 @@ export type Answer = { result: unknown } | { error: { code: number; message: str
 type Params = Record<string, unknown>;
 type Handler = (params: Params) => Answer;
 
-export const DECODE_ERROR = { code: -32000, message: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" };
-const decodeError: Answer = { error: DECODE_ERROR };
+const decodeError: Answer = { error: { code: -32000, message: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" } };
 const ENCODINGS = /^(hex|hexc|hexnc|json)$/i;
 const TX_BYTES = Uint8Array.from({ length: 48 }, (_, i) => i);
 const TX_ID = '2QouvFWUbjuySRxeX5xMbNCuAaKWfbk5FeEa2JmoF85RKLk2dD';
@@ -20,7 +19,7 @@ const ZERO_ID = '11111111111111111111111111111111LpoYY';
 const TX_JSON = { unsignedTx: { networkID: 1, blockchainID: ZERO_ID, outputs: [], inputs: [], memo: '0x' }, credentials: [], id: TX_ID };
 
 /** Methods and the endpoint path each is served on. */
-export const PATHS: Record<string, string> = {
+const PATHS: Record<string, string> = {
   'platform.getHeight': '/ext/bc/P',
   'platform.getTimestamp': '/ext/bc/P',
   'platform.getBlockchainStatus': '/ext/bc/P',

@@ -71,13 +71,13 @@ describe('live params swapped into examples', () => {
 });
 
 describe('what is safe to call, and what a release serves', () => {
-  it('calls reads only, unless told otherwise', () => {
-    const writes = [...validator.methods.values()].filter((e) => !isSafeRead(e)).map((e) => e.method.name).sort();
-    expect(writes).toEqual([
-      'admin.alias', 'admin.aliasChain', 'admin.loadVMs', 'admin.lockProfile', 'admin.memoryProfile', 'admin.setLoggerLevel',
-      'admin.startCPUProfiler', 'admin.stopCPUProfiler', 'avm.issueTx', 'keystore.createUser', 'keystore.deleteUser',
-      'keystore.importUser', 'platform.issueTx', 'wallet.issueTx',
-    ]);
+  it.each([
+    ['none', true],
+    ['node', false],
+    ['chain', false],
+    [undefined, false],
+  ] as const)('calls a method whose x-side-effects is %s: %s (unsaid counts as a write)', (sideEffects, safe) => {
+    for (const { endpoint, method } of validator.methods.values()) expect(isSafeRead({ endpoint, method: { ...method, sideEffects } })).toBe(safe);
   });
   it.each([
     ['platform.getFeeConfig', 'v1.11.10', 'not served by v1.11.10 (served since v1.11.11)'],

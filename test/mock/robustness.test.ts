@@ -104,8 +104,9 @@ describe('robustness of the mock node', () => {
   afterAll(() => node.close());
 
   const stillAnswers = async () => {
-    const response = await send(port, { path: '/ext/bc/X', body: rpc('avm.getTxFee') });
-    expect(response.text).toBe('{"jsonrpc":"2.0","result":{"txFee":"1000000","createAssetTxFee":"10000000"},"id":1}\n');
+    const txFee = model.endpoints.flatMap((endpoint) => endpoint.methods).find((method) => method.name === 'avm.getTxFee')!.examples[0]!;
+    const response = await send(port, { path: '/ext/bc/X', body: rpc('avm.getTxFee', txFee.params) });
+    expect(response.text).toBe(`{"jsonrpc":"2.0","result":${JSON.stringify(txFee.result)},"id":1}\n`);
   };
 
   it('answers 2000 random and mutated requests in a documented form', async () => {

@@ -1,10 +1,14 @@
 /** The mock node's stateful behaviours, each as a scenario over real HTTP. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bech32Encode, hexDecode } from '../../generators/formats.ts';
+import { documentedErrorsOf, findDocumentedError } from '../../conform/errors.ts';
+import { indexMethods } from '../../generators/model/build.ts';
+import { bech32Encode, cb58Encode, hexDecode } from '../../generators/formats.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { X_CHAIN_ID } from '../../mock/state.ts';
+import { mockModel } from '../../mock/spec.ts';
+import { P_CHAIN_ID, X_CHAIN_ID } from '../../mock/state.ts';
 import { rpc, send } from '../server/raw-http.ts';
 
+const model = indexMethods(mockModel());
 type Answer = { result?: Record<string, unknown>; error?: { code: number; message: string; data: unknown } };
 
 let node: RunningMockNode;
@@ -58,6 +62,20 @@ describe('keystore', () => {
     expect(await call(K, 'keystore.deleteUser', { username: 'alice', password })).toEqual({ result: {} });
     expect(await call(K, 'keystore.deleteUser', { username: 'alice', password })).toMatchObject(failure("user doesn't exist: alice"));
     expect(await call(K, 'keystore.listUsers')).toEqual({ result: { users: ['bob'] } });
+  });
+
+  it('logs one line per call: a result, a handler error, params refused before the handler', async () => {
+    await call(K, 'keystore.listUsers');
+    await call(K, 'keystore.createUser', { username: 'alice', password: 'password' });
+    await call(K, 'keystore.createUser', { username: 'alice', password: 'x'.repeat(1025) });
+    await call(K, 'keystore.createUser', { username: 'alice' });
+    expect(logs).toEqual([
+      'keystore.listUsers ok',
+      'keystore.createUser error: password is too weak',
+      'keystore.createUser error: password exceeds maximum length of 1024 chars',
+      'keystore.createUser error: empty password',
+    ]);
+    expect(await call(K, 'keystore.listUsers')).toEqual({ result: { users: [] } });
   });
 
   it('never writes a password to the log or into an answer', async () => {
@@ -160,6 +178,22 @@ describe('getUTXOs pagination', () => {
     }
     expect(seen.size).toBe(total);
     expect(pages).toBe(Math.floor(total / 400) + 1);
+  });
+
+  it('takes a raw cb58 short ID for the address it stands for', async () => {
+    const owner = new Uint8Array(20).fill(7);
+    const bech32 = await call('/ext/P', 'platform.getUTXOs', { addresses: [`P-${bech32Encode('avax', owner)}`] });
+    expect(bech32.result!.utxos).not.toHaveLength(0);
+    expect(await call('/ext/P', 'platform.getUTXOs', { addresses: [cb58Encode(owner)] })).toEqual(bech32);
+  });
+
+  it("refuses another chain's address with the documented mismatched-chain error", async () => {
+    const documented = model.get('platform.getUTXOs')!.method.errors.filter((e) => e.message.includes('mismatched chainIDs'));
+    expect(documented).toHaveLength(1);
+    const address = `X-${bech32Encode('avax', new Uint8Array(20).fill(7))}`;
+    const answer = await call('/ext/P', 'platform.getUTXOs', { addresses: [address] });
+    expect(answer.error?.message).toBe(`couldn't parse address "${address}": mismatched chainIDs: expected "${P_CHAIN_ID}" but got "${X_CHAIN_ID}"`);
+    expect(findDocumentedError(documentedErrorsOf(model.get('platform.getUTXOs')!.method), answer.error!.code, answer.error!.message)).toEqual(expect.objectContaining(documented[0]));
   });
 
   it('refuses an empty address list and too many addresses with the node messages', async () => {
