@@ -9,13 +9,20 @@ import { join } from 'node:path';
 export type Template = (view: object) => string;
 export type TemplateSet = (name: string) => Template;
 
-/** Loads `templates/<artifact>/*.hbs`; files starting with `_` are partials, available to every template of the artifact. */
+const hbsFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.hbs')).sort() : []);
+
+/**
+ * Loads `templates/<artifact>/*.hbs`. Files starting with `_` are partials, available to every template of the
+ * artifact; those directly in `templates/` are shared by all artifacts (an artifact's own partial of the same name wins).
+ */
 export function loadTemplates(templatesDir: string, artifact: string): TemplateSet {
   const dir = join(templatesDir, artifact);
   const handlebars = Handlebars.create();
+  for (const file of hbsFiles(templatesDir).filter((f) => f.startsWith('_'))) {
+    handlebars.registerPartial(file.slice(1, -'.hbs'.length), readFileSync(join(templatesDir, file), 'utf8'));
+  }
   const templates = new Map<string, Template>();
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.hbs')).sort() : [];
-  for (const file of files) {
+  for (const file of hbsFiles(dir)) {
     const source = readFileSync(join(dir, file), 'utf8');
     const name = file.replace(/\.hbs$/, '');
     if (name.startsWith('_')) handlebars.registerPartial(name.slice(1), source);
