@@ -145,6 +145,7 @@ function checkVersions(method: Json, at: (...tokens: Array<string | number>) => 
     if (notBefore(since, removedIn)) report(at('x-node-versions'), 'since must be before removedIn');
     if (after(since, deprecatedSince)) report(at('x-node-versions'), 'deprecatedSince must not be before since');
     if (deprecatedSince && method.deprecated !== true) report(at('deprecated'), 'x-node-versions.deprecatedSince is set, so deprecated must be true');
+    if (!deprecatedSince && method.deprecated === true) report(at('x-node-versions'), 'a deprecated method with node versions must give deprecatedSince');
   }
   if (method.deprecated === true && (typeof method['x-replacement'] !== 'string' || !method['x-replacement'].trim())) {
     report(at('x-replacement'), 'a deprecated method must name its replacement in x-replacement');

@@ -102,6 +102,15 @@ describe('a broken spec is rejected with the file and JSON pointer', () => {
     expect(problemsOf(doc)).toEqual([expect.objectContaining({ pointer: '/x-node-versions', message: 'deprecatedSince must not be before since' })]);
   });
 
+  it('asks a deprecated method with node versions for the release that deprecated it', () => {
+    const doc = brokenCopy('methods/demo/getHeight.json', (m) => {
+      m.deprecated = true;
+      m['x-replacement'] = 'demo.getTx';
+      m['x-node-versions'] = { since: 'v1.9.12' };
+    });
+    expect(problemsOf(doc)).toEqual([expect.objectContaining({ pointer: '/x-node-versions', message: 'a deprecated method with node versions must give deprecatedSince' })]);
+  });
+
   it('names a component defined in a shared file with a broken inner $ref', () => {
     const doc = brokenCopy('components/shared.json', (c) => {
       c.schemas.Height = { $ref: '#/schemas/Missing' };
