@@ -3,7 +3,7 @@ import { headerText } from '../emit/header.ts';
 import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { clientClassName, clientOptionsName } from '../model/names.ts';
-import type { EndpointModel, SpecModel } from '../model/types.ts';
+import type { EndpointModel, ExampleModel, MethodModel, SpecModel } from '../model/types.ts';
 import { commentLines, methodComment } from './docs.ts';
 
 export const PACKAGE_NAME = '@avalanche-openrpc/client';
@@ -59,19 +59,32 @@ export function packageView(model: SpecModel): PackageView {
 function usageExample(model: SpecModel): string {
   const endpoint = [...model.endpoints].sort((a, b) => b.methods.length - a.methods.length)[0];
   if (!endpoint) return `import {} from '${PACKAGE_NAME}';`;
-  const className = clientClassName(endpoint.typeName);
-  const lines = [`import { ${className} } from '${PACKAGE_NAME}';`, '', `const client = new ${className}();`];
   for (const method of endpoint.methods.filter((m) => !m.deprecated)) {
     const example = method.examples.find((e) => e.result !== null && typeof e.result === 'object' && !Array.isArray(e.result) && Object.keys(e.result).length > 0);
     if (!example) continue;
-    const key = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));
-    const params = Object.entries(example.params).map(([name, value]) => `${key(name)}: ${JSON.stringify(value)}`);
     const fields = Object.keys(example.result as object).sort();
-    const target = fields.every((f) => /^[A-Za-z_$][\w$]*$/.test(f)) ? `{ ${fields.join(', ')} }` : 'result';
-    lines.push(`const ${target} = await client.${method.shortName}(${params.length > 0 ? `{ ${params.join(', ')} }` : ''});`);
-    break;
+    return clientSnippet(endpoint, method, example, fields.every((f) => IDENTIFIER.test(f)) ? `{ ${fields.join(', ')} }` : 'result');
   }
-  return lines.join('\n');
+  return [`import { ${clientClassName(endpoint.typeName)} } from '${PACKAGE_NAME}';`, '', `const client = ${clientConstruction(endpoint)};`].join('\n');
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** How to construct the endpoint's client: AVM endpoints name their chain, the others need nothing. */
+export function clientConstruction(endpoint: EndpointModel): string {
+  const options = endpoint.pathVariables.map((variable) => `${variable.name}: ${literal(variable.default)}`);
+  return `new ${clientClassName(endpoint.typeName)}(${options.length > 0 ? `{ ${options.join(', ')} }` : ''})`;
+}
+
+/** A call of the method with the example's params through the generated client, ready to paste. */
+export function clientSnippet(endpoint: EndpointModel, method: MethodModel, example: ExampleModel, target = 'result'): string {
+  const args = method.params.length === 0 ? '' : literal(example.params);
+  return [
+    `import { ${clientClassName(endpoint.typeName)} } from '${PACKAGE_NAME}';`,
+    '',
+    `const client = ${clientConstruction(endpoint)};`,
+    `const ${target} = await client.${method.shortName}(${args});`,
+  ].join('\n');
 }
 
 function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {

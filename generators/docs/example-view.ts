@@ -3,9 +3,7 @@
  * command, and as a few lines of TypeScript using the generated client.
  */
 import type { EndpointModel, ExampleModel, Json, MethodModel } from '../model/types.ts';
-import { PACKAGE_NAME } from '../client/view.ts';
-import { jsLiteral } from '../emit/literal.ts';
-import { clientClassName } from '../model/names.ts';
+import { clientSnippet } from '../client/view.ts';
 import { type Html, html, joinHtml } from './html.ts';
 import { type MethodLinker, renderMarkdown } from './markdown.ts';
 
@@ -47,22 +45,6 @@ export function exampleView(endpoint: EndpointModel, method: MethodModel, exampl
 /** A shell word: bare when it is plainly safe (a usual URL), else single-quoted, so a pasted command runs nothing else. */
 export function shellQuote(text: string): string {
   return /^[A-Za-z0-9_\-.:/@%+=,]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-/** How to construct the endpoint's client: AVM endpoints name their chain, the others need nothing. */
-export function clientConstruction(endpoint: EndpointModel): string {
-  const options = endpoint.pathVariables.map((variable) => `${variable.name}: ${jsLiteral(variable.default)}`);
-  return `new ${clientClassName(endpoint.typeName)}(${options.length > 0 ? `{ ${options.join(', ')} }` : ''})`;
-}
-
-function clientSnippet(endpoint: EndpointModel, method: MethodModel, example: ExampleModel): string {
-  const args = method.params.length === 0 ? '' : jsLiteral(example.params);
-  return [
-    `import { ${clientClassName(endpoint.typeName)} } from '${PACKAGE_NAME}';`,
-    '',
-    `const client = ${clientConstruction(endpoint)};`,
-    `const result = await client.${method.shortName}(${args});`,
-  ].join('\n');
 }
 
 /** JSON.stringify(value, null, 2), with spans for keys, strings, numbers and literals. */

@@ -2,7 +2,8 @@
 import { clientClassName } from '../model/names.ts';
 import type { EndpointModel, MethodModel } from '../model/types.ts';
 import { lifecycle } from '../model/versions.ts';
-import { type ExampleView, clientConstruction, endpointUrl, exampleView } from './example-view.ts';
+import { clientConstruction } from '../client/view.ts';
+import { type ExampleView, endpointUrl, exampleView } from './example-view.ts';
 import type { Html } from './html.ts';
 import { renderInline } from './markdown.ts';
 import { type SchemaNode, schemaNode } from './schema-tree.ts';
