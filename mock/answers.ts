@@ -5,7 +5,7 @@
  */
 import { canonicalJson as canonical } from '../generators/model/names.ts';
 import type { Json, MethodModel, SpecModel } from '../generators/model/types.ts';
-import type { MethodSpec } from '../generated/server/dist/index.js';
+import { type MethodSpec, type RawJson, rawJson } from '../generated/server/dist/index.js';
 import { Random } from './random.ts';
 import { type Network, Synthesizer, encodingOf } from './synth.ts';
 
@@ -13,8 +13,9 @@ const CACHED_ANSWERS = 512;
 
 export class MethodAnswers {
   private readonly synthesizer: Synthesizer;
-  private readonly examples: Array<{ key: string; sent: string; params: Record<string, Json>; result: Json }>;
-  private readonly cache = new Map<string, Json>();
+  private readonly examples: Array<{ key: string; sent: string; params: Record<string, Json>; result: Json; written: RawJson }>;
+  /** Answers by the params as sent, written once: they are deterministic and never change. */
+  private readonly cache = new Map<string, RawJson>();
 
   constructor(
     model: SpecModel,
@@ -23,22 +24,29 @@ export class MethodAnswers {
     network: Network,
   ) {
     this.synthesizer = new Synthesizer(model, method, network);
-    this.examples = method.examples.map((example) => ({ key: canonical(example.params), sent: JSON.stringify(example.params), params: example.params, result: example.result }));
+    this.examples = method.examples.map((example) => ({
+      key: canonical(example.params),
+      sent: JSON.stringify(example.params),
+      params: example.params,
+      result: example.result,
+      written: rawJson(example.result),
+    }));
   }
 
-  /** The example whose params are exactly these, if any. */
-  example(params: Record<string, unknown>): Json | undefined {
+  /** The result of the example whose params are exactly these, if any. */
+  example(params: Record<string, unknown>): RawJson | undefined {
     let key: string;
     try {
       key = canonical(params);
     } catch {
       return undefined;
     }
-    // Answers are only serialized, never changed, so the example's own value is answered as it is.
-    return this.examples.find((example) => example.key === key)?.result;
+    return this.examples.find((example) => example.key === key)?.written;
   }
 
-  answer(params: Record<string, unknown>): Json {
+  answer(params: Record<string, unknown>): RawJson {
+    // Examples are the usual request: compared as they are, which costs less than writing the params out.
+    for (const example of this.examples) if (sameJson(params, example.params)) return example.written;
     // Params as sent (key order included) name a repeated request cheaply; the canonical form, only when needed.
     let sent: string;
     try {
@@ -46,7 +54,7 @@ export class MethodAnswers {
     } catch {
       sent = '';
     }
-    const known = this.cache.get(sent) ?? this.examples.find((candidate) => candidate.sent === sent)?.result;
+    const known = this.cache.get(sent) ?? this.examples.find((candidate) => candidate.sent === sent)?.written;
     if (known !== undefined) return known;
     let key: string;
     try {
@@ -55,7 +63,7 @@ export class MethodAnswers {
       key = '';
     }
     // Answers are deterministic, so a repeated request can have the answer built the first time.
-    const answer = this.examples.find((candidate) => candidate.key === key)?.result ?? this.build(params, `${this.method.name} ${key}`);
+    const answer = this.examples.find((candidate) => candidate.key === key)?.written ?? rawJson(this.build(params, `${this.method.name} ${key}`));
     if (this.cache.size >= CACHED_ANSWERS) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(sent, answer);
     return answer;
@@ -67,7 +75,7 @@ export class MethodAnswers {
       const built = this.synthesizer.answer(params, new Random(draw === 0 ? seed : `${seed}#${draw}`));
       if (built !== undefined && this.spec.validateResult(built)) return built;
     }
-    return structuredClone(this.closest(params).result);
+    return this.closest(params).result;
   }
 
   /** The example sharing the most param values with the request, the requested encoding above all. */
@@ -77,4 +85,19 @@ export class MethodAnswers {
       Object.entries(example.params).filter(([name, value]) => canonical(value) === canonical(params[name])).length;
     return this.examples.reduce((best, example) => (score(example) > score(best) ? example : best), this.examples[0]!);
   }
+}
+
+/** Equal as JSON values: the same members (in any order) and items, with equal numbers, strings and literals. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let size = 0;
+  for (const key in left) {
+    if (!Object.hasOwn(right, key) || !sameJson(left[key], right[key])) return false;
+    size++;
+  }
+  for (const _ in right) size--;
+  return size === 0;
 }

@@ -1,8 +1,9 @@
 /** The node profile on a generated stub, case by case, with raw HTTP: what the node's RPC layer answers. */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADDRESS, TX_ID, startStub } from './stub.ts';
-import { rpc, send } from './raw-http.ts';
+import { createRouter, createXChainEndpoint, rawJson } from '../../generated/server/dist/index.js';
+import { ADDRESS, TX_ID, startStub, stubHandlers } from './stub.ts';
+import { listen, rpc, send } from './raw-http.ts';
 
 const PATH = '/ext/bc/X';
 /** The spec's own text for params that fail to decode: the stub must answer with it. */
@@ -245,6 +246,59 @@ describe('result validation (strict mode)', () => {
       expect(response.error.message).toMatch(/^result of avm\.getHeight does not match its schema: .*height/);
     } finally {
       await stub.close();
+    }
+  });
+});
+
+describe('results written ahead (rawJson)', () => {
+  const serve = async (height: unknown, validateResults: boolean) => {
+    const handlers = { ...stubHandlers({ calls: [] }), getHeight: () => rawJson({ height }) };
+    return listen(createRouter({ [PATH]: createXChainEndpoint(handlers as never, { validateResults }) }).node as never);
+  };
+
+  it('sends the written JSON as it is, with Go\'s escaping, and checks it in strict mode', async () => {
+    const loose = await serve('<4&2>', false);
+    const strict = await serve('<4&2>', true);
+    try {
+      expect((await send(loose.port, { path: PATH, body: rpc('avm.getHeight') })).text).toBe('{"jsonrpc":"2.0","result":{"height":"\\u003c4\\u00262\\u003e"},"id":1}\n');
+      const refused = JSON.parse((await send(strict.port, { path: PATH, body: rpc('avm.getHeight') })).text) as { error: { code: number; message: string } };
+      expect(refused.error.code).toBe(-32603);
+      expect(refused.error.message).toMatch(/^result of avm\.getHeight does not match its schema: .*height/);
+    } finally {
+      await Promise.all([loose.close(), strict.close()]);
+    }
+  });
+
+  it('passes strict mode when the written result matches the spec', async () => {
+    const strict = await serve('42', true);
+    try {
+      expect((await send(strict.port, { path: PATH, body: rpc('avm.getHeight') })).text).toBe('{"jsonrpc":"2.0","result":{"height":"42"},"id":1}\n');
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('router headers', () => {
+  it('go with every reply: answers, refusals, 404 and CORS preflights', async () => {
+    const endpoint = createXChainEndpoint(stubHandlers({ calls: [] }) as never);
+    const router = await listen(createRouter({ [PATH]: endpoint }, { headers: { 'node-id': 'NodeID-test' }, cors: true }).node as never);
+    try {
+      const replies = await Promise.all([
+        send(router.port, { path: PATH, body: rpc('avm.getHeight') }),
+        send(router.port, { path: PATH, body: rpc('avm.getHeight'), contentType: 'text/plain' }),
+        send(router.port, { path: PATH, method: 'GET' }),
+        send(router.port, { path: '/nowhere', body: rpc('avm.getHeight') }),
+        send(router.port, { path: PATH, method: 'OPTIONS', headers: { origin: 'http://127.0.0.1:1', 'access-control-request-method': 'POST' } }),
+      ]);
+      expect(replies.map((reply) => reply.status)).toEqual([200, 415, 405, 404, 204]);
+      for (const reply of replies) expect(reply.headers['node-id']).toBe('NodeID-test');
+      expect(replies[0]!.headers['access-control-allow-origin']).toBeUndefined();
+      expect(replies[4]!.headers['access-control-allow-origin']).toBe('*');
+      const withOrigin = await send(router.port, { path: PATH, body: rpc('avm.getHeight'), headers: { origin: 'http://127.0.0.1:1' } });
+      expect(withOrigin.headers).toMatchObject({ 'node-id': 'NodeID-test', 'access-control-allow-origin': '*', vary: 'Origin' });
+    } finally {
+      await router.close();
     }
   });
 });

@@ -40,25 +40,26 @@ export function createRouter(routes, options = {}) {
   const table = typeof routes === "function" ? void 0 : new Map(Object.entries(routes));
   const resolve = typeof routes === "function" ? routes : (path) => table.get(path);
   const pathOf = (url) => {
+    if (url.charCodeAt(0) === 47 && url.indexOf("?") < 0) return url;
     const start = url.startsWith("/") ? 0 : url.indexOf("/", url.indexOf("//") + 2);
     const query = url.indexOf("?", start);
     return url.slice(start, query < 0 ? void 0 : query);
   };
-  const extra = (origin) => ({ ...options.headers, ...options.cors && origin ? CORS : {} });
+  const fixed = options.headers && Object.keys(options.headers).length > 0 ? { ...options.headers } : void 0;
+  const withCors = { ...fixed, ...CORS };
+  const extra = (origin) => options.cors && origin ? withCors : fixed;
   const notFound = () => textReply(404, "404 page not found\n", { "X-Content-Type-Options": "nosniff" });
-  const fixed = Object.entries(options.headers ?? {});
   const node = (req, res) => {
-    for (const [name, value] of fixed) res.setHeader(name, value);
     const origin = options.cors && typeof req.headers.origin === "string" ? req.headers.origin : void 0;
+    const headers = extra(origin);
     const preflight = origin && req.method === "OPTIONS" && req.headers["access-control-request-method"];
-    if (origin) for (const [name, value] of Object.entries(CORS)) res.setHeader(name, value);
-    if (preflight) return sendNode(res, preflightReply(String(preflight), req.headers["access-control-request-headers"]));
+    if (preflight) return sendNode(res, preflightReply(String(preflight), req.headers["access-control-request-headers"]), headers);
     const endpoint = resolve(pathOf(req.url ?? "/"));
     if (!endpoint) {
       req.resume();
-      return sendNode(res, notFound());
+      return sendNode(res, notFound(), headers);
     }
-    endpoint.node(req, res);
+    endpoint.node(req, res, headers);
   };
   const fetch = async (request) => {
     const origin = request.headers.get("origin") ?? void 0;
@@ -70,7 +71,7 @@ export function createRouter(routes, options = {}) {
       const endpoint = resolve(pathOf(request.url));
       response = endpoint ? await endpoint.fetch(request) : toResponse(notFound());
     }
-    for (const [name, value] of Object.entries(extra(origin))) response.headers.set(name, value);
+    for (const [name, value] of Object.entries(extra(origin) ?? {})) response.headers.set(name, value);
     return response;
   };
   return { node, fetch };

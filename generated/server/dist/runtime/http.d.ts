@@ -29,15 +29,16 @@ export interface NodeResponse {
         destroy(): void;
     } | null;
 }
-export type NodeListener = (req: NodeRequest, res: NodeResponse) => void;
+/** A node:http request listener; a router passes the headers it adds to every reply as the third argument. */
+export type NodeListener = (req: NodeRequest, res: NodeResponse, headers?: Readonly<Record<string, string>>) => void;
 export type Answer = (body: Uint8Array, call: CallInfo) => RpcReply | Promise<RpcReply>;
 export declare const DEFAULT_MAX_BODY_BYTES: number;
 export declare function textReply(status: number, text: string, headers?: Record<string, string>): RpcReply;
 /** The refusal for a request that never reaches the RPC layer, or undefined when it does. */
 export declare function refuse(method: string | undefined, contentType: string | null | undefined): RpcReply | undefined;
 export declare function tooLarge(): RpcReply;
-/** Sends a reply (whose headers object it may add to). */
-export declare function sendNode(res: NodeResponse, reply: RpcReply): void;
+/** Sends a reply, adding `extra` and the length to its headers object (every reply has one of its own). */
+export declare function sendNode(res: NodeResponse, reply: RpcReply, extra?: Readonly<Record<string, string>>): void;
 export declare function nodeAdapter(answer: Answer, maxBodyBytes: number): NodeListener;
 export declare function toResponse(reply: RpcReply): Response;
 export declare function fetchAdapter(answer: Answer, maxBodyBytes: number): (request: Request) => Promise<Response>;

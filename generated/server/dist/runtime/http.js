@@ -6,6 +6,7 @@ export function textReply(status, text, headers = {}) {
 }
 export function refuse(method, contentType) {
   if (method !== "POST") return textReply(405, `rpc: POST method required, received ${method ?? ""}`);
+  if (contentType === "application/json") return void 0;
   const type = (contentType ?? "").split(";", 1)[0];
   if (type.toLowerCase() !== "application/json") return textReply(415, `rpc: unrecognized Content-Type: ${type}`);
   return void 0;
@@ -16,10 +17,12 @@ export function tooLarge() {
 function firstHeader(value) {
   return Array.isArray(value) ? value[0] : value;
 }
-export function sendNode(res, reply) {
+export function sendNode(res, reply, extra) {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
-  reply.headers["Content-Length"] = String(typeof reply.body === "string" ? byteLength(reply.body) : reply.body.length);
-  res.writeHead(reply.status, reply.headers);
+  const headers = reply.headers;
+  if (extra) for (const name in extra) headers[name] = extra[name];
+  headers["Content-Length"] = String(typeof reply.body === "string" ? byteLength(reply.body) : reply.body.length);
+  res.writeHead(reply.status, headers);
   res.end(reply.body);
 }
 class NodeCall {
@@ -49,16 +52,17 @@ function byteLength(text) {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return encoder.encode(text).length;
   return text.length;
 }
+const ignore = () => void 0;
 const internal = () => textReply(500, "internal server error");
 export function nodeAdapter(answer, maxBodyBytes) {
-  return (req, res) => {
+  return (req, res, extra) => {
     const refusal = refuse(req.method, firstHeader(req.headers["content-type"]));
     if (refusal) {
       req.resume();
-      return sendNode(res, refusal);
+      return sendNode(res, refusal, extra);
     }
     const declared = Number(firstHeader(req.headers["content-length"]));
-    if (declared > maxBodyBytes) return refuseLarge(req, res);
+    if (declared > maxBodyBytes) return refuseLarge(req, res, extra);
     const chunks = [];
     let size = 0;
     let over = false;
@@ -69,10 +73,10 @@ export function nodeAdapter(answer, maxBodyBytes) {
       if (size > maxBodyBytes) {
         over = true;
         chunks.length = 0;
-        refuseLarge(req, res);
+        refuseLarge(req, res, extra);
       } else chunks.push(chunk);
     });
-    req.on("error", () => void 0);
+    req.on("error", ignore);
     req.on("end", () => {
       if (over) return;
       const body = chunks.length === 1 ? chunks[0] : concat(chunks, size);
@@ -80,17 +84,17 @@ export function nodeAdapter(answer, maxBodyBytes) {
       try {
         reply = answer(body, call);
       } catch {
-        return sendNode(res, internal());
+        return sendNode(res, internal(), extra);
       }
-      if (reply instanceof Promise) reply.then((r) => sendNode(res, r), () => sendNode(res, internal()));
-      else sendNode(res, reply);
+      if (reply instanceof Promise) reply.then((r) => sendNode(res, r, extra), () => sendNode(res, internal(), extra));
+      else sendNode(res, reply, extra);
     });
   };
 }
-function refuseLarge(req, res) {
-  req.on("data", () => void 0);
+function refuseLarge(req, res, extra) {
+  req.on("data", ignore);
   res.on("finish", () => setTimeout(() => res.socket?.destroy(), 1e3));
-  sendNode(res, tooLarge());
+  sendNode(res, tooLarge(), extra);
 }
 function concat(chunks, size) {
   const out = new Uint8Array(size);

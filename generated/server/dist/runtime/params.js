@@ -39,26 +39,44 @@ export function nodeArgs(params) {
 }
 export function foldValue(value, shape) {
   if (shape === 0) return value;
-  if (shape.p && isObject(value)) {
-    const out = {};
-    for (const key of Object.keys(value)) {
-      const child = value[key];
-      const declared = shape.p[foldKey(key)];
-      if (declared) {
-        const [name, childShape, nullable] = declared;
-        if (child === null && !nullable) continue;
-        setMember(out, name, foldValue(child, childShape));
-      } else if (shape.m) setMember(out, key, foldValue(child, shape.m));
+  if ((shape.p || shape.m) && isObject(value)) return foldObject(value, shape);
+  if (shape.i && Array.isArray(value)) {
+    let out;
+    for (let i = 0; i < value.length; i++) {
+      const item = foldValue(value[i], shape.i);
+      if (out === void 0 && item !== value[i]) out = value.slice(0, i);
+      out?.push(item);
     }
-    return out;
+    return out ?? value;
   }
-  if (shape.m && isObject(value)) {
-    const out = {};
-    for (const key of Object.keys(value)) setMember(out, key, foldValue(value[key], shape.m));
-    return out;
-  }
-  if (shape.i && Array.isArray(value)) return value.map((item) => foldValue(item, shape.i));
   return value;
+}
+function foldObject(value, shape) {
+  let out;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const child = value[key];
+    const declared = shape.p?.[foldKey(key)];
+    let name;
+    let decoded;
+    if (declared) {
+      if (child !== null || declared[2]) {
+        name = declared[0];
+        decoded = foldValue(child, declared[1]);
+      }
+    } else if (shape.m) {
+      name = key;
+      decoded = foldValue(child, shape.m);
+    }
+    if (out === void 0) {
+      if (name === key && decoded === child) continue;
+      out = {};
+      for (let j = 0; j < i; j++) setMember(out, keys[j], value[keys[j]]);
+    }
+    if (name !== void 0) setMember(out, name, decoded);
+  }
+  return out ?? value;
 }
 export function violationsOf(validate) {
   return (validate.errors ?? []).map((error) => ({

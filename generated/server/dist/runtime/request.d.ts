@@ -2,10 +2,13 @@
 export interface ServerRequest {
     version: string;
     method: string;
-    params?: {
-        value: unknown;
-        raw: () => string | Uint8Array;
-    };
+    /** The params value; absent when none or null was sent. */
+    params?: unknown;
+    /**
+     * The params as written, compacted, which only the Go reader keeps (error data echoes them); elsewhere the value
+     * written back stands for them.
+     */
+    rawParams?: () => string | Uint8Array;
     /** The id to echo, compacted; absent for a notification. */
     id?: string | Uint8Array;
     typeError?: string;

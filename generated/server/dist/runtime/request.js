@@ -37,7 +37,7 @@ function fastRequest(body) {
     idText = written[1];
   } else if (id !== void 0 && id !== null) return void 0;
   const request = { version: jsonrpc, method };
-  if (params !== void 0 && params !== null) request.params = { value: params, raw: () => JSON.stringify(params) };
+  if (params !== void 0 && params !== null) request.params = params;
   if (idText !== void 0) request.id = idText;
   return request;
 }
@@ -61,8 +61,13 @@ function fromParsed(parsed, body) {
     const field = FIELDS[foldKey(member.key)];
     if (!field) continue;
     if (field === "params") {
-      if (member.value === null) delete request.params;
-      else request.params = { value: member.value, raw: () => compactRaw(body, member.start, member.end) };
+      if (member.value === null) {
+        delete request.params;
+        delete request.rawParams;
+      } else {
+        request.params = member.value;
+        request.rawParams = () => compactRaw(body, member.start, member.end);
+      }
     } else if (field === "id") {
       if (member.value === null) delete request.id;
       else request.id = compactRaw(body, member.start, member.end);

@@ -7,6 +7,18 @@ export declare class RpcError extends Error {
     readonly data: unknown;
     constructor(code: number, message: string, data?: unknown);
 }
+/**
+ * A result already written as JSON, answered as it is: a handler that gives the same answer again and again (a mock,
+ * a cache) writes it once. Made by rawJson, which writes Go's encoding, so the bytes are the ones the node sends.
+ */
+export declare class RawJson<T = unknown> {
+    readonly json: string;
+    /** The type of the value written, for type checks only: never set. */
+    readonly type?: T;
+    private constructor();
+    static write<T>(value: T): RawJson<T>;
+}
+export declare function rawJson<T>(value: T): RawJson<T>;
 /** The node's text for params that fail to decode (the spec's InvalidArgument error). */
 export declare const INVALID_ARGUMENT = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
 export interface MethodSpec {

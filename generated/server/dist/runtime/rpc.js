@@ -13,6 +13,18 @@ export class RpcError extends Error {
   code;
   data;
 }
+export class RawJson {
+  constructor(json) {
+    this.json = json;
+  }
+  json;
+  static write(value) {
+    return new RawJson(goStringify(value));
+  }
+}
+export function rawJson(value) {
+  return RawJson.write(value);
+}
 export const INVALID_ARGUMENT = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
 const JSON_TYPE = "application/json; charset=utf-8";
 export function goMethodName(name) {
@@ -24,38 +36,45 @@ export function dispatch(dispatcher, body, call) {
 }
 function answerNode(dispatcher, body, call) {
   const request = readNodeRequest(body);
-  const id = request.id ?? "null";
-  const reply = (ran, parts) => {
-    const headers = parts ? { "Content-Type": JSON_TYPE } : {};
-    if (ran) headers["X-Content-Type-Options"] = "nosniff";
-    return { status: 200, headers, body: parts ? joinParts(parts) : "" };
-  };
-  const failure = (ran, code, message, data = ["null"]) => reply(ran, request.id || code === -32700 ? ['{"jsonrpc":"2.0","error":{"code":', String(code), ',"message":', goStringify(message), ',"data":', ...data, '},"id":', id, "}\n"] : void 0);
-  if (request.typeError !== void 0) return failure(false, -32700, request.typeError, requestData(request, id));
-  if (request.version !== "2.0") return failure(false, -32600, "jsonrpc must be 2.0", requestData(request, id));
+  if (request.typeError !== void 0) return nodeFailure(request, false, -32700, request.typeError, requestData(request));
+  if (request.version !== "2.0") return nodeFailure(request, false, -32600, "jsonrpc must be 2.0", requestData(request));
   const resolved = resolveNodeMethod(dispatcher, request.method);
-  if (typeof resolved === "string") return failure(false, -32e3, resolved);
-  const args = nodeArgs(request.params?.value);
-  if (!args) return failure(false, -32e3, INVALID_ARGUMENT);
+  if (typeof resolved === "string") return nodeFailure(request, false, -32e3, resolved);
+  const args = nodeArgs(request.params);
+  if (!args) return nodeFailure(request, false, -32e3, INVALID_ARGUMENT);
   const params = foldValue(args, resolved.shape);
   if (!resolved.validateParams(params)) {
     const violations = violationsOf(resolved.validateParams);
     const rejection = isDecodeFailure(violations) ? void 0 : dispatcher.options.rejectParams?.(resolved.name, params, violations);
-    if (!rejection) return failure(false, -32e3, INVALID_ARGUMENT);
-    return errorOf(rejection, (code, message, data) => failure(true, code, message, [goStringify(data)]));
+    if (!rejection) return nodeFailure(request, false, -32e3, INVALID_ARGUMENT);
+    return handlerFailure(request, rejection);
   }
-  const finish = (outcome2) => {
-    if ("error" in outcome2) return errorOf(outcome2.error, (code, message, data) => failure(true, code, message, [goStringify(data)]));
-    if (request.id === void 0) return reply(true, void 0);
-    if (typeof id === "string") return { status: 200, headers: { "Content-Type": JSON_TYPE, "X-Content-Type-Options": "nosniff" }, body: `{"jsonrpc":"2.0","result":${outcome2.json},"id":${id}}
-` };
-    return reply(true, ['{"jsonrpc":"2.0","result":', outcome2.json, ',"id":', id, "}\n"]);
-  };
   const outcome = invoke(dispatcher, resolved, params, call, request.id === void 0);
-  return outcome instanceof Promise ? outcome.then(finish) : finish(outcome);
+  return outcome instanceof Promise ? outcome.then((settled) => nodeOutcome(request, settled)) : nodeOutcome(request, outcome);
 }
-function requestData(request, id) {
-  return ['{"jsonrpc":', goStringify(request.version), ',"method":', goStringify(request.method), ',"params":', request.params?.raw() ?? "null", ',"id":', id, "}"];
+function nodeOutcome(request, outcome) {
+  if ("error" in outcome) return handlerFailure(request, outcome.error);
+  const id = request.id;
+  if (id === void 0) return nodeReply(true, void 0);
+  if (typeof id === "string") return { status: 200, headers: { "Content-Type": JSON_TYPE, "X-Content-Type-Options": "nosniff" }, body: `{"jsonrpc":"2.0","result":${outcome.json},"id":${id}}
+` };
+  return nodeReply(true, ['{"jsonrpc":"2.0","result":', outcome.json, ',"id":', id, "}\n"]);
+}
+function nodeReply(ran, parts) {
+  const headers = parts ? { "Content-Type": JSON_TYPE } : {};
+  if (ran) headers["X-Content-Type-Options"] = "nosniff";
+  return { status: 200, headers, body: parts ? joinParts(parts) : "" };
+}
+function nodeFailure(request, ran, code, message, data = ["null"]) {
+  const id = request.id ?? "null";
+  return nodeReply(ran, request.id || code === -32700 ? ['{"jsonrpc":"2.0","error":{"code":', String(code), ',"message":', goStringify(message), ',"data":', ...data, '},"id":', id, "}\n"] : void 0);
+}
+function handlerFailure(request, error) {
+  return errorOf(error, (code, message, data) => nodeFailure(request, true, code, message, [goStringify(data)]));
+}
+function requestData(request) {
+  const params = request.rawParams?.() ?? (request.params === void 0 ? "null" : goStringify(request.params));
+  return ['{"jsonrpc":', goStringify(request.version), ',"method":', goStringify(request.method), ',"params":', params, ',"id":', request.id ?? "null", "}"];
 }
 function resolveNodeMethod(dispatcher, method) {
   const known = dispatcher.resolved.get(method);
@@ -101,31 +120,37 @@ class Context {
   }
 }
 export function invoke(dispatcher, spec, params, call, notification) {
-  const handler = dispatcher.handlers[spec.handler];
-  const context = new Context(spec.name, notification, call);
-  const failed = (error) => {
-    if (!(error instanceof RpcError)) dispatcher.options.onError?.(error, spec.name);
-    return { error };
-  };
-  const written = (result2) => {
-    try {
-      if (result2 === void 0) result2 = {};
-      if (dispatcher.options.validateResults && !spec.validateResult(result2)) {
+  let result;
+  try {
+    result = dispatcher.handlers[spec.handler].call(dispatcher.handlers, params, new Context(spec.name, notification, call));
+  } catch (error) {
+    return failed(dispatcher, spec, error);
+  }
+  if (!isThenable(result)) return written(dispatcher, spec, result);
+  return Promise.resolve(result).then(
+    (value) => written(dispatcher, spec, value),
+    (error) => failed(dispatcher, spec, error)
+  );
+}
+function failed(dispatcher, spec, error) {
+  if (!(error instanceof RpcError)) dispatcher.options.onError?.(error, spec.name);
+  return { error };
+}
+function written(dispatcher, spec, result) {
+  try {
+    const raw = result instanceof RawJson ? result.json : void 0;
+    if (result === void 0) result = {};
+    if (dispatcher.options.validateResults) {
+      const value = raw === void 0 ? result : JSON.parse(raw);
+      if (!spec.validateResult(value)) {
         const violations = violationsOf(spec.validateResult);
         return { error: new RpcError(-32603, `result of ${spec.name} does not match its schema: ${violations.map((v) => v.message).join("; ")}`, violations) };
       }
-      return { json: goStringify(result2) };
-    } catch (error) {
-      return failed(error);
     }
-  };
-  let result;
-  try {
-    result = handler.call(dispatcher.handlers, params, context);
+    return { json: raw ?? goStringify(result) };
   } catch (error) {
-    return failed(error);
+    return failed(dispatcher, spec, error);
   }
-  return isThenable(result) ? Promise.resolve(result).then(written, failed) : written(result);
 }
 function isThenable(value) {
   return typeof value === "object" && value !== null && typeof value.then === "function";

@@ -100,25 +100,27 @@ export function createRouter(routes: Record<string, Endpoint> | ((path: string) 
   const table = typeof routes === 'function' ? undefined : new Map(Object.entries(routes));
   const resolve = typeof routes === 'function' ? routes : (path: string) => table!.get(path);
   const pathOf = (url: string) => {
+    if (url.charCodeAt(0) === 0x2f && url.indexOf('?') < 0) return url;
     const start = url.startsWith('/') ? 0 : url.indexOf('/', url.indexOf('//') + 2);
     const query = url.indexOf('?', start);
     return url.slice(start, query < 0 ? undefined : query);
   };
-  const extra = (origin: string | undefined): Record<string, string> => ({ ...options.headers, ...(options.cors && origin ? CORS : {}) });
+  const fixed: Record<string, string> | undefined = options.headers && Object.keys(options.headers).length > 0 ? { ...options.headers } : undefined;
+  const withCors: Record<string, string> = { ...fixed, ...CORS };
+  const extra = (origin: string | undefined): Record<string, string> | undefined => (options.cors && origin ? withCors : fixed);
   const notFound = (): RpcReply => textReply(404, '404 page not found\n', { 'X-Content-Type-Options': 'nosniff' });
-  const fixed = Object.entries(options.headers ?? {});
+  // The router's headers travel with the reply into one writeHead: headers set ahead of it take node:http's slow path.
   const node: NodeListener = (req, res) => {
-    for (const [name, value] of fixed) res.setHeader(name, value);
     const origin = options.cors && typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
+    const headers = extra(origin);
     const preflight = origin && req.method === 'OPTIONS' && req.headers['access-control-request-method'];
-    if (origin) for (const [name, value] of Object.entries(CORS)) res.setHeader(name, value);
-    if (preflight) return sendNode(res, preflightReply(String(preflight), req.headers['access-control-request-headers']));
+    if (preflight) return sendNode(res, preflightReply(String(preflight), req.headers['access-control-request-headers']), headers);
     const endpoint = resolve(pathOf(req.url ?? '/'));
     if (!endpoint) {
       req.resume();
-      return sendNode(res, notFound());
+      return sendNode(res, notFound(), headers);
     }
-    endpoint.node(req, res);
+    endpoint.node(req, res, headers);
   };
   const fetch = async (request: Request): Promise<Response> => {
     const origin = request.headers.get('origin') ?? undefined;
@@ -130,7 +132,7 @@ export function createRouter(routes: Record<string, Endpoint> | ((path: string) 
       const endpoint = resolve(pathOf(request.url));
       response = endpoint ? await endpoint.fetch(request) : toResponse(notFound());
     }
-    for (const [name, value] of Object.entries(extra(origin))) response.headers.set(name, value);
+    for (const [name, value] of Object.entries(extra(origin) ?? {})) response.headers.set(name, value);
     return response;
   };
   return { node, fetch };

@@ -30,7 +30,8 @@ export interface NodeResponse {
   socket?: { destroy(): void } | null;
 }
 
-export type NodeListener = (req: NodeRequest, res: NodeResponse) => void;
+/** A node:http request listener; a router passes the headers it adds to every reply as the third argument. */
+export type NodeListener = (req: NodeRequest, res: NodeResponse, headers?: Readonly<Record<string, string>>) => void;
 export type Answer = (body: Uint8Array, call: CallInfo) => RpcReply | Promise<RpcReply>;
 
 export const DEFAULT_MAX_BODY_BYTES: number = 16 * 1024 * 1024;
@@ -43,6 +44,7 @@ export function textReply(status: number, text: string, headers: Record<string, 
 /** The refusal for a request that never reaches the RPC layer, or undefined when it does. */
 export function refuse(method: string | undefined, contentType: string | null | undefined): RpcReply | undefined {
   if (method !== 'POST') return textReply(405, `rpc: POST method required, received ${method ?? ''}`);
+  if (contentType === 'application/json') return undefined;
   const type = (contentType ?? '').split(';', 1)[0]!;
   if (type.toLowerCase() !== 'application/json') return textReply(415, `rpc: unrecognized Content-Type: ${type}`);
   return undefined;
@@ -56,12 +58,14 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Sends a reply (whose headers object it may add to). */
-export function sendNode(res: NodeResponse, reply: RpcReply): void {
+/** Sends a reply, adding `extra` and the length to its headers object (every reply has one of its own). */
+export function sendNode(res: NodeResponse, reply: RpcReply, extra?: Readonly<Record<string, string>>): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
+  const headers = reply.headers;
+  if (extra) for (const name in extra) headers[name] = extra[name]!;
   // A known length, as Go's server sends for small answers, rather than chunked encoding.
-  reply.headers['Content-Length'] = String(typeof reply.body === 'string' ? byteLength(reply.body) : reply.body.length);
-  res.writeHead(reply.status, reply.headers);
+  headers['Content-Length'] = String(typeof reply.body === 'string' ? byteLength(reply.body) : reply.body.length);
+  res.writeHead(reply.status, headers);
   res.end(reply.body);
 }
 
@@ -101,17 +105,18 @@ function byteLength(text: string): number {
   return text.length;
 }
 
+const ignore = (): void => undefined;
 const internal = (): RpcReply => textReply(500, 'internal server error');
 
 export function nodeAdapter(answer: Answer, maxBodyBytes: number): NodeListener {
-  return (req, res) => {
+  return (req, res, extra) => {
     const refusal = refuse(req.method, firstHeader(req.headers['content-type']));
     if (refusal) {
       req.resume();
-      return sendNode(res, refusal);
+      return sendNode(res, refusal, extra);
     }
     const declared = Number(firstHeader(req.headers['content-length']));
-    if (declared > maxBodyBytes) return refuseLarge(req, res);
+    if (declared > maxBodyBytes) return refuseLarge(req, res, extra);
     const chunks: Uint8Array[] = [];
     let size = 0;
     let over = false;
@@ -122,10 +127,10 @@ export function nodeAdapter(answer: Answer, maxBodyBytes: number): NodeListener 
       if (size > maxBodyBytes) {
         over = true;
         chunks.length = 0;
-        refuseLarge(req, res);
+        refuseLarge(req, res, extra);
       } else chunks.push(chunk);
     });
-    req.on('error', () => undefined);
+    req.on('error', ignore);
     req.on('end', () => {
       if (over) return;
       const body = chunks.length === 1 ? chunks[0]! : concat(chunks, size);
@@ -133,11 +138,11 @@ export function nodeAdapter(answer: Answer, maxBodyBytes: number): NodeListener 
       try {
         reply = answer(body, call);
       } catch {
-        return sendNode(res, internal());
+        return sendNode(res, internal(), extra);
       }
       // Answered in the same turn when the handler was synchronous: Node then sends head and body in one write.
-      if (reply instanceof Promise) reply.then((r) => sendNode(res, r), () => sendNode(res, internal()));
-      else sendNode(res, reply);
+      if (reply instanceof Promise) reply.then((r) => sendNode(res, r, extra), () => sendNode(res, internal(), extra));
+      else sendNode(res, reply, extra);
     });
   };
 }
@@ -146,10 +151,10 @@ export function nodeAdapter(answer: Answer, maxBodyBytes: number): NodeListener 
  * Answers 413 and closes the connection once the answer is out; the rest of the body is read and dropped meanwhile,
  * because a client still sending would otherwise see a reset instead of the answer.
  */
-function refuseLarge(req: NodeRequest, res: NodeResponse): void {
-  req.on('data', () => undefined);
+function refuseLarge(req: NodeRequest, res: NodeResponse, extra: Readonly<Record<string, string>> | undefined): void {
+  req.on('data', ignore);
   res.on('finish', () => setTimeout(() => res.socket?.destroy(), 1000));
-  sendNode(res, tooLarge());
+  sendNode(res, tooLarge(), extra);
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {

@@ -79,26 +79,50 @@ export function nodeArgs(params: unknown): Record<string, unknown> | undefined {
 /** Decodes `value` into the shape of its schema, as Go decodes JSON into a struct. */
 export function foldValue(value: unknown, shape: Shape | 0): unknown {
   if (shape === 0) return value;
-  if (shape.p && isObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      const child = value[key];
-      const declared = shape.p[foldKey(key)];
-      if (declared) {
-        const [name, childShape, nullable] = declared;
-        if (child === null && !nullable) continue;
-        setMember(out, name, foldValue(child, childShape));
-      } else if (shape.m) setMember(out, key, foldValue(child, shape.m));
+  if ((shape.p || shape.m) && isObject(value)) return foldObject(value, shape);
+  if (shape.i && Array.isArray(value)) {
+    // Copied only from the first item that decodes to something else, as in foldObject.
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = foldValue(value[i], shape.i);
+      if (out === undefined && item !== value[i]) out = value.slice(0, i);
+      out?.push(item);
     }
-    return out;
+    return out ?? value;
   }
-  if (shape.m && isObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) setMember(out, key, foldValue(value[key], shape.m));
-    return out;
-  }
-  if (shape.i && Array.isArray(value)) return value.map((item) => foldValue(item, shape.i!));
   return value;
+}
+
+/**
+ * The object returned as is while it already is its decoding (keys spelled as declared, no dropped nulls), which is
+ * what well-behaved callers send; copied from the first key that decodes differently.
+ */
+function foldObject(value: Record<string, unknown>, shape: Shape): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const child = value[key];
+    const declared = shape.p?.[foldKey(key)];
+    let name: string | undefined;
+    let decoded: unknown;
+    if (declared) {
+      if (child !== null || declared[2]) {
+        name = declared[0];
+        decoded = foldValue(child, declared[1]);
+      }
+    } else if (shape.m) {
+      name = key;
+      decoded = foldValue(child, shape.m);
+    }
+    if (out === undefined) {
+      if (name === key && decoded === child) continue;
+      out = {};
+      for (let j = 0; j < i; j++) setMember(out, keys[j]!, value[keys[j]!]);
+    }
+    if (name !== undefined) setMember(out, name, decoded);
+  }
+  return out ?? value;
 }
 
 export function violationsOf(validate: ValidateFunction): Violation[] {

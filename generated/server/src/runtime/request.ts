@@ -12,7 +12,13 @@ import { foldKey } from './params.js';
 export interface ServerRequest {
   version: string;
   method: string;
-  params?: { value: unknown; raw: () => string | Uint8Array };
+  /** The params value; absent when none or null was sent. */
+  params?: unknown;
+  /**
+   * The params as written, compacted, which only the Go reader keeps (error data echoes them); elsewhere the value
+   * written back stands for them.
+   */
+  rawParams?: () => string | Uint8Array;
   /** The id to echo, compacted; absent for a notification. */
   id?: string | Uint8Array;
   typeError?: string;
@@ -60,7 +66,7 @@ function fastRequest(body: Uint8Array): ServerRequest | undefined {
     idText = written[1];
   } else if (id !== undefined && id !== null) return undefined;
   const request: ServerRequest = { version: jsonrpc, method };
-  if (params !== undefined && params !== null) request.params = { value: params, raw: () => JSON.stringify(params) };
+  if (params !== undefined && params !== null) request.params = params;
   if (idText !== undefined) request.id = idText;
   return request;
 }
@@ -86,8 +92,13 @@ function fromParsed(parsed: ParsedValue, body: Uint8Array): ServerRequest {
     const field = FIELDS[foldKey(member.key)];
     if (!field) continue;
     if (field === 'params') {
-      if (member.value === null) delete request.params;
-      else request.params = { value: member.value, raw: () => compactRaw(body, member.start, member.end) };
+      if (member.value === null) {
+        delete request.params;
+        delete request.rawParams;
+      } else {
+        request.params = member.value;
+        request.rawParams = () => compactRaw(body, member.start, member.end);
+      }
     } else if (field === 'id') {
       if (member.value === null) delete request.id;
       else request.id = compactRaw(body, member.start, member.end);
