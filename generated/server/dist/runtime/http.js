@@ -48,7 +48,9 @@ class NodeCall {
   }
 }
 const encoder = new TextEncoder();
+const nativeByteLength = globalThis.Buffer?.byteLength;
 function byteLength(text) {
+  if (nativeByteLength) return nativeByteLength(text, "utf8");
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return encoder.encode(text).length;
   return text.length;
 }

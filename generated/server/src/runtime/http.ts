@@ -98,8 +98,11 @@ class NodeCall implements CallInfo {
 }
 
 const encoder = new TextEncoder();
+/** node:http runs where Buffer is, and its count is native; the loop is for runtimes that only imitate node:http. */
+const nativeByteLength = (globalThis as { Buffer?: { byteLength(text: string, encoding: 'utf8'): number } }).Buffer?.byteLength;
 
 function byteLength(text: string): number {
+  if (nativeByteLength) return nativeByteLength(text, 'utf8');
   // Most answers are ASCII, whose length is its byte count; only the others need encoding to count.
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return encoder.encode(text).length;
   return text.length;
