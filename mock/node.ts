@@ -62,7 +62,8 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   const routes = new Map<string, EndpointName>();
   for (const name of served.keys()) for (const path of BASES[name]) routes.set(path, name);
   const state = new MockState(hrp, [...routes.keys()]);
-  const log = options.log ?? (() => undefined);
+  // Without a log the calls skip even building their lines: this is the path every call of a load test takes.
+  const log = options.log;
 
   const endpoints = new Map<EndpointName, Endpoint>();
   for (const [name, methods] of served) {
@@ -76,10 +77,10 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
       table[method.shortName] = (params) => {
         try {
           const result = answer(params);
-          log(`${method.name} ok`);
+          log?.(`${method.name} ok`);
           return result;
         } catch (error) {
-          log(`${method.name} error: ${(error as Error).message}`);
+          log?.(`${method.name} error: ${(error as Error).message}`);
           throw error;
         }
       };
@@ -99,7 +100,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
           } catch (error) {
             refusal = error as Error;
           }
-          log(`${method} error: ${refusal?.message ?? INVALID_ARGUMENT}`);
+          log?.(`${method} error: ${refusal?.message ?? INVALID_ARGUMENT}`);
           return refusal;
         },
       }),

@@ -52,31 +52,24 @@ export function foldValue(value, shape) {
   return value;
 }
 function foldObject(value, shape) {
-  let out;
-  const keys = Object.keys(value);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
+  for (const key in value) if (!keptAsIs(key, value[key], shape)) return copyObject(value, shape);
+  return value;
+}
+function keptAsIs(key, child, shape) {
+  const declared = shape.p?.[foldKey(key)];
+  if (declared) return declared[0] === key && (child !== null || declared[2] === 1) && foldValue(child, declared[1]) === child;
+  return shape.m !== void 0 && foldValue(child, shape.m) === child;
+}
+function copyObject(value, shape) {
+  const out = {};
+  for (const key in value) {
     const child = value[key];
     const declared = shape.p?.[foldKey(key)];
-    let name;
-    let decoded;
     if (declared) {
-      if (child !== null || declared[2]) {
-        name = declared[0];
-        decoded = foldValue(child, declared[1]);
-      }
-    } else if (shape.m) {
-      name = key;
-      decoded = foldValue(child, shape.m);
-    }
-    if (out === void 0) {
-      if (name === key && decoded === child) continue;
-      out = {};
-      for (let j = 0; j < i; j++) setMember(out, keys[j], value[keys[j]]);
-    }
-    if (name !== void 0) setMember(out, name, decoded);
+      if (child !== null || declared[2]) setMember(out, declared[0], foldValue(child, declared[1]));
+    } else if (shape.m) setMember(out, key, foldValue(child, shape.m));
   }
-  return out ?? value;
+  return out;
 }
 export function violationsOf(validate) {
   return (validate.errors ?? []).map((error) => ({

@@ -94,35 +94,30 @@ export function foldValue(value: unknown, shape: Shape | 0): unknown {
 }
 
 /**
- * The object returned as is while it already is its decoding (keys spelled as declared, no dropped nulls), which is
- * what well-behaved callers send; copied from the first key that decodes differently.
+ * The object returned as is when it already is its decoding (keys spelled as declared, no dropped nulls), which is
+ * what well-behaved callers send; otherwise a copy.
  */
 function foldObject(value: Record<string, unknown>, shape: Shape): Record<string, unknown> {
-  let out: Record<string, unknown> | undefined;
-  const keys = Object.keys(value);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
+  for (const key in value) if (!keptAsIs(key, value[key], shape)) return copyObject(value, shape);
+  return value;
+}
+
+function keptAsIs(key: string, child: unknown, shape: Shape): boolean {
+  const declared = shape.p?.[foldKey(key)];
+  if (declared) return declared[0] === key && (child !== null || declared[2] === 1) && foldValue(child, declared[1]) === child;
+  return shape.m !== undefined && foldValue(child, shape.m) === child;
+}
+
+function copyObject(value: Record<string, unknown>, shape: Shape): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in value) {
     const child = value[key];
     const declared = shape.p?.[foldKey(key)];
-    let name: string | undefined;
-    let decoded: unknown;
     if (declared) {
-      if (child !== null || declared[2]) {
-        name = declared[0];
-        decoded = foldValue(child, declared[1]);
-      }
-    } else if (shape.m) {
-      name = key;
-      decoded = foldValue(child, shape.m);
-    }
-    if (out === undefined) {
-      if (name === key && decoded === child) continue;
-      out = {};
-      for (let j = 0; j < i; j++) setMember(out, keys[j]!, value[keys[j]!]);
-    }
-    if (name !== undefined) setMember(out, name, decoded);
+      if (child !== null || declared[2]) setMember(out, declared[0], foldValue(child, declared[1]));
+    } else if (shape.m) setMember(out, key, foldValue(child, shape.m));
   }
-  return out ?? value;
+  return out;
 }
 
 export function violationsOf(validate: ValidateFunction): Violation[] {
