@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
-import { type Endpoint, INVALID_ARGUMENT, type Profile, createRouter } from '../generated/server/dist/index.js';
+import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
 import { createHash } from 'node:crypto';
 import { cb58Encode } from '../generators/formats.ts';
 import { servedBy } from '../generators/model/versions.ts';
@@ -94,15 +94,14 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
         ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
         // The node's handlers, not its decoder, check sizes and presence: the method's check words the refusal.
         rejectParams: (method: string, params: Record<string, unknown>) => {
-          let refusal: Error | undefined;
           try {
             handlers.get(method)?.check?.(params);
           } catch (error) {
-            refusal = error as Error;
+            return error as Error;
           }
-          log?.(`${method} error: ${refusal?.message ?? INVALID_ARGUMENT}`);
-          return refusal;
+          return undefined;
         },
+        ...(log ? { onRefused: (method: string, message: string) => log(`${method || '(no method)'} error: ${message}`) } : {}),
       }),
     );
   }

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { documentedErrorsOf, findDocumentedError } from '../../conform/errors.ts';
 import { indexMethods } from '../../generators/model/build.ts';
 import { bech32Encode, cb58Encode, hexDecode } from '../../generators/formats.ts';
+import { INVALID_ARGUMENT } from '../../generated/server/dist/index.js';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { mockModel } from '../../mock/spec.ts';
 import { P_CHAIN_ID, X_CHAIN_ID } from '../../mock/state.ts';
@@ -64,16 +65,20 @@ describe('keystore', () => {
     expect(await call(K, 'keystore.listUsers')).toEqual({ result: { users: ['bob'] } });
   });
 
-  it('logs one line per call: a result, a handler error, params refused before the handler', async () => {
+  it('logs one line per call: a result, a handler error, params refused before the handler, calls never handled', async () => {
     await call(K, 'keystore.listUsers');
     await call(K, 'keystore.createUser', { username: 'alice', password: 'password' });
     await call(K, 'keystore.createUser', { username: 'alice', password: 'x'.repeat(1025) });
     await call(K, 'keystore.createUser', { username: 'alice' });
+    await call(K, 'keystore.createUser', { username: 5, password: 'not-logged-either-9' });
+    await call(K, 'keystore.noSuchMethod');
     expect(logs).toEqual([
       'keystore.listUsers ok',
       'keystore.createUser error: password is too weak',
       'keystore.createUser error: password exceeds maximum length of 1024 chars',
       'keystore.createUser error: empty password',
+      `keystore.createUser error: ${INVALID_ARGUMENT}`,
+      'keystore.noSuchMethod error: rpc: can\'t find method "keystore.NoSuchMethod"',
     ]);
     expect(await call(K, 'keystore.listUsers')).toEqual({ result: { users: [] } });
   });

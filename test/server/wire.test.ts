@@ -302,3 +302,28 @@ describe('router headers', () => {
     }
   });
 });
+
+describe('onRefused', () => {
+  it('sees each call refused before a handler ran, in both profiles, and no call a handler answered', async () => {
+    const seen: Array<[string, string]> = [];
+    const onRefused = (method: string, message: string) => seen.push([method, message]);
+    const node = createXChainEndpoint(stubHandlers({ calls: [] }) as never, { onRefused });
+    const standard = createXChainEndpoint(stubHandlers({ calls: [] }) as never, { onRefused, profile: 'jsonrpc2' });
+    const body = (text: string) => new TextEncoder().encode(text);
+    for (const endpoint of [node, standard]) {
+      await endpoint.answer(body(rpc('avm.getHeight')), { headers: {} });
+      await endpoint.answer(body(rpc('avm.getTx', { txID: TX_ID })), { headers: {} });
+      await endpoint.answer(body(rpc('avm.noSuchMethod')), { headers: {} });
+      await endpoint.answer(body(rpc('avm.getBalance', { address: 5 })), { headers: {} });
+      await endpoint.answer(body('{"jsonrpc":"2.0",'), { headers: {} });
+    }
+    expect(seen).toEqual([
+      ['avm.noSuchMethod', 'rpc: can\'t find method "avm.NoSuchMethod"'],
+      ['avm.getBalance', INVALID_ARGUMENT],
+      ['', 'unexpected EOF'],
+      ['avm.noSuchMethod', 'Method not found'],
+      ['avm.getBalance', 'Invalid params'],
+      ['', 'Parse error'],
+    ]);
+  });
+});

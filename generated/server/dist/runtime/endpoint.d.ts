@@ -20,6 +20,8 @@ export interface EndpointOptions {
     discover?: boolean;
     rejectParams?: (method: string, params: Record<string, unknown>, violations: Violation[]) => Error | undefined;
     onError?: (error: unknown, method: string) => void;
+    /** Sees each call answered with an error before any handler ran: the method as sent and the error's message. */
+    onRefused?: (method: string, message: string) => void;
 }
 /** An OpenRPC document, as `rpc.discover` returns it. */
 export type OpenrpcDocument = {

@@ -7,7 +7,8 @@ export function createEndpoint(definition, handlers, options = {}) {
     profile: options.profile ?? "node",
     validateResults: options.validateResults ?? false,
     ...options.rejectParams ? { rejectParams: options.rejectParams } : {},
-    ...options.onError ? { onError: options.onError } : {}
+    ...options.onError ? { onError: options.onError } : {},
+    ...options.onRefused ? { onRefused: options.onRefused } : {}
   };
   const table = handlers;
   const served = options.methods ? new Set(options.methods) : void 0;

@@ -54,6 +54,11 @@ export interface DispatchOptions {
     rejectParams?: (method: string, params: Record<string, unknown>, violations: Violation[]) => Error | undefined;
     /** Called with every error a handler throws that is not an RpcError (a bug, or a failure to log). */
     onError?: (error: unknown, method: string) => void;
+    /**
+     * Called for each call answered with an error before any handler ran (unknown method, params refused, a request
+     * that is not one), with the method as sent (empty when none could be read) and the error's message.
+     */
+    onRefused?: (method: string, message: string) => void;
 }
 export interface Dispatcher {
     methods: Map<string, MethodSpec>;

@@ -36,24 +36,31 @@ export function dispatch(dispatcher, body, call) {
 }
 function answerNode(dispatcher, body, call) {
   const request = readNodeRequest(body);
-  if (request.typeError !== void 0) return nodeFailure(request, false, -32700, request.typeError, requestData(request));
-  if (request.version !== "2.0") return nodeFailure(request, false, -32600, "jsonrpc must be 2.0", requestData(request));
+  if (request.typeError !== void 0) return refusal(dispatcher, request, -32700, request.typeError, requestData(request));
+  if (request.version !== "2.0") return refusal(dispatcher, request, -32600, "jsonrpc must be 2.0", requestData(request));
   const resolved = resolveNodeMethod(dispatcher, request.method);
-  if (typeof resolved === "string") return nodeFailure(request, false, -32e3, resolved);
+  if (typeof resolved === "string") return refusal(dispatcher, request, -32e3, resolved);
   const args = nodeArgs(request.params);
-  if (!args) return nodeFailure(request, false, -32e3, INVALID_ARGUMENT);
+  if (!args) return refusal(dispatcher, request, -32e3, INVALID_ARGUMENT);
   const params = foldValue(args, resolved.shape);
   if (!resolved.validateParams(params)) {
     const violations = violationsOf(resolved.validateParams);
     const rejection = isDecodeFailure(violations) ? void 0 : dispatcher.options.rejectParams?.(resolved.name, params, violations);
-    if (!rejection) return nodeFailure(request, false, -32e3, INVALID_ARGUMENT);
-    return handlerFailure(request, rejection);
+    if (!rejection) return refusal(dispatcher, request, -32e3, INVALID_ARGUMENT);
+    return errorOf(rejection, (code, message, data) => {
+      dispatcher.options.onRefused?.(request.method, message);
+      return nodeFailure(request, true, code, message, [goStringify(data)]);
+    });
   }
   const outcome = invoke(dispatcher, resolved, params, call, request.id === void 0);
   return outcome instanceof Promise ? outcome.then((settled) => nodeOutcome(request, settled)) : nodeOutcome(request, outcome);
 }
+function refusal(dispatcher, request, code, message, data) {
+  dispatcher.options.onRefused?.(request.method, message);
+  return nodeFailure(request, false, code, message, data);
+}
 function nodeOutcome(request, outcome) {
-  if ("error" in outcome) return handlerFailure(request, outcome.error);
+  if ("error" in outcome) return errorOf(outcome.error, (code, message, data) => nodeFailure(request, true, code, message, [goStringify(data)]));
   const id = request.id;
   if (id === void 0) return nodeReply(true, void 0);
   if (typeof id === "string") return { status: 200, headers: { "Content-Type": JSON_TYPE, "X-Content-Type-Options": "nosniff" }, body: `{"jsonrpc":"2.0","result":${outcome.json},"id":${id}}
@@ -68,9 +75,6 @@ function nodeReply(ran, parts) {
 function nodeFailure(request, ran, code, message, data = ["null"]) {
   const id = request.id ?? "null";
   return nodeReply(ran, request.id || code === -32700 ? ['{"jsonrpc":"2.0","error":{"code":', String(code), ',"message":', goStringify(message), ',"data":', ...data, '},"id":', id, "}\n"] : void 0);
-}
-function handlerFailure(request, error) {
-  return errorOf(error, (code, message, data) => nodeFailure(request, true, code, message, [goStringify(data)]));
 }
 function requestData(request) {
   const params = request.rawParams?.() ?? (request.params === void 0 ? "null" : goStringify(request.params));

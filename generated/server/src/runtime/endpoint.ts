@@ -21,6 +21,8 @@ export interface EndpointOptions {
   discover?: boolean;
   rejectParams?: (method: string, params: Record<string, unknown>, violations: Violation[]) => Error | undefined;
   onError?: (error: unknown, method: string) => void;
+  /** Sees each call answered with an error before any handler ran: the method as sent and the error's message. */
+  onRefused?: (method: string, message: string) => void;
 }
 
 /** An OpenRPC document, as `rpc.discover` returns it. */
@@ -52,6 +54,7 @@ export function createEndpoint(definition: EndpointDefinition, handlers: object,
     validateResults: options.validateResults ?? false,
     ...(options.rejectParams ? { rejectParams: options.rejectParams } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
+    ...(options.onRefused ? { onRefused: options.onRefused } : {}),
   };
   const table = handlers as Record<string, Handler>;
   const served = options.methods ? new Set(options.methods) : undefined;

@@ -38,34 +38,43 @@ export async function answerStandard(dispatcher: Dispatcher, body: Uint8Array, c
     value = parsed.value;
   } catch (error) {
     if (!(error instanceof GoSyntaxError)) throw error;
+    dispatcher.options.onRefused?.('', 'Parse error');
     return replyOf([errorJson(null, -32700, 'Parse error', error.message)], false);
   }
   if (!Array.isArray(value)) {
     const answer = await answerOne(dispatcher, value, call);
     return replyOf(answer === undefined ? [] : [answer], false);
   }
-  if (value.length === 0) return replyOf([errorJson(null, -32600, 'Invalid Request', 'empty batch')], false);
+  if (value.length === 0) {
+    dispatcher.options.onRefused?.('', 'Invalid Request');
+    return replyOf([errorJson(null, -32600, 'Invalid Request', 'empty batch')], false);
+  }
   const answers = await Promise.all(value.map((request) => answerOne(dispatcher, request, call)));
   return replyOf(answers.filter((answer): answer is string => answer !== undefined), true);
 }
 
 async function answerOne(dispatcher: Dispatcher, request: unknown, call: CallInfo): Promise<string | undefined> {
-  if (!isObject(request)) return errorJson(null, -32600, 'Invalid Request', 'a request is an object');
+  const method = isObject(request) && typeof request.method === 'string' ? request.method : '';
+  const refuse = (id: unknown, code: number, message: string, data: unknown): string => {
+    dispatcher.options.onRefused?.(method, message);
+    return errorJson(id, code, message, data);
+  };
+  if (!isObject(request)) return refuse(null, -32600, 'Invalid Request', 'a request is an object');
   const notification = !('id' in request);
   const id = request.id;
   if (!notification && id !== null && typeof id !== 'string' && typeof id !== 'number') {
-    return errorJson(null, -32600, 'Invalid Request', 'id must be a string, a number or null');
+    return refuse(null, -32600, 'Invalid Request', 'id must be a string, a number or null');
   }
   const answer = (json: string) => (notification ? undefined : json);
-  if (request.jsonrpc !== '2.0') return answer(errorJson(id, -32600, 'Invalid Request', 'jsonrpc must be "2.0"'));
-  if (typeof request.method !== 'string') return answer(errorJson(id, -32600, 'Invalid Request', 'method must be a string'));
+  if (request.jsonrpc !== '2.0') return answer(refuse(id, -32600, 'Invalid Request', 'jsonrpc must be "2.0"'));
+  if (typeof request.method !== 'string') return answer(refuse(id, -32600, 'Invalid Request', 'method must be a string'));
   const spec = dispatcher.methods.get(request.method);
-  if (!spec) return answer(errorJson(id, -32601, 'Method not found', request.method));
+  if (!spec) return answer(refuse(id, -32601, 'Method not found', request.method));
   const params = paramsOf(spec, request.params);
-  if (typeof params === 'string') return answer(errorJson(id, params === 'structure' ? -32600 : -32602, params === 'structure' ? 'Invalid Request' : 'Invalid params', params === 'structure' ? 'params must be an object or an array' : params));
+  if (typeof params === 'string') return answer(params === 'structure' ? refuse(id, -32600, 'Invalid Request', 'params must be an object or an array') : refuse(id, -32602, 'Invalid params', params));
   if (!spec.validateParams(params)) {
     const violations = violationsOf(spec.validateParams).map(({ path, message }) => ({ path, message }));
-    return answer(errorJson(id, -32602, 'Invalid params', violations));
+    return answer(refuse(id, -32602, 'Invalid params', violations));
   }
   const outcome = await invoke(dispatcher, spec, params, call, notification);
   if ('json' in outcome) return answer(`{"jsonrpc":"2.0","result":${outcome.json},"id":${JSON.stringify(id)}}`);
