@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ARTIFACTS } from './artifacts.ts';
-import { type CheckReport, type GeneratedFile, type Scope, type WriteReport, checkFiles, foldersOf, manifestFile, writeFiles } from './emit/files.ts';
+import { type CheckReport, DEFAULT_OUT, type GeneratedFile, type Scope, type WriteReport, checkFiles, foldersOf, manifestFile, writeFiles } from './emit/files.ts';
 import { headerText } from './emit/header.ts';
 import { startTypeScript } from './emit/typescript.ts';
 import { loadTemplates } from './emit/templates.ts';
@@ -63,7 +63,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   if (ARTIFACTS.some((a) => a.compiles && (options.artifacts ?? [a.name]).includes(a.name))) startTypeScript();
   const model = loadModel(options.spec);
   const generated = await renderArtifacts(model, options);
-  const out = options.out ?? 'generated';
+  const out = options.out ?? DEFAULT_OUT;
   // With --artifact, the run answers for the chosen artifacts' folders only: the others' files are neither extra nor lost.
   const scope: Scope = options.artifacts === undefined ? {} : { folders: foldersOf(generated) };
   const files = [...generated, manifestFile(out, headerText(model.endpoints.map((e) => e.file)), generated, scope)];

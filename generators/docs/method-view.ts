@@ -3,6 +3,7 @@ import { clientClassName } from '../model/names.ts';
 import type { EndpointModel, MethodModel } from '../model/types.ts';
 import { lifecycle } from '../model/versions.ts';
 import { clientConstruction } from '../client/view.ts';
+import { publishedPath } from '../openrpc/generate.ts';
 import { type ExampleView, endpointUrl, exampleView } from './example-view.ts';
 import type { Html } from './html.ts';
 import { renderInline } from './markdown.ts';
@@ -65,12 +66,10 @@ export function endpointView(endpoint: EndpointModel, context: SchemaContext): E
     })),
     clientName: clientClassName(endpoint.typeName),
     clientConstruction: clientConstruction(endpoint),
-    openrpcHref: openrpcPath(endpoint),
+    openrpcHref: publishedPath(endpoint),
     methods: endpoint.methods.map((method) => methodView(endpoint, method, context)),
   };
 }
-
-export const openrpcPath = (endpoint: EndpointModel): string => `openrpc/${endpoint.name}.json`;
 
 export function badges(method: MethodModel): Badge[] {
   const { since, deprecatedSince, removedIn, lastVersion } = method.versions;

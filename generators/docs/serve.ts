@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_OUT } from '../emit/files.ts';
 import { DOCS_DIR } from './generate.ts';
 import { startStaticServer } from './server.ts';
 
@@ -40,7 +41,7 @@ if (values.help) {
 const port = Number(values.port ?? '8080');
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a whole number from 0 to 65535, not "${values.port}"`);
 const host = values.host ?? '127.0.0.1';
-const dir = values.dir ?? join('generated', DOCS_DIR);
+const dir = values.dir ?? join(DEFAULT_OUT, DOCS_DIR);
 if (!existsSync(join(dir, 'index.html'))) fail(`no docs site in ${dir} (index.html is missing): run \`npm run generate\` first`);
 
 try {

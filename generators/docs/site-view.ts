@@ -6,7 +6,8 @@ import { headerText } from '../emit/header.ts';
 import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import type { Html } from './html.ts';
 import type { MethodLinker } from './markdown.ts';
-import { type Badge, type EndpointView, badges, endpointView, openrpcPath } from './method-view.ts';
+import { publishedPath } from '../openrpc/generate.ts';
+import { type Badge, type EndpointView, badges, endpointView } from './method-view.ts';
 import { type SchemaNode, schemaNode } from './schema-tree.ts';
 import { type SchemaContext, describe, refName } from './schema-view.ts';
 
@@ -80,7 +81,7 @@ function navigation(model: SpecModel, context: SchemaContext, current: string | 
     name: endpoint.name,
     label: endpointLabel(model, endpoint),
     href: pageFile(endpoint),
-    openrpcHref: openrpcPath(endpoint),
+    openrpcHref: publishedPath(endpoint),
     path: endpoint.defaultPath,
     countLabel: plural(endpoint.methods.length, 'method'),
     current: endpoint.name === current,

@@ -27,6 +27,9 @@ export interface WriteReport {
 }
 
 /** The list of every file of the last run, so the next run knows which leftovers it may delete. */
+/** Where a run writes when no `--out` is given. */
+export const DEFAULT_OUT = 'generated';
+
 export const MANIFEST_PATH = '.generated-files';
 
 /**

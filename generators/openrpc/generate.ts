@@ -19,6 +19,9 @@ export function publishedDocument(endpoint: EndpointModel): JsonSchema {
   return document;
 }
 
+/** Where an endpoint's published document goes, below the output folder (and below the docs site). */
+export const publishedPath = (endpoint: EndpointModel): string => `openrpc/${endpoint.name}.json`;
+
 export function generateOpenrpc(model: SpecModel): GeneratedFile[] {
-  return model.endpoints.map((endpoint) => jsonFile(`openrpc/${endpoint.name}.json`, publishedDocument(endpoint)));
+  return model.endpoints.map((endpoint) => jsonFile(publishedPath(endpoint), publishedDocument(endpoint)));
 }
