@@ -12,8 +12,8 @@ import { chainOf } from './spec.ts';
 type Chain = 'P' | 'X';
 type Obj = { [key: string]: Json };
 
-const isID = avalancheFormats['avax-cb58']!;
-const isAddress = avalancheFormats['avax-address']!;
+const isID = avalancheFormats['avax-cb58'];
+const isAddress = avalancheFormats['avax-address'];
 const MAX_PER_KIND = 20;
 
 export class Facts {

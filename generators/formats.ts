@@ -127,8 +127,11 @@ export function bech32Decode(text: string): { hrp: string; payload: Uint8Array }
   return payload ? { hrp, payload: Uint8Array.from(payload) } : undefined;
 }
 
-/** The format checks the spec's schemas name, by format name. Each returns true when the string is well formed. */
-export const avalancheFormats: Record<string, (value: string) => boolean> = {
+/**
+ * The format checks the spec's schemas name, by format name. Each returns true when the string is well formed. The
+ * names stay literal (`satisfies`), so a table keyed by them, like the docs' format hints, must name every one.
+ */
+export const avalancheFormats = {
   'avax-cb58': (value) => cb58Decode(value)?.length === 32,
   'avax-short-id': (value) => cb58Decode(value)?.length === 20,
   'avax-node-id': (value) => value.startsWith('NodeID-') && cb58Decode(value.slice(7))?.length === 20,
@@ -138,7 +141,7 @@ export const avalancheFormats: Record<string, (value: string) => boolean> = {
     const dash = value.indexOf('-');
     return dash > 0 && bech32Decode(value.slice(dash + 1))?.payload.length === 20;
   },
-};
+} satisfies Record<string, (value: string) => boolean>;
 
 /** The all-zero ID: the Primary Network's subnet ID, and the P-Chain's blockchain ID. */
 export const PRIMARY_NETWORK_ID = cb58Encode(new Uint8Array(32));

@@ -9,7 +9,7 @@ const UTXO_HEX =
   '0x0000a195046108a85e60f7a864bb567745a37f50c6af282103e47cc62f036cee404700000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216c1f01765';
 
 describe('avalanche formats', () => {
-  it.each([
+  it.each<[keyof typeof avalancheFormats, string, boolean]>([
     ['avax-cb58', TX_ID, true],
     ['avax-cb58', '11111111111111111111111111111111LpoYY', true],
     ['avax-cb58', TX_ID.slice(0, -1) + 'n', false],
@@ -22,7 +22,7 @@ describe('avalanche formats', () => {
     ['avax-hex', UTXO_HEX.slice(0, -2) + '00', false],
     ['avax-hex', UTXO_HEX.slice(2), false],
   ])('%s accepts %s: %s', (format, value, valid) => {
-    expect(avalancheFormats[format]!(value)).toBe(valid);
+    expect(avalancheFormats[format](value)).toBe(valid);
   });
 
   it('round-trips encodings', () => {
