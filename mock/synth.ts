@@ -6,6 +6,7 @@
  */
 import { bech32Encode, cb58Encode, hexDecode, hexEncode } from '../generators/formats.ts';
 import { encodeBytes } from './keystore.ts';
+import { componentName } from '../generators/model/schema-walk.ts';
 import type { Json, JsonSchema, MethodModel, SpecModel } from '../generators/model/types.ts';
 import { stringMatching } from './pattern.ts';
 import type { Random } from './random.ts';
@@ -22,7 +23,6 @@ interface Pooled {
   encoding: string;
 }
 
-const REF = /^#\/components\/schemas\/(.+)$/;
 const EPOCH = Date.UTC(2024, 5, 1) / 1000;
 const isSchema = (value: Json | undefined): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -48,7 +48,7 @@ export class Synthesizer {
     let current = schema;
     let ref: string | undefined;
     for (let hops = 0; typeof current.$ref === 'string' && hops < 32; hops++) {
-      ref = REF.exec(current.$ref)?.[1];
+      ref = componentName(current.$ref);
       const target = ref ? this.model.schemas[ref] : undefined;
       if (!target) break;
       current = target;

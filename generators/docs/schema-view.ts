@@ -4,6 +4,7 @@
  * entries on the types page; the fields underneath are schema-tree.ts's job.
  */
 import type { avalancheFormats } from '../formats.ts';
+import { componentName } from '../model/schema-walk.ts';
 import type { Json, JsonSchema } from '../model/types.ts';
 import { type Html, html, joinHtml } from './html.ts';
 import { type MethodLinker, renderMarkdown } from './markdown.ts';
@@ -15,7 +16,6 @@ export interface SchemaContext {
 }
 
 type Schema = JsonSchema | boolean;
-const REF_PREFIX = '#/components/schemas/';
 
 // Keyed by the format names formats.ts checks: a format without a hint fails tsc.
 const FORMAT_HINTS: Record<keyof typeof avalancheFormats | 'date-time', string> = {
@@ -34,7 +34,7 @@ const asSchema = (value: Json | undefined): Schema | undefined =>
 const asSchemas = (value: Json | undefined): Schema[] => (Array.isArray(value) ? value.map(asSchema).filter((s) => s !== undefined) : []);
 
 export function refName(schema: Schema): string | undefined {
-  return typeof schema === 'object' && typeof schema.$ref === 'string' && schema.$ref.startsWith(REF_PREFIX) ? schema.$ref.slice(REF_PREFIX.length) : undefined;
+  return typeof schema === 'object' ? componentName(schema.$ref) : undefined;
 }
 
 /**

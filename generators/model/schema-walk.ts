@@ -5,6 +5,13 @@ const SINGLE = ['additionalItems', 'additionalProperties', 'contains', 'else', '
 const LIST = ['allOf', 'anyOf', 'items', 'oneOf'];
 const MAP = ['$defs', 'definitions', 'dependencies', 'patternProperties', 'properties'];
 
+const COMPONENT_PREFIX = '#/components/schemas/';
+
+/** The component a `$ref` names (`#/components/schemas/<Name>`, the one form the spec uses), or undefined. */
+export function componentName(ref: unknown): string | undefined {
+  return typeof ref === 'string' && ref.startsWith(COMPONENT_PREFIX) && ref.length > COMPONENT_PREFIX.length ? ref.slice(COMPONENT_PREFIX.length) : undefined;
+}
+
 const isSchema = (value: unknown): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export interface Subschema {

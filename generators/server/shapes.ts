@@ -3,6 +3,7 @@
  * object a schema declares, its property names by Go's folded spelling, so params are matched case-insensitively at
  * every level, as Go's encoding/json fills a struct. Computed here once, from the schemas, and embedded as data.
  */
+import { componentName } from '../model/schema-walk.ts';
 import type { Json, JsonSchema, MethodModel, SpecModel } from '../model/types.ts';
 
 export interface Shape {
@@ -11,7 +12,6 @@ export interface Shape {
   i?: Shape;
 }
 
-const COMPONENT_REF = /^#\/components\/schemas\/(.+)$/;
 
 const isSchema = (value: Json | undefined): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -28,7 +28,7 @@ export function foldKey(key: string): string {
 function resolve(model: SpecModel, schema: JsonSchema, seen: Set<string>): JsonSchema | undefined {
   let current = schema;
   while (typeof current.$ref === 'string') {
-    const name = COMPONENT_REF.exec(current.$ref)?.[1];
+    const name = componentName(current.$ref);
     if (!name || seen.has(name) || !model.schemas[name]) return undefined;
     seen = new Set(seen).add(name);
     current = model.schemas[name];

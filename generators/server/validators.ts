@@ -7,14 +7,13 @@ import { type Ajv, _ } from 'ajv';
 import { createRequire } from 'node:module';
 import { avalancheFormats } from '../formats.ts';
 import { createAjv } from '../load/ajv.ts';
-import { mapSubschemas } from '../model/schema-walk.ts';
+import { componentName, mapSubschemas } from '../model/schema-walk.ts';
 import type { JsonSchema, SpecModel } from '../model/types.ts';
 
 // ajv's standalone module is CommonJS with a default export, which NodeNext's ESM interop types as a namespace.
 const standaloneCode = (createRequire(import.meta.url)('ajv/dist/standalone') as { default: (ajv: Ajv, refs: Record<string, string>) => string }).default;
 
 const ROOT = 'https://avalanche-openrpc.invalid/schemas.json';
-const COMPONENT_REF = /^#\/components\/schemas\//;
 
 /**
  * The formats templates/server/runtime-formats.ts.hbs implements: the toolkit's own and ajv-formats' `date-time`. A
@@ -42,7 +41,8 @@ export interface ValidatorsModule {
 
 function pointRefs(schema: JsonSchema, base: string): JsonSchema {
   const copy = mapSubschemas(schema, (child) => pointRefs(child, base));
-  if (typeof copy.$ref === 'string') copy.$ref = copy.$ref.replace(COMPONENT_REF, `${base}#/definitions/`);
+  const component = componentName(copy.$ref);
+  if (component) copy.$ref = `${base}#/definitions/${component}`;
   return copy;
 }
 

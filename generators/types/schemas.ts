@@ -6,7 +6,7 @@
  * list first, in the author's order, then the rest by name), so key order in the input never changes the output.
  */
 import { schemaTypeName, titleTypeName } from '../model/names.ts';
-import { mapSubschemas } from '../model/schema-walk.ts';
+import { componentName, mapSubschemas } from '../model/schema-walk.ts';
 import type { Json, JsonSchema, MethodModel, SpecModel } from '../model/types.ts';
 
 export interface NamedType {
@@ -15,7 +15,6 @@ export interface NamedType {
   schema: JsonSchema;
 }
 
-const COMPONENT_REF = /^#\/components\/schemas\/(.+)$/;
 /** Conditionals and negations have no TypeScript form; leaving them out keeps their titled subschemas from becoming types. */
 const NOT_TYPED = new Set(['if', 'then', 'else', 'not', 'title', 'examples', '$comment', '$id', '$schema', 'tsEnumNames']);
 
@@ -95,9 +94,9 @@ class Hoister {
       return { tsType: name };
     }
     if (typeof schema.$ref === 'string') {
-      const match = COMPONENT_REF.exec(schema.$ref);
-      if (!match) throw new Error(`cannot name the type of $ref "${schema.$ref}": only #/components/schemas/<Name> references are supported`);
-      return withDoc({ tsType: schemaTypeName(match[1]!) }, schema.description, schema.deprecated === true);
+      const component = componentName(schema.$ref);
+      if (!component) throw new Error(`cannot name the type of $ref "${schema.$ref}": only #/components/schemas/<Name> references are supported`);
+      return withDoc({ tsType: schemaTypeName(component) }, schema.description, schema.deprecated === true);
     }
     // Canonical order first: titled subschemas become types in the order they are met.
     const ordered = isObject(schema.properties) ? { ...schema, properties: orderProperties(schema) } : schema;
