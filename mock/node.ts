@@ -101,7 +101,8 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
           }
           return undefined;
         },
-        ...(log ? { onRefused: (method: string, message: string) => log(`${method || '(no method)'} error: ${message}`) } : {}),
+        // The method of a refused call is whatever the caller sent: escaped and cut short, it cannot forge log lines.
+        ...(log ? { onRefused: (method: string, message: string) => log(`${method ? JSON.stringify(method.slice(0, 128)).slice(1, -1) : '(no method)'} error: ${message}`) } : {}),
       }),
     );
   }

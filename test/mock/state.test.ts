@@ -72,6 +72,7 @@ describe('keystore', () => {
     await call(K, 'keystore.createUser', { username: 'alice' });
     await call(K, 'keystore.createUser', { username: 5, password: 'not-logged-either-9' });
     await call(K, 'keystore.noSuchMethod');
+    await call(K, 'keystore.no\nSuchMethod');
     expect(logs).toEqual([
       'keystore.listUsers ok',
       'keystore.createUser error: password is too weak',
@@ -79,6 +80,7 @@ describe('keystore', () => {
       'keystore.createUser error: empty password',
       `keystore.createUser error: ${INVALID_ARGUMENT}`,
       'keystore.noSuchMethod error: rpc: can\'t find method "keystore.NoSuchMethod"',
+      'keystore.no\\nSuchMethod error: rpc: can\'t find method "keystore.No\\nSuchMethod"',
     ]);
     expect(await call(K, 'keystore.listUsers')).toEqual({ result: { users: [] } });
   });
