@@ -154,8 +154,8 @@ export default async function bench(): Promise<void> {
   try {
     for (const [i, target] of targets.entries()) await check(target, servers[i]!.port);
     // Rounds alternate the targets, so a load spike from elsewhere on the machine hits all of them alike, and each round
-    // starts one target later: on this kind of machine a server's rate depends on which one ran just before it (by as
-    // much as 15%), so every target takes every place once.
+    // starts one target later, so every target takes every place in the order once: on this kind of machine a
+    // server's rate moves with its place (by as much as 15%).
     for (let round = 0; round < ROUNDS; round++) {
       for (let k = 0; k < targets.length; k++) {
         const i = (round + k) % targets.length;

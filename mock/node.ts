@@ -80,7 +80,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
           log?.(`${method.name} ok`);
           return result;
         } catch (error) {
-          log?.(`${method.name} error: ${(error as Error).message}`);
+          log?.(`${method.name} error: ${loggable((error as Error).message, 512)}`);
           throw error;
         }
       };
@@ -101,8 +101,9 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
           }
           return undefined;
         },
-        // The method of a refused call is whatever the caller sent: escaped and cut short, it cannot forge log lines.
-        ...(log ? { onRefused: (method: string, message: string) => log(`${method ? JSON.stringify(method.slice(0, 128)).slice(1, -1) : '(no method)'} error: ${message}`) } : {}),
+        // A refused call's method is whatever the caller sent (and error messages quote it): cut short, with line
+        // breaks escaped, it cannot forge log lines or flood the log.
+        ...(log ? { onRefused: (method: string, message: string) => log(`${method ? loggable(method, 128) : '(no method)'} error: ${loggable(message, 512)}`) } : {}),
       }),
     );
   }
@@ -140,6 +141,14 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     router.node(req, res);
   };
   return { listener, state, nodeID, routes };
+}
+
+const LINE_BREAKING = /[\x00-\x1f\x7f\u0085\u2028\u2029]/g;
+
+/** Text from a caller as one bounded log line: control and line-separator characters escaped, the rest cut off. */
+function loggable(text: string, max: number): string {
+  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
+  return cut.replace(LINE_BREAKING, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The host of a Host header, without port or IPv6 brackets. */

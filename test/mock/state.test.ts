@@ -72,7 +72,9 @@ describe('keystore', () => {
     await call(K, 'keystore.createUser', { username: 'alice' });
     await call(K, 'keystore.createUser', { username: 5, password: 'not-logged-either-9' });
     await call(K, 'keystore.noSuchMethod');
-    await call(K, 'keystore.no\nSuchMethod');
+    await call(K, 'keystore.no\nSuchMethod\u2028');
+    await call(K, `keystore.${'x'.repeat(5000)}`);
+    await call(K, 'keystore.exportUser', { username: 'mallory\nkeystore.listUsers ok', password: 'whatever-it-is-42' });
     expect(logs).toEqual([
       'keystore.listUsers ok',
       'keystore.createUser error: password is too weak',
@@ -80,7 +82,9 @@ describe('keystore', () => {
       'keystore.createUser error: empty password',
       `keystore.createUser error: ${INVALID_ARGUMENT}`,
       'keystore.noSuchMethod error: rpc: can\'t find method "keystore.NoSuchMethod"',
-      'keystore.no\\nSuchMethod error: rpc: can\'t find method "keystore.No\\nSuchMethod"',
+      'keystore.no\\u000aSuchMethod\\u2028 error: rpc: can\'t find method "keystore.No\\nSuchMethod\\u2028"',
+      `keystore.${'x'.repeat(119)}… error: ${`rpc: can't find method "keystore.X${'x'.repeat(4999)}"`.slice(0, 512)}…`,
+      'keystore.exportUser error: incorrect password: user "mallory\\nkeystore.listUsers ok"',
     ]);
     expect(await call(K, 'keystore.listUsers')).toEqual({ result: { users: [] } });
   });

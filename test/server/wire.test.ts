@@ -301,6 +301,38 @@ describe('router headers', () => {
       await router.close();
     }
   });
+
+  it('give way to the reply\'s own header of the same name, whatever its case, over node:http and fetch', async () => {
+    const endpoint = createXChainEndpoint(stubHandlers({ calls: [] }) as never);
+    const routes = createRouter({ [PATH]: endpoint }, { headers: { 'x-content-type-options': 'router', 'content-type': 'text/router' }, cors: true });
+    const router = await listen(routes.node as never);
+    const preflight = { origin: 'http://127.0.0.1:1', 'access-control-request-method': 'POST' };
+    const preflightVary = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers';
+    try {
+      const answer = await send(router.port, { path: PATH, body: rpc('avm.getHeight') });
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect((await send(router.port, { path: PATH, method: 'OPTIONS', headers: preflight })).headers.vary).toBe(preflightVary);
+      const viaFetch = await routes.fetch(new Request(`http://127.0.0.1${PATH}`, { method: 'OPTIONS', headers: preflight }));
+      expect(viaFetch.headers.get('vary')).toBe(preflightVary);
+      const fetched = await routes.fetch(new Request(`http://127.0.0.1${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: rpc('avm.getHeight') }));
+      expect([fetched.headers.get('x-content-type-options'), fetched.headers.get('content-type')]).toEqual(['nosniff', 'application/json; charset=utf-8']);
+    } finally {
+      await router.close();
+    }
+  });
+
+  it('reach an endpoint listener that takes no headers argument, set on the response', async () => {
+    const endpoint = createXChainEndpoint(stubHandlers({ calls: [] }) as never);
+    const wrapped: typeof endpoint = { ...endpoint, node: (req, res) => endpoint.node(req, res) };
+    const router = await listen(createRouter({ [PATH]: wrapped }, { headers: { 'node-id': 'NodeID-test' } }).node as never);
+    try {
+      const answer = await send(router.port, { path: PATH, body: rpc('avm.getHeight') });
+      expect([answer.status, answer.headers['node-id'], answer.text]).toEqual([200, 'NodeID-test', '{"jsonrpc":"2.0","result":{"height":"42"},"id":1}\n']);
+    } finally {
+      await router.close();
+    }
+  });
 });
 
 describe('onRefused', () => {
@@ -325,5 +357,17 @@ describe('onRefused', () => {
       ['avm.getBalance', 'Invalid params'],
       ['', 'Parse error'],
     ]);
+  });
+
+  it('answers as usual when the hook throws', async () => {
+    const onRefused = () => {
+      throw new Error('log is down');
+    };
+    const body = new TextEncoder().encode(rpc('avm.noSuchMethod'));
+    const node = await createXChainEndpoint(stubHandlers({ calls: [] }) as never, { onRefused }).answer(body, { headers: {} });
+    expect([node.status, node.body]).toEqual([200, errorBody(-32000, 'rpc: can\'t find method "avm.NoSuchMethod"')]);
+    const standard = await createXChainEndpoint(stubHandlers({ calls: [] }) as never, { onRefused, profile: 'jsonrpc2' }).answer(body, { headers: {} });
+    expect(standard.status).toBe(200);
+    expect(JSON.parse(String(standard.body))).toMatchObject({ error: { code: -32601 } });
   });
 });

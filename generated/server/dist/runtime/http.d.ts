@@ -29,7 +29,10 @@ export interface NodeResponse {
         destroy(): void;
     } | null;
 }
-/** A node:http request listener; a router passes the headers it adds to every reply as the third argument. */
+/**
+ * A node:http request listener. A router passes the headers it adds to every reply as a third argument to listeners
+ * that declare one (like Express telling error handlers by their length); others get them set on the response.
+ */
 export type NodeListener = (req: NodeRequest, res: NodeResponse, headers?: Readonly<Record<string, string>>) => void;
 export type Answer = (body: Uint8Array, call: CallInfo) => RpcReply | Promise<RpcReply>;
 export declare const DEFAULT_MAX_BODY_BYTES: number;
@@ -37,7 +40,10 @@ export declare function textReply(status: number, text: string, headers?: Record
 /** The refusal for a request that never reaches the RPC layer, or undefined when it does. */
 export declare function refuse(method: string | undefined, contentType: string | null | undefined): RpcReply | undefined;
 export declare function tooLarge(): RpcReply;
-/** Sends a reply, adding `extra` and the length to its headers object (every reply has one of its own). */
+/**
+ * Sends a reply with its length and `extra` headers (a router's), which give way to the reply's own of the same name:
+ * as set ahead of writeHead, without the cost of setting them ahead.
+ */
 export declare function sendNode(res: NodeResponse, reply: RpcReply, extra?: Readonly<Record<string, string>>): void;
 export declare function nodeAdapter(answer: Answer, maxBodyBytes: number): NodeListener;
 export declare function toResponse(reply: RpcReply): Response;

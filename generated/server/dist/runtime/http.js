@@ -14,13 +14,22 @@ export function refuse(method, contentType) {
 export function tooLarge() {
   return textReply(413, "http: request body too large", { Connection: "close" });
 }
+function hasHeader(headers, name) {
+  const lower = name.toLowerCase();
+  for (const own in headers) if (own.toLowerCase() === lower) return true;
+  return false;
+}
 function firstHeader(value) {
   return Array.isArray(value) ? value[0] : value;
 }
 export function sendNode(res, reply, extra) {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
-  const headers = reply.headers;
-  if (extra) for (const name in extra) headers[name] = extra[name];
+  let headers = reply.headers;
+  if (extra) {
+    headers = {};
+    for (const name in extra) if (!hasHeader(reply.headers, name)) headers[name] = extra[name];
+    Object.assign(headers, reply.headers);
+  }
   headers["Content-Length"] = String(typeof reply.body === "string" ? byteLength(reply.body) : reply.body.length);
   res.writeHead(reply.status, headers);
   res.end(reply.body);

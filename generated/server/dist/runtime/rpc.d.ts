@@ -52,11 +52,12 @@ export interface DispatchOptions {
      * handlers (not its decoder) reject. Return undefined for the decoder's "couldn't unmarshal an argument".
      */
     rejectParams?: (method: string, params: Record<string, unknown>, violations: Violation[]) => Error | undefined;
-    /** Called with every error a handler throws that is not an RpcError (a bug, or a failure to log). */
+    /** Called with every error a handler throws that is not an RpcError (a bug). Errors it throws are ignored. */
     onError?: (error: unknown, method: string) => void;
     /**
      * Called for each call answered with an error before any handler ran (unknown method, params refused, a request
-     * that is not one), with the method as sent (empty when none could be read) and the error's message.
+     * that is not one), with the method as sent (empty when none could be read) and the error's message. Errors it
+     * throws are ignored.
      */
     onRefused?: (method: string, message: string) => void;
 }
@@ -89,4 +90,6 @@ export type Outcome = {
 };
 /** Runs a handler; its result is serialized here so a result that cannot be written is the handler's error. */
 export declare function invoke(dispatcher: Dispatcher, spec: MethodSpec, params: Record<string, unknown>, call: CallInfo, notification: boolean): Outcome | Promise<Outcome>;
+/** Calls an observer's hook: one that throws is ignored, since the caller's answer must not depend on a log. */
+export declare function notify<A extends unknown[]>(hook: ((...args: A) => void) | undefined, ...args: A): void;
 export declare function errorOf<T>(error: unknown, answer: (code: number, message: string, data: unknown) => T): T;

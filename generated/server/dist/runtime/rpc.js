@@ -48,7 +48,7 @@ function answerNode(dispatcher, body, call) {
     const rejection = isDecodeFailure(violations) ? void 0 : dispatcher.options.rejectParams?.(resolved.name, params, violations);
     if (!rejection) return refusal(dispatcher, request, -32e3, INVALID_ARGUMENT);
     return errorOf(rejection, (code, message, data) => {
-      dispatcher.options.onRefused?.(request.method, message);
+      notify(dispatcher.options.onRefused, request.method, message);
       return nodeFailure(request, true, code, message, [goStringify(data)]);
     });
   }
@@ -56,7 +56,7 @@ function answerNode(dispatcher, body, call) {
   return outcome instanceof Promise ? outcome.then((settled) => nodeOutcome(request, settled)) : nodeOutcome(request, outcome);
 }
 function refusal(dispatcher, request, code, message, data) {
-  dispatcher.options.onRefused?.(request.method, message);
+  notify(dispatcher.options.onRefused, request.method, message);
   return nodeFailure(request, false, code, message, data);
 }
 function nodeOutcome(request, outcome) {
@@ -137,7 +137,7 @@ export function invoke(dispatcher, spec, params, call, notification) {
   );
 }
 function failed(dispatcher, spec, error) {
-  if (!(error instanceof RpcError)) dispatcher.options.onError?.(error, spec.name);
+  if (!(error instanceof RpcError)) notify(dispatcher.options.onError, error, spec.name);
   return { error };
 }
 function written(dispatcher, spec, result) {
@@ -158,6 +158,13 @@ function written(dispatcher, spec, result) {
 }
 function isThenable(value) {
   return typeof value === "object" && value !== null && typeof value.then === "function";
+}
+export function notify(hook, ...args) {
+  if (!hook) return;
+  try {
+    hook(...args);
+  } catch {
+  }
 }
 export function errorOf(error, answer) {
   if (error instanceof RpcError) return answer(error.code, error.message, error.data);

@@ -123,7 +123,9 @@ export function createRouter(routes: Record<string, Endpoint> | ((path: string) 
       req.resume();
       return sendNode(res, notFound(), headers);
     }
-    endpoint.node(req, res, headers);
+    if (endpoint.node.length >= 3 || !headers) return endpoint.node(req, res, headers);
+    for (const name in headers) res.setHeader(name, headers[name]!);
+    endpoint.node(req, res);
   };
   const fetch = async (request: Request): Promise<Response> => {
     const origin = request.headers.get('origin') ?? undefined;
@@ -135,7 +137,7 @@ export function createRouter(routes: Record<string, Endpoint> | ((path: string) 
       const endpoint = resolve(pathOf(request.url));
       response = endpoint ? await endpoint.fetch(request) : toResponse(notFound());
     }
-    for (const [name, value] of Object.entries(extra(origin) ?? {})) response.headers.set(name, value);
+    for (const [name, value] of Object.entries(extra(origin) ?? {})) if (!response.headers.has(name)) response.headers.set(name, value);
     return response;
   };
   return { node, fetch };

@@ -79,11 +79,12 @@ export interface DispatchOptions {
    * handlers (not its decoder) reject. Return undefined for the decoder's "couldn't unmarshal an argument".
    */
   rejectParams?: (method: string, params: Record<string, unknown>, violations: Violation[]) => Error | undefined;
-  /** Called with every error a handler throws that is not an RpcError (a bug, or a failure to log). */
+  /** Called with every error a handler throws that is not an RpcError (a bug). Errors it throws are ignored. */
   onError?: (error: unknown, method: string) => void;
   /**
    * Called for each call answered with an error before any handler ran (unknown method, params refused, a request
-   * that is not one), with the method as sent (empty when none could be read) and the error's message.
+   * that is not one), with the method as sent (empty when none could be read) and the error's message. Errors it
+   * throws are ignored.
    */
   onRefused?: (method: string, message: string) => void;
 }
@@ -139,7 +140,7 @@ function answerNode(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): R
     if (!rejection) return refusal(dispatcher, request, -32000, INVALID_ARGUMENT);
     // The node's handler ran and refused the params, so the answer carries the handler's headers.
     return errorOf(rejection, (code, message, data) => {
-      dispatcher.options.onRefused?.(request.method, message);
+      notify(dispatcher.options.onRefused, request.method, message);
       return nodeFailure(request, true, code, message, [goStringify(data)]);
     });
   }
@@ -149,7 +150,7 @@ function answerNode(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): R
 
 /** An error answered before any handler ran. */
 function refusal(dispatcher: Dispatcher, request: ServerRequest, code: number, message: string, data?: Array<string | Uint8Array>): RpcReply {
-  dispatcher.options.onRefused?.(request.method, message);
+  notify(dispatcher.options.onRefused, request.method, message);
   return nodeFailure(request, false, code, message, data);
 }
 
@@ -244,7 +245,7 @@ export function invoke(dispatcher: Dispatcher, spec: MethodSpec, params: Record<
 }
 
 function failed(dispatcher: Dispatcher, spec: MethodSpec, error: unknown): Outcome {
-  if (!(error instanceof RpcError)) dispatcher.options.onError?.(error, spec.name);
+  if (!(error instanceof RpcError)) notify(dispatcher.options.onError, error, spec.name);
   return { error };
 }
 
@@ -267,6 +268,16 @@ function written(dispatcher: Dispatcher, spec: MethodSpec, result: unknown): Out
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/** Calls an observer's hook: one that throws is ignored, since the caller's answer must not depend on a log. */
+export function notify<A extends unknown[]>(hook: ((...args: A) => void) | undefined, ...args: A): void {
+  if (!hook) return;
+  try {
+    hook(...args);
+  } catch {
+    // Nothing to tell it to: the hook is where failures would be reported.
+  }
 }
 
 export function errorOf<T>(error: unknown, answer: (code: number, message: string, data: unknown) => T): T {

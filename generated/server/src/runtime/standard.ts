@@ -5,7 +5,7 @@
  * notification). Handler errors keep the code of an RpcError; other exceptions are -32603 without their message.
  */
 import { GoSyntaxError, parseFirstValue } from './json.js';
-import { type CallInfo, type Dispatcher, type MethodSpec, type RpcReply, RpcError, invoke } from './rpc.js';
+import { type CallInfo, type Dispatcher, type MethodSpec, type RpcReply, RpcError, invoke, notify } from './rpc.js';
 import { violationsOf } from './params.js';
 
 type Json = Record<string, unknown>;
@@ -38,7 +38,7 @@ export async function answerStandard(dispatcher: Dispatcher, body: Uint8Array, c
     value = parsed.value;
   } catch (error) {
     if (!(error instanceof GoSyntaxError)) throw error;
-    dispatcher.options.onRefused?.('', 'Parse error');
+    notify(dispatcher.options.onRefused, '', 'Parse error');
     return replyOf([errorJson(null, -32700, 'Parse error', error.message)], false);
   }
   if (!Array.isArray(value)) {
@@ -46,7 +46,7 @@ export async function answerStandard(dispatcher: Dispatcher, body: Uint8Array, c
     return replyOf(answer === undefined ? [] : [answer], false);
   }
   if (value.length === 0) {
-    dispatcher.options.onRefused?.('', 'Invalid Request');
+    notify(dispatcher.options.onRefused, '', 'Invalid Request');
     return replyOf([errorJson(null, -32600, 'Invalid Request', 'empty batch')], false);
   }
   const answers = await Promise.all(value.map((request) => answerOne(dispatcher, request, call)));
@@ -56,7 +56,7 @@ export async function answerStandard(dispatcher: Dispatcher, body: Uint8Array, c
 async function answerOne(dispatcher: Dispatcher, request: unknown, call: CallInfo): Promise<string | undefined> {
   const method = isObject(request) && typeof request.method === 'string' ? request.method : '';
   const refuse = (id: unknown, code: number, message: string, data: unknown): string => {
-    dispatcher.options.onRefused?.(method, message);
+    notify(dispatcher.options.onRefused, method, message);
     return errorJson(id, code, message, data);
   };
   if (!isObject(request)) return refuse(null, -32600, 'Invalid Request', 'a request is an object');

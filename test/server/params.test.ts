@@ -1,0 +1,41 @@
+/** Params decoding as Go fills an args struct: the object itself when it already is its decoding, else a copy. */
+import { describe, expect, it } from 'vitest';
+import { type Shape, foldValue } from '../../generated/server/dist/runtime/params.js';
+
+const INNER: Shape = { p: { TXID: ['txID', 0, 0] } };
+const SHAPE: Shape = {
+  p: { ADDRESS: ['address', 0, 0], MEMO: ['memo', 0, 1], OUTPUT: ['output', INNER, 0], OUTPUTS: ['outputs', { i: INNER }, 0], BYNAME: ['byName', { m: INNER }, 0] },
+};
+
+describe('foldValue', () => {
+  it('returns params already spelled as declared as they are, nested ones included', () => {
+    const params = JSON.parse('{"address":"a","memo":null,"output":{"txID":"t"},"outputs":[{"txID":"t"}],"byName":{"k":{"txID":"t"}}}') as object;
+    expect(foldValue(params, SHAPE)).toBe(params);
+  });
+
+  it('copies when a key differs in case, a null is dropped or an unknown key goes, at any depth', () => {
+    for (const [sent, decoded] of [
+      ['{"ADDRESS":"a"}', { address: 'a' }],
+      ['{"address":"a","Address":"b"}', { address: 'b' }],
+      ['{"Address":"b","address":"a"}', { address: 'a' }],
+      ['{"address":null}', {}],
+      ['{"address":"a","extra":1,"__proto__":{"x":1}}', { address: 'a' }],
+      ['{"output":{"TXID":"t"}}', { output: { txID: 't' } }],
+      ['{"outputs":[{"txID":"t"},{"txid":"u"}]}', { outputs: [{ txID: 't' }, { txID: 'u' }] }],
+      ['{"byName":{"k":{"TxId":"t"}}}', { byName: { k: { txID: 't' } } }],
+    ] as const) {
+      const params = JSON.parse(sent) as Record<string, unknown>;
+      const folded = foldValue(params, SHAPE) as Record<string, unknown>;
+      expect(folded, sent).not.toBe(params);
+      expect(folded, sent).toEqual(decoded);
+      expect(Object.getPrototypeOf(folded)).toBe(Object.prototype);
+    }
+  });
+
+  it('keeps the unchanged items of a copied array and the untouched members of a copied object', () => {
+    const params = JSON.parse('{"outputs":[{"txID":"t"},{"TXID":"u"}],"output":{"txID":"v"},"ADDRESS":"a"}') as { outputs: object[]; output: object };
+    const folded = foldValue(params, SHAPE) as { outputs: object[]; output: object };
+    expect(folded.outputs[0]).toBe(params.outputs[0]);
+    expect(folded.output).toBe(params.output);
+  });
+});
