@@ -15,8 +15,7 @@ export function tooLarge() {
   return textReply(413, "http: request body too large", { Connection: "close" });
 }
 function hasHeader(headers, name) {
-  const lower = name.toLowerCase();
-  for (const own in headers) if (own.toLowerCase() === lower) return true;
+  for (const own in headers) if (own.length === name.length && own.toLowerCase() === name.toLowerCase()) return true;
   return false;
 }
 function firstHeader(value) {

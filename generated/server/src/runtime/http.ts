@@ -58,8 +58,7 @@ export function tooLarge(): RpcReply {
 }
 
 function hasHeader(headers: Record<string, string>, name: string): boolean {
-  const lower = name.toLowerCase();
-  for (const own in headers) if (own.toLowerCase() === lower) return true;
+  for (const own in headers) if (own.length === name.length && own.toLowerCase() === name.toLowerCase()) return true;
   return false;
 }
 
