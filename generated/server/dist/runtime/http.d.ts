@@ -12,7 +12,6 @@ export interface NodeRequest {
     headers: Record<string, string | string[] | undefined>;
     on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
     on(event: 'end' | 'close', listener: () => void): unknown;
-    on(event: 'error', listener: (error: Error) => void): unknown;
     resume(): unknown;
     readonly complete?: boolean;
 }

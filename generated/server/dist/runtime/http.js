@@ -86,7 +86,6 @@ export function nodeAdapter(answer, maxBodyBytes) {
         refuseLarge(req, res, extra);
       } else chunks.push(chunk);
     });
-    req.on("error", ignore);
     req.on("end", () => {
       if (over) return;
       const body = chunks.length === 1 ? chunks[0] : concat(chunks, size);

@@ -13,7 +13,6 @@ export interface NodeRequest {
   headers: Record<string, string | string[] | undefined>;
   on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
   on(event: 'end' | 'close', listener: () => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
   resume(): unknown;
   readonly complete?: boolean;
 }
@@ -139,6 +138,7 @@ export function nodeAdapter(answer: Answer, maxBodyBytes: number): NodeListener 
     let size = 0;
     let over = false;
     const call = new NodeCall(req, res);
+    // No 'error' listener: node:http emits a request's error (an upload cut short) only to listeners it has.
     req.on('data', (chunk) => {
       if (over) return;
       size += chunk.length;
@@ -148,7 +148,6 @@ export function nodeAdapter(answer: Answer, maxBodyBytes: number): NodeListener 
         refuseLarge(req, res, extra);
       } else chunks.push(chunk);
     });
-    req.on('error', ignore);
     req.on('end', () => {
       if (over) return;
       const body = chunks.length === 1 ? chunks[0]! : concat(chunks, size);
