@@ -123,7 +123,8 @@ export function dispatch(dispatcher: Dispatcher, body: Uint8Array, call: CallInf
   return dispatcher.options.profile === 'node' ? answerNode(dispatcher, body, call) : answerStandard(dispatcher, body, call);
 }
 
-// The node profile's path allocates no closures: at tens of thousands of calls a second, each one shows.
+// A call a synchronous handler answers allocates no closure on this path: at tens of thousands of calls a second,
+// each one shows.
 function answerNode(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): RpcReply | Promise<RpcReply> {
   const request = readNodeRequest(body);
   if (request.typeError !== undefined) return refusal(dispatcher, request, -32700, request.typeError, requestData(request));
