@@ -13,8 +13,8 @@ const CACHED_ANSWERS = 512;
 
 export class MethodAnswers {
   private readonly synthesizer: Synthesizer;
-  private readonly examples: Array<{ key: string; sent: string; params: Record<string, Json>; result: Json; written: RawJson }>;
-  /** Answers by the params as sent, written once: they are deterministic and never change. */
+  private readonly examples: Array<{ params: Record<string, Json>; result: Json; written: RawJson }>;
+  /** Built answers by the params as sent, written once: they are deterministic and never change. */
   private readonly cache = new Map<string, RawJson>();
 
   constructor(
@@ -24,46 +24,23 @@ export class MethodAnswers {
     network: Network,
   ) {
     this.synthesizer = new Synthesizer(model, method, network);
-    this.examples = method.examples.map((example) => ({
-      key: canonical(example.params),
-      sent: JSON.stringify(example.params),
-      params: example.params,
-      result: example.result,
-      written: rawJson(example.result),
-    }));
+    this.examples = method.examples.map((example) => ({ params: example.params, result: example.result, written: rawJson(example.result) }));
   }
 
-  /** The result of the example whose params are exactly these, if any. */
+  /** The result of the example whose params are these (members in any order), if any. */
   example(params: Record<string, unknown>): RawJson | undefined {
-    let key: string;
-    try {
-      key = canonical(params);
-    } catch {
-      return undefined;
-    }
-    return this.examples.find((example) => example.key === key)?.written;
+    return this.examples.find((example) => sameJson(params, example.params))?.written;
   }
 
   answer(params: Record<string, unknown>): RawJson {
-    // Examples are the usual request: compared as they are, which costs less than writing the params out.
-    for (const example of this.examples) if (sameJson(params, example.params)) return example.written;
-    // Params as sent (key order included) name a repeated request cheaply; the canonical form, only when needed.
-    let sent: string;
-    try {
-      sent = JSON.stringify(params);
-    } catch {
-      sent = '';
-    }
-    const known = this.cache.get(sent) ?? this.examples.find((candidate) => candidate.sent === sent)?.written;
+    const example = this.example(params);
+    if (example) return example;
+    // Params as sent (key order included) name a repeated request cheaply; their canonical form seeds a new answer.
+    // Params are parsed JSON, which always writes back.
+    const sent = JSON.stringify(params);
+    const known = this.cache.get(sent);
     if (known !== undefined) return known;
-    let key: string;
-    try {
-      key = canonical(params);
-    } catch {
-      key = '';
-    }
-    // Answers are deterministic, so a repeated request can have the answer built the first time.
-    const answer = this.examples.find((candidate) => candidate.key === key)?.written ?? rawJson(this.build(params, `${this.method.name} ${key}`));
+    const answer = rawJson(this.build(params, `${this.method.name} ${canonical(params)}`));
     if (this.cache.size >= CACHED_ANSWERS) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(sent, answer);
     return answer;

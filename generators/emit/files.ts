@@ -26,10 +26,10 @@ export interface WriteReport {
   unchanged: number;
 }
 
-/** The list of every file of the last run, so the next run knows which leftovers it may delete. */
 /** Where a run writes when no `--out` is given. */
 export const DEFAULT_OUT = 'generated';
 
+/** The list of every file of the last run, so the next run knows which leftovers it may delete. */
 export const MANIFEST_PATH = '.generated-files';
 
 /**

@@ -12,7 +12,6 @@ export interface Shape {
   i?: Shape;
 }
 
-
 const isSchema = (value: Json | undefined): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Go's foldName, as the runtime computes it (runtime-params `foldKey`). */
