@@ -1,7 +1,8 @@
 /**
  * Params and result validators of every method, compiled at generation by the toolkit's one ajv (draft-07, the
  * avax-* formats) into standalone code, so the server package runs them without ajv. The code's few references to
- * ajv's runtime helpers and to the formats are pointed at the package's own runtime modules.
+ * ajv's runtime helpers and to the formats are pointed at the package's own runtime modules. Each endpoint's module
+ * also holds its result writers (writers.ts).
  */
 import { type Ajv, _ } from 'ajv';
 import { createRequire } from 'node:module';
@@ -9,6 +10,7 @@ import { avalancheFormats } from '../formats.ts';
 import { createAjv } from '../load/ajv.ts';
 import { componentName, mapSubschemas } from '../model/schema-walk.ts';
 import type { JsonSchema, SpecModel } from '../model/types.ts';
+import { WRITER_HELPERS, writersCode } from './writers.ts';
 
 // ajv's standalone module is CommonJS with a default export, which NodeNext's ESM interop types as a namespace.
 const standaloneCode = (createRequire(import.meta.url)('ajv/dist/standalone') as { default: (ajv: Ajv, refs: Record<string, string>) => string }).default;
@@ -33,6 +35,8 @@ export interface ValidatorsModule {
   imports: string[];
   /** The exported validators: `p<i>` checks the params object of method i, `r<i>` its result. */
   names: string[];
+  /** The exported result writers, `w<i>` for method i (see writers.ts). */
+  writers: string[];
   /** ajv's standalone code, exporting each name as a plain `const`. */
   code: string;
   /** The same code with each export typed as the runtime's `ValidateFunction`. */
@@ -71,13 +75,21 @@ export function validatorModules(model: SpecModel): Map<string, ValidatorsModule
       exports[`p${i}`] = `${ROOT}#/$defs/${encodeURIComponent(`params:${method.name}`)}`;
       exports[`r${i}`] = `${ROOT}#/$defs/${encodeURIComponent(`result:${method.name}`)}`;
     });
-    modules.set(endpoint.name, moduleOf(endpoint.name, standaloneCode(ajv, exports), Object.keys(exports)));
+    const writers = writersCode(model, endpoint.name);
+    const module = moduleOf(endpoint.name, standaloneCode(ajv, exports), Object.keys(exports));
+    modules.set(endpoint.name, {
+      ...module,
+      imports: [...module.imports, `import { ${WRITER_HELPERS.join(', ')} } from '../runtime/encode.js';`],
+      writers: writers.names,
+      code: `${module.code}\n${writers.code}`,
+      typedCode: `${module.typedCode}\n${writers.code}`,
+    });
   }
   return modules;
 }
 
 /** Points the standalone code's requires at the runtime's modules, failing on anything the runtime does not provide. */
-function moduleOf(endpointName: string, standalone: string, names: string[]): ValidatorsModule {
+function moduleOf(endpointName: string, standalone: string, names: string[]): Omit<ValidatorsModule, 'writers'> {
   const helpers = new Set<string>();
   const code = standalone
     .replace(/^"use strict";/, '')

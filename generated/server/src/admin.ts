@@ -98,16 +98,16 @@ export interface AdminHandlers {
 
 /** What the RPC layer knows of each method of AvalancheGo Admin API: wire name, params, how to decode and validate them. */
 export const adminMethods: readonly MethodSpec[] = [
-  { name: 'admin.alias', handler: 'alias', params: ["endpoint","alias"], byName: true, shape: {"p":{"ENDPOINT":["endpoint",0,0],"ALIAS":["alias",0,0]}}, validateParams: validators.p0, validateResult: validators.r0 },
-  { name: 'admin.aliasChain', handler: 'aliasChain', params: ["chain","alias"], byName: true, shape: {"p":{"CHAIN":["chain",0,0],"ALIAS":["alias",0,0]}}, validateParams: validators.p1, validateResult: validators.r1 },
-  { name: 'admin.getChainAliases', handler: 'getChainAliases', params: ["chain"], byName: true, shape: {"p":{"CHAIN":["chain",0,0]}}, validateParams: validators.p2, validateResult: validators.r2 },
-  { name: 'admin.getLoggerLevel', handler: 'getLoggerLevel', params: ["loggerName"], byName: true, shape: {"p":{"LOGGERNAME":["loggerName",0,0]}}, validateParams: validators.p3, validateResult: validators.r3 },
-  { name: 'admin.loadVMs', handler: 'loadVMs', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p4, validateResult: validators.r4 },
-  { name: 'admin.lockProfile', handler: 'lockProfile', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p5, validateResult: validators.r5 },
-  { name: 'admin.memoryProfile', handler: 'memoryProfile', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p6, validateResult: validators.r6 },
-  { name: 'admin.setLoggerLevel', handler: 'setLoggerLevel', params: ["loggerName","logLevel","displayLevel"], byName: true, shape: {"p":{"LOGGERNAME":["loggerName",0,0],"LOGLEVEL":["logLevel",0,0],"DISPLAYLEVEL":["displayLevel",0,0]}}, validateParams: validators.p7, validateResult: validators.r7 },
-  { name: 'admin.startCPUProfiler', handler: 'startCPUProfiler', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p8, validateResult: validators.r8 },
-  { name: 'admin.stopCPUProfiler', handler: 'stopCPUProfiler', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p9, validateResult: validators.r9 },
+  { name: 'admin.alias', handler: 'alias', params: ["endpoint","alias"], byName: true, shape: {"p":{"ENDPOINT":["endpoint",0,0],"ALIAS":["alias",0,0]}}, validateParams: validators.p0, validateResult: validators.r0, writeResult: validators.w0 },
+  { name: 'admin.aliasChain', handler: 'aliasChain', params: ["chain","alias"], byName: true, shape: {"p":{"CHAIN":["chain",0,0],"ALIAS":["alias",0,0]}}, validateParams: validators.p1, validateResult: validators.r1, writeResult: validators.w1 },
+  { name: 'admin.getChainAliases', handler: 'getChainAliases', params: ["chain"], byName: true, shape: {"p":{"CHAIN":["chain",0,0]}}, validateParams: validators.p2, validateResult: validators.r2, writeResult: validators.w2 },
+  { name: 'admin.getLoggerLevel', handler: 'getLoggerLevel', params: ["loggerName"], byName: true, shape: {"p":{"LOGGERNAME":["loggerName",0,0]}}, validateParams: validators.p3, validateResult: validators.r3, writeResult: validators.w3 },
+  { name: 'admin.loadVMs', handler: 'loadVMs', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p4, validateResult: validators.r4, writeResult: validators.w4 },
+  { name: 'admin.lockProfile', handler: 'lockProfile', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p5, validateResult: validators.r5, writeResult: validators.w5 },
+  { name: 'admin.memoryProfile', handler: 'memoryProfile', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p6, validateResult: validators.r6, writeResult: validators.w6 },
+  { name: 'admin.setLoggerLevel', handler: 'setLoggerLevel', params: ["loggerName","logLevel","displayLevel"], byName: true, shape: {"p":{"LOGGERNAME":["loggerName",0,0],"LOGLEVEL":["logLevel",0,0],"DISPLAYLEVEL":["displayLevel",0,0]}}, validateParams: validators.p7, validateResult: validators.r7, writeResult: validators.w7 },
+  { name: 'admin.startCPUProfiler', handler: 'startCPUProfiler', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p8, validateResult: validators.r8, writeResult: validators.w8 },
+  { name: 'admin.stopCPUProfiler', handler: 'stopCPUProfiler', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p9, validateResult: validators.r9, writeResult: validators.w9 },
 ];
 
 /**

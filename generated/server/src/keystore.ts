@@ -63,11 +63,11 @@ export interface KeystoreHandlers {
 
 /** What the RPC layer knows of each method of AvalancheGo Keystore API: wire name, params, how to decode and validate them. */
 export const keystoreMethods: readonly MethodSpec[] = [
-  { name: 'keystore.createUser', handler: 'createUser', params: ["username","password"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0]}}, validateParams: validators.p0, validateResult: validators.r0 },
-  { name: 'keystore.deleteUser', handler: 'deleteUser', params: ["username","password"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0]}}, validateParams: validators.p1, validateResult: validators.r1 },
-  { name: 'keystore.exportUser', handler: 'exportUser', params: ["username","password","encoding"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0],"ENCODING":["encoding",0,0]}}, validateParams: validators.p2, validateResult: validators.r2 },
-  { name: 'keystore.importUser', handler: 'importUser', params: ["username","password","user","encoding"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0],"USER":["user",0,0],"ENCODING":["encoding",0,0]}}, validateParams: validators.p3, validateResult: validators.r3 },
-  { name: 'keystore.listUsers', handler: 'listUsers', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p4, validateResult: validators.r4 },
+  { name: 'keystore.createUser', handler: 'createUser', params: ["username","password"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0]}}, validateParams: validators.p0, validateResult: validators.r0, writeResult: validators.w0 },
+  { name: 'keystore.deleteUser', handler: 'deleteUser', params: ["username","password"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0]}}, validateParams: validators.p1, validateResult: validators.r1, writeResult: validators.w1 },
+  { name: 'keystore.exportUser', handler: 'exportUser', params: ["username","password","encoding"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0],"ENCODING":["encoding",0,0]}}, validateParams: validators.p2, validateResult: validators.r2, writeResult: validators.w2 },
+  { name: 'keystore.importUser', handler: 'importUser', params: ["username","password","user","encoding"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0],"USER":["user",0,0],"ENCODING":["encoding",0,0]}}, validateParams: validators.p3, validateResult: validators.r3, writeResult: validators.w3 },
+  { name: 'keystore.listUsers', handler: 'listUsers', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p4, validateResult: validators.r4, writeResult: validators.w4 },
 ];
 
 /**

@@ -8,6 +8,14 @@ function escapeHtml(json) {
 export function goStringify(value) {
   return escapeHtml(JSON.stringify(value) ?? "null");
 }
+const NEEDS_ESCAPE = /["\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]/;
+export function writeString(text) {
+  return NEEDS_ESCAPE.test(text) ? goStringify(text) : `"${text}"`;
+}
+export function writeScalar(value) {
+  if (value === void 0 || typeof value === "function" || typeof value === "symbol" || typeof value === "object" && value !== null) return void 0;
+  return goStringify(value);
+}
 export function compactRaw(bytes, start, end) {
   if (end - start <= 32 && isPlain(bytes, start, end)) {
     let id = "";

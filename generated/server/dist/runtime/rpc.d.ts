@@ -31,6 +31,8 @@ export interface MethodSpec {
     shape: Shape;
     validateParams: ValidateFunction;
     validateResult: ValidateFunction;
+    /** The result's JSON as goStringify writes it, or undefined where only goStringify can (compiled from the schema). */
+    writeResult?: (value: unknown) => string | undefined;
 }
 export interface HandlerContext {
     /** The wire name of the method, e.g. `avm.getBalance`. */

@@ -151,7 +151,7 @@ function written(dispatcher, spec, result) {
         return { error: new RpcError(-32603, `result of ${spec.name} does not match its schema: ${violations.map((v) => v.message).join("; ")}`, violations) };
       }
     }
-    return { json: raw ?? goStringify(result) };
+    return { json: raw ?? spec.writeResult?.(result) ?? goStringify(result) };
   } catch (error) {
     return failed(dispatcher, spec, error);
   }

@@ -10,3 +10,8 @@ export declare const p3: ValidateFunction;
 export declare const r3: ValidateFunction;
 export declare const p4: ValidateFunction;
 export declare const r4: ValidateFunction;
+export declare const w0: (value: unknown) => string | undefined;
+export declare const w1: (value: unknown) => string | undefined;
+export declare const w2: (value: unknown) => string | undefined;
+export declare const w3: (value: unknown) => string | undefined;
+export declare const w4: (value: unknown) => string | undefined;

@@ -2,3 +2,4 @@
 import type { ValidateFunction } from '../runtime/params.js';
 export declare const p0: ValidateFunction;
 export declare const r0: ValidateFunction;
+export declare const w0: (value: unknown) => string | undefined;

@@ -18,6 +18,23 @@ export function goStringify(value: unknown): string {
   return escapeHtml(JSON.stringify(value) ?? 'null');
 }
 
+/** Characters JSON or Go escapes, and surrogates (JSON.stringify escapes lone ones): strings without them are written as they are. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]/;
+
+/** A string as goStringify writes it (used by the compiled result writers). */
+export function writeString(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? goStringify(text) : `"${text}"`;
+}
+
+/**
+ * A value the schema does not type, as goStringify writes it: undefined (write the whole result the generic way)
+ * for objects, whose toJSON would see another key, and for what JSON.stringify leaves out.
+ */
+export function writeScalar(value: unknown): string | undefined {
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol' || (typeof value === 'object' && value !== null)) return undefined;
+  return goStringify(value);
+}
+
 /**
  * A raw JSON value (already known to be valid) compacted as Go's json.Compact with HTML escaping does. Returns a
  * string when the bytes are UTF-8, the bytes themselves otherwise.

@@ -55,6 +55,8 @@ export interface MethodSpec {
   shape: Shape;
   validateParams: ValidateFunction;
   validateResult: ValidateFunction;
+  /** The result's JSON as goStringify writes it, or undefined where only goStringify can (compiled from the schema). */
+  writeResult?: (value: unknown) => string | undefined;
 }
 
 export interface HandlerContext {
@@ -261,7 +263,7 @@ function written(dispatcher: Dispatcher, spec: MethodSpec, result: unknown): Out
         return { error: new RpcError(-32603, `result of ${spec.name} does not match its schema: ${violations.map((v) => v.message).join('; ')}`, violations) };
       }
     }
-    return { json: raw ?? goStringify(result) };
+    return { json: raw ?? spec.writeResult?.(result) ?? goStringify(result) };
   } catch (error) {
     return failed(dispatcher, spec, error);
   }
