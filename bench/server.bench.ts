@@ -7,11 +7,12 @@
  * raw keep-alive connections, so the client's cost stays small and equal for all five. The call is the spec's first
  * `avm.getBalance` example, so the mock answers it from the example. Targets: a/c and b/c at least 0.75, a/d at least 2.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import { type AddressInfo, connect, createServer as createNetServer } from 'node:net';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { median } from './median.ts';
 
 const PATH = '/ext/bc/X';
@@ -81,8 +82,28 @@ function listen(server: ReturnType<typeof createServer>): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 }
 
-function startTarget(target: Target): Promise<{ port: number; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--serve', target], { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * The load generator on one core and the servers on another, as if on two machines: left to the scheduler on a
+ * 2-core machine, they share a core at times, and how often depends on the server, which skews the ratios (the
+ * stub's b/c moved from about 0.69 to 0.74 with pinning here). Uses util-linux's taskset; without it, or with one
+ * core, nothing is pinned. Returns how to undo the pinning of this process, or undefined when nothing was pinned.
+ */
+function pinLoadGenerator(): (() => void) | undefined {
+  if (availableParallelism() < 2) return undefined;
+  const current = spawnSync('taskset', ['-p', String(process.pid)], { encoding: 'utf8' });
+  const mask = /mask: *([0-9a-f]+)/.exec(current.stdout ?? '')?.[1];
+  if (current.status !== 0 || !mask) return undefined;
+  if (spawnSync('taskset', ['-a', '-p', '-c', String(LOAD_CPU), String(process.pid)]).status !== 0) return undefined;
+  return () => void spawnSync('taskset', ['-a', '-p', mask, String(process.pid)]);
+}
+
+const LOAD_CPU = 0;
+const SERVER_CPU = 1;
+
+function startTarget(target: Target, pinned: boolean): Promise<{ port: number; stop: () => void }> {
+  const command = [process.execPath, '--import', 'tsx', import.meta.filename, '--serve', target];
+  if (pinned) command.unshift('taskset', '-c', String(SERVER_CPU));
+  const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -150,7 +171,8 @@ async function measure(port: number, warmupMs: number, ms: number): Promise<numb
 
 export default async function bench(): Promise<void> {
   const targets = ['bare', 'json', 'stub', 'mock', 'open-rpc'] as const;
-  const servers = await Promise.all(targets.map((target) => startTarget(target)));
+  const unpin = pinLoadGenerator();
+  const servers = await Promise.all(targets.map((target) => startTarget(target, unpin !== undefined)));
   const rounds: Array<Record<Target, number>> = [];
   try {
     for (const [i, target] of targets.entries()) await check(target, servers[i]!.port);
@@ -168,13 +190,15 @@ export default async function bench(): Promise<void> {
     }
   } finally {
     for (const server of servers) server.stop();
+    unpin?.();
   }
   const rate = (target: Target) => median(rounds.map((r) => r[target]));
   const line = (label: string, target: Target) => {
     const all = rounds.map((r) => r[target]);
     console.log(`  ${label.padEnd(48)} ${Math.round(rate(target)).toString().padStart(7)} req/s   (rounds: ${Math.round(Math.min(...all))}-${Math.round(Math.max(...all))})`);
   };
-  console.log(`avm.getBalance over ${CONNECTIONS} keep-alive connections; ${ROUNDS} rounds of ${MEASURE_MS / 1000} s per server, medians:`);
+  const placement = unpin ? `load generator on CPU ${LOAD_CPU}, servers on CPU ${SERVER_CPU}` : 'nothing pinned (needs taskset and 2 cores)';
+  console.log(`avm.getBalance over ${CONNECTIONS} keep-alive connections, ${placement}; ${ROUNDS} rounds of ${MEASURE_MS / 1000} s per server, medians:`);
   line('(a) mock node', 'mock');
   line('(b) generated stub, validation, trivial handler', 'stub');
   line('(c) bare node:http, fixed result', 'bare');
