@@ -86,23 +86,25 @@ function listen(server: ReturnType<typeof createServer>): Promise<number> {
  * The load generator on one core and the servers on another, as if on two machines: left to the scheduler on a
  * 2-core machine, they share a core at times, and how often depends on the server, which skews the ratios (the
  * stub's b/c moved from about 0.69 to 0.74 with pinning here). Uses util-linux's taskset; without it, or with one
- * core, nothing is pinned. Returns how to undo the pinning of this process, or undefined when nothing was pinned.
+ * core, nothing is pinned. Returns the server's CPU and how to undo the pinning of this process, or undefined.
  */
-function pinLoadGenerator(): (() => void) | undefined {
+function pinLoadGenerator(): { serverCpu: number; unpin: () => void } | undefined {
   if (availableParallelism() < 2) return undefined;
-  const current = spawnSync('taskset', ['-p', String(process.pid)], { encoding: 'utf8' });
-  const mask = /mask: *([0-9a-f]+)/.exec(current.stdout ?? '')?.[1];
-  if (current.status !== 0 || !mask) return undefined;
-  if (spawnSync('taskset', ['-a', '-p', '-c', String(LOAD_CPU), String(process.pid)]).status !== 0) return undefined;
-  return () => void spawnSync('taskset', ['-a', '-p', mask, String(process.pid)]);
+  const current = spawnSync('taskset', ['-c', '-p', String(process.pid)], { encoding: 'utf8' });
+  const list = /list: *([0-9,-]+)/.exec(current.stdout ?? '')?.[1];
+  if (current.status !== 0 || !list) return undefined;
+  // The first two CPUs this process may use: a container's set need not start at CPU 0.
+  const cpus = list.split(',').flatMap((range) => {
+    const [from, to = from] = range.split('-').map(Number) as [number, number?];
+    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  });
+  if (cpus.length < 2 || spawnSync('taskset', ['-a', '-c', '-p', String(cpus[0]), String(process.pid)]).status !== 0) return undefined;
+  return { serverCpu: cpus[1]!, unpin: () => void spawnSync('taskset', ['-a', '-c', '-p', list, String(process.pid)]) };
 }
 
-const LOAD_CPU = 0;
-const SERVER_CPU = 1;
-
-function startTarget(target: Target, pinned: boolean): Promise<{ port: number; stop: () => void }> {
+function startTarget(target: Target, cpu: number | undefined): Promise<{ port: number; stop: () => void }> {
   const command = [process.execPath, '--import', 'tsx', import.meta.filename, '--serve', target];
-  if (pinned) command.unshift('taskset', '-c', String(SERVER_CPU));
+  if (cpu !== undefined) command.unshift('taskset', '-c', String(cpu));
   const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -171,8 +173,8 @@ async function measure(port: number, warmupMs: number, ms: number): Promise<numb
 
 export default async function bench(): Promise<void> {
   const targets = ['bare', 'json', 'stub', 'mock', 'open-rpc'] as const;
-  const unpin = pinLoadGenerator();
-  const servers = await Promise.all(targets.map((target) => startTarget(target, unpin !== undefined)));
+  const pinned = pinLoadGenerator();
+  const servers = await Promise.all(targets.map((target) => startTarget(target, pinned?.serverCpu)));
   const rounds: Array<Record<Target, number>> = [];
   try {
     for (const [i, target] of targets.entries()) await check(target, servers[i]!.port);
@@ -190,14 +192,14 @@ export default async function bench(): Promise<void> {
     }
   } finally {
     for (const server of servers) server.stop();
-    unpin?.();
+    pinned?.unpin();
   }
   const rate = (target: Target) => median(rounds.map((r) => r[target]));
   const line = (label: string, target: Target) => {
     const all = rounds.map((r) => r[target]);
     console.log(`  ${label.padEnd(48)} ${Math.round(rate(target)).toString().padStart(7)} req/s   (rounds: ${Math.round(Math.min(...all))}-${Math.round(Math.max(...all))})`);
   };
-  const placement = unpin ? `load generator on CPU ${LOAD_CPU}, servers on CPU ${SERVER_CPU}` : 'nothing pinned (needs taskset and 2 cores)';
+  const placement = pinned ? `load generator and servers pinned to two CPUs` : 'nothing pinned (needs taskset and 2 cores)';
   console.log(`avm.getBalance over ${CONNECTIONS} keep-alive connections, ${placement}; ${ROUNDS} rounds of ${MEASURE_MS / 1000} s per server, medians:`);
   line('(a) mock node', 'mock');
   line('(b) generated stub, validation, trivial handler', 'stub');
@@ -208,7 +210,7 @@ export default async function bench(): Promise<void> {
     const perRound = rounds.map((r) => r[of] / r[to]).sort((x, y) => x - y);
     const middle = median(perRound);
     // Cut, not rounded, to two places: 0.7496 must not print as a 0.75 that missed 0.75.
-    const shown = (value: number) => (Math.floor(value * 100) / 100).toFixed(2);
+    const shown = (value: number) => (Math.floor(value * 100 + 1e-9) / 100).toFixed(2);
     const spread = `middle half ${shown(perRound[Math.floor(ROUNDS / 4)]!)}-${shown(perRound[Math.ceil((3 * ROUNDS) / 4) - 1]!)}`;
     const verdict = target === undefined ? '' : `, target >= ${target}: ${middle >= target ? 'met' : 'MISSED'}`;
     return `  ${name} ${shown(middle)} (${spread}${verdict})`;

@@ -75,7 +75,7 @@ export function validatorModules(model: SpecModel): Map<string, ValidatorsModule
       exports[`p${i}`] = `${ROOT}#/$defs/${encodeURIComponent(`params:${method.name}`)}`;
       exports[`r${i}`] = `${ROOT}#/$defs/${encodeURIComponent(`result:${method.name}`)}`;
     });
-    const writers = writersCode(model, endpoint.name);
+    const writers = writersCode(endpoint.methods, model.schemas);
     const module = moduleOf(endpoint.name, standaloneCode(ajv, exports), Object.keys(exports));
     modules.set(endpoint.name, {
       ...module,

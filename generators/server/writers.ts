@@ -7,23 +7,20 @@
  * with goStringify. So a writer can only make an answer faster, never different.
  */
 import { componentName } from '../model/schema-walk.ts';
-import type { JsonSchema, SpecModel } from '../model/types.ts';
+import type { JsonSchema, MethodModel } from '../model/types.ts';
 
 /** What each writer's code calls: the runtime's string and any-value writers (templates/server/runtime-encode.ts.hbs). */
 export const WRITER_HELPERS = ['writeString', 'writeScalar'];
 
 const GENERIC = 'writeScalar';
 
-/** A key as goStringify writes it: JSON's escapes, then Go's escapes of `<`, `>`, `&`, U+2028 and U+2029. */
-function keyText(key: string): string {
-  return `${JSON.stringify(key).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}:`;
-}
-
 class WriterCompiler {
   private readonly functions: string[] = [];
   private readonly components = new Map<string, string>();
   /** Function names by body: schemas of the same shape share one function. */
   private readonly bodies = new Map<string, string>();
+  /** Constants holding each property name as written, `"name":`, by the runtime's writeString when the module loads. */
+  private readonly keys = new Map<string, string>();
 
   constructor(private readonly schemas: Record<string, JsonSchema>) {}
 
@@ -75,6 +72,16 @@ class WriterCompiler {
     return fn;
   }
 
+  private key(name: string): string {
+    let constant = this.keys.get(name);
+    if (!constant) {
+      constant = `k${this.keys.size}`;
+      this.keys.set(name, constant);
+      this.functions.push(`const ${constant} = writeString(${JSON.stringify(name)}) + ':';`);
+    }
+    return constant;
+  }
+
   private add(param: string, body: string): string {
     let name = this.bodies.get(body);
     if (!name) {
@@ -104,7 +111,7 @@ class WriterCompiler {
 
   private object(schema: JsonSchema): string {
     const properties = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>);
-    const cases = properties.map(([key, child]) => `case ${JSON.stringify(key)}: key = ${JSON.stringify(keyText(key))}; s = ${this.writer(child)}(x); break;`);
+    const cases = properties.map(([key, child]) => `case ${JSON.stringify(key)}: key = ${this.key(key)}; s = ${this.writer(child)}(x); break;`);
     const extra = schema.additionalProperties;
     // Keys the schema does not name are written only where the schema allows them, and only own ones (for-in also
     // lists inherited keys, JSON.stringify does not); `toJSON` would be called, not written.
@@ -135,9 +142,8 @@ class WriterCompiler {
 }
 
 /** The writers of one endpoint's results, `w<i>` for method i, as JavaScript (functions and their exports). */
-export function writersCode(model: SpecModel, endpointName: string): { code: string; names: string[] } {
-  const endpoint = model.endpoints.find((e) => e.name === endpointName)!;
-  const compiler = new WriterCompiler(model.schemas);
-  const exports = endpoint.methods.map((method, i) => `export const w${i} = ${compiler.writer(method.result?.schema)};`);
-  return { code: `${compiler.code()}\n${exports.join('\n')}`, names: endpoint.methods.map((_, i) => `w${i}`) };
+export function writersCode(methods: Array<Pick<MethodModel, 'result'>>, schemas: Record<string, JsonSchema>): { code: string; names: string[] } {
+  const compiler = new WriterCompiler(schemas);
+  const exports = methods.map((method, i) => `export const w${i} = ${compiler.writer(method.result?.schema)};`);
+  return { code: `${compiler.code()}\n${exports.join('\n')}`, names: methods.map((_, i) => `w${i}`) };
 }

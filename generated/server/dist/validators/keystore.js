@@ -23,6 +23,7 @@ function f0(v) {
   return out + '}';
 }
 function c_Empty(v) { return f0(v); }
+const k0 = writeString("users") + ':';
 function f1(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
@@ -48,7 +49,7 @@ function f3(v) {
     let key;
     let s;
     switch (k) {
-      case "users": key = "\"users\":"; s = f2(x); break;
+      case "users": key = k0; s = f2(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;

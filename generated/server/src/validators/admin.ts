@@ -25,6 +25,7 @@ function f0(v) {
   return out + '}';
 }
 function c_Empty(v) { return f0(v); }
+const k0 = writeString("aliases") + ':';
 function f1(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
@@ -59,7 +60,7 @@ function f5(v) {
     let key;
     let s;
     switch (k) {
-      case "aliases": key = "\"aliases\":"; s = f4(x); break;
+      case "aliases": key = k0; s = f4(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -67,7 +68,10 @@ function f5(v) {
   }
   return out + '}';
 }
+const k1 = writeString("loggerLevels") + ':';
+const k2 = writeString("logLevel") + ':';
 function c_AdminLogLevel(v) { return f1(v); }
+const k3 = writeString("displayLevel") + ':';
 function f6(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
@@ -79,8 +83,8 @@ function f6(v) {
     let key;
     let s;
     switch (k) {
-      case "logLevel": key = "\"logLevel\":"; s = c_AdminLogLevel(x); break;
-      case "displayLevel": key = "\"displayLevel\":"; s = c_AdminLogLevel(x); break;
+      case "logLevel": key = k2; s = c_AdminLogLevel(x); break;
+      case "displayLevel": key = k3; s = c_AdminLogLevel(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -119,7 +123,7 @@ function f8(v) {
     let key;
     let s;
     switch (k) {
-      case "loggerLevels": key = "\"loggerLevels\":"; s = c_AdminLoggerLevels(x); break;
+      case "loggerLevels": key = k1; s = c_AdminLoggerLevels(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -127,6 +131,7 @@ function f8(v) {
   }
   return out + '}';
 }
+const k4 = writeString("newVMs") + ':';
 function f9(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
@@ -145,6 +150,7 @@ function f9(v) {
   }
   return out + '}';
 }
+const k5 = writeString("failedVMs") + ':';
 function f10(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
@@ -174,8 +180,8 @@ function f11(v) {
     let key;
     let s;
     switch (k) {
-      case "newVMs": key = "\"newVMs\":"; s = f9(x); break;
-      case "failedVMs": key = "\"failedVMs\":"; s = f10(x); break;
+      case "newVMs": key = k4; s = f9(x); break;
+      case "failedVMs": key = k5; s = f10(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
