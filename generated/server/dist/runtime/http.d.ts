@@ -39,11 +39,14 @@ export declare function textReply(status: number, text: string, headers?: Record
 /** The refusal for a request that never reaches the RPC layer, or undefined when it does. */
 export declare function refuse(method: string | undefined, contentType: string | null | undefined): RpcReply | undefined;
 export declare function tooLarge(): RpcReply;
+export declare function firstHeader(value: string | string[] | undefined): string | undefined;
 /**
  * Sends a reply with its length and `extra` headers (a router's), which give way to the reply's own of the same name:
  * as set ahead of writeHead, without the cost of setting them ahead.
  */
 export declare function sendNode(res: NodeResponse, reply: RpcReply, extra?: Readonly<Record<string, string>>): void;
+/** The reply with `extra` headers (a router's) added, where it has none of the same name. */
+export declare function withHeaders(reply: RpcReply, extra: Readonly<Record<string, string>> | undefined): RpcReply;
 export declare function nodeAdapter(answer: Answer, maxBodyBytes: number): NodeListener;
 export declare function toResponse(reply: RpcReply): Response;
 export declare function fetchAdapter(answer: Answer, maxBodyBytes: number): (request: Request) => Promise<Response>;

@@ -18,20 +18,22 @@ function hasHeader(headers, name) {
   for (const own in headers) if (own.length === name.length && own.toLowerCase() === name.toLowerCase()) return true;
   return false;
 }
-function firstHeader(value) {
+export function firstHeader(value) {
   return Array.isArray(value) ? value[0] : value;
 }
 export function sendNode(res, reply, extra) {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
-  let headers = reply.headers;
-  if (extra) {
-    headers = {};
-    for (const name in extra) if (!hasHeader(reply.headers, name)) headers[name] = extra[name];
-    Object.assign(headers, reply.headers);
-  }
+  const headers = extra ? withHeaders(reply, extra).headers : reply.headers;
   headers["Content-Length"] = String(typeof reply.body === "string" ? byteLength(reply.body) : reply.body.length);
   res.writeHead(reply.status, headers);
   res.end(reply.body);
+}
+export function withHeaders(reply, extra) {
+  if (!extra) return reply;
+  const headers = {};
+  for (const name in extra) if (!hasHeader(reply.headers, name)) headers[name] = extra[name];
+  Object.assign(headers, reply.headers);
+  return { status: reply.status, headers, body: reply.body };
 }
 class NodeCall {
   constructor(req, res) {

@@ -4,7 +4,7 @@
  * `rpc.discover` answering the endpoint's bundled OpenRPC document. A router serves several endpoints on one server,
  * 404 for any other path, like the node's HTTP mux.
  */
-import { type Answer, DEFAULT_MAX_BODY_BYTES, type NodeListener, type NodeRequest, type NodeResponse, fetchAdapter, nodeAdapter, sendNode, textReply, toResponse } from './http.js';
+import { type Answer, DEFAULT_MAX_BODY_BYTES, type NodeListener, type NodeRequest, type NodeResponse, fetchAdapter, firstHeader, nodeAdapter, refuse, sendNode, textReply, toResponse, tooLarge, withHeaders } from './http.js';
 import type { Violation } from './params.js';
 import { type DispatchOptions, type Dispatcher, type Handler, type MethodSpec, type Profile, type RpcReply, dispatch, goMethodName } from './rpc.js';
 
@@ -44,6 +44,8 @@ export interface Endpoint {
   readonly fetch: (request: Request) => Promise<Response>;
   /** The RPC layer without HTTP: one request body in, one reply out. */
   readonly answer: Answer;
+  /** Largest request body accepted. */
+  readonly maxBodyBytes: number;
 }
 
 const acceptAll = Object.assign(() => true, { errors: null });
@@ -81,6 +83,7 @@ export function createEndpoint(definition: EndpointDefinition, handlers: object,
     node: nodeAdapter(answer, maxBodyBytes),
     fetch: fetchAdapter(answer, maxBodyBytes),
     answer,
+    maxBodyBytes,
   };
 }
 
@@ -93,9 +96,18 @@ export interface RouterOptions {
 
 const CORS: Record<string, string> = { Vary: 'Origin', 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Credentials': 'true' };
 
+/** A request whose body a server of its own has read whole. */
+export interface HttpRequest {
+  method: string;
+  url: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
 export interface Router {
   readonly node: NodeListener;
   readonly fetch: (request: Request) => Promise<Response>;
+  /** For a server of its own: the request and its whole body in, the reply with every header out but its length. */
+  readonly answer: (request: HttpRequest, body: Uint8Array) => RpcReply | Promise<RpcReply>;
 }
 
 /** Routes by exact path (query ignored) to an endpoint; any other path is 404, as the node's mux answers it. */
@@ -140,7 +152,19 @@ export function createRouter(routes: Record<string, Endpoint> | ((path: string) 
     for (const [name, value] of Object.entries(extra(origin) ?? {})) if (!response.headers.has(name)) response.headers.set(name, value);
     return response;
   };
-  return { node, fetch };
+  const answer = (request: HttpRequest, body: Uint8Array): RpcReply | Promise<RpcReply> => {
+    const origin = options.cors ? firstHeader(request.headers.origin) : undefined;
+    const headers = extra(origin);
+    const requested = origin && request.method === 'OPTIONS' ? request.headers['access-control-request-method'] : undefined;
+    if (requested) return withHeaders(preflightReply(String(requested), request.headers['access-control-request-headers']), headers);
+    const endpoint = resolve(pathOf(request.url));
+    if (!endpoint) return withHeaders(notFound(), headers);
+    const refusal = refuse(request.method, firstHeader(request.headers['content-type'])) ?? (body.length > endpoint.maxBodyBytes ? tooLarge() : undefined);
+    if (refusal) return withHeaders(refusal, headers);
+    const reply = endpoint.answer(body, { headers: request.headers });
+    return reply instanceof Promise ? reply.then((r) => withHeaders(r, headers)) : withHeaders(reply, headers);
+  };
+  return { node, fetch, answer };
 }
 
 /** rs/cors's answer to a preflight: the requested method when it is a simple one, and the requested headers. */

@@ -61,7 +61,7 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
   return false;
 }
 
-function firstHeader(value: string | string[] | undefined): string | undefined {
+export function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
@@ -71,16 +71,20 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
  */
 export function sendNode(res: NodeResponse, reply: RpcReply, extra?: Readonly<Record<string, string>>): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
-  let headers = reply.headers;
-  if (extra) {
-    headers = {};
-    for (const name in extra) if (!hasHeader(reply.headers, name)) headers[name] = extra[name]!;
-    Object.assign(headers, reply.headers);
-  }
+  const headers = extra ? withHeaders(reply, extra).headers : reply.headers;
   // A known length, as Go's server sends for small answers, rather than chunked encoding.
   headers['Content-Length'] = String(typeof reply.body === 'string' ? byteLength(reply.body) : reply.body.length);
   res.writeHead(reply.status, headers);
   res.end(reply.body);
+}
+
+/** The reply with `extra` headers (a router's) added, where it has none of the same name. */
+export function withHeaders(reply: RpcReply, extra: Readonly<Record<string, string>> | undefined): RpcReply {
+  if (!extra) return reply;
+  const headers: Record<string, string> = {};
+  for (const name in extra) if (!hasHeader(reply.headers, name)) headers[name] = extra[name]!;
+  Object.assign(headers, reply.headers);
+  return { status: reply.status, headers, body: reply.body };
 }
 
 /**
