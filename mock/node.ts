@@ -3,13 +3,12 @@
  * node's paths and aliases, with the node's HTTP behaviour around them: the Host check (403 for host names not
  * allowed), CORS for any origin, a `node-id` header on every answer, 404 for any other path.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { isIP } from 'node:net';
-import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
+import { type AddressInfo, type Server, isIP } from 'node:net';
+import { type Endpoint, type HttpRequest, type Profile, type RpcReply, createRouter } from '../generated/server/dist/index.js';
 import { createHash } from 'node:crypto';
 import { cb58Encode } from '../generators/formats.ts';
 import { servedBy } from '../generators/model/versions.ts';
+import { serveHttp } from './http.ts';
 import { ENDPOINTS, type EndpointName, endpointModel } from './spec.ts';
 import { MockState, P_CHAIN_ID, X_CHAIN_ID } from './state.ts';
 
@@ -33,7 +32,8 @@ export interface MockNodeOptions {
 }
 
 export interface MockNode {
-  listener: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The node for a server that reads requests whole (./http.ts). */
+  answer: (request: HttpRequest, body: Uint8Array) => RpcReply | Promise<RpcReply>;
   state: MockState;
   nodeID: string;
   /** Endpoint paths served, e.g. `/ext/bc/X`, each with the endpoint's name. */
@@ -131,16 +131,9 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     }
     return verdict;
   };
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
-    if (!hostAllowed(req.headers.host ?? '')) {
-      req.resume();
-      res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-      res.end('invalid host specified\n');
-      return;
-    }
-    router.node(req, res);
-  };
-  return { listener, state, nodeID, routes };
+  const forbidden: RpcReply = { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }, body: 'invalid host specified\n' };
+  const answer = (request: HttpRequest, body: Uint8Array) => (hostAllowed(String(request.headers.host ?? '')) ? router.answer(request, body) : forbidden);
+  return { answer, state, nodeID, routes };
 }
 
 const LINE_BREAKING = /[\x00-\x1f\x7f\u0085\u2028\u2029]/g;
@@ -164,22 +157,12 @@ export interface RunningMockNode extends MockNode {
   close(): Promise<void>;
 }
 
+/** Serves the mock on its own HTTP/1.1 server (./http.ts), with the node's default timeouts. */
 export async function startMockNode(options: MockNodeOptions & { port?: number; host?: string } = {}): Promise<RunningMockNode> {
   const node = createMockNode(options);
-  const server = createServer(node.listener);
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 9650, host, () => resolve());
-  });
+  const { server, close } = await serveHttp(node.answer, options.port ?? 9650, host, options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {});
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
   return { ...node, server, url, close };
 }

@@ -1,0 +1,202 @@
+/**
+ * The mock node's HTTP/1.1 server (mock/http.ts) byte for byte on raw sockets: framing, keep-alive, pipelining,
+ * refusals in net/http's words, limits and timeouts. An answer function that echoes what it was given stands behind it.
+ */
+import { type Socket, connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HttpRequest, RpcReply } from '../../generated/server/dist/index.js';
+import { type HttpAnswer, type HttpOptions, type HttpServer, serveHttp } from '../../mock/http.ts';
+
+let running: HttpServer | undefined;
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+const seen: Array<{ request: HttpRequest; body: string }> = [];
+
+/** Echoes the method, path and body; a body of `slow` is answered 50 ms later, `throw` throws, `reject` rejects. */
+const echo: HttpAnswer = (request, body) => {
+  const text = Buffer.from(body).toString();
+  seen.push({ request, body: text });
+  const reply: RpcReply = { status: 200, headers: { 'Content-Type': 'text/plain', 'X-Bad': 'a\r\nInjected: yes' }, body: `${request.method} ${request.url} ${text}` };
+  if (text === 'throw') throw new Error('handler bug');
+  if (text === 'reject') return Promise.reject(new Error('handler bug'));
+  if (text === 'slow') return new Promise((resolve) => setTimeout(() => resolve(reply), 50));
+  return reply;
+};
+
+async function serve(options: HttpOptions = {}, answer: HttpAnswer = echo): Promise<number> {
+  seen.length = 0;
+  running = await serveHttp(answer, 0, '127.0.0.1', options);
+  return (running.server.address() as { port: number }).port;
+}
+
+interface Talk {
+  text: string;
+  closed: boolean;
+}
+
+/** Sends each piece (a pause between pieces), then collects what comes back until the server closes or `waitMs` passes. */
+function talk(port: number, pieces: Array<string | Buffer>, waitMs = 300, pauseMs = 5): Promise<Talk> {
+  return new Promise((resolve, reject) => {
+    const socket: Socket = connect(port, '127.0.0.1');
+    let text = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ text, closed: false });
+    }, waitMs);
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    socket.on('end', () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ text, closed: true });
+    });
+    socket.on('error', reject);
+    socket.on('connect', async () => {
+      for (const piece of pieces) {
+        socket.write(piece);
+        await new Promise((r) => setTimeout(r, pauseMs));
+      }
+    });
+  });
+}
+
+const post = (body: string, headers = '') => `POST /ext/bc/X HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+const statuses = (text: string) => [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+
+describe('framing', () => {
+  it('answers with status line, the reply\'s headers, length and date, and keeps the connection', async () => {
+    const port = await serve();
+    const { text, closed } = await talk(port, [post('one'), post('two')]);
+    expect(closed).toBe(false);
+    const answers = text.split('HTTP/1.1 ').slice(1);
+    expect(answers).toHaveLength(2);
+    expect(answers[0]).toMatch(/^200 OK\r\nContent-Type: text\/plain\r\nContent-Length: 18\r\nDate: \w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT\r\n\r\nPOST \/ext\/bc\/X one$/);
+    // A header whose value would split the answer is left out.
+    expect(text).not.toContain('Injected');
+    expect(seen.map((s) => s.request.headers.host)).toEqual(['127.0.0.1', '127.0.0.1']);
+  });
+
+  it('answers pipelined requests in order, a slow answer holding back the next', async () => {
+    const port = await serve();
+    const { text } = await talk(port, [post('slow') + post('fast')]);
+    expect(text.indexOf('POST /ext/bc/X slow')).toBeGreaterThan(0);
+    expect(text.indexOf('POST /ext/bc/X slow')).toBeLessThan(text.indexOf('POST /ext/bc/X fast'));
+  });
+
+  it('reads a head and body sent a byte at a time, and a chunked body with extensions and trailers', async () => {
+    const port = await serve();
+    const whole = post('{"jsonrpc":"2.0"}');
+    const slow = await talk(port, [...whole].map((c) => c), 2000, 1);
+    expect(slow.text).toContain('POST /ext/bc/X {"jsonrpc":"2.0"}');
+    const chunked = 'POST /p HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nabcd\r\n3\r\nefg\r\n0\r\nX-Trailer: t\r\n\r\n';
+    expect((await talk(port, [chunked.slice(0, 60), chunked.slice(60)])).text).toContain('POST /p abcdefg');
+  });
+
+  it('tells HEAD the length without the body', async () => {
+    const port = await serve();
+    const { text } = await talk(port, ['HEAD /x HTTP/1.1\r\nHost: h\r\n\r\n']);
+    expect(text).toMatch(/Content-Length: 8\r\n/);
+    expect(text.endsWith('\r\n\r\n')).toBe(true);
+  });
+
+  it('answers 500 when the answer throws or rejects, and keeps serving', async () => {
+    const port = await serve();
+    const { text } = await talk(port, [post('throw'), post('reject'), post('ok')]);
+    expect(statuses(text)).toEqual([500, 500, 200]);
+    expect(text).toContain('internal server error');
+    expect(text).not.toContain('handler bug');
+  });
+
+  it('reads a header named like an Object.prototype member as any other', async () => {
+    const port = await serve();
+    await talk(port, [post('x', 'constructor: c\r\n__proto__: p\r\ntoString: t\r\n')]);
+    expect(seen[0]!.request.headers.constructor).toBe('c');
+    expect(seen[0]!.request.headers.tostring).toBe('t');
+    expect(Object.getPrototypeOf(seen[0]!.request.headers)).toBe(Object.prototype);
+  });
+});
+
+describe('connections', () => {
+  it('closes after Connection: close and after HTTP/1.0 unless asked to keep it', async () => {
+    const port = await serve();
+    const close = await talk(port, [post('a', 'Connection: close\r\n')]);
+    expect(close.closed).toBe(true);
+    expect(close.text).toContain('Connection: close\r\n');
+    const old = await talk(port, ['POST /x HTTP/1.0\r\nContent-Length: 1\r\n\r\na']);
+    expect([old.closed, old.text.includes('Connection: close')]).toEqual([true, true]);
+    const kept = await talk(port, ['POST /x HTTP/1.0\r\nConnection: keep-alive\r\nContent-Length: 1\r\n\r\na']);
+    expect([kept.closed, kept.text.includes('Connection: keep-alive')]).toEqual([false, true]);
+  });
+
+  it('sends 100 Continue to a client waiting for it, and 417 for other expectations', async () => {
+    const port = await serve();
+    const head = 'POST /x HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n';
+    const waiting = await talk(port, [head, 'ok']);
+    expect(waiting.text).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK/);
+    const refused = await talk(port, ['POST /x HTTP/1.1\r\nHost: h\r\nExpect: teapot\r\nContent-Length: 2\r\n\r\nok']);
+    expect(refused.text).toBe('HTTP/1.1 417 Expectation Failed\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n417 Expectation Failed');
+  });
+
+  it('cuts a request not finished in time and a connection idle too long, without an answer', async () => {
+    const port = await serve({ readTimeoutMs: 100, idleTimeoutMs: 200 });
+    const partial = await talk(port, ['POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nab'], 2000);
+    expect(partial).toEqual({ text: '', closed: true });
+    const started = Date.now();
+    const idle = await talk(port, [post('a')], 2000);
+    expect(idle.closed).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    expect(statuses(idle.text)).toEqual([200]);
+  });
+
+  it('closes every connection on close()', async () => {
+    const port = await serve();
+    const open = talk(port, [post('a')], 5000);
+    await new Promise((r) => setTimeout(r, 50));
+    await running!.close();
+    running = undefined;
+    expect((await open).text).toContain('POST /ext/bc/X a');
+  });
+});
+
+describe('refusals', () => {
+  const refusal = (status: string, text: string) => `HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${text}`;
+
+  it.each([
+    ['a missing Host', 'POST /x HTTP/1.1\r\nContent-Length: 0\r\n\r\n', '400 Bad Request', '400 Bad Request: missing required Host header'],
+    ['a malformed request line', 'POST /x HTTP/2.0\r\nHost: h\r\n\r\n', '400 Bad Request', '400 Bad Request'],
+    ['no request line at all', 'hello\r\n\r\n', '400 Bad Request', '400 Bad Request: malformed HTTP request'],
+    ['a space before a header\'s colon', 'POST /x HTTP/1.1\r\nHost : h\r\n\r\n', '400 Bad Request', '400 Bad Request: malformed MIME header line'],
+    ['a folded header line', 'POST /x HTTP/1.1\r\nHost: h\r\n folded\r\n\r\n', '400 Bad Request', '400 Bad Request: malformed MIME header line'],
+    ['a control character in a value', 'POST /x HTTP/1.1\r\nHost: h\r\nX: a\x01b\r\n\r\n', '400 Bad Request', '400 Bad Request: invalid header value'],
+    ['two different lengths', 'POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab', '400 Bad Request', '400 Bad Request: invalid Content-Length'],
+    ['a signed length', 'POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: +1\r\n\r\na', '400 Bad Request', '400 Bad Request: invalid Content-Length'],
+    ['a length beside chunked', 'POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n', '400 Bad Request', '400 Bad Request: both Transfer-Encoding and Content-Length'],
+    ['a bad chunk size', 'POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', '400 Bad Request', '400 Bad Request: malformed chunked encoding'],
+    ['a coding other than chunked', 'POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n', '501 Not Implemented', 'Unsupported transfer encoding'],
+  ])('refuses %s in net/http\'s words and closes', async (_, request, status, text) => {
+    const port = await serve();
+    const answer = await talk(port, [request]);
+    expect(answer).toEqual({ text: refusal(status, text), closed: true });
+    expect(seen).toEqual([]);
+  });
+
+  it('answers 431 to a head over the limit, even one never finished', async () => {
+    const port = await serve({ maxHeaderBytes: 1024 });
+    const long = `POST /x HTTP/1.1\r\nHost: h\r\nX: ${'a'.repeat(2000)}`;
+    expect(await talk(port, [long])).toEqual({ text: refusal('431 Request Header Fields Too Large', '431 Request Header Fields Too Large'), closed: true });
+    expect((await talk(port, [post('fine')])).text).toContain('fine');
+  });
+
+  it('answers 413 to a body over the limit at once, declared or chunked, and closes once the body is read', async () => {
+    const port = await serve({ maxBodyBytes: 10 });
+    const declared = await talk(port, [`POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 20\r\n\r\n`, 'a'.repeat(20)]);
+    expect(statuses(declared.text)).toEqual([413]);
+    expect(declared.text).toMatch(/Connection: close\r\n\r\nhttp: request body too large$/);
+    expect(declared.closed).toBe(true);
+    const chunked = await talk(port, ['POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n8\r\naaaaaaaa\r\n8\r\naaaaaaaa\r\n0\r\n\r\n']);
+    expect([statuses(chunked.text), chunked.closed]).toEqual([[413], true]);
+    expect(seen).toEqual([]);
+  });
+});
