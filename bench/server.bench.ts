@@ -1,6 +1,7 @@
 /**
- * Requests per second on 127.0.0.1 of (a) the mock node, (b) a generated stub with validation and a trivial handler,
- * (c) a bare node:http server answering a fixed JSON-RPC result (the ceiling of this stack) and (d)
+ * Requests per second on 127.0.0.1 of (a) the mock node (on its own HTTP/1.1 server, so not bound by (c)), (b) a
+ * generated stub with validation and a trivial handler on node:http, (c) a bare node:http server answering a fixed
+ * JSON-RPC result (the ceiling of the node:http stack) and (d)
  * @open-rpc/mock-server on the same bundled document, all answering the same `avm.getBalance` call; and, to show
  * how much of the gap to (c) any JSON-RPC server pays, (e) node:http doing only JSON.parse of the body and
  * JSON.stringify of the result. Each server runs in a child process of its own; the load comes from this process over

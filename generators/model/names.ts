@@ -55,7 +55,7 @@ const TYPE_KEYWORDS = new Set(['any', 'unknown', 'never', 'void', 'null', 'undef
 export const RESERVED_TYPE_NAMES: Record<string, string> = Object.fromEntries([
   ...['Promise', 'Record', 'Array', 'ReadonlyArray', 'Partial', 'Required', 'Readonly', 'Error', 'Object', 'String', 'Number', 'Boolean', 'BigInt', 'Symbol', 'Date', 'Map', 'Set', 'JSON', 'AbortSignal', 'AbortController', 'Response', 'Headers'].map((name) => [name, `the global TypeScript type ${name}`]),
   ...['AvalancheRpcError', 'JsonRpcError', 'HttpStatusError', 'InvalidResponseError', 'TimeoutError', 'NetworkError', 'JsonRpcClient', 'ClientOptions', 'CallOptions', 'FetchLike', 'FetchResponseLike', 'toBigInt', 'fromBigInt'].map((name) => [name, `the client runtime's export ${name}`]),
-  ...['INVALID_ARGUMENT', 'RawJson', 'RpcError', 'rawJson', 'CallInfo', 'HandlerContext', 'MethodSpec', 'Profile', 'RpcReply', 'createEndpoint', 'createRouter', 'Endpoint', 'EndpointDefinition', 'EndpointOptions', 'OpenrpcDocument', 'Router', 'RouterOptions', 'NodeListener', 'NodeRequest', 'NodeResponse', 'Shape', 'ValidateFunction', 'Violation'].map((name) => [name, `the server runtime's export ${name}`]),
+  ...['INVALID_ARGUMENT', 'RawJson', 'RpcError', 'rawJson', 'CallInfo', 'HandlerContext', 'MethodSpec', 'Profile', 'RpcReply', 'createEndpoint', 'createRouter', 'Endpoint', 'EndpointDefinition', 'EndpointOptions', 'HttpRequest', 'OpenrpcDocument', 'Router', 'RouterOptions', 'NodeListener', 'NodeRequest', 'NodeResponse', 'Shape', 'ValidateFunction', 'Violation'].map((name) => [name, `the server runtime's export ${name}`]),
 ]);
 
 /** The client package's own modules besides the spec's types (`src/<name>.ts`, each from templates/client/<name>.ts.hbs). */
