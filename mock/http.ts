@@ -159,7 +159,9 @@ interface Pending {
   size: number;
   /** Over the body limit: answered with 413, the rest of the body read and dropped. */
   dropping: boolean;
-  /** The answer is written (or, for a refusal, the body is still being dropped). */
+  /** Handed to the answer function, which may still be working on it. */
+  asked: boolean;
+  /** Its answer is written: once its body is in too, the next request may be read. */
   answered: boolean;
 }
 
@@ -204,10 +206,8 @@ class Connection {
           if (!this.readBody(current)) break;
           current.body = NO_BODY;
         }
-        if (!current.answered) {
-          this.respond(current);
-          if (!current.answered) break;
-        }
+        if (!current.asked) this.respond(current);
+        if (!current.answered) break;
         this.current = undefined;
         this.deadline = Date.now() + (this.input.length > 0 ? this.options.readTimeoutMs : this.options.idleTimeoutMs);
       }
@@ -255,7 +255,7 @@ class Connection {
     const keepAlive = version === 1 ? !connection?.includes('close') : connection?.includes('keep-alive') === true;
     const expect = headers.expect;
     if (expect !== undefined && expect.toLowerCase() !== '100-continue') throw new Refusal(417, '417 Expectation Failed');
-    const current: Pending = { request: { method: start[1]!, url: start[2]!, headers, version }, keepAlive, body, chunks: [], size: 0, dropping: false, answered: false };
+    const current: Pending = { request: { method: start[1]!, url: start[2]!, headers, version }, keepAlive, body, chunks: [], size: 0, dropping: false, asked: false, answered: false };
     this.current = current;
     if (body.kind === 'length' && body.left > this.options.maxBodyBytes) this.tooLarge(current);
     else if (expect !== undefined && version === 1 && body.kind !== 'none' && this.input.length === 0) this.socket.write('HTTP/1.1 100 Continue\r\n\r\n');
@@ -308,13 +308,14 @@ class Connection {
   /** 413 at once; the rest of the body is still read, so that a client still sending sees the answer, not a reset. */
   private tooLarge(current: Pending): void {
     current.dropping = true;
-    current.answered = true;
+    current.asked = true;
     current.chunks = [];
     this.write(current, TOO_LARGE);
   }
 
   /** Hands a request whose body is in to the router; the answer is written now or when it is ready. */
   private respond(current: Pending): void {
+    current.asked = true;
     const chunks = current.chunks;
     const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, current.size);
     let reply: RpcReply | Promise<RpcReply>;

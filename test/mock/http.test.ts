@@ -85,6 +85,14 @@ describe('framing', () => {
     expect(text.indexOf('POST /ext/bc/X slow')).toBeLessThan(text.indexOf('POST /ext/bc/X fast'));
   });
 
+  it('asks for each answer once, however many bytes arrive while one is pending', async () => {
+    const port = await serve();
+    const { text } = await talk(port, [post('slow'), post('next'), 'POST /later HTTP/1.1\r\nHost: h\r\n', 'Content-Length: 1\r\n\r\nz'], 400, 10);
+    expect(seen.map((s) => s.body)).toEqual(['slow', 'next', 'z']);
+    expect(statuses(text)).toEqual([200, 200, 200]);
+    expect(text.indexOf(' slow')).toBeLessThan(text.indexOf(' next'));
+  });
+
   it('reads a head and body sent a byte at a time, and a chunked body with extensions and trailers', async () => {
     const port = await serve();
     const whole = post('{"jsonrpc":"2.0"}');
