@@ -36,6 +36,17 @@ export interface HttpServer {
 }
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const names = new Map<string, string | null>();
+/** A header name in lower case, or null when it is no token; the few names in use are looked at once each. */
+function headerName(raw: string): string | null {
+  let name = names.get(raw);
+  if (name === undefined) {
+    name = TOKEN.test(raw) ? raw.toLowerCase() : null;
+    if (names.size >= 1024) names.clear();
+    names.set(raw, name);
+  }
+  return name;
+}
 const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) ([^\x00-\x20\x7f]+) HTTP\/1\.([01])$/;
 // Header values may hold tabs and bytes from 0x80 up (read as latin1, as node:http does), no other control characters.
 const BAD_VALUE = /[\x00-\x08\x0a-\x1f\x7f]/;
@@ -46,6 +57,12 @@ const CHUNK_LINE_LIMIT = 4096;
 const WRITE_BACKLOG = 1 << 20;
 const INTERNAL: RpcReply = { status: 500, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: 'internal server error' };
 const TOO_LARGE: RpcReply = { status: 413, headers: { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' }, body: 'http: request body too large' };
+
+/**
+ * The time for deadlines, as of the last sweep over the connections: a clock read per request costs more than the
+ * sweep's granularity (at most an eighth of the shortest timeout) is worth.
+ */
+let coarseNow = Date.now();
 
 let dateText = '';
 let dateSecond = -1;
@@ -170,6 +187,7 @@ class Connection {
   private current: Pending | undefined;
   private pumping = false;
   private closing = false;
+  private holding = false;
   /** When the connection is cut if nothing happens first: the request's deadline, or the idle one between requests. */
   deadline: number;
 
@@ -178,9 +196,9 @@ class Connection {
     private readonly answer: HttpAnswer,
     private readonly options: Required<HttpOptions>,
   ) {
-    this.deadline = Date.now() + options.idleTimeoutMs;
+    this.deadline = coarseNow + options.idleTimeoutMs;
     socket.on('data', (chunk: Buffer) => {
-      if (!this.current && this.input.length === 0) this.deadline = Date.now() + options.readTimeoutMs;
+      if (!this.current && this.input.length === 0) this.deadline = coarseNow + options.readTimeoutMs;
       this.input.push(chunk);
       this.pump();
     });
@@ -209,7 +227,7 @@ class Connection {
         if (!current.asked) this.respond(current);
         if (!current.answered) break;
         this.current = undefined;
-        this.deadline = Date.now() + (this.input.length > 0 ? this.options.readTimeoutMs : this.options.idleTimeoutMs);
+        this.deadline = coarseNow + (this.input.length > 0 ? this.options.readTimeoutMs : this.options.idleTimeoutMs);
       }
     } catch (error) {
       this.refuse(error instanceof Refusal ? error : badRequest());
@@ -218,7 +236,8 @@ class Connection {
     }
     // Pipelined requests wait while an answer is pending, and answers the client does not take stop the reading.
     const hold = this.input.length > this.options.maxHeaderBytes || this.socket.writableLength > WRITE_BACKLOG;
-    if (hold !== this.socket.isPaused() && !this.socket.destroyed) {
+    if (hold !== this.holding && !this.socket.destroyed) {
+      this.holding = hold;
       if (hold) this.socket.pause();
       else this.socket.resume();
     }
@@ -238,8 +257,8 @@ class Connection {
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i]!;
       const colon = line.indexOf(':');
-      const name = line.slice(0, colon).toLowerCase();
-      if (colon <= 0 || !TOKEN.test(name)) throw badRequest('malformed MIME header line');
+      const name = colon > 0 ? headerName(line.slice(0, colon)) : null;
+      if (name === null) throw badRequest('malformed MIME header line');
       const value = line.slice(colon + 1).trim();
       if (BAD_VALUE.test(value)) throw badRequest('invalid header value');
       // Not `headers[name]`: a header named like an Object.prototype member (`constructor`) is new, not a repeat.
@@ -346,8 +365,8 @@ class Connection {
     for (const name in reply.headers) {
       const value = reply.headers[name]!;
       // A header with a line break in it would split the answer: such a header is left out.
-      if (!TOKEN.test(name) || BAD_VALUE.test(value)) continue;
-      const lower = name.toLowerCase();
+      const lower = headerName(name);
+      if (lower === null || BAD_VALUE.test(value)) continue;
       if (lower === 'connection') close ||= /\bclose\b/i.test(value);
       else if (lower !== 'content-length' && lower !== 'date') head += `${name}: ${value}\r\n`;
     }
@@ -399,10 +418,11 @@ export async function serveHttp(answer: HttpAnswer, port: number, host: string, 
     connections.add(connection);
     socket.on('close', () => connections.delete(connection));
   });
+  coarseNow = Date.now();
   // One sweep over every connection's deadline, rather than a timer per request.
-  const tick = Math.max(10, Math.min(1000, Math.floor(Math.min(settings.readTimeoutMs, settings.idleTimeoutMs) / 4)));
+  const tick = Math.max(5, Math.min(1000, Math.floor(Math.min(settings.readTimeoutMs, settings.idleTimeoutMs) / 8)));
   const sweep = setInterval(() => {
-    const now = Date.now();
+    const now = (coarseNow = Date.now());
     for (const connection of connections) if (now > connection.deadline) connection.socket.destroy();
   }, tick);
   sweep.unref();
