@@ -43,16 +43,29 @@ function headerName(raw: string): string | null {
   let name = names.get(raw);
   if (name === undefined) {
     name = TOKEN.test(raw) ? raw.toLowerCase() : null;
+    if (raw.length > 64) return name;
     if (names.size >= 1024) names.clear();
-    names.set(raw, name);
+    const key = detached(raw);
+    names.set(key, name === null ? null : detached(name));
   }
   return name;
 }
-const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) ([^\x00-\x20\x7f]+) HTTP\/1\.([01])$/;
+
+/**
+ * A copy of text cut from a request head that does not keep the head alive: V8 keeps a slice as a view of the whole
+ * string, so a cache holding slices would hold every head (up to 1 MiB each) they came from.
+ */
+export function detached(text: string): string {
+  return Buffer.from(text, 'latin1').toString('latin1');
+}
+const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) ([^\x00-\x20\x7f]+) HTTP\/(\d)\.(\d)$/;
 // Header values may hold tabs and bytes from 0x80 up (read as latin1, as node:http does), no other control characters.
 const BAD_VALUE = /[\x00-\x08\x0a-\x1f\x7f]/;
-// Repeats of these keep the first value, as node:http does; repeats of any other header are joined with ", ".
-const SINGLE = new Set(['host', 'content-type', 'content-length', 'transfer-encoding', 'origin', 'authorization', 'user-agent', 'expect', 'connection']);
+// Repeats of these keep the first value, as node:http does; repeats of any other header are joined with ", " (two
+// Transfer-Encoding lines so become a coding other than chunked, and every Connection line counts).
+const SINGLE = new Set(['content-type', 'origin', 'authorization', 'user-agent', 'expect']);
+/** What an over-limit body's sender may still send after the 413, to be read and dropped, as Go's server allows. */
+const DRAIN_LIMIT = 256 * 1024;
 const CHUNK_LINE_LIMIT = 4096;
 /** Answers waiting in the socket past this stop the reading of more requests until the client takes them. */
 const WRITE_BACKLOG = 1 << 20;
@@ -102,6 +115,7 @@ interface Pending {
   size: number;
   /** Over the body limit: answered with 413, the rest of the body read and dropped. */
   dropping: boolean;
+  trailerBytes: number;
   /** Handed to the answer function, which may still be working on it. */
   asked: boolean;
   /** Its answer is written: once its body is in too, the next request may be read. */
@@ -114,6 +128,8 @@ class Connection {
   private pumping = false;
   private closing = false;
   private holding = false;
+  /** The client has half-closed: what it sent in full is still answered, then the connection ends. */
+  private ended = false;
   /** When the connection is cut if nothing happens first: the request's deadline, or the idle one between requests. */
   deadline: number;
 
@@ -122,10 +138,16 @@ class Connection {
     private readonly answer: HttpAnswer,
     private readonly options: Required<HttpOptions>,
   ) {
-    this.deadline = coarseNow + options.idleTimeoutMs;
+    // Go's read deadline runs from when it starts reading a request, the first one included.
+    this.deadline = coarseNow + options.readTimeoutMs;
     socket.on('data', (chunk: Buffer) => {
+      if (this.closing && !this.current) return;
       if (!this.current && this.input.length === 0) this.deadline = coarseNow + options.readTimeoutMs;
       this.input.push(chunk);
+      this.pump();
+    });
+    socket.on('end', () => {
+      this.ended = true;
       this.pump();
     });
     socket.on('drain', () => this.pump());
@@ -154,12 +176,16 @@ class Connection {
         if (!current.answered) break;
         this.current = undefined;
         this.deadline = coarseNow + (this.input.length > 0 ? this.options.readTimeoutMs : this.options.idleTimeoutMs);
+        // Answers the client is not taking stop the reading of more requests until it does ('drain' goes on).
+        if (this.socket.writableLength > WRITE_BACKLOG) break;
       }
     } catch (error) {
       this.refuse(error instanceof Refusal ? error : badRequest());
     } finally {
       this.pumping = false;
     }
+    const pending = this.current?.asked === true && !this.current.answered;
+    if (this.ended && !pending && this.socket.writableLength <= WRITE_BACKLOG && !this.socket.destroyed) return void this.socket.end();
     // Pipelined requests wait while an answer is pending, and answers the client does not take stop the reading.
     const hold = this.input.length > this.options.maxHeaderBytes || this.socket.writableLength > WRITE_BACKLOG;
     if (hold !== this.holding && !this.socket.destroyed) {
@@ -171,6 +197,9 @@ class Connection {
 
   /** Reads one request head from the input; false while it is partial. */
   private startRequest(): boolean {
+    // Empty lines ahead of a request line are ignored, as RFC 9112 asks and Go does.
+    while (this.input.at(0) === 0x0d && this.input.at(1) === 0x0a) this.input.skip(2);
+    if (this.input.length === 0) return false;
     const end = this.input.headEnd();
     const limit = this.options.maxHeaderBytes;
     if (end > limit || (end < 0 && this.input.length > limit)) throw new Refusal(431, '431 Request Header Fields Too Large');
@@ -185,25 +214,32 @@ class Connection {
       const colon = line.indexOf(':');
       const name = colon > 0 ? headerName(line.slice(0, colon)) : null;
       if (name === null) throw badRequest('malformed MIME header line');
-      const value = line.slice(colon + 1).trim();
+      const value = trimSpaceAndTab(line.slice(colon + 1));
       if (BAD_VALUE.test(value)) throw badRequest('invalid header value');
       // Not `headers[name]`: a header named like an Object.prototype member (`constructor`) is new, not a repeat.
       const earlier = Object.hasOwn(headers, name) ? headers[name] : undefined;
       if (earlier === undefined) headers[name] = value;
       else if (name === 'content-length' && earlier !== value) throw badRequest('invalid Content-Length');
-      else if (!SINGLE.has(name)) headers[name] = `${earlier}, ${value}`;
+      else if (name === 'host') throw badRequest('too many Host headers');
+      else if (name !== 'content-length' && !SINGLE.has(name)) headers[name] = `${earlier}, ${value}`;
     }
-    const version = start[3] === '1' ? 1 : 0;
+    if (start[3] !== '1' || (start[4] !== '0' && start[4] !== '1')) throw new Refusal(505, '505 HTTP Version Not Supported: unsupported protocol version');
+    const version = start[4] === '1' ? 1 : 0;
     if (version === 1 && headers.host === undefined) throw badRequest('missing required Host header');
+    // HTTP/1.0 has no transfer codings: Go reads such a body by its length, as here.
+    if (version === 0) delete headers['transfer-encoding'];
     const body = bodyOf(headers);
     const connection = headers.connection?.toLowerCase();
     const keepAlive = version === 1 ? !connection?.includes('close') : connection?.includes('keep-alive') === true;
     const expect = headers.expect;
     if (expect !== undefined && expect.toLowerCase() !== '100-continue') throw new Refusal(417, '417 Expectation Failed');
-    const current: Pending = { request: { method: start[1]!, url: start[2]!, headers, version }, keepAlive, body, chunks: [], size: 0, dropping: false, asked: false, answered: false };
+    const current: Pending = { request: { method: start[1]!, url: start[2]!, headers, version }, keepAlive, body, chunks: [], size: 0, trailerBytes: 0, dropping: false, asked: false, answered: false };
     this.current = current;
-    if (body.kind === 'length' && body.left > this.options.maxBodyBytes) this.tooLarge(current);
-    else if (expect !== undefined && version === 1 && body.kind !== 'none' && this.input.length === 0) this.socket.write('HTTP/1.1 100 Continue\r\n\r\n');
+    if (body.kind === 'length' && body.left > this.options.maxBodyBytes) {
+      this.tooLarge(current);
+      // A client waiting for 100 Continue sends no body: there is nothing to drain.
+      if (expect !== undefined) current.body = NO_BODY;
+    } else if (expect !== undefined && version === 1 && body.kind !== 'none' && this.input.length === 0) this.socket.write('HTTP/1.1 100 Continue\r\n\r\n');
     return true;
   }
 
@@ -216,11 +252,13 @@ class Connection {
         const taken = Math.min(body.left, input.length);
         body.left -= taken;
         const bytes = input.take(taken);
-        if (!current.dropping) {
-          current.size += taken;
-          if (current.size > this.options.maxBodyBytes) this.tooLarge(current);
-          else current.chunks.push(bytes);
-        }
+        current.size += taken;
+        if (current.dropping) {
+          // Past what is drained, the connection ends (its Connection: close is already out) without reading on.
+          if (current.size > DRAIN_LIMIT) return this.hangUp();
+        } else if (current.size > this.options.maxBodyBytes) {
+          this.tooLarge(current);
+        } else current.chunks.push(bytes);
         if (body.left > 0) return false;
         if (body.kind === 'length') return true;
         body.step = 'data-end';
@@ -239,6 +277,8 @@ class Connection {
         input.skip(2);
         if (body.step === 'trailer') {
           if (line === '') return true;
+          current.trailerBytes += eol + 2;
+          if (current.trailerBytes > this.options.maxHeaderBytes) throw new Refusal(431, '431 Request Header Fields Too Large');
           continue;
         }
         const size = /^([0-9a-fA-F]{1,12})[ \t]*(;.*)?$/.exec(line);
@@ -255,7 +295,17 @@ class Connection {
     current.dropping = true;
     current.asked = true;
     current.chunks = [];
+    current.size = 0;
     this.write(current, TOO_LARGE);
+  }
+
+  /** Ends the connection after what is written; what else arrives is dropped unread. */
+  private hangUp(): false {
+    this.current = undefined;
+    this.input.clear();
+    this.closing = true;
+    this.socket.end();
+    return false;
   }
 
   /** Hands a request whose body is in to the router; the answer is written now or when it is ready. */
@@ -263,14 +313,14 @@ class Connection {
     current.asked = true;
     const chunks = current.chunks;
     const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, current.size);
-    let reply: RpcReply | Promise<RpcReply>;
+    let reply: RpcReply | PromiseLike<RpcReply>;
     try {
       reply = this.answer(current.request, body);
     } catch {
       reply = INTERNAL;
     }
-    if (!(reply instanceof Promise)) return this.write(current, reply);
-    reply.then(
+    if (typeof (reply as Partial<PromiseLike<RpcReply>>).then !== 'function') return this.write(current, reply as RpcReply);
+    Promise.resolve(reply).then(
       (ready) => this.settle(current, ready),
       () => this.settle(current, INTERNAL),
     );
@@ -278,35 +328,26 @@ class Connection {
 
   private settle(current: Pending, reply: RpcReply): void {
     if (this.current !== current) return;
-    this.write(current, reply);
-    this.pump();
+    try {
+      this.write(current, reply);
+      this.pump();
+    } catch {
+      // Nothing may escape into an unhandled rejection: the connection goes instead.
+      this.socket.destroy();
+    }
   }
 
+  /** Writes the answer, or a 500 where the reply is no valid answer. */
   private write(current: Pending, reply: RpcReply): void {
     current.answered = true;
-    const { status, body } = reply;
-    const bodiless = status === 204 || status === 304 || status < 200;
-    let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'status code'}\r\n`;
-    let close = !current.keepAlive;
-    for (const name in reply.headers) {
-      const value = reply.headers[name]!;
-      // A header with a line break in it would split the answer: such a header is left out.
-      const lower = headerName(name);
-      if (lower === null || BAD_VALUE.test(value)) continue;
-      if (lower === 'connection') close ||= /\bclose\b/i.test(value);
-      else if (lower !== 'content-length' && lower !== 'date') head += `${name}: ${value}\r\n`;
+    let answer: { data: string | Buffer; close: boolean };
+    try {
+      answer = serialize(current, reply);
+    } catch {
+      answer = serialize(current, INTERNAL);
     }
-    if (!bodiless) head += `Content-Length: ${typeof body === 'string' ? Buffer.byteLength(body) : body.length}\r\n`;
-    head += `Date: ${httpDate()}\r\n`;
-    // HTTP/1.0 keeps a connection only when asked to, and is told so; 1.1 needs no word.
-    if (close) head += 'Connection: close\r\n';
-    else if (current.request.version === 0) head += 'Connection: keep-alive\r\n';
-    head += '\r\n';
-    if (close) this.closing = true;
-    if (this.socket.destroyed) return;
-    if (bodiless || current.request.method === 'HEAD' || body.length === 0) this.socket.write(head);
-    else if (typeof body === 'string') this.socket.write(head + body);
-    else this.socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body]));
+    if (answer.close) this.closing = true;
+    if (!this.socket.destroyed) this.socket.write(answer.data);
   }
 
   private refuse(refusal: Refusal): void {
@@ -319,6 +360,41 @@ class Connection {
     this.closing = true;
     this.socket.end();
   }
+}
+
+/** An answer as bytes on the wire, and whether the connection closes after it; throws for a reply that is none. */
+function serialize(current: Pending, reply: RpcReply): { data: string | Buffer; close: boolean } {
+  const { status, body } = reply;
+  if (!Number.isInteger(status) || status < 100 || status > 999) throw new TypeError('status');
+  if (typeof body !== 'string' && !(body instanceof Uint8Array)) throw new TypeError('body');
+  const bodiless = status === 204 || status === 304 || status < 200;
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'status code'}\r\n`;
+  let close = !current.keepAlive;
+  for (const name in reply.headers) {
+    const value = String(reply.headers[name]);
+    // A header with a line break in it would split the answer: such a header is left out.
+    const lower = headerName(name);
+    if (lower === null || BAD_VALUE.test(value)) continue;
+    if (lower === 'connection') close ||= /\bclose\b/i.test(value);
+    else if (lower !== 'content-length' && lower !== 'date') head += `${name}: ${value}\r\n`;
+  }
+  if (!bodiless) head += `Content-Length: ${typeof body === 'string' ? Buffer.byteLength(body) : body.length}\r\n`;
+  head += `Date: ${httpDate()}\r\n`;
+  // HTTP/1.0 keeps a connection only when asked to, and is told so; 1.1 needs no word.
+  if (close) head += 'Connection: close\r\n';
+  else if (current.request.version === 0) head += 'Connection: keep-alive\r\n';
+  head += '\r\n';
+  if (bodiless || current.request.method === 'HEAD' || body.length === 0) return { data: head, close };
+  return { data: typeof body === 'string' ? head + body : Buffer.concat([Buffer.from(head, 'latin1'), body]), close };
+}
+
+/** Go trims only spaces and tabs around a header value; anything else left there makes the value invalid. */
+function trimSpaceAndTab(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && (text.charCodeAt(start) === 0x20 || text.charCodeAt(start) === 0x09)) start++;
+  while (end > start && (text.charCodeAt(end - 1) === 0x20 || text.charCodeAt(end - 1) === 0x09)) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 function bodyOf(headers: Record<string, string>): Body {
@@ -338,8 +414,9 @@ function bodyOf(headers: Record<string, string>): Body {
 export async function serveHttp(answer: HttpAnswer, port: number, host: string, options: HttpOptions = {}): Promise<HttpServer> {
   const settings: Required<HttpOptions> = { maxHeaderBytes: 1 << 20, maxBodyBytes: 16 << 20, readTimeoutMs: 30_000, idleTimeoutMs: 120_000, ...options };
   const connections = new Set<Connection>();
-  // As node:http: answers leave at once rather than waiting on the client's acknowledgement of the last one.
-  const server = createServer({ noDelay: true }, (socket) => {
+  // As node:http: answers leave at once rather than waiting on the client's acknowledgement of the last one. Half-open,
+  // so that a client that has sent its last byte still gets the answers it asked for.
+  const server = createServer({ noDelay: true, allowHalfOpen: true }, (socket) => {
     const connection = new Connection(socket, answer, settings);
     connections.add(connection);
     socket.on('close', () => connections.delete(connection));

@@ -8,7 +8,7 @@ import { type Endpoint, type HttpRequest, type Profile, type RpcReply, createRou
 import { createHash } from 'node:crypto';
 import { cb58Encode } from '../generators/formats.ts';
 import { servedBy } from '../generators/model/versions.ts';
-import { serveHttp } from './http.ts';
+import { detached, serveHttp } from './http.ts';
 import { ENDPOINTS, type EndpointName, endpointModel } from './spec.ts';
 import { MockState, P_CHAIN_ID, X_CHAIN_ID } from './state.ts';
 
@@ -126,8 +126,9 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     if (verdict === undefined) {
       const host = hostName(header);
       verdict = !host || isIP(host) !== 0 || allowed.has('*') || allowed.has(host.toLowerCase());
+      if (header.length > 256) return verdict;
       if (verdicts.size >= 1024) verdicts.clear();
-      verdicts.set(header, verdict);
+      verdicts.set(detached(header), verdict);
     }
     return verdict;
   };

@@ -39,7 +39,7 @@ interface Talk {
 
 /** Sends each piece (a pause between pieces), then collects what comes back until the server closes or `waitMs` passes. */
 function talk(port: number, pieces: Array<string | Buffer>, waitMs = 300, pauseMs = 5): Promise<Talk> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const socket: Socket = connect(port, '127.0.0.1');
     let text = '';
     const timer = setTimeout(() => {
@@ -52,7 +52,11 @@ function talk(port: number, pieces: Array<string | Buffer>, waitMs = 300, pauseM
       socket.destroy();
       resolve({ text, closed: true });
     });
-    socket.on('error', reject);
+    // A server that stops reading and closes may reset the connection: that is a close too.
+    socket.on('error', () => {
+      clearTimeout(timer);
+      resolve({ text, closed: true });
+    });
     socket.on('connect', async () => {
       for (const piece of pieces) {
         socket.write(piece);
@@ -102,11 +106,25 @@ describe('framing', () => {
     expect((await talk(port, [chunked.slice(0, 60), chunked.slice(60)])).text).toContain('POST /p abcdefg');
   });
 
+  it('reads HTTP/1.0 bodies by their length, transfer codings aside, and skips empty lines ahead of a request', async () => {
+    const port = await serve();
+    await talk(port, ['POST /x HTTP/1.0\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\nabc']);
+    await talk(port, ['\r\n\r\n' + post('after blank lines')]);
+    expect(seen.map((s) => s.body)).toEqual(['abc', 'after blank lines']);
+  });
+
   it('tells HEAD the length without the body', async () => {
     const port = await serve();
     const { text } = await talk(port, ['HEAD /x HTTP/1.1\r\nHost: h\r\n\r\n']);
     expect(text).toMatch(/Content-Length: 8\r\n/);
     expect(text.endsWith('\r\n\r\n')).toBe(true);
+  });
+
+  it('answers 500 for a reply that is no answer, sync or async, and keeps serving', async () => {
+    const broken = { status: 200, headers: {}, body: undefined } as unknown as RpcReply;
+    const port = await serve({}, (_, body) => (Buffer.from(body).toString() === 'async' ? Promise.resolve(broken) : broken));
+    const { text } = await talk(port, [post('sync'), post('async'), post('sync')]);
+    expect(statuses(text)).toEqual([500, 500, 500]);
   });
 
   it('answers 500 when the answer throws or rejects, and keeps serving', async () => {
@@ -138,6 +156,43 @@ describe('connections', () => {
     expect([kept.closed, kept.text.includes('Connection: keep-alive')]).toEqual([false, true]);
   });
 
+  it('closes when any Connection line says close, and answers a client that half-closed after its request', async () => {
+    const port = await serve();
+    const two = await talk(port, [post('a', 'Connection: keep-alive\r\nConnection: close\r\n')]);
+    expect(two.closed).toBe(true);
+    const half = await new Promise<string>((resolve) => {
+      let text = '';
+      const socket = connect(port, '127.0.0.1', () => socket.end(post('slow')));
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.on('close', () => resolve(text));
+    });
+    expect(half).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*POST \/ext\/bc\/X slow$/);
+  });
+
+  it('stops reading requests while the client takes no answers, and answers them all once it does', async () => {
+    const big: RpcReply = { status: 200, headers: {}, body: 'x'.repeat(100_000) };
+    let asked = 0;
+    const port = await serve({}, () => (asked++, big));
+    const count = 200;
+    const socket = connect(port, '127.0.0.1');
+    socket.pause();
+    await new Promise<void>((resolve) => socket.on('connect', resolve));
+    socket.write(Array.from({ length: count }, () => 'GET / HTTP/1.1\r\nHost: h\r\n\r\n').join(''));
+    await new Promise((r) => setTimeout(r, 300));
+    // Answers past the 1 MiB backlog and what the kernel buffers wait for the client.
+    expect(asked).toBeLessThan(count / 2);
+    let received = 0;
+    await new Promise<void>((resolve) => {
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received >= count * 100_000) resolve();
+      });
+      socket.resume();
+    });
+    socket.destroy();
+    expect(asked).toBe(count);
+  });
+
   it('sends 100 Continue to a client waiting for it, and 417 for other expectations', async () => {
     const port = await serve();
     const head = 'POST /x HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n';
@@ -149,6 +204,7 @@ describe('connections', () => {
 
   it('cuts a request not finished in time and a connection idle too long, without an answer', async () => {
     const port = await serve({ readTimeoutMs: 100, idleTimeoutMs: 200 });
+    expect(await talk(port, [], 2000)).toEqual({ text: '', closed: true });
     const partial = await talk(port, ['POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nab'], 2000);
     expect(partial).toEqual({ text: '', closed: true });
     const started = Date.now();
@@ -173,7 +229,12 @@ describe('refusals', () => {
 
   it.each([
     ['a missing Host', 'POST /x HTTP/1.1\r\nContent-Length: 0\r\n\r\n', '400 Bad Request', '400 Bad Request: missing required Host header'],
-    ['a malformed request line', 'POST /x HTTP/2.0\r\nHost: h\r\n\r\n', '400 Bad Request', '400 Bad Request'],
+    ['a malformed request line', 'POST  /x HTTP/1.1\r\nHost: h\r\n\r\n', '400 Bad Request', '400 Bad Request'],
+    ['another HTTP version', 'POST /x HTTP/2.0\r\nHost: h\r\n\r\n', '505 HTTP Version Not Supported', '505 HTTP Version Not Supported: unsupported protocol version'],
+    ['two Host headers', 'POST /x HTTP/1.1\r\nHost: h\r\nHost: i\r\n\r\n', '400 Bad Request', '400 Bad Request: too many Host headers'],
+    ['a vertical tab around a value', 'POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: \x0bchunked\r\n\r\n', '400 Bad Request', '400 Bad Request: invalid header value'],
+    ['a no-break space around a length', 'POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: \xa05\r\n\r\n', '400 Bad Request', '400 Bad Request: invalid Content-Length'],
+    ['chunked followed by another coding line', 'POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n', '501 Not Implemented', 'Unsupported transfer encoding'],
     ['no request line at all', 'hello\r\n\r\n', '400 Bad Request', '400 Bad Request: malformed HTTP request'],
     ['a space before a header\'s colon', 'POST /x HTTP/1.1\r\nHost : h\r\n\r\n', '400 Bad Request', '400 Bad Request: malformed MIME header line'],
     ['a folded header line', 'POST /x HTTP/1.1\r\nHost: h\r\n folded\r\n\r\n', '400 Bad Request', '400 Bad Request: malformed MIME header line'],
@@ -185,7 +246,7 @@ describe('refusals', () => {
     ['a coding other than chunked', 'POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n', '501 Not Implemented', 'Unsupported transfer encoding'],
   ])('refuses %s in net/http\'s words and closes', async (_, request, status, text) => {
     const port = await serve();
-    const answer = await talk(port, [request]);
+    const answer = await talk(port, [Buffer.from(request, 'latin1')]);
     expect(answer).toEqual({ text: refusal(status, text), closed: true });
     expect(seen).toEqual([]);
   });
@@ -195,6 +256,22 @@ describe('refusals', () => {
     const long = `POST /x HTTP/1.1\r\nHost: h\r\nX: ${'a'.repeat(2000)}`;
     expect(await talk(port, [long])).toEqual({ text: refusal('431 Request Header Fields Too Large', '431 Request Header Fields Too Large'), closed: true });
     expect((await talk(port, [post('fine')])).text).toContain('fine');
+  });
+
+  it('answers 431 to trailers over the head limit', async () => {
+    const port = await serve({ maxHeaderBytes: 1024 });
+    const trailers = Array.from({ length: 40 }, (_, i) => `X-T${i}: ${'t'.repeat(40)}\r\n`).join('');
+    const answer = await talk(port, [`POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n0\r\n${trailers}\r\n`]);
+    expect([statuses(answer.text), answer.closed]).toEqual([[431], true]);
+  });
+
+  it('closes after a 413 to a client waiting for 100 Continue, and after draining at most 256 KiB of any other', async () => {
+    const port = await serve({ maxBodyBytes: 10 });
+    const waiting = await talk(port, ['POST /x HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 20\r\n\r\n'], 2000);
+    expect([statuses(waiting.text), waiting.closed]).toEqual([[413], true]);
+    const megabyte = 'a'.repeat(64 * 1024);
+    const flood = await talk(port, ['POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999\r\n\r\n', ...Array.from({ length: 16 }, () => megabyte)], 3000, 1);
+    expect([statuses(flood.text), flood.closed]).toEqual([[413], true]);
   });
 
   it('answers 413 to a body over the limit at once, declared or chunked, and closes once the body is read', async () => {
