@@ -7,10 +7,12 @@
  * What it does, as net/http does: keep-alive (HTTP/1.0 only on request), pipelined requests answered in order,
  * bodies framed by Content-Length or chunked encoding, `Expect: 100-continue`, a `Date` on every answer, the
  * connection closed after `Connection: close` either way. Refusals are net/http's texts: 400 for a malformed request
- * (a missing Host included), 431 for a head over the limit, 501 for a transfer coding other than chunked, 417 for an
- * unknown expectation, 413 for a body over the limit (answered at once, the rest of it read and dropped before the
- * connection closes). A request not answered within `readTimeoutMs` of its first byte, or a connection idle for
- * `idleTimeoutMs`, is closed without an answer, like net/http's timeouts.
+ * (a missing or repeated Host included), 431 for a head over the limit, 501 for a transfer coding other than
+ * chunked, 505 for another HTTP version, 417 for an unknown expectation, 413 for a body over the limit (answered at
+ * once; up to 256 KiB more of it read and dropped before the connection closes). A request not answered within
+ * `readTimeoutMs` of its first byte, or a connection idle for `idleTimeoutMs`, is closed without an answer, like
+ * net/http's timeouts. A client that half-closes still gets the answers to what it sent; one that takes no answers
+ * stops being read once 1 MiB of them waits.
  */
 import { STATUS_CODES } from 'node:http';
 import { type Server, type Socket, createServer } from 'node:net';
