@@ -63,9 +63,13 @@ export function detached(text: string): string {
 const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) ([^\x00-\x20\x7f]+) HTTP\/(\d)\.(\d)$/;
 // Header values may hold tabs and bytes from 0x80 up (read as latin1, as node:http does), no other control characters.
 const BAD_VALUE = /[\x00-\x08\x0a-\x1f\x7f]/;
+const EMPTY_BODY = Buffer.alloc(0);
+const NON_ASCII = /[^\x00-\x7f]/;
 // Repeats of these keep the first value, as node:http does; repeats of any other header are joined with ", " (two
 // Transfer-Encoding lines so become a coding other than chunked, and every Connection line counts).
 const SINGLE = new Set(['content-type', 'origin', 'authorization', 'user-agent', 'expect']);
+/** How long a connection the server has ended may stay half-open before it is cut, about as long as Go lingers. */
+const LINGER_MS = 500;
 /** What an over-limit body's sender may still send after the 413, to be read and dropped, as Go's server allows. */
 const DRAIN_LIMIT = 256 * 1024;
 const CHUNK_LINE_LIMIT = 4096;
@@ -113,7 +117,9 @@ interface Pending {
   request: HttpRequest & { version: 0 | 1 };
   keepAlive: boolean;
   body: Body;
-  chunks: Buffer[];
+  /** The body so far: its first piece as it came, the rest gathered in one growing store (not an object a piece). */
+  first: Buffer | undefined;
+  rest: Inbox | undefined;
   size: number;
   /** Over the body limit: answered with 413, the rest of the body read and dropped. */
   dropping: boolean;
@@ -132,6 +138,8 @@ class Connection {
   private holding = false;
   /** The client has half-closed: what it sent in full is still answered, then the connection ends. */
   private ended = false;
+  /** A request's first byte is in and the request is not yet answered: its read deadline runs. */
+  private reading = false;
   /** When the connection is cut if nothing happens first: the request's deadline, or the idle one between requests. */
   deadline: number;
 
@@ -142,9 +150,13 @@ class Connection {
   ) {
     // Go's read deadline runs from when it starts reading a request, the first one included.
     this.deadline = coarseNow + options.readTimeoutMs;
+    this.reading = true;
     socket.on('data', (chunk: Buffer) => {
       if (this.closing && !this.current) return;
-      if (!this.current && this.input.length === 0) this.deadline = coarseNow + options.readTimeoutMs;
+      if (!this.reading) {
+        this.reading = true;
+        this.deadline = coarseNow + options.readTimeoutMs;
+      }
       this.input.push(chunk);
       this.pump();
     });
@@ -166,7 +178,7 @@ class Connection {
     try {
       while (!this.socket.destroyed) {
         if (!this.current) {
-          if (this.closing) return void this.socket.end();
+          if (this.closing) return void this.finish();
           if (this.input.length === 0 || !this.startRequest()) break;
         }
         const current = this.current!;
@@ -177,7 +189,8 @@ class Connection {
         if (!current.asked) this.respond(current);
         if (!current.answered) break;
         this.current = undefined;
-        this.deadline = coarseNow + (this.input.length > 0 ? this.options.readTimeoutMs : this.options.idleTimeoutMs);
+        this.reading = this.input.length > 0;
+        this.deadline = coarseNow + (this.reading ? this.options.readTimeoutMs : this.options.idleTimeoutMs);
         // Answers the client is not taking stop the reading of more requests until it does ('drain' goes on).
         if (this.socket.writableLength > WRITE_BACKLOG) break;
       }
@@ -187,7 +200,7 @@ class Connection {
       this.pumping = false;
     }
     const pending = this.current?.asked === true && !this.current.answered;
-    if (this.ended && !pending && this.socket.writableLength <= WRITE_BACKLOG && !this.socket.destroyed) return void this.socket.end();
+    if (this.ended && !pending && this.socket.writableLength <= WRITE_BACKLOG && !this.socket.destroyed) return void this.finish();
     // Pipelined requests wait while an answer is pending, and answers the client does not take stop the reading.
     const hold = this.input.length > this.options.maxHeaderBytes || this.socket.writableLength > WRITE_BACKLOG;
     if (hold !== this.holding && !this.socket.destroyed) {
@@ -220,7 +233,10 @@ class Connection {
       if (BAD_VALUE.test(value)) throw badRequest('invalid header value');
       // Not `headers[name]`: a header named like an Object.prototype member (`constructor`) is new, not a repeat.
       const earlier = Object.hasOwn(headers, name) ? headers[name] : undefined;
-      if (earlier === undefined) headers[name] = value;
+      if (earlier === undefined) {
+        if (name === '__proto__') Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
+        else headers[name] = value;
+      }
       else if (name === 'content-length' && earlier !== value) throw badRequest('invalid Content-Length');
       else if (name === 'host') throw badRequest('too many Host headers');
       else if (name !== 'content-length' && !SINGLE.has(name)) headers[name] = `${earlier}, ${value}`;
@@ -235,7 +251,7 @@ class Connection {
     const keepAlive = version === 1 ? !connection?.includes('close') : connection?.includes('keep-alive') === true;
     const expect = headers.expect;
     if (expect !== undefined && expect.toLowerCase() !== '100-continue') throw new Refusal(417, '417 Expectation Failed');
-    const current: Pending = { request: { method: start[1]!, url: start[2]!, headers, version }, keepAlive, body, chunks: [], size: 0, trailerBytes: 0, dropping: false, asked: false, answered: false };
+    const current: Pending = { request: { method: start[1]!, url: start[2]!, headers, version }, keepAlive, body, first: undefined, rest: undefined, size: 0, trailerBytes: 0, dropping: false, asked: false, answered: false };
     this.current = current;
     if (body.kind === 'length' && body.left > this.options.maxBodyBytes) {
       this.tooLarge(current);
@@ -260,7 +276,11 @@ class Connection {
           if (current.size > DRAIN_LIMIT) return this.hangUp();
         } else if (current.size > this.options.maxBodyBytes) {
           this.tooLarge(current);
-        } else current.chunks.push(bytes);
+        } else if (!current.first) current.first = bytes;
+        else {
+          if (!current.rest) (current.rest = new Inbox()).push(current.first);
+          current.rest.push(bytes);
+        }
         if (body.left > 0) return false;
         if (body.kind === 'length') return true;
         body.step = 'data-end';
@@ -271,10 +291,8 @@ class Connection {
         body.step = 'size';
       } else {
         const eol = input.lineEnd();
-        if (eol < 0) {
-          if (input.length > CHUNK_LINE_LIMIT) throw badRequest('malformed chunked encoding');
-          return false;
-        }
+        if (eol > CHUNK_LINE_LIMIT || (eol < 0 && input.length > CHUNK_LINE_LIMIT)) throw badRequest('malformed chunked encoding');
+        if (eol < 0) return false;
         const line = input.text(eol);
         input.skip(2);
         if (body.step === 'trailer') {
@@ -296,7 +314,7 @@ class Connection {
   private tooLarge(current: Pending): void {
     current.dropping = true;
     current.asked = true;
-    current.chunks = [];
+    current.first = current.rest = undefined;
     current.size = 0;
     this.write(current, TOO_LARGE);
   }
@@ -306,22 +324,27 @@ class Connection {
     this.current = undefined;
     this.input.clear();
     this.closing = true;
-    this.socket.end();
+    this.finish();
     return false;
+  }
+
+  /** Ends the connection once what is written is out; the sweep cuts it if the client does not close its side soon. */
+  private finish(): void {
+    this.socket.end();
+    this.deadline = Math.min(this.deadline, coarseNow + LINGER_MS);
   }
 
   /** Hands a request whose body is in to the router; the answer is written now or when it is ready. */
   private respond(current: Pending): void {
     current.asked = true;
-    const chunks = current.chunks;
-    const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, current.size);
+    const body = current.rest ? current.rest.take(current.size) : (current.first ?? EMPTY_BODY);
     let reply: RpcReply | PromiseLike<RpcReply>;
     try {
       reply = this.answer(current.request, body);
     } catch {
       reply = INTERNAL;
     }
-    if (typeof (reply as Partial<PromiseLike<RpcReply>>).then !== 'function') return this.write(current, reply as RpcReply);
+    if (typeof (reply as Partial<PromiseLike<RpcReply>> | null | undefined)?.then !== 'function') return this.write(current, reply as RpcReply);
     Promise.resolve(reply).then(
       (ready) => this.settle(current, ready),
       () => this.settle(current, INTERNAL),
@@ -360,7 +383,7 @@ class Connection {
     this.current = undefined;
     this.input.clear();
     this.closing = true;
-    this.socket.end();
+    this.finish();
   }
 }
 
@@ -378,7 +401,8 @@ function serialize(current: Pending, reply: RpcReply): { data: string | Buffer; 
     const lower = headerName(name);
     if (lower === null || BAD_VALUE.test(value)) continue;
     if (lower === 'connection') close ||= /\bclose\b/i.test(value);
-    else if (lower !== 'content-length' && lower !== 'date') head += `${name}: ${value}\r\n`;
+    // The length and the date are the server's to send, and a body sent whole has no transfer coding.
+    else if (lower !== 'content-length' && lower !== 'date' && lower !== 'transfer-encoding') head += `${name}: ${value}\r\n`;
   }
   if (!bodiless) head += `Content-Length: ${typeof body === 'string' ? Buffer.byteLength(body) : body.length}\r\n`;
   head += `Date: ${httpDate()}\r\n`;
@@ -387,7 +411,9 @@ function serialize(current: Pending, reply: RpcReply): { data: string | Buffer; 
   else if (current.request.version === 0) head += 'Connection: keep-alive\r\n';
   head += '\r\n';
   if (bodiless || current.request.method === 'HEAD' || body.length === 0) return { data: head, close };
-  return { data: typeof body === 'string' ? head + body : Buffer.concat([Buffer.from(head, 'latin1'), body]), close };
+  // Header bytes go out as they came in (latin1, as read); a string body as UTF-8, in one write when the head is ASCII.
+  if (typeof body === 'string' && !NON_ASCII.test(head)) return { data: head + body, close };
+  return { data: Buffer.concat([Buffer.from(head, 'latin1'), typeof body === 'string' ? Buffer.from(body) : body]), close };
 }
 
 /** Go trims only spaces and tabs around a header value; anything else left there makes the value invalid. */
@@ -438,6 +464,8 @@ export async function serveHttp(answer: HttpAnswer, port: number, host: string, 
     clearInterval(sweep);
     throw error;
   });
+  // Errors of a listening server (accept failing for want of file descriptors, say) must not end the process.
+  server.on('error', () => undefined);
   const close = () =>
     new Promise<void>((resolve) => {
       clearInterval(sweep);

@@ -3,8 +3,10 @@
  * the head's end is searched for only in new bytes, so a head sent a byte at a time costs what one sent whole does.
  * Taken bytes are never written over.
  */
+const EMPTY = Buffer.alloc(0);
+
 export class Inbox {
-  private bytes: Buffer = Buffer.alloc(0);
+  private bytes: Buffer = EMPTY;
   private start = 0;
   private end = 0;
   private owned = false;
@@ -57,6 +59,8 @@ export class Inbox {
   skip(count: number): void {
     this.start += count;
     this.scanned = Math.max(0, this.scanned - count);
+    // Emptied, it lets go of its store: an idle connection holds no buffer.
+    if (this.start === this.end) this.clear();
   }
 
   at(offset: number): number | undefined {
@@ -69,7 +73,9 @@ export class Inbox {
   }
 
   clear(): void {
-    this.start = this.end;
+    this.bytes = EMPTY;
+    this.start = this.end = 0;
+    this.owned = false;
     this.scanned = 0;
   }
 }

@@ -102,6 +102,9 @@ describe('framing', () => {
     const whole = post('{"jsonrpc":"2.0"}');
     const slow = await talk(port, [...whole].map((c) => c), 2000, 1);
     expect(slow.text).toContain('POST /ext/bc/X {"jsonrpc":"2.0"}');
+    const bytes = 'x'.repeat(5000);
+    const ones = await talk(port, [`POST /p HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n${[...bytes].map((c) => `1\r\n${c}\r\n`).join('')}0\r\n\r\n`]);
+    expect(ones.text).toContain(`POST /p ${bytes}`);
     const chunked = 'POST /p HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nabcd\r\n3\r\nefg\r\n0\r\nX-Trailer: t\r\n\r\n';
     expect((await talk(port, [chunked.slice(0, 60), chunked.slice(60)])).text).toContain('POST /p abcdefg');
   });
@@ -122,9 +125,19 @@ describe('framing', () => {
 
   it('answers 500 for a reply that is no answer, sync or async, and keeps serving', async () => {
     const broken = { status: 200, headers: {}, body: undefined } as unknown as RpcReply;
-    const port = await serve({}, (_, body) => (Buffer.from(body).toString() === 'async' ? Promise.resolve(broken) : broken));
-    const { text } = await talk(port, [post('sync'), post('async'), post('sync')]);
-    expect(statuses(text)).toEqual([500, 500, 500]);
+    const replies: Record<string, unknown> = { sync: broken, async: Promise.resolve(broken), undefined, null: null };
+    const port = await serve({}, (_, body) => replies[Buffer.from(body).toString()] as RpcReply);
+    const { text } = await talk(port, [post('sync'), post('async'), post('undefined'), post('null'), post('sync')]);
+    expect(statuses(text)).toEqual([500, 500, 500, 500, 500]);
+  });
+
+  it('sends a reply\'s header bytes as they came in, whatever the body, and no transfer coding beside its length', async () => {
+    const reply = (body: string | Buffer): RpcReply => ({ status: 200, headers: { 'X-N': '\u00e9', 'Transfer-Encoding': 'chunked' }, body });
+    const port = await serve({}, (_, body) => reply(Buffer.from(body).toString() === 'buffer' ? Buffer.from('b') : 'b'));
+    const { text } = await talk(port, [post('buffer'), post('string')]);
+    const answers = text.split('HTTP/1.1 ').slice(1);
+    for (const answer of answers) expect(answer).toMatch(/^200 OK\r\nX-N: \u00e9\r\nContent-Length: 1\r\nDate: [^\r]+\r\n\r\nb$/);
+    expect(answers).toHaveLength(2);
   });
 
   it('answers 500 when the answer throws or rejects, and keeps serving', async () => {
@@ -140,6 +153,7 @@ describe('framing', () => {
     await talk(port, [post('x', 'constructor: c\r\n__proto__: p\r\ntoString: t\r\n')]);
     expect(seen[0]!.request.headers.constructor).toBe('c');
     expect(seen[0]!.request.headers.tostring).toBe('t');
+    expect(Object.hasOwn(seen[0]!.request.headers, '__proto__') && seen[0]!.request.headers.__proto__).toBe('p');
     expect(Object.getPrototypeOf(seen[0]!.request.headers)).toBe(Object.prototype);
   });
 });
@@ -205,6 +219,11 @@ describe('connections', () => {
   it('cuts a request not finished in time and a connection idle too long, without an answer', async () => {
     const port = await serve({ readTimeoutMs: 100, idleTimeoutMs: 200 });
     expect(await talk(port, [], 2000)).toEqual({ text: '', closed: true });
+    // Blank lines ahead of a request are part of its reading time, not a reason to wait longer.
+    const sending = Date.now();
+    const blank = await talk(port, Array.from({ length: 50 }, () => '\r\n'), 3000, 20);
+    expect(blank).toEqual({ text: '', closed: true });
+    expect(Date.now() - sending).toBeLessThan(700);
     const partial = await talk(port, ['POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nab'], 2000);
     expect(partial).toEqual({ text: '', closed: true });
     const started = Date.now();
