@@ -117,9 +117,8 @@ interface Pending {
   request: HttpRequest & { version: 0 | 1 };
   keepAlive: boolean;
   body: Body;
-  /** The body so far: its first piece as it came, the rest gathered in one growing store (not an object a piece). */
-  first: Buffer | undefined;
-  rest: Inbox | undefined;
+  /** The body so far, gathered in one growing store (not an object a piece); a body in one piece is not copied. */
+  collected: Inbox | undefined;
   size: number;
   /** Over the body limit: answered with 413, the rest of the body read and dropped. */
   dropping: boolean;
@@ -251,7 +250,7 @@ class Connection {
     const keepAlive = version === 1 ? !connection?.includes('close') : connection?.includes('keep-alive') === true;
     const expect = headers.expect;
     if (expect !== undefined && expect.toLowerCase() !== '100-continue') throw new Refusal(417, '417 Expectation Failed');
-    const current: Pending = { request: { method: start[1]!, url: start[2]!, headers, version }, keepAlive, body, first: undefined, rest: undefined, size: 0, trailerBytes: 0, dropping: false, asked: false, answered: false };
+    const current: Pending = { request: { method: start[1]!, url: start[2]!, headers, version }, keepAlive, body, collected: undefined, size: 0, trailerBytes: 0, dropping: false, asked: false, answered: false };
     this.current = current;
     if (body.kind === 'length' && body.left > this.options.maxBodyBytes) {
       this.tooLarge(current);
@@ -276,11 +275,7 @@ class Connection {
           if (current.size > DRAIN_LIMIT) return this.hangUp();
         } else if (current.size > this.options.maxBodyBytes) {
           this.tooLarge(current);
-        } else if (!current.first) current.first = bytes;
-        else {
-          if (!current.rest) (current.rest = new Inbox()).push(current.first);
-          current.rest.push(bytes);
-        }
+        } else (current.collected ??= new Inbox()).push(bytes);
         if (body.left > 0) return false;
         if (body.kind === 'length') return true;
         body.step = 'data-end';
@@ -314,7 +309,7 @@ class Connection {
   private tooLarge(current: Pending): void {
     current.dropping = true;
     current.asked = true;
-    current.first = current.rest = undefined;
+    current.collected = undefined;
     current.size = 0;
     this.write(current, TOO_LARGE);
   }
@@ -337,7 +332,7 @@ class Connection {
   /** Hands a request whose body is in to the router; the answer is written now or when it is ready. */
   private respond(current: Pending): void {
     current.asked = true;
-    const body = current.rest ? current.rest.take(current.size) : (current.first ?? EMPTY_BODY);
+    const body = current.collected?.take(current.size) ?? EMPTY_BODY;
     let reply: RpcReply | PromiseLike<RpcReply>;
     try {
       reply = this.answer(current.request, body);

@@ -239,7 +239,10 @@ describe('connections', () => {
     await new Promise((r) => setTimeout(r, 50));
     await running!.close();
     running = undefined;
-    expect((await open).text).toContain('POST /ext/bc/X a');
+    const answered = await open;
+    expect(answered.text).toContain('POST /ext/bc/X a');
+    // Cut by close(), not by the 5 s wait running out.
+    expect(answered.closed).toBe(true);
   });
 });
 

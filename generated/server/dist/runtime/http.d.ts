@@ -38,6 +38,8 @@ export declare const DEFAULT_MAX_BODY_BYTES: number;
 export declare function textReply(status: number, text: string, headers?: Record<string, string>): RpcReply;
 /** The refusal for a request that never reaches the RPC layer, or undefined when it does. */
 export declare function refuse(method: string | undefined, contentType: string | null | undefined): RpcReply | undefined;
+/** The refusal of a request whose body is `length` bytes (declared or read), or undefined when it goes on. */
+export declare function refuseBefore(method: string | undefined, contentType: string | null | undefined, length: number, maxBodyBytes: number): RpcReply | undefined;
 export declare function tooLarge(): RpcReply;
 export declare function firstHeader(value: string | string[] | undefined): string | undefined;
 /**

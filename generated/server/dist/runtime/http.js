@@ -11,6 +11,9 @@ export function refuse(method, contentType) {
   if (type.toLowerCase() !== "application/json") return textReply(415, `rpc: unrecognized Content-Type: ${type}`);
   return void 0;
 }
+export function refuseBefore(method, contentType, length, maxBodyBytes) {
+  return refuse(method, contentType) ?? (length > maxBodyBytes ? tooLarge() : void 0);
+}
 export function tooLarge() {
   return textReply(413, "http: request body too large", { Connection: "close" });
 }
@@ -122,9 +125,8 @@ export function toResponse(reply) {
 }
 export function fetchAdapter(answer, maxBodyBytes) {
   return async (request) => {
-    const refusal = refuse(request.method, request.headers.get("content-type"));
+    const refusal = refuseBefore(request.method, request.headers.get("content-type"), Number(request.headers.get("content-length")), maxBodyBytes);
     if (refusal) return toResponse(refusal);
-    if (Number(request.headers.get("content-length")) > maxBodyBytes) return toResponse(tooLarge());
     const body = await readLimited(request, maxBodyBytes);
     if (!body) return toResponse(tooLarge());
     const headers = {};

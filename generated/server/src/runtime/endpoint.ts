@@ -4,7 +4,7 @@
  * `rpc.discover` answering the endpoint's bundled OpenRPC document. A router serves several endpoints on one server,
  * 404 for any other path, like the node's HTTP mux.
  */
-import { type Answer, DEFAULT_MAX_BODY_BYTES, type NodeListener, type NodeRequest, type NodeResponse, fetchAdapter, firstHeader, nodeAdapter, refuse, sendNode, textReply, toResponse, tooLarge, withHeaders } from './http.js';
+import { type Answer, DEFAULT_MAX_BODY_BYTES, type NodeListener, type NodeRequest, type NodeResponse, fetchAdapter, firstHeader, nodeAdapter, refuseBefore, sendNode, textReply, toResponse, withHeaders } from './http.js';
 import type { Violation } from './params.js';
 import { type DispatchOptions, type Dispatcher, type Handler, type MethodSpec, type Profile, type RpcReply, dispatch, goMethodName } from './rpc.js';
 
@@ -124,45 +124,47 @@ export function createRouter(routes: Record<string, Endpoint> | ((path: string) 
   const withCors: Record<string, string> = { ...fixed, ...CORS };
   const extra = (origin: string | undefined): Record<string, string> | undefined => (options.cors && origin ? withCors : fixed);
   const notFound = (): RpcReply => textReply(404, '404 page not found\n', { 'X-Content-Type-Options': 'nosniff' });
+  /**
+   * Where a request goes: a reply of the router's own (a CORS preflight, 404) or an endpoint, with the headers every
+   * reply gets. `preflight` holds the Access-Control-Request-Method and -Headers of an OPTIONS request with an origin.
+   */
+  const route = (url: string, origin: string | undefined, preflight: [string | undefined, string | string[] | undefined] | undefined) => {
+    const headers = extra(origin);
+    if (preflight?.[0]) return { headers, reply: preflightReply(preflight[0], preflight[1]) };
+    const endpoint = resolve(pathOf(url));
+    return endpoint ? { headers, endpoint } : { headers, reply: notFound() };
+  };
+  const preflightOf = (method: string | undefined, origin: string | undefined, headers: HttpRequest['headers']) =>
+    origin && method === 'OPTIONS' ? ([firstHeader(headers['access-control-request-method']), headers['access-control-request-headers']] as [string | undefined, string | string[] | undefined]) : undefined;
   // The router's headers travel with the reply into one writeHead: headers set ahead of it take node:http's slow path.
   const node: NodeListener = (req, res) => {
-    const origin = options.cors && typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
-    const headers = extra(origin);
-    const preflight = origin && req.method === 'OPTIONS' && req.headers['access-control-request-method'];
-    if (preflight) return sendNode(res, preflightReply(String(preflight), req.headers['access-control-request-headers']), headers);
-    const endpoint = resolve(pathOf(req.url ?? '/'));
+    const origin = options.cors ? firstHeader(req.headers.origin) : undefined;
+    const { headers, reply, endpoint } = route(req.url ?? '/', origin, preflightOf(req.method, origin, req.headers));
     if (!endpoint) {
       req.resume();
-      return sendNode(res, notFound(), headers);
+      return sendNode(res, reply, headers);
     }
     if (endpoint.node.length >= 3 || !headers) return endpoint.node(req, res, headers);
     for (const name in headers) res.setHeader(name, headers[name]!);
     endpoint.node(req, res);
   };
   const fetch = async (request: Request): Promise<Response> => {
-    const origin = request.headers.get('origin') ?? undefined;
-    const requested = request.headers.get('access-control-request-method');
-    let response: Response;
-    if (options.cors && origin && request.method === 'OPTIONS' && requested) {
-      response = toResponse(preflightReply(requested, request.headers.get('access-control-request-headers') ?? undefined));
-    } else {
-      const endpoint = resolve(pathOf(request.url));
-      response = endpoint ? await endpoint.fetch(request) : toResponse(notFound());
-    }
-    for (const [name, value] of Object.entries(extra(origin) ?? {})) if (!response.headers.has(name)) response.headers.set(name, value);
+    const origin = options.cors ? (request.headers.get('origin') ?? undefined) : undefined;
+    const preflight: [string | undefined, string | undefined] | undefined =
+      origin && request.method === 'OPTIONS' ? [request.headers.get('access-control-request-method') ?? undefined, request.headers.get('access-control-request-headers') ?? undefined] : undefined;
+    const { headers, reply, endpoint } = route(request.url, origin, preflight);
+    const response = endpoint ? await endpoint.fetch(request) : toResponse(reply);
+    for (const [name, value] of Object.entries(headers ?? {})) if (!response.headers.has(name)) response.headers.set(name, value);
     return response;
   };
   const answer = (request: HttpRequest, body: Uint8Array): RpcReply | Promise<RpcReply> => {
     const origin = options.cors ? firstHeader(request.headers.origin) : undefined;
-    const headers = extra(origin);
-    const requested = origin && request.method === 'OPTIONS' ? request.headers['access-control-request-method'] : undefined;
-    if (requested) return withHeaders(preflightReply(String(requested), request.headers['access-control-request-headers']), headers);
-    const endpoint = resolve(pathOf(request.url));
-    if (!endpoint) return withHeaders(notFound(), headers);
-    const refusal = refuse(request.method, firstHeader(request.headers['content-type'])) ?? (body.length > endpoint.maxBodyBytes ? tooLarge() : undefined);
+    const { headers, reply, endpoint } = route(request.url, origin, preflightOf(request.method, origin, request.headers));
+    if (!endpoint) return withHeaders(reply, headers);
+    const refusal = refuseBefore(request.method, firstHeader(request.headers['content-type']), body.length, endpoint.maxBodyBytes);
     if (refusal) return withHeaders(refusal, headers);
-    const reply = endpoint.answer(body, { headers: request.headers });
-    return reply instanceof Promise ? reply.then((r) => withHeaders(r, headers)) : withHeaders(reply, headers);
+    const answered = endpoint.answer(body, { headers: request.headers });
+    return answered instanceof Promise ? answered.then((r) => withHeaders(r, headers)) : withHeaders(answered, headers);
   };
   return { node, fetch, answer };
 }

@@ -52,6 +52,11 @@ export function refuse(method: string | undefined, contentType: string | null | 
   return undefined;
 }
 
+/** The refusal of a request whose body is `length` bytes (declared or read), or undefined when it goes on. */
+export function refuseBefore(method: string | undefined, contentType: string | null | undefined, length: number, maxBodyBytes: number): RpcReply | undefined {
+  return refuse(method, contentType) ?? (length > maxBodyBytes ? tooLarge() : undefined);
+}
+
 export function tooLarge(): RpcReply {
   return textReply(413, 'http: request body too large', { Connection: 'close' });
 }
@@ -195,9 +200,8 @@ export function toResponse(reply: RpcReply): Response {
 
 export function fetchAdapter(answer: Answer, maxBodyBytes: number): (request: Request) => Promise<Response> {
   return async (request) => {
-    const refusal = refuse(request.method, request.headers.get('content-type'));
+    const refusal = refuseBefore(request.method, request.headers.get('content-type'), Number(request.headers.get('content-length')), maxBodyBytes);
     if (refusal) return toResponse(refusal);
-    if (Number(request.headers.get('content-length')) > maxBodyBytes) return toResponse(tooLarge());
     const body = await readLimited(request, maxBodyBytes);
     if (!body) return toResponse(tooLarge());
     const headers: Record<string, string> = {};
