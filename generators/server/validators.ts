@@ -29,6 +29,28 @@ const RUNTIME_HELPERS: Record<string, string> = {
   'ajv/dist/runtime/equal': 'equal',
 };
 
+/**
+ * ajv collects every error (allErrors, so a caller hears about each bad field), which lets one request with a million
+ * invalid items build millions of error objects. Each exported validator gets a budget of errors per call; past it an
+ * error is the shared TOO_MANY object (ajv's own bookkeeping, counts and truncations, is unchanged, so what is valid
+ * stays valid), and the list handed out ends at the first TOO_MANY.
+ */
+export const ERROR_LIMIT = 100;
+const ERROR_BUDGET = `const TOO_MANY = Object.freeze({instancePath: "", schemaPath: "", keyword: "errorLimit", params: {limit: ${ERROR_LIMIT}}, message: "and more errors (only the first ${ERROR_LIMIT} are listed)"});
+const budget = {left: 0};
+function budgeted(validate) {
+  function run(data) {
+    budget.left = ${ERROR_LIMIT};
+    const valid = validate(data);
+    const errors = validate.errors;
+    const cut = errors ? errors.indexOf(TOO_MANY) : -1;
+    run.errors = cut < 0 ? errors : errors.slice(0, cut + 1);
+    return valid;
+  }
+  run.errors = null;
+  return run;
+}`;
+
 /** One endpoint's validators module: JavaScript by nature, so the templates write its source, JavaScript and declarations. */
 export interface ValidatorsModule {
   /** The runtime imports the code needs (formats, ajv's helpers), as import statements. */
@@ -96,6 +118,9 @@ function moduleOf(endpointName: string, standalone: string, names: string[]): Om
     // ajv appends a called validator's errors with concat, copying the list each time: quadratic in the invalid items
     // of an array. Appending in place keeps the cost linear whatever the input.
     .replace(/vErrors = vErrors === null \? (\w+)\.errors : vErrors\.concat\(\1\.errors\);/g, (_m, fn: string) => `if (vErrors === null) vErrors = ${fn}.errors; else for (const e of ${fn}.errors) vErrors.push(e);`)
+    // Past the budget an error costs one shared object, so a million invalid items cost little more than valid ones.
+    .replace(/const (err\d+) = \{/g, 'const $1 = --budget.left < 0 ? TOO_MANY : {')
+    .replace(/export const ([pr]\d+) = (\w+);/g, 'export const $1 = budgeted($2);')
     .replace(/require\("([^"]+)"\)\.default/g, (_match, module: string) => {
       const helper = RUNTIME_HELPERS[module];
       if (!helper) throw new Error(`the validators of ${endpointName} need ${module}, which the server runtime does not provide`);
@@ -112,6 +137,7 @@ function moduleOf(endpointName: string, standalone: string, names: string[]): Om
     ...(formats.length > 0 ? ["import { formats } from '../runtime/formats.js';"] : []),
     ...(helpers.size > 0 ? [`import { ${[...helpers].sort().join(', ')} } from '../runtime/ajv.js';`] : []),
   ];
-  const typedCode = code.replace(/export const ([pr]\d+) = /g, 'export const $1: ValidateFunction = ');
-  return { imports, names, code, typedCode };
+  const budgetedCode = `${ERROR_BUDGET}\n${code}`;
+  const typedCode = budgetedCode.replace(/export const ([pr]\d+) = /g, 'export const $1: ValidateFunction = ');
+  return { imports, names, code: budgetedCode, typedCode };
 }
