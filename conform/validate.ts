@@ -9,6 +9,7 @@ import { describeAjvError } from '../generators/load/ajv.ts';
 import type { SpecModel } from '../generators/model/types.ts';
 import * as generatedServer from '../generated/server/dist/index.js';
 import type { MethodSpec, ValidateFunction } from '../generated/server/dist/index.js';
+import { previewJson, sameJson } from './json.ts';
 import { type DocumentedError, documentedErrorsOf, findDocumentedError } from './errors.ts';
 import { type SpecMethod, indexMethods, loadSpecModel } from './spec.ts';
 
@@ -95,8 +96,8 @@ export class SpecValidator {
     if (!isObject(response)) return [{ pointer: '', rule: 'type', message: 'a JSON-RPC response must be an object' }];
     const violations: Violation[] = [];
     if (response.jsonrpc !== '2.0') violations.push({ pointer: '/jsonrpc', rule: 'const', message: 'must be "2.0"' });
-    if (requestId !== undefined && JSON.stringify(response.id) !== JSON.stringify(requestId)) {
-      violations.push({ pointer: '/id', rule: 'const', message: `must echo the request id ${JSON.stringify(requestId)}` });
+    if (requestId !== undefined && !sameJson(response.id, requestId)) {
+      violations.push({ pointer: '/id', rule: 'const', message: `must echo the request id ${previewJson(requestId)}` });
     }
     const hasResult = 'result' in response;
     const hasError = 'error' in response && response.error !== null;

@@ -10,6 +10,8 @@ export function createAjv(options: Options = {}): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, ...options });
   addFormats(ajv);
   for (const [name, check] of Object.entries(avalancheFormats)) ajv.addFormat(name, { type: 'string', validate: check });
+  // Marks a secret (a password, an exported user): an annotation for tools, no constraint on the value.
+  ajv.addKeyword({ keyword: 'x-sensitive', schemaType: 'boolean' });
   return ajv;
 }
 
