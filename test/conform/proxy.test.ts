@@ -89,7 +89,8 @@ describe('the validating proxy', () => {
     expect(node.received[0]!.body.equals(sent)).toBe(true);
     expect(node.received[0]!.headers['x-caller']).toBe('test');
     expect(node.received[0]!.headers['content-length']).toBe(String(sent.length));
-    expect(node.received[0]!.headers.host).toBe(new URL(node.url).host);
+    // The caller's Host goes upstream as sent, so the node's host allowlist still applies.
+    expect(node.received[0]!.headers.host).toBe(new URL(proxy.url).host);
     expect(got.body.equals(answer)).toBe(true);
     expect(got.status).toBe(200);
     expect(got.headers['node-id']).toBe('NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg');
