@@ -24,28 +24,6 @@ const RUNTIME_HELPERS: Record<string, keyof typeof ajvHelpers> = {
   'ajv/dist/runtime/equal': 'equal',
 };
 
-/**
- * ajv collects every error (allErrors, so a caller hears about each bad field), which lets one request with a million
- * invalid items build millions of error objects. Each exported validator gets a budget of errors per call; past it an
- * error is the shared TOO_MANY object (ajv's own bookkeeping, counts and truncations, is unchanged, so what is valid
- * stays valid), and the list handed out ends at the first TOO_MANY.
- */
-export const ERROR_LIMIT = 100;
-const ERROR_BUDGET = `const TOO_MANY = Object.freeze({instancePath: "", schemaPath: "", keyword: "errorLimit", params: {limit: ${ERROR_LIMIT}}, message: "and more errors (only the first ${ERROR_LIMIT} are listed)"});
-const budget = {left: 0};
-function budgeted(validate) {
-  function run(data) {
-    budget.left = ${ERROR_LIMIT};
-    const valid = validate(data);
-    const errors = validate.errors;
-    const cut = errors ? errors.indexOf(TOO_MANY) : -1;
-    run.errors = cut < 0 ? errors : errors.slice(0, cut + 1);
-    return valid;
-  }
-  run.errors = null;
-  return run;
-}`;
-
 /** One endpoint's validators module: JavaScript by nature, so the templates write its source, JavaScript and declarations. */
 export interface ValidatorsModule {
   /** The runtime imports the code needs (formats, ajv's helpers), as import statements. */
@@ -111,10 +89,15 @@ function moduleOf(endpointName: string, standalone: string, names: string[]): Om
   const code = standalone
     .replace(/^"use strict";/, '')
     // ajv appends a called validator's errors with concat, copying the list each time: quadratic in the invalid items
-    // of an array. Appending in place keeps the cost linear whatever the input.
-    .replace(/vErrors = vErrors === null \? (\w+)\.errors : vErrors\.concat\(\1\.errors\);/g, (_m, fn: string) => `if (vErrors === null) vErrors = ${fn}.errors; else for (const e of ${fn}.errors) vErrors.push(e);`)
-    // Past the budget an error costs one shared object, so a million invalid items cost little more than valid ones.
+    // of an array. Errors are appended in place instead, and past the runtime's error budget (runtime/server/ajv.ts)
+    // an error is the shared TOO_MANY, kept once at the end of a list. `errors` still counts every error, and ajv
+    // decides validity by that count alone, so what is valid stays valid; errors a branch discards go back to the budget.
+    .replace(/vErrors = vErrors === null \? (\w+)\.errors : vErrors\.concat\(\1\.errors\);errors = vErrors\.length;/g, (_m, fn: string) =>
+      `if (vErrors === null) vErrors = ${fn}.errors; else for (const e of ${fn}.errors) keep(vErrors, e);errors += ${fn}.errors.length;`)
     .replace(/const (err\d+) = \{/g, 'const $1 = --budget.left < 0 ? TOO_MANY : {')
+    .replace(/else \{vErrors\.push\((err\d+)\);\}/g, 'else keep(vErrors, $1);')
+    .replace(/if\(vErrors !== null\)\{if\((_errs\d+)\)\{vErrors\.length = \1;\}/g, 'if(vErrors !== null){if($1){budget.left += Math.max(0, vErrors.length - $1);if($1 < vErrors.length) vErrors.length = $1;}')
+    .replace(/else \{vErrors = null;\}/g, 'else {budget.left += vErrors.length;vErrors = null;}')
     .replace(/export const ([pr]\d+) = (\w+);/g, 'export const $1 = budgeted($2);')
     .replace(/require\("([^"]+)"\)\.default/g, (_match, module: string) => {
       const helper = RUNTIME_HELPERS[module];
@@ -123,16 +106,15 @@ function moduleOf(endpointName: string, standalone: string, names: string[]): Om
       return helper;
     })
     .trim();
-  if (/vErrors\.concat\(/.test(code)) throw new Error(`the validators of ${endpointName} append errors by concat, which is quadratic: update the rewrite above for this ajv`);
+  if (/vErrors\.concat\(|vErrors\.push\(err|\{vErrors\.length = _errs\d+;/.test(code)) throw new Error(`the validators of ${endpointName} keep errors in a way the rewrite above does not know (this ajv's code changed): update it`);
   if (/\brequire\(/.test(code)) throw new Error(`the validators of ${endpointName} require a module the server runtime does not provide`);
   const formats = [...code.matchAll(/formats\["([^"]+)"\]/g)].map((m) => m[1]!);
   const missing = formats.filter((name) => !Object.hasOwn(formatChecks, name));
   if (missing.length > 0) throw new Error(`the spec uses format ${missing.join(', ')}, which runtime/server/formats.ts does not implement`);
   const imports = [
     ...(formats.length > 0 ? ["import { formats } from '../runtime/formats.js';"] : []),
-    ...(helpers.size > 0 ? [`import { ${[...helpers].sort().join(', ')} } from '../runtime/ajv.js';`] : []),
+    `import { ${['budget', 'budgeted', 'keep', 'TOO_MANY', ...[...helpers].sort()].join(', ')} } from '../runtime/ajv.js';`,
   ];
-  const budgetedCode = `${ERROR_BUDGET}\n${code}`;
-  const typedCode = budgetedCode.replace(/export const ([pr]\d+) = /g, 'export const $1: ValidateFunction = ');
-  return { imports, names, code: budgetedCode, typedCode };
+  const typedCode = code.replace(/export const ([pr]\d+) = /g, 'export const $1: ValidateFunction = ');
+  return { imports, names, code, typedCode };
 }

@@ -127,7 +127,7 @@ describe('the proxy under hostile input', () => {
       await proxy.settled();
       return performance.now() - start;
     };
-    const best = async (body: string) => Math.min(await timed(body), await timed(body));
+    const best = async (body: string) => Math.min(await timed(body), await timed(body), await timed(body));
     const [validMs, invalidMs] = [await best(valid), await best(invalid)];
     expect(invalidMs - validMs).toBeLessThan(1000);
   }, 60_000);
