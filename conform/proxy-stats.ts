@@ -33,7 +33,7 @@ export class ProxyStats {
 }
 
 export function formatViolation(v: ProxyViolation): string {
-  return `#${v.seq} ${v.method} ${v.direction} ${v.pointer || '(root)'} [${v.rule}] ${v.message}`;
+  return `#${v.seq} ${v.method} ${v.direction} ${v.pointer || '(root)'}: ${v.message}`;
 }
 
 export function formatSummary(stats: ProxyStats): string {
