@@ -90,7 +90,6 @@ export function buildWorld(options: WorldOptions = {}): World {
   for (const [id, aliases] of [[chains.P, ['P', 'platform']], [chains.X, ['X', 'avm']], [chains.C, ['C', 'evm']]] as const) {
     for (const alias of [...aliases, id]) world.addChainAlias(id, alias);
   }
-  world.subnets.set(EMPTY_ID, { id: EMPTY_ID, owner: { locktime: 0n, threshold: 0, addresses: [] } });
   world.assets.set(avaxAssetID, { id: avaxAssetID, name: 'Avalanche', symbol: 'AVAX', denomination: 9 });
   world.assetAliases.set('AVAX', avaxAssetID);
 
