@@ -8,6 +8,7 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import type { Profile } from './profile.ts';
 import { displayPath, readJsonFile } from './read.ts';
 import { SpecError, type SpecProblem, escapePointerToken, parsePointer, pointerOf, resolvePointer } from './problems.ts';
 
@@ -28,6 +29,8 @@ export interface BundledDocument {
   file: string;
   document: Record<string, unknown>;
   sources: SourceMapping[];
+  /** The rule set the document's folder opts into (profile.ts); undefined for plain OpenRPC. */
+  profile?: Profile;
 }
 
 type Json = unknown;

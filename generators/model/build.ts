@@ -4,7 +4,7 @@ import type { BundledDocument } from '../load/index.ts';
 import { SpecError } from '../load/index.ts';
 import { escapePointerToken as escape } from '../load/problems.ts';
 import { deref } from '../load/rules.ts';
-import { NameRegistry, RESERVED_METHOD_NAMES, RESERVED_MODULE_NAMES, RESERVED_TYPE_NAMES, canonicalJson, clientClassName, clientOptionsName, endpointTypeName, methodTypeNames, schemaTypeName, serverNames, titleTypeName } from './names.ts';
+import { NameRegistry, RESERVED_METHOD_NAMES, RESERVED_MODULE_NAMES, RESERVED_TYPE_NAMES, canonicalJson, clientClassName, clientMethodName, clientOptionsName, endpointTypeName, methodTypeNames, schemaTypeName, serverNames, titleTypeName } from './names.ts';
 import { subschemas } from './schema-walk.ts';
 import type { EndpointModel, ExampleModel, Json, JsonSchema, MethodModel, ParamModel, SpecMethod, SpecModel } from './types.ts';
 
@@ -61,12 +61,14 @@ function buildEndpoint(bundle: BundledDocument, names: NameRegistry, schemas: Re
     defaultBaseUrl,
     methods,
     document: doc as JsonSchema,
+    ...(bundle.profile ? { profile: bundle.profile } : {}),
   };
 }
 
 function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
   const name = str(method.name);
-  const [service = '', shortName = ''] = name.split('.');
+  const service = name.includes('.') ? name.slice(0, name.indexOf('.')) : '';
+  const shortName = clientMethodName(name);
   const typeNames = methodTypeNames(name);
   const params: ParamModel[] = ((method.params ?? []) as unknown[]).map((entry) => {
     const param = deref(doc, entry).node as Obj;
@@ -165,7 +167,7 @@ function claimNames(bundle: BundledDocument, typeName: string, methods: MethodMo
     if (RESERVED_METHOD_NAMES.has(method.shortName)) {
       names.collisions.push({ ...where, message: `method "${method.name}" would become ${client}.${method.shortName}, a name the client class needs for itself` });
     } else if (owner) {
-      names.collisions.push({ ...where, message: `the client method ${client}.${method.shortName} would stand for both ${owner} and ${method.name}: one endpoint cannot have two methods with the same name after the dot` });
+      names.collisions.push({ ...where, message: `the client method ${client}.${method.shortName} would stand for both ${owner} and ${method.name}: one endpoint cannot have two methods with the same client name (see generators/model/names.ts)` });
     }
     methodOwners.set(method.shortName, method.name);
   }
