@@ -65,7 +65,14 @@ function deepest(errors: ErrorObject[] | null | undefined): MetaSchemaProblem[] 
     .filter((p) => !seen.has(p.pointer + p.message) && seen.add(p.pointer + p.message));
 }
 
-export function checkDocument(document: unknown): MetaSchemaProblem[] {
+/** OpenRPC 1.4 only adds to 1.3, and the published meta-schema stops at 1.3.2: a 1.4 document is checked as 1.3.2. */
+const asPublished = (document: unknown): unknown => {
+  const version = (document as { openrpc?: unknown } | null)?.openrpc;
+  return typeof version === 'string' && /^1\.4\.\d+$/.test(version) ? { ...(document as object), openrpc: '1.3.2' } : document;
+};
+
+export function checkDocument(written: unknown): MetaSchemaProblem[] {
+  const document = asPublished(written);
   const validate = validators().document;
   return validate(document) ? [] : deepest(validate.errors);
 }

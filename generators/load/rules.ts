@@ -7,6 +7,7 @@
  */
 import type { Ajv, ValidateFunction } from 'ajv';
 import { createAjv, describeAjvError } from './ajv.ts';
+import { type CheckBranch, rootCauses } from './causes.ts';
 import { type BundledDocument, locate } from './bundle.ts';
 import { type SpecProblem, pointerOf, resolvePointer } from './problems.ts';
 import type { Profile } from './profile.ts';
@@ -38,7 +39,7 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
   // (a wrong keyword inside a schema still fails its compile, reported below).
   // A foreign document's schemas may carry keywords and formats of other dialects (`nullable`, `example`, `uint256`):
   // JSON Schema ignores what it does not know, so only the project's own spec is held to ajv's strict mode.
-  const ajv: Ajv = createAjv({ validateSchema: false, code: { optimize: false }, ...(avalanche ? {} : { strict: false, logger: false }) });
+  const ajv: Ajv = createAjv({ validateSchema: false, verbose: true, code: { optimize: false }, ...(avalanche ? {} : { strict: false, logger: false }) });
   // Schemas are compiled where they sit in the document, so their `#/components/...` refs resolve; the document's own
   // top-level members are not schema keywords, so strict mode is told to skip them.
   for (const keyword of Object.keys(document)) ajv.addKeyword({ keyword });
@@ -56,10 +57,27 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
     }
     return compiled.get(pointer);
   };
+  // A combinator's branches, as written, refer into the document: their refs are rebased onto it to compile alone.
+  const branches = new WeakMap<object, ValidateFunction>();
+  const checkBranch: CheckBranch = (branch, value) => {
+    if (branch === null || typeof branch !== 'object') return branch === false ? [{ instancePath: '', schemaPath: '', keyword: 'false schema', params: {}, message: 'boolean schema is false' }] : [];
+    let validate = branches.get(branch);
+    if (!validate) {
+      validate = ajv.compile(rebase(branch, docId) as object);
+      branches.set(branch, validate);
+    }
+    return validate(value) ? [] : [...(validate.errors ?? [])];
+  };
   const validateValue = (schemaPointer: string, value: unknown, valuePointer: string) => {
     const validate = compile(schemaPointer);
     if (validate && !validate(value)) {
-      for (const error of validate.errors ?? []) report(valuePointer + error.instancePath, describeAjvError(error));
+      const seen = new Set<string>();
+      for (const error of rootCauses(validate.errors ?? [], checkBranch)) {
+        const line = `${error.instancePath}\u0000${describeAjvError(error)}`;
+        if (seen.has(line)) continue;
+        seen.add(line);
+        report(valuePointer + error.instancePath, describeAjvError(error));
+      }
     }
   };
 
@@ -113,12 +131,13 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
       const given = Array.isArray(example.params) ? example.params : [];
       given.forEach((entryParam, p) => {
         const exampleParam = (deref(document, entryParam).node ?? {}) as Json;
-        const declared = params.find(({ param }) => param.name === exampleParam.name);
+        // Examples of by-position methods name their values freely (`"name": "two"`): those match by position.
+        const declared = params.find(({ param }) => param.name === exampleParam.name) ?? (avalanche ? undefined : params[p]);
         if (!declared) report(`${base}/params/${p}`, `example param "${String(exampleParam.name)}" is not a param of ${name}`);
         else if ('value' in exampleParam) validateValue(`${declared.pointer}/schema`, exampleParam.value, `${base}/params/${p}/value`);
       });
       for (const { param } of params) {
-        const present = given.some((g) => isObject(g) && g.name === param.name);
+        const present = given.some((g, i) => isObject(g) && (g.name === param.name || (!avalanche && params[i]?.param === param)));
         if (param.required === true && !present) report(`${base}/params`, `example lacks the required param "${String(param.name)}"`);
       }
       const exampleResult = deref(document, example.result).node;
@@ -167,4 +186,11 @@ function checkVersions(method: Json, at: (...tokens: Array<string | number>) => 
   if (discrepancies !== undefined && (!Array.isArray(discrepancies) || discrepancies.some((d) => typeof d !== 'string' || !d.trim()))) {
     report(at('x-docs-discrepancies'), 'x-docs-discrepancies must be a list of sentences');
   }
+}
+
+/** A copy of `schema` whose document-local refs (`#/components/...`) name the document `docId`. */
+function rebase(schema: unknown, docId: string): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => rebase(item, docId));
+  if (!isObject(schema)) return schema;
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${docId}${value}` : rebase(value, docId)]));
 }

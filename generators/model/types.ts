@@ -9,6 +9,11 @@ export interface SpecModel {
   endpoints: EndpointModel[];
   /** Every shared schema of every endpoint by name; a name always means one schema across the whole spec. */
   schemas: Record<string, JsonSchema>;
+  /**
+   * Whether an inline schema's `title` names a type of its own (names.ts). True when every document opts into the
+   * avalanche profile; in the field, titles are labels (`"title": "Block hash"` on many unrelated schemas).
+   */
+  titledTypes?: boolean;
 }
 
 export interface ServerVariable {

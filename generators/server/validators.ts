@@ -56,7 +56,9 @@ function pointRefs(schema: JsonSchema, base: string): JsonSchema {
  */
 export function validatorModules(model: SpecModel): Map<string, ValidatorsModule> {
   // ajv's standalone code refers to the formats by this free name; the module imports it under that name.
-  const ajv = createAjv({ code: { source: true, esm: true, formats: _`formats` }, inlineRefs: false });
+  // A foreign document's schemas may use other dialects' keywords and formats, which JSON Schema ignores.
+  const strict = model.endpoints.every((endpoint) => endpoint.profile === 'avalanche');
+  const ajv = createAjv({ code: { source: true, esm: true, formats: _`formats` }, inlineRefs: false, ...(strict ? {} : { strict: false, logger: false }) });
   // ajv compiles a referenced schema once for each root schema that refers to it; with the methods' schemas inside the
   // root that holds the shared ones, each shared schema becomes one function, which every validator calls.
   const methods: Record<string, JsonSchema> = {};
