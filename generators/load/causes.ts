@@ -1,7 +1,8 @@
 /**
  * One root cause per problem. With `allErrors`, a value that fails a `oneOf`/`anyOf` comes back with every branch's
  * failures plus the combinator's own line; an author needs only the branch the value came closest to. Each failed
- * combinator's branches are validated again one by one, the best is kept (recursively), the rest dropped.
+ * combinator's branches are validated again one by one, the best is kept (recursively), the rest dropped; an `if`'s
+ * summary line goes when the `then`/`else` failures it sums up are there.
  */
 import type { ErrorObject } from 'ajv';
 
@@ -30,7 +31,7 @@ export function rootCauses(errors: readonly ErrorObject[], check: CheckBranch, d
   let out = [...errors];
   for (;;) {
     const k = out.findIndex((e) => COMBINATORS.has(e.keyword) && !done.has(e) && Array.isArray(e.schema) && (e.params as { passingSchemas?: unknown }).passingSchemas == null);
-    if (k < 0) return out;
+    if (k < 0) return withoutSummaries(out);
     const combinator = out[k]!;
     done.add(combinator);
     const base = combinator.instancePath;
@@ -44,4 +45,13 @@ export function rootCauses(errors: readonly ErrorObject[], check: CheckBranch, d
     const before = out.slice(0, k).filter((e) => !(under(e) && explained.has(key(e))));
     out = [...before, ...replacement, ...out.slice(k + 1)];
   }
+}
+
+/** `must match "then" schema` only sums up the failures of `then`/`else` beside it: those are the causes. */
+function withoutSummaries(errors: ErrorObject[]): ErrorObject[] {
+  return errors.filter(
+    (summary) =>
+      summary.keyword !== 'if' ||
+      !errors.some((e) => e !== summary && e.keyword !== 'if' && (e.instancePath === summary.instancePath || e.instancePath.startsWith(`${summary.instancePath}/`))),
+  );
 }

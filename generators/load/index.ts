@@ -45,8 +45,17 @@ export function loadSpec(files: string[]): BundledDocument[] {
     if (other) problems.push({ file: bundle.file, pointer: '', message: `endpoint name "${bundle.name}" is also the name of ${other}` });
     names.set(bundle.name, bundle.file);
   }
-  if (problems.length > 0) throw new SpecError(problems);
+  if (problems.length > 0) throw new SpecError(unique(problems));
   return bundles;
+}
+
+/** A file several documents share (a broken components file) is reported once, not once per document. */
+function unique(problems: SpecProblem[]): SpecProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.file}#${p.pointer}\u0000${p.message}`;
+    return !seen.has(key) && Boolean(seen.add(key));
+  });
 }
 
 function checkBundle(bundle: BundledDocument): SpecProblem[] {
