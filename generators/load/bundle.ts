@@ -42,7 +42,7 @@ const isKind = (token: string | undefined): token is ComponentKind => (COMPONENT
 /**
  * What an object is, by where it sits in an OpenRPC document: it decides which `components` map a reference found
  * there goes to, and where walking stops (`data`: example values, schema `const`/`enum`/`default`, which are wire
- * data, never references; `other`: `info`, `servers` and `x-` extensions, carried through as written).
+ * data, never references; `other`: `info` and `servers`, carried through as written).
  */
 type Role = 'document' | 'methods' | 'method' | 'components' | ComponentKind | `${ComponentKind}Map` | 'list' | 'data' | 'other';
 const OBJECT_ROLE: Record<ComponentKind, Role> = {
@@ -53,7 +53,8 @@ const METHOD_LISTS: Record<string, ComponentKind> = { params: 'contentDescriptor
 const SCHEMA_DATA = new Set(['const', 'enum', 'default', 'examples', 'example']);
 
 function childRole(role: Role, key: string): { role: Role; listOf?: ComponentKind } {
-  if (key.startsWith('x-')) return { role: 'other' };
+  // Extensions are carried as written, except that schemas in them (`x-result-history`) are bundled like any other.
+  if (key.startsWith('x-')) return { role: 'schemas' };
   switch (role) {
     case 'document':
       return key === 'methods' ? { role: 'methods' } : key === 'components' ? { role: 'components' } : { role: 'other' };

@@ -6,7 +6,8 @@
  */
 import { type Ajv, _ } from 'ajv';
 import { createRequire } from 'node:module';
-import { avalancheFormats } from '../formats.ts';
+import type * as ajvHelpers from '../../runtime/server/ajv.ts';
+import { formatChecks } from '../../runtime/server/formats.ts';
 import { createAjv } from '../load/ajv.ts';
 import { componentName, mapSubschemas } from '../model/schema-walk.ts';
 import type { JsonSchema, SpecModel } from '../model/types.ts';
@@ -17,14 +18,8 @@ const standaloneCode = (createRequire(import.meta.url)('ajv/dist/standalone') as
 
 const ROOT = 'https://avalanche-openrpc.invalid/schemas.json';
 
-/**
- * The formats templates/server/runtime-formats.ts.hbs implements: the toolkit's own and ajv-formats' `date-time`. A
- * schema naming another fails generation; test/server/formats.test.ts holds the template to this list.
- */
-export const RUNTIME_FORMATS = [...Object.keys(avalancheFormats), 'date-time'];
-
 /** ajv's runtime helpers the standalone code may require, and the runtime export standing in for each. */
-const RUNTIME_HELPERS: Record<string, string> = {
+const RUNTIME_HELPERS: Record<string, keyof typeof ajvHelpers> = {
   'ajv/dist/runtime/ucs2length': 'ucs2length',
   'ajv/dist/runtime/equal': 'equal',
 };
@@ -60,7 +55,7 @@ export function validatorModules(model: SpecModel): Map<string, ValidatorsModule
   const strict = model.endpoints.every((endpoint) => endpoint.profile === 'avalanche');
   const ajv = createAjv({ code: { source: true, esm: true, formats: _`formats` }, inlineRefs: false, ...(strict ? {} : { strict: false, logger: false }) });
   // There, a format the server runtime does not implement (`uri`, `email`) is an annotation, as JSON Schema has it.
-  if (!strict) for (const name of Object.keys(ajv.formats)) if (!RUNTIME_FORMATS.includes(name)) ajv.addFormat(name, true);
+  if (!strict) for (const name of Object.keys(ajv.formats)) if (!Object.hasOwn(formatChecks, name)) ajv.addFormat(name, true);
   // ajv compiles a referenced schema once for each root schema that refers to it; with the methods' schemas inside the
   // root that holds the shared ones, each shared schema becomes one function, which every validator calls.
   const methods: Record<string, JsonSchema> = {};
@@ -106,8 +101,8 @@ function moduleOf(endpointName: string, standalone: string, names: string[]): Om
     .trim();
   if (/\brequire\(/.test(code)) throw new Error(`the validators of ${endpointName} require a module the server runtime does not provide`);
   const formats = [...code.matchAll(/\bformats(?:\["([^"]+)"\]|\.([A-Za-z_$][\w$]*))/g)].map((m) => (m[1] ?? m[2])!);
-  const missing = formats.filter((name) => !RUNTIME_FORMATS.includes(name));
-  if (missing.length > 0) throw new Error(`the spec uses format ${missing.join(', ')}, which templates/server/runtime-formats.ts.hbs does not implement`);
+  const missing = formats.filter((name) => !Object.hasOwn(formatChecks, name));
+  if (missing.length > 0) throw new Error(`the spec uses format ${missing.join(', ')}, which runtime/server/formats.ts does not implement`);
   const imports = [
     ...(formats.length > 0 ? ["import { formats } from '../runtime/formats.js';"] : []),
     ...(helpers.size > 0 ? [`import { ${[...helpers].sort().join(', ')} } from '../runtime/ajv.js';`] : []),

@@ -64,7 +64,7 @@ describe('standard OpenRPC in', () => {
             examplePairingObjects: { Zero: { name: 'zero', params: [{ name: 'address', value: `0x${'0'.repeat(40)}` }, { name: 'block', value: 'latest' }], result: { $ref: '#/components/examples/Zero' } } },
           },
         ),
-        'x-vendor': { $ref: 'not followed: extensions are carried as written' },
+        'x-vendor': { note: 'carried as written', schema: { $ref: './defs.json#/definitions/Quantity' } },
       },
       'defs.json': {
         definitions: {
@@ -78,7 +78,7 @@ describe('standard OpenRPC in', () => {
     expect(Object.keys(document.components.schemas).sort()).toEqual(['Address', 'BLOCK_ID', 'Quantity']);
     expect(document.methods[0].params[1].schema).toEqual({ $ref: '#/components/schemas/BLOCK_ID' });
     expect(document.components.schemas.BLOCK_ID.oneOf[1]).toEqual({ $ref: '#/components/schemas/Quantity' });
-    expect(document['x-vendor']).toEqual({ $ref: 'not followed: extensions are carried as written' });
+    expect(document['x-vendor']).toEqual({ note: 'carried as written', schema: { $ref: '#/components/schemas/Quantity' } });
     expect(JSON.stringify(document)).not.toContain('defs.json');
     const model = loadModel(join(dir, 'api.json'));
     expect(model.endpoints[0]!.methods.map((m) => [m.name, m.shortName, m.typeNames.params])).toEqual([
