@@ -17,17 +17,26 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 function base58Encode(bytes: Uint8Array): string {
-  let n = 0n;
-  for (const byte of bytes) n = (n << 8n) | BigInt(byte);
-  let out = '';
-  while (n > 0n) {
-    out = BASE58[Number(n % 58n)] + out;
-    n /= 58n;
+  // Base-58 digits, least significant first, updated per byte: no BigInt, as the mock encodes IDs by the hundred thousand.
+  const digits: number[] = [];
+  for (const byte of bytes) {
+    let carry = byte;
+    for (let i = 0; i < digits.length; i++) {
+      carry += digits[i]! << 8;
+      digits[i] = carry % 58;
+      carry = (carry / 58) | 0;
+    }
+    while (carry > 0) {
+      digits.push(carry % 58);
+      carry = (carry / 58) | 0;
+    }
   }
+  let out = '';
   for (const byte of bytes) {
     if (byte !== 0) break;
-    out = '1' + out;
+    out += '1';
   }
+  for (let i = digits.length - 1; i >= 0; i--) out += BASE58[digits[i]!];
   return out;
 }
 
@@ -49,7 +58,10 @@ function base58Decode(text: string): Uint8Array | undefined {
 
 /** cb58: base58 of the payload followed by the last 4 bytes of its SHA-256. */
 export function cb58Encode(payload: Uint8Array): string {
-  return base58Encode(Uint8Array.from([...payload, ...checksum(payload)]));
+  const raw = new Uint8Array(payload.length + 4);
+  raw.set(payload);
+  raw.set(checksum(payload), payload.length);
+  return base58Encode(raw);
 }
 
 /** The payload of a cb58 string, or undefined when it is not cb58 or its checksum is wrong. */
