@@ -1,49 +1,50 @@
 /**
- * What an accepted transaction does to the ledger, computed while verifying it (against the state it was verified on)
- * and applied when its block is accepted.
+ * What an accepted transaction does to the world, computed while verifying it (against the state it was verified
+ * on) and applied when its block is accepted, through the world's journaled tables (so snapshots cover it).
  */
-import { Id, Int, type TransferableOutput, Utxo, avaxSerial, utils } from '@avalabs/avalanchejs';
-import { type ChainName, type DecodedTx, inputID, utxoBytes } from './codec.ts';
-import { type AtomicUtxo, type Ledger, type StoredUtxo, sharedOf } from './ledger.ts';
+import type { TransferableOutput } from '@avalabs/avalanchejs';
+import { atomicKey, type World } from '../world/world.ts';
+import type { AtomicUtxo, Utxo, UtxoChain } from '../world/types.ts';
+import { type DecodedTx, utxoRecord } from './codec.ts';
 import { Refusal, TEXTS } from './refusals.ts';
 
 export interface Effects {
-  /** UTXO IDs spent from the chain's own set. */
+  /** UTXO keys spent from the chain's own set. */
   consumed: string[];
-  produced: Array<[string, StoredUtxo]>;
-  imported?: { source: string; ids: string[] };
-  exported?: { destination: string; utxos: Array<[string, AtomicUtxo]> };
+  produced: Utxo[];
+  /** Shared-memory keys (atomicKey) imported. */
+  imported: string[];
+  exported: AtomicUtxo[];
   /** Anything else the transaction changes (assets, subnets, chains, stakers). */
-  apply?: (ledger: Ledger) => void;
+  apply?: (world: World) => void;
 }
+
+export const noEffects = (): Effects => ({ consumed: [], produced: [], imported: [], exported: [] });
 
 /** The UTXOs `outs` create, numbered from `offset` (exported outputs follow the chain's own). */
-export function outputsOf(chain: ChainName, decoded: DecodedTx, outs: readonly TransferableOutput[], offset = 0): Array<[string, StoredUtxo]> {
-  const txID = utils.base58check.decode(decoded.id);
-  return outs.map((out, i) => {
-    const utxo = new Utxo(new avaxSerial.UTXOID(new Id(txID), new Int(offset + i)), out.assetId, out.output);
-    return [inputID(txID, offset + i), { utxo, bytes: utxoBytes(chain, utxo) }];
-  });
+export function outputsOf(chain: UtxoChain, decoded: DecodedTx, outs: readonly TransferableOutput[], offset = 0): Utxo[] {
+  return outs.map((out, i) => utxoRecord(chain, decoded.id, offset + i, out.getAssetId(), out.output));
 }
 
-export function applyEffects(ledger: Ledger, chain: ChainName, effects: Effects): void {
-  const set = ledger.chains[chain].utxos;
-  for (const id of effects.consumed) set.delete(id);
-  for (const [id, utxo] of effects.produced) set.set(id, utxo);
-  if (effects.imported) {
-    const memory = sharedOf(ledger, ledger.chains[chain].id);
-    for (const id of effects.imported.ids) memory.delete(id);
-  }
-  if (effects.exported) {
-    const memory = sharedOf(ledger, effects.exported.destination);
-    for (const [id, utxo] of effects.exported.utxos) memory.set(id, utxo);
-  }
-  effects.apply?.(ledger);
+export function exportsOf(world: World, chain: UtxoChain, decoded: DecodedTx, outs: readonly TransferableOutput[], offset: number, destination: string): AtomicUtxo[] {
+  return outputsOf(chain, decoded, outs, offset).map((utxo) => ({ ...utxo, sourceChain: world.chainIDs[chain], destinationChain: destination }));
+}
+
+export function applyEffects(world: World, chain: UtxoChain, effects: Effects): void {
+  const table = world.utxos[chain];
+  for (const key of effects.consumed) table.delete(key);
+  for (const utxo of effects.produced) table.set(utxo.key, utxo);
+  for (const key of effects.imported) world.atomic.delete(key);
+  for (const utxo of effects.exported) world.atomic.set(atomicKey(utxo.destinationChain, utxo.key), utxo);
+  effects.apply?.(world);
 }
 
 /** Inputs sorted by (txID, output index) with none twice (utils.IsSortedAndUnique over avax.TransferableInput). */
-export function checkSortedUnique(inputs: readonly { utxoID: avaxSerial.UTXOID }[], text = TEXTS.inputsNotSortedUnique): void {
+export function checkSortedUnique(inputs: readonly { utxoID: { txID: { toBytes(): Uint8Array }; outputIdx: { value(): number } } }[]): void {
   for (let i = 1; i < inputs.length; i++) {
-    if (avaxSerial.UTXOID.compare(inputs[i - 1]!.utxoID, inputs[i]!.utxoID) >= 0) throw new Refusal(text);
+    const a = inputs[i - 1]!.utxoID;
+    const b = inputs[i]!.utxoID;
+    const order = Buffer.compare(a.txID.toBytes(), b.txID.toBytes()) || a.outputIdx.value() - b.outputIdx.value();
+    if (order >= 0) throw new Refusal(TEXTS.inputsNotSortedUnique);
   }
 }

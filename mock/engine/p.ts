@@ -2,19 +2,22 @@
  * The P-Chain's verification of an issued transaction, as vms/platformvm/txs/executor/standard_tx_executor.go runs it
  * (syntactic check, memo empty since Durango, subnet authorization, dynamic fee, utxo/verifier.go's spend check), with
  * the wrapping that block/executor/manager.go, network/gossip.go and service.go add (./refusals.ts pIssue).
+ * Staking transactions are in ./staking.ts.
  */
 import { type TransferableInput, type TransferableOutput, pvm } from '@avalabs/avalanchejs';
-import { type DecodedTx, inputID } from './codec.ts';
-import { type Effects, checkSortedUnique, outputsOf } from './effects.ts';
-import type { AtomicUtxo, Ledger, StoredUtxo } from './ledger.ts';
+import { atomicKey, type World } from '../world/world.ts';
+import type { Utxo } from '../world/types.ts';
+import { type DecodedTx, STAKEABLE_LOCK_OUT, type Transaction, TRANSFER_OUTPUT, keyOf, outputType, ownerOf } from './codec.ts';
+import { type Effects, checkSortedUnique, exportsOf, noEffects, outputsOf } from './effects.ts';
 import { Refusal, TEXTS, pIssue, pMissingUtxo } from './refusals.ts';
-import { ownersOf, sigIndicesOf, verifyCredentials, verifySpend } from './spend.ts';
+import { verifyCredentials, verifySpend } from './spend.ts';
+import { sameSubnet } from './x.ts';
 
-/** gas.CalculatePrice: minPrice * e^(excess / K), by the node's Taylor series in integers. */
+/** gas.CalculatePrice (vms/components/gas/gas.go): minPrice * e^(excess / K), by the node's integer Taylor series. */
 export function gasPrice(minPrice: bigint, excess: bigint, k: bigint): bigint {
+  const max = k * 0xffff_ffff_ffff_ffffn;
   let output = 0n;
   let accumulator = minPrice * k;
-  const max = k * 0xffff_ffff_ffff_ffffn;
   for (let i = 1n; accumulator > 0n; i++) {
     output += accumulator;
     if (output >= max) return 0xffff_ffff_ffff_ffffn;
@@ -23,152 +26,138 @@ export function gasPrice(minPrice: bigint, excess: bigint, k: bigint): bigint {
   return output / k;
 }
 
-/** The fee the node requires of `tx` now: its complexity's gas at the current gas price. */
-export function dynamicFee(ledger: Ledger, tx: unknown): bigint {
-  const { weights, minPrice, excessConversionConstant } = ledger.fees;
-  const price = gasPrice(minPrice, ledger.feeState.excess, excessConversionConstant);
-  const dims = { 0: Number(weights.bandwidth), 1: Number(weights.dbRead), 2: Number(weights.dbWrite), 3: Number(weights.compute) };
-  return pvm.calculateFee(tx, dims, price) as bigint;
+/** The fee the node requires of `tx` now: its complexity's gas (vms/platformvm/txs/fee) at the current gas price. */
+export function dynamicFee(world: World, tx: Transaction): bigint {
+  const { weights, minPrice, excessConversionConstant } = world.config.fee;
+  const price = gasPrice(minPrice, world.feeState.get().excess, excessConversionConstant);
+  return pvm.calculateFee(tx, { 0: weights[0], 1: weights[1], 2: weights[2], 3: weights[3] }, price) as bigint;
 }
 
-interface Parts {
-  ins: TransferableInput[];
-  outs: TransferableOutput[];
-  imported: TransferableInput[];
-  exported: TransferableOutput[];
-  source?: string;
-  destination?: string;
-  /** Credentials the base inputs use (a subnet's authorization takes the last one). */
-  baseCreds: Uint8Array[][];
-}
-
-/** verify.SameSubnet on the Primary Network: a chain of the Primary Network other than P itself. */
-function sameSubnet(ledger: Ledger, chainID: string): void {
-  if (chainID === ledger.chainIDs.P) throw new Refusal('same chain');
-  if (chainID !== ledger.chainIDs.X && chainID !== ledger.chainIDs.C) throw new Refusal('mismatched subnets');
-}
-
-/** A P-Chain UTXO spent by an input: the stakeable lock checks, then the fx's spend check. Returns locked-ness. */
-function spend(ledger: Ledger, decoded: DecodedTx, input: TransferableInput, stored: StoredUtxo, credential: Uint8Array[]): void {
-  if (stored.utxo.getAssetId() !== input.getAssetId()) throw new Refusal(TEXTS.pAssetIDMismatch(input.getAssetId(), stored.utxo.getAssetId()));
-  let out = stored.utxo.output;
-  let locktime = 0n;
-  if (out._type === 'pvm.StakeableLockOut') {
-    locktime = out.lockTime.value();
-    out = out.transferOut;
-  }
-  let inner = input.input;
+/** utxo/verifier.go VerifySpendUTXOs for one input: the stakeable lock, then the fx's spend check. */
+export function spendP(world: World, decoded: DecodedTx, input: TransferableInput, utxo: Utxo, credential: Uint8Array[]): void {
+  if (utxo.assetID !== input.getAssetId()) throw new Refusal(TEXTS.pAssetIDMismatch(input.getAssetId(), utxo.assetID));
+  const type = outputType(utxo);
+  let inner: Transaction = input.input;
   if (inner._type === 'pvm.StakeableLockIn') {
-    if (inner.lockTime.value() !== locktime) throw new Refusal(TEXTS.locktimeMismatch(inner.lockTime.value(), locktime));
+    const locktime: bigint = inner.lockTime.value();
+    if (locktime !== utxo.stakeableLocktime) throw new Refusal(TEXTS.locktimeMismatch(locktime, utxo.stakeableLocktime));
     inner = inner.transferableInput;
-  } else if (ledger.time < locktime) throw new Refusal(TEXTS.lockedNotMarked);
+  } else if (world.time.get() < utxo.stakeableLocktime) throw new Refusal(TEXTS.lockedNotMarked);
   try {
-    verifySpend(decoded.unsignedHash, inner, credential, { ...stored.utxo, output: out }, ledger.time);
+    verifySpend(decoded.unsignedHash, inner, credential, utxo, world.time.get(), type === STAKEABLE_LOCK_OUT ? TRANSFER_OUTPUT : type);
   } catch (error) {
-    throw new Refusal(`failed to verify transfer: ${(error as Error).message}`);
+    throw error instanceof Refusal ? new Refusal(`failed to verify transfer: ${error.message}`) : error;
   }
 }
 
-/** Unlocked AVAX: inputs cover outputs plus the fee (locked outputs must come from the same locked inputs). */
-function flow(ledger: Ledger, ins: TransferableInput[], outs: TransferableOutput[], fee: bigint): void {
-  const balance = new Map<string, bigint>([[ledger.avaxAssetID, -fee]]);
-  for (const out of outs) balance.set(out.getAssetId(), (balance.get(out.getAssetId()) ?? 0n) - out.amount());
-  for (const input of ins) balance.set(input.getAssetId(), (balance.get(input.getAssetId()) ?? 0n) + input.amount());
+/** A stakeable lock (stakeable.LockOut or LockIn) still in force at `now`. */
+const lockedUntil = (value: Transaction, now: bigint): boolean => (value._type === 'pvm.StakeableLockOut' || value._type === 'pvm.StakeableLockIn') && value.lockTime.value() > now;
+
+/** The unlocked flow: AVAX and other assets consumed cover those produced, plus the fee (`produced` holds extra burns). */
+export function flowP(world: World, ins: readonly TransferableInput[], outs: readonly TransferableOutput[], fee: bigint): void {
+  const now = world.time.get();
+  const balance = new Map<string, bigint>([[world.network.avaxAssetID, -fee]]);
+  const add = (assetID: string, amount: bigint) => balance.set(assetID, (balance.get(assetID) ?? 0n) + amount);
+  for (const out of outs) if (!lockedUntil(out.output, now)) add(out.getAssetId(), -out.amount());
+  for (const input of ins) if (!lockedUntil(input.input, now)) add(input.getAssetId(), input.amount());
   for (const [assetID, amount] of balance) if (amount < 0n) throw new Refusal(TEXTS.insufficientUnlocked(-amount, assetID));
 }
 
-function partsOf(ledger: Ledger, decoded: DecodedTx): Parts {
-  const tx = decoded.tx;
-  const base = tx.baseTx.baseTx ?? tx.baseTx;
-  const parts: Parts = { ins: [...base.inputs], outs: [...base.outputs], imported: [], exported: [], baseCreds: decoded.credentials };
-  if (base.NetworkId.value() !== ledger.networkID) throw new Refusal(`metadata failed verification: ${TEXTS.wrongNetworkID}`);
-  if (base.BlockchainId.toString() !== ledger.chainIDs.P) throw new Refusal(`metadata failed verification: ${TEXTS.wrongChainID}`);
+/** BaseTx.SyntacticVerify (vms/platformvm/txs/base_tx.go) and the post-Durango empty memo. */
+export function syntacticP(world: World, decoded: DecodedTx): { ins: TransferableInput[]; outs: TransferableOutput[] } {
+  const base = decoded.tx.baseTx.baseTx ?? decoded.tx.baseTx;
+  if (base.NetworkId.value() !== world.network.networkID) throw new Refusal(`metadata failed verification: ${TEXTS.wrongNetworkID}`);
+  if (base.BlockchainId.toString() !== world.chainIDs.P) throw new Refusal(`metadata failed verification: ${TEXTS.wrongChainID}`);
   if (base.memo.length > 256) throw new Refusal(`metadata failed verification: ${TEXTS.memoTooLarge(base.memo.length, 256)}`);
-  checkSortedUnique(parts.ins);
+  checkSortedUnique(base.inputs);
   if (base.memo.length > 0) throw new Refusal(TEXTS.pMemoNotEmpty(base.memo.length));
-  if (tx._type === 'pvm.ImportTx') {
-    parts.imported = [...tx.ins];
-    parts.source = tx.sourceChain.toString();
-    if (parts.imported.length === 0) throw new Refusal('tx has no imported inputs');
-    checkSortedUnique(parts.imported);
-  }
-  if (tx._type === 'pvm.ExportTx') {
-    parts.exported = [...tx.outs];
-    parts.destination = tx.destination.toString();
-    if (parts.exported.length === 0) throw new Refusal(TEXTS.noExportOutputs);
-  }
-  return parts;
+  return { ins: [...base.inputs], outs: [...base.outputs] };
 }
 
-/** verifySubnetAuthorization: the last credential signs for the subnet's owner. */
-function authorize(ledger: Ledger, decoded: DecodedTx, subnetID: string, auth: unknown): Uint8Array[][] {
-  const subnet = ledger.subnets.get(subnetID);
+/** verifySubnetAuthorization (subnet_tx_verification.go): the last credential signs for the subnet's owner. */
+export function authorize(world: World, decoded: DecodedTx, subnetID: string, auth: { values(): number[] }): Uint8Array[][] {
+  const subnet = world.subnets.get(subnetID);
   if (!subnet) throw new Refusal(TEXTS.notFound);
-  if (subnet.conversion) throw new Refusal(`"${subnetID}" is immutable`);
-  if (decoded.credentials.length === 0) throw new Refusal('wrong number of credentials');
-  const indices = (auth as { values(): number[] }).values?.() ?? sigIndicesOf(auth) ?? [];
+  if (decoded.credentials.length === 0) throw new Refusal(TEXTS.authWrongNumberOfCredentials);
   try {
-    verifyCredentials(decoded.unsignedHash, indices, decoded.credentials[decoded.credentials.length - 1]!, subnet.owner, ledger.time);
+    verifyCredentials(decoded.unsignedHash, auth.values(), decoded.credentials[decoded.credentials.length - 1]!, subnet.owner, world.time.get());
   } catch (error) {
-    throw new Refusal(`unauthorized modification: ${(error as Error).message}`);
+    throw error instanceof Refusal ? new Refusal(`${TEXTS.unauthorized}: ${error.message}`) : error;
   }
+  if (subnet.conversion) throw new Refusal(`"${subnetID}" ${TEXTS.immutable}`);
   return decoded.credentials.slice(0, -1);
 }
 
-function verifyBody(ledger: Ledger, decoded: DecodedTx): Effects {
-  const tx = decoded.tx;
-  const supported = ['pvm.BaseTx', 'pvm.ImportTx', 'pvm.ExportTx', 'pvm.CreateSubnetTx', 'pvm.CreateChainTx'];
-  if (!supported.includes(tx._type)) throw new Refusal(`${TEXTS.wrongTxType}: ${tx._type}`);
-  const parts = partsOf(ledger, decoded);
-  let apply: Effects['apply'];
-  if (tx._type === 'pvm.CreateSubnetTx') {
-    const owner = ownersOf(tx.subnetOwners)!;
-    apply = (l) => l.subnets.set(decoded.id, { id: decoded.id, owner });
-  }
-  if (tx._type === 'pvm.CreateChainTx') {
-    const subnetID = tx.subnetID.toString();
-    parts.baseCreds = authorize(ledger, decoded, subnetID, tx.subnetAuth);
-    const chain = { id: decoded.id, subnetID, name: tx.chainName.value() as string, vmID: tx.vmID.toString() as string };
-    apply = (l) => l.blockchains.set(chain.id, chain);
-  }
-  const all = [...parts.ins, ...parts.imported];
-  if (all.length !== parts.baseCreds.length) throw new Refusal(TEXTS.pWrongNumberOfCredentials(all.length, parts.baseCreds.length));
-  const consumed: string[] = [];
-  parts.ins.forEach((input, i) => {
-    const id = inputID(input.utxoID.txID.toBytes(), input.utxoID.outputIdx.value());
-    const stored = ledger.chains.P.utxos.get(id);
-    if (!stored) throw new Refusal(pMissingUtxo(input.utxoID.txID.toString(), input.utxoID.outputIdx.value()));
-    spend(ledger, decoded, input, stored, parts.baseCreds[i]!);
-    consumed.push(id);
+/** Spends `ins` from the P-Chain's UTXOs with `creds`; the keys consumed. */
+export function spendAll(world: World, decoded: DecodedTx, ins: readonly TransferableInput[], creds: Uint8Array[][]): string[] {
+  if (ins.length !== creds.length) throw new Refusal(TEXTS.pWrongNumberOfCredentials(ins.length, creds.length));
+  return ins.map((input, i) => {
+    const key = keyOf(input);
+    const utxo = world.utxos.P.get(key);
+    if (!utxo) throw new Refusal(pMissingUtxo(input.utxoID.txID.toString(), input.utxoID.outputIdx.value()));
+    spendP(world, decoded, input, utxo, creds[i]!);
+    return key;
   });
-  const effects: Effects = { consumed, produced: outputsOf('P', decoded, parts.outs), ...(apply ? { apply } : {}) };
-  if (parts.source !== undefined) {
-    sameSubnet(ledger, parts.source);
-    const memory = ledger.shared.get(ledger.chainIDs.P);
-    const ids = parts.imported.map((input, i) => {
-      const id = inputID(input.utxoID.txID.toBytes(), input.utxoID.outputIdx.value());
-      const stored = memory?.get(id);
-      if (!stored || stored.source !== parts.source) throw new Refusal(`failed to get shared memory: ${TEXTS.notFound}`);
-      spend(ledger, decoded, input, stored, parts.baseCreds[parts.ins.length + i]!);
-      return id;
-    });
-    effects.imported = { source: parts.source, ids };
+}
+
+function standard(world: World, decoded: DecodedTx): Effects {
+  const tx = decoded.tx;
+  const { ins, outs } = syntacticP(world, decoded);
+  let creds = decoded.credentials;
+  const effects = noEffects();
+  let imported: TransferableInput[] = [];
+  let exported: TransferableOutput[] = [];
+  switch (tx._type) {
+    case 'pvm.BaseTx':
+      break;
+    case 'pvm.ImportTx': {
+      imported = [...tx.ins];
+      if (imported.length === 0) throw new Refusal(TEXTS.pNoImportInputs);
+      checkSortedUnique(imported);
+      const source: string = tx.sourceChain.toString();
+      sameSubnet(world, source, 'P');
+      break;
+    }
+    case 'pvm.ExportTx':
+      exported = [...tx.outs];
+      if (exported.length === 0) throw new Refusal(TEXTS.noExportOutputs);
+      sameSubnet(world, tx.destination.toString(), 'P');
+      break;
+    case 'pvm.CreateSubnetTx': {
+      const subnet = { id: decoded.id, owner: ownerOf(tx.getSubnetOwners?.() ?? tx.subnetOwners)! };
+      effects.apply = (w) => w.subnets.set(subnet.id, subnet);
+      break;
+    }
+    case 'pvm.CreateChainTx': {
+      const subnetID: string = tx.subnetID.toString();
+      creds = authorize(world, decoded, subnetID, tx.subnetAuth);
+      const chain = { id: decoded.id, name: tx.chainName.value() as string, subnetID, vmID: tx.vmID.toString() as string, fxIDs: tx.fxIds.map((f: { toString(): string }) => f.toString()), genesisData: tx.genesisData.bytes as Uint8Array };
+      effects.apply = (w) => w.chains.set(chain.id, chain);
+      break;
+    }
+    default:
+      throw new Refusal(`${TEXTS.wrongTxType}: ${tx._type}`);
   }
-  if (parts.destination !== undefined) {
-    sameSubnet(ledger, parts.destination);
-    const exported = outputsOf('P', decoded, parts.exported, parts.outs.length).map(([id, stored]): [string, AtomicUtxo] => [id, { ...stored, source: ledger.chainIDs.P }]);
-    effects.exported = { destination: parts.destination, utxos: exported };
-  }
-  flow(ledger, all, [...parts.outs, ...parts.exported], dynamicFee(ledger, decoded.tx));
+  effects.consumed = spendAll(world, decoded, ins, creds.slice(0, ins.length));
+  if (creds.length !== ins.length + imported.length) throw new Refusal(TEXTS.pWrongNumberOfCredentials(ins.length + imported.length, creds.length));
+  imported.forEach((input, i) => {
+    const key = atomicKey(world.chainIDs.P, keyOf(input));
+    const utxo = world.atomic.get(key);
+    if (!utxo || utxo.sourceChain !== tx.sourceChain.toString()) throw new Refusal(`failed to get shared memory: ${TEXTS.notFound}`);
+    spendP(world, decoded, input, utxo, creds[ins.length + i]!);
+    effects.imported.push(key);
+  });
+  flowP(world, [...ins, ...imported], [...outs, ...exported], dynamicFee(world, tx));
+  effects.produced = outputsOf('P', decoded, outs);
+  if (exported.length > 0) effects.exported = exportsOf(world, 'P', decoded, exported, outs.length, tx.destination.toString());
   return effects;
 }
 
 /** Verifies `decoded` on the P-Chain's current state; the node's full refusal text when it fails. */
-export function verifyP(ledger: Ledger, decoded: DecodedTx): Effects {
+export function verifyP(world: World, decoded: DecodedTx, staking?: (world: World, decoded: DecodedTx) => Effects | undefined): Effects {
   try {
-    return verifyBody(ledger, decoded);
+    return staking?.(world, decoded) ?? standard(world, decoded);
   } catch (error) {
-    if (error instanceof Refusal) throw new Refusal(pIssue(error.message));
-    throw error;
+    throw error instanceof Refusal ? new Refusal(pIssue(error.message)) : error;
   }
 }

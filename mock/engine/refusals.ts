@@ -34,6 +34,9 @@ export const TEXTS = {
   // utils/crypto/secp256k1/secp256k1.go
   invalidSig: 'invalid signature',
   mutatedSig: 'signature was mutated from its original format',
+  // vms/components/verify/subnet.go SameSubnet (a chain the P-Chain does not know: its GetSubnetID fails)
+  sameChainID: 'same chainID',
+  unknownPeerChain: (chainID: string) => `failed to get subnet of "${chainID}": not found`,
   // vms/txs/mempool/mempool.go
   conflicts: (txID: string) => `tx conflicts with other tx: ${txID}`,
   duplicate: (txID: string) => `duplicate tx: ${txID}`,
@@ -64,8 +67,10 @@ export const TEXTS = {
   pMemoNotEmpty: (size: number) => `memo exceeds maximum length: ${size} > 0`,
   // vms/platformvm/txs/executor/standard_tx_executor.go, staker_tx_verification.go, subnet_tx_verification.go
   wrongTxType: 'unsupported tx type',
-  unauthorizedSubnetModification: 'unauthorized subnet modification',
-  subnetNotFound: 'not found',
+  pNoImportInputs: 'tx has no imported inputs',
+  authWrongNumberOfCredentials: 'should have the same number of credentials as inputs',
+  unauthorized: 'unauthorized modification',
+  immutable: 'is immutable',
 } as const;
 
 /** X-Chain `avm.issueTx`: vms/avm/txs/executor/semantic_verifier.go wraps an input's failure once. */
