@@ -14,7 +14,7 @@ import type { UtxoChain } from '../../mock/world/types.ts';
 import type { World } from '../../mock/world/world.ts';
 
 const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
-const ewoq = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ));
+const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
 const OTHER_KEY = new Uint8Array(32).fill(7);
 const other = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(OTHER_KEY));
 const recipient = new Uint8Array(20).fill(9);
