@@ -1,19 +1,22 @@
 /**
  * A world at genesis, built as AvalancheGo's genesis.FromConfig builds a network's (genesis/genesis.go,
- * vms/platformvm/genesis/genesis.go): X-Chain UTXOs of the AVAX asset's initial holders, P-Chain UTXOs of the unlock
- * schedules (a stakeable.LockOut while locked), the initial stakers as permissionless validators staking the
- * "initially staked" funds, the X-, P- and C-Chain with their aliases, and each chain's first block. Funded accounts
- * (`accounts`, from `seed`) join the genesis allocations. Fuji and Mainnet keep their real identity; their genesis
- * holders and stakers are synthetic (from the seed), since their real genesis has no keys anyone can sign with.
- * Same options, same world, byte for byte.
+ * vms/platformvm/genesis/genesis.go): the AVAX asset's genesis transaction and the X-Chain UTXOs of its holders, P-Chain
+ * UTXOs of the unlock schedules (a stakeable.LockOut while locked), the initial stakers as validators staking the
+ * "initially staked" funds, the X-, P- and C-Chain with their aliases, and each chain's first block. Fuji and Mainnet
+ * keep their real identity; their stakers are synthetic (from the seed), since their real genesis is thousands of
+ * allocations and no key anyone can sign with.
+ *
+ * Funded accounts (`accounts`, from `seed`) are not part of genesis (that would change the asset and chain IDs): the
+ * mock funds them with one transaction per chain, a BaseTx minting their outputs from no inputs, in block 1 of the
+ * X- and the P-Chain. Same options, same world, byte for byte.
  */
 import { createECDH, createHash } from 'node:crypto';
-import { Address, BigIntPr, Bytes, Id, Int, OutputOwners, TransferOutput, TransferableOutput, avaxSerial, pvmSerial, utils } from '@avalabs/avalanchejs';
+import { Address, BigIntPr, Byte, Bytes, Id, Int, OutputOwners, Stringpr, TransferOutput, TransferableOutput, avaxSerial, avmSerial, pvmSerial, utils } from '@avalabs/avalanchejs';
 import { bech32Decode, cb58Encode } from '../../generators/formats.ts';
-import { idOf, makeBlock, makeUtxo, pGenesisBlock, sha256 } from './codec.ts';
+import { idBytes, idOf, makeBlock, makeUtxo, outputBytes, pGenesisBlock, sha256 } from './codec.ts';
 import { type Allocation, EMPTY_ID, FX_IDS, NETWORKS, type NetworkIdentity, type NetworkName, type Staker, VM_IDS } from './networks.ts';
 import { potentialReward } from './reward.ts';
-import type { Owner } from './types.ts';
+import type { Owner, UtxoChain } from './types.ts';
 import { type FundedKey, World } from './world.ts';
 
 export interface WorldOptions {
@@ -66,7 +69,7 @@ function syntheticGenesis(identity: NetworkIdentity, seed: string): { allocation
     publicKey: '',
     proofOfPossession: '',
   }));
-  return { allocations: [{ address: staked, initialAmount: 0n, unlockSchedule: [{ amount: 5n * 2_000_000n * AVAX, locktime: 0n }] }], stakers };
+  return { allocations: [{ address: staked, ethAddr: staked, initialAmount: 0n, unlockSchedule: [{ amount: 5n * 2_000_000n * AVAX, locktime: 0n }] }], stakers };
 }
 
 export function buildWorld(options: WorldOptions = {}): World {
@@ -78,13 +81,6 @@ export function buildWorld(options: WorldOptions = {}): World {
   const stakers = (synthetic?.stakers ?? identity.stakers).map((s) => ({ ...s, rewardAddress: s.rewardAddress.length === 40 ? s.rewardAddress : shortID(s.rewardAddress) }));
   const stakedFunds = new Set((synthetic ? [allocations[0]!.address] : identity.initialStakedFunds.map(shortID)));
   world.accounts.push(...deriveKeys(seed, options.accounts ?? 10));
-  const pieces = BigInt(Math.max(1, options.utxosPerAccount ?? 1));
-  for (const account of world.accounts) {
-    for (let i = 0n; i < pieces; i++) {
-      const amount = ACCOUNT_FUNDS / pieces + (i === 0n ? ACCOUNT_FUNDS % pieces : 0n);
-      allocations.push({ address: account.address, initialAmount: amount, unlockSchedule: [{ amount, locktime: 0n }] });
-    }
-  }
   const { avaxAssetID, startTime } = identity;
   const chains = world.chainIDs;
 
@@ -94,12 +90,14 @@ export function buildWorld(options: WorldOptions = {}): World {
   for (const [id, aliases] of [[chains.P, ['P', 'platform']], [chains.X, ['X', 'avm']], [chains.C, ['C', 'evm']]] as const) {
     for (const alias of [...aliases, id]) world.addChainAlias(id, alias);
   }
-  world.subnets.set(EMPTY_ID, { id: EMPTY_ID, owner: { locktime: 0n, threshold: 0, addresses: [] } });
   world.assets.set(avaxAssetID, { id: avaxAssetID, name: 'Avalanche', symbol: 'AVAX', denomination: 9 });
   world.assetAliases.set('AVAX', avaxAssetID);
 
-  // X-Chain: the genesis asset's holders, its outputs sorted by their bytes (amount, then owner).
+  // X-Chain: the genesis asset's transaction, and its holders' UTXOs (its outputs, sorted by their bytes).
   const holders = allocations.filter((a) => a.initialAmount > 0n).sort((a, b) => (a.initialAmount !== b.initialAmount ? (a.initialAmount < b.initialAmount ? -1 : 1) : a.address < b.address ? -1 : 1));
+  const assetTx = avaxGenesisTx(identity, holders);
+  if (!synthetic && assetTx.id !== avaxAssetID) throw new Error(`the ${identity.name} genesis asset transaction hashes to ${assetTx.id}, not ${avaxAssetID}`);
+  world.txs.set(avaxAssetID, { id: avaxAssetID, chain: 'X', bytes: assetTx.bytes, status: 'Accepted' });
   holders.forEach((holder, outputIndex) => {
     const utxo = makeUtxo({ txID: avaxAssetID, outputIndex, assetID: avaxAssetID, amount: holder.initialAmount, owner: single(holder.address), stakeableLocktime: 0n });
     world.utxos.X.set(utxo.key, utxo);
@@ -143,10 +141,24 @@ export function buildWorld(options: WorldOptions = {}): World {
       potentialReward: reward,
     });
   });
-  world.supply.set(supply);
-
   world.acceptBlock(pGenesisBlock(identity.genesisID, startTime));
   world.acceptBlock(makeBlock('X', undefined, startTime, []));
+
+  if (world.accounts.length > 0) {
+    const pieces = Math.max(1, options.utxosPerAccount ?? 1);
+    for (const chain of ['X', 'P'] as const) {
+      const outputs = world.accounts.flatMap((account) => Array.from({ length: pieces }, (_, i) => ({ address: account.address, amount: ACCOUNT_FUNDS / BigInt(pieces) + (i === 0 ? ACCOUNT_FUNDS % BigInt(pieces) : 0n) })));
+      const tx = fundingTx(identity, chain, outputs);
+      world.txs.set(tx.id, { id: tx.id, chain, bytes: tx.bytes, status: 'Processing' });
+      outputs.forEach((output, outputIndex) => {
+        const utxo = makeUtxo({ txID: tx.id, outputIndex, assetID: avaxAssetID, amount: output.amount, owner: single(output.address), stakeableLocktime: 0n });
+        world.utxos[chain].set(utxo.key, utxo);
+      });
+      supply += ACCOUNT_FUNDS * BigInt(world.accounts.length);
+      world.acceptBlock(makeBlock(chain, world.tip(chain), startTime, [tx]));
+    }
+  }
+  world.supply.set(supply);
   // The genesis state is where every revert can go back to, never further.
   world.journal.clear();
   return world;
@@ -174,5 +186,33 @@ function genesisValidatorTx(identity: NetworkIdentity, staker: Staker, start: bi
       )
     : new pvmSerial.AddValidatorTx(baseTx, validator, outputs, rewards, new Int(staker.delegationFee));
   const bytes = new avaxSerial.SignedTx(unsigned, []).toBytes();
+  return { id: idOf(bytes), bytes };
+}
+
+/** The AVAX asset's genesis CreateAssetTx (avm.NewGenesis): its holders' outputs, their ETH addresses as memo. */
+function avaxGenesisTx(identity: NetworkIdentity, holders: Allocation[]): { id: string; bytes: Uint8Array } {
+  const memo = Buffer.concat(holders.map((h) => Buffer.from(h.ethAddr, 'hex')));
+  const outputs = holders.map((h) => new TransferOutput(new BigIntPr(h.initialAmount), OutputOwners.fromNative([Buffer.from(h.address, 'hex')])));
+  const states = outputs.length > 0 ? [new avmSerial.InitialState(new Int(0), outputs)] : [];
+  const unsigned = new avmSerial.CreateAssetTx(new avaxSerial.BaseTx(new Int(identity.networkID), Id.fromString(EMPTY_ID), [], [], new Bytes(memo)), new Stringpr('Avalanche'), new Stringpr('AVAX'), new Byte(new Uint8Array([9])), states);
+  // A signed tx: codec version, the unsigned tx with its type ID, no credentials.
+  const bytes = Buffer.concat([Buffer.alloc(2), utils.getManagerForVM('AVM').getDefaultCodec().PackPrefix(unsigned), Buffer.alloc(4)]);
+  return { id: idOf(bytes), bytes };
+}
+
+/** BaseTx type IDs: the AVM's first type, the platform VM's since Durango. */
+const BASE_TX_TYPE: Record<UtxoChain, number> = { X: 0, P: 0x22 };
+
+/** The mock's funding transaction on a chain: a BaseTx with AVAX outputs and no inputs, memo or credentials. */
+function fundingTx(identity: NetworkIdentity, chain: UtxoChain, outputs: Array<{ address: string; amount: bigint }>): { id: string; bytes: Uint8Array } {
+  const head = Buffer.alloc(2 + 4 + 4 + 32 + 4);
+  head.writeUInt32BE(BASE_TX_TYPE[chain], 2);
+  head.writeUInt32BE(identity.networkID, 6);
+  head.set(idBytes(chain === 'X' ? identity.xChainID : identity.pChainID), 10);
+  head.writeUInt32BE(outputs.length, 42);
+  const asset = idBytes(identity.avaxAssetID);
+  const outs = outputs.map((o) => Buffer.concat([asset, outputBytes(o.amount, single(o.address))]));
+  // No inputs, an empty memo, no credentials.
+  const bytes = Buffer.concat([head, ...outs, Buffer.alloc(12)]);
   return { id: idOf(bytes), bytes };
 }

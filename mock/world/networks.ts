@@ -24,6 +24,8 @@ export interface Staker {
 export interface Allocation {
   /** Bech32 address without chain prefix. */
   address: string;
+  /** 40-hex; the AVAX genesis transaction's memo is its holders' ETH addresses. */
+  ethAddr: string;
   /** AVAX on the X-Chain (nAVAX). */
   initialAmount: bigint;
   /** AVAX on the P-Chain, each with its locktime (0 = unlocked). */
@@ -47,7 +49,11 @@ export interface NetworkIdentity {
   startTime: bigint;
   initialStakeDuration: bigint;
   initialStakeDurationOffset: bigint;
-  /** Only the local genesis is reproduced; Fuji and Mainnet get synthetic stakers and funds from the seed. */
+  /**
+   * Only the local genesis is reproduced (its AVAX asset ID is the hash of the genesis asset transaction built from
+   * these allocations, which test/mock/world.test.ts checks); Fuji's and Mainnet's genesis have thousands of
+   * allocations, so their worlds get synthetic stakers from the seed, and their genesis transactions' IDs are recorded.
+   */
   allocations: Allocation[];
   initialStakedFunds: string[];
   stakers: Staker[];
@@ -84,6 +90,7 @@ const LOCAL_STAKERS: Staker[] = [
 }));
 
 const LOCK_2021 = 1633824000n;
+const ETH = 'b3d82b1367d362de99ab59a658165aff520cbd4d';
 const AVAX = 1_000_000_000n;
 const HOUR = 3600n;
 
@@ -121,10 +128,10 @@ export const NETWORKS: Record<NetworkName, NetworkIdentity> = {
     initialStakeDurationOffset: 5400n,
     allocations: [
       // staked by the genesis validators
-      { address: 'local1g65uqn6t77p656w64023nh8nd9updzmxyymev2', initialAmount: 0n, unlockSchedule: [{ amount: 10000000000000000n, locktime: LOCK_2021 }] },
+      { address: 'local1g65uqn6t77p656w64023nh8nd9updzmxyymev2', ethAddr: ETH, initialAmount: 0n, unlockSchedule: [{ amount: 10000000000000000n, locktime: LOCK_2021 }] },
       // the ewoq key
-      { address: 'local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u', initialAmount: 300000000000000000n, unlockSchedule: [{ amount: 20000000000000000n, locktime: 0n }, { amount: 10000000000000000n, locktime: LOCK_2021 }] },
-      { address: 'local1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmggalnu', initialAmount: 10000000000000000n, unlockSchedule: [{ amount: 10000000000000000n, locktime: LOCK_2021 }] },
+      { address: 'local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u', ethAddr: ETH, initialAmount: 300000000000000000n, unlockSchedule: [{ amount: 20000000000000000n, locktime: 0n }, { amount: 10000000000000000n, locktime: LOCK_2021 }] },
+      { address: 'local1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmggalnu', ethAddr: ETH, initialAmount: 10000000000000000n, unlockSchedule: [{ amount: 10000000000000000n, locktime: LOCK_2021 }] },
     ],
     initialStakedFunds: ['local1g65uqn6t77p656w64023nh8nd9updzmxyymev2'],
     stakers: LOCAL_STAKERS,

@@ -6,8 +6,9 @@
  *   the ID's bytes); the owner indexes follow.
  * - `atomic`: shared memory, keyed by atomicKey(destinationChain, utxo.key); set to export, delete to import.
  * - `txs`: by ID with status; `blocks.X` / `blocks.P`: push(block) (see acceptBlock), `blockIDs` by ID.
- * - `assets` (+ `assetAliases`), `subnets`, `chains` (+ addChainAlias), `stakers` (validators and delegators of every
- *   subnet, by txID), `l1Validators` by validation ID.
+ * - `assets` (+ `assetAliases`), `subnets` (not the Primary Network), `chains` (+ addChainAlias), `stakers`
+ *   (validators and delegators of every subnet, current and pending, by txID), `rewardUtxos` by staker txID,
+ *   `l1Validators` by validation ID.
  * - `time`, `feeState`, `validatorFeeState`, `supply`: cells.
  *
  * Reads (./reads.ts) never change anything. Derived indexes (UTXOs by owner) are rebuilt from table changes only.
@@ -96,6 +97,8 @@ export class World {
   readonly aliases = new Table<string, string>(this.journal);
   readonly aliasesOf = new Table<string, readonly string[]>(this.journal);
   readonly stakers = new Table<string, Staker>(this.journal);
+  /** The UTXOs a finished staker's transaction was rewarded with, by its ID (platform.getRewardUTXOs). */
+  readonly rewardUtxos = new Table<string, readonly Utxo[]>(this.journal);
   readonly l1Validators = new Table<string, L1Validator>(this.journal);
   readonly time: Cell<bigint>;
   readonly feeState: Cell<FeeState>;

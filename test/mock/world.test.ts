@@ -38,6 +38,19 @@ describe('world model', () => {
     expect(world.tip('P').parentID).toBe(NETWORKS.local.genesisID);
   });
 
+  it('funds --accounts keys with a minting BaseTx in block 1 of X and P that avalanchejs decodes', () => {
+    const world = buildWorld({ network: 'fuji', accounts: 3, utxosPerAccount: 2 });
+    for (const chain of ['X', 'P'] as const) {
+      const block = world.tip(chain);
+      expect(block.height).toBe(1);
+      const tx = world.txs.get(block.txIDs[0]!)!;
+      expect(tx.status).toBe(chain === 'X' ? 'Accepted' : 'Committed');
+      const decoded = utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM').unpackTransaction(tx.bytes);
+      expect((decoded as unknown as { baseTx: { outputs: unknown[] } }).baseTx.outputs.length).toBe(6);
+      for (const account of world.accounts) expect(world.utxosOf(chain, account.address).reduce((s, u) => s + u.amount, 0n)).toBe(2_500_000_000_000n);
+    }
+  });
+
   it('is deterministic: same options, same world', () => {
     const dump = (options: Parameters<typeof buildWorld>[0]) => {
       const world = buildWorld(options);
