@@ -13,6 +13,8 @@ import { verifyP } from './p.ts';
 import { Refusal, TEXTS } from './refusals.ts';
 import { verifyX } from './x.ts';
 
+const DROPPED_KEPT = 1024;
+
 export type Mining = { mode: 'auto' } | { mode: 'manual' } | { mode: 'interval'; blockTimeMs: number };
 
 interface Pending {
@@ -23,9 +25,8 @@ interface Pending {
 
 export class Engine {
   private readonly pools: Record<UtxoChain, Pending[]> = { X: [], P: [] };
-  /** Refused transactions' reasons, as the mempool remembers them (vms/txs/mempool droppedTxIDs). */
-  readonly dropped: Record<UtxoChain, Map<string, string>> = { X: new Map(), P: new Map() };
   private timer: NodeJS.Timeout | undefined;
+  private readonly droppedIDs: string[] = [];
 
   constructor(
     public world: World,
@@ -61,26 +62,33 @@ export class Engine {
     try {
       effects = chain === 'X' ? verifyX(this.world, decoded) : verifyP(this.world, decoded, this.staking);
     } catch (error) {
-      if (error instanceof Refusal) this.drop(chain, decoded.id, error.message);
+      if (error instanceof Refusal) this.drop(chain, decoded, error.message);
       throw error;
     }
     const inputs = [...effects.consumed, ...effects.imported];
     if (pool.some((p) => p.inputs.some((key) => inputs.includes(key)))) {
       const text = TEXTS.conflicts(decoded.id);
-      this.drop(chain, decoded.id, text);
+      this.drop(chain, decoded, text);
       throw new Refusal(chain === 'P' ? `couldn't issue tx: ${text}` : text);
     }
-    this.dropped[chain].delete(decoded.id);
     pool.push({ decoded, effects, inputs });
-    if (!this.world.txs.has(decoded.id)) this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes, status: 'Processing' });
+    const known = this.world.txs.get(decoded.id);
+    if (!known || known.status === 'Dropped') this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes, status: 'Processing' });
     if (this.mining.mode === 'auto') this.mine(chain, 1, false);
     return decoded.id;
   }
 
-  private drop(chain: UtxoChain, txID: string, reason: string): void {
-    const dropped = this.dropped[chain];
-    if (dropped.size >= 4096) dropped.delete(dropped.keys().next().value!);
-    dropped.set(txID, reason);
+  /** Remembers why a transaction the chain never accepted was refused: `platform.getTxStatus` answers Dropped with it. */
+  private drop(chain: UtxoChain, decoded: DecodedTx, reason: string): void {
+    const known = this.world.txs.get(decoded.id);
+    if (chain !== 'P' || (known && known.status !== 'Dropped')) return;
+    this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes: decoded.bytes, status: 'Dropped', reason });
+    // Like the mempool's drop cache (vms/txs/mempool), only the latest refusals are remembered.
+    this.droppedIDs.push(decoded.id);
+    if (this.droppedIDs.length > DROPPED_KEPT) {
+      const oldest = this.droppedIDs.shift()!;
+      if (this.world.txs.get(oldest)?.status === 'Dropped') this.world.txs.delete(oldest);
+    }
   }
 
   /** Builds `count` blocks from the pool; with `allowEmpty` false, stops at an empty pool (automine, the interval). */
