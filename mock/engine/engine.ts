@@ -11,6 +11,7 @@ import { type DecodedTx, decodeTx } from './codec.ts';
 import { type Effects, applyEffects } from './effects.ts';
 import { verifyP } from './p.ts';
 import { Refusal, TEXTS } from './refusals.ts';
+import { verifyStaking } from './staking.ts';
 import { verifyX } from './x.ts';
 
 const DROPPED_KEPT = 1024;
@@ -31,8 +32,6 @@ export class Engine {
   constructor(
     public world: World,
     readonly mining: Mining = { mode: 'auto' },
-    /** P-Chain staking transactions (./staking.ts); refused as unsupported without it. */
-    private readonly staking?: (world: World, decoded: DecodedTx) => Effects | undefined,
   ) {
     if (mining.mode === 'interval') {
       this.timer = setInterval(() => {
@@ -60,7 +59,7 @@ export class Engine {
     if (pool.some((p) => p.decoded.id === decoded.id)) return decoded.id;
     let effects: Effects;
     try {
-      effects = chain === 'X' ? verifyX(this.world, decoded) : verifyP(this.world, decoded, this.staking);
+      effects = chain === 'X' ? verifyX(this.world, decoded) : verifyP(this.world, decoded, verifyStaking);
     } catch (error) {
       if (error instanceof Refusal) this.drop(chain, decoded, error.message);
       throw error;

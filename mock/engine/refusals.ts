@@ -63,6 +63,18 @@ export const TEXTS = {
   insufficientUnlocked: (needed: bigint, assetID: string) => `insufficient unlocked funds: needs ${needed} more ${assetID}`,
   insufficientLocked: (owner: string, needed: bigint, assetID: string, locktime: bigint) =>
     `insufficient locked funds: ${owner} needs ${needed} more ${assetID} for locktime ${locktime}`,
+  // vms/platformvm/txs/executor/staker_tx_verification.go (Primary Network rules: genesis/genesis_<network>.go)
+  weightTooSmall: 'weight of this validator is too low',
+  weightTooLarge: 'weight of this validator is too large',
+  insufficientDelegationFee: 'staker charges an insufficient delegation fee',
+  stakeTooShort: 'staking period is too short',
+  stakeTooLong: 'staking period is too long',
+  flowCheckFailed: 'flow check failed',
+  periodMismatch: 'proposed staking period is not inside dependent staking period',
+  overDelegated: 'validator would be over delegated',
+  wrongStakedAsset: (expected: string, got: string) => `incorrect staked assetID: ${expected} != ${got}`,
+  duplicateValidator: (nodeID: string, subnetID: string) => `duplicate validator: ${nodeID} on ${subnetID}`,
+  noValidator: (nodeID: string, subnetID: string) => `failed to fetch the validator for ${nodeID} on ${subnetID}: not found`,
   // vms/platformvm/txs/base_tx.go (memo after Durango: vms/components/avax/base_tx.go VerifyMemoFieldLength)
   pMemoNotEmpty: (size: number) => `memo exceeds maximum length: ${size} > 0`,
   // vms/platformvm/txs/executor/standard_tx_executor.go, staker_tx_verification.go, subnet_tx_verification.go

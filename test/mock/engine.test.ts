@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { cb58Encode } from '../../generators/formats.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { gasPrice } from '../../mock/engine/p.ts';
+import { advanceTime } from '../../mock/engine/staking.ts';
 import { idOf } from '../../mock/world/codec.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
@@ -179,6 +180,48 @@ describe('subnets and chains', () => {
     await addTxSignatures({ unsignedTx: stranger, privateKeys: [EWOQ] });
     stranger.credentials.at(-1)!.setSignature(0, await secp256k1.sign(stranger.toBytes(), OTHER_KEY));
     expect(() => engine.issue('P', stranger.getSignedTx().toBytes())).toThrow(/unauthorized modification: wrong signature/);
+  });
+});
+
+describe('staking', () => {
+  it('adds a validator and a delegator; past their end they leave the set, stake back and rewards paid', async () => {
+    const ctx = contextOf(world);
+    const staking = world.config.staking;
+    const nodeID = `NodeID-${cb58Encode(new Uint8Array(20).fill(42))}`;
+    const start = world.time.get();
+    const end = start + staking.minStakeDuration * 2n;
+    const owner = new Uint8Array(20).fill(77);
+    const validatorTx = pvm.newAddPermissionlessValidatorTx(
+      { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: nodeID, subnetId: world.chainIDs.P, start, end, weight: staking.minValidatorStake, rewardAddresses: [owner], delegatorRewardsOwner: [owner], shares: 20_000 },
+      ctx,
+    );
+    const validatorID = engine.issue('P', await sign(validatorTx));
+    const current = () => [...world.stakers.values()].filter((s) => s.startTime <= world.time.get() && world.time.get() < s.endTime).map((s) => s.txID);
+    expect(current()).toContain(validatorID);
+    const tooShort = pvm.newAddPermissionlessDelegatorTx(
+      { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: nodeID, subnetId: world.chainIDs.P, start, end: start + 60n, weight: staking.minDelegatorStake, rewardAddresses: [recipient] },
+      ctx,
+    );
+    expect(() => engine.issue('P', tooShort.getSignedTx().toBytes())).toThrow(/^couldn't issue tx: failed verification: failed execution: staking period is too short$/);
+    const delegatorTx = pvm.newAddPermissionlessDelegatorTx(
+      { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: nodeID, subnetId: world.chainIDs.P, start, end, weight: staking.minDelegatorStake, rewardAddresses: [recipient] },
+      ctx,
+    );
+    const delegatorID = engine.issue('P', await sign(delegatorTx));
+    expect(world.stakers.get(delegatorID)?.validatorTxID).toBe(validatorID);
+    const ewoqBefore = balanceOf('P', ewoq);
+
+    advanceTime(world, end);
+    expect(current()).not.toContain(validatorID);
+    expect(current()).not.toContain(delegatorID);
+    expect(balanceOf('P', ewoq)).toBe(ewoqBefore + staking.minValidatorStake + staking.minDelegatorStake);
+    const validatorReward = world.stakers.get(validatorID)!.potentialReward;
+    const delegatorReward = world.stakers.get(delegatorID)!.potentialReward;
+    expect(validatorReward).toBeGreaterThan(0n);
+    const fee = (delegatorReward * 20_000n) / 1_000_000n;
+    expect(balanceOf('P', recipient)).toBe(delegatorReward - fee);
+    expect(balanceOf('P', owner)).toBe(validatorReward + fee);
+    expect(world.rewardUtxos.get(validatorID)?.length).toBe(2);
   });
 });
 
