@@ -51,7 +51,11 @@ function pointRefs(schema: JsonSchema, base: string): JsonSchema {
  */
 export function validatorModules(model: SpecModel): Map<string, ValidatorsModule> {
   // ajv's standalone code refers to the formats by this free name; the module imports it under that name.
-  const ajv = createAjv({ code: { source: true, esm: true, formats: _`formats` }, inlineRefs: false });
+  // A foreign document's schemas may use other dialects' keywords and formats, which JSON Schema ignores.
+  const strict = model.endpoints.every((endpoint) => endpoint.profile === 'avalanche');
+  const ajv = createAjv({ code: { source: true, esm: true, formats: _`formats` }, inlineRefs: false, ...(strict ? {} : { strict: false, logger: false }) });
+  // There, a format the server runtime does not implement (`uri`, `email`) is an annotation, as JSON Schema has it.
+  if (!strict) for (const name of Object.keys(ajv.formats)) if (!Object.hasOwn(formatChecks, name)) ajv.addFormat(name, true);
   // ajv compiles a referenced schema once for each root schema that refers to it; with the methods' schemas inside the
   // root that holds the shared ones, each shared schema becomes one function, which every validator calls.
   const methods: Record<string, JsonSchema> = {};
@@ -108,7 +112,7 @@ function moduleOf(endpointName: string, standalone: string, names: string[]): Om
     .trim();
   if (/vErrors\.concat\(|vErrors\.push\(err|\{vErrors\.length = _errs\d+;/.test(code)) throw new Error(`the validators of ${endpointName} keep errors in a way the rewrite above does not know (this ajv's code changed): update it`);
   if (/\brequire\(/.test(code)) throw new Error(`the validators of ${endpointName} require a module the server runtime does not provide`);
-  const formats = [...code.matchAll(/formats\["([^"]+)"\]/g)].map((m) => m[1]!);
+  const formats = [...code.matchAll(/\bformats(?:\["([^"]+)"\]|\.([A-Za-z_$][\w$]*))/g)].map((m) => (m[1] ?? m[2])!);
   const missing = formats.filter((name) => !Object.hasOwn(formatChecks, name));
   if (missing.length > 0) throw new Error(`the spec uses format ${missing.join(', ')}, which runtime/server/formats.ts does not implement`);
   const imports = [
