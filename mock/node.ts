@@ -14,6 +14,7 @@ import { ENDPOINTS, type EndpointName, endpointModel } from './spec.ts';
 import { MockState } from './state.ts';
 import { type WorldOptions, buildWorld } from './world/genesis.ts';
 import type { World } from './world/world.ts';
+import type { Mining } from './engine/engine.ts';
 
 export interface MockNodeOptions {
   /** Serve `/ext/admin` (the node's default is off; the mock's is on). */
@@ -24,6 +25,8 @@ export interface MockNodeOptions {
   nodeVersion?: string;
   /** The simulated network: `network` (local, fuji, mainnet; default local), `accounts`, `seed`, `utxosPerAccount`. */
   world?: WorldOptions | World;
+  /** Block building: automine (default), on an interval, or only when asked (`/ext/dev`). */
+  mining?: Mining;
   /** Host names accepted in the Host header (IP addresses always are), like `--http-allowed-hosts`. `*` allows all. */
   allowedHosts?: string[];
   maxBodyBytes?: number;
@@ -68,7 +71,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   }
   const routes = new Map<string, EndpointName>();
   for (const name of served.keys()) for (const path of BASES[name]) routes.set(path, name);
-  const state = new MockState(world, [...routes.keys()]);
+  const state = new MockState(world, [...routes.keys()], options.mining);
   // Without a log the calls skip even building their lines: this is the path every call of a load test takes.
   const log = options.log;
 
@@ -176,5 +179,5 @@ export async function startMockNode(options: MockNodeOptions & { port?: number; 
   const { server, close } = await serveHttp(node.listener, options.port ?? 9650, host);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return { ...node, server, url, close };
+  return { ...node, server, url, close: () => (node.state.engine.stop(), close()) };
 }
