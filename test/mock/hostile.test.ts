@@ -70,6 +70,12 @@ describe('hostile requests to the mock node', () => {
     expect(JSON.parse(answer.text).error.message).toBe(DECODE_ERROR);
   }, 60_000);
 
+  it('refuses uint64 strings above 2^64-1 as the node does, and takes 2^64-1', async () => {
+    const height = async (value: string) => JSON.parse((await send(port, { path: '/ext/bc/P', body: rpc('platform.getBlockByHeight', { height: value }) })).text);
+    for (const value of ['18446744073709551616', '18446744073709552615', '99999999999999999999', '100000000000000000000']) expect((await height(value)).error.message).toBe(DECODE_ERROR);
+    expect((await height('18446744073709551615')).error?.message).not.toBe(DECODE_ERROR);
+  });
+
   it('scores only the first 50 characters of a password, as the node does', async () => {
     const call = (username: string, password: string) => send(port, { path: '/ext/keystore', body: rpc('keystore.createUser', { username, password }) });
     const weakStart = await call('weak-start', `${'a'.repeat(50)}Tr0ub4dor&3-Correct-Horse-Battery-Staple`);
