@@ -58,6 +58,7 @@ function buildEndpoint(bundle: BundledDocument, names: NameRegistry, schemas: Re
     serverDescription: str(server.description),
     pathTemplate,
     defaultPath,
+    aliases: Array.isArray(doc['x-aliases']) ? (doc['x-aliases'] as unknown[]).map(str) : [],
     pathVariables,
     defaultBaseUrl,
     methods,

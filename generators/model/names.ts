@@ -95,7 +95,7 @@ export const RESERVED_TYPE_NAMES: Record<string, string> = Object.fromEntries([
   ].map((name) => [name, `the global TypeScript type ${name}`]),
   ...runtimeExports('client').map((name) => [name, `the client runtime's export ${name}`]),
   ...runtimeExports('server').map((name) => [name, `the server runtime's export ${name}`]),
-  ['INVALID_ARGUMENT', "the server package's export INVALID_ARGUMENT"],
+  ...['INVALID_ARGUMENT', 'ENDPOINTS'].map((name) => [name, `the server package's export ${name}`]),
 ]);
 
 /** The client package's own modules besides the spec's types: `src/index.ts` and the runtime's (runtime/client/). */
