@@ -4,7 +4,7 @@
  */
 import * as server from '../generated/server/dist/index.js';
 import { buildModel } from '../generators/model/build.ts';
-import type { EndpointModel, MethodModel, SpecModel } from '../generators/model/types.ts';
+import type { EndpointModel, SpecModel } from '../generators/model/types.ts';
 
 /** The endpoints of the server package by endpoint name: their document, factory, method table, path and aliases. */
 export const ENDPOINTS = server.ENDPOINTS;
