@@ -17,6 +17,9 @@ export const avmStaticDocument = {
       "description": "Also reachable as `/ext/vm/<AVM VM ID>`."
     }
   ],
+  "x-aliases": [
+    "/ext/vm/jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq"
+  ],
   "methods": [
     {
       "name": "avm.buildGenesis",

@@ -17,6 +17,11 @@ export const pChainDocument = {
       "description": "Also served at `/ext/P`, `/ext/platform` and `/ext/bc/platform`."
     }
   ],
+  "x-aliases": [
+    "/ext/P",
+    "/ext/bc/platform",
+    "/ext/platform"
+  ],
   "methods": [
     {
       "name": "platform.getBalance",

@@ -23,6 +23,11 @@ export const xChainDocument = {
       }
     }
   ],
+  "x-aliases": [
+    "/ext/X",
+    "/ext/bc/avm",
+    "/ext/avm"
+  ],
   "methods": [
     {
       "name": "avm.getAddressTxs",

@@ -7,6 +7,13 @@ export function asciiSlice(bytes, start, end) {
   for (let i = start; i < end; i++) out += String.fromCharCode(bytes[i]);
   return out;
 }
+const ESCAPES = /* @__PURE__ */ new Map([
+  [98, "\b"],
+  [102, "\f"],
+  [110, "\n"],
+  [114, "\r"],
+  [116, "	"]
+]);
 export function unquote(bytes, start, end) {
   let out = "";
   let i = start;
@@ -15,7 +22,7 @@ export function unquote(bytes, start, end) {
     if (c === 92) {
       const e = bytes[i + 1];
       if (e !== 117) {
-        out += { 98: "\b", 102: "\f", 110: "\n", 114: "\r", 116: "	" }[e] ?? String.fromCharCode(e);
+        out += ESCAPES.get(e) ?? String.fromCharCode(e);
         i += 2;
         continue;
       }

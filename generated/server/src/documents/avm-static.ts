@@ -20,6 +20,9 @@ export const avmStaticDocument: OpenrpcDocument = {
       "description": "Also reachable as `/ext/vm/<AVM VM ID>`."
     }
   ],
+  "x-aliases": [
+    "/ext/vm/jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq"
+  ],
   "methods": [
     {
       "name": "avm.buildGenesis",

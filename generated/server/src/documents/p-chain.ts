@@ -20,6 +20,11 @@ export const pChainDocument: OpenrpcDocument = {
       "description": "Also served at `/ext/P`, `/ext/platform` and `/ext/bc/platform`."
     }
   ],
+  "x-aliases": [
+    "/ext/P",
+    "/ext/bc/platform",
+    "/ext/platform"
+  ],
   "methods": [
     {
       "name": "platform.getBalance",

@@ -26,6 +26,11 @@ export const xChainDocument: OpenrpcDocument = {
       }
     }
   ],
+  "x-aliases": [
+    "/ext/X",
+    "/ext/bc/avm",
+    "/ext/avm"
+  ],
   "methods": [
     {
       "name": "avm.getAddressTxs",

@@ -15,6 +15,15 @@ export function asciiSlice(bytes: Uint8Array, start: number, end: number): strin
   return out;
 }
 
+/** The one-letter escapes of a JSON string other than `\\uXXXX`, by the letter's byte (`n` is a line feed). */
+const ESCAPES = new Map<number, string>([
+  [0x62, '\b'],
+  [0x66, '\f'],
+  [0x6e, '\n'],
+  [0x72, '\r'],
+  [0x74, '\t'],
+]);
+
 /** Go's unquote: escapes decoded, lone surrogates and invalid UTF-8 bytes each become U+FFFD. */
 export function unquote(bytes: Uint8Array, start: number, end: number): string {
   let out = '';
@@ -24,7 +33,7 @@ export function unquote(bytes: Uint8Array, start: number, end: number): string {
     if (c === 0x5c) {
       const e = bytes[i + 1]!;
       if (e !== 0x75) {
-        out += ({ 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' } as Record<number, string>)[e] ?? String.fromCharCode(e);
+        out += ESCAPES.get(e) ?? String.fromCharCode(e);
         i += 2;
         continue;
       }
