@@ -5,6 +5,7 @@
 import { Credential, Signature, TransferableInput, TransferableOutput, type UnsignedTx, Utxo, addTxSignatures, avaxSerial, avm, avmSerial, pvm, pvmSerial, secp256k1, utils } from '@avalabs/avalanchejs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cb58Encode } from '../../generators/formats.ts';
+import { DevControls } from '../../mock/engine/dev.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { gasPrice } from '../../mock/engine/p.ts';
 import { advanceTime } from '../../mock/engine/staking.ts';
@@ -222,6 +223,48 @@ describe('staking', () => {
     expect(balanceOf('P', recipient)).toBe(delegatorReward - fee);
     expect(balanceOf('P', owner)).toBe(validatorReward + fee);
     expect(world.rewardUtxos.get(validatorID)?.length).toBe(2);
+  });
+});
+
+describe('dev controls', () => {
+  it('snapshot, send, revert (twice, the same), nested snapshots discarded by an older revert', async () => {
+    const dev = new DevControls(world, engine);
+    const before = balanceOf('X', ewoq);
+    const outer = dev.snapshot().id;
+    engine.issue('X', await sign(xSend(AVAX)));
+    const inner = dev.snapshot().id;
+    engine.issue('X', await sign(xSend(AVAX)));
+    expect(balanceOf('X', recipient)).toBe(2n * AVAX);
+    dev.revert({ id: inner });
+    expect(balanceOf('X', recipient)).toBe(AVAX);
+    dev.revert({ id: outer });
+    expect([balanceOf('X', recipient), balanceOf('X', ewoq)]).toEqual([0n, before]);
+    expect(() => dev.revert({ id: inner })).toThrow(/no snapshot/);
+    engine.issue('X', await sign(xSend(3n * AVAX)));
+    dev.revert({ id: outer });
+    expect([balanceOf('X', recipient), balanceOf('X', ewoq)]).toEqual([0n, before]);
+  });
+
+  it('fund, mine in manual mode, set the time and the fee state, reset', async () => {
+    const manual = new Engine(world, { mode: 'manual' });
+    const dev = new DevControls(world, manual);
+    const address = `P-${utils.formatBech32(world.network.hrp, recipient)}`;
+    dev.fund({ address, amount: String(7n * AVAX) });
+    expect(balanceOf('P', recipient)).toBe(7n * AVAX);
+    const txID = manual.issue('X', await sign(xSend(AVAX)));
+    expect(world.txs.get(txID)?.status).toBe('Processing');
+    const height = world.tip('X').height;
+    expect(dev.mine({ chain: 'X', blocks: 3 }).blockIDs).toHaveLength(3);
+    expect(world.txs.get(txID)?.status).toBe('Accepted');
+    expect(world.tip('X').height).toBe(height + 3);
+    const time = world.time.get();
+    dev.increaseTime({ seconds: 3600 });
+    expect(world.time.get()).toBe(time + 3600n);
+    expect(() => dev.setTime({ timestamp: String(time) })).toThrow(/before the chain time/);
+    dev.setFeeState({ excess: '5000000' });
+    expect(gasPrice(world.config.fee.minPrice, world.feeState.get().excess, world.config.fee.excessConversionConstant)).toBeGreaterThan(1n);
+    dev.reset();
+    expect([balanceOf('P', recipient), world.time.get(), world.feeState.get().excess, world.tip('X').height]).toEqual([0n, time, 0n, height]);
   });
 });
 
