@@ -6,6 +6,7 @@
  */
 import { exitWithUsage, optionalNodeVersion, parseCli } from '../conform/cli-common.ts';
 import { bech32Encode } from '../generators/formats.ts';
+import type { Mining } from './engine/engine.ts';
 import { startMockNode } from './node.ts';
 import { NETWORK_NAMES, type NetworkName } from './world/networks.ts';
 
@@ -15,6 +16,9 @@ const USAGE = `Usage: npm run mock -- [options]
   --accounts <n>                  funded keys to create, 2,500 AVAX each on X and on P (default 10)
   --seed <text>                   seed of the funded keys and of Fuji's and Mainnet's synthetic stakers
   --utxos-per-account <n>         UTXOs each account's funds are split into, per chain (default 1)
+  --block-time <ms>               build a block from the pooled transactions every <ms> (default: automine, one
+                                  block per transaction at once)
+  --no-mining                     build blocks only when asked (dev.mine)
   --host <address>                address to listen on (default 127.0.0.1)
   --api-admin-enabled=<bool>      serve /ext/admin (default true)
   --api-keystore-enabled=<bool>   serve /ext/keystore where the node version has it (default true)
@@ -61,6 +65,8 @@ const values = parseCli(
     accounts: { type: 'string' },
     seed: { type: 'string' },
     'utxos-per-account': { type: 'string' },
+    'block-time': { type: 'string' },
+    'no-mining': { type: 'boolean', default: false },
     'api-admin-enabled': { type: 'string' },
     'api-keystore-enabled': { type: 'string' },
     'node-version': { type: 'string' },
@@ -84,6 +90,10 @@ const count = (name: 'accounts' | 'utxos-per-account', fallback: number, min: nu
 };
 const accounts = count('accounts', 10, 0);
 const utxosPerAccount = count('utxos-per-account', 1, 1);
+const blockTime = values['block-time'] === undefined ? undefined : Number(values['block-time']);
+if (blockTime !== undefined && !(Number.isInteger(blockTime) && blockTime > 0)) fail('--block-time must be a positive number of milliseconds');
+if (blockTime !== undefined && values['no-mining']) fail('--block-time and --no-mining exclude each other');
+const mining: Mining = blockTime ? { mode: 'interval', blockTimeMs: blockTime } : values['no-mining'] ? { mode: 'manual' } : { mode: 'auto' };
 const adminEnabled = flag(values['api-admin-enabled'], 'api-admin-enabled');
 const keystoreEnabled = flag(values['api-keystore-enabled'], 'api-keystore-enabled');
 
@@ -91,6 +101,7 @@ try {
   const node = await startMockNode({
     port,
     host: values.host ?? '127.0.0.1',
+    mining,
     world: { network, accounts, utxosPerAccount, ...(values.seed === undefined ? {} : { seed: values.seed }) },
     ...(adminEnabled === undefined ? {} : { adminEnabled }),
     ...(keystoreEnabled === undefined ? {} : { keystoreEnabled }),
@@ -102,6 +113,7 @@ try {
   console.log(`mock AvalancheGo node${nodeVersion ? ` ${nodeVersion}` : ''} listening on ${node.url} (${node.nodeID})`);
   const { world } = node;
   console.log(`network: ${world.network.name} (network ID ${world.network.networkID}, HRP ${world.network.hrp}); X-Chain ${world.chainIDs.X}, AVAX ${world.network.avaxAssetID}`);
+  console.log(`blocks: ${mining.mode === 'auto' ? 'automine (one per transaction)' : mining.mode === 'interval' ? `every ${mining.blockTimeMs} ms` : 'only when mined (dev.mine)'}`);
   console.log(`endpoints: ${[...new Set(node.routes.values())].join(', ')}; e.g. ${node.url}/ext/bc/X`);
   if (world.accounts.length > 0) {
     // Test keys of a simulated network, printed on purpose (as anvil does): never use them anywhere else.
