@@ -12,6 +12,7 @@ import { type Effects, applyEffects } from './effects.ts';
 import { verifyP } from './p.ts';
 import { Refusal, TEXTS } from './refusals.ts';
 import { verifyStaking } from './staking.ts';
+import { verifySubnetTx } from './subnets.ts';
 import { verifyX } from './x.ts';
 
 const DROPPED_KEPT = 1024;
@@ -59,7 +60,7 @@ export class Engine {
     if (pool.some((p) => p.decoded.id === decoded.id)) return decoded.id;
     let effects: Effects;
     try {
-      effects = chain === 'X' ? verifyX(this.world, decoded) : verifyP(this.world, decoded, verifyStaking);
+      effects = chain === 'X' ? verifyX(this.world, decoded) : verifyP(this.world, decoded, (w, d) => verifyStaking(w, d) ?? verifySubnetTx(w, d));
     } catch (error) {
       if (error instanceof Refusal) this.drop(chain, decoded, error.message);
       throw error;

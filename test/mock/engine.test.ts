@@ -182,6 +182,29 @@ describe('subnets and chains', () => {
     stranger.credentials.at(-1)!.setSignature(0, await secp256k1.sign(stranger.toBytes(), OTHER_KEY));
     expect(() => engine.issue('P', stranger.getSignedTx().toBytes())).toThrow(/unauthorized modification: wrong signature/);
   });
+
+  it('adds a subnet validator (a Primary Network validator), removes it, transfers the subnet', async () => {
+    const ctx = contextOf(world);
+    const subnetID = engine.issue('P', await sign(pvm.newCreateSubnetTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), subnetOwners: [ewoq] }, ctx)));
+    const primary = [...world.stakers.values()].find((s) => s.subnetID === world.chainIDs.P && !s.validatorTxID)!;
+    const authorized = async (unsigned: UnsignedTx) => {
+      await addTxSignatures({ unsignedTx: unsigned, privateKeys: [EWOQ] });
+      unsigned.credentials.at(-1)!.setSignature(0, await secp256k1.sign(unsigned.toBytes(), EWOQ));
+      return unsigned.getSignedTx().toBytes();
+    };
+    const end = world.time.get() + world.config.staking.minStakeDuration;
+    const add = pvm.newAddSubnetValidatorTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: primary.nodeID, start: world.time.get(), end, weight: 10n, subnetId: subnetID, subnetAuth: [0] }, ctx);
+    const addID = engine.issue('P', await authorized(add));
+    expect(world.stakers.get(addID)).toMatchObject({ subnetID, nodeID: primary.nodeID, weight: 10n });
+    const stranger = pvm.newAddSubnetValidatorTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: `NodeID-${cb58Encode(new Uint8Array(20).fill(1))}`, start: world.time.get(), end, weight: 10n, subnetId: subnetID, subnetAuth: [0] }, ctx);
+    expect(() => engine.issue('P', stranger.getSignedTx().toBytes())).toThrow(/isn't a current or pending validator of the primary network$/);
+    const remove = pvm.newRemoveSubnetValidatorTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: primary.nodeID, subnetId: subnetID, subnetAuth: [0] }, ctx);
+    engine.issue('P', await authorized(remove));
+    expect(world.stakers.has(addID)).toBe(false);
+    const transfer = pvm.newTransferSubnetOwnershipTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), subnetId: subnetID, subnetAuth: [0], subnetOwners: [recipient] }, ctx);
+    engine.issue('P', await authorized(transfer));
+    expect(world.subnets.get(subnetID)?.owner.addresses).toEqual([hex(recipient)]);
+  });
 });
 
 describe('staking', () => {
