@@ -7,6 +7,7 @@
 import { exitWithUsage, optionalNodeVersion, parseCli } from '../conform/cli-common.ts';
 import { bech32Encode } from '../generators/formats.ts';
 import type { Mining } from './engine/engine.ts';
+import { loadWorld, saveWorld } from './engine/state-file.ts';
 import { startMockNode } from './node.ts';
 import { NETWORK_NAMES, type NetworkName } from './world/networks.ts';
 
@@ -19,6 +20,7 @@ const USAGE = `Usage: npm run mock -- [options]
   --block-time <ms>               build a block from the pooled transactions every <ms> (default: automine, one
                                   block per transaction at once)
   --no-mining                     build blocks only when asked (dev.mine)
+  --state <file>                  load the world saved in <file> (if it exists) and save it there on exit
   --host <address>                address to listen on (default 127.0.0.1)
   --api-admin-enabled=<bool>      serve /ext/admin (default true)
   --api-keystore-enabled=<bool>   serve /ext/keystore where the node version has it (default true)
@@ -67,6 +69,7 @@ const values = parseCli(
     'utxos-per-account': { type: 'string' },
     'block-time': { type: 'string' },
     'no-mining': { type: 'boolean', default: false },
+    state: { type: 'string' },
     'api-admin-enabled': { type: 'string' },
     'api-keystore-enabled': { type: 'string' },
     'node-version': { type: 'string' },
@@ -98,11 +101,14 @@ const adminEnabled = flag(values['api-admin-enabled'], 'api-admin-enabled');
 const keystoreEnabled = flag(values['api-keystore-enabled'], 'api-keystore-enabled');
 
 try {
+  const worldOptions = { network, accounts, utxosPerAccount, ...(values.seed === undefined ? {} : { seed: values.seed }) };
+  const loaded = values.state ? loadWorld(values.state) : undefined;
+  if (loaded && loaded.options.network !== network && values.network !== undefined) fail(`--state ${values.state} holds a ${loaded.options.network} world, not ${network}`);
   const node = await startMockNode({
     port,
     host: values.host ?? '127.0.0.1',
     mining,
-    world: { network, accounts, utxosPerAccount, ...(values.seed === undefined ? {} : { seed: values.seed }) },
+    world: loaded?.world ?? worldOptions,
     ...(adminEnabled === undefined ? {} : { adminEnabled }),
     ...(keystoreEnabled === undefined ? {} : { keystoreEnabled }),
     ...(nodeVersion ? { nodeVersion } : {}),
@@ -123,7 +129,11 @@ try {
     if (world.accounts.length > shown.length) console.log(`... and ${world.accounts.length - shown.length} more`);
   }
   if (world.network.name === 'local') console.log('The ewoq key PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN holds the local genesis funds.');
-  const stop = () => void node.close().then(() => process.exit(0));
+  if (loaded) console.log(`state: loaded from ${values.state}`);
+  const stop = () => {
+    if (values.state) saveWorld(node.world, loaded?.options ?? worldOptions, values.state);
+    void node.close().then(() => process.exit(0));
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 } catch (error) {

@@ -3,12 +3,16 @@
  * them: issue, see the effects, and each refusal in the node's words.
  */
 import { Credential, Signature, TransferableInput, TransferableOutput, type UnsignedTx, Utxo, addTxSignatures, avaxSerial, avm, avmSerial, pvm, pvmSerial, secp256k1, utils } from '@avalabs/avalanchejs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cb58Encode } from '../../generators/formats.ts';
 import { DevControls } from '../../mock/engine/dev.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { gasPrice } from '../../mock/engine/p.ts';
 import { advanceTime } from '../../mock/engine/staking.ts';
+import { loadWorld, saveWorld } from '../../mock/engine/state-file.ts';
 import { idOf } from '../../mock/world/codec.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
@@ -288,6 +292,20 @@ describe('dev controls', () => {
     expect(gasPrice(world.config.fee.minPrice, world.feeState.get().excess, world.config.fee.excessConversionConstant)).toBeGreaterThan(1n);
     dev.reset();
     expect([balanceOf('P', recipient), world.time.get(), world.feeState.get().excess, world.tip('X').height]).toEqual([0n, time, 0n, height]);
+  });
+});
+
+describe('--state', () => {
+  it('saves a world and loads it back with the same balances, blocks and transactions', async () => {
+    const txID = engine.issue('X', await sign(xSend(AVAX)));
+    const file = join(mkdtempSync(join(tmpdir(), 'mock-state-')), 'world.json');
+    saveWorld(world, { network: 'local', accounts: 0 }, file);
+    const loaded = loadWorld(file)!.world;
+    expect(loaded.tip('X').id).toBe(world.tip('X').id);
+    expect(loaded.txs.get(txID)?.status).toBe('Accepted');
+    expect(loaded.utxosOf('X', hex(recipient)).map((u) => u.amount)).toEqual([AVAX]);
+    expect(loaded.time.get()).toBe(world.time.get());
+    expect(loadWorld(join(tmpdir(), 'no such world.json'))).toBeUndefined();
   });
 });
 
