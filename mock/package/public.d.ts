@@ -23,17 +23,20 @@ export interface FundedKey {
   p: string;
 }
 
-/** Development controls. Amounts and times are strings of digits (or safe integers); times are Unix seconds. */
+/** Development controls (the methods of `/ext/dev`, openrpc/dev.json). Amounts and times: decimal strings or safe integers. */
 export interface DevControls {
-  snapshot(): { id: string };
-  /** Later snapshots are discarded; `id` stays, so reverting to it again does the same. */
-  revert(params: { id: string }): { reverted: boolean };
-  setTime(params: { timestamp: string | number }): { timestamp: string };
-  increaseTime(params: { seconds: string | number }): { timestamp: string };
-  mine(params: { chain?: 'X' | 'P'; blocks?: string | number }): { blockIDs: string[] };
-  fund(params: { address: string; amount: string | number; assetID?: string }): { utxoID: string };
-  setFeeState(params: { excess?: string | number; capacity?: string | number }): { excess: string; capacity: string };
-  reset(): { reset: boolean };
+  snapshot(): { snapshotID: string };
+  /** Later snapshots are discarded; this one stays, so reverting to it again does the same. */
+  revert(params: { snapshotID: string | number }): Record<string, never>;
+  setTime(params: { timestamp: string | number; mine?: boolean }): { timestamp: string };
+  increaseTime(params: { seconds: string | number; mine?: boolean }): { timestamp: string };
+  mine(params: { chain: 'X' | 'P'; blocks?: string | number }): { blockIDs: string[]; height: string };
+  fund(params: { address: string; amount: string | number; assetID?: string; locktime?: string | number }): { utxoID: { txID: string; outputIndex: number }; balance: string };
+  setFeeState(params: { capacity?: string | number; excess?: string | number; validatorExcess?: string | number }): { capacity: number; excess: number; price: number; validatorExcess: number; validatorPrice: number };
+  reset(): Record<string, never>;
+  setAutomine(params: { enabled: boolean }): Record<string, never>;
+  setIntervalMining(params: { interval: string | number }): Record<string, never>;
+  listAccounts(): { accounts: Array<{ privateKey: string; xAddress: string; pAddress: string; cAddress: string }> };
 }
 
 export interface MockNodeHandle {

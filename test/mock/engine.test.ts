@@ -257,18 +257,18 @@ describe('dev controls', () => {
   it('snapshot, send, revert (twice, the same), nested snapshots discarded by an older revert', async () => {
     const dev = new DevControls(world, engine);
     const before = balanceOf('X', ewoq);
-    const outer = dev.snapshot().id;
+    const outer = dev.snapshot().snapshotID;
     engine.issue('X', await sign(xSend(AVAX)));
-    const inner = dev.snapshot().id;
+    const inner = dev.snapshot().snapshotID;
     engine.issue('X', await sign(xSend(AVAX)));
     expect(balanceOf('X', recipient)).toBe(2n * AVAX);
-    dev.revert({ id: inner });
+    dev.revert({ snapshotID: inner });
     expect(balanceOf('X', recipient)).toBe(AVAX);
-    dev.revert({ id: outer });
+    dev.revert({ snapshotID: outer });
     expect([balanceOf('X', recipient), balanceOf('X', ewoq)]).toEqual([0n, before]);
-    expect(() => dev.revert({ id: inner })).toThrow(/no snapshot/);
+    expect(() => dev.revert({ snapshotID: inner })).toThrow(`unknown snapshot: ${inner}`);
     engine.issue('X', await sign(xSend(3n * AVAX)));
-    dev.revert({ id: outer });
+    dev.revert({ snapshotID: outer });
     expect([balanceOf('X', recipient), balanceOf('X', ewoq)]).toEqual([0n, before]);
   });
 
@@ -287,7 +287,8 @@ describe('dev controls', () => {
     const time = world.time.get();
     dev.increaseTime({ seconds: 3600 });
     expect(world.time.get()).toBe(time + 3600n);
-    expect(() => dev.setTime({ timestamp: String(time) })).toThrow(/before the chain time/);
+    expect(() => dev.setTime({ timestamp: String(time) })).toThrow(`time ${time} is before the chain time ${time + 3600n}`);
+    expect(dev.listAccounts().accounts[0]).toMatchObject({ privateKey: EWOQ_PRIVATE_KEY, xAddress: 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u', cAddress: '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC' });
     dev.setFeeState({ excess: '5000000' });
     expect(gasPrice(world.config.fee.minPrice, world.feeState.get().excess, world.config.fee.excessConversionConstant)).toBeGreaterThan(1n);
     dev.reset();

@@ -23,10 +23,10 @@ const call = async (method, params) => {
 };
 const balance = async () => (await call('platform.getBalance', { addresses: [node.keys[0].p] })).balance;
 const before = await balance();
-const { id } = node.dev.snapshot();
+const { snapshotID } = node.dev.snapshot();
 node.dev.fund({ address: node.keys[0].p, amount: '1000' });
 const funded = await balance();
-node.dev.revert({ id });
+node.dev.revert({ snapshotID });
 console.log(JSON.stringify({ keys: node.keys.length, before, funded, after: await balance(), height: (await call('platform.getHeight', {})).height }));
 await node.close();
 `;
