@@ -3,7 +3,8 @@
  * vms/platformvm/genesis/genesis.go): the AVAX asset's genesis transaction and the X-Chain UTXOs of its holders, P-Chain
  * UTXOs of the unlock schedules (a stakeable.LockOut while locked), the initial stakers as validators staking the
  * "initially staked" funds, the X-, P- and C-Chain with their aliases, and each chain's first block. Fuji and Mainnet
- * keep their real identity; their stakers are synthetic (from the seed), since their real genesis is thousands of
+ * keep their real identity and their real AVAX genesis transaction (its holders recorded in ./data, so the asset ID
+ * is its hash); their P-Chain is synthetic (five stakers from the seed), since their real genesis is thousands of
  * allocations and no key anyone can sign with.
  *
  * Funded accounts (`accounts`, from `seed`) are not part of genesis (that would change the asset and chain IDs): the
@@ -11,6 +12,8 @@
  * X- and the P-Chain. Same options, same world, byte for byte.
  */
 import { createECDH, createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Address, BigIntPr, Byte, Bytes, Id, Int, OutputOwners, Stringpr, TransferOutput, TransferableOutput, avaxSerial, avmSerial, pvmSerial, utils } from '@avalabs/avalanchejs';
 import { bech32Decode, cb58Encode } from '../../generators/formats.ts';
 import { idBytes, idOf, makeBlock, makeUtxo, outputBytes, pGenesisBlock, sha256 } from './codec.ts';
@@ -58,7 +61,13 @@ export function deriveKeys(seed: string, count: number): FundedKey[] {
   return keys;
 }
 
-/** Fuji and Mainnet: five stakers and their staked funds, named from the seed. */
+/** The AVAX genesis transaction's holders of Fuji or Mainnet, recorded from AvalancheGo's genesis files (./data). */
+function recordedHolders(identity: NetworkIdentity): Allocation[] {
+  const data = JSON.parse(readFileSync(join(import.meta.dirname, 'data', `${identity.name}-x-holders.json`), 'utf8')) as { ethAddrs: string[]; holders: Array<[string, string, number]> };
+  return data.holders.map(([address, amount, eth]) => ({ address, ethAddr: data.ethAddrs[eth]!, initialAmount: BigInt(amount), unlockSchedule: [] }));
+}
+
+/** Fuji and Mainnet: their X-Chain genesis holders, and five stakers with their staked funds, named from the seed. */
 function syntheticGenesis(identity: NetworkIdentity, seed: string): { allocations: Allocation[]; stakers: Staker[] } {
   const name = (what: string) => sha256(Buffer.from(`${seed} ${identity.name} ${what}`)).subarray(0, 20);
   const staked = hex(name('staked funds'));
@@ -69,7 +78,7 @@ function syntheticGenesis(identity: NetworkIdentity, seed: string): { allocation
     publicKey: '',
     proofOfPossession: '',
   }));
-  return { allocations: [{ address: staked, ethAddr: staked, initialAmount: 0n, unlockSchedule: [{ amount: 5n * 2_000_000n * AVAX, locktime: 0n }] }], stakers };
+  return { allocations: [{ address: staked, ethAddr: staked, initialAmount: 0n, unlockSchedule: [{ amount: 5n * 2_000_000n * AVAX, locktime: 0n }] }, ...recordedHolders(identity)], stakers };
 }
 
 export function buildWorld(options: WorldOptions = {}): World {
@@ -96,7 +105,7 @@ export function buildWorld(options: WorldOptions = {}): World {
   // X-Chain: the genesis asset's transaction, and its holders' UTXOs (its outputs, sorted by their bytes).
   const holders = allocations.filter((a) => a.initialAmount > 0n).sort((a, b) => (a.initialAmount !== b.initialAmount ? (a.initialAmount < b.initialAmount ? -1 : 1) : a.address < b.address ? -1 : 1));
   const assetTx = avaxGenesisTx(identity, holders);
-  if (!synthetic && assetTx.id !== avaxAssetID) throw new Error(`the ${identity.name} genesis asset transaction hashes to ${assetTx.id}, not ${avaxAssetID}`);
+  if (assetTx.id !== avaxAssetID) throw new Error(`the ${identity.name} genesis asset transaction hashes to ${assetTx.id}, not ${avaxAssetID}`);
   world.txs.set(avaxAssetID, { id: avaxAssetID, chain: 'X', bytes: assetTx.bytes, status: 'Accepted' });
   holders.forEach((holder, outputIndex) => {
     const utxo = makeUtxo({ txID: avaxAssetID, outputIndex, assetID: avaxAssetID, amount: holder.initialAmount, owner: single(holder.address), stakeableLocktime: 0n });
