@@ -174,8 +174,7 @@ describe('one root cause per problem', () => {
       const id = /"txID":\s*"([1-9A-HJ-NP-Za-km-z]{45,52})"/.exec(text.slice(text.indexOf('"examples"')))![1]!;
       return text.replaceAll(id, `${id.slice(0, -1)}${id.endsWith('a') ? 'b' : 'a'}`);
     });
-    const found = lines(problems(dir)).filter((line) => line.startsWith('methods/avm/getTx.json'));
-    expect(found).toEqual([expect.stringMatching(/^methods\/avm\/getTx\.json#\/examples\/\d+\/.*txID: must match format "avax-cb58"$/)]);
+    expect(lines(problems(dir))).toEqual([expect.stringMatching(/^methods\/avm\/getTx\.json#\/examples\/\d+\/.*txID: must match format "avax-cb58"$/)]);
   });
 
   it('invalid JSON in a shared components file: reported once, with line and column', () => {
