@@ -31,9 +31,9 @@ export function budgeted(validate: ValidateFunction): ValidateFunction {
   const run: ValidateFunction = (data) => {
     budget.left = ERROR_LIMIT;
     const valid = validate(data);
-    const errors = validate.errors;
+    const errors = validate.errors ?? null;
     const cut = errors ? errors.indexOf(TOO_MANY) : -1;
-    run.errors = cut < 0 ? (errors ?? null) : errors!.slice(0, cut + 1);
+    run.errors = cut < 0 || !errors ? errors : errors.slice(0, cut + 1);
     return valid;
   };
   run.errors = null;
