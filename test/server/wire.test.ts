@@ -325,36 +325,6 @@ describe('router headers', () => {
     }
   });
 
-  it('come the same from router.answer, for a server that reads bodies itself, as from the node:http listener', async () => {
-    const endpoint = createXChainEndpoint(stubHandlers({ calls: [] }) as never, { maxBodyBytes: 64 });
-    const routes = createRouter({ [PATH]: endpoint }, { headers: { 'node-id': 'NodeID-test' }, cors: true });
-    const router = await listen(routes.node as never);
-    const origin = { origin: 'http://127.0.0.1:1' };
-    const cases: Array<{ method: string; path: string; headers: Record<string, string>; body: string }> = [
-      { method: 'POST', path: PATH, headers: { 'content-type': 'application/json' }, body: rpc('avm.getHeight') },
-      { method: 'POST', path: `${PATH}?x=1`, headers: { 'content-type': 'application/json; charset=utf-8', ...origin }, body: rpc('avm.getHeight') },
-      { method: 'POST', path: PATH, headers: { 'content-type': 'text/plain' }, body: rpc('avm.getHeight') },
-      { method: 'GET', path: PATH, headers: {}, body: '' },
-      { method: 'POST', path: '/nowhere', headers: { 'content-type': 'application/json' }, body: '' },
-      { method: 'OPTIONS', path: PATH, headers: { ...origin, 'access-control-request-method': 'post', 'access-control-request-headers': 'content-type' }, body: '' },
-      { method: 'POST', path: PATH, headers: { 'content-type': 'application/json' }, body: rpc('avm.getHeight', { pad: 'x'.repeat(64) }) },
-    ];
-    try {
-      for (const { method, path, headers, body } of cases) {
-        const wire = await send(router.port, { method, path, headers, body, contentType: headers['content-type'] ?? null });
-        const reply = await routes.answer({ method, url: path, headers }, Buffer.from(body));
-        expect([reply.status, Buffer.from(reply.body).toString()]).toEqual([wire.status, wire.text]);
-        // What node:http adds of its own (and a 413's Connection: close, which it turns into its own) aside.
-        const own = (name: string) => ['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name);
-        const sent = Object.fromEntries(Object.entries(wire.headers).filter(([name]) => !own(name)));
-        const given = Object.entries(reply.headers).map(([name, value]) => [name.toLowerCase(), value] as const);
-        expect(Object.fromEntries(given.filter(([name]) => !own(name)))).toEqual(sent);
-      }
-    } finally {
-      await router.close();
-    }
-  });
-
   it('reach an endpoint listener that takes no headers argument, set on the response', async () => {
     const endpoint = createXChainEndpoint(stubHandlers({ calls: [] }) as never);
     const wrapped: typeof endpoint = { ...endpoint, node: (req, res) => endpoint.node(req, res) };
