@@ -65,13 +65,14 @@ export function atRelease(model: SpecModel, method: MethodModel, version: string
 /** `value` cut to `schema` as release `version` has it: closed objects lose fields it lacks, enums keep to its values. */
 export function fit(value: Json, schema: JsonSchema, version: string, schemas: Record<string, JsonSchema>, spec: SchemaCompiler, depth = 0): Json {
   if (depth > 64) return value;
-  let level = levelAt(schema, version);
+  let raw = schema;
   for (let hops = 0; hops < 16; hops++) {
-    const ref = componentName(level.$ref);
+    const ref = componentName(raw.$ref);
     if (!ref || !schemas[ref]) break;
-    const { $ref: _, ...siblings } = level;
-    level = levelAt({ ...schemas[ref], ...siblings }, version);
+    const { $ref: _, ...siblings } = raw;
+    raw = { ...schemas[ref], ...siblings };
   }
+  const level = levelAt(raw, version);
   const alternatives = (Array.isArray(level.oneOf) ? level.oneOf : Array.isArray(level.anyOf) ? level.anyOf : undefined) as JsonSchema[] | undefined;
   if (alternatives && alternatives.length > 0) {
     const matching = alternatives.find((alt) => spec.check(alt, value)) ?? closest(alternatives, value, schemas);
@@ -93,7 +94,8 @@ export function fit(value: Json, schema: JsonSchema, version: string, schemas: R
   const out: Record<string, Json> = {};
   for (const [key, child] of Object.entries(value)) {
     const childSchema = properties?.[key] ?? (isObject(level.additionalProperties) ? (level.additionalProperties as JsonSchema) : undefined);
-    if (!childSchema && level.additionalProperties === false) continue;
+    // A field of the spec outside the release is left out even where the object is open (a JSON transaction).
+    if (!childSchema && (level.additionalProperties === false || (isObject(raw.properties) && key in raw.properties))) continue;
     out[key] = childSchema ? fit(child as Json, childSchema, version, schemas, spec, depth + 1) : (child as Json);
   }
   return out;
