@@ -60,7 +60,7 @@ export class NodeUnreachableError extends Error {}
 export class NotANodeError extends Error {}
 
 export async function runConformance(options: ConformOptions): Promise<ConformReport> {
-  const { validator } = options;
+  let { validator } = options;
   const model = validator.model;
   const baseUrl = options.url.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -82,6 +82,8 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
 
   const nodeVersion = await resolveNodeVersion(baseUrl, options.nodeVersion, newestSpecVersion(model), timeoutMs);
   if (nodeVersion.answered) answered = true;
+  // Answers are judged as the node's release has its methods: its params, fields, result shapes and enum values.
+  validator = validator.atRelease(nodeVersion.version);
   const facts = new Facts();
   const usable = (entry: SpecMethod) => isSafeRead(entry) && !notServedReason(entry.method, nodeVersion.version);
   await discover(async (name, params) => {

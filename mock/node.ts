@@ -8,10 +8,11 @@ import { type AddressInfo, isIP } from 'node:net';
 import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
 import { createHash } from 'node:crypto';
 import { cb58Encode } from '../generators/formats.ts';
-import { servedBy } from '../generators/model/versions.ts';
+import { newestSpecVersion, servedBy } from '../generators/model/versions.ts';
 import { serveHttp } from './server.ts';
-import { ENDPOINTS, type EndpointName, endpointModel } from './spec.ts';
+import { ENDPOINTS, type EndpointName, endpointModel, mockModel } from './spec.ts';
 import { MockState } from './state.ts';
+import { atRelease } from './versions.ts';
 import { type WorldOptions, buildWorld } from './world/genesis.ts';
 import type { World } from './world/world.ts';
 import type { Mining } from './engine/engine.ts';
@@ -21,7 +22,10 @@ export interface MockNodeOptions {
   adminEnabled?: boolean;
   /** Serve `/ext/keystore` where the node version has it (the node's default is off; the mock's is on). */
   keystoreEnabled?: boolean;
-  /** Serve only what this release serves, e.g. `v1.12.1`. Default: every method of the spec. */
+  /**
+   * Answer as this release did, e.g. `v1.12.1`: its methods, params, result fields, shapes and enum values. Default:
+   * the newest release the spec describes (as conformance assumes); `all` serves every release's methods at once.
+   */
   nodeVersion?: string;
   /** The simulated network: `network` (local, fuji, mainnet; default local), `accounts`, `seed`, `utxosPerAccount`. */
   world?: WorldOptions | World;
@@ -65,9 +69,10 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   const world = options.world && 'journal' in options.world ? options.world : buildWorld(options.world ?? {});
   const { hrp } = world.network;
   const enabled = (name: EndpointName) => (name === 'admin' ? options.adminEnabled ?? true : name === 'keystore' ? options.keystoreEnabled ?? true : true);
+  const nodeVersion = options.nodeVersion === 'all' ? undefined : options.nodeVersion ?? newestSpecVersion(mockModel());
   const served = new Map<EndpointName, string[]>();
   for (const name of Object.keys(ENDPOINTS) as EndpointName[]) {
-    const methods = endpointModel(name).methods.filter((m) => servedBy(m, options.nodeVersion)).map((m) => m.name);
+    const methods = endpointModel(name).methods.filter((m) => servedBy(m, nodeVersion)).map((m) => m.name);
     if (enabled(name) && methods.length > 0) served.set(name, methods);
   }
   const routes = new Map<string, EndpointName>();
@@ -80,10 +85,11 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   for (const [name, methods] of served) {
     const { create } = ENDPOINTS[name];
     const model = endpointModel(name);
-    const handlers = state.handlers(model, ENDPOINTS[name].methods, { chain: CHAINS[name] ?? 'X', hrp });
+    const network = { chain: CHAINS[name] ?? 'X', hrp };
+    const handlers = state.handlers(model, ENDPOINTS[name].methods, network);
     const table: Record<string, (params: Record<string, unknown>) => unknown> = {};
     for (const method of model.methods) {
-      const { answer } = handlers.get(method.name)!;
+      const answer = atRelease(mockModel(), method, nodeVersion, network, handlers.get(method.name)!.answer);
       // Every handler error passes here, so the runtime's onError would only log it a second time.
       table[method.shortName] = (params) => {
         try {

@@ -3,7 +3,7 @@ import { headerText } from '../emit/header.ts';
 import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { clientClassName, clientOptionsName } from '../model/names.ts';
-import type { EndpointModel, ExampleModel, MethodModel, SpecModel } from '../model/types.ts';
+import type { EndpointModel, ExampleModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import { commentLines, methodComment } from './docs.ts';
 
 export const PACKAGE_NAME = '@avalanche-openrpc/client';
@@ -29,6 +29,8 @@ export interface EndpointView {
   pathVariables: Array<{ name: string; defaultLiteral: string; docLines: string[] }>;
   typeImports: string[];
   methods: MethodView[];
+  /** The releases of the methods that have a range, as a literal for the runtime's `nodeVersion` check; `{}` when none. */
+  releasesLiteral: string;
 }
 
 export interface MethodView {
@@ -125,5 +127,12 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     })),
     typeImports: [...typeNames].sort(),
     methods,
+    releasesLiteral: literal(
+      Object.fromEntries(
+        endpoint.methods
+          .filter((m) => m.versions.since || m.versions.removedIn || m.versions.lastVersion)
+          .map((m) => [m.name, Object.fromEntries(Object.entries({ since: m.versions.since, lastVersion: m.versions.lastVersion, removedIn: m.versions.removedIn }).filter(([, v]) => v))]),
+      ) as Json,
+    ),
   };
 }

@@ -122,6 +122,7 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
     resultHistory: ((method['x-result-history'] ?? []) as Obj[]).map((entry) => ({
       versions: (entry['x-node-versions'] ?? {}) as MethodModel['versions'],
       schema: (entry.schema ?? {}) as JsonSchema,
+      description: str(entry.description),
     })),
     typeNames,
     index,

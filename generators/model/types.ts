@@ -109,7 +109,7 @@ export interface MethodModel {
   /** `x-changes`: each names the release and points (JSON pointers into the method) at what carries that release. */
   changes: Array<{ version: string; description: string; pointers: string[] }>;
   /** `x-result-history`: the result's earlier shapes, each with the releases that sent it. */
-  resultHistory: Array<{ versions: NodeVersions; schema: JsonSchema }>;
+  resultHistory: Array<{ versions: NodeVersions; schema: JsonSchema; description: string }>;
   typeNames: { params: string; result: string };
   /** Index of the method in its endpoint document (for pointers into `document`). */
   index: number;

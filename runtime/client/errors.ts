@@ -67,6 +67,33 @@ export class TimeoutError extends AvalancheRpcError {
   }
 }
 
+/**
+ * The client's `nodeVersion` does not serve the method: nothing was sent. `since` is the first release that serves it,
+ * `removedIn` the first that no longer does (either may be absent).
+ */
+export class NotServedError extends AvalancheRpcError {
+  readonly nodeVersion: string;
+  readonly since: string | undefined;
+  readonly removedIn: string | undefined;
+
+  constructor(method: string, url: string, nodeVersion: string, range: { since?: string; removedIn?: string; lastVersion?: string }) {
+    const why = range.since && compare(nodeVersion, range.since) < 0 ? `added in ${range.since}` : range.removedIn ? `removed in ${range.removedIn}` : `last served by ${range.lastVersion}`;
+    super(`${method}: not served by AvalancheGo ${nodeVersion} (${why}); nothing was sent`, method, url);
+    this.name = 'NotServedError';
+    this.nodeVersion = nodeVersion;
+    this.since = range.since;
+    this.removedIn = range.removedIn;
+  }
+}
+
+/** Orders release tags such as `v1.12.1`. */
+export function compare(a: string, b: string): number {
+  const x = a.replace(/^v/, '').split('.').map(Number);
+  const y = b.replace(/^v/, '').split('.').map(Number);
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+}
+
 /** The request did not reach the node or the answer was cut off (connection refused, DNS, TLS, reset); `cause` says why. */
 export class NetworkError extends AvalancheRpcError {
   constructor(method: string, url: string, cause: unknown) {

@@ -2,7 +2,7 @@
  * What every client shares: the JSON-RPC 2.0 call over HTTP POST with plain `fetch`, no dependencies, on Node >= 20
  * and in browsers.
  */
-import { HttpStatusError, InvalidResponseError, JsonRpcError, NetworkError, TimeoutError } from './errors.js';
+import { HttpStatusError, InvalidResponseError, JsonRpcError, NetworkError, NotServedError, TimeoutError, compare } from './errors.js';
 
 /** The subset of `fetch` the clients use; pass your own (a proxy, a test double, an instrumented fetch). */
 export type FetchLike = (url: string, init: { method: 'POST'; headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<FetchResponseLike>;
@@ -22,7 +22,15 @@ export interface ClientOptions {
   headers?: Record<string, string>;
   /** How long each call may take, in milliseconds, before it fails with a {@link TimeoutError}. Default 30000; 0 waits forever. */
   timeoutMs?: number;
+  /**
+   * The AvalancheGo release of the node, e.g. `v1.12.1`: a method that release does not serve fails with a
+   * {@link NotServedError} before anything is sent. Default: none, every method is sent.
+   */
+  nodeVersion?: string;
 }
+
+/** The releases that serve each method that has a range (from the spec's `x-node-versions`). */
+export type MethodReleases = Record<string, { since?: string; lastVersion?: string; removedIn?: string }>;
 
 export interface CallOptions {
   /** Aborts the call; it then rejects with the signal's reason, as `fetch` does. */
@@ -55,10 +63,12 @@ export class JsonRpcClient {
   readonly #fetch: FetchLike;
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
+  readonly #nodeVersion: string | undefined;
+  readonly #releases: MethodReleases;
   #nextId = 1;
 
   /** @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded. */
-  constructor(options: ClientOptions, defaultBaseUrl: string, path: string, values: Record<string, string> = {}) {
+  constructor(options: ClientOptions, defaultBaseUrl: string, path: string, values: Record<string, string> = {}, releases: MethodReleases = {}) {
     const expanded = path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? ''));
     this.url = (options.baseUrl ?? defaultBaseUrl).replace(/\/+$/, '') + expanded;
     const globalFetch = (globalThis as { fetch?: FetchLike }).fetch;
@@ -68,12 +78,17 @@ export class JsonRpcClient {
     this.#headers = { 'content-type': 'application/json' };
     for (const [name, value] of Object.entries(options.headers ?? {})) this.#headers[name.toLowerCase()] = value;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
+    if (options.nodeVersion !== undefined && !/^v\d+\.\d+\.\d+$/.test(options.nodeVersion)) throw new TypeError(`nodeVersion must look like v1.12.1, not "${options.nodeVersion}"`);
+    this.#nodeVersion = options.nodeVersion;
+    this.#releases = releases;
   }
 
   /** Sends one call and returns its `result`; every failure rejects with an `AvalancheRpcError` (errors.ts) or the abort reason. */
   protected async request<Result>(method: string, params: object, options: CallOptions = {}): Promise<Result> {
     const { signal } = options;
     signal?.throwIfAborted();
+    const range = this.#nodeVersion === undefined ? undefined : this.#releases[method];
+    if (range && !served(range, this.#nodeVersion!)) throw new NotServedError(method, this.url, this.#nodeVersion!, range);
     const id = this.#nextId++;
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
@@ -132,4 +147,10 @@ export class JsonRpcClient {
     if (!('result' in response)) throw new InvalidResponseError(method, this.url, 'the response has neither result nor error', excerpt(text));
     return response.result as Result;
   }
+}
+
+function served(range: MethodReleases[string], version: string): boolean {
+  if (range.since && compare(version, range.since) < 0) return false;
+  if (range.removedIn && compare(version, range.removedIn) >= 0) return false;
+  return !(range.lastVersion && compare(version, range.lastVersion) > 0);
 }

@@ -16,7 +16,7 @@ afterEach(async () => {
   node = undefined;
 });
 async function start(options: MockNodeOptions = {}) {
-  node = await startMockNode({ port: 0, validateResults: true, ...options });
+  node = await startMockNode({ port: 0, nodeVersion: 'all', validateResults: true, ...options });
   return Number(new URL(node.url).port);
 }
 async function call(port: number, path: string, method: string, params?: unknown) {

@@ -114,7 +114,7 @@ describe('robustness of the mock node', () => {
   let port: number;
   beforeAll(async () => {
     // A simulated Mainnet: the spec's avm.getTxFee example (Mainnet's fees) is then its answer.
-    node = await startMockNode({ port: 0, validateResults: true, maxBodyBytes: LIMIT, world: { network: 'mainnet' } });
+    node = await startMockNode({ port: 0, nodeVersion: 'all', validateResults: true, maxBodyBytes: LIMIT, world: { network: 'mainnet' } });
     port = Number(new URL(node.url).port);
   });
   afterAll(() => node.close());

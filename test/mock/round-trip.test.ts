@@ -84,7 +84,7 @@ describe('round trip of every example through the generated client', () => {
   }
 
   it.each(cases.map((c) => [`${c.method.name} / ${c.example.name}`, c] as const))('%s', async (_title, { endpoint, method, example }) => {
-    node = STATEFUL.has(endpoint) && !OTHER_CHAIN.has(method.name) ? await startMockNode({ port: 0, validateResults: true }) : await startExamplesServer();
+    node = STATEFUL.has(endpoint) && !OTHER_CHAIN.has(method.name) ? await startMockNode({ port: 0, nodeVersion: 'all', validateResults: true }) : await startExamplesServer();
     for (const [name, index] of BEFORE[`${method.name}/${example.name}`] ?? BEFORE[method.name] ?? []) {
       const before = findMethod(name);
       await call(before.endpoint, before.method, before.method.examples[index]!.params, []);

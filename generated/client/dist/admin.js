@@ -2,7 +2,7 @@
 import { JsonRpcClient } from "./runtime.js";
 export class AdminClient extends JsonRpcClient {
   constructor(options = {}) {
-    super(options, "http://127.0.0.1:9650", "/ext/admin");
+    super(options, "http://127.0.0.1:9650", "/ext/admin", {}, {});
   }
   /**
    * Give an API endpoint an additional path on this node.

@@ -2,7 +2,12 @@
 import { JsonRpcClient } from "./runtime.js";
 export class AvmStaticClient extends JsonRpcClient {
   constructor(options = {}) {
-    super(options, "http://127.0.0.1:9650", "/ext/vm/avm");
+    super(options, "http://127.0.0.1:9650", "/ext/vm/avm", {}, {
+      "avm.buildGenesis": {
+        lastVersion: "v1.10.17",
+        removedIn: "v1.10.18"
+      }
+    });
   }
   /**
    * Builds the genesis bytes of a new AVM chain from a JSON description of its assets.

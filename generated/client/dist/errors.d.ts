@@ -36,6 +36,22 @@ export declare class TimeoutError extends AvalancheRpcError {
     readonly timeoutMs: number;
     constructor(method: string, url: string, timeoutMs: number);
 }
+/**
+ * The client's `nodeVersion` does not serve the method: nothing was sent. `since` is the first release that serves it,
+ * `removedIn` the first that no longer does (either may be absent).
+ */
+export declare class NotServedError extends AvalancheRpcError {
+    readonly nodeVersion: string;
+    readonly since: string | undefined;
+    readonly removedIn: string | undefined;
+    constructor(method: string, url: string, nodeVersion: string, range: {
+        since?: string;
+        removedIn?: string;
+        lastVersion?: string;
+    });
+}
+/** Orders release tags such as `v1.12.1`. */
+export declare function compare(a: string, b: string): number;
 /** The request did not reach the node or the answer was cut off (connection refused, DNS, TLS, reset); `cause` says why. */
 export declare class NetworkError extends AvalancheRpcError {
     constructor(method: string, url: string, cause: unknown);

@@ -51,6 +51,25 @@ export class TimeoutError extends AvalancheRpcError {
     this.timeoutMs = timeoutMs;
   }
 }
+export class NotServedError extends AvalancheRpcError {
+  nodeVersion;
+  since;
+  removedIn;
+  constructor(method, url, nodeVersion, range) {
+    const why = range.since && compare(nodeVersion, range.since) < 0 ? `added in ${range.since}` : range.removedIn ? `removed in ${range.removedIn}` : `last served by ${range.lastVersion}`;
+    super(`${method}: not served by AvalancheGo ${nodeVersion} (${why}); nothing was sent`, method, url);
+    this.name = "NotServedError";
+    this.nodeVersion = nodeVersion;
+    this.since = range.since;
+    this.removedIn = range.removedIn;
+  }
+}
+export function compare(a, b) {
+  const x = a.replace(/^v/, "").split(".").map(Number);
+  const y = b.replace(/^v/, "").split(".").map(Number);
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+}
 export class NetworkError extends AvalancheRpcError {
   constructor(method, url, cause) {
     super(`${method}: request to ${url} failed: ${describe(cause)}`, method, url, { cause });

@@ -2,7 +2,28 @@
 import { JsonRpcClient } from "./runtime.js";
 export class KeystoreClient extends JsonRpcClient {
   constructor(options = {}) {
-    super(options, "http://127.0.0.1:9650", "/ext/keystore");
+    super(options, "http://127.0.0.1:9650", "/ext/keystore", {}, {
+      "keystore.createUser": {
+        lastVersion: "v1.12.1",
+        removedIn: "v1.12.2"
+      },
+      "keystore.deleteUser": {
+        lastVersion: "v1.12.1",
+        removedIn: "v1.12.2"
+      },
+      "keystore.exportUser": {
+        lastVersion: "v1.12.1",
+        removedIn: "v1.12.2"
+      },
+      "keystore.importUser": {
+        lastVersion: "v1.12.1",
+        removedIn: "v1.12.2"
+      },
+      "keystore.listUsers": {
+        lastVersion: "v1.12.1",
+        removedIn: "v1.12.2"
+      }
+    });
   }
   /**
    * Create a keystore user protected by a password.

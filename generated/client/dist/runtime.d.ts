@@ -20,7 +20,18 @@ export interface ClientOptions {
     headers?: Record<string, string>;
     /** How long each call may take, in milliseconds, before it fails with a {@link TimeoutError}. Default 30000; 0 waits forever. */
     timeoutMs?: number;
+    /**
+     * The AvalancheGo release of the node, e.g. `v1.12.1`: a method that release does not serve fails with a
+     * {@link NotServedError} before anything is sent. Default: none, every method is sent.
+     */
+    nodeVersion?: string;
 }
+/** The releases that serve each method that has a range (from the spec's `x-node-versions`). */
+export type MethodReleases = Record<string, {
+    since?: string;
+    lastVersion?: string;
+    removedIn?: string;
+}>;
 export interface CallOptions {
     /** Aborts the call; it then rejects with the signal's reason, as `fetch` does. */
     signal?: AbortSignal;
@@ -33,7 +44,7 @@ export declare class JsonRpcClient {
     /** The endpoint URL every call of this client is sent to. */
     readonly url: string;
     /** @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded. */
-    constructor(options: ClientOptions, defaultBaseUrl: string, path: string, values?: Record<string, string>);
+    constructor(options: ClientOptions, defaultBaseUrl: string, path: string, values?: Record<string, string>, releases?: MethodReleases);
     /** Sends one call and returns its `result`; every failure rejects with an `AvalancheRpcError` (errors.ts) or the abort reason. */
     protected request<Result>(method: string, params: object, options?: CallOptions): Promise<Result>;
 }

@@ -2,7 +2,24 @@
 import { JsonRpcClient } from "./runtime.js";
 export class XChainClient extends JsonRpcClient {
   constructor(options = {}) {
-    super(options, "http://127.0.0.1:9650", "/ext/bc/{blockchainID}", { blockchainID: options.blockchainID ?? "X" });
+    super(options, "http://127.0.0.1:9650", "/ext/bc/{blockchainID}", { blockchainID: options.blockchainID ?? "X" }, {
+      "avm.getAddressTxs": {
+        lastVersion: "v1.13.0",
+        removedIn: "v1.13.1"
+      },
+      "avm.getBlock": {
+        since: "v1.9.12"
+      },
+      "avm.getBlockByHeight": {
+        since: "v1.9.12"
+      },
+      "avm.getHeight": {
+        since: "v1.9.12"
+      },
+      "avm.getTxFee": {
+        since: "v1.12.2"
+      }
+    });
   }
   /**
    * Lists, page by page, the IDs of transactions that changed an address's balance of one asset.

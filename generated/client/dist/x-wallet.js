@@ -2,7 +2,7 @@
 import { JsonRpcClient } from "./runtime.js";
 export class XWalletClient extends JsonRpcClient {
   constructor(options = {}) {
-    super(options, "http://127.0.0.1:9650", "/ext/bc/{blockchainID}/wallet", { blockchainID: options.blockchainID ?? "X" });
+    super(options, "http://127.0.0.1:9650", "/ext/bc/{blockchainID}/wallet", { blockchainID: options.blockchainID ?? "X" }, {});
   }
   /**
    * Submits a signed transaction through the node's wallet service.

@@ -30,7 +30,7 @@ export interface AdminClientOptions extends ClientOptions {}
  */
 export class AdminClient extends JsonRpcClient {
   constructor(options: AdminClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/admin');
+    super(options, 'http://127.0.0.1:9650', '/ext/admin', {}, {});
   }
 
   /**

@@ -17,7 +17,12 @@ export interface AvmStaticClientOptions extends ClientOptions {}
  */
 export class AvmStaticClient extends JsonRpcClient {
   constructor(options: AvmStaticClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/vm/avm');
+    super(options, 'http://127.0.0.1:9650', '/ext/vm/avm', {}, {
+  'avm.buildGenesis': {
+    lastVersion: 'v1.10.17',
+    removedIn: 'v1.10.18',
+  },
+});
   }
 
   /**

@@ -67,7 +67,32 @@ export interface PChainClientOptions extends ClientOptions {}
  */
 export class PChainClient extends JsonRpcClient {
   constructor(options: PChainClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/bc/P');
+    super(options, 'http://127.0.0.1:9650', '/ext/bc/P', {}, {
+  'platform.getBlockByHeight': {
+    since: 'v1.10.8',
+  },
+  'platform.getFeeConfig': {
+    since: 'v1.11.11',
+  },
+  'platform.getFeeState': {
+    since: 'v1.11.11',
+  },
+  'platform.getL1Validator': {
+    since: 'v1.11.13',
+  },
+  'platform.getProposedHeight': {
+    since: 'v1.11.13',
+  },
+  'platform.getSubnet': {
+    since: 'v1.11.0',
+  },
+  'platform.getValidatorFeeConfig': {
+    since: 'v1.12.2',
+  },
+  'platform.getValidatorFeeState': {
+    since: 'v1.12.2',
+  },
+});
   }
 
   /**

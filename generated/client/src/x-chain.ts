@@ -44,7 +44,24 @@ export interface XChainClientOptions extends ClientOptions {
  */
 export class XChainClient extends JsonRpcClient {
   constructor(options: XChainClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/bc/{blockchainID}', { blockchainID: options.blockchainID ?? 'X' });
+    super(options, 'http://127.0.0.1:9650', '/ext/bc/{blockchainID}', { blockchainID: options.blockchainID ?? 'X' }, {
+  'avm.getAddressTxs': {
+    lastVersion: 'v1.13.0',
+    removedIn: 'v1.13.1',
+  },
+  'avm.getBlock': {
+    since: 'v1.9.12',
+  },
+  'avm.getBlockByHeight': {
+    since: 'v1.9.12',
+  },
+  'avm.getHeight': {
+    since: 'v1.9.12',
+  },
+  'avm.getTxFee': {
+    since: 'v1.12.2',
+  },
+});
   }
 
   /**

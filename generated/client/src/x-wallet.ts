@@ -24,7 +24,7 @@ export interface XWalletClientOptions extends ClientOptions {
  */
 export class XWalletClient extends JsonRpcClient {
   constructor(options: XWalletClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/bc/{blockchainID}/wallet', { blockchainID: options.blockchainID ?? 'X' });
+    super(options, 'http://127.0.0.1:9650', '/ext/bc/{blockchainID}/wallet', { blockchainID: options.blockchainID ?? 'X' }, {});
   }
 
   /**
