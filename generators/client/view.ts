@@ -5,6 +5,7 @@ import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { clientClassName, clientOptionsName } from '../model/names.ts';
 import type { EndpointModel, ExampleModel, MethodModel, SpecModel } from '../model/types.ts';
 import { commentLines, methodComment } from './docs.ts';
+import { overloads } from './narrow.ts';
 
 export const PACKAGE_NAME = '@avalanche-openrpc/client';
 
@@ -39,6 +40,8 @@ export interface MethodView {
   deprecated: boolean;
   /** The parameter list, e.g. `params: PlatformGetBalanceParams = {}, options?: CallOptions`. */
   signature: string;
+  /** Signatures ahead of the implementation's, when the result depends on a param's value (`encoding: 'json'`). */
+  overloads: Array<{ signature: string; resultType: string }>;
   paramsArgument: string;
   resultType: string;
   docLines: string[];
@@ -96,13 +99,19 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     if (hasParams) typeNames.add(method.typeNames.params);
     if (method.result) typeNames.add(method.typeNames.result);
     const paramsOptional = method.params.every((p) => !p.required);
+    const signatures = hasParams ? overloads(model, method, method.typeNames.params, resultType) : [];
+    for (const name of signatures.flatMap((o) => o.types ?? [])) typeNames.add(name);
+    const general = signatures.at(-1);
+    const paramList = (type: string, defaulted: boolean) =>
+      `params${paramsOptional && !defaulted ? '?' : ''}: ${type}${paramsOptional && defaulted ? ' = {}' : ''}, options?: CallOptions`;
     return {
       name: method.shortName,
       wireName: method.name,
       wireLiteral: literal(method.name),
       summary: method.summary.replace(/\s+/g, ' ').replaceAll('|', '\\|').trim(),
       deprecated: method.deprecated,
-      signature: hasParams ? `params: ${method.typeNames.params}${paramsOptional ? ' = {}' : ''}, options?: CallOptions` : 'options?: CallOptions',
+      signature: general ? paramList(general.params, true) : 'options?: CallOptions',
+      overloads: signatures.length > 1 ? signatures.map((o) => ({ signature: o.paramsRequired ? `params: ${o.params}, options?: CallOptions` : paramList(o.params, false), resultType: o.result })) : [],
       paramsArgument: hasParams ? 'params' : '{}',
       resultType,
       docLines: methodComment(model, endpoint, method),

@@ -52,27 +52,6 @@ export class KeystoreClient extends JsonRpcClient {
   deleteUser(params, options) {
     return this.request("keystore.deleteUser", params, options);
   }
-  /**
-   * Export a keystore user so it can be imported on another node.
-   *
-   * Serializes a user (its password hash and salt, and all its data, which stays encrypted with the password) into a string that `keystore.importUser` accepts on any node. A wrong password, or a user that does not exist, fails with `incorrect password: user "<username>"`. Served only when the node runs with `--api-keystore-enabled=true`. The node operator can read the passwords sent to it.
-   *
-   * **Where the prose docs differ from the node:**
-   * - The docs sample `user` (`7655a29d…00000000`) lacks the `0x` prefix, the 4-byte checksum and the 2-byte codec version `0x0000` that the node writes, and its hash does not match the sample password; the examples show a real export of a user with password `myPassword`.
-   * - The docs say `encoding` can only be `hex`; the node also accepts `hexc` (same as `hex`) and `hexnc` (no checksum), and fails `json` with "couldn't encode user to string: unsupported encoding in method".
-   *
-   * JSON-RPC method `keystore.exportUser` at `http://127.0.0.1:9650/ext/keystore`. Last served by v1.12.1; removed in v1.12.2.
-   *
-   * @param params - The params, sent by name ({@link KeystoreExportUserParams}).
-   * @param options - Abort signal and timeout of this call.
-   * @returns The result ({@link KeystoreExportUserResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-   * @throws {@link JsonRpcError} -32000: empty username
-   * @throws {@link JsonRpcError} -32000: username exceeds maximum length of 1024 chars
-   * @throws {@link JsonRpcError} -32000: incorrect password: user "myUsername"
-   * @throws {@link JsonRpcError} -32000: couldn't encode user to string: unsupported encoding in method
-   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
-   */
   exportUser(params, options) {
     return this.request("keystore.exportUser", params, options);
   }

@@ -26,46 +26,9 @@ export class PChainClient extends JsonRpcClient {
   getBalance(params = {}, options) {
     return this.request("platform.getBalance", params, options);
   }
-  /**
-   * Fetch an accepted P-Chain block by its ID.
-   *
-   * Returns an accepted block of the P-Chain, identified by its block ID, either as its bytes (hex, the default) or decoded into a JSON object. Blocks still being decided are not returned.
-   *
-   * **Where the prose docs differ from the node:**
-   * - The docs' JSON-encoded block nests the export transaction's base fields (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them directly in `unsignedTx`, as the docs' own `platform.getTx` sample shows.
-   * - The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both (since v1.10.1).
-   * - The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
-   *
-   * JSON-RPC method `platform.getBlock` at `http://127.0.0.1:9650/ext/bc/P`.
-   *
-   * @param params - The params, sent by name ({@link PlatformGetBlockParams}).
-   * @param options - Abort signal and timeout of this call.
-   * @returns The result ({@link PlatformGetBlockResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-   * @throws {@link JsonRpcError} -32000: couldn't get block with id d7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG: not found
-   */
   getBlock(params, options) {
     return this.request("platform.getBlock", params, options);
   }
-  /**
-   * Fetch an accepted P-Chain block by its height.
-   *
-   * Returns the accepted P-Chain block at the given height, either as its bytes (hex, the default) or decoded into a JSON object.
-   *
-   * **Where the prose docs differ from the node:**
-   * - The docs' JSON-encoded block nests the export transaction's base fields (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) inside `unsignedTx.inputs`; the node puts them directly in `unsignedTx`.
-   * - The docs' JSON-encoded block has no `id` for the block or its transactions; the node sends both.
-   * - The API description types `height` as an int; the node also accepts it as a decimal string (its own output form).
-   * - The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
-   *
-   * JSON-RPC method `platform.getBlockByHeight` at `http://127.0.0.1:9650/ext/bc/P`. Served since AvalancheGo v1.10.8.
-   *
-   * @param params - The params, sent by name ({@link PlatformGetBlockByHeightParams}).
-   * @param options - Abort signal and timeout of this call.
-   * @returns The result ({@link PlatformGetBlockByHeightResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-   * @throws {@link JsonRpcError} -32000: couldn't get block at height 99999999999: not found
-   */
   getBlockByHeight(params = {}, options) {
     return this.request("platform.getBlockByHeight", params, options);
   }
@@ -393,22 +356,6 @@ export class PChainClient extends JsonRpcClient {
   getTotalStake(params = {}, options) {
     return this.request("platform.getTotalStake", params, options);
   }
-  /**
-   * Fetch an accepted P-Chain transaction by its ID.
-   *
-   * Returns a transaction the P-Chain has accepted, either as its signed bytes (hex, the default) or decoded into a JSON object with the unsigned body, the credentials and the transaction ID.
-   *
-   * **Where the prose docs differ from the node:**
-   * - The API description offers only `hex` and `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.
-   *
-   * JSON-RPC method `platform.getTx` at `http://127.0.0.1:9650/ext/bc/P`.
-   *
-   * @param params - The params, sent by name ({@link PlatformGetTxParams}).
-   * @param options - Abort signal and timeout of this call.
-   * @returns The result ({@link PlatformGetTxResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-   * @throws {@link JsonRpcError} -32000: couldn't get tx: not found
-   */
   getTx(params, options) {
     return this.request("platform.getTx", params, options);
   }

@@ -92,47 +92,9 @@ export class XChainClient extends JsonRpcClient {
   getBalance(params, options) {
     return this.request("avm.getBalance", params, options);
   }
-  /**
-   * Returns a block of this chain by its ID.
-   *
-   * Returns an accepted (or currently processing) block by ID, in hex or as JSON. In JSON the block carries its parent ID, height, timestamp, an unused Merkle root, its transactions (each JSON-encoded as by `avm.getTx`) and its own ID. Only chains that have been linearized (the X-Chain since the Cortina upgrade) have blocks.
-   *
-   * **Where the prose docs differ from the node:**
-   * - The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block (type ID 32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks are AVM standard blocks (type ID 20), as in the examples here.
-   * - The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.
-   *
-   * JSON-RPC method `avm.getBlock` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`. Served since AvalancheGo v1.9.12.
-   *
-   * @param params - The params, sent by name ({@link AvmGetBlockParams}).
-   * @param options - Abort signal and timeout of this call.
-   * @returns The result ({@link AvmGetBlockResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-   * @throws {@link JsonRpcError} -32000: chain is not linearized
-   * @throws {@link JsonRpcError} -32000: couldn't get block with id tXJ4xwmR8soHE6DzRNMQPtiwQvuYsHn6eLLBzo2moDqBquqy6: not found
-   */
   getBlock(params, options) {
     return this.request("avm.getBlock", params, options);
   }
-  /**
-   * Returns the accepted block at a height of this chain.
-   *
-   * Returns the accepted block at height `height`, in hex or as JSON (same shapes as `avm.getBlock`). Only chains that have been linearized (the X-Chain since the Cortina upgrade) have blocks.
-   *
-   * **Where the prose docs differ from the node:**
-   * - The documented hex answer is not an X-Chain block: its bytes are a P-Chain Banff standard block (type ID 32) holding a P-Chain transaction, which an X-Chain node never returns; X-Chain blocks are AVM standard blocks (type ID 20), as in the examples here.
-   * - The in-repo docs' prose names the param `blockHeight`; the node reads `height` (a `blockHeight` key is ignored, so such a call returns the block at height 0).
-   * - The API description types `height` as a decimal string; the node also accepts a bare JSON number.
-   * - The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.
-   *
-   * JSON-RPC method `avm.getBlockByHeight` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`. Served since AvalancheGo v1.9.12.
-   *
-   * @param params - The params, sent by name ({@link AvmGetBlockByHeightParams}).
-   * @param options - Abort signal and timeout of this call.
-   * @returns The result ({@link AvmGetBlockByHeightResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-   * @throws {@link JsonRpcError} -32000: chain is not linearized
-   * @throws {@link JsonRpcError} -32000: couldn't get block at height 275686313486: not found
-   */
   getBlockByHeight(params = {}, options) {
     return this.request("avm.getBlockByHeight", params, options);
   }
@@ -151,23 +113,6 @@ export class XChainClient extends JsonRpcClient {
   getHeight(options) {
     return this.request("avm.getHeight", {}, options);
   }
-  /**
-   * Returns an accepted transaction by its ID.
-   *
-   * Returns an accepted transaction, as hex bytes or as a JSON object (`unsignedTx`, `credentials`, `id`; integers inside are bare numbers, addresses chain-prefixed). Transactions the node has not accepted fail with "not found"; this is also how to tell whether a transaction was accepted.
-   *
-   * **Where the prose docs differ from the node:**
-   * - The API description allows `hex` or `json` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc` (same as `hex`), case-insensitively.
-   *
-   * JSON-RPC method `avm.getTx` at `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
-   *
-   * @param params - The params, sent by name ({@link AvmGetTxParams}).
-   * @param options - Abort signal and timeout of this call.
-   * @returns The result ({@link AvmGetTxResult}).
-   * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-   * @throws {@link JsonRpcError} -32000: nil transaction ID
-   * @throws {@link JsonRpcError} -32000: not found
-   */
   getTx(params, options) {
     return this.request("avm.getTx", params, options);
   }

@@ -40,5 +40,7 @@ export declare class XWalletClient extends JsonRpcClient {
      * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
      * @deprecated Since AvalancheGo v1.9.12. Use `avm.issueTx` instead ({@link XChainClient.issueTx}).
      */
-    issueTx(params: WalletIssueTxParams, options?: CallOptions): Promise<WalletIssueTxResult>;
+    issueTx(params: WalletIssueTxParams & {
+        encoding?: 'hex' | 'hexnc' | 'hexc';
+    }, options?: CallOptions): Promise<WalletIssueTxResult>;
 }

@@ -169,7 +169,7 @@ export class AdminClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: need to specify either displayLevel or logLevel
    * @throws {@link JsonRpcError} -32000: logger with name "Z" not found
    */
-  setLoggerLevel(params: AdminSetLoggerLevelParams = {}, options?: CallOptions): Promise<AdminSetLoggerLevelResult> {
+  setLoggerLevel(params: AdminSetLoggerLevelParams & { logLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo'; displayLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo' } = {}, options?: CallOptions): Promise<AdminSetLoggerLevelResult> {
     return this.request<AdminSetLoggerLevelResult>('admin.setLoggerLevel', params, options);
   }
 

@@ -3,6 +3,8 @@ import { type CallOptions, type ClientOptions, JsonRpcClient } from './runtime.j
 import type {
   AvmBuildGenesisParams,
   AvmBuildGenesisResult,
+  Hex,
+  HexNoChecksum,
 } from './types.js';
 
 /** Options of the AvmStaticClient constructor. */
@@ -42,7 +44,10 @@ export class AvmStaticClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: problem parsing holder address: invalid checksum (expected (bech32=96w9sj, bech32m=sx7f4s), got ufnrn6)
    * @throws {@link JsonRpcError} -32000: problem formatting asset definition memo due to: missing 0x prefix to hex encoding
    */
-  buildGenesis(params: AvmBuildGenesisParams = {}, options?: CallOptions): Promise<AvmBuildGenesisResult> {
+  buildGenesis(params: AvmBuildGenesisParams & { encoding: 'hexnc' }, options?: CallOptions): Promise<Omit<AvmBuildGenesisResult, 'bytes'> & { bytes: HexNoChecksum }>;
+  buildGenesis(params?: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexc' }, options?: CallOptions): Promise<Omit<AvmBuildGenesisResult, 'bytes'> & { bytes: Hex }>;
+  buildGenesis(params?: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<AvmBuildGenesisResult>;
+  buildGenesis(params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexnc' | 'hexc' } = {}, options?: CallOptions): Promise<AvmBuildGenesisResult> {
     return this.request<AvmBuildGenesisResult>('avm.buildGenesis', params, options);
   }
 }
