@@ -52,6 +52,8 @@ export interface ParamModel {
 }
 
 export interface ErrorModel {
+  /** Unique within the method: the `components.errors` key, or words of the message (generators/model/errors.ts). */
+  name: string;
   code: number;
   message: string;
   data?: Json;
