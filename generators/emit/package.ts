@@ -31,7 +31,7 @@ export function packageFacts(model: SpecModel, name: string, description: string
   };
 }
 
-export function packageJson(facts: PackageFacts): object {
+export function packageJson(facts: PackageFacts, dependencies: Record<string, string> = {}): object {
   return {
     '//': facts.header,
     name: facts.name,
@@ -48,5 +48,6 @@ export function packageJson(facts: PackageFacts): object {
     files: ['dist', 'src', 'README.md'],
     sideEffects: false,
     engines: { node: '>=20' },
+    ...(Object.keys(dependencies).length > 0 ? { dependencies } : {}),
   };
 }

@@ -35,5 +35,5 @@ export const pChainMethods = [
   { name: "platform.validates", handler: "validates", params: ["subnetID"], byName: true, shape: { "p": { "SUBNETID": ["subnetID", 0, 0] } }, validateParams: validators.p29, validateResult: validators.r29, writeResult: validators.w29 }
 ];
 export function createPChainEndpoint(handlers, options) {
-  return createEndpoint({ name: "p-chain", methods: pChainMethods, document: pChainDocument }, handlers, options);
+  return createEndpoint({ name: "p-chain", methods: pChainMethods, document: pChainDocument, invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" }, handlers, options);
 }

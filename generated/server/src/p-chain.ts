@@ -300,5 +300,5 @@ export const pChainMethods: readonly MethodSpec[] = [
  * or call its `fetch` with a Request. Params are validated before a handler runs.
  */
 export function createPChainEndpoint(handlers: PChainHandlers, options?: EndpointOptions): Endpoint {
-  return createEndpoint({ name: 'p-chain', methods: pChainMethods, document: pChainDocument }, handlers, options);
+  return createEndpoint({ name: 'p-chain', methods: pChainMethods, document: pChainDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
 }

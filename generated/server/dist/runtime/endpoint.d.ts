@@ -32,6 +32,8 @@ export interface EndpointDefinition {
     name: string;
     methods: readonly MethodSpec[];
     document: OpenrpcDocument;
+    /** The node's text for params that fail to decode (the spec's InvalidArgument error). */
+    invalidArgument: string;
 }
 export interface Endpoint {
     readonly name: string;

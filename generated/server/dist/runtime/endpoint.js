@@ -12,7 +12,7 @@ export function createEndpoint(definition, handlers, options = {}) {
   };
   const table = handlers;
   const served = options.methods ? new Set(options.methods) : void 0;
-  const dispatcher = { methods: /* @__PURE__ */ new Map(), goNames: /* @__PURE__ */ new Map(), services: /* @__PURE__ */ new Set(), resolved: /* @__PURE__ */ new Map(), handlers: { ...table }, options: dispatchOptions };
+  const dispatcher = { methods: /* @__PURE__ */ new Map(), goNames: /* @__PURE__ */ new Map(), services: /* @__PURE__ */ new Set(), resolved: /* @__PURE__ */ new Map(), handlers: { ...table }, options: dispatchOptions, invalidArgument: definition.invalidArgument };
   const specs = [...definition.methods];
   if (options.discover ?? true) {
     const document = definition.document;

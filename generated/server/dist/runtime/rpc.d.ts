@@ -19,8 +19,6 @@ export declare class RawJson<T = unknown> {
     static write<T>(value: T): RawJson<T>;
 }
 export declare function rawJson<T>(value: T): RawJson<T>;
-/** The node's text for params that fail to decode (the spec's InvalidArgument error). */
-export declare const INVALID_ARGUMENT = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
 export interface MethodSpec {
     name: string;
     /** The key of the handler in the handlers object. */
@@ -72,6 +70,8 @@ export interface Dispatcher {
     resolved: Map<string, MethodSpec | string>;
     handlers: Record<string, Handler>;
     options: DispatchOptions;
+    /** The node's text for params that fail to decode (the spec's InvalidArgument error). */
+    invalidArgument: string;
 }
 export interface RpcReply {
     status: number;

@@ -25,7 +25,6 @@ export class RawJson {
 export function rawJson(value) {
   return RawJson.write(value);
 }
-export const INVALID_ARGUMENT = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
 const JSON_TYPE = "application/json; charset=utf-8";
 export function goMethodName(name) {
   const dot = name.indexOf(".");
@@ -41,12 +40,12 @@ function answerNode(dispatcher, body, call) {
   const resolved = resolveNodeMethod(dispatcher, request.method);
   if (typeof resolved === "string") return refusal(dispatcher, request, -32e3, resolved);
   const args = nodeArgs(request.params);
-  if (!args) return refusal(dispatcher, request, -32e3, INVALID_ARGUMENT);
+  if (!args) return refusal(dispatcher, request, -32e3, dispatcher.invalidArgument);
   const params = foldValue(args, resolved.shape);
   if (!resolved.validateParams(params)) {
     const violations = violationsOf(resolved.validateParams);
     const rejection = isDecodeFailure(violations) ? void 0 : dispatcher.options.rejectParams?.(resolved.name, params, violations);
-    if (!rejection) return refusal(dispatcher, request, -32e3, INVALID_ARGUMENT);
+    if (!rejection) return refusal(dispatcher, request, -32e3, dispatcher.invalidArgument);
     return errorOf(rejection, (code, message, data) => {
       notify(dispatcher.options.onRefused, request.method, message);
       return nodeFailure(request, true, code, message, [goStringify(data)]);

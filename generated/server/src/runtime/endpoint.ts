@@ -33,6 +33,8 @@ export interface EndpointDefinition {
   name: string;
   methods: readonly MethodSpec[];
   document: OpenrpcDocument;
+  /** The node's text for params that fail to decode (the spec's InvalidArgument error). */
+  invalidArgument: string;
 }
 
 export interface Endpoint {
@@ -60,7 +62,7 @@ export function createEndpoint(definition: EndpointDefinition, handlers: object,
   };
   const table = handlers as Record<string, Handler>;
   const served = options.methods ? new Set(options.methods) : undefined;
-  const dispatcher: Dispatcher = { methods: new Map(), goNames: new Map(), services: new Set(), resolved: new Map(), handlers: { ...table }, options: dispatchOptions };
+  const dispatcher: Dispatcher = { methods: new Map(), goNames: new Map(), services: new Set(), resolved: new Map(), handlers: { ...table }, options: dispatchOptions, invalidArgument: definition.invalidArgument };
   const specs = [...definition.methods];
   if (options.discover ?? true) {
     const document = definition.document;

@@ -42,9 +42,6 @@ export function rawJson<T>(value: T): RawJson<T> {
   return RawJson.write(value);
 }
 
-/** The node's text for params that fail to decode (the spec's InvalidArgument error). */
-export const INVALID_ARGUMENT = 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls';
-
 export interface MethodSpec {
   name: string;
   /** The key of the handler in the handlers object. */
@@ -100,6 +97,8 @@ export interface Dispatcher {
   resolved: Map<string, MethodSpec | string>;
   handlers: Record<string, Handler>;
   options: DispatchOptions;
+  /** The node's text for params that fail to decode (the spec's InvalidArgument error). */
+  invalidArgument: string;
 }
 
 export interface RpcReply {
@@ -135,12 +134,12 @@ function answerNode(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): R
   const resolved = resolveNodeMethod(dispatcher, request.method);
   if (typeof resolved === 'string') return refusal(dispatcher, request, -32000, resolved);
   const args = nodeArgs(request.params);
-  if (!args) return refusal(dispatcher, request, -32000, INVALID_ARGUMENT);
+  if (!args) return refusal(dispatcher, request, -32000, dispatcher.invalidArgument);
   const params = foldValue(args, resolved.shape) as Record<string, unknown>;
   if (!resolved.validateParams(params)) {
     const violations = violationsOf(resolved.validateParams);
     const rejection = isDecodeFailure(violations) ? undefined : dispatcher.options.rejectParams?.(resolved.name, params, violations);
-    if (!rejection) return refusal(dispatcher, request, -32000, INVALID_ARGUMENT);
+    if (!rejection) return refusal(dispatcher, request, -32000, dispatcher.invalidArgument);
     // The node's handler ran and refused the params, so the answer carries the handler's headers.
     return errorOf(rejection, (code, message, data) => {
       notify(dispatcher.options.onRefused, request.method, message);
