@@ -6,6 +6,7 @@ import { clientClassName, clientOptionsName } from '../model/names.ts';
 import type { EndpointModel, ExampleModel, MethodModel, SpecModel } from '../model/types.ts';
 import { commentLines, methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
+import { messagePattern } from '../model/errors.ts';
 
 export const PACKAGE_NAME = '@avalanche-openrpc/client';
 
@@ -29,6 +30,8 @@ export interface EndpointView {
   urlTemplate: string;
   pathVariables: Array<{ name: string; defaultLiteral: string; docLines: string[] }>;
   typeImports: string[];
+  /** The interface naming each method's documented errors, e.g. `PChainClientErrors`. */
+  errorsName: string;
   methods: MethodView[];
 }
 
@@ -45,6 +48,9 @@ export interface MethodView {
   paramsArgument: string;
   resultType: string;
   docLines: string[];
+  /** The documented errors' names as a union of literals, and as a table of code and message pattern. */
+  errorNames: string;
+  errorTable: string;
 }
 
 export function packageView(model: SpecModel): PackageView {
@@ -115,6 +121,8 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
       paramsArgument: hasParams ? 'params' : '{}',
       resultType,
       docLines: methodComment(model, endpoint, method),
+      errorNames: method.errors.map((e) => literal(e.name)).join(' | ') || 'never',
+      errorTable: `{ ${method.errors.map((e) => `${e.name}: [${e.code}, /${messagePattern(e.message).source}/]`).join(', ')} }`,
     };
   });
   return {
@@ -133,6 +141,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
       docLines: commentLines([variable.description, `Default \`${variable.default}\`.`]),
     })),
     typeImports: [...typeNames].sort(),
+    errorsName: `${className}Errors`,
     methods,
   };
 }

@@ -2,7 +2,7 @@
  * What every client shares: the JSON-RPC 2.0 call over HTTP POST with plain `fetch`, no dependencies, on Node >= 20
  * and in browsers.
  */
-import { HttpStatusError, InvalidResponseError, JsonRpcError, NetworkError, TimeoutError } from './errors.js';
+import { type DocumentedErrors, HttpStatusError, InvalidResponseError, JsonRpcError, NetworkError, TimeoutError } from './errors.js';
 
 /** The subset of `fetch` the clients use; pass your own (a proxy, a test double, an instrumented fetch). */
 export type FetchLike = (url: string, init: { method: 'POST'; headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<FetchResponseLike>;
@@ -48,8 +48,11 @@ interface ResponseObject {
 
 const isObject = (value: unknown): value is { [key: string]: unknown } => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The base of every generated client: one endpoint URL, one JSON-RPC 2.0 call per method. */
-export class JsonRpcClient {
+/**
+ * The base of every generated client: one endpoint URL, one JSON-RPC 2.0 call per method. `Errors` names, per client
+ * method, the errors its spec documents, so `failed(error, method, name)` is checked at compile time.
+ */
+export class JsonRpcClient<Errors extends { [method: string]: string } = { [method: string]: string }> {
   /** The endpoint URL every call of this client is sent to. */
   readonly url: string;
   readonly #fetch: FetchLike;
@@ -70,8 +73,27 @@ export class JsonRpcClient {
     this.#timeoutMs = options.timeoutMs ?? 30_000;
   }
 
-  /** Sends one call and returns its `result`; every failure rejects with an `AvalancheRpcError` (errors.ts) or the abort reason. */
-  protected async request<Result>(method: string, params: object, options: CallOptions = {}): Promise<Result> {
+  /**
+   * Calls a method the spec does not describe (or one of its methods, untyped): `params` are sent as given, the result
+   * comes back unchecked. Fails as every method does.
+   */
+  call(method: string, params: object = {}, options?: CallOptions): Promise<unknown> {
+    return this.request<unknown>(method, params, options);
+  }
+
+  /**
+   * Whether `error` is the documented error `name` of this client's method `method`, e.g.
+   * `keystore.failed(error, 'createUser', 'KeystoreUserAlreadyExists')`; a name the method does not document does not compile.
+   */
+  failed<Method extends keyof Errors & string>(error: unknown, method: Method, name: Errors[Method]): error is JsonRpcError<Errors[Method]> {
+    return error instanceof JsonRpcError && error.url === this.url && error.method.slice(error.method.indexOf('.') + 1) === method && error.is(name);
+  }
+
+  /**
+   * Sends one call and returns its `result`; every failure rejects with an `AvalancheRpcError` (errors.ts) or the abort
+   * reason. A JSON-RPC error is named from `errors`, the method's documented ones.
+   */
+  protected async request<Result>(method: string, params: object, options: CallOptions = {}, errors?: DocumentedErrors): Promise<Result> {
     const { signal } = options;
     signal?.throwIfAborted();
     const id = this.#nextId++;
@@ -102,14 +124,14 @@ export class JsonRpcClient {
         if (signal?.aborted) throw signal.reason;
         throw new NetworkError(method, this.url, error);
       }
-      return this.#read<Result>(method, id, answer.status, answer.text);
+      return this.#read<Result>(method, id, answer.status, answer.text, errors);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
   }
 
-  #read<Result>(method: string, id: number, status: number, text: string): Result {
+  #read<Result>(method: string, id: number, status: number, text: string, errors: DocumentedErrors | undefined): Result {
     if (status !== 200) throw new HttpStatusError(method, this.url, status, excerpt(text));
     let response: unknown;
     try {
@@ -118,15 +140,15 @@ export class JsonRpcClient {
       throw new InvalidResponseError(method, this.url, 'the body is not JSON', excerpt(text));
     }
     if (!isObject(response) || response['jsonrpc'] !== '2.0') throw new InvalidResponseError(method, this.url, 'not a JSON-RPC 2.0 response object', excerpt(text));
-    return this.#result<Result>(method, id, response as ResponseObject, text);
+    return this.#result<Result>(method, id, response as ResponseObject, text, errors);
   }
 
-  #result<Result>(method: string, id: number, response: ResponseObject, text: string): Result {
+  #result<Result>(method: string, id: number, response: ResponseObject, text: string, errors: DocumentedErrors | undefined): Result {
     const { error } = response;
     // An error the server could not tie to a request carries id null (JSON-RPC 2.0, section 5).
     if (isObject(error) && (response.id === id || response.id === null)) {
       const code = typeof error.code === 'number' ? error.code : NaN;
-      throw new JsonRpcError(method, this.url, code, typeof error.message === 'string' ? error.message : JSON.stringify(error.message), error.data ?? null);
+      throw new JsonRpcError(method, this.url, code, typeof error.message === 'string' ? error.message : JSON.stringify(error.message), error.data ?? null, errors);
     }
     if (response.id !== id) throw new InvalidResponseError(method, this.url, `the response id ${JSON.stringify(response.id)} does not match the request id ${id}`, excerpt(text));
     if (!('result' in response)) throw new InvalidResponseError(method, this.url, 'the response has neither result nor error', excerpt(text));

@@ -12,6 +12,8 @@ import {
   type EncodedBytes,
   type Hex,
   type HexNoChecksum,
+  JsonRpcError,
+  type KeystoreClientErrors,
   KeystoreClient,
   PChainClient,
   type PlatformGetBalanceResult,
@@ -91,6 +93,20 @@ export async function typeLevel(): Promise<void> {
   expectTypeOf((await new KeystoreClient().exportUser({ username: 'u', password: 'p' })).user).toEqualTypeOf<Hex>();
   const chosen = 'json' as 'hex' | 'json';
   expectTypeOf((await xchain.getTx({ txID: 'x', encoding: chosen })).tx).toEqualTypeOf<EncodedBytes | AvmTx>();
+
+  // Documented errors, per method, checked at compile time; call() reaches anything, untyped.
+  const keystore = new KeystoreClient();
+  const failure: unknown = new Error('x');
+  if (keystore.failed(failure, 'createUser', 'KeystoreUserAlreadyExists')) {
+    expectTypeOf(failure.documented).toEqualTypeOf<KeystoreClientErrors['createUser'] | undefined>();
+    expectTypeOf(failure.code).toEqualTypeOf<number>();
+  }
+  // @ts-expect-error listUsers does not document that error
+  keystore.failed(failure, 'listUsers', 'KeystoreUserAlreadyExists');
+  // @ts-expect-error no such method
+  keystore.failed(failure, 'createUsers', 'InvalidArgument');
+  if (failure instanceof JsonRpcError) expectTypeOf(failure.is('KeystoreUserAlreadyExists')).toEqualTypeOf<boolean>();
+  expectTypeOf(await pchain.call('platform.getProposedHeight', {})).toEqualTypeOf<unknown>();
 
   // Options and call options are the documented shapes.
   expectTypeOf<ClientOptions>().toHaveProperty('baseUrl');

@@ -4,6 +4,19 @@ import type { AdminAliasChainParams, AdminAliasChainResult, AdminAliasParams, Ad
 /** Options of the AdminClient constructor. */
 export interface AdminClientOptions extends ClientOptions {
 }
+/** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
+export type AdminClientErrors = {
+    alias: 'InvalidArgument' | 'AdminAliasTooLong' | 'RouteIsEitherAlreadyAliasedOrAlreadyMaps';
+    aliasChain: 'InvalidArgument' | 'AdminAliasTooLong' | 'ThereIsNoIDWithAlias' | 'IsAlreadyUsedAsAnAliasForAn';
+    getChainAliases: 'InvalidArgument' | 'InvalidInputChecksum';
+    getLoggerLevel: 'InvalidArgument' | 'AdminLoggerNotFound';
+    loadVMs: 'InvalidArgument';
+    lockProfile: 'InvalidArgument';
+    memoryProfile: 'InvalidArgument';
+    setLoggerLevel: 'InvalidArgument' | 'NeedToSpecifyEitherDisplayLevelOrLogLevel' | 'AdminLoggerNotFound';
+    startCPUProfiler: 'InvalidArgument' | 'CpuProfilerAlreadyRunning';
+    stopCPUProfiler: 'InvalidArgument' | 'CpuProfilerDoesntExist';
+};
 /**
  * AvalancheGo Admin API
  *
@@ -11,7 +24,7 @@ export interface AdminClientOptions extends ClientOptions {
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/admin`.
  */
-export declare class AdminClient extends JsonRpcClient {
+export declare class AdminClient extends JsonRpcClient<AdminClientErrors> {
     constructor(options?: AdminClientOptions);
     /**
      * Give an API endpoint an additional path on this node.

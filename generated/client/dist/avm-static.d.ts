@@ -4,6 +4,10 @@ import type { AvmBuildGenesisParams, AvmBuildGenesisResult, Hex, HexNoChecksum }
 /** Options of the AvmStaticClient constructor. */
 export interface AvmStaticClientOptions extends ClientOptions {
 }
+/** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
+export type AvmStaticClientErrors = {
+    buildGenesis: 'InvalidArgument' | 'UnknownAssetType' | 'ProblemParsingHolderAddressInvalidChecksumExpectedBech' | 'ProblemFormattingAssetDefinitionMemoDueToMissing';
+};
 /**
  * AvalancheGo AVM static API
  *
@@ -11,7 +15,7 @@ export interface AvmStaticClientOptions extends ClientOptions {
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/vm/avm`.
  */
-export declare class AvmStaticClient extends JsonRpcClient {
+export declare class AvmStaticClient extends JsonRpcClient<AvmStaticClientErrors> {
     constructor(options?: AvmStaticClientOptions);
     /**
      * Builds the genesis bytes of a new AVM chain from a JSON description of its assets.

@@ -4,6 +4,14 @@ import type { Hex, HexNoChecksum, KeystoreCreateUserParams, KeystoreCreateUserRe
 /** Options of the KeystoreClient constructor. */
 export interface KeystoreClientOptions extends ClientOptions {
 }
+/** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
+export type KeystoreClientErrors = {
+    createUser: 'InvalidArgument' | 'KeystoreEmptyUsername' | 'KeystoreUsernameTooLong' | 'KeystoreUserAlreadyExists' | 'KeystoreEmptyPassword' | 'KeystorePasswordTooLong' | 'KeystorePasswordTooWeak';
+    deleteUser: 'InvalidArgument' | 'KeystoreEmptyUsername' | 'KeystoreUsernameTooLong' | 'KeystoreUserDoesNotExist' | 'KeystoreIncorrectPassword';
+    exportUser: 'InvalidArgument' | 'KeystoreEmptyUsername' | 'KeystoreUsernameTooLong' | 'KeystoreIncorrectPassword' | 'CouldntEncodeUserToStringUnsupportedEncodingIn';
+    importUser: 'InvalidArgument' | 'KeystoreEmptyUsername' | 'KeystoreUsernameTooLong' | 'CouldntDecodeToBytesMissingPrefixToHex' | 'CouldntDecodeToBytesInvalidInputChecksum' | 'KeystoreUserAlreadyExists' | 'UnknownCodecVersion' | 'CouldntUnpackCodecVersion' | 'KeystoreIncorrectPassword';
+    listUsers: 'InvalidArgument';
+};
 /**
  * AvalancheGo Keystore API
  *
@@ -11,7 +19,7 @@ export interface KeystoreClientOptions extends ClientOptions {
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/keystore`.
  */
-export declare class KeystoreClient extends JsonRpcClient {
+export declare class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> {
     constructor(options?: KeystoreClientOptions);
     /**
      * Create a keystore user protected by a password.

@@ -4,6 +4,39 @@ import type { EncodedBytes, PlatformBlock, PlatformGetBalanceParams, PlatformGet
 /** Options of the PChainClient constructor. */
 export interface PChainClientOptions extends ClientOptions {
 }
+/** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
+export type PChainClientErrors = {
+    getBalance: 'InvalidArgument' | 'PlatformAddressWrongHRP' | 'PlatformAddressWrongChain';
+    getBlock: 'InvalidArgument' | 'CouldntGetBlockWithIdNotFound';
+    getBlockByHeight: 'InvalidArgument' | 'CouldntGetBlockAtHeightNotFound';
+    getBlockchains: 'InvalidArgument';
+    getBlockchainStatus: 'InvalidArgument' | 'ArgumentNotGiven' | 'ProblemParsingBlockchainIDInputStringIsSmallerThan';
+    getCurrentSupply: 'InvalidArgument' | 'FetchingCurrentSupplyFailedNotFound';
+    getCurrentValidators: 'InvalidArgument';
+    getFeeConfig: 'InvalidArgument';
+    getFeeState: 'InvalidArgument';
+    getHeight: 'InvalidArgument';
+    getL1Validator: 'InvalidArgument' | 'FetchingLValidatorFailedNotFound';
+    getProposedHeight: 'InvalidArgument';
+    getMinStake: 'InvalidArgument' | 'FailedFetchingSubnetTransformationForNotFound';
+    getRewardUTXOs: 'InvalidArgument' | 'CouldntEncodeUtxoAsJsonUnsupportedEncodingIn';
+    getStake: 'InvalidArgument' | 'AddressesProvidedButThisMethodCanTakeAt' | 'PlatformAddressWrongHRP' | 'PlatformAddressWrongChain' | 'CouldntEncodeOutputAsJsonUnsupportedEncodingIn';
+    getStakingAssetID: 'InvalidArgument' | 'FailedFetchingSubnetTransformationForNotFound';
+    getSubnet: 'InvalidArgument' | 'ThePrimaryNetworkIsntASubnet' | 'NotFound' | 'IsNotASubnet';
+    getSubnets: 'InvalidArgument' | 'IsNotASubnet';
+    getTimestamp: 'InvalidArgument';
+    getTotalStake: 'InvalidArgument';
+    getTx: 'InvalidArgument' | 'CouldntGetTxNotFound';
+    getTxStatus: 'InvalidArgument';
+    getUTXOs: 'InvalidArgument' | 'UTXONoAddresses' | 'UTXOTooManyAddresses' | 'PlatformAddressWrongHRP' | 'PlatformAddressWrongChain' | 'CouldntParseStartIndexUtxoInvalidBaseDigit' | 'CouldntEncodeUTXOAsJsonUnsupportedEncodingIn';
+    getValidatorsAt: 'InvalidArgument' | 'FailedToGetValidatorSetFailedToFetch';
+    getValidatorFeeConfig: 'InvalidArgument';
+    getValidatorFeeState: 'InvalidArgument';
+    issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding';
+    sampleValidators: 'InvalidArgument' | 'SamplingErroredWithInsufficientWeight' | 'SamplingErroredWithMissingValidators';
+    validatedBy: 'InvalidArgument' | 'ProblemRetrievingBlockchainNotFound' | 'IsNotABlockchain';
+    validates: 'InvalidArgument' | 'ProblemRetrievingSubnetNotFound' | 'IsNotASubnet';
+};
 /**
  * AvalancheGo P-Chain API (Platform VM)
  *
@@ -11,7 +44,7 @@ export interface PChainClientOptions extends ClientOptions {
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/P`.
  */
-export declare class PChainClient extends JsonRpcClient {
+export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
     constructor(options?: PChainClientOptions);
     /**
      * Sum the P-Chain UTXOs that a set of addresses controls, split by lock state.

@@ -25,8 +25,25 @@ export class JsonRpcClient {
     for (const [name, value] of Object.entries(options.headers ?? {})) this.#headers[name.toLowerCase()] = value;
     this.#timeoutMs = options.timeoutMs ?? 3e4;
   }
-  /** Sends one call and returns its `result`; every failure rejects with an `AvalancheRpcError` (errors.ts) or the abort reason. */
-  async request(method, params, options = {}) {
+  /**
+   * Calls a method the spec does not describe (or one of its methods, untyped): `params` are sent as given, the result
+   * comes back unchecked. Fails as every method does.
+   */
+  call(method, params = {}, options) {
+    return this.request(method, params, options);
+  }
+  /**
+   * Whether `error` is the documented error `name` of this client's method `method`, e.g.
+   * `keystore.failed(error, 'createUser', 'KeystoreUserAlreadyExists')`; a name the method does not document does not compile.
+   */
+  failed(error, method, name) {
+    return error instanceof JsonRpcError && error.url === this.url && error.method.slice(error.method.indexOf(".") + 1) === method && error.is(name);
+  }
+  /**
+   * Sends one call and returns its `result`; every failure rejects with an `AvalancheRpcError` (errors.ts) or the abort
+   * reason. A JSON-RPC error is named from `errors`, the method's documented ones.
+   */
+  async request(method, params, options = {}, errors) {
     const { signal } = options;
     signal?.throwIfAborted();
     const id = this.#nextId++;
@@ -56,13 +73,13 @@ export class JsonRpcClient {
         if (signal?.aborted) throw signal.reason;
         throw new NetworkError(method, this.url, error);
       }
-      return this.#read(method, id, answer.status, answer.text);
+      return this.#read(method, id, answer.status, answer.text, errors);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
     }
   }
-  #read(method, id, status, text) {
+  #read(method, id, status, text, errors) {
     if (status !== 200) throw new HttpStatusError(method, this.url, status, excerpt(text));
     let response;
     try {
@@ -71,13 +88,13 @@ export class JsonRpcClient {
       throw new InvalidResponseError(method, this.url, "the body is not JSON", excerpt(text));
     }
     if (!isObject(response) || response["jsonrpc"] !== "2.0") throw new InvalidResponseError(method, this.url, "not a JSON-RPC 2.0 response object", excerpt(text));
-    return this.#result(method, id, response, text);
+    return this.#result(method, id, response, text, errors);
   }
-  #result(method, id, response, text) {
+  #result(method, id, response, text, errors) {
     const { error } = response;
     if (isObject(error) && (response.id === id || response.id === null)) {
       const code = typeof error.code === "number" ? error.code : NaN;
-      throw new JsonRpcError(method, this.url, code, typeof error.message === "string" ? error.message : JSON.stringify(error.message), error.data ?? null);
+      throw new JsonRpcError(method, this.url, code, typeof error.message === "string" ? error.message : JSON.stringify(error.message), error.data ?? null, errors);
     }
     if (response.id !== id) throw new InvalidResponseError(method, this.url, `the response id ${JSON.stringify(response.id)} does not match the request id ${id}`, excerpt(text));
     if (!("result" in response)) throw new InvalidResponseError(method, this.url, "the response has neither result nor error", excerpt(text));

@@ -10,6 +10,21 @@ export interface XChainClientOptions extends ClientOptions {
      */
     blockchainID?: string;
 }
+/** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
+export type XChainClientErrors = {
+    getAddressTxs: 'InvalidArgument' | 'PageSizeMaximumAllowed' | 'CouldntParseArgumentToAddressCouldntParseAddress' | 'SpecifiedAssetIDIsInvalidAssetNotFound';
+    getAllBalances: 'InvalidArgument' | 'AvmAddressWrongChain';
+    getAssetDescription: 'InvalidArgument' | 'AvmAssetNotFound' | 'AvmNotFound' | 'TransactionDoesntCreateAnAsset';
+    getBalance: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAssetNotFound';
+    getBlock: 'InvalidArgument' | 'AvmNotLinearized' | 'CouldntGetBlockWithIdNotFound';
+    getBlockByHeight: 'InvalidArgument' | 'AvmNotLinearized' | 'CouldntGetBlockAtHeightNotFound';
+    getHeight: 'InvalidArgument' | 'AvmNotLinearized';
+    getTx: 'InvalidArgument' | 'AvmNilTxID' | 'AvmNotFound';
+    getTxFee: 'InvalidArgument';
+    getTxStatus: 'InvalidArgument' | 'AvmNilTxID';
+    getUTXOs: 'InvalidArgument' | 'UTXONoAddresses' | 'UTXOTooManyAddresses' | 'ProblemParsingSourceChainIDThereIsNoID' | 'CouldntParseAddressExpectedHrpButGot';
+    issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding';
+};
 /**
  * AvalancheGo X-Chain API (AVM)
  *
@@ -17,7 +32,7 @@ export interface XChainClientOptions extends ClientOptions {
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
  */
-export declare class XChainClient extends JsonRpcClient {
+export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
     constructor(options?: XChainClientOptions);
     /**
      * Lists, page by page, the IDs of transactions that changed an address's balance of one asset.

@@ -10,6 +10,10 @@ export interface XWalletClientOptions extends ClientOptions {
      */
     blockchainID?: string;
 }
+/** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
+export type XWalletClientErrors = {
+    issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding';
+};
 /**
  * AvalancheGo X-Chain wallet API
  *
@@ -17,7 +21,7 @@ export interface XWalletClientOptions extends ClientOptions {
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/{blockchainID}/wallet`.
  */
-export declare class XWalletClient extends JsonRpcClient {
+export declare class XWalletClient extends JsonRpcClient<XWalletClientErrors> {
     constructor(options?: XWalletClientOptions);
     /**
      * Submits a signed transaction through the node's wallet service.

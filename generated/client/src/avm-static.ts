@@ -10,6 +10,15 @@ import type {
 /** Options of the AvmStaticClient constructor. */
 export interface AvmStaticClientOptions extends ClientOptions {}
 
+/** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
+export type AvmStaticClientErrors = {
+  buildGenesis: 'InvalidArgument' | 'UnknownAssetType' | 'ProblemParsingHolderAddressInvalidChecksumExpectedBech' | 'ProblemFormattingAssetDefinitionMemoDueToMissing';
+};
+
+const ERRORS = {
+  buildGenesis: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], UnknownAssetType: [-32000, /^unknown asset type$/], ProblemParsingHolderAddressInvalidChecksumExpectedBech: [-32000, /^problem parsing holder address: invalid checksum \(expected \(bech32=\d+w9sj, bech32m=sx7f4s\), got ufnrn6\)$/], ProblemFormattingAssetDefinitionMemoDueToMissing: [-32000, /^problem formatting asset definition memo due to: missing 0x[0-9a-fA-F]* prefix to hex encoding$/] },
+} as const;
+
 /**
  * AvalancheGo AVM static API
  *
@@ -17,7 +26,7 @@ export interface AvmStaticClientOptions extends ClientOptions {}
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/vm/avm`.
  */
-export class AvmStaticClient extends JsonRpcClient {
+export class AvmStaticClient extends JsonRpcClient<AvmStaticClientErrors> {
   constructor(options: AvmStaticClientOptions = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/vm/avm');
   }
@@ -48,6 +57,6 @@ export class AvmStaticClient extends JsonRpcClient {
   buildGenesis(params?: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexc' }, options?: CallOptions): Promise<Omit<AvmBuildGenesisResult, 'bytes'> & { bytes: Hex }>;
   buildGenesis(params?: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<AvmBuildGenesisResult>;
   buildGenesis(params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexnc' | 'hexc' } = {}, options?: CallOptions): Promise<AvmBuildGenesisResult> {
-    return this.request<AvmBuildGenesisResult>('avm.buildGenesis', params, options);
+    return this.request<AvmBuildGenesisResult>('avm.buildGenesis', params, options, ERRORS.buildGenesis);
   }
 }

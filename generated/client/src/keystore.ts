@@ -17,6 +17,23 @@ import type {
 /** Options of the KeystoreClient constructor. */
 export interface KeystoreClientOptions extends ClientOptions {}
 
+/** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
+export type KeystoreClientErrors = {
+  createUser: 'InvalidArgument' | 'KeystoreEmptyUsername' | 'KeystoreUsernameTooLong' | 'KeystoreUserAlreadyExists' | 'KeystoreEmptyPassword' | 'KeystorePasswordTooLong' | 'KeystorePasswordTooWeak';
+  deleteUser: 'InvalidArgument' | 'KeystoreEmptyUsername' | 'KeystoreUsernameTooLong' | 'KeystoreUserDoesNotExist' | 'KeystoreIncorrectPassword';
+  exportUser: 'InvalidArgument' | 'KeystoreEmptyUsername' | 'KeystoreUsernameTooLong' | 'KeystoreIncorrectPassword' | 'CouldntEncodeUserToStringUnsupportedEncodingIn';
+  importUser: 'InvalidArgument' | 'KeystoreEmptyUsername' | 'KeystoreUsernameTooLong' | 'CouldntDecodeToBytesMissingPrefixToHex' | 'CouldntDecodeToBytesInvalidInputChecksum' | 'KeystoreUserAlreadyExists' | 'UnknownCodecVersion' | 'CouldntUnpackCodecVersion' | 'KeystoreIncorrectPassword';
+  listUsers: 'InvalidArgument';
+};
+
+const ERRORS = {
+  createUser: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], KeystoreEmptyUsername: [-32000, /^empty username$/], KeystoreUsernameTooLong: [-32000, /^username exceeds maximum length of \d+ chars$/], KeystoreUserAlreadyExists: [-32000, /^user already exists: \S*$/], KeystoreEmptyPassword: [-32000, /^empty password$/], KeystorePasswordTooLong: [-32000, /^password exceeds maximum length of \d+ chars$/], KeystorePasswordTooWeak: [-32000, /^password is too weak$/] },
+  deleteUser: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], KeystoreEmptyUsername: [-32000, /^empty username$/], KeystoreUsernameTooLong: [-32000, /^username exceeds maximum length of \d+ chars$/], KeystoreUserDoesNotExist: [-32000, /^user doesn't exist: \S*$/], KeystoreIncorrectPassword: [-32000, /^incorrect password: user "[^"]*"$/] },
+  exportUser: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], KeystoreEmptyUsername: [-32000, /^empty username$/], KeystoreUsernameTooLong: [-32000, /^username exceeds maximum length of \d+ chars$/], KeystoreIncorrectPassword: [-32000, /^incorrect password: user "[^"]*"$/], CouldntEncodeUserToStringUnsupportedEncodingIn: [-32000, /^couldn't encode user to string: unsupported encoding in method$/] },
+  importUser: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], KeystoreEmptyUsername: [-32000, /^empty username$/], KeystoreUsernameTooLong: [-32000, /^username exceeds maximum length of \d+ chars$/], CouldntDecodeToBytesMissingPrefixToHex: [-32000, /^couldn't decode '[^']*' to bytes: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], CouldntDecodeToBytesInvalidInputChecksum: [-32000, /^couldn't decode '[^']*' to bytes: invalid input checksum$/], KeystoreUserAlreadyExists: [-32000, /^user already exists: \S*$/], UnknownCodecVersion: [-32000, /^unknown codec version$/], CouldntUnpackCodecVersion: [-32000, /^couldn't unpack codec version$/], KeystoreIncorrectPassword: [-32000, /^incorrect password: user "[^"]*"$/] },
+  listUsers: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+} as const;
+
 /**
  * AvalancheGo Keystore API
  *
@@ -24,7 +41,7 @@ export interface KeystoreClientOptions extends ClientOptions {}
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/keystore`.
  */
-export class KeystoreClient extends JsonRpcClient {
+export class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> {
   constructor(options: KeystoreClientOptions = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/keystore');
   }
@@ -55,7 +72,7 @@ export class KeystoreClient extends JsonRpcClient {
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
   createUser(params: KeystoreCreateUserParams, options?: CallOptions): Promise<KeystoreCreateUserResult> {
-    return this.request<KeystoreCreateUserResult>('keystore.createUser', params, options);
+    return this.request<KeystoreCreateUserResult>('keystore.createUser', params, options, ERRORS.createUser);
   }
 
   /**
@@ -76,7 +93,7 @@ export class KeystoreClient extends JsonRpcClient {
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
   deleteUser(params: KeystoreDeleteUserParams, options?: CallOptions): Promise<KeystoreDeleteUserResult> {
-    return this.request<KeystoreDeleteUserResult>('keystore.deleteUser', params, options);
+    return this.request<KeystoreDeleteUserResult>('keystore.deleteUser', params, options, ERRORS.deleteUser);
   }
 
   /**
@@ -104,7 +121,7 @@ export class KeystoreClient extends JsonRpcClient {
   exportUser(params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexc' }, options?: CallOptions): Promise<Omit<KeystoreExportUserResult, 'user'> & { user: Hex }>;
   exportUser(params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<KeystoreExportUserResult>;
   exportUser(params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<KeystoreExportUserResult> {
-    return this.request<KeystoreExportUserResult>('keystore.exportUser', params, options);
+    return this.request<KeystoreExportUserResult>('keystore.exportUser', params, options, ERRORS.exportUser);
   }
 
   /**
@@ -133,7 +150,7 @@ export class KeystoreClient extends JsonRpcClient {
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
   importUser(params: KeystoreImportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<KeystoreImportUserResult> {
-    return this.request<KeystoreImportUserResult>('keystore.importUser', params, options);
+    return this.request<KeystoreImportUserResult>('keystore.importUser', params, options, ERRORS.importUser);
   }
 
   /**
@@ -152,6 +169,6 @@ export class KeystoreClient extends JsonRpcClient {
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g. AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
   listUsers(options?: CallOptions): Promise<KeystoreListUsersResult> {
-    return this.request<KeystoreListUsersResult>('keystore.listUsers', {}, options);
+    return this.request<KeystoreListUsersResult>('keystore.listUsers', {}, options, ERRORS.listUsers);
   }
 }

@@ -61,6 +61,73 @@ import type {
 /** Options of the PChainClient constructor. */
 export interface PChainClientOptions extends ClientOptions {}
 
+/** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
+export type PChainClientErrors = {
+  getBalance: 'InvalidArgument' | 'PlatformAddressWrongHRP' | 'PlatformAddressWrongChain';
+  getBlock: 'InvalidArgument' | 'CouldntGetBlockWithIdNotFound';
+  getBlockByHeight: 'InvalidArgument' | 'CouldntGetBlockAtHeightNotFound';
+  getBlockchains: 'InvalidArgument';
+  getBlockchainStatus: 'InvalidArgument' | 'ArgumentNotGiven' | 'ProblemParsingBlockchainIDInputStringIsSmallerThan';
+  getCurrentSupply: 'InvalidArgument' | 'FetchingCurrentSupplyFailedNotFound';
+  getCurrentValidators: 'InvalidArgument';
+  getFeeConfig: 'InvalidArgument';
+  getFeeState: 'InvalidArgument';
+  getHeight: 'InvalidArgument';
+  getL1Validator: 'InvalidArgument' | 'FetchingLValidatorFailedNotFound';
+  getProposedHeight: 'InvalidArgument';
+  getMinStake: 'InvalidArgument' | 'FailedFetchingSubnetTransformationForNotFound';
+  getRewardUTXOs: 'InvalidArgument' | 'CouldntEncodeUtxoAsJsonUnsupportedEncodingIn';
+  getStake: 'InvalidArgument' | 'AddressesProvidedButThisMethodCanTakeAt' | 'PlatformAddressWrongHRP' | 'PlatformAddressWrongChain' | 'CouldntEncodeOutputAsJsonUnsupportedEncodingIn';
+  getStakingAssetID: 'InvalidArgument' | 'FailedFetchingSubnetTransformationForNotFound';
+  getSubnet: 'InvalidArgument' | 'ThePrimaryNetworkIsntASubnet' | 'NotFound' | 'IsNotASubnet';
+  getSubnets: 'InvalidArgument' | 'IsNotASubnet';
+  getTimestamp: 'InvalidArgument';
+  getTotalStake: 'InvalidArgument';
+  getTx: 'InvalidArgument' | 'CouldntGetTxNotFound';
+  getTxStatus: 'InvalidArgument';
+  getUTXOs: 'InvalidArgument' | 'UTXONoAddresses' | 'UTXOTooManyAddresses' | 'PlatformAddressWrongHRP' | 'PlatformAddressWrongChain' | 'CouldntParseStartIndexUtxoInvalidBaseDigit' | 'CouldntEncodeUTXOAsJsonUnsupportedEncodingIn';
+  getValidatorsAt: 'InvalidArgument' | 'FailedToGetValidatorSetFailedToFetch';
+  getValidatorFeeConfig: 'InvalidArgument';
+  getValidatorFeeState: 'InvalidArgument';
+  issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding';
+  sampleValidators: 'InvalidArgument' | 'SamplingErroredWithInsufficientWeight' | 'SamplingErroredWithMissingValidators';
+  validatedBy: 'InvalidArgument' | 'ProblemRetrievingBlockchainNotFound' | 'IsNotABlockchain';
+  validates: 'InvalidArgument' | 'ProblemRetrievingSubnetNotFound' | 'IsNotASubnet';
+};
+
+const ERRORS = {
+  getBalance: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], PlatformAddressWrongHRP: [-32000, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/], PlatformAddressWrongChain: [-32000, /^couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/] },
+  getBlock: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], CouldntGetBlockWithIdNotFound: [-32000, /^couldn't get block with id [1-9A-HJ-NP-Za-km-z]+: not found$/] },
+  getBlockByHeight: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], CouldntGetBlockAtHeightNotFound: [-32000, /^couldn't get block at height \d+: not found$/] },
+  getBlockchains: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  getBlockchainStatus: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], ArgumentNotGiven: [-32000, /^argument '[^']*' not given$/], ProblemParsingBlockchainIDInputStringIsSmallerThan: [-32000, /^problem parsing blockchainID "[^"]*": input string is smaller than the checksum size$/] },
+  getCurrentSupply: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], FetchingCurrentSupplyFailedNotFound: [-32000, /^fetching current supply failed: not found$/] },
+  getCurrentValidators: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  getFeeConfig: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  getFeeState: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  getHeight: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  getL1Validator: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], FetchingLValidatorFailedNotFound: [-32000, /^fetching L1 validator "[^"]*" failed: not found$/] },
+  getProposedHeight: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  getMinStake: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], FailedFetchingSubnetTransformationForNotFound: [-32000, /^failed fetching subnet transformation for [1-9A-HJ-NP-Za-km-z]+: not found$/] },
+  getRewardUTXOs: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], CouldntEncodeUtxoAsJsonUnsupportedEncodingIn: [-32000, /^couldn't encode utxo as json: unsupported encoding in method$/] },
+  getStake: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AddressesProvidedButThisMethodCanTakeAt: [-32000, /^\d+ addresses provided but this method can take at most \d+$/], PlatformAddressWrongHRP: [-32000, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/], PlatformAddressWrongChain: [-32000, /^couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/], CouldntEncodeOutputAsJsonUnsupportedEncodingIn: [-32000, /^couldn't encode output [1-9A-HJ-NP-Za-km-z]+ as json: unsupported encoding in method$/] },
+  getStakingAssetID: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], FailedFetchingSubnetTransformationForNotFound: [-32000, /^failed fetching subnet transformation for [1-9A-HJ-NP-Za-km-z]+: not found$/] },
+  getSubnet: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], ThePrimaryNetworkIsntASubnet: [-32000, /^the primary network isn't a subnet$/], NotFound: [-32000, /^not found$/], IsNotASubnet: [-32000, /^"[^"]*" is not a subnet$/] },
+  getSubnets: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], IsNotASubnet: [-32000, /^"[^"]*" is not a subnet$/] },
+  getTimestamp: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  getTotalStake: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  getTx: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], CouldntGetTxNotFound: [-32000, /^couldn't get tx: not found$/] },
+  getTxStatus: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  getUTXOs: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], UTXONoAddresses: [-32000, /^no addresses provided$/], UTXOTooManyAddresses: [-32000, /^number of addresses given, \d+, exceeds maximum, \d+$/], PlatformAddressWrongHRP: [-32000, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/], PlatformAddressWrongChain: [-32000, /^couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/], CouldntParseStartIndexUtxoInvalidBaseDigit: [-32000, /^couldn't parse start index utxo: invalid base58 digit \('[^']*'\)$/], CouldntEncodeUTXOAsJsonUnsupportedEncodingIn: [-32000, /^couldn't encode UTXO [1-9A-HJ-NP-Za-km-z]+ as json: unsupported encoding in method$/] },
+  getValidatorsAt: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], FailedToGetValidatorSetFailedToFetch: [-32000, /^failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = [1-9A-HJ-NP-Za-km-z]+: current P-chain height \(\d+\) < requested P-Chain height \(\d+\)$/] },
+  getValidatorFeeConfig: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  getValidatorFeeState: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  issueTx: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/], TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/] },
+  sampleValidators: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], SamplingErroredWithInsufficientWeight: [-32000, /^sampling [1-9A-HJ-NP-Za-km-z]+ errored with insufficient weight$/], SamplingErroredWithMissingValidators: [-32000, /^sampling [1-9A-HJ-NP-Za-km-z]+ errored with missing validators$/] },
+  validatedBy: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], ProblemRetrievingBlockchainNotFound: [-32000, /^problem retrieving blockchain "[^"]*": not found$/], IsNotABlockchain: [-32000, /^"[^"]*" is not a blockchain$/] },
+  validates: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], ProblemRetrievingSubnetNotFound: [-32000, /^problem retrieving subnet "[^"]*": not found$/], IsNotASubnet: [-32000, /^"[^"]*" is not a subnet$/] },
+} as const;
+
 /**
  * AvalancheGo P-Chain API (Platform VM)
  *
@@ -68,7 +135,7 @@ export interface PChainClientOptions extends ClientOptions {}
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/P`.
  */
-export class PChainClient extends JsonRpcClient {
+export class PChainClient extends JsonRpcClient<PChainClientErrors> {
   constructor(options: PChainClientOptions = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/bc/P');
   }
@@ -93,7 +160,7 @@ export class PChainClient extends JsonRpcClient {
    * @deprecated Since AvalancheGo v1.9.12. Use `platform.getUTXOs` instead ({@link PChainClient.getUTXOs}).
    */
   getBalance(params: PlatformGetBalanceParams = {}, options?: CallOptions): Promise<PlatformGetBalanceResult> {
-    return this.request<PlatformGetBalanceResult>('platform.getBalance', params, options);
+    return this.request<PlatformGetBalanceResult>('platform.getBalance', params, options, ERRORS.getBalance);
   }
 
   /**
@@ -118,7 +185,7 @@ export class PChainClient extends JsonRpcClient {
   getBlock(params: PlatformGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<PlatformGetBlockResult, 'block'> & { block: EncodedBytes }>;
   getBlock(params: PlatformGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<PlatformGetBlockResult>;
   getBlock(params: PlatformGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<PlatformGetBlockResult> {
-    return this.request<PlatformGetBlockResult>('platform.getBlock', params, options);
+    return this.request<PlatformGetBlockResult>('platform.getBlock', params, options, ERRORS.getBlock);
   }
 
   /**
@@ -144,7 +211,7 @@ export class PChainClient extends JsonRpcClient {
   getBlockByHeight(params?: PlatformGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<PlatformGetBlockByHeightResult, 'block'> & { block: EncodedBytes }>;
   getBlockByHeight(params?: PlatformGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<PlatformGetBlockByHeightResult>;
   getBlockByHeight(params: PlatformGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' } = {}, options?: CallOptions): Promise<PlatformGetBlockByHeightResult> {
-    return this.request<PlatformGetBlockByHeightResult>('platform.getBlockByHeight', params, options);
+    return this.request<PlatformGetBlockByHeightResult>('platform.getBlockByHeight', params, options, ERRORS.getBlockByHeight);
   }
 
   /**
@@ -163,7 +230,7 @@ export class PChainClient extends JsonRpcClient {
    * @deprecated Since AvalancheGo v1.9.12. Replacement: no single method: platform.validates lists the blockchain IDs of one Subnet, platform.validatedBy gives a blockchain's Subnet, and platform.getTx of a blockchain ID returns its CreateChainTx with the name and VM
    */
   getBlockchains(options?: CallOptions): Promise<PlatformGetBlockchainsResult> {
-    return this.request<PlatformGetBlockchainsResult>('platform.getBlockchains', {}, options);
+    return this.request<PlatformGetBlockchainsResult>('platform.getBlockchains', {}, options, ERRORS.getBlockchains);
   }
 
   /**
@@ -189,7 +256,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: problem parsing blockchainID "foo": input string is smaller than the checksum size
    */
   getBlockchainStatus(params: PlatformGetBlockchainStatusParams, options?: CallOptions): Promise<PlatformGetBlockchainStatusResult> {
-    return this.request<PlatformGetBlockchainStatusResult>('platform.getBlockchainStatus', params, options);
+    return this.request<PlatformGetBlockchainStatusResult>('platform.getBlockchainStatus', params, options, ERRORS.getBlockchainStatus);
   }
 
   /**
@@ -209,7 +276,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: fetching current supply failed: not found
    */
   getCurrentSupply(params: PlatformGetCurrentSupplyParams = {}, options?: CallOptions): Promise<PlatformGetCurrentSupplyResult> {
-    return this.request<PlatformGetCurrentSupplyResult>('platform.getCurrentSupply', params, options);
+    return this.request<PlatformGetCurrentSupplyResult>('platform.getCurrentSupply', params, options, ERRORS.getCurrentSupply);
   }
 
   /**
@@ -240,7 +307,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   getCurrentValidators(params: PlatformGetCurrentValidatorsParams = {}, options?: CallOptions): Promise<PlatformGetCurrentValidatorsResult> {
-    return this.request<PlatformGetCurrentValidatorsResult>('platform.getCurrentValidators', params, options);
+    return this.request<PlatformGetCurrentValidatorsResult>('platform.getCurrentValidators', params, options, ERRORS.getCurrentValidators);
   }
 
   /**
@@ -255,7 +322,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   getFeeConfig(options?: CallOptions): Promise<PlatformGetFeeConfigResult> {
-    return this.request<PlatformGetFeeConfigResult>('platform.getFeeConfig', {}, options);
+    return this.request<PlatformGetFeeConfigResult>('platform.getFeeConfig', {}, options, ERRORS.getFeeConfig);
   }
 
   /**
@@ -270,7 +337,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   getFeeState(options?: CallOptions): Promise<PlatformGetFeeStateResult> {
-    return this.request<PlatformGetFeeStateResult>('platform.getFeeState', {}, options);
+    return this.request<PlatformGetFeeStateResult>('platform.getFeeState', {}, options, ERRORS.getFeeState);
   }
 
   /**
@@ -285,7 +352,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   getHeight(options?: CallOptions): Promise<PlatformGetHeightResult> {
-    return this.request<PlatformGetHeightResult>('platform.getHeight', {}, options);
+    return this.request<PlatformGetHeightResult>('platform.getHeight', {}, options, ERRORS.getHeight);
   }
 
   /**
@@ -305,7 +372,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: fetching L1 validator "9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo" failed: not found
    */
   getL1Validator(params: PlatformGetL1ValidatorParams, options?: CallOptions): Promise<PlatformGetL1ValidatorResult> {
-    return this.request<PlatformGetL1ValidatorResult>('platform.getL1Validator', params, options);
+    return this.request<PlatformGetL1ValidatorResult>('platform.getL1Validator', params, options, ERRORS.getL1Validator);
   }
 
   /**
@@ -320,7 +387,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   getProposedHeight(options?: CallOptions): Promise<PlatformGetProposedHeightResult> {
-    return this.request<PlatformGetProposedHeightResult>('platform.getProposedHeight', {}, options);
+    return this.request<PlatformGetProposedHeightResult>('platform.getProposedHeight', {}, options, ERRORS.getProposedHeight);
   }
 
   /**
@@ -340,7 +407,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: failed fetching subnet transformation for 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r: not found
    */
   getMinStake(params: PlatformGetMinStakeParams = {}, options?: CallOptions): Promise<PlatformGetMinStakeResult> {
-    return this.request<PlatformGetMinStakeResult>('platform.getMinStake', params, options);
+    return this.request<PlatformGetMinStakeResult>('platform.getMinStake', params, options, ERRORS.getMinStake);
   }
 
   /**
@@ -362,7 +429,7 @@ export class PChainClient extends JsonRpcClient {
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: reward UTXOs show up in the reward owner's platform.getUTXOs listing
    */
   getRewardUTXOs(params: PlatformGetRewardUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' } = {}, options?: CallOptions): Promise<PlatformGetRewardUTXOsResult> {
-    return this.request<PlatformGetRewardUTXOsResult>('platform.getRewardUTXOs', params, options);
+    return this.request<PlatformGetRewardUTXOsResult>('platform.getRewardUTXOs', params, options, ERRORS.getRewardUTXOs);
   }
 
   /**
@@ -388,7 +455,7 @@ export class PChainClient extends JsonRpcClient {
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: derive stake from platform.getCurrentValidators
    */
   getStake(params: PlatformGetStakeParams & { encoding?: 'hex' | 'hexnc' | 'hexc' } = {}, options?: CallOptions): Promise<PlatformGetStakeResult> {
-    return this.request<PlatformGetStakeResult>('platform.getStake', params, options);
+    return this.request<PlatformGetStakeResult>('platform.getStake', params, options, ERRORS.getStake);
   }
 
   /**
@@ -405,7 +472,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: failed fetching subnet transformation for 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r: not found
    */
   getStakingAssetID(params: PlatformGetStakingAssetIDParams = {}, options?: CallOptions): Promise<PlatformGetStakingAssetIDResult> {
-    return this.request<PlatformGetStakingAssetIDResult>('platform.getStakingAssetID', params, options);
+    return this.request<PlatformGetStakingAssetIDResult>('platform.getStakingAssetID', params, options, ERRORS.getStakingAssetID);
   }
 
   /**
@@ -424,7 +491,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: "2NbS4dwGaf2p1MaXb65PrkZdXRwmSX4ZzGnUu7jm3aykgThuZE" is not a subnet
    */
   getSubnet(params: PlatformGetSubnetParams, options?: CallOptions): Promise<PlatformGetSubnetResult> {
-    return this.request<PlatformGetSubnetResult>('platform.getSubnet', params, options);
+    return this.request<PlatformGetSubnetResult>('platform.getSubnet', params, options, ERRORS.getSubnet);
   }
 
   /**
@@ -445,7 +512,7 @@ export class PChainClient extends JsonRpcClient {
    * @deprecated Since AvalancheGo v1.9.12. Use `platform.getSubnet` instead ({@link PChainClient.getSubnet}).
    */
   getSubnets(params: PlatformGetSubnetsParams = {}, options?: CallOptions): Promise<PlatformGetSubnetsResult> {
-    return this.request<PlatformGetSubnetsResult>('platform.getSubnets', params, options);
+    return this.request<PlatformGetSubnetsResult>('platform.getSubnets', params, options, ERRORS.getSubnets);
   }
 
   /**
@@ -464,7 +531,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   getTimestamp(options?: CallOptions): Promise<PlatformGetTimestampResult> {
-    return this.request<PlatformGetTimestampResult>('platform.getTimestamp', {}, options);
+    return this.request<PlatformGetTimestampResult>('platform.getTimestamp', {}, options, ERRORS.getTimestamp);
   }
 
   /**
@@ -485,7 +552,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   getTotalStake(params: PlatformGetTotalStakeParams = {}, options?: CallOptions): Promise<PlatformGetTotalStakeResult> {
-    return this.request<PlatformGetTotalStakeResult>('platform.getTotalStake', params, options);
+    return this.request<PlatformGetTotalStakeResult>('platform.getTotalStake', params, options, ERRORS.getTotalStake);
   }
 
   /**
@@ -508,7 +575,7 @@ export class PChainClient extends JsonRpcClient {
   getTx(params: PlatformGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<PlatformGetTxResult, 'tx'> & { tx: EncodedBytes }>;
   getTx(params: PlatformGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<PlatformGetTxResult>;
   getTx(params: PlatformGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<PlatformGetTxResult> {
-    return this.request<PlatformGetTxResult>('platform.getTx', params, options);
+    return this.request<PlatformGetTxResult>('platform.getTx', params, options, ERRORS.getTx);
   }
 
   /**
@@ -533,7 +600,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   getTxStatus(params: PlatformGetTxStatusParams = {}, options?: CallOptions): Promise<PlatformGetTxStatusResult> {
-    return this.request<PlatformGetTxStatusResult>('platform.getTxStatus', params, options);
+    return this.request<PlatformGetTxStatusResult>('platform.getTxStatus', params, options, ERRORS.getTxStatus);
   }
 
   /**
@@ -562,7 +629,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't encode UTXO 17VYpBDztAd8xrc6EnyTpXkQFNuZmNYWq483DKbJAre3SdZAV as json: unsupported encoding in method
    */
   getUTXOs(params: PlatformGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<PlatformGetUTXOsResult> {
-    return this.request<PlatformGetUTXOsResult>('platform.getUTXOs', params, options);
+    return this.request<PlatformGetUTXOsResult>('platform.getUTXOs', params, options, ERRORS.getUTXOs);
   }
 
   /**
@@ -584,7 +651,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = 11111111111111111111111111111111LpoYY: current P-chain height (1000) < requested P-Chain height (2000)
    */
   getValidatorsAt(params: PlatformGetValidatorsAtParams = {}, options?: CallOptions): Promise<PlatformGetValidatorsAtResult> {
-    return this.request<PlatformGetValidatorsAtResult>('platform.getValidatorsAt', params, options);
+    return this.request<PlatformGetValidatorsAtResult>('platform.getValidatorsAt', params, options, ERRORS.getValidatorsAt);
   }
 
   /**
@@ -602,7 +669,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   getValidatorFeeConfig(options?: CallOptions): Promise<PlatformGetValidatorFeeConfigResult> {
-    return this.request<PlatformGetValidatorFeeConfigResult>('platform.getValidatorFeeConfig', {}, options);
+    return this.request<PlatformGetValidatorFeeConfigResult>('platform.getValidatorFeeConfig', {}, options, ERRORS.getValidatorFeeConfig);
   }
 
   /**
@@ -617,7 +684,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   getValidatorFeeState(options?: CallOptions): Promise<PlatformGetValidatorFeeStateResult> {
-    return this.request<PlatformGetValidatorFeeStateResult>('platform.getValidatorFeeState', {}, options);
+    return this.request<PlatformGetValidatorFeeStateResult>('platform.getValidatorFeeState', {}, options, ERRORS.getValidatorFeeState);
   }
 
   /**
@@ -640,7 +707,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
    */
   issueTx(params: PlatformIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<PlatformIssueTxResult> {
-    return this.request<PlatformIssueTxResult>('platform.issueTx', params, options);
+    return this.request<PlatformIssueTxResult>('platform.issueTx', params, options, ERRORS.issueTx);
   }
 
   /**
@@ -658,7 +725,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: sampling 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r errored with missing validators
    */
   sampleValidators(params: PlatformSampleValidatorsParams = {}, options?: CallOptions): Promise<PlatformSampleValidatorsResult> {
-    return this.request<PlatformSampleValidatorsResult>('platform.sampleValidators', params, options);
+    return this.request<PlatformSampleValidatorsResult>('platform.sampleValidators', params, options, ERRORS.sampleValidators);
   }
 
   /**
@@ -679,7 +746,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r" is not a blockchain
    */
   validatedBy(params: PlatformValidatedByParams = {}, options?: CallOptions): Promise<PlatformValidatedByResult> {
-    return this.request<PlatformValidatedByResult>('platform.validatedBy', params, options);
+    return this.request<PlatformValidatedByResult>('platform.validatedBy', params, options, ERRORS.validatedBy);
   }
 
   /**
@@ -700,6 +767,6 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: "KDYHHKjM4yTJTT8H8qPs5KXzE6gQH5TZrmP1qVr1P6qECj3XN" is not a subnet
    */
   validates(params: PlatformValidatesParams = {}, options?: CallOptions): Promise<PlatformValidatesResult> {
-    return this.request<PlatformValidatesResult>('platform.validates', params, options);
+    return this.request<PlatformValidatesResult>('platform.validates', params, options, ERRORS.validates);
   }
 }

@@ -38,6 +38,37 @@ export interface XChainClientOptions extends ClientOptions {
   blockchainID?: string;
 }
 
+/** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
+export type XChainClientErrors = {
+  getAddressTxs: 'InvalidArgument' | 'PageSizeMaximumAllowed' | 'CouldntParseArgumentToAddressCouldntParseAddress' | 'SpecifiedAssetIDIsInvalidAssetNotFound';
+  getAllBalances: 'InvalidArgument' | 'AvmAddressWrongChain';
+  getAssetDescription: 'InvalidArgument' | 'AvmAssetNotFound' | 'AvmNotFound' | 'TransactionDoesntCreateAnAsset';
+  getBalance: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAssetNotFound';
+  getBlock: 'InvalidArgument' | 'AvmNotLinearized' | 'CouldntGetBlockWithIdNotFound';
+  getBlockByHeight: 'InvalidArgument' | 'AvmNotLinearized' | 'CouldntGetBlockAtHeightNotFound';
+  getHeight: 'InvalidArgument' | 'AvmNotLinearized';
+  getTx: 'InvalidArgument' | 'AvmNilTxID' | 'AvmNotFound';
+  getTxFee: 'InvalidArgument';
+  getTxStatus: 'InvalidArgument' | 'AvmNilTxID';
+  getUTXOs: 'InvalidArgument' | 'UTXONoAddresses' | 'UTXOTooManyAddresses' | 'ProblemParsingSourceChainIDThereIsNoID' | 'CouldntParseAddressExpectedHrpButGot';
+  issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding';
+};
+
+const ERRORS = {
+  getAddressTxs: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], PageSizeMaximumAllowed: [-32000, /^pageSize > maximum allowed \(\d+\)$/], CouldntParseArgumentToAddressCouldntParseAddress: [-32000, /^couldn't parse argument '[^']*' to address: couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/], SpecifiedAssetIDIsInvalidAssetNotFound: [-32000, /^specified `assetID` is invalid: asset '[^']*' not found$/] },
+  getAllBalances: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmAddressWrongChain: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/] },
+  getAssetDescription: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmAssetNotFound: [-32000, /^asset '[^']*' not found$/], AvmNotFound: [-32000, /^not found$/], TransactionDoesntCreateAnAsset: [-32000, /^transaction doesn't create an asset$/] },
+  getBalance: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmAddressWrongChain: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/], AvmAssetNotFound: [-32000, /^asset '[^']*' not found$/] },
+  getBlock: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmNotLinearized: [-32000, /^chain is not linearized$/], CouldntGetBlockWithIdNotFound: [-32000, /^couldn't get block with id [1-9A-HJ-NP-Za-km-z]+: not found$/] },
+  getBlockByHeight: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmNotLinearized: [-32000, /^chain is not linearized$/], CouldntGetBlockAtHeightNotFound: [-32000, /^couldn't get block at height \d+: not found$/] },
+  getHeight: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmNotLinearized: [-32000, /^chain is not linearized$/] },
+  getTx: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmNilTxID: [-32000, /^nil transaction ID$/], AvmNotFound: [-32000, /^not found$/] },
+  getTxFee: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  getTxStatus: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmNilTxID: [-32000, /^nil transaction ID$/] },
+  getUTXOs: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], UTXONoAddresses: [-32000, /^no addresses provided$/], UTXOTooManyAddresses: [-32000, /^number of addresses given, \d+, exceeds maximum, \d+$/], ProblemParsingSourceChainIDThereIsNoID: [-32000, /^problem parsing source chainID "[^"]*": there is no ID with alias: Q$/], CouldntParseAddressExpectedHrpButGot: [-32000, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/] },
+  issueTx: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/], TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/] },
+} as const;
+
 /**
  * AvalancheGo X-Chain API (AVM)
  *
@@ -45,7 +76,7 @@ export interface XChainClientOptions extends ClientOptions {
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
  */
-export class XChainClient extends JsonRpcClient {
+export class XChainClient extends JsonRpcClient<XChainClientErrors> {
   constructor(options: XChainClientOptions = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/bc/{blockchainID}', { blockchainID: options.blockchainID ?? 'X' });
   }
@@ -72,7 +103,7 @@ export class XChainClient extends JsonRpcClient {
    * @deprecated Since AvalancheGo v1.9.12. Replacement: No node API lists transactions by address any more: use an external indexer (the index API at /ext/index/X/tx only lists accepted transactions in acceptance order).
    */
   getAddressTxs(params: AvmGetAddressTxsParams, options?: CallOptions): Promise<AvmGetAddressTxsResult> {
-    return this.request<AvmGetAddressTxsResult>('avm.getAddressTxs', params, options);
+    return this.request<AvmGetAddressTxsResult>('avm.getAddressTxs', params, options, ERRORS.getAddressTxs);
   }
 
   /**
@@ -93,7 +124,7 @@ export class XChainClient extends JsonRpcClient {
    * @deprecated Since AvalancheGo v1.9.12. Use `avm.getUTXOs` instead ({@link XChainClient.getUTXOs}).
    */
   getAllBalances(params: AvmGetAllBalancesParams, options?: CallOptions): Promise<AvmGetAllBalancesResult> {
-    return this.request<AvmGetAllBalancesResult>('avm.getAllBalances', params, options);
+    return this.request<AvmGetAllBalancesResult>('avm.getAllBalances', params, options, ERRORS.getAllBalances);
   }
 
   /**
@@ -116,7 +147,7 @@ export class XChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: transaction doesn't create an asset
    */
   getAssetDescription(params: AvmGetAssetDescriptionParams, options?: CallOptions): Promise<AvmGetAssetDescriptionResult> {
-    return this.request<AvmGetAssetDescriptionResult>('avm.getAssetDescription', params, options);
+    return this.request<AvmGetAssetDescriptionResult>('avm.getAssetDescription', params, options, ERRORS.getAssetDescription);
   }
 
   /**
@@ -139,7 +170,7 @@ export class XChainClient extends JsonRpcClient {
    * @deprecated Since AvalancheGo v1.9.12. Use `avm.getUTXOs` instead ({@link XChainClient.getUTXOs}).
    */
   getBalance(params: AvmGetBalanceParams, options?: CallOptions): Promise<AvmGetBalanceResult> {
-    return this.request<AvmGetBalanceResult>('avm.getBalance', params, options);
+    return this.request<AvmGetBalanceResult>('avm.getBalance', params, options, ERRORS.getBalance);
   }
 
   /**
@@ -164,7 +195,7 @@ export class XChainClient extends JsonRpcClient {
   getBlock(params: AvmGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<AvmGetBlockResult, 'block'> & { block: EncodedBytes }>;
   getBlock(params: AvmGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetBlockResult>;
   getBlock(params: AvmGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetBlockResult> {
-    return this.request<AvmGetBlockResult>('avm.getBlock', params, options);
+    return this.request<AvmGetBlockResult>('avm.getBlock', params, options, ERRORS.getBlock);
   }
 
   /**
@@ -191,7 +222,7 @@ export class XChainClient extends JsonRpcClient {
   getBlockByHeight(params?: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<AvmGetBlockByHeightResult, 'block'> & { block: EncodedBytes }>;
   getBlockByHeight(params?: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetBlockByHeightResult>;
   getBlockByHeight(params: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' } = {}, options?: CallOptions): Promise<AvmGetBlockByHeightResult> {
-    return this.request<AvmGetBlockByHeightResult>('avm.getBlockByHeight', params, options);
+    return this.request<AvmGetBlockByHeightResult>('avm.getBlockByHeight', params, options, ERRORS.getBlockByHeight);
   }
 
   /**
@@ -207,7 +238,7 @@ export class XChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: chain is not linearized
    */
   getHeight(options?: CallOptions): Promise<AvmGetHeightResult> {
-    return this.request<AvmGetHeightResult>('avm.getHeight', {}, options);
+    return this.request<AvmGetHeightResult>('avm.getHeight', {}, options, ERRORS.getHeight);
   }
 
   /**
@@ -231,7 +262,7 @@ export class XChainClient extends JsonRpcClient {
   getTx(params: AvmGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<AvmGetTxResult, 'tx'> & { tx: EncodedBytes }>;
   getTx(params: AvmGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetTxResult>;
   getTx(params: AvmGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetTxResult> {
-    return this.request<AvmGetTxResult>('avm.getTx', params, options);
+    return this.request<AvmGetTxResult>('avm.getTx', params, options, ERRORS.getTx);
   }
 
   /**
@@ -250,7 +281,7 @@ export class XChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   getTxFee(options?: CallOptions): Promise<AvmGetTxFeeResult> {
-    return this.request<AvmGetTxFeeResult>('avm.getTxFee', {}, options);
+    return this.request<AvmGetTxFeeResult>('avm.getTxFee', {}, options, ERRORS.getTxFee);
   }
 
   /**
@@ -271,7 +302,7 @@ export class XChainClient extends JsonRpcClient {
    * @deprecated Since AvalancheGo v1.10.0. Use `avm.getTx` instead ({@link XChainClient.getTx}).
    */
   getTxStatus(params: AvmGetTxStatusParams, options?: CallOptions): Promise<AvmGetTxStatusResult> {
-    return this.request<AvmGetTxStatusResult>('avm.getTxStatus', params, options);
+    return this.request<AvmGetTxStatusResult>('avm.getTxStatus', params, options, ERRORS.getTxStatus);
   }
 
   /**
@@ -296,7 +327,7 @@ export class XChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't parse address "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
    */
   getUTXOs(params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<AvmGetUTXOsResult> {
-    return this.request<AvmGetUTXOsResult>('avm.getUTXOs', params, options);
+    return this.request<AvmGetUTXOsResult>('avm.getUTXOs', params, options, ERRORS.getUTXOs);
   }
 
   /**
@@ -320,6 +351,6 @@ export class XChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
    */
   issueTx(params: AvmIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<AvmIssueTxResult> {
-    return this.request<AvmIssueTxResult>('avm.issueTx', params, options);
+    return this.request<AvmIssueTxResult>('avm.issueTx', params, options, ERRORS.issueTx);
   }
 }

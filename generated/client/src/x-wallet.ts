@@ -15,6 +15,15 @@ export interface XWalletClientOptions extends ClientOptions {
   blockchainID?: string;
 }
 
+/** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
+export type XWalletClientErrors = {
+  issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding';
+};
+
+const ERRORS = {
+  issueTx: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/], TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/] },
+} as const;
+
 /**
  * AvalancheGo X-Chain wallet API
  *
@@ -22,7 +31,7 @@ export interface XWalletClientOptions extends ClientOptions {
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/{blockchainID}/wallet`.
  */
-export class XWalletClient extends JsonRpcClient {
+export class XWalletClient extends JsonRpcClient<XWalletClientErrors> {
   constructor(options: XWalletClientOptions = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/bc/{blockchainID}/wallet', { blockchainID: options.blockchainID ?? 'X' });
   }
@@ -49,6 +58,6 @@ export class XWalletClient extends JsonRpcClient {
    * @deprecated Since AvalancheGo v1.9.12. Use `avm.issueTx` instead ({@link XChainClient.issueTx}).
    */
   issueTx(params: WalletIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<WalletIssueTxResult> {
-    return this.request<WalletIssueTxResult>('wallet.issueTx', params, options);
+    return this.request<WalletIssueTxResult>('wallet.issueTx', params, options, ERRORS.issueTx);
   }
 }
