@@ -350,6 +350,12 @@ export interface PlatformGetBalanceParams {
    * P-Chain addresses (`P-<hrp>1...`) whose UTXOs to sum. A bare cb58 short ID is also accepted. Omitted or empty, the node answers zero balances and `utxoIDs: null`.
    */
   addresses?: Address[];
+  /**
+   * Releases before v1.9.8 only: one address whose UTXOs to sum, beside `addresses`. Later releases ignore the key.
+   *
+   * @deprecated
+   */
+  address?: Address;
 }
 
 /**
@@ -2039,6 +2045,10 @@ export interface PlatformPermissionedValidator {
    * The validator's node ID.
    */
   nodeID: NodeID;
+  /**
+   * Deprecated copy of `weight`, sent up to v1.12.1.
+   */
+  stakeAmount?: Uint64;
 }
 
 /**
@@ -2102,9 +2112,17 @@ export interface PlatformPrimaryNetworkValidator {
    */
   delegators?: PlatformDelegator[];
   /**
+   * Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.
+   */
+  rewardOwner?: OutputOwners;
+  /**
    * The validator's BLS key and proof of possession. Omitted when the validator registered no BLS key (e.g. validators added before the Banff upgrade).
    */
   signer?: PlatformBLSSigner;
+  /**
+   * Deprecated copy of `weight`, sent up to v1.12.1.
+   */
+  stakeAmount?: Uint64;
   /**
    * Who receives the validation reward. Omitted when the owner is not a secp256k1 output owner.
    */
@@ -2163,6 +2181,14 @@ export interface PlatformSubnetPermissionlessValidator {
    * The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID.
    */
   delegators?: PlatformDelegator[];
+  /**
+   * Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.
+   */
+  rewardOwner?: OutputOwners;
+  /**
+   * Deprecated copy of `weight`, sent up to v1.12.1.
+   */
+  stakeAmount?: Uint64;
   /**
    * Who receives the validation reward. Omitted when the owner is not a secp256k1 output owner.
    */
