@@ -21,17 +21,25 @@ function checkedPayload(raw) {
   return equalBytes(raw.subarray(raw.length - 4), checksum(payload)) ? payload : void 0;
 }
 function base58Encode(bytes) {
-  let n = 0n;
-  for (const byte of bytes) n = n << 8n | BigInt(byte);
-  let out = "";
-  while (n > 0n) {
-    out = BASE58[Number(n % 58n)] + out;
-    n /= 58n;
+  const digits = [];
+  for (const byte of bytes) {
+    let carry = byte;
+    for (let i = 0; i < digits.length; i++) {
+      carry += digits[i] << 8;
+      digits[i] = carry % 58;
+      carry = carry / 58 | 0;
+    }
+    while (carry > 0) {
+      digits.push(carry % 58);
+      carry = carry / 58 | 0;
+    }
   }
+  let out = "";
   for (const byte of bytes) {
     if (byte !== 0) break;
-    out = `1${out}`;
+    out += "1";
   }
+  for (let i = digits.length - 1; i >= 0; i--) out += BASE58[digits[i]];
   return out;
 }
 function base58Decode(text) {
