@@ -3,7 +3,7 @@ import { headerText } from '../emit/header.ts';
 import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { clientClassName, clientOptionsName } from '../model/names.ts';
-import type { EndpointModel, ExampleModel, MethodModel, SpecModel } from '../model/types.ts';
+import type { EndpointModel, ExampleModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import { commentLines, methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
 import { messagePattern } from '../model/errors.ts';
@@ -48,6 +48,8 @@ export interface MethodView {
   paramsArgument: string;
   resultType: string;
   docLines: string[];
+  /** For a paginated method: the iterator's name, its paging literal and item type. */
+  pages?: { name: string; paging: string; itemType: string };
   /** The documented errors' names as a union of literals, and as a table of code and message pattern. */
   errorNames: string;
   errorTable: string;
@@ -121,6 +123,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
       paramsArgument: hasParams ? 'params' : '{}',
       resultType,
       docLines: methodComment(model, endpoint, method),
+      ...(method.pagination && hasParams ? { pages: { name: `${method.shortName}All`, paging: `{ ${Object.entries(method.pagination).map(([key, value]) => `${key}: ${literal(value as Json)}`).join(', ')} }`, itemType: `${resultType}[${literal(method.pagination.itemsField)}][number]` } } : {}),
       errorNames: method.errors.map((e) => literal(e.name)).join(' | ') || 'never',
       errorTable: `{ ${method.errors.map((e) => `${e.name}: [${e.code}, /${messagePattern(e.message).source}/]`).join(', ')} }`,
     };

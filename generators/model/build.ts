@@ -118,6 +118,7 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
     replacement: typeof method['x-replacement'] === 'string' ? method['x-replacement'] : undefined,
     sideEffects: method['x-side-effects'] as MethodModel['sideEffects'],
     discrepancies: (method['x-docs-discrepancies'] ?? []) as string[],
+    pagination: method['x-pagination'] as MethodModel['pagination'],
     changes: ((method['x-changes'] ?? []) as MethodModel['changes']).map((change) => ({ ...change, pointers: change.pointers ?? [] })),
     resultHistory: ((method['x-result-history'] ?? []) as Obj[]).map((entry) => ({
       versions: (entry['x-node-versions'] ?? {}) as MethodModel['versions'],

@@ -46,6 +46,15 @@ interface ResponseObject {
   error?: { code?: unknown; message?: unknown; data?: unknown };
 }
 
+/** How a paginated method pages (the spec's `x-pagination`). */
+export interface Pagination {
+  cursorParam: string;
+  cursorField: string;
+  pageSizeParam: string;
+  maxPageSize: number;
+  itemsField: string;
+}
+
 const isObject = (value: unknown): value is { [key: string]: unknown } => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
@@ -87,6 +96,35 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
    */
   failed<Method extends keyof Errors & string>(error: unknown, method: Method, name: Errors[Method]): error is JsonRpcError<Errors[Method]> {
     return error instanceof JsonRpcError && error.url === this.url && error.method.slice(error.method.indexOf('.') + 1) === method && error.is(name);
+  }
+
+  /**
+   * Every item of a paginated method (the spec's `x-pagination`), page after page: each page continues where the last
+   * one ended (its `cursorField` sent back as `cursorParam`); a page shorter than the page size is the last. Pages may
+   * repeat an item (the node restarts a listing at the cursor's address), so an item already given is skipped: equal
+   * items are equal bytes, and one UTXO ID always has the same bytes.
+   */
+  protected async *paginate<Item>(method: string, first: object, options: CallOptions | undefined, errors: DocumentedErrors, paging: Pagination): AsyncGenerator<Item, void, undefined> {
+    const params = first as { [name: string]: unknown };
+    const requested = Number(params[paging.pageSizeParam] ?? 0);
+    const pageSize = requested > 0 && requested <= paging.maxPageSize ? requested : paging.maxPageSize;
+    const seen = new Set<string>();
+    let next = params;
+    for (;;) {
+      const page = await this.request<{ [field: string]: unknown }>(method, next, options, errors);
+      const items = page[paging.itemsField];
+      if (!Array.isArray(items)) throw new InvalidResponseError(method, this.url, `the result has no ${paging.itemsField} list`, excerpt(JSON.stringify(page)));
+      for (const item of items as Item[]) {
+        const key = typeof item === 'string' ? item : JSON.stringify(item);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        yield item;
+      }
+      const cursor = page[paging.cursorField];
+      // A full page whose cursor did not move would be fetched again forever.
+      if (items.length < pageSize || cursor === undefined || JSON.stringify(cursor) === JSON.stringify(next[paging.cursorParam])) return;
+      next = { ...params, [paging.cursorParam]: cursor };
+    }
   }
 
   /**

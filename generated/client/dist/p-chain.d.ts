@@ -503,6 +503,13 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
         encoding?: 'hex' | 'hexnc' | 'hexc';
     }, options?: CallOptions): Promise<PlatformGetUTXOsResult>;
     /**
+     * Every item of `platform.getUTXOs` across all pages, for `for await`: each page continues where the last ended, the
+     * first short page is the last, and an item a later page repeats is given once.
+     */
+    getUTXOsAll(params: PlatformGetUTXOsParams & {
+        encoding?: 'hex' | 'hexnc' | 'hexc';
+    }, options?: CallOptions): AsyncGenerator<PlatformGetUTXOsResult['utxos'][number], void, undefined>;
+    /**
      * Get the validator set of the Primary Network, a Subnet or an L1 at a past P-Chain height.
      *
      * Returns the validators of the Primary Network (the default) or of the Subnet or L1 named by `subnetID` as they stood at P-Chain height `height`, with each one's weight and BLS public key. Pass `"proposed"` instead of a number to get the set at this node's current proposer-VM height (the height `platform.getProposedHeight` returns). A height above the last accepted block fails.

@@ -32,6 +32,14 @@ export interface CallOptions {
     /** This call's timeout in milliseconds, instead of the client's. 0 waits forever. */
     timeoutMs?: number;
 }
+/** How a paginated method pages (the spec's `x-pagination`). */
+export interface Pagination {
+    cursorParam: string;
+    cursorField: string;
+    pageSizeParam: string;
+    maxPageSize: number;
+    itemsField: string;
+}
 /**
  * The base of every generated client: one endpoint URL, one JSON-RPC 2.0 call per method. `Errors` names, per client
  * method, the errors its spec documents, so `failed(error, method, name)` is checked at compile time.
@@ -56,6 +64,13 @@ export declare class JsonRpcClient<Errors extends {
      * `keystore.failed(error, 'createUser', 'KeystoreUserAlreadyExists')`; a name the method does not document does not compile.
      */
     failed<Method extends keyof Errors & string>(error: unknown, method: Method, name: Errors[Method]): error is JsonRpcError<Errors[Method]>;
+    /**
+     * Every item of a paginated method (the spec's `x-pagination`), page after page: each page continues where the last
+     * one ended (its `cursorField` sent back as `cursorParam`); a page shorter than the page size is the last. Pages may
+     * repeat an item (the node restarts a listing at the cursor's address), so an item already given is skipped: equal
+     * items are equal bytes, and one UTXO ID always has the same bytes.
+     */
+    protected paginate<Item>(method: string, first: object, options: CallOptions | undefined, errors: DocumentedErrors, paging: Pagination): AsyncGenerator<Item, void, undefined>;
     /**
      * Sends one call and returns its `result`; every failure rejects with an `AvalancheRpcError` (errors.ts) or the abort
      * reason. A JSON-RPC error is named from `errors`, the method's documented ones.

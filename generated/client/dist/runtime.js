@@ -40,6 +40,33 @@ export class JsonRpcClient {
     return error instanceof JsonRpcError && error.url === this.url && error.method.slice(error.method.indexOf(".") + 1) === method && error.is(name);
   }
   /**
+   * Every item of a paginated method (the spec's `x-pagination`), page after page: each page continues where the last
+   * one ended (its `cursorField` sent back as `cursorParam`); a page shorter than the page size is the last. Pages may
+   * repeat an item (the node restarts a listing at the cursor's address), so an item already given is skipped: equal
+   * items are equal bytes, and one UTXO ID always has the same bytes.
+   */
+  async *paginate(method, first, options, errors, paging) {
+    const params = first;
+    const requested = Number(params[paging.pageSizeParam] ?? 0);
+    const pageSize = requested > 0 && requested <= paging.maxPageSize ? requested : paging.maxPageSize;
+    const seen = /* @__PURE__ */ new Set();
+    let next = params;
+    for (; ; ) {
+      const page = await this.request(method, next, options, errors);
+      const items = page[paging.itemsField];
+      if (!Array.isArray(items)) throw new InvalidResponseError(method, this.url, `the result has no ${paging.itemsField} list`, excerpt(JSON.stringify(page)));
+      for (const item of items) {
+        const key = typeof item === "string" ? item : JSON.stringify(item);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        yield item;
+      }
+      const cursor = page[paging.cursorField];
+      if (items.length < pageSize || cursor === void 0 || JSON.stringify(cursor) === JSON.stringify(next[paging.cursorParam])) return;
+      next = { ...params, [paging.cursorParam]: cursor };
+    }
+  }
+  /**
    * Sends one call and returns its `result`; every failure rejects with an `AvalancheRpcError` (errors.ts) or the abort
    * reason. A JSON-RPC error is named from `errors`, the method's documented ones.
    */

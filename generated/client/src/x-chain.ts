@@ -331,6 +331,14 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
   }
 
   /**
+   * Every item of `avm.getUTXOs` across all pages, for `for await`: each page continues where the last ended, the
+   * first short page is the last, and an item a later page repeats is given once.
+   */
+  getUTXOsAll(params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): AsyncGenerator<AvmGetUTXOsResult['utxos'][number], void, undefined> {
+    return this.paginate<AvmGetUTXOsResult['utxos'][number]>('avm.getUTXOs', params, options, ERRORS.getUTXOs, { cursorParam: 'startIndex', cursorField: 'endIndex', pageSizeParam: 'limit', maxPageSize: 1024, itemsField: 'utxos' });
+  }
+
+  /**
    * Submits a signed transaction to the chain.
    *
    * Parses the signed transaction, adds it to the node's mempool and gossips it, and returns its ID. Success means the transaction was accepted into the mempool, not that it was accepted by the chain: poll `avm.getTx` for that. Issuing a transaction already in the mempool succeeds again with the same ID. A transaction that fails verification (spent or unknown inputs, wrong fee, bad signatures) fails the call with the verifier's message.
