@@ -18,19 +18,19 @@ export interface FetchResponseLike {
 }
 export interface ClientOptions {
     /** Scheme, host and port of the node's HTTP API, e.g. `https://api.avax.network`. Default: the spec's server. */
-    baseUrl?: string;
+    baseUrl?: string | undefined;
     /** The fetch to send requests with. Default: the global `fetch`. */
-    fetch?: FetchLike;
+    fetch?: FetchLike | undefined;
     /** Extra HTTP headers for every request (`Authorization`, ...). */
-    headers?: Record<string, string>;
+    headers?: Record<string, string> | undefined;
     /** How long each call may take, in milliseconds, before it fails with a {@link TimeoutError}. Default 30000; 0 waits forever. */
-    timeoutMs?: number;
+    timeoutMs?: number | undefined;
 }
 export interface CallOptions {
     /** Aborts the call; it then rejects with the signal's reason, as `fetch` does. */
-    signal?: AbortSignal;
+    signal?: AbortSignal | undefined;
     /** This call's timeout in milliseconds, instead of the client's. 0 waits forever. */
-    timeoutMs?: number;
+    timeoutMs?: number | undefined;
 }
 /** How a paginated method pages (the spec's `x-pagination`). */
 export interface Pagination {

@@ -8,7 +8,7 @@ export interface XChainClientOptions extends ClientOptions {
      *
      * Default `X`.
      */
-    blockchainID?: string;
+    blockchainID?: string | undefined;
 }
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type XChainClientErrors = {
