@@ -104,7 +104,7 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
    * repeat an item (the node restarts a listing at the cursor's address), so an item already given is skipped: equal
    * items are equal bytes, and one UTXO ID always has the same bytes.
    */
-  protected async *paginate<Item>(method: string, first: object, options: CallOptions | undefined, errors: DocumentedErrors, paging: Pagination): AsyncGenerator<Item, void, undefined> {
+  protected async *paginate<Item>(method: string, first: object, options: CallOptions | undefined, errors: DocumentedErrors | undefined, paging: Pagination): AsyncGenerator<Item, void, undefined> {
     const params = first as { [name: string]: unknown };
     const requested = Number(params[paging.pageSizeParam] ?? 0);
     const pageSize = requested > 0 && requested <= paging.maxPageSize ? requested : paging.maxPageSize;

@@ -70,7 +70,7 @@ export declare class JsonRpcClient<Errors extends {
      * repeat an item (the node restarts a listing at the cursor's address), so an item already given is skipped: equal
      * items are equal bytes, and one UTXO ID always has the same bytes.
      */
-    protected paginate<Item>(method: string, first: object, options: CallOptions | undefined, errors: DocumentedErrors, paging: Pagination): AsyncGenerator<Item, void, undefined>;
+    protected paginate<Item>(method: string, first: object, options: CallOptions | undefined, errors: DocumentedErrors | undefined, paging: Pagination): AsyncGenerator<Item, void, undefined>;
     /**
      * Sends one call and returns its `result`; every failure rejects with an `AvalancheRpcError` (errors.ts) or the abort
      * reason. A JSON-RPC error is named from `errors`, the method's documented ones.
