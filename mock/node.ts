@@ -3,16 +3,18 @@
  * node's paths and aliases, with the node's HTTP behaviour around them: the Host check (403 for host names not
  * allowed), CORS for any origin, a `node-id` header on every answer, 404 for any other path.
  */
-import { type AddressInfo, type Server, isIP } from 'node:net';
-import { type Endpoint, type HttpRequest, type Profile, type RpcReply, createRouter } from '../generated/server/dist/index.js';
+import type { RequestListener, Server } from 'node:http';
+import { type AddressInfo, isIP } from 'node:net';
+import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
 import { createHash } from 'node:crypto';
 import { cb58Encode } from '../generators/formats.ts';
 import { servedBy } from '../generators/model/versions.ts';
-import { detached, serveHttp } from './http.ts';
+import { serveHttp } from './server.ts';
 import { ENDPOINTS, type EndpointName, endpointModel } from './spec.ts';
 import { MockState } from './state.ts';
 import { type WorldOptions, buildWorld } from './world/genesis.ts';
 import type { World } from './world/world.ts';
+import type { Mining } from './engine/engine.ts';
 
 export interface MockNodeOptions {
   /** Serve `/ext/admin` (the node's default is off; the mock's is on). */
@@ -23,6 +25,8 @@ export interface MockNodeOptions {
   nodeVersion?: string;
   /** The simulated network: `network` (local, fuji, mainnet; default local), `accounts`, `seed`, `utxosPerAccount`. */
   world?: WorldOptions | World;
+  /** Block building: automine (default), on an interval, or only when asked (`/ext/dev`). */
+  mining?: Mining;
   /** Host names accepted in the Host header (IP addresses always are), like `--http-allowed-hosts`. `*` allows all. */
   allowedHosts?: string[];
   maxBodyBytes?: number;
@@ -34,8 +38,8 @@ export interface MockNodeOptions {
 }
 
 export interface MockNode {
-  /** The node for a server that reads requests whole (./http.ts). */
-  answer: (request: HttpRequest, body: Uint8Array) => RpcReply | Promise<RpcReply>;
+  /** The node as a node:http request listener: `http.createServer(node.listener)`. */
+  listener: RequestListener;
   state: MockState;
   world: World;
   nodeID: string;
@@ -67,7 +71,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   }
   const routes = new Map<string, EndpointName>();
   for (const name of served.keys()) for (const path of BASES[name]) routes.set(path, name);
-  const state = new MockState(world, [...routes.keys()]);
+  const state = new MockState(world, [...routes.keys()], options.mining);
   // Without a log the calls skip even building their lines: this is the path every call of a load test takes.
   const log = options.log;
 
@@ -134,13 +138,17 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
       verdict = !host || isIP(host) !== 0 || allowed.has('*') || allowed.has(host.toLowerCase());
       if (header.length > 256) return verdict;
       if (verdicts.size >= 1024) verdicts.clear();
-      verdicts.set(detached(header), verdict);
+      verdicts.set(header, verdict);
     }
     return verdict;
   };
-  const forbidden: RpcReply = { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }, body: 'invalid host specified\n' };
-  const answer = (request: HttpRequest, body: Uint8Array) => (hostAllowed(String(request.headers.host ?? '')) ? router.answer(request, body) : forbidden);
-  return { answer, state, world, nodeID, routes };
+  const forbidden = { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' };
+  const listener: RequestListener = (req, res) => {
+    if (hostAllowed(req.headers.host ?? '')) return router.node(req, res);
+    req.resume();
+    res.writeHead(403, forbidden).end('invalid host specified\n');
+  };
+  return { listener, state, world, nodeID, routes };
 }
 
 const LINE_BREAKING = /[\x00-\x1f\x7f\u0085\u2028\u2029]/g;
@@ -164,12 +172,12 @@ export interface RunningMockNode extends MockNode {
   close(): Promise<void>;
 }
 
-/** Serves the mock on its own HTTP/1.1 server (./http.ts), with the node's default timeouts. */
+/** Serves the mock on node:http (./server.ts), with the node's default timeouts and limits. */
 export async function startMockNode(options: MockNodeOptions & { port?: number; host?: string } = {}): Promise<RunningMockNode> {
   const node = createMockNode(options);
   const host = options.host ?? '127.0.0.1';
-  const { server, close } = await serveHttp(node.answer, options.port ?? 9650, host, options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {});
+  const { server, close } = await serveHttp(node.listener, options.port ?? 9650, host);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return { ...node, server, url, close };
+  return { ...node, server, url, close: () => (node.state.engine.stop(), close()) };
 }

@@ -16,6 +16,8 @@ import { type Read, encodingOf } from './world/reads.ts';
 import { pChainReads } from './world/reads-p.ts';
 import { xChainReads } from './world/reads-x.ts';
 import type { World } from './world/world.ts';
+import { Engine, type Mining } from './engine/engine.ts';
+import { issueHandlers } from './engine/handlers.ts';
 
 /** The local network's X- and P-Chain, the default network's. */
 export const X_CHAIN_ID = NETWORKS.local.xChainID;
@@ -43,12 +45,15 @@ function startingLoggers(): AdminSetup['loggers'] {
 export class MockState {
   readonly keystore: Keystore;
   readonly admin: AdminState;
+  readonly engine: Engine;
   private readonly reads: Partial<Record<string, Record<string, Read>>>;
 
   constructor(
     readonly world: World,
     routes: string[],
+    mining: Mining = { mode: 'auto' },
   ) {
+    this.engine = new Engine(world, mining);
     this.reads = { 'x-chain': xChainReads(world), 'p-chain': pChainReads(world) };
     const imports = examplesOf('keystore.importUser');
     this.keystore = new Keystore(
@@ -82,6 +87,7 @@ export class MockState {
       'admin.startCPUProfiler': { answer: () => this.admin.startCPUProfiler() },
       'admin.stopCPUProfiler': { answer: () => this.admin.stopCPUProfiler() },
       'admin.loadVMs': { answer: () => this.admin.loadVMs() },
+      ...issueHandlers(this.engine),
     };
     const out = new Map<string, MockMethod>();
     for (const method of endpoint.methods) {

@@ -25,6 +25,18 @@ export type AdminClientErrors = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/admin`.
  */
 export declare class AdminClient extends JsonRpcClient<AdminClientErrors> {
+    protected readonly wireNames: {
+        alias: string;
+        aliasChain: string;
+        getChainAliases: string;
+        getLoggerLevel: string;
+        loadVMs: string;
+        lockProfile: string;
+        memoryProfile: string;
+        setLoggerLevel: string;
+        startCPUProfiler: string;
+        stopCPUProfiler: string;
+    };
     constructor(options?: AdminClientOptions);
     /**
      * Give an API endpoint an additional path on this node.
@@ -40,7 +52,7 @@ export declare class AdminClient extends JsonRpcClient<AdminClientErrors> {
      * @throws {@link JsonRpcError} -32000: alias length is too long
      * @throws {@link JsonRpcError} -32000: route is either already aliased or already maps to a handle: /ext/myAlias
      */
-    alias(params?: AdminAliasParams, options?: CallOptions): Promise<AdminAliasResult>;
+    alias(params: AdminAliasParams, options?: CallOptions): Promise<AdminAliasResult>;
     /**
      * Give a blockchain an additional alias on this node.
      *

@@ -13,6 +13,7 @@ const ERRORS = {
   stopCPUProfiler: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], CpuProfilerDoesntExist: [-32e3, /^cpu profiler doesn't exist$/] }
 };
 export class AdminClient extends JsonRpcClient {
+  wireNames = { alias: "admin.alias", aliasChain: "admin.aliasChain", getChainAliases: "admin.getChainAliases", getLoggerLevel: "admin.getLoggerLevel", loadVMs: "admin.loadVMs", lockProfile: "admin.lockProfile", memoryProfile: "admin.memoryProfile", setLoggerLevel: "admin.setLoggerLevel", startCPUProfiler: "admin.startCPUProfiler", stopCPUProfiler: "admin.stopCPUProfiler" };
   constructor(options = {}) {
     super(options, "http://127.0.0.1:9650", "/ext/admin");
   }
@@ -30,7 +31,7 @@ export class AdminClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: alias length is too long
    * @throws {@link JsonRpcError} -32000: route is either already aliased or already maps to a handle: /ext/myAlias
    */
-  alias(params = {}, options) {
+  alias(params, options) {
     return this.request("admin.alias", params, options, ERRORS.alias);
   }
   /**

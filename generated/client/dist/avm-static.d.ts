@@ -16,6 +16,9 @@ export type AvmStaticClientErrors = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/vm/avm`.
  */
 export declare class AvmStaticClient extends JsonRpcClient<AvmStaticClientErrors> {
+    protected readonly wireNames: {
+        buildGenesis: string;
+    };
     constructor(options?: AvmStaticClientOptions);
     /**
      * Builds the genesis bytes of a new AVM chain from a JSON description of its assets.
@@ -44,12 +47,12 @@ export declare class AvmStaticClient extends JsonRpcClient<AvmStaticClientErrors
     }, options?: CallOptions): Promise<Omit<AvmBuildGenesisResult, 'bytes'> & {
         bytes: HexNoChecksum;
     }>;
-    buildGenesis(params?: AvmBuildGenesisParams & {
+    buildGenesis(params: AvmBuildGenesisParams & {
         encoding?: 'hex' | 'hexc';
     }, options?: CallOptions): Promise<Omit<AvmBuildGenesisResult, 'bytes'> & {
         bytes: Hex;
     }>;
-    buildGenesis(params?: AvmBuildGenesisParams & {
+    buildGenesis(params: AvmBuildGenesisParams & {
         encoding?: 'hex' | 'hexnc' | 'hexc';
     }, options?: CallOptions): Promise<AvmBuildGenesisResult>;
 }

@@ -4,10 +4,11 @@ const ERRORS = {
   buildGenesis: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], UnknownAssetType: [-32e3, /^unknown asset type$/], ProblemParsingHolderAddressInvalidChecksumExpectedBech: [-32e3, /^problem parsing holder address: invalid checksum \(expected \(bech32=\d+w9sj, bech32m=sx7f4s\), got ufnrn6\)$/], ProblemFormattingAssetDefinitionMemoDueToMissing: [-32e3, /^problem formatting asset definition memo due to: missing 0x[0-9a-fA-F]* prefix to hex encoding$/] }
 };
 export class AvmStaticClient extends JsonRpcClient {
+  wireNames = { buildGenesis: "avm.buildGenesis" };
   constructor(options = {}) {
     super(options, "http://127.0.0.1:9650", "/ext/vm/avm");
   }
-  buildGenesis(params = {}, options) {
+  buildGenesis(params, options) {
     return this.request("avm.buildGenesis", params, options, ERRORS.buildGenesis);
   }
 }

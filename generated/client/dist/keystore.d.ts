@@ -20,6 +20,13 @@ export type KeystoreClientErrors = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/keystore`.
  */
 export declare class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> {
+    protected readonly wireNames: {
+        createUser: string;
+        deleteUser: string;
+        exportUser: string;
+        importUser: string;
+        listUsers: string;
+    };
     constructor(options?: KeystoreClientOptions);
     /**
      * Create a keystore user protected by a password.

@@ -8,6 +8,7 @@ const ERRORS = {
   listUsers: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] }
 };
 export class KeystoreClient extends JsonRpcClient {
+  wireNames = { createUser: "keystore.createUser", deleteUser: "keystore.deleteUser", exportUser: "keystore.exportUser", importUser: "keystore.importUser", listUsers: "keystore.listUsers" };
   constructor(options = {}) {
     super(options, "http://127.0.0.1:9650", "/ext/keystore");
   }

@@ -45,6 +45,38 @@ export type PChainClientErrors = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/P`.
  */
 export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
+    protected readonly wireNames: {
+        getBalance: string;
+        getBlock: string;
+        getBlockByHeight: string;
+        getBlockchains: string;
+        getBlockchainStatus: string;
+        getCurrentSupply: string;
+        getCurrentValidators: string;
+        getFeeConfig: string;
+        getFeeState: string;
+        getHeight: string;
+        getL1Validator: string;
+        getProposedHeight: string;
+        getMinStake: string;
+        getRewardUTXOs: string;
+        getStake: string;
+        getStakingAssetID: string;
+        getSubnet: string;
+        getSubnets: string;
+        getTimestamp: string;
+        getTotalStake: string;
+        getTx: string;
+        getTxStatus: string;
+        getUTXOs: string;
+        getValidatorsAt: string;
+        getValidatorFeeConfig: string;
+        getValidatorFeeState: string;
+        issueTx: string;
+        sampleValidators: string;
+        validatedBy: string;
+        validates: string;
+    };
     constructor(options?: PChainClientOptions);
     /**
      * Sum the P-Chain UTXOs that a set of addresses controls, split by lock state.
@@ -65,7 +97,7 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
      * @throws {@link JsonRpcError} -32000: couldn't parse address "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected "11111111111111111111111111111111LpoYY" but got "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
      * @deprecated Since AvalancheGo v1.9.12. Use `platform.getUTXOs` instead ({@link PChainClient.getUTXOs}).
      */
-    getBalance(params?: PlatformGetBalanceParams, options?: CallOptions): Promise<PlatformGetBalanceResult>;
+    getBalance(params: PlatformGetBalanceParams, options?: CallOptions): Promise<PlatformGetBalanceResult>;
     /**
      * Fetch an accepted P-Chain block by its ID.
      *
@@ -121,12 +153,12 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
     }, options?: CallOptions): Promise<Omit<PlatformGetBlockByHeightResult, 'block'> & {
         block: PlatformBlock;
     }>;
-    getBlockByHeight(params?: PlatformGetBlockByHeightParams & {
+    getBlockByHeight(params: PlatformGetBlockByHeightParams & {
         encoding?: 'hex' | 'hexnc' | 'hexc';
     }, options?: CallOptions): Promise<Omit<PlatformGetBlockByHeightResult, 'block'> & {
         block: EncodedBytes;
     }>;
-    getBlockByHeight(params?: PlatformGetBlockByHeightParams & {
+    getBlockByHeight(params: PlatformGetBlockByHeightParams & {
         encoding?: 'hex' | 'hexnc' | 'hexc' | 'json';
     }, options?: CallOptions): Promise<PlatformGetBlockByHeightResult>;
     /**
@@ -313,7 +345,7 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
      * @throws {@link JsonRpcError} -32000: couldn't encode utxo as json: unsupported encoding in method
      * @deprecated Since AvalancheGo v1.9.12. Replacement: none: reward UTXOs show up in the reward owner's platform.getUTXOs listing
      */
-    getRewardUTXOs(params?: PlatformGetRewardUTXOsParams & {
+    getRewardUTXOs(params: PlatformGetRewardUTXOsParams & {
         encoding?: 'hex' | 'hexnc' | 'hexc';
     }, options?: CallOptions): Promise<PlatformGetRewardUTXOsResult>;
     /**
@@ -338,7 +370,7 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
      * @throws {@link JsonRpcError} -32000: couldn't encode output FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z as json: unsupported encoding in method
      * @deprecated Since AvalancheGo v1.9.12. Replacement: none: derive stake from platform.getCurrentValidators
      */
-    getStake(params?: PlatformGetStakeParams & {
+    getStake(params: PlatformGetStakeParams & {
         encoding?: 'hex' | 'hexnc' | 'hexc';
     }, options?: CallOptions): Promise<PlatformGetStakeResult>;
     /**
@@ -473,7 +505,7 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
      * @returns The result ({@link PlatformGetTxStatusResult}).
      * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
      */
-    getTxStatus(params?: PlatformGetTxStatusParams, options?: CallOptions): Promise<PlatformGetTxStatusResult>;
+    getTxStatus(params: PlatformGetTxStatusParams, options?: CallOptions): Promise<PlatformGetTxStatusResult>;
     /**
      * List the UTXOs that a set of addresses controls, one page at a time.
      *
@@ -527,7 +559,7 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
      * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
      * @throws {@link JsonRpcError} -32000: failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = 11111111111111111111111111111111LpoYY: current P-chain height (1000) < requested P-Chain height (2000)
      */
-    getValidatorsAt(params?: PlatformGetValidatorsAtParams, options?: CallOptions): Promise<PlatformGetValidatorsAtResult>;
+    getValidatorsAt(params: PlatformGetValidatorsAtParams, options?: CallOptions): Promise<PlatformGetValidatorsAtResult>;
     /**
      * Get the parameters of the continuous fee L1 validators pay.
      *
@@ -591,7 +623,7 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
      * @throws {@link JsonRpcError} -32000: sampling 11111111111111111111111111111111LpoYY errored with insufficient weight
      * @throws {@link JsonRpcError} -32000: sampling 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r errored with missing validators
      */
-    sampleValidators(params?: PlatformSampleValidatorsParams, options?: CallOptions): Promise<PlatformSampleValidatorsResult>;
+    sampleValidators(params: PlatformSampleValidatorsParams, options?: CallOptions): Promise<PlatformSampleValidatorsResult>;
     /**
      * Get the Subnet that validates a blockchain.
      *
@@ -609,7 +641,7 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
      * @throws {@link JsonRpcError} -32000: problem retrieving blockchain "u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H": not found
      * @throws {@link JsonRpcError} -32000: "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r" is not a blockchain
      */
-    validatedBy(params?: PlatformValidatedByParams, options?: CallOptions): Promise<PlatformValidatedByResult>;
+    validatedBy(params: PlatformValidatedByParams, options?: CallOptions): Promise<PlatformValidatedByResult>;
     /**
      * List the blockchains a Subnet validates.
      *
@@ -627,5 +659,5 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
      * @throws {@link JsonRpcError} -32000: problem retrieving subnet "u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H": not found
      * @throws {@link JsonRpcError} -32000: "KDYHHKjM4yTJTT8H8qPs5KXzE6gQH5TZrmP1qVr1P6qECj3XN" is not a subnet
      */
-    validates(params?: PlatformValidatesParams, options?: CallOptions): Promise<PlatformValidatesResult>;
+    validates(params: PlatformValidatesParams, options?: CallOptions): Promise<PlatformValidatesResult>;
 }

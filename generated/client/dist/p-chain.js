@@ -33,6 +33,7 @@ const ERRORS = {
   validates: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], ProblemRetrievingSubnetNotFound: [-32e3, /^problem retrieving subnet "[^"]*": not found$/], IsNotASubnet: [-32e3, /^"[^"]*" is not a subnet$/] }
 };
 export class PChainClient extends JsonRpcClient {
+  wireNames = { getBalance: "platform.getBalance", getBlock: "platform.getBlock", getBlockByHeight: "platform.getBlockByHeight", getBlockchains: "platform.getBlockchains", getBlockchainStatus: "platform.getBlockchainStatus", getCurrentSupply: "platform.getCurrentSupply", getCurrentValidators: "platform.getCurrentValidators", getFeeConfig: "platform.getFeeConfig", getFeeState: "platform.getFeeState", getHeight: "platform.getHeight", getL1Validator: "platform.getL1Validator", getProposedHeight: "platform.getProposedHeight", getMinStake: "platform.getMinStake", getRewardUTXOs: "platform.getRewardUTXOs", getStake: "platform.getStake", getStakingAssetID: "platform.getStakingAssetID", getSubnet: "platform.getSubnet", getSubnets: "platform.getSubnets", getTimestamp: "platform.getTimestamp", getTotalStake: "platform.getTotalStake", getTx: "platform.getTx", getTxStatus: "platform.getTxStatus", getUTXOs: "platform.getUTXOs", getValidatorsAt: "platform.getValidatorsAt", getValidatorFeeConfig: "platform.getValidatorFeeConfig", getValidatorFeeState: "platform.getValidatorFeeState", issueTx: "platform.issueTx", sampleValidators: "platform.sampleValidators", validatedBy: "platform.validatedBy", validates: "platform.validates" };
   constructor(options = {}) {
     super(options, "http://127.0.0.1:9650", "/ext/bc/P");
   }
@@ -55,13 +56,13 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't parse address "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected "11111111111111111111111111111111LpoYY" but got "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
    * @deprecated Since AvalancheGo v1.9.12. Use `platform.getUTXOs` instead ({@link PChainClient.getUTXOs}).
    */
-  getBalance(params = {}, options) {
+  getBalance(params, options) {
     return this.request("platform.getBalance", params, options, ERRORS.getBalance);
   }
   getBlock(params, options) {
     return this.request("platform.getBlock", params, options, ERRORS.getBlock);
   }
-  getBlockByHeight(params = {}, options) {
+  getBlockByHeight(params, options) {
     return this.request("platform.getBlockByHeight", params, options, ERRORS.getBlockByHeight);
   }
   /**
@@ -268,7 +269,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't encode utxo as json: unsupported encoding in method
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: reward UTXOs show up in the reward owner's platform.getUTXOs listing
    */
-  getRewardUTXOs(params = {}, options) {
+  getRewardUTXOs(params, options) {
     return this.request("platform.getRewardUTXOs", params, options, ERRORS.getRewardUTXOs);
   }
   /**
@@ -293,7 +294,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't encode output FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z as json: unsupported encoding in method
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: derive stake from platform.getCurrentValidators
    */
-  getStake(params = {}, options) {
+  getStake(params, options) {
     return this.request("platform.getStake", params, options, ERRORS.getStake);
   }
   /**
@@ -412,7 +413,7 @@ export class PChainClient extends JsonRpcClient {
    * @returns The result ({@link PlatformGetTxStatusResult}).
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
-  getTxStatus(params = {}, options) {
+  getTxStatus(params, options) {
     return this.request("platform.getTxStatus", params, options, ERRORS.getTxStatus);
   }
   /**
@@ -468,7 +469,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = 11111111111111111111111111111111LpoYY: current P-chain height (1000) < requested P-Chain height (2000)
    */
-  getValidatorsAt(params = {}, options) {
+  getValidatorsAt(params, options) {
     return this.request("platform.getValidatorsAt", params, options, ERRORS.getValidatorsAt);
   }
   /**
@@ -538,7 +539,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: sampling 11111111111111111111111111111111LpoYY errored with insufficient weight
    * @throws {@link JsonRpcError} -32000: sampling 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r errored with missing validators
    */
-  sampleValidators(params = {}, options) {
+  sampleValidators(params, options) {
     return this.request("platform.sampleValidators", params, options, ERRORS.sampleValidators);
   }
   /**
@@ -558,7 +559,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: problem retrieving blockchain "u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H": not found
    * @throws {@link JsonRpcError} -32000: "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r" is not a blockchain
    */
-  validatedBy(params = {}, options) {
+  validatedBy(params, options) {
     return this.request("platform.validatedBy", params, options, ERRORS.validatedBy);
   }
   /**
@@ -578,7 +579,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: problem retrieving subnet "u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H": not found
    * @throws {@link JsonRpcError} -32000: "KDYHHKjM4yTJTT8H8qPs5KXzE6gQH5TZrmP1qVr1P6qECj3XN" is not a subnet
    */
-  validates(params = {}, options) {
+  validates(params, options) {
     return this.request("platform.validates", params, options, ERRORS.validates);
   }
 }

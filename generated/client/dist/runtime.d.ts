@@ -52,6 +52,10 @@ export declare class JsonRpcClient<Errors extends {
     #private;
     /** The endpoint URL every call of this client is sent to. */
     readonly url: string;
+    /** Each client method's JSON-RPC method, e.g. `getTx: 'platform.getTx'` (set by the generated client). */
+    protected readonly wireNames: {
+        readonly [method: string]: string;
+    };
     /** @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded. */
     constructor(options: ClientOptions, defaultBaseUrl: string, path: string, values?: Record<string, string>);
     /**

@@ -13,6 +13,8 @@ export class JsonRpcClient {
   #headers;
   #timeoutMs;
   #nextId = 1;
+  /** Each client method's JSON-RPC method, e.g. `getTx: 'platform.getTx'` (set by the generated client). */
+  wireNames = {};
   /** @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded. */
   constructor(options, defaultBaseUrl, path, values = {}) {
     const expanded = path.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(values[name] ?? ""));
@@ -37,7 +39,7 @@ export class JsonRpcClient {
    * `keystore.failed(error, 'createUser', 'KeystoreUserAlreadyExists')`; a name the method does not document does not compile.
    */
   failed(error, method, name) {
-    return error instanceof JsonRpcError && error.url === this.url && error.method.slice(error.method.indexOf(".") + 1) === method && error.is(name);
+    return error instanceof JsonRpcError && error.url === this.url && error.method === this.wireNames[method] && error.is(name);
   }
   /**
    * Every item of a paginated method (the spec's `x-pagination`), page after page: each page continues where the last

@@ -33,6 +33,20 @@ export type XChainClientErrors = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
  */
 export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
+    protected readonly wireNames: {
+        getAddressTxs: string;
+        getAllBalances: string;
+        getAssetDescription: string;
+        getBalance: string;
+        getBlock: string;
+        getBlockByHeight: string;
+        getHeight: string;
+        getTx: string;
+        getTxFee: string;
+        getTxStatus: string;
+        getUTXOs: string;
+        issueTx: string;
+    };
     constructor(options?: XChainClientOptions);
     /**
      * Lists, page by page, the IDs of transactions that changed an address's balance of one asset.
@@ -170,12 +184,12 @@ export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
     }, options?: CallOptions): Promise<Omit<AvmGetBlockByHeightResult, 'block'> & {
         block: AvmBlock;
     }>;
-    getBlockByHeight(params?: AvmGetBlockByHeightParams & {
+    getBlockByHeight(params: AvmGetBlockByHeightParams & {
         encoding?: 'hex' | 'hexnc' | 'hexc';
     }, options?: CallOptions): Promise<Omit<AvmGetBlockByHeightResult, 'block'> & {
         block: EncodedBytes;
     }>;
-    getBlockByHeight(params?: AvmGetBlockByHeightParams & {
+    getBlockByHeight(params: AvmGetBlockByHeightParams & {
         encoding?: 'hex' | 'hexnc' | 'hexc' | 'json';
     }, options?: CallOptions): Promise<AvmGetBlockByHeightResult>;
     /**

@@ -15,6 +15,7 @@ const ERRORS = {
   issueTx: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/], TxUnsupportedEncoding: [-32e3, /^problem decoding transaction: unsupported encoding in method$/] }
 };
 export class XChainClient extends JsonRpcClient {
+  wireNames = { getAddressTxs: "avm.getAddressTxs", getAllBalances: "avm.getAllBalances", getAssetDescription: "avm.getAssetDescription", getBalance: "avm.getBalance", getBlock: "avm.getBlock", getBlockByHeight: "avm.getBlockByHeight", getHeight: "avm.getHeight", getTx: "avm.getTx", getTxFee: "avm.getTxFee", getTxStatus: "avm.getTxStatus", getUTXOs: "avm.getUTXOs", issueTx: "avm.issueTx" };
   constructor(options = {}) {
     super(options, "http://127.0.0.1:9650", "/ext/bc/{blockchainID}", { blockchainID: options.blockchainID ?? "X" });
   }
@@ -109,7 +110,7 @@ export class XChainClient extends JsonRpcClient {
   getBlock(params, options) {
     return this.request("avm.getBlock", params, options, ERRORS.getBlock);
   }
-  getBlockByHeight(params = {}, options) {
+  getBlockByHeight(params, options) {
     return this.request("avm.getBlockByHeight", params, options, ERRORS.getBlockByHeight);
   }
   /**

@@ -22,6 +22,9 @@ export type XWalletClientErrors = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/{blockchainID}/wallet`.
  */
 export declare class XWalletClient extends JsonRpcClient<XWalletClientErrors> {
+    protected readonly wireNames: {
+        issueTx: string;
+    };
     constructor(options?: XWalletClientOptions);
     /**
      * Submits a signed transaction through the node's wallet service.

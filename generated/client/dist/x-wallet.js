@@ -4,6 +4,7 @@ const ERRORS = {
   issueTx: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/], TxUnsupportedEncoding: [-32e3, /^problem decoding transaction: unsupported encoding in method$/] }
 };
 export class XWalletClient extends JsonRpcClient {
+  wireNames = { issueTx: "wallet.issueTx" };
   constructor(options = {}) {
     super(options, "http://127.0.0.1:9650", "/ext/bc/{blockchainID}/wallet", { blockchainID: options.blockchainID ?? "X" });
   }

@@ -56,6 +56,8 @@ const ERRORS = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/admin`.
  */
 export class AdminClient extends JsonRpcClient<AdminClientErrors> {
+  protected override readonly wireNames = { alias: 'admin.alias', aliasChain: 'admin.aliasChain', getChainAliases: 'admin.getChainAliases', getLoggerLevel: 'admin.getLoggerLevel', loadVMs: 'admin.loadVMs', lockProfile: 'admin.lockProfile', memoryProfile: 'admin.memoryProfile', setLoggerLevel: 'admin.setLoggerLevel', startCPUProfiler: 'admin.startCPUProfiler', stopCPUProfiler: 'admin.stopCPUProfiler' };
+
   constructor(options: AdminClientOptions = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/admin');
   }
@@ -74,7 +76,7 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
    * @throws {@link JsonRpcError} -32000: alias length is too long
    * @throws {@link JsonRpcError} -32000: route is either already aliased or already maps to a handle: /ext/myAlias
    */
-  alias(params: AdminAliasParams = {}, options?: CallOptions): Promise<AdminAliasResult> {
+  alias(params: AdminAliasParams, options?: CallOptions): Promise<AdminAliasResult> {
     return this.request<AdminAliasResult>('admin.alias', params, options, ERRORS.alias);
   }
 

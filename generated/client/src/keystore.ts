@@ -42,6 +42,8 @@ const ERRORS = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/keystore`.
  */
 export class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> {
+  protected override readonly wireNames = { createUser: 'keystore.createUser', deleteUser: 'keystore.deleteUser', exportUser: 'keystore.exportUser', importUser: 'keystore.importUser', listUsers: 'keystore.listUsers' };
+
   constructor(options: KeystoreClientOptions = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/keystore');
   }

@@ -136,6 +136,8 @@ const ERRORS = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/P`.
  */
 export class PChainClient extends JsonRpcClient<PChainClientErrors> {
+  protected override readonly wireNames = { getBalance: 'platform.getBalance', getBlock: 'platform.getBlock', getBlockByHeight: 'platform.getBlockByHeight', getBlockchains: 'platform.getBlockchains', getBlockchainStatus: 'platform.getBlockchainStatus', getCurrentSupply: 'platform.getCurrentSupply', getCurrentValidators: 'platform.getCurrentValidators', getFeeConfig: 'platform.getFeeConfig', getFeeState: 'platform.getFeeState', getHeight: 'platform.getHeight', getL1Validator: 'platform.getL1Validator', getProposedHeight: 'platform.getProposedHeight', getMinStake: 'platform.getMinStake', getRewardUTXOs: 'platform.getRewardUTXOs', getStake: 'platform.getStake', getStakingAssetID: 'platform.getStakingAssetID', getSubnet: 'platform.getSubnet', getSubnets: 'platform.getSubnets', getTimestamp: 'platform.getTimestamp', getTotalStake: 'platform.getTotalStake', getTx: 'platform.getTx', getTxStatus: 'platform.getTxStatus', getUTXOs: 'platform.getUTXOs', getValidatorsAt: 'platform.getValidatorsAt', getValidatorFeeConfig: 'platform.getValidatorFeeConfig', getValidatorFeeState: 'platform.getValidatorFeeState', issueTx: 'platform.issueTx', sampleValidators: 'platform.sampleValidators', validatedBy: 'platform.validatedBy', validates: 'platform.validates' };
+
   constructor(options: PChainClientOptions = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/bc/P');
   }
@@ -159,7 +161,7 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't parse address "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected "11111111111111111111111111111111LpoYY" but got "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
    * @deprecated Since AvalancheGo v1.9.12. Use `platform.getUTXOs` instead ({@link PChainClient.getUTXOs}).
    */
-  getBalance(params: PlatformGetBalanceParams = {}, options?: CallOptions): Promise<PlatformGetBalanceResult> {
+  getBalance(params: PlatformGetBalanceParams, options?: CallOptions): Promise<PlatformGetBalanceResult> {
     return this.request<PlatformGetBalanceResult>('platform.getBalance', params, options, ERRORS.getBalance);
   }
 
@@ -208,9 +210,9 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't get block at height 99999999999: not found
    */
   getBlockByHeight(params: PlatformGetBlockByHeightParams & { encoding: 'json' }, options?: CallOptions): Promise<Omit<PlatformGetBlockByHeightResult, 'block'> & { block: PlatformBlock }>;
-  getBlockByHeight(params?: PlatformGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<PlatformGetBlockByHeightResult, 'block'> & { block: EncodedBytes }>;
-  getBlockByHeight(params?: PlatformGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<PlatformGetBlockByHeightResult>;
-  getBlockByHeight(params: PlatformGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' } = {}, options?: CallOptions): Promise<PlatformGetBlockByHeightResult> {
+  getBlockByHeight(params: PlatformGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<PlatformGetBlockByHeightResult, 'block'> & { block: EncodedBytes }>;
+  getBlockByHeight(params: PlatformGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<PlatformGetBlockByHeightResult>;
+  getBlockByHeight(params: PlatformGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<PlatformGetBlockByHeightResult> {
     return this.request<PlatformGetBlockByHeightResult>('platform.getBlockByHeight', params, options, ERRORS.getBlockByHeight);
   }
 
@@ -428,7 +430,7 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't encode utxo as json: unsupported encoding in method
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: reward UTXOs show up in the reward owner's platform.getUTXOs listing
    */
-  getRewardUTXOs(params: PlatformGetRewardUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' } = {}, options?: CallOptions): Promise<PlatformGetRewardUTXOsResult> {
+  getRewardUTXOs(params: PlatformGetRewardUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<PlatformGetRewardUTXOsResult> {
     return this.request<PlatformGetRewardUTXOsResult>('platform.getRewardUTXOs', params, options, ERRORS.getRewardUTXOs);
   }
 
@@ -454,7 +456,7 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't encode output FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z as json: unsupported encoding in method
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: derive stake from platform.getCurrentValidators
    */
-  getStake(params: PlatformGetStakeParams & { encoding?: 'hex' | 'hexnc' | 'hexc' } = {}, options?: CallOptions): Promise<PlatformGetStakeResult> {
+  getStake(params: PlatformGetStakeParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<PlatformGetStakeResult> {
     return this.request<PlatformGetStakeResult>('platform.getStake', params, options, ERRORS.getStake);
   }
 
@@ -599,7 +601,7 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @returns The result ({@link PlatformGetTxStatusResult}).
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
-  getTxStatus(params: PlatformGetTxStatusParams = {}, options?: CallOptions): Promise<PlatformGetTxStatusResult> {
+  getTxStatus(params: PlatformGetTxStatusParams, options?: CallOptions): Promise<PlatformGetTxStatusResult> {
     return this.request<PlatformGetTxStatusResult>('platform.getTxStatus', params, options, ERRORS.getTxStatus);
   }
 
@@ -658,7 +660,7 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = 11111111111111111111111111111111LpoYY: current P-chain height (1000) < requested P-Chain height (2000)
    */
-  getValidatorsAt(params: PlatformGetValidatorsAtParams = {}, options?: CallOptions): Promise<PlatformGetValidatorsAtResult> {
+  getValidatorsAt(params: PlatformGetValidatorsAtParams, options?: CallOptions): Promise<PlatformGetValidatorsAtResult> {
     return this.request<PlatformGetValidatorsAtResult>('platform.getValidatorsAt', params, options, ERRORS.getValidatorsAt);
   }
 
@@ -732,7 +734,7 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: sampling 11111111111111111111111111111111LpoYY errored with insufficient weight
    * @throws {@link JsonRpcError} -32000: sampling 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r errored with missing validators
    */
-  sampleValidators(params: PlatformSampleValidatorsParams = {}, options?: CallOptions): Promise<PlatformSampleValidatorsResult> {
+  sampleValidators(params: PlatformSampleValidatorsParams, options?: CallOptions): Promise<PlatformSampleValidatorsResult> {
     return this.request<PlatformSampleValidatorsResult>('platform.sampleValidators', params, options, ERRORS.sampleValidators);
   }
 
@@ -753,7 +755,7 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: problem retrieving blockchain "u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H": not found
    * @throws {@link JsonRpcError} -32000: "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r" is not a blockchain
    */
-  validatedBy(params: PlatformValidatedByParams = {}, options?: CallOptions): Promise<PlatformValidatedByResult> {
+  validatedBy(params: PlatformValidatedByParams, options?: CallOptions): Promise<PlatformValidatedByResult> {
     return this.request<PlatformValidatedByResult>('platform.validatedBy', params, options, ERRORS.validatedBy);
   }
 
@@ -774,7 +776,7 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: problem retrieving subnet "u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H": not found
    * @throws {@link JsonRpcError} -32000: "KDYHHKjM4yTJTT8H8qPs5KXzE6gQH5TZrmP1qVr1P6qECj3XN" is not a subnet
    */
-  validates(params: PlatformValidatesParams = {}, options?: CallOptions): Promise<PlatformValidatesResult> {
+  validates(params: PlatformValidatesParams, options?: CallOptions): Promise<PlatformValidatesResult> {
     return this.request<PlatformValidatesResult>('platform.validates', params, options, ERRORS.validates);
   }
 }

@@ -69,6 +69,8 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
   #nextId = 1;
+  /** Each client method's JSON-RPC method, e.g. `getTx: 'platform.getTx'` (set by the generated client). */
+  protected readonly wireNames: { readonly [method: string]: string } = {};
 
   /** @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded. */
   constructor(options: ClientOptions, defaultBaseUrl: string, path: string, values: Record<string, string> = {}) {
@@ -96,7 +98,7 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
    * `keystore.failed(error, 'createUser', 'KeystoreUserAlreadyExists')`; a name the method does not document does not compile.
    */
   failed<Method extends keyof Errors & string>(error: unknown, method: Method, name: Errors[Method]): error is JsonRpcError<Errors[Method]> {
-    return error instanceof JsonRpcError && error.url === this.url && error.method.slice(error.method.indexOf('.') + 1) === method && error.is(name);
+    return error instanceof JsonRpcError && error.url === this.url && error.method === this.wireNames[method] && error.is(name);
   }
 
   /**

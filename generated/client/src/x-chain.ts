@@ -77,6 +77,8 @@ const ERRORS = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
  */
 export class XChainClient extends JsonRpcClient<XChainClientErrors> {
+  protected override readonly wireNames = { getAddressTxs: 'avm.getAddressTxs', getAllBalances: 'avm.getAllBalances', getAssetDescription: 'avm.getAssetDescription', getBalance: 'avm.getBalance', getBlock: 'avm.getBlock', getBlockByHeight: 'avm.getBlockByHeight', getHeight: 'avm.getHeight', getTx: 'avm.getTx', getTxFee: 'avm.getTxFee', getTxStatus: 'avm.getTxStatus', getUTXOs: 'avm.getUTXOs', issueTx: 'avm.issueTx' };
+
   constructor(options: XChainClientOptions = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/bc/{blockchainID}', { blockchainID: options.blockchainID ?? 'X' });
   }
@@ -219,9 +221,9 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't get block at height 275686313486: not found
    */
   getBlockByHeight(params: AvmGetBlockByHeightParams & { encoding: 'json' }, options?: CallOptions): Promise<Omit<AvmGetBlockByHeightResult, 'block'> & { block: AvmBlock }>;
-  getBlockByHeight(params?: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<AvmGetBlockByHeightResult, 'block'> & { block: EncodedBytes }>;
-  getBlockByHeight(params?: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetBlockByHeightResult>;
-  getBlockByHeight(params: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' } = {}, options?: CallOptions): Promise<AvmGetBlockByHeightResult> {
+  getBlockByHeight(params: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<AvmGetBlockByHeightResult, 'block'> & { block: EncodedBytes }>;
+  getBlockByHeight(params: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetBlockByHeightResult>;
+  getBlockByHeight(params: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetBlockByHeightResult> {
     return this.request<AvmGetBlockByHeightResult>('avm.getBlockByHeight', params, options, ERRORS.getBlockByHeight);
   }
 

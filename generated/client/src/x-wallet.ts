@@ -32,6 +32,8 @@ const ERRORS = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/{blockchainID}/wallet`.
  */
 export class XWalletClient extends JsonRpcClient<XWalletClientErrors> {
+  protected override readonly wireNames = { issueTx: 'wallet.issueTx' };
+
   constructor(options: XWalletClientOptions = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/bc/{blockchainID}/wallet', { blockchainID: options.blockchainID ?? 'X' });
   }
