@@ -3,6 +3,8 @@ import { messagePattern } from '../generators/model/errors.ts';
 import type { MethodModel } from '../generators/model/types.ts';
 
 export interface DocumentedError {
+  /** The spec's name of the error (generators/model/errors.ts). */
+  name: string;
   code: number;
   message: string;
   pattern: RegExp;
@@ -11,7 +13,7 @@ export interface DocumentedError {
 export { messagePattern };
 
 export function documentedErrorsOf(method: MethodModel): DocumentedError[] {
-  return method.errors.map((error) => ({ code: error.code, message: error.message, pattern: messagePattern(error.message) }));
+  return method.errors.map((error) => ({ name: error.name, code: error.code, message: error.message, pattern: messagePattern(error.message) }));
 }
 
 export function findDocumentedError(documented: DocumentedError[], code: number, message: string): DocumentedError | undefined {
