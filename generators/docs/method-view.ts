@@ -32,7 +32,7 @@ export interface MethodView {
   params: SchemaNode[];
   hasDefaults: boolean;
   result: SchemaNode | null;
-  errors: Array<{ code: number; message: string; data: string | null }>;
+  errors: Array<{ name: string; code: number; message: string; data: string | null }>;
   examples: ExampleView[];
   tryIt: { id: string; baseUrl: string; path: string; request: string } | null;
 }
@@ -105,7 +105,7 @@ function methodView(endpoint: EndpointModel, method: MethodModel, context: Schem
     result: method.result
       ? resultNode(method, context)
       : null,
-    errors: method.errors.map((error) => ({ code: error.code, message: error.message, data: 'data' in error ? JSON.stringify(error.data) : null })),
+    errors: method.errors.map((error) => ({ name: error.name, code: error.code, message: error.message, data: 'data' in error ? JSON.stringify(error.data) : null })),
     examples,
     tryIt: first
       ? { id: `try-${method.name}`, baseUrl: endpoint.defaultBaseUrl, path: endpoint.defaultPath, request: examples[0]!.requestText }

@@ -10,13 +10,28 @@ export declare class AvalancheRpcError extends Error {
         cause?: unknown;
     });
 }
-/** The node answered with a JSON-RPC error object. */
-export declare class JsonRpcError extends AvalancheRpcError {
+/**
+ * A method's documented errors by their spec names: the code and the node's message as a pattern (the parts that
+ * vary between calls, such as IDs, names and numbers, are wildcards).
+ */
+export type DocumentedErrors = {
+    readonly [name: string]: readonly [code: number, message: RegExp];
+};
+/**
+ * The node answered with a JSON-RPC error object. `message` is the node's own text; `documented` names the error
+ * of the method's spec it is, so `error.is('KeystoreUserAlreadyExists')` tells it from the others without reading
+ * the text.
+ */
+export declare class JsonRpcError<Name extends string = string> extends AvalancheRpcError {
     /** The JSON-RPC error code, e.g. -32000 for every error of the node's handlers. */
     readonly code: number;
     /** The `data` member of the error object (null when the node sends none). */
     readonly data: unknown;
-    constructor(method: string, url: string, code: number, message: string, data: unknown);
+    /** The spec's name of this error among the method's documented ones; undefined for an error the spec does not list. */
+    readonly documented: Name | undefined;
+    constructor(method: string, url: string, code: number, message: string, data: unknown, documented?: DocumentedErrors);
+    /** Whether this is the method's documented error of that name. */
+    is(name: Name): boolean;
 }
 /** The endpoint answered with an HTTP status other than 200 (415 for a wrong Content-Type, 503 while bootstrapping, ...). */
 export declare class HttpStatusError extends AvalancheRpcError {

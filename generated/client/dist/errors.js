@@ -16,11 +16,18 @@ export class JsonRpcError extends AvalancheRpcError {
   code;
   /** The `data` member of the error object (null when the node sends none). */
   data;
-  constructor(method, url, code, message, data) {
-    super(`${method} failed: ${message} (JSON-RPC error ${code})`, method, url);
+  /** The spec's name of this error among the method's documented ones; undefined for an error the spec does not list. */
+  documented;
+  constructor(method, url, code, message, data, documented = {}) {
+    super(message, method, url);
     this.name = "JsonRpcError";
     this.code = code;
     this.data = data;
+    this.documented = Object.keys(documented).find((name) => documented[name][0] === code && documented[name][1].test(message));
+  }
+  /** Whether this is the method's documented error of that name. */
+  is(name) {
+    return this.documented === name;
   }
 }
 export class HttpStatusError extends AvalancheRpcError {

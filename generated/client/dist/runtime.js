@@ -15,6 +15,8 @@ export class JsonRpcClient {
   #nodeVersion;
   #releases;
   #nextId = 1;
+  /** Each client method's JSON-RPC method, e.g. `getTx: 'platform.getTx'` (set by the generated client). */
+  wireNames = {};
   /** @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded. */
   constructor(options, defaultBaseUrl, path, values = {}, releases = {}) {
     const expanded = path.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(values[name] ?? ""));
@@ -30,8 +32,52 @@ export class JsonRpcClient {
     this.#nodeVersion = options.nodeVersion;
     this.#releases = releases;
   }
-  /** Sends one call and returns its `result`; every failure rejects with an `AvalancheRpcError` (errors.ts) or the abort reason. */
-  async request(method, params, options = {}) {
+  /**
+   * Calls a method the spec does not describe (or one of its methods, untyped): `params` are sent as given, the result
+   * comes back unchecked. Fails as every method does.
+   */
+  call(method, params = {}, options) {
+    return this.request(method, params, options);
+  }
+  /**
+   * Whether `error` is the documented error `name` of this client's method `method`, e.g.
+   * `keystore.failed(error, 'createUser', 'KeystoreUserAlreadyExists')`; a name the method does not document does not compile.
+   */
+  failed(error, method, name) {
+    return error instanceof JsonRpcError && error.url === this.url && error.method === this.wireNames[method] && error.is(name);
+  }
+  /**
+   * Every item of a paginated method (the spec's `x-pagination`), page after page: each page continues where the last
+   * one ended (its `cursorField` sent back as `cursorParam`); a page shorter than the page size is the last. Pages may
+   * repeat an item (the node restarts a listing at the cursor's address), so an item already given is skipped: equal
+   * items are equal bytes, and one UTXO ID always has the same bytes.
+   */
+  async *paginate(method, first, options, errors, paging) {
+    const params = first;
+    const requested = Number(params[paging.pageSizeParam] ?? 0);
+    const pageSize = requested > 0 && requested <= paging.maxPageSize ? requested : paging.maxPageSize;
+    const seen = /* @__PURE__ */ new Set();
+    let next = params;
+    for (; ; ) {
+      const page = await this.request(method, next, options, errors);
+      const items = page[paging.itemsField];
+      if (!Array.isArray(items)) throw new InvalidResponseError(method, this.url, `the result has no ${paging.itemsField} list`, excerpt(JSON.stringify(page)));
+      for (const item of items) {
+        const key = typeof item === "string" ? item : JSON.stringify(item);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        yield item;
+      }
+      const cursor = page[paging.cursorField];
+      if (items.length < pageSize || cursor === void 0 || JSON.stringify(cursor) === JSON.stringify(next[paging.cursorParam])) return;
+      next = { ...params, [paging.cursorParam]: cursor };
+    }
+  }
+  /**
+   * Sends one call and returns its `result`; every failure rejects with an `AvalancheRpcError` (errors.ts) or the abort
+   * reason. A JSON-RPC error is named from `errors`, the method's documented ones.
+   */
+  async request(method, params, options = {}, errors) {
     const { signal } = options;
     signal?.throwIfAborted();
     const range = this.#nodeVersion === void 0 ? void 0 : this.#releases[method];
@@ -63,13 +109,13 @@ export class JsonRpcClient {
         if (signal?.aborted) throw signal.reason;
         throw new NetworkError(method, this.url, error);
       }
-      return this.#read(method, id, answer.status, answer.text);
+      return this.#read(method, id, answer.status, answer.text, errors);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
     }
   }
-  #read(method, id, status, text) {
+  #read(method, id, status, text, errors) {
     if (status !== 200) throw new HttpStatusError(method, this.url, status, excerpt(text));
     let response;
     try {
@@ -78,13 +124,13 @@ export class JsonRpcClient {
       throw new InvalidResponseError(method, this.url, "the body is not JSON", excerpt(text));
     }
     if (!isObject(response) || response.jsonrpc !== "2.0") throw new InvalidResponseError(method, this.url, "not a JSON-RPC 2.0 response object", excerpt(text));
-    return this.#result(method, id, response, text);
+    return this.#result(method, id, response, text, errors);
   }
-  #result(method, id, response, text) {
+  #result(method, id, response, text, errors) {
     const { error } = response;
     if (isObject(error) && (response.id === id || response.id === null)) {
       const code = typeof error.code === "number" ? error.code : NaN;
-      throw new JsonRpcError(method, this.url, code, typeof error.message === "string" ? error.message : JSON.stringify(error.message), error.data ?? null);
+      throw new JsonRpcError(method, this.url, code, typeof error.message === "string" ? error.message : JSON.stringify(error.message), error.data ?? null, errors);
     }
     if (response.id !== id) throw new InvalidResponseError(method, this.url, `the response id ${JSON.stringify(response.id)} does not match the request id ${id}`, excerpt(text));
     if (!("result" in response)) throw new InvalidResponseError(method, this.url, "the response has neither result nor error", excerpt(text));

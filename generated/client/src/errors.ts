@@ -16,18 +16,36 @@ export class AvalancheRpcError extends Error {
   }
 }
 
-/** The node answered with a JSON-RPC error object. */
-export class JsonRpcError extends AvalancheRpcError {
+/**
+ * A method's documented errors by their spec names: the code and the node's message as a pattern (the parts that
+ * vary between calls, such as IDs, names and numbers, are wildcards).
+ */
+export type DocumentedErrors = { readonly [name: string]: readonly [code: number, message: RegExp] };
+
+/**
+ * The node answered with a JSON-RPC error object. `message` is the node's own text; `documented` names the error
+ * of the method's spec it is, so `error.is('KeystoreUserAlreadyExists')` tells it from the others without reading
+ * the text.
+ */
+export class JsonRpcError<Name extends string = string> extends AvalancheRpcError {
   /** The JSON-RPC error code, e.g. -32000 for every error of the node's handlers. */
   readonly code: number;
   /** The `data` member of the error object (null when the node sends none). */
   readonly data: unknown;
+  /** The spec's name of this error among the method's documented ones; undefined for an error the spec does not list. */
+  readonly documented: Name | undefined;
 
-  constructor(method: string, url: string, code: number, message: string, data: unknown) {
-    super(`${method} failed: ${message} (JSON-RPC error ${code})`, method, url);
+  constructor(method: string, url: string, code: number, message: string, data: unknown, documented: DocumentedErrors = {}) {
+    super(message, method, url);
     this.name = 'JsonRpcError';
     this.code = code;
     this.data = data;
+    this.documented = Object.keys(documented).find((name) => documented[name]![0] === code && documented[name]![1].test(message)) as Name | undefined;
+  }
+
+  /** Whether this is the method's documented error of that name. */
+  is(name: Name): boolean {
+    return this.documented === name;
   }
 }
 

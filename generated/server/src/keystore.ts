@@ -72,8 +72,9 @@ export const keystoreMethods: readonly MethodSpec[] = [
 
 /**
  * The AvalancheGo Keystore API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/keystore`),
- * or call its `fetch` with a Request. Params are validated before a handler runs.
+ * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
+ * without one answers as a node that does not have it ("can't find method").
  */
-export function createKeystoreEndpoint(handlers: KeystoreHandlers, options?: EndpointOptions): Endpoint {
+export function createKeystoreEndpoint(handlers: Partial<KeystoreHandlers>, options?: EndpointOptions): Endpoint {
   return createEndpoint({ name: 'keystore', methods: keystoreMethods, document: keystoreDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
 }

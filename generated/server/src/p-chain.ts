@@ -297,8 +297,9 @@ export const pChainMethods: readonly MethodSpec[] = [
 
 /**
  * The AvalancheGo P-Chain API (Platform VM) endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/bc/P`),
- * or call its `fetch` with a Request. Params are validated before a handler runs.
+ * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
+ * without one answers as a node that does not have it ("can't find method").
  */
-export function createPChainEndpoint(handlers: PChainHandlers, options?: EndpointOptions): Endpoint {
+export function createPChainEndpoint(handlers: Partial<PChainHandlers>, options?: EndpointOptions): Endpoint {
   return createEndpoint({ name: 'p-chain', methods: pChainMethods, document: pChainDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
 }

@@ -134,8 +134,9 @@ export const xChainMethods: readonly MethodSpec[] = [
 
 /**
  * The AvalancheGo X-Chain API (AVM) endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/bc/{blockchainID}`),
- * or call its `fetch` with a Request. Params are validated before a handler runs.
+ * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
+ * without one answers as a node that does not have it ("can't find method").
  */
-export function createXChainEndpoint(handlers: XChainHandlers, options?: EndpointOptions): Endpoint {
+export function createXChainEndpoint(handlers: Partial<XChainHandlers>, options?: EndpointOptions): Endpoint {
   return createEndpoint({ name: 'x-chain', methods: xChainMethods, document: xChainDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
 }

@@ -1503,6 +1503,13 @@ export const xChainDocument = {
         "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
         "The documented second call sends `id` 2 but its response shows `id` 1; the node echoes the request's `id`."
       ],
+      "x-pagination": {
+        "cursorParam": "startIndex",
+        "cursorField": "endIndex",
+        "pageSizeParam": "limit",
+        "maxPageSize": 1024,
+        "itemsField": "utxos"
+      },
       "x-side-effects": "none"
     },
     {
