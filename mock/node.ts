@@ -1,12 +1,10 @@
 /**
- * A mock AvalancheGo node: the six endpoints of the spec on the generated server stubs (node profile), at the
+ * A mock AvalancheGo node: the endpoints of the spec on the generated server stubs (node profile), at the
  * node's paths and aliases, with the node's HTTP behaviour around them: the Host check (403 for host names not
  * allowed), CORS for any origin, a `node-id` header on every answer, 404 for any other path.
  */
 import { type AddressInfo, type Server, isIP } from 'node:net';
 import { type Endpoint, type HttpRequest, type Profile, type RpcReply, createRouter } from '../generated/server/dist/index.js';
-import { createHash } from 'node:crypto';
-import { cb58Encode } from '../generators/formats.ts';
 import { servedBy } from '../generators/model/versions.ts';
 import { detached, serveHttp } from './http.ts';
 import { ENDPOINTS, type EndpointName, endpointModel } from './spec.ts';
@@ -47,6 +45,8 @@ const BASES: Record<EndpointName, string[]> = {
   'p-chain': ['/ext/bc/P', '/ext/P', '/ext/bc/platform', '/ext/platform', `/ext/bc/${P_CHAIN_ID}`],
   admin: ['/ext/admin'],
   keystore: ['/ext/keystore'],
+  info: ['/ext/info'],
+  health: ['/ext/health'],
 };
 
 const CHAINS: Partial<Record<EndpointName, string>> = { 'x-chain': 'X', 'x-wallet': 'X', 'p-chain': 'P', 'avm-static': 'X' };
@@ -61,7 +61,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   }
   const routes = new Map<string, EndpointName>();
   for (const name of served.keys()) for (const path of BASES[name]) routes.set(path, name);
-  const state = new MockState(hrp, [...routes.keys()]);
+  const state = new MockState(hrp, [...routes.keys()], options.nodeVersion);
   // Without a log the calls skip even building their lines: this is the path every call of a load test takes.
   const log = options.log;
 
@@ -117,7 +117,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     }
     return undefined;
   };
-  const nodeID = `NodeID-${cb58Encode(createHash('sha256').update('avalanche-openrpc mock node').digest().subarray(0, 20))}`;
+  const nodeID = state.nodeID;
   const router = createRouter(resolve, { headers: { 'node-id': nodeID }, cors: true });
   const allowed = new Set((options.allowedHosts ?? ['localhost']).map((h) => h.toLowerCase()));
   const verdicts = new Map<string, boolean>();
@@ -133,9 +133,17 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     return verdict;
   };
   const forbidden: RpcReply = { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }, body: 'invalid host specified\n' };
-  const answer = (request: HttpRequest, body: Uint8Array) => (hostAllowed(String(request.headers.host ?? '')) ? router.answer(request, body) : forbidden);
+  const health = served.has('health') ? state.health : undefined;
+  const answer = (request: HttpRequest, body: Uint8Array) => {
+    if (!hostAllowed(String(request.headers.host ?? ''))) return forbidden;
+    // The node serves the health reports over plain GET beside the JSON-RPC endpoint, with the headers of every reply.
+    const get = health?.getReply(request.method, request.url);
+    return get ? { ...get, headers: { ...get.headers, 'node-id': nodeID, ...(request.headers.origin ? CORS : {}) } } : router.answer(request, body);
+  };
   return { answer, state, nodeID, routes };
 }
+
+const CORS = { Vary: 'Origin', 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Credentials': 'true' };
 
 const LINE_BREAKING = /[\x00-\x1f\x7f\u0085\u2028\u2029]/g;
 

@@ -14,6 +14,8 @@ export const ENDPOINTS = {
   'p-chain': { document: server.pChainDocument, methods: server.pChainMethods, create: server.createPChainEndpoint },
   admin: { document: server.adminDocument, methods: server.adminMethods, create: server.createAdminEndpoint },
   keystore: { document: server.keystoreDocument, methods: server.keystoreMethods, create: server.createKeystoreEndpoint },
+  info: { document: server.infoDocument, methods: server.infoMethods, create: server.createInfoEndpoint },
+  health: { document: server.healthDocument, methods: server.healthMethods, create: server.createHealthEndpoint },
 } as const;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -81,11 +81,12 @@ describe('npm run conform -- --blockchain-id', () => {
     expect(report.results.map((r) => r.endpoint)).toEqual([`/ext/bc/${X_CHAIN_ID}`, `/ext/bc/${X_CHAIN_ID}`]);
   });
 
-  it('calls the chain at that ID: the P-Chain there has no avm service', async () => {
+  it('calls the chain at that ID: the P-Chain there has no avm service, which the release info.getNodeVersion names must serve', async () => {
     node = await startMockNode({ port: 0, host: '127.0.0.1' });
     const { code, stdout } = await run(['--url', node.url, '--blockchain-id', P_CHAIN_ID, ...avmReads]);
-    expect(code).toBe(0);
-    expect(stdout).toMatch(/avm\.getHeight\s+SKIP\s+not served by this node \("rpc: can't find service "avm\.GetHeight""\)/);
-    expect(stdout).toContain('0 PASS, 0 FAIL, 2 SKIP');
+    expect(code).toBe(1);
+    expect(stdout).toContain('Node version: v1.14.2 (reported by info.getNodeVersion)');
+    expect(stdout).toMatch(/avm\.getHeight\s+FAIL\s+example "[^"]+": \/error \[served\] v1\.14\.2 should serve avm\.getHeight, but the node answers "rpc: can't find service "avm\.GetHeight""/);
+    expect(stdout).toContain('0 PASS, 2 FAIL, 0 SKIP');
   });
 });

@@ -134,7 +134,7 @@ describe('the validating proxy', () => {
     const proxy = await proxyTo(node.url, violations);
     await call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight","params":{}}');
     await call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":2,"method":"platform.getTx","params":{"txID":5}}');
-    await call(proxy.url, '/ext/info', '{"jsonrpc":"2.0","id":3,"method":"info.getNodeVersion"}');
+    await call(proxy.url, '/ext/admin', '{"jsonrpc":"2.0","id":3,"method":"admin.getConfig"}');
     await proxy.settled();
 
     const seen = violations.map((v) => [v.method, v.direction, v.pointer, v.rule]);
@@ -143,11 +143,11 @@ describe('the validating proxy', () => {
       ['platform.getTx', 'request', '/params/txID', 'type'],
       ['platform.getTx', 'response', '/result/tx', 'pattern'],
     ]));
-    expect(seen.every(([method]) => method !== 'info.getNodeVersion')).toBe(true);
+    expect(seen.every(([method]) => method !== 'admin.getConfig')).toBe(true);
     const stats = proxy.stats.toJSON();
     expect(stats.calls).toBe(3);
     expect(stats.methods['platform.getHeight']).toEqual({ calls: 1, violations: 1, specified: true });
-    expect(stats.methods['info.getNodeVersion']).toEqual({ calls: 1, violations: 0, specified: false });
+    expect(stats.methods['admin.getConfig']).toEqual({ calls: 1, violations: 0, specified: false });
     // txID of the wrong type; `tx` fails the pattern and format of the hex branch and the pattern of the hexnc one.
     expect(stats.methods['platform.getTx']).toEqual({ calls: 1, violations: 4, specified: true });
     expect(violations.filter((v) => v.method === 'platform.getTx')).toHaveLength(4);

@@ -18,6 +18,8 @@ const CLIENTS: Record<string, new (options: object) => object> = {
   'p-chain': client.PChainClient,
   admin: client.AdminClient,
   keystore: client.KeystoreClient,
+  info: client.InfoClient,
+  health: client.HealthClient,
 };
 
 /** Calls (method, example index) that bring a fresh node to the state an example shows. */

@@ -54,7 +54,7 @@ export declare class InfoClient extends JsonRpcClient {
      * @param options - Abort signal and timeout of this call.
      * @returns The result ({@link InfoGetBlockchainIDResult}).
      * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
-     * @throws {@link JsonRpcError} -32000: there is no ID with alias: Y
+     * @throws {@link JsonRpcError} -32000: there is no ID with alias: myAlias
      */
     getBlockchainID(params: InfoGetBlockchainIDParams, options?: CallOptions): Promise<InfoGetBlockchainIDResult>;
     /**

@@ -146,7 +146,7 @@ export const healthDocument = {
         },
         {
           "name": "filtered by tag",
-          "description": "A tag that names no chain leaves the node-wide checks.",
+          "description": "A subnet this node runs no chain of: only the node-wide checks (tagged `application`, which every filter includes) remain.",
           "params": [
             {
               "name": "tags",
@@ -163,6 +163,11 @@ export const healthDocument = {
                   "message": "node has the correct BLS key",
                   "timestamp": "2026-11-24T04:10:02.118235977Z",
                   "duration": 2333
+                },
+                "bootstrapped": {
+                  "message": [],
+                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "duration": 4167
                 },
                 "database": {
                   "timestamp": "2026-11-24T04:10:02.118235977Z",

@@ -139,7 +139,7 @@ export const infoDocument = {
         },
         {
           "code": -32000,
-          "message": "there is no ID with alias: Y"
+          "message": "there is no ID with alias: myAlias"
         }
       ],
       "examples": [

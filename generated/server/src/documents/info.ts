@@ -142,7 +142,7 @@ export const infoDocument: OpenrpcDocument = {
         },
         {
           "code": -32000,
-          "message": "there is no ID with alias: Y"
+          "message": "there is no ID with alias: myAlias"
         }
       ],
       "examples": [
