@@ -1,11 +1,12 @@
 /**
  * npm run conform -- --url <base URL> [--methods <regex>] [--json <file>] [--include-writes]
  *                    [--node-version vX.Y.Z] [--blockchain-id <id or alias>] [--timeout-ms N]
- * Exit code: 0 all PASS/SKIP, 1 something FAILed, 2 bad usage or unreachable node.
+ * Exit code: 0 something checked and nothing FAILed, 1 something FAILed or nothing was checked (every method
+ * skipped), 2 bad usage, an unreachable node, or a URL that is not a node (HTTP 404 everywhere).
  */
 import { writeFileSync } from 'node:fs';
-import { formatReport } from './report.ts';
-import { NodeUnreachableError, runConformance } from './runner.ts';
+import { formatReport, nothingChecked } from './report.ts';
+import { NodeUnreachableError, NotANodeError, runConformance } from './runner.ts';
 import { exitWithUsage, optionalNodeVersion, parseCli, requireHttpUrl } from './cli-common.ts';
 import { loadValidator } from './validate.ts';
 
@@ -56,9 +57,11 @@ async function main(): Promise<void> {
     });
     process.stdout.write(formatReport(report));
     if (args.json) writeFileSync(args.json, JSON.stringify(report, null, 2) + '\n');
-    process.exitCode = report.totals.FAIL > 0 ? 1 : 0;
+    const nothing = nothingChecked(report);
+    if (nothing) process.stderr.write(`conform: ${nothing}\n`);
+    process.exitCode = report.totals.FAIL > 0 || nothing ? 1 : 0;
   } catch (error) {
-    if (!(error instanceof NodeUnreachableError)) throw error;
+    if (!(error instanceof NodeUnreachableError || error instanceof NotANodeError)) throw error;
     process.stderr.write(`conform: ${error.message}\n`);
     process.exit(2);
   }

@@ -44,3 +44,16 @@ function summarise(checks: CheckResult[]): string {
   parts.push(refused > 0 ? `${refused} invalid request${refused === 1 ? '' : 's'} refused` : 'no invalid request derivable');
   return parts.join('; ');
 }
+
+/**
+ * Why a run checked nothing (every method skipped), or undefined when something was checked: a CI job must not go
+ * green on a report that only skipped. The reasons are counted, most frequent first.
+ */
+export function nothingChecked(report: ConformReport): string | undefined {
+  if (report.totals.PASS + report.totals.FAIL > 0) return undefined;
+  if (report.results.length === 0) return 'nothing was checked: no method was selected';
+  const reasons = new Map<string, number>();
+  for (const r of report.results) reasons.set(r.reason ?? '', (reasons.get(r.reason ?? '') ?? 0) + 1);
+  const counted = [...reasons].sort((a, b) => b[1] - a[1]).map(([reason, n]) => `${n} × ${reason}`);
+  return `nothing was checked: all ${report.results.length} selected methods were skipped (${counted.join('; ')})`;
+}

@@ -8,7 +8,7 @@ import { type CallCase, type CaseKind, exampleCases, invalidCases } from './case
 import { Facts, discover, substituteParams } from './discovery.ts';
 import { judge } from './judge.ts';
 import { type RpcAnswer, callRpc } from './rpc.ts';
-import { type SpecMethod, endpointPath, isSafeRead, notServedReason, parseNodeVersion } from './spec.ts';
+import { type SpecMethod, endpointPath, isMockOnly, isSafeRead, notServedReason, parseNodeVersion } from './spec.ts';
 import { newestSpecVersion } from '../generators/model/versions.ts';
 import type { SpecValidator, Violation } from './validate.ts';
 
@@ -53,21 +53,34 @@ export interface ConformOptions {
 
 export class NodeUnreachableError extends Error {}
 
+/** Every call got HTTP 404: the base URL points somewhere that is not a node (a path typo, another service). */
+export class NotANodeError extends Error {}
+
 export async function runConformance(options: ConformOptions): Promise<ConformReport> {
   const { validator } = options;
   const model = validator.model;
   const baseUrl = options.url.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 10_000;
   let nextId = 0;
+  // Paths that answered 404, and whether any call got something else: all 404s means the URL is not a node.
+  const notFound = new Set<string>();
+  let answered = false;
   const send = (entry: SpecMethod, params: Record<string, Json>) => {
     const id = ++nextId;
-    const url = baseUrl + endpointPath(entry.endpoint, options.pathVariables);
-    return { id, answer: callRpc({ url, method: entry.method.name, params, id, timeoutMs }) };
+    const path = endpointPath(entry.endpoint, options.pathVariables);
+    const answer = callRpc({ url: baseUrl + path, method: entry.method.name, params, id, timeoutMs }).then((a) => {
+      if (a.kind === 'unreachable') return a;
+      if (a.status === 404) notFound.add(path);
+      else answered = true;
+      return a;
+    });
+    return { id, answer };
   };
 
   const nodeVersion = await resolveNodeVersion(baseUrl, options.nodeVersion, newestSpecVersion(model), timeoutMs);
+  if (nodeVersion.answered) answered = true;
   const facts = new Facts();
-  const usable = (entry: SpecMethod) => isSafeRead(entry) && !notServedReason(entry.method, nodeVersion.version);
+  const usable = (entry: SpecMethod) => isSafeRead(entry) && !isMockOnly(entry.endpoint) && !notServedReason(entry.method, nodeVersion.version);
   await discover(async (name, params) => {
     const entry = validator.methods.get(name);
     if (!entry) throw new Error(`discovery calls ${name}, which the spec does not have`);
@@ -83,11 +96,14 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
     if (options.methods && !options.methods.test(entry.method.name)) continue;
     results.push(await checkMethod(entry));
   }
+  if (!answered && notFound.size > 0) {
+    throw new NotANodeError(`${baseUrl} is not an AvalancheGo node: every endpoint answered HTTP 404 (${[...notFound].slice(0, 3).join(', ')}${notFound.size > 3 ? ', ...' : ''}); the URL should be the node's base, e.g. http://127.0.0.1:9650, without a path`);
+  }
   const totals = { PASS: 0, FAIL: 0, SKIP: 0 };
   for (const r of results) totals[r.status] += 1;
   return {
     url: baseUrl,
-    nodeVersion,
+    nodeVersion: { version: nodeVersion.version, source: nodeVersion.source },
     spec: { documents: model.endpoints.length, methods: validator.methods.size },
     discovered: facts.counts(),
     results,
@@ -98,6 +114,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
     const { endpoint, method } = entry;
     const base = { method: method.name, endpoint: endpointPath(endpoint, options.pathVariables) };
     const skip = (reason: string): MethodResult => ({ ...base, status: 'SKIP', reason, checks: [] });
+    if (isMockOnly(endpoint)) return skip('served only by the mock node (x-mock-only), never by a node');
     if (!isSafeRead(entry) && !options.includeWrites) return skip('write method (changes node or chain state; --include-writes calls it)');
     const unserved = notServedReason(method, nodeVersion.version);
     if (unserved) return skip(unserved);
@@ -148,11 +165,12 @@ function unservedMethod(base: Pick<MethodResult, 'method' | 'endpoint'>, message
  * The spec has no method that reports the node's release, but every AvalancheGo serves `info.getNodeVersion` on
  * `/ext/info`; its answer decides which methods to expect. Without one, the newest release the spec describes.
  */
-async function resolveNodeVersion(baseUrl: string, flag: string | undefined, newest: string, timeoutMs: number): Promise<ConformReport['nodeVersion']> {
+async function resolveNodeVersion(baseUrl: string, flag: string | undefined, newest: string, timeoutMs: number): Promise<ConformReport['nodeVersion'] & { answered: boolean }> {
   const answer = await callRpc({ url: `${baseUrl}/ext/info`, method: 'info.getNodeVersion', params: {}, id: 0, timeoutMs });
   if (answer.kind === 'unreachable') throw new NodeUnreachableError(`cannot reach the node at ${baseUrl}: ${answer.error}`);
-  if (flag) return { version: flag, source: 'flag' };
+  const answered = answer.status !== 404;
+  if (flag) return { version: flag, source: 'flag', answered };
   const reported = answer.kind === 'json' ? (answer.body as { result?: { version?: unknown } } | null)?.result?.version : undefined;
   const version = typeof reported === 'string' ? parseNodeVersion(reported) : undefined;
-  return version ? { version, source: 'node' } : { version: newest, source: 'assumed' };
+  return version ? { version, source: 'node', answered } : { version: newest, source: 'assumed', answered };
 }

@@ -23,7 +23,8 @@ function sourceFiles(dir) {
 async function bundle() {
   const esbuildPackage = require.resolve('esbuild/package.json');
   const hash = createHash('sha256').update(`${SOURCES}\n${readFileSync(esbuildPackage, 'utf8')}\n${process.version}`);
-  for (const file of sourceFiles(SOURCES)) hash.update(`${file}\n`).update(readFileSync(file));
+  // The runtime is bundled where generators import it (formats, shapes) and read where packages copy it.
+  for (const file of [...sourceFiles(SOURCES), ...sourceFiles(join(SOURCES, '../runtime'))]) hash.update(`${file}\n`).update(readFileSync(file));
   const bundleFile = join(CACHE, `cli-${hash.digest('hex').slice(0, 16)}.mjs`);
   if (existsSync(bundleFile)) return bundleFile;
 

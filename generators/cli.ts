@@ -2,10 +2,12 @@
  * `avalanche-openrpc` / `npm run generate`: generate every artifact into `generated/`, or with `--check` report
  * what is stale, missing or extra and exit 1. A broken spec prints every problem with its file and JSON pointer.
  */
-import { watch } from 'node:fs';
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_TEMPLATES, type GenerateOptions, generate, loadModel } from './pipeline.ts';
 import { SpecError } from './load/index.ts';
+import { watchAndRun } from './watch.ts';
 
 const USAGE = `Usage: avalanche-openrpc [options]
   --spec <path>       endpoint document or folder of them (repeatable; default openrpc)
@@ -14,7 +16,7 @@ const USAGE = `Usage: avalanche-openrpc [options]
   --templates <dir>   Handlebars templates folder (default: the toolkit's templates/)
   --check             compare with the output folder; exit 1 listing stale, missing and extra files
   --validate          only load and validate the spec
-  --watch             regenerate whenever the spec or templates change
+  --watch             regenerate after every save to the spec or templates (prints what changed and how long it took)
   --help              this text`;
 
 async function run(options: GenerateOptions, validateOnly: boolean): Promise<boolean> {
@@ -75,12 +77,6 @@ const options: GenerateOptions = {
 const ok = await run(options, values.validate);
 if (!values.watch) process.exit(ok ? 0 : 1);
 
-const watched = [...(values.spec ?? ['openrpc']), values.templates ?? DEFAULT_TEMPLATES];
-let timer: NodeJS.Timeout | undefined;
-for (const path of watched) {
-  watch(path, { recursive: true }, () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => void run(options, values.validate), 100);
-  });
-}
-console.log(`watching ${watched.join(', ')}`);
+// A document's `$ref`s reach files beside it, so a document given alone is watched with its folder.
+const specFolders = (values.spec ?? ['openrpc']).map((path) => (statSync(path, { throwIfNoEntry: false })?.isFile() ? dirname(path) : path));
+await watchAndRun({ paths: [...new Set([...specFolders, values.templates ?? DEFAULT_TEMPLATES])], ignore: values.out ?? 'generated', run: () => run(options, values.validate) });

@@ -11,14 +11,17 @@ const { AdminAlias, AdminLogLevel } = mockModel().schemas;
 const MAX_ALIAS_BYTES = AdminAlias!.maxLength as number;
 const LEVELS = AdminLogLevel!.enum as string[];
 
-export interface Chain {
-  id: string;
-  /** Aliases in the order the node added them (the chain's own ID among them). */
-  aliases: string[];
+/** The chains and their aliases: the world's, so that every endpoint resolves an alias the same way. */
+export interface ChainAliases {
+  /** The chain ID an alias (or ID) names. */
+  chainID(alias: string): string | undefined;
+  /** A chain's aliases in the order they were added (its own ID among them). */
+  aliasesOf: { get(chainID: string): readonly string[] | undefined };
+  addChainAlias(chainID: string, alias: string): void;
 }
 
 export interface AdminSetup {
-  chains: Chain[];
+  chains: ChainAliases;
   /** Logger levels at start, by logger name. */
   loggers: Record<string, { logLevel: string; displayLevel: string }>;
   /** What the first `admin.loadVMs` finds. */
@@ -33,7 +36,7 @@ export function checkAlias(alias: string): void {
 }
 
 export class AdminState {
-  readonly chains: Chain[];
+  readonly chains: ChainAliases;
   private readonly loggers: Map<string, { logLevel: string; displayLevel: string }>;
   private profiling = false;
   private pendingLoad: AdminSetup['firstLoad'] | undefined;
@@ -42,15 +45,15 @@ export class AdminState {
   readonly routeAliases = new Map<string, string>();
 
   constructor(setup: AdminSetup) {
-    this.chains = setup.chains.map((chain) => ({ id: chain.id, aliases: [...chain.aliases] }));
+    this.chains = setup.chains;
     this.loggers = new Map(Object.entries(setup.loggers).map(([name, levels]) => [name, { ...levels }]));
     this.pendingLoad = setup.firstLoad;
     this.reserved = new Set(setup.routes);
   }
 
-  /** The chain an ID or alias names. */
-  lookup(chain: string): Chain | undefined {
-    return this.chains.find((c) => c.aliases.includes(chain));
+  /** The chain ID an ID or alias names. */
+  lookup(chain: string): string | undefined {
+    return this.chains.chainID(chain);
   }
 
   private addRoute(base: string, alias: string): void {
@@ -70,14 +73,14 @@ export class AdminState {
     const target = this.lookup(chain);
     if (!target) throw new Error(`there is no ID with alias ${chain}`);
     if (this.lookup(alias)) throw new Error(`${alias} is already used as an alias for an ID`);
-    target.aliases.push(alias);
-    this.addRoute(`/ext/bc/${target.id}`, `/ext/bc/${alias}`);
+    this.chains.addChainAlias(target, alias);
+    this.addRoute(`/ext/bc/${target}`, `/ext/bc/${alias}`);
     return {};
   }
 
   getChainAliases({ chain = '' }: { chain?: string }): { aliases: string[] | null } {
-    const target = this.chains.find((c) => c.id === chain);
-    return { aliases: target ? [...target.aliases] : null };
+    const aliases = this.chains.aliasesOf.get(chain);
+    return { aliases: aliases ? [...aliases] : null };
   }
 
   private levelsOf(loggerName: string | undefined): Record<string, { logLevel: string; displayLevel: string }> {

@@ -1,13 +1,20 @@
 /**
- * `npm run mock -- --port 9650 --host 127.0.0.1 [--api-admin-enabled=false] [--api-keystore-enabled=false]
- * [--node-version v1.12.1]`: a mock AvalancheGo node answering the spec's endpoints. Prints the URL it listens on,
- * then one line per call (method and outcome; never params, so never a password).
+ * `npm run mock -- --port 9650 --host 127.0.0.1 [--network local|fuji|mainnet] [--accounts N] [--seed S]
+ * [--api-admin-enabled=false] [--api-keystore-enabled=false] [--node-version v1.12.1]`: a mock AvalancheGo node
+ * simulating one network. Prints the URL it listens on and the funded keys (like anvil), then one line per call
+ * (method and outcome; never params, so never a password).
  */
 import { exitWithUsage, optionalNodeVersion, parseCli } from '../conform/cli-common.ts';
+import { bech32Encode } from '../generators/formats.ts';
 import { startMockNode } from './node.ts';
+import { NETWORK_NAMES, type NetworkName } from './world/networks.ts';
 
 const USAGE = `Usage: npm run mock -- [options]
   --port <n>                      port to listen on (default 9650; 0 picks a free one)
+  --network <name>                local, fuji or mainnet: that network's IDs, HRP and genesis (default local)
+  --accounts <n>                  funded keys to create, 2,500 AVAX each on X and on P (default 10)
+  --seed <text>                   seed of the funded keys and of Fuji's and Mainnet's synthetic stakers
+  --utxos-per-account <n>         UTXOs each account's funds are split into, per chain (default 1)
   --host <address>                address to listen on (default 127.0.0.1)
   --api-admin-enabled=<bool>      serve /ext/admin (default true)
   --api-keystore-enabled=<bool>   serve /ext/keystore where the node version has it (default true)
@@ -50,6 +57,10 @@ const values = parseCli(
   {
     port: { type: 'string' },
     host: { type: 'string' },
+    network: { type: 'string' },
+    accounts: { type: 'string' },
+    seed: { type: 'string' },
+    'utxos-per-account': { type: 'string' },
     'api-admin-enabled': { type: 'string' },
     'api-keystore-enabled': { type: 'string' },
     'node-version': { type: 'string' },
@@ -64,6 +75,15 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a 
 const nodeVersion = optionalNodeVersion(values['node-version'], fail);
 const maxBodyBytes = values['http-max-body-bytes'] === undefined ? undefined : Number(values['http-max-body-bytes']);
 if (maxBodyBytes !== undefined && !(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) fail('--http-max-body-bytes must be a positive integer');
+const network = (values.network ?? 'local') as NetworkName;
+if (!NETWORK_NAMES.includes(network)) fail(`--network must be one of ${NETWORK_NAMES.join(', ')}, not "${values.network}"`);
+const count = (name: 'accounts' | 'utxos-per-account', fallback: number, min: number): number => {
+  const value = values[name] === undefined ? fallback : Number(values[name]);
+  if (!Number.isInteger(value) || value < min || value > 1_000_000) fail(`--${name} must be an integer from ${min} to 1000000`);
+  return value;
+};
+const accounts = count('accounts', 10, 0);
+const utxosPerAccount = count('utxos-per-account', 1, 1);
 const adminEnabled = flag(values['api-admin-enabled'], 'api-admin-enabled');
 const keystoreEnabled = flag(values['api-keystore-enabled'], 'api-keystore-enabled');
 
@@ -71,6 +91,7 @@ try {
   const node = await startMockNode({
     port,
     host: values.host ?? '127.0.0.1',
+    world: { network, accounts, utxosPerAccount, ...(values.seed === undefined ? {} : { seed: values.seed }) },
     ...(adminEnabled === undefined ? {} : { adminEnabled }),
     ...(keystoreEnabled === undefined ? {} : { keystoreEnabled }),
     ...(nodeVersion ? { nodeVersion } : {}),
@@ -79,7 +100,17 @@ try {
     ...(values.quiet ? {} : { log: (line: string) => console.log(`${new Date().toISOString()} ${line}`) }),
   });
   console.log(`mock AvalancheGo node${nodeVersion ? ` ${nodeVersion}` : ''} listening on ${node.url} (${node.nodeID})`);
+  const { world } = node;
+  console.log(`network: ${world.network.name} (network ID ${world.network.networkID}, HRP ${world.network.hrp}); X-Chain ${world.chainIDs.X}, AVAX ${world.network.avaxAssetID}`);
   console.log(`endpoints: ${[...new Set(node.routes.values())].join(', ')}; e.g. ${node.url}/ext/bc/X`);
+  if (world.accounts.length > 0) {
+    // Test keys of a simulated network, printed on purpose (as anvil does): never use them anywhere else.
+    const shown = world.accounts.slice(0, 20);
+    console.log(`\nFunded accounts (${world.accounts.length}; 2500 AVAX each on X and P):`);
+    shown.forEach((account, i) => console.log(`(${i}) ${bech32Encode(world.network.hrp, Buffer.from(account.address, 'hex'))} ${account.privateKey}`));
+    if (world.accounts.length > shown.length) console.log(`... and ${world.accounts.length - shown.length} more`);
+  }
+  if (world.network.name === 'local') console.log('The ewoq key PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN holds the local genesis funds.');
   const stop = () => void node.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -8,7 +8,9 @@ import { type Endpoint, type HttpRequest, type Profile, type RpcReply, createRou
 import { servedBy } from '../generators/model/versions.ts';
 import { detached, serveHttp } from './http.ts';
 import { ENDPOINTS, type EndpointName, endpointModel } from './spec.ts';
-import { MockState, P_CHAIN_ID, X_CHAIN_ID } from './state.ts';
+import { MockState } from './state.ts';
+import { type WorldOptions, buildWorld } from './world/genesis.ts';
+import type { World } from './world/world.ts';
 
 export interface MockNodeOptions {
   /** Serve `/ext/admin` (the node's default is off; the mock's is on). */
@@ -17,8 +19,8 @@ export interface MockNodeOptions {
   keystoreEnabled?: boolean;
   /** Serve only what this release serves, e.g. `v1.12.1`. Default: every method of the spec. */
   nodeVersion?: string;
-  /** Bech32 prefix of addresses, `avax` (Mainnet) by default. */
-  hrp?: string;
+  /** The simulated network: `network` (local, fuji, mainnet; default local), `accounts`, `seed`, `utxosPerAccount`. */
+  world?: WorldOptions | World;
   /** Host names accepted in the Host header (IP addresses always are), like `--http-allowed-hosts`. `*` allows all. */
   allowedHosts?: string[];
   maxBodyBytes?: number;
@@ -33,26 +35,30 @@ export interface MockNode {
   /** The node for a server that reads requests whole (./http.ts). */
   answer: (request: HttpRequest, body: Uint8Array) => RpcReply | Promise<RpcReply>;
   state: MockState;
+  world: World;
   nodeID: string;
   /** Endpoint paths served, e.g. `/ext/bc/X`, each with the endpoint's name. */
   routes: Map<string, EndpointName>;
 }
 
-const BASES: Record<EndpointName, string[]> = {
-  'x-chain': ['/ext/bc/X', '/ext/X', '/ext/bc/avm', '/ext/avm', `/ext/bc/${X_CHAIN_ID}`],
-  'x-wallet': ['/ext/bc/X/wallet', '/ext/X/wallet', '/ext/bc/avm/wallet', '/ext/avm/wallet', `/ext/bc/${X_CHAIN_ID}/wallet`],
+/** Each endpoint's paths on a network whose X- and P-Chain have these IDs. */
+const bases = (x: string, p: string): Record<EndpointName, string[]> => ({
+  'x-chain': ['/ext/bc/X', '/ext/X', '/ext/bc/avm', '/ext/avm', `/ext/bc/${x}`],
+  'x-wallet': ['/ext/bc/X/wallet', '/ext/X/wallet', '/ext/bc/avm/wallet', '/ext/avm/wallet', `/ext/bc/${x}/wallet`],
   'avm-static': ['/ext/vm/avm', '/ext/vm/jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq'],
-  'p-chain': ['/ext/bc/P', '/ext/P', '/ext/bc/platform', '/ext/platform', `/ext/bc/${P_CHAIN_ID}`],
+  'p-chain': ['/ext/bc/P', '/ext/P', '/ext/bc/platform', '/ext/platform', `/ext/bc/${p}`],
   admin: ['/ext/admin'],
   keystore: ['/ext/keystore'],
   info: ['/ext/info'],
   health: ['/ext/health'],
-};
+});
 
 const CHAINS: Partial<Record<EndpointName, string>> = { 'x-chain': 'X', 'x-wallet': 'X', 'p-chain': 'P', 'avm-static': 'X' };
 
 export function createMockNode(options: MockNodeOptions = {}): MockNode {
-  const hrp = options.hrp ?? 'avax';
+  const world = options.world && 'journal' in options.world ? options.world : buildWorld(options.world ?? {});
+  const { hrp } = world.network;
+  const BASES = bases(world.chainIDs.X, world.chainIDs.P);
   const enabled = (name: EndpointName) => (name === 'admin' ? options.adminEnabled ?? true : name === 'keystore' ? options.keystoreEnabled ?? true : true);
   const served = new Map<EndpointName, string[]>();
   for (const name of Object.keys(ENDPOINTS) as EndpointName[]) {
@@ -61,7 +67,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   }
   const routes = new Map<string, EndpointName>();
   for (const name of served.keys()) for (const path of BASES[name]) routes.set(path, name);
-  const state = new MockState(hrp, [...routes.keys()], options.nodeVersion);
+  const state = new MockState(world, [...routes.keys()], options.nodeVersion);
   // Without a log the calls skip even building their lines: this is the path every call of a load test takes.
   const log = options.log;
 
@@ -140,7 +146,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     const get = health?.getReply(request.method, request.url);
     return get ? { ...get, headers: { ...get.headers, 'node-id': nodeID, ...(request.headers.origin ? CORS : {}) } } : router.answer(request, body);
   };
-  return { answer, state, nodeID, routes };
+  return { answer, state, world, nodeID, routes };
 }
 
 const CORS = { Vary: 'Origin', 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Credentials': 'true' };

@@ -1,24 +1,26 @@
 /**
- * The mock node's handlers: stateful where the API description defines behaviour (keystore users, chain and route
- * aliases, logger levels, the CPU profiler, the VM registry, UTXO pages), answers from the examples and the schemas
- * everywhere else. The starting state is the one the spec's examples show, so each example holds on a fresh node.
+ * The mock node's handlers: the X- and P-Chain's reads from the simulated network (./world), the keystore, admin
+ * state (chain aliases are the world's; route aliases, logger levels, the CPU profiler, the VM registry), and, for
+ * what the world does not answer yet, answers from the examples and the schemas.
  */
-import type { EndpointModel, MethodModel } from '../generators/model/types.ts';
+import type { EndpointModel } from '../generators/model/types.ts';
 import type { MethodSpec } from '../generated/server/dist/index.js';
-import { PRIMARY_NETWORK_ID, hexDecode } from '../generators/formats.ts';
 import { indexMethods } from '../generators/model/build.ts';
-import { type AdminSetup, AdminState, type Chain, checkAlias } from './admin.ts';
+import { type AdminSetup, AdminState, checkAlias } from './admin.ts';
 import { MethodAnswers } from './answers.ts';
 import { type HealthKind, type HealthReport, HealthState } from './health.ts';
 import { Keystore, decodeBytes } from './keystore.ts';
 import { mockModel } from './spec.ts';
 import type { Network } from './synth.ts';
-import { UtxoSet } from './utxos.ts';
+import { NETWORKS } from './world/networks.ts';
+import { type Read, encodingOf } from './world/reads.ts';
+import { pChainReads } from './world/reads-p.ts';
+import { xChainReads } from './world/reads-x.ts';
+import type { World } from './world/world.ts';
 
-/** The X-Chain of the spec's examples (a local network's), the P-Chain (the same ID on every network), Mainnet's C-Chain. */
-export const X_CHAIN_ID = '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed';
-export const P_CHAIN_ID = PRIMARY_NETWORK_ID;
-export const C_CHAIN_ID = '2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5';
+/** The local network's X- and P-Chain, the default network's. */
+export const X_CHAIN_ID = NETWORKS.local.xChainID;
+export const P_CHAIN_ID = NETWORKS.local.pChainID;
 
 export type Params = Record<string, unknown>;
 export type MockHandler = (params: Params) => unknown;
@@ -27,29 +29,14 @@ export interface MockMethod {
   check?: MockHandler;
 }
 
+const JSON_FORMS = new Set(['getTx', 'getBlock', 'getBlockByHeight']);
+
 const examplesOf = (name: string) => indexMethods(mockModel()).get(name)?.method.examples ?? [];
 
-/**
- * The chains `admin.getChainAliases` shows, with the aliases its examples show less those `admin.aliasChain`'s
- * examples add (a fresh node has not run them); the P- and C-Chain, which no example shows, as every node names them.
- */
-function startingChains(): Chain[] {
-  const chains = new Map<string, string[]>([
-    [P_CHAIN_ID, ['P', 'platform', P_CHAIN_ID]],
-    [C_CHAIN_ID, ['C', 'evm', C_CHAIN_ID]],
-  ]);
-  const added = new Set(examplesOf('admin.aliasChain').map((example) => example.params.alias));
-  for (const { params, result } of examplesOf('admin.getChainAliases')) {
-    const aliases = (result as { aliases: string[] | null }).aliases;
-    if (aliases) chains.set(String(params.chain), aliases.filter((alias) => !added.has(alias)));
-  }
-  return [...chains].map(([id, aliases]) => ({ id, aliases }));
-}
-
 /** The loggers of the chains and `main` at the node's default level, with the levels `admin.getLoggerLevel` shows. */
-function startingLoggers(chains: Chain[]): AdminSetup['loggers'] {
+function startingLoggers(): AdminSetup['loggers'] {
   const loggers: AdminSetup['loggers'] = { main: { logLevel: 'INFO', displayLevel: 'INFO' } };
-  for (const chain of chains) loggers[chain.aliases[0]!] = { logLevel: 'INFO', displayLevel: 'INFO' };
+  for (const chain of ['C', 'P', 'X']) loggers[chain] = { logLevel: 'INFO', displayLevel: 'INFO' };
   for (const { result } of examplesOf('admin.getLoggerLevel')) Object.assign(loggers, (result as { loggerLevels: AdminSetup['loggers'] }).loggerLevels);
   return loggers;
 }
@@ -65,17 +52,18 @@ export class MockState {
   readonly keystore: Keystore;
   readonly admin: AdminState;
   readonly health: HealthState;
-  /** The node of `info.getNodeID`'s example, which every reply's `node-id` header names too. */
+  /** The node of `info.getNodeID`'s example (the local network's first staker), which every reply's `node-id` names. */
   readonly nodeID = firstResult<{ nodeID: string }>('info.getNodeID').nodeID;
   private readonly peers = firstResult<{ peers: Array<{ nodeID: string }> }>('info.peers').peers;
-  private readonly utxoSets = new Map<string, UtxoSet>();
+  private readonly reads: Partial<Record<string, Record<string, Read>>>;
 
   constructor(
-    readonly hrp: string,
+    readonly world: World,
     routes: string[],
     /** The release the mock stands for (`--node-version`), which `info.getNodeVersion` reports; the spec's newest when absent. */
     private readonly nodeVersion?: string,
   ) {
+    this.reads = { 'x-chain': xChainReads(world), 'p-chain': pChainReads(world) };
     const imports = examplesOf('keystore.importUser');
     this.keystore = new Keystore(
       imports.map((example) => ({
@@ -84,17 +72,16 @@ export class MockState {
       })),
     );
     const firstLoad = examplesOf('admin.loadVMs')[0]?.result as AdminSetup['firstLoad'] | undefined;
-    const chains = startingChains();
-    this.admin = new AdminState({ chains, loggers: startingLoggers(chains), firstLoad: firstLoad ?? { newVMs: {} }, routes });
+    this.admin = new AdminState({ chains: world, loggers: startingLoggers(), firstLoad: firstLoad ?? { newVMs: {} }, routes });
     const report = (kind: HealthKind) => firstResult<HealthReport>(`health.${kind}`);
     this.health = new HealthState({ health: report('health'), readiness: report('readiness'), liveness: report('liveness') }, (name) => this.admin.lookup(name) !== undefined);
   }
 
   /** `info.getBlockchainID`: the chain an alias names, as the node's chain manager resolves it. */
   private blockchainID({ alias = '' }: Params): { blockchainID: string } {
-    const chain = this.admin.lookup(String(alias));
-    if (!chain) throw new Error(`there is no ID with alias: ${String(alias)}`);
-    return { blockchainID: chain.id };
+    const chainID = this.admin.lookup(String(alias));
+    if (!chainID) throw new Error(`there is no ID with alias: ${String(alias)}`);
+    return { blockchainID: chainID };
   }
 
   private isBootstrapped({ chain = '' }: Params): { isBootstrapped: boolean } {
@@ -119,19 +106,6 @@ export class MockState {
     return { numPeers: String(peers.length), peers };
   }
 
-  private utxos(method: MethodModel, chain: string): UtxoSet {
-    let set = this.utxoSets.get(method.name);
-    if (!set) {
-      const example = method.examples.flatMap((e) => ((e.result as { utxos?: string[] }).utxos ?? [])).find((u) => hexDecode(u));
-      if (!example) throw new Error(`${method.name} has no example UTXO to build UTXOs from`);
-      const addresses = method.params.find((p) => p.name === 'addresses')?.schema.maxItems;
-      if (typeof addresses !== 'number') throw new Error(`${method.name} has no maxItems for its addresses`);
-      set = new UtxoSet(chain, this.hrp, example, (alias) => this.admin.lookup(alias)?.id, addresses);
-      this.utxoSets.set(method.name, set);
-    }
-    return set;
-  }
-
   /**
    * Every method of the endpoint by wire name: its handler, and for a method whose refusals the node words itself, a
    * check that throws the handler's error for params that break the schema without changing anything.
@@ -153,6 +127,8 @@ export class MockState {
       'admin.startCPUProfiler': { answer: () => this.admin.startCPUProfiler() },
       'admin.stopCPUProfiler': { answer: () => this.admin.stopCPUProfiler() },
       'admin.loadVMs': { answer: () => this.admin.loadVMs() },
+      'info.getNetworkID': { answer: () => ({ networkID: String(this.world.network.networkID) }) },
+      'info.getNetworkName': { answer: () => ({ networkName: this.world.network.networkName }) },
       // Only an absent (or null) param passes the node's decoder and reaches the handler's refusal; a wrong type does not.
       'info.getBlockchainID': { answer: (p) => this.blockchainID(p), check: (p) => p.alias ?? this.blockchainID({}) },
       'info.isBootstrapped': { answer: (p) => this.isBootstrapped(p), check: (p) => p.chain ?? this.isBootstrapped({}) },
@@ -166,12 +142,14 @@ export class MockState {
     for (const method of endpoint.methods) {
       const spec = specs.find((s) => s.name === method.name);
       if (!spec) throw new Error(`the generated server has no method ${method.name}`);
+      const read = this.reads[endpoint.name]?.[method.shortName];
       const answers = new MethodAnswers(model, method, spec, network);
+      // The node's JSON form of transactions and blocks is not built from the world yet: bytes only (see README).
+      const bytesOnly = read && JSON_FORMS.has(method.shortName) ? (p: Params) => (encodingOf(p) === 'json' ? answers.answer(p) : read(p)) : read;
       if (stateful[method.name]) out.set(method.name, stateful[method.name]!);
-      else if (method.shortName === 'getUTXOs') {
-        const page: MockHandler = (p) => this.utxos(method, network.chain).page(p);
-        out.set(method.name, { answer: (p) => answers.example(p) ?? page(p), check: page });
-      } else out.set(method.name, { answer: (p) => answers.answer(p) });
+      // A read changes nothing, so it also words the refusal of params the schema rejects.
+      else if (bytesOnly) out.set(method.name, { answer: bytesOnly, check: bytesOnly });
+      else out.set(method.name, { answer: (p) => answers.answer(p) });
     }
     return out;
   }

@@ -5,8 +5,9 @@
 import type { ArtifactContext } from '../artifacts.ts';
 import { type GeneratedFile, jsonFile, textFile } from '../emit/files.ts';
 import { packageJson } from '../emit/package.ts';
+import { runtimeFiles } from '../emit/runtime.ts';
 import { emitJavaScript, typesOnlySource } from '../emit/javascript.ts';
-import { CLIENT_MODULES, TYPES_MODULE } from '../model/names.ts';
+import { TYPES_MODULE } from '../model/names.ts';
 import type { SpecModel } from '../model/types.ts';
 import { renderTypes } from '../types/index.ts';
 import { packageView } from './view.ts';
@@ -14,7 +15,8 @@ import { packageView } from './view.ts';
 export async function generateClient(model: SpecModel, { templates }: ArtifactContext): Promise<GeneratedFile[]> {
   const view = packageView(model);
   const code = [
-    ...CLIENT_MODULES.map((module) => textFile(`src/${module}.ts`, templates(`${module}.ts`)(view))),
+    ...runtimeFiles('client', 'src', view.header),
+    textFile('src/index.ts', templates('index.ts')(view)),
     ...view.endpoints.map((endpoint) => textFile(`src/${endpoint.module}.ts`, templates('endpoint.ts')(endpoint))),
   ];
   // The code compiles (esbuild, a compiler thread) while the compiler thread also turns the schemas into types.

@@ -9,6 +9,8 @@ export interface PackageFacts {
   version: string;
   description: string;
   license: string | undefined;
+  /** The file `npm pack` writes, which the README tells to install. */
+  tarball: string;
 }
 
 /**
@@ -18,16 +20,18 @@ export interface PackageFacts {
 export function packageFacts(model: SpecModel, name: string, description: string): PackageFacts {
   const licenses = new Set(model.endpoints.map((e) => ((e.document.info as { license?: { name?: string } } | undefined)?.license?.name ?? '')));
   const [license] = licenses;
+  const version = newestSpecVersion(model).slice(1);
   return {
     header: headerText(model.endpoints.map((e) => e.file)),
     name,
-    version: newestSpecVersion(model).slice(1),
+    version,
     description,
     license: licenses.size === 1 && license ? license : undefined,
+    tarball: `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`,
   };
 }
 
-export function packageJson(facts: PackageFacts): object {
+export function packageJson(facts: PackageFacts, dependencies: Record<string, string> = {}): object {
   return {
     '//': facts.header,
     name: facts.name,
@@ -44,5 +48,6 @@ export function packageJson(facts: PackageFacts): object {
     files: ['dist', 'src', 'README.md'],
     sideEffects: false,
     engines: { node: '>=20' },
+    ...(Object.keys(dependencies).length > 0 ? { dependencies } : {}),
   };
 }

@@ -6,10 +6,15 @@ import { avalancheFormats } from '../formats.ts';
 // ajv-formats is CommonJS with a default export, which NodeNext's ESM interop types as a namespace.
 const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
 
+/** Schema keywords that say which node releases have a part of a schema (see openrpc/README.md). */
+export const VERSION_KEYWORDS = ['x-node-versions', 'x-enum-versions'];
+
 export function createAjv(options: Options = {}): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, ...options });
   addFormats(ajv);
   for (const [name, check] of Object.entries(avalancheFormats)) ajv.addFormat(name, { type: 'string', validate: check });
+  // Which releases have a field, alternative or enum value: annotations for the toolkit, not constraints.
+  for (const keyword of VERSION_KEYWORDS) ajv.addKeyword({ keyword });
   return ajv;
 }
 

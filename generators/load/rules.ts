@@ -8,6 +8,7 @@ import { createAjv, describeAjvError } from './ajv.ts';
 import { type BundledDocument, locate } from './bundle.ts';
 import { type SpecProblem, pointerOf, resolvePointer } from './problems.ts';
 import { VERSION_PATTERN as VERSION, compareVersions } from '../model/versions.ts';
+import { checkPartVersions } from './versions.ts';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -123,6 +124,8 @@ export function checkRules(bundle: BundledDocument): SpecProblem[] {
     });
 
     checkVersions(method, at, report);
+    checkPartVersions(document, method, params, isObject(result.node) ? resultPointer : undefined, at, report);
+    if (Array.isArray(method['x-result-history'])) method['x-result-history'].forEach((entry, h) => isObject(entry) && isObject(entry.schema) && compile(at('x-result-history', h, 'schema')));
   });
   return problems;
 }

@@ -76,6 +76,7 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
       description: str(param.description),
       schema: (param.schema ?? {}) as JsonSchema,
       deprecated: param.deprecated === true,
+      versions: (param['x-node-versions'] ?? {}) as ParamModel['versions'],
     };
   });
   const resultNode = deref(doc, method.result).node as Obj | undefined;
@@ -112,7 +113,11 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
     replacement: typeof method['x-replacement'] === 'string' ? method['x-replacement'] : undefined,
     sideEffects: method['x-side-effects'] as MethodModel['sideEffects'],
     discrepancies: (method['x-docs-discrepancies'] ?? []) as string[],
-    changes: (method['x-changes'] ?? []) as MethodModel['changes'],
+    changes: ((method['x-changes'] ?? []) as MethodModel['changes']).map((change) => ({ ...change, pointers: change.pointers ?? [] })),
+    resultHistory: ((method['x-result-history'] ?? []) as Obj[]).map((entry) => ({
+      versions: (entry['x-node-versions'] ?? {}) as MethodModel['versions'],
+      schema: (entry.schema ?? {}) as JsonSchema,
+    })),
     typeNames,
     index,
   };

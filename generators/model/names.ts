@@ -3,6 +3,8 @@
  * method type names, shared schema names and titled inline schemas. Two different things that would get the same
  * name stop generation with both sources named: a numbered or hashed name never reaches users.
  */
+import { runtimeExports, runtimeModules } from '../emit/runtime.ts';
+
 export function pascalCase(text: string): string {
   return text
     .split(/[^A-Za-z0-9]+/)
@@ -53,13 +55,18 @@ const TYPE_KEYWORDS = new Set(['any', 'unknown', 'never', 'void', 'null', 'undef
  * schema named `TimeoutError` or `Endpoint` would vanish from the package).
  */
 export const RESERVED_TYPE_NAMES: Record<string, string> = Object.fromEntries([
-  ...['Promise', 'Record', 'Array', 'ReadonlyArray', 'Partial', 'Required', 'Readonly', 'Error', 'Object', 'String', 'Number', 'Boolean', 'BigInt', 'Symbol', 'Date', 'Map', 'Set', 'JSON', 'AbortSignal', 'AbortController', 'Response', 'Headers'].map((name) => [name, `the global TypeScript type ${name}`]),
-  ...['AvalancheRpcError', 'JsonRpcError', 'HttpStatusError', 'InvalidResponseError', 'TimeoutError', 'NetworkError', 'JsonRpcClient', 'ClientOptions', 'CallOptions', 'FetchLike', 'FetchResponseLike', 'toBigInt', 'fromBigInt'].map((name) => [name, `the client runtime's export ${name}`]),
-  ...['INVALID_ARGUMENT', 'RawJson', 'RpcError', 'rawJson', 'CallInfo', 'HandlerContext', 'MethodSpec', 'Profile', 'RpcReply', 'createEndpoint', 'createRouter', 'Endpoint', 'EndpointDefinition', 'EndpointOptions', 'HttpRequest', 'OpenrpcDocument', 'Router', 'RouterOptions', 'NodeListener', 'NodeRequest', 'NodeResponse', 'Shape', 'ValidateFunction', 'Violation'].map((name) => [name, `the server runtime's export ${name}`]),
+  ...[
+    'Promise', 'Record', 'Array', 'ReadonlyArray', 'Partial', 'Required', 'Readonly', 'Error', 'Object', 'String',
+    'Number', 'Boolean', 'BigInt', 'Symbol', 'Date', 'Map', 'Set', 'JSON', 'AbortSignal', 'AbortController',
+    'Response', 'Headers',
+  ].map((name) => [name, `the global TypeScript type ${name}`]),
+  ...runtimeExports('client').map((name) => [name, `the client runtime's export ${name}`]),
+  ...runtimeExports('server').map((name) => [name, `the server runtime's export ${name}`]),
+  ['INVALID_ARGUMENT', "the server package's export INVALID_ARGUMENT"],
 ]);
 
-/** The client package's own modules besides the spec's types (`src/<name>.ts`, each from templates/client/<name>.ts.hbs). */
-export const CLIENT_MODULES = ['index', 'errors', 'numbers', 'runtime'];
+/** The client package's own modules besides the spec's types: `src/index.ts` and the runtime's (runtime/client/). */
+export const CLIENT_MODULES = ['index', ...runtimeModules('client')];
 /** The module of the spec's types, in both packages. */
 export const TYPES_MODULE = 'types';
 

@@ -49,6 +49,8 @@ export interface ParamModel {
   description: string;
   schema: JsonSchema;
   deprecated: boolean;
+  /** The releases that read it (`x-node-versions` on the param); empty when every release of the method does. */
+  versions: NodeVersions;
 }
 
 export interface ErrorModel {
@@ -94,7 +96,10 @@ export interface MethodModel {
   sideEffects: SideEffects | undefined;
   /** Where the node's prose docs differ from the wire, one sentence each. */
   discrepancies: string[];
-  changes: Array<{ version: string; description: string }>;
+  /** `x-changes`: each names the release and points (JSON pointers into the method) at what carries that release. */
+  changes: Array<{ version: string; description: string; pointers: string[] }>;
+  /** `x-result-history`: the result's earlier shapes, each with the releases that sent it. */
+  resultHistory: Array<{ versions: NodeVersions; schema: JsonSchema }>;
   typeNames: { params: string; result: string };
   /** Index of the method in its endpoint document (for pointers into `document`). */
   index: number;

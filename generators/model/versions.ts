@@ -1,5 +1,6 @@
 /** Which node releases serve a method, from its `x-node-versions`: one answer for the mock, conformance and docs. */
-import type { MethodModel, SpecModel } from './types.ts';
+import { componentName, mapSubschemas } from './schema-walk.ts';
+import type { JsonSchema, MethodModel, NodeVersions, ParamModel, SpecModel } from './types.ts';
 
 /** An AvalancheGo release tag. */
 export const VERSION_PATTERN = /^v\d+\.\d+\.\d+$/;
@@ -47,4 +48,106 @@ export function lifecycle(method: MethodModel, { deprecation = false } = {}): st
   if (parts.length === 0) return '';
   const sentence = parts.join('; ');
   return `${sentence[0]!.toUpperCase()}${sentence.slice(1)}.`;
+}
+
+/** The releases that have a method, param, field, schema alternative or enum value (`x-node-versions`). */
+export function inRange(range: NodeVersions | undefined, version: string): boolean {
+  if (!range) return true;
+  const { since, lastVersion, removedIn } = range;
+  if (since && compareVersions(version, since) < 0) return false;
+  if (removedIn && compareVersions(version, removedIn) >= 0) return false;
+  return !(lastVersion && compareVersions(version, lastVersion) > 0);
+}
+
+/** The range of a schema, param or history entry, when it carries one. */
+export function rangeOf(node: unknown): NodeVersions | undefined {
+  const value = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)['x-node-versions'] : undefined;
+  return value !== null && typeof value === 'object' ? (value as NodeVersions) : undefined;
+}
+
+/** A range in words, e.g. "since v1.10.1", "up to v1.12.1; deprecated since v1.9.8" (empty for no range). */
+export function describeRange(range: NodeVersions | undefined): string {
+  if (!range) return '';
+  return [
+    range.since ? `since ${range.since}` : '',
+    range.deprecatedSince ? `deprecated since ${range.deprecatedSince}` : '',
+    range.lastVersion ? `up to ${range.lastVersion}` : '',
+    range.removedIn ? `removed in ${range.removedIn}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
+
+const ENUM_VERSIONS = 'x-enum-versions';
+
+/**
+ * `schema` as release `version` has it: properties, `anyOf`/`oneOf` alternatives and enum values outside their ranges
+ * dropped (a dropped property leaves `required` too), through `$ref`s to shared schemas that carry ranges (those are
+ * inlined as pruned copies; others stay references). Unchanged schemas are returned as they are.
+ */
+export function schemaAt(schema: JsonSchema, version: string, schemas: Record<string, JsonSchema>): JsonSchema {
+  return prune(schema, version, schemas, new Map());
+}
+
+function prune(schema: JsonSchema, version: string, schemas: Record<string, JsonSchema>, seen: Map<string, JsonSchema | null>): JsonSchema {
+  const ref = componentName(schema.$ref);
+  if (ref && schemas[ref]) {
+    if (!seen.has(ref)) {
+      seen.set(ref, null);
+      const pruned = prune(schemas[ref], version, schemas, seen);
+      seen.set(ref, pruned === schemas[ref] ? null : pruned);
+    }
+    const pruned = seen.get(ref);
+    if (pruned) {
+      const { $ref: _, ...siblings } = schema;
+      return { ...pruned, ...siblings };
+    }
+  }
+  let changed = false;
+  const copy = mapSubschemas(schema, (child) => {
+    const out = prune(child, version, schemas, seen);
+    if (out !== child) changed = true;
+    return out;
+  });
+  const properties = copy.properties as Record<string, JsonSchema> | undefined;
+  if (properties) {
+    const dropped = Object.keys(properties).filter((name) => !inRange(rangeOf(properties[name]), version));
+    if (dropped.length > 0) {
+      changed = true;
+      copy.properties = Object.fromEntries(Object.entries(properties).filter(([name]) => !dropped.includes(name)));
+      if (Array.isArray(copy.required)) copy.required = copy.required.filter((name) => !dropped.includes(name as string));
+    }
+  }
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const list = copy[key] as JsonSchema[] | undefined;
+    if (Array.isArray(list) && list.some((alt) => !inRange(rangeOf(alt), version))) {
+      changed = true;
+      const kept = list.filter((alt) => inRange(rangeOf(alt), version));
+      if (kept.length === 1) {
+        delete copy[key];
+        Object.assign(copy, { ...kept[0], ...copy });
+      } else copy[key] = kept;
+    }
+  }
+  const enumVersions = copy[ENUM_VERSIONS] as Record<string, NodeVersions> | undefined;
+  if (Array.isArray(copy.enum) && enumVersions) {
+    const kept = copy.enum.filter((value) => inRange(enumVersions[String(value)], version));
+    if (kept.length !== copy.enum.length) {
+      changed = true;
+      copy.enum = kept;
+    }
+  }
+  return changed ? copy : schema;
+}
+
+/** The params release `version` reads: the method's params within their ranges. */
+export function paramsAt(method: MethodModel, version: string): ParamModel[] {
+  return method.params.filter((param) => inRange(param.versions, version));
+}
+
+/** The result schema of release `version`: a shape from `x-result-history` when one covers it, pruned to the release. */
+export function resultSchemaAt(method: MethodModel, version: string, schemas: Record<string, JsonSchema>): JsonSchema | undefined {
+  if (!method.result) return undefined;
+  const earlier = method.resultHistory.find((entry) => inRange(entry.versions, version));
+  return schemaAt(earlier?.schema ?? method.result.schema, version, schemas);
 }

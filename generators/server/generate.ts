@@ -1,13 +1,14 @@
 /**
  * `generated/server/`: the `@avalanche-openrpc/server` package. Per endpoint a typed handlers interface, the method
  * table (wire names, decoding shapes, validators compiled here) and a factory that puts handlers behind the RPC
- * layer; the runtime (templates/server/runtime-*.ts.hbs) reproduces the node's RPC layer. TypeScript sources are
+ * layer; the runtime (runtime/server/, copied as it is) reproduces the node's RPC layer. TypeScript sources are
  * shipped in `src/`, with ESM JavaScript and declarations in `dist/`: compiled in memory, as for the client, except
  * for the embedded documents and the validators, whose templates write all three.
  */
 import type { ArtifactContext } from '../artifacts.ts';
 import { type GeneratedFile, jsonFile, textFile } from '../emit/files.ts';
 import { packageJson } from '../emit/package.ts';
+import { runtimeDependencies, runtimeFiles } from '../emit/runtime.ts';
 import { type TypeScriptSource, emitJavaScript, typesOnlySource } from '../emit/javascript.ts';
 import type { SpecModel } from '../model/types.ts';
 import { publishedDocument } from '../openrpc/generate.ts';
@@ -15,14 +16,11 @@ import { renderTypes } from '../types/index.ts';
 import { validatorModules } from './validators.ts';
 import { serverPackageView } from './view.ts';
 
-/** The runtime modules, each rendered from templates/server/runtime-<name>.ts.hbs into src/runtime/<name>.ts. */
-export const RUNTIME_MODULES = ['ajv', 'encode', 'endpoint', 'formats', 'http', 'json', 'params', 'request', 'rpc', 'standard', 'text'];
-
 export async function generateServer(model: SpecModel, { templates }: ArtifactContext): Promise<GeneratedFile[]> {
   const view = serverPackageView(model);
   const source = (path: string, template: string, data: object) => textFile(path, templates(template)(data));
   const code: TypeScriptSource[] = [
-    ...RUNTIME_MODULES.map((name) => source(`src/runtime/${name}.ts`, `runtime-${name}.ts`, { header: view.header, invalidArgument: view.invalidArgument })),
+    ...runtimeFiles('server', 'src/runtime', view.header),
     ...model.endpoints.map((endpoint, i) => source(`src/${endpoint.name}.ts`, 'endpoint.ts', view.endpoints[i]!)),
     source('src/index.ts', 'index.ts', view),
   ];
@@ -46,7 +44,7 @@ export async function generateServer(model: SpecModel, { templates }: ArtifactCo
   const files = [
     ...sources.map(({ path, contents }) => ({ path, contents })),
     ...dist,
-    jsonFile('package.json', packageJson(view)),
+    jsonFile('package.json', packageJson(view, runtimeDependencies('server'))),
     textFile('README.md', templates('README.md')(view)),
   ];
   return files.map((file) => ({ ...file, path: `server/${file.path}` }));

@@ -1,28 +1,16 @@
 /**
- * Decoding shapes for the server runtime's node profile (templates/server/runtime-params.ts.hbs `Shape`): for each
+ * Decoding shapes for the server runtime's node profile (runtime/server/params.ts `Shape`): for each
  * object a schema declares, its property names by Go's folded spelling, so params are matched case-insensitively at
  * every level, as Go's encoding/json fills a struct. Computed here once, from the schemas, and embedded as data.
  */
 import { componentName } from '../model/schema-walk.ts';
 import type { Json, JsonSchema, MethodModel, SpecModel } from '../model/types.ts';
+import { type Shape, foldKey } from '../../runtime/server/params.ts';
 
-export interface Shape {
-  p?: Record<string, [string, Shape | 0, 0 | 1]>;
-  m?: Shape;
-  i?: Shape;
-}
+export type { Shape };
+export { foldKey };
 
 const isSchema = (value: Json | undefined): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** Go's foldName, as the runtime computes it (runtime-params `foldKey`). */
-export function foldKey(key: string): string {
-  let out = '';
-  for (const ch of key) {
-    const folded = ch.toLowerCase().toUpperCase();
-    out += [...folded].length === 1 ? folded : ch;
-  }
-  return out;
-}
 
 function resolve(model: SpecModel, schema: JsonSchema, seen: Set<string>): JsonSchema | undefined {
   let current = schema;

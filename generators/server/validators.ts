@@ -6,7 +6,8 @@
  */
 import { type Ajv, _ } from 'ajv';
 import { createRequire } from 'node:module';
-import { avalancheFormats } from '../formats.ts';
+import type * as ajvHelpers from '../../runtime/server/ajv.ts';
+import { formatChecks } from '../../runtime/server/formats.ts';
 import { createAjv } from '../load/ajv.ts';
 import { componentName, mapSubschemas } from '../model/schema-walk.ts';
 import type { JsonSchema, SpecModel } from '../model/types.ts';
@@ -17,14 +18,8 @@ const standaloneCode = (createRequire(import.meta.url)('ajv/dist/standalone') as
 
 const ROOT = 'https://avalanche-openrpc.invalid/schemas.json';
 
-/**
- * The formats templates/server/runtime-formats.ts.hbs implements: the toolkit's own and ajv-formats' `date-time`. A
- * schema naming another fails generation; test/server/formats.test.ts holds the template to this list.
- */
-export const RUNTIME_FORMATS = [...Object.keys(avalancheFormats), 'date-time'];
-
 /** ajv's runtime helpers the standalone code may require, and the runtime export standing in for each. */
-const RUNTIME_HELPERS: Record<string, string> = {
+const RUNTIME_HELPERS: Record<string, keyof typeof ajvHelpers> = {
   'ajv/dist/runtime/ucs2length': 'ucs2length',
   'ajv/dist/runtime/equal': 'equal',
 };
@@ -102,8 +97,8 @@ function moduleOf(endpointName: string, standalone: string, names: string[]): Om
     .trim();
   if (/\brequire\(/.test(code)) throw new Error(`the validators of ${endpointName} require a module the server runtime does not provide`);
   const formats = [...code.matchAll(/formats\["([^"]+)"\]/g)].map((m) => m[1]!);
-  const missing = formats.filter((name) => !RUNTIME_FORMATS.includes(name));
-  if (missing.length > 0) throw new Error(`the spec uses format ${missing.join(', ')}, which templates/server/runtime-formats.ts.hbs does not implement`);
+  const missing = formats.filter((name) => !Object.hasOwn(formatChecks, name));
+  if (missing.length > 0) throw new Error(`the spec uses format ${missing.join(', ')}, which runtime/server/formats.ts does not implement`);
   const imports = [
     ...(formats.length > 0 ? ["import { formats } from '../runtime/formats.js';"] : []),
     ...(helpers.size > 0 ? [`import { ${[...helpers].sort().join(', ')} } from '../runtime/ajv.js';`] : []),

@@ -18,6 +18,8 @@ export interface ServerPackageView extends PackageFacts {
 
 export interface ServerEndpointView {
   header: string;
+  /** A string literal: the node's message for params that fail to decode, which the runtime is given. */
+  invalidArgument: string;
   module: string;
   nameLiteral: string;
   title: string;
@@ -45,10 +47,11 @@ export interface ServerMethodView {
 }
 
 export function serverPackageView(model: SpecModel): ServerPackageView {
+  const invalidArgument = literal(invalidArgumentMessage(model));
   return {
     ...packageFacts(model, SERVER_PACKAGE_NAME, `Server stubs for ${model.endpoints.map((e) => e.title || e.name).join('; ')}: typed handlers behind an RPC layer that answers like AvalancheGo.`),
-    invalidArgument: literal(invalidArgumentMessage(model)),
-    endpoints: model.endpoints.map((endpoint) => endpointView(model, endpoint)),
+    invalidArgument,
+    endpoints: model.endpoints.map((endpoint) => endpointView(model, endpoint, invalidArgument)),
   };
 }
 
@@ -68,7 +71,7 @@ function invalidArgumentMessage(model: SpecModel): string {
 
 const EMPTY = 'Record<string, never>';
 
-function endpointView(model: SpecModel, endpoint: EndpointModel): ServerEndpointView {
+function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument: string): ServerEndpointView {
   const names = serverNames(endpoint.typeName);
   const typeNames = new Set<string>();
   const methods = endpoint.methods.map((method, index): ServerMethodView => {
@@ -89,6 +92,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): ServerEndpoint
   });
   return {
     header: headerText([endpoint.file]),
+    invalidArgument,
     module: endpoint.name,
     nameLiteral: literal(endpoint.name),
     title: endpoint.title,

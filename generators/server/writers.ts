@@ -6,13 +6,14 @@
  * escapes, a key the schema does not name, an object that is not plain), and the runtime then writes the whole value
  * with goStringify. So a writer can only make an answer faster, never different.
  */
+import type * as encode from '../../runtime/server/encode.ts';
 import { componentName } from '../model/schema-walk.ts';
 import type { JsonSchema, MethodModel } from '../model/types.ts';
 
-/** What each writer's code calls: the runtime's string and any-value writers (templates/server/runtime-encode.ts.hbs). */
-export const WRITER_HELPERS = ['writeString', 'writeScalar'];
+/** What each writer's code calls: the runtime's string and any-value writers (runtime/server/encode.ts). */
+export const WRITER_HELPERS = ['writeString', 'writeScalar'] as const satisfies ReadonlyArray<keyof typeof encode>;
 
-const GENERIC = 'writeScalar';
+const GENERIC: (typeof WRITER_HELPERS)[number] = 'writeScalar';
 
 class WriterCompiler {
   private readonly functions: string[] = [];

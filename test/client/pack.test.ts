@@ -5,7 +5,7 @@
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeStub, answer, startNodeStub } from './node-stub.ts';
@@ -66,6 +66,10 @@ describe('the client package', () => {
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
     expect(listing).toContain('package/package.json');
     expect(listing).toContain('package/README.md');
+    // The README tells how to install what is not published: from the folder or the tarball `npm pack` wrote.
+    const readme = readFileSync(join(ROOT, 'generated/client/README.md'), 'utf8');
+    expect(readme).toContain(`npm install ./${basename(tarball)}\n`);
+    expect(readme).not.toMatch(/npm install @avalanche-openrpc/);
     expect(listing).toContain('package/dist/index.js');
     expect(listing).toContain('package/dist/index.d.ts');
     expect(listing).toContain('package/src/p-chain.ts');

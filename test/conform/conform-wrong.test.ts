@@ -156,4 +156,18 @@ describe('npm run conform (the CLI)', () => {
     expect(down.code).toBe(2);
     expect(down.stderr).toMatch(/cannot reach the node at http:\/\/127\.0\.0\.1:9/);
   });
+
+  it('exits 2 on a base URL that is not a node (a path typo: HTTP 404 everywhere), naming the cause', async () => {
+    const typo = await run(['--url', `${node.url}/ext`]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(`conform: ${node.url}/ext is not an AvalancheGo node: every endpoint answered HTTP 404 (/ext/bc/P`);
+    expect(typo.stderr).toContain('without a path');
+  });
+
+  it('exits 1 when every selected method was skipped, saying why', async () => {
+    const writes = await run(['--url', node.url, '--methods', '^keystore\\.(createUser|deleteUser)$']);
+    expect(writes.code).toBe(1);
+    expect(writes.stdout).toMatch(/0 PASS, 0 FAIL, 2 SKIP/);
+    expect(writes.stderr).toBe('conform: nothing was checked: all 2 selected methods were skipped (2 × write method (changes node or chain state; --include-writes calls it))\n');
+  });
 });

@@ -149,4 +149,33 @@ describe('a broken spec is rejected with the file and JSON pointer', () => {
     await expect(generate({ spec: doc, out })).rejects.toBeInstanceOf(SpecError);
     expect(readdirSync(out)).toEqual(['keep.txt']);
   });
+  it('checks the ranges of params, fields, enum values, result shapes and changes', () => {
+    const doc = brokenCopy('methods/demo/getTx.json', (m) => {
+      m['x-node-versions'] = { since: 'v1.10.0' };
+      m.params[0]['x-node-versions'] = { since: 'v1.9.0' };
+      m.result.schema.properties.txID['x-node-versions'] = { since: 'v1.12.0', removedIn: 'v1.11.0' };
+      m.result.schema.properties.status = { type: 'string', enum: ['A'], 'x-enum-versions': { B: { since: 'v1.11.0' } }, description: 's' };
+      m['x-result-history'] = [
+        { 'x-node-versions': { removedIn: 'v1.11.0' }, schema: { type: 'object' } },
+        { 'x-node-versions': { removedIn: 'v1.12.0' }, schema: { type: 'object' } },
+      ];
+      m['x-changes'] = [
+        { version: 'v1.12.0', description: 'x', pointers: ['/result/schema/properties/txID'] },
+        { version: 'v1.11.0', description: 'y', pointers: ['/result/schema/properties/nope'] },
+        { version: 'v1.11.5', description: 'z' },
+      ];
+    });
+    const messages = problemsOf(doc).map((p) => `${p.pointer}: ${p.message}`);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        '/params/0/x-node-versions: since v1.9.0 is before the method\'s own since v1.10.0',
+        '/result/schema/properties/txID/x-node-versions: since must be before removedIn',
+        '/result/schema/properties/status/x-enum-versions/B: "B" is not a value of the enum',
+        '/x-result-history/1/x-node-versions: overlaps another entry of x-result-history',
+        '/x-changes/1/version: x-changes must be in release order',
+        '/x-changes/1/pointers/0: /result/schema/properties/nope does not resolve to anything in demo.getTx',
+        expect.stringMatching(/^\/x-changes\/2\/pointers: a change must point/),
+      ]),
+    );
+  });
 });

@@ -16,6 +16,7 @@ import type {
   InfoPeersParams,
   InfoPeersResult,
   InfoUpgradesResult,
+  InfoUptimeParams,
   InfoUptimeResult,
 } from './types.js';
 
@@ -156,7 +157,7 @@ export class InfoClient extends JsonRpcClient {
   /**
    * Get the network's static transaction fees (deprecated).
    *
-   * Returns the X-Chain's static fees (`txFee`, `createAssetTxFee`, which the node still charges) and the P-Chain's pre-Etna static fees, which the P-Chain no longer charges since its dynamic fees (ACP-103). All amounts are in nAVAX. The seven P-Chain fields are fixed per network (Mainnet, Fuji, and one set for every other network).
+   * Returns the X-Chain's static fees (`txFee`, `createAssetTxFee`, which the node still charges) and the P-Chain's pre-Etna static fees, which the P-Chain no longer charges since its dynamic fees (ACP-103). All amounts are in nAVAX. Since v1.12.2 the seven P-Chain fields are fixed per network (Mainnet, Fuji, and one set for every other network) rather than the node's configured static fees.
    *
    * JSON-RPC method `info.getTxFee` at `http://127.0.0.1:9650/ext/info`.
    *
@@ -214,17 +215,18 @@ export class InfoClient extends JsonRpcClient {
    * Returns, for this node as a Primary Network validator, the share of stake that sees it above the uptime requirement and the stake-weighted average of the uptimes its peers observe. A node that is not a validator gets an error.
    *
    * **Where the prose docs differ from the node:**
-   * - The docs show a `subnetID` param for subnet uptimes; it was deprecated in v1.11.11 and the node ignores it since v1.12.0 (always the Primary Network).
+   * - The docs still show a `subnetID` param with an L1 example; the node ignores it since v1.11.12 and always reports the Primary Network.
    *
    * JSON-RPC method `info.uptime` at `http://127.0.0.1:9650/ext/info`.
    *
+   * @param params - The params, sent by name ({@link InfoUptimeParams}).
    * @param options - Abort signal and timeout of this call.
    * @returns The result ({@link InfoUptimeResult}).
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: couldn't get node uptime: node is not a validator
    */
-  uptime(options?: CallOptions): Promise<InfoUptimeResult> {
-    return this.request<InfoUptimeResult>('info.uptime', {}, options);
+  uptime(params: InfoUptimeParams = {}, options?: CallOptions): Promise<InfoUptimeResult> {
+    return this.request<InfoUptimeResult>('info.uptime', params, options);
   }
 
   /**

@@ -15,5 +15,5 @@ export const adminMethods = [
   { name: "admin.stopCPUProfiler", handler: "stopCPUProfiler", params: [], byName: true, shape: { "p": {} }, validateParams: validators.p9, validateResult: validators.r9, writeResult: validators.w9 }
 ];
 export function createAdminEndpoint(handlers, options) {
-  return createEndpoint({ name: "admin", methods: adminMethods, document: adminDocument }, handlers, options);
+  return createEndpoint({ name: "admin", methods: adminMethods, document: adminDocument, invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" }, handlers, options);
 }

@@ -6,5 +6,5 @@ export const avmStaticMethods = [
   { name: "avm.buildGenesis", handler: "buildGenesis", params: ["networkID", "genesisData", "encoding"], byName: true, shape: { "p": { "NETWORKID": ["networkID", 0, 0], "GENESISDATA": ["genesisData", { "m": { "p": { "NAME": ["name", 0, 0], "SYMBOL": ["symbol", 0, 0], "DENOMINATION": ["denomination", 0, 0], "MEMO": ["memo", 0, 0], "INITIALSTATE": ["initialState", { "p": { "FIXEDCAP": ["fixedCap", { "i": { "p": { "AMOUNT": ["amount", 0, 0], "ADDRESS": ["address", 0, 0] } } }, 0], "VARIABLECAP": ["variableCap", { "i": { "p": { "MINTERS": ["minters", 0, 0], "THRESHOLD": ["threshold", 0, 0] } } }, 0] } }, 0] } } }, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.p0, validateResult: validators.r0, writeResult: validators.w0 }
 ];
 export function createAvmStaticEndpoint(handlers, options) {
-  return createEndpoint({ name: "avm-static", methods: avmStaticMethods, document: avmStaticDocument }, handlers, options);
+  return createEndpoint({ name: "avm-static", methods: avmStaticMethods, document: avmStaticDocument, invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" }, handlers, options);
 }

@@ -8,5 +8,5 @@ export const healthMethods = [
   { name: "health.liveness", handler: "liveness", params: ["tags"], byName: true, shape: { "p": { "TAGS": ["tags", 0, 1] } }, validateParams: validators.p2, validateResult: validators.r2, writeResult: validators.w2 }
 ];
 export function createHealthEndpoint(handlers, options) {
-  return createEndpoint({ name: "health", methods: healthMethods, document: healthDocument }, handlers, options);
+  return createEndpoint({ name: "health", methods: healthMethods, document: healthDocument, invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" }, handlers, options);
 }

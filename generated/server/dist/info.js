@@ -13,10 +13,10 @@ export const infoMethods = [
   { name: "info.getTxFee", handler: "getTxFee", params: [], byName: true, shape: { "p": {} }, validateParams: validators.p7, validateResult: validators.r7, writeResult: validators.w7 },
   { name: "info.isBootstrapped", handler: "isBootstrapped", params: ["chain"], byName: true, shape: { "p": { "CHAIN": ["chain", 0, 0] } }, validateParams: validators.p8, validateResult: validators.r8, writeResult: validators.w8 },
   { name: "info.peers", handler: "peers", params: ["nodeIDs"], byName: true, shape: { "p": { "NODEIDS": ["nodeIDs", 0, 1] } }, validateParams: validators.p9, validateResult: validators.r9, writeResult: validators.w9 },
-  { name: "info.uptime", handler: "uptime", params: [], byName: true, shape: { "p": {} }, validateParams: validators.p10, validateResult: validators.r10, writeResult: validators.w10 },
+  { name: "info.uptime", handler: "uptime", params: ["subnetID"], byName: true, shape: { "p": { "SUBNETID": ["subnetID", 0, 0] } }, validateParams: validators.p10, validateResult: validators.r10, writeResult: validators.w10 },
   { name: "info.upgrades", handler: "upgrades", params: [], byName: true, shape: { "p": {} }, validateParams: validators.p11, validateResult: validators.r11, writeResult: validators.w11 },
   { name: "info.acps", handler: "acps", params: [], byName: true, shape: { "p": {} }, validateParams: validators.p12, validateResult: validators.r12, writeResult: validators.w12 }
 ];
 export function createInfoEndpoint(handlers, options) {
-  return createEndpoint({ name: "info", methods: infoMethods, document: infoDocument }, handlers, options);
+  return createEndpoint({ name: "info", methods: infoMethods, document: infoDocument, invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" }, handlers, options);
 }

@@ -10,5 +10,5 @@ export const keystoreMethods = [
   { name: "keystore.listUsers", handler: "listUsers", params: [], byName: true, shape: { "p": {} }, validateParams: validators.p4, validateResult: validators.r4, writeResult: validators.w4 }
 ];
 export function createKeystoreEndpoint(handlers, options) {
-  return createEndpoint({ name: "keystore", methods: keystoreMethods, document: keystoreDocument }, handlers, options);
+  return createEndpoint({ name: "keystore", methods: keystoreMethods, document: keystoreDocument, invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" }, handlers, options);
 }

@@ -17,5 +17,5 @@ export const xChainMethods = [
   { name: "avm.issueTx", handler: "issueTx", params: ["tx", "encoding"], byName: true, shape: { "p": { "TX": ["tx", 0, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.p11, validateResult: validators.r11, writeResult: validators.w11 }
 ];
 export function createXChainEndpoint(handlers, options) {
-  return createEndpoint({ name: "x-chain", methods: xChainMethods, document: xChainDocument }, handlers, options);
+  return createEndpoint({ name: "x-chain", methods: xChainMethods, document: xChainDocument, invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" }, handlers, options);
 }

@@ -6,5 +6,5 @@ export const xWalletMethods = [
   { name: "wallet.issueTx", handler: "issueTx", params: ["tx", "encoding"], byName: true, shape: { "p": { "TX": ["tx", 0, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.p0, validateResult: validators.r0, writeResult: validators.w0 }
 ];
 export function createXWalletEndpoint(handlers, options) {
-  return createEndpoint({ name: "x-wallet", methods: xWalletMethods, document: xWalletDocument }, handlers, options);
+  return createEndpoint({ name: "x-wallet", methods: xWalletMethods, document: xWalletDocument, invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" }, handlers, options);
 }

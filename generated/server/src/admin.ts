@@ -115,5 +115,5 @@ export const adminMethods: readonly MethodSpec[] = [
  * or call its `fetch` with a Request. Params are validated before a handler runs.
  */
 export function createAdminEndpoint(handlers: AdminHandlers, options?: EndpointOptions): Endpoint {
-  return createEndpoint({ name: 'admin', methods: adminMethods, document: adminDocument }, handlers, options);
+  return createEndpoint({ name: 'admin', methods: adminMethods, document: adminDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
 }

@@ -34,5 +34,5 @@ export const avmStaticMethods: readonly MethodSpec[] = [
  * or call its `fetch` with a Request. Params are validated before a handler runs.
  */
 export function createAvmStaticEndpoint(handlers: AvmStaticHandlers, options?: EndpointOptions): Endpoint {
-  return createEndpoint({ name: 'avm-static', methods: avmStaticMethods, document: avmStaticDocument }, handlers, options);
+  return createEndpoint({ name: 'avm-static', methods: avmStaticMethods, document: avmStaticDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
 }

@@ -52,5 +52,5 @@ export const healthMethods: readonly MethodSpec[] = [
  * or call its `fetch` with a Request. Params are validated before a handler runs.
  */
 export function createHealthEndpoint(handlers: HealthHandlers, options?: EndpointOptions): Endpoint {
-  return createEndpoint({ name: 'health', methods: healthMethods, document: healthDocument }, handlers, options);
+  return createEndpoint({ name: 'health', methods: healthMethods, document: healthDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
 }

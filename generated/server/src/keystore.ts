@@ -75,5 +75,5 @@ export const keystoreMethods: readonly MethodSpec[] = [
  * or call its `fetch` with a Request. Params are validated before a handler runs.
  */
 export function createKeystoreEndpoint(handlers: KeystoreHandlers, options?: EndpointOptions): Endpoint {
-  return createEndpoint({ name: 'keystore', methods: keystoreMethods, document: keystoreDocument }, handlers, options);
+  return createEndpoint({ name: 'keystore', methods: keystoreMethods, document: keystoreDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
 }

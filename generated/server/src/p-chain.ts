@@ -263,7 +263,7 @@ export interface PChainHandlers {
 
 /** What the RPC layer knows of each method of AvalancheGo P-Chain API (Platform VM): wire name, params, how to decode and validate them. */
 export const pChainMethods: readonly MethodSpec[] = [
-  { name: 'platform.getBalance', handler: 'getBalance', params: ["addresses"], byName: true, shape: {"p":{"ADDRESSES":["addresses",0,0]}}, validateParams: validators.p0, validateResult: validators.r0, writeResult: validators.w0 },
+  { name: 'platform.getBalance', handler: 'getBalance', params: ["addresses","address"], byName: true, shape: {"p":{"ADDRESSES":["addresses",0,0],"ADDRESS":["address",0,0]}}, validateParams: validators.p0, validateResult: validators.r0, writeResult: validators.w0 },
   { name: 'platform.getBlock', handler: 'getBlock', params: ["blockID","encoding"], byName: true, shape: {"p":{"BLOCKID":["blockID",0,0],"ENCODING":["encoding",0,0]}}, validateParams: validators.p1, validateResult: validators.r1, writeResult: validators.w1 },
   { name: 'platform.getBlockByHeight', handler: 'getBlockByHeight', params: ["height","encoding"], byName: true, shape: {"p":{"HEIGHT":["height",0,0],"ENCODING":["encoding",0,0]}}, validateParams: validators.p2, validateResult: validators.r2, writeResult: validators.w2 },
   { name: 'platform.getBlockchains', handler: 'getBlockchains', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p3, validateResult: validators.r3, writeResult: validators.w3 },
@@ -300,5 +300,5 @@ export const pChainMethods: readonly MethodSpec[] = [
  * or call its `fetch` with a Request. Params are validated before a handler runs.
  */
 export function createPChainEndpoint(handlers: PChainHandlers, options?: EndpointOptions): Endpoint {
-  return createEndpoint({ name: 'p-chain', methods: pChainMethods, document: pChainDocument }, handlers, options);
+  return createEndpoint({ name: 'p-chain', methods: pChainMethods, document: pChainDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
 }

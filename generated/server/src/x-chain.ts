@@ -137,5 +137,5 @@ export const xChainMethods: readonly MethodSpec[] = [
  * or call its `fetch` with a Request. Params are validated before a handler runs.
  */
 export function createXChainEndpoint(handlers: XChainHandlers, options?: EndpointOptions): Endpoint {
-  return createEndpoint({ name: 'x-chain', methods: xChainMethods, document: xChainDocument }, handlers, options);
+  return createEndpoint({ name: 'x-chain', methods: xChainMethods, document: xChainDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
 }

@@ -35,5 +35,5 @@ export const xWalletMethods: readonly MethodSpec[] = [
  * or call its `fetch` with a Request. Params are validated before a handler runs.
  */
 export function createXWalletEndpoint(handlers: XWalletHandlers, options?: EndpointOptions): Endpoint {
-  return createEndpoint({ name: 'x-wallet', methods: xWalletMethods, document: xWalletDocument }, handlers, options);
+  return createEndpoint({ name: 'x-wallet', methods: xWalletMethods, document: xWalletDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
 }

@@ -566,10 +566,26 @@ export const adminDocument = {
       "x-changes": [
         {
           "version": "v1.10.16",
-          "description": "The result was `{}` before this release; from it on the node returns `loggerLevels`."
+          "description": "The result was `{}` before this release; from it on the node returns `loggerLevels`.",
+          "pointers": [
+            "/x-result-history/0"
+          ]
         }
       ],
-      "x-side-effects": "node"
+      "x-side-effects": "node",
+      "x-result-history": [
+        {
+          "x-node-versions": {
+            "removedIn": "v1.10.16"
+          },
+          "description": "Before v1.10.16 the node answered an empty object.",
+          "schema": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {}
+          }
+        }
+      ]
     },
     {
       "name": "admin.startCPUProfiler",

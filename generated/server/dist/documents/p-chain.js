@@ -34,6 +34,18 @@ export const pChainDocument = {
               "$ref": "#/components/schemas/Address"
             }
           }
+        },
+        {
+          "name": "address",
+          "required": false,
+          "deprecated": true,
+          "description": "Releases before v1.9.8 only: one address whose UTXOs to sum, beside `addresses`. Later releases ignore the key.",
+          "schema": {
+            "$ref": "#/components/schemas/Address"
+          },
+          "x-node-versions": {
+            "removedIn": "v1.9.8"
+          }
         }
       ],
       "result": {
@@ -189,7 +201,10 @@ export const pChainDocument = {
       "x-changes": [
         {
           "version": "v1.9.8",
-          "description": "The single-address param `address` was removed; only `addresses` is read since this release."
+          "description": "The single-address param `address` was removed; only `addresses` is read since this release.",
+          "pointers": [
+            "/params/1"
+          ]
         }
       ],
       "x-side-effects": "none"
@@ -399,7 +414,11 @@ export const pChainDocument = {
       "x-changes": [
         {
           "version": "v1.10.1",
-          "description": "The JSON encoding gained `id` on the block and on each transaction inside it."
+          "description": "The JSON encoding gained `id` on the block and on each transaction inside it.",
+          "pointers": [
+            "/result/schema/properties/block/anyOf/1/properties/id",
+            "/result/schema/properties/block/anyOf/1/properties/txs/items/properties/id"
+          ]
         }
       ],
       "x-side-effects": "none"
@@ -1110,23 +1129,48 @@ export const pChainDocument = {
       "x-changes": [
         {
           "version": "v1.9.8",
-          "description": "`uptime` became a percentage (0 to 100); `weight` was added to every staker and `stakeAmount` deprecated."
+          "description": "`uptime` became a percentage (0 to 100); `weight` was added to every staker and `stakeAmount` deprecated.",
+          "pointers": [
+            "/result/schema/properties/validators/items/oneOf/0/properties/weight",
+            "/result/schema/properties/validators/items/oneOf/1/properties/weight",
+            "/result/schema/properties/validators/items/oneOf/0/properties/stakeAmount"
+          ]
         },
         {
           "version": "v1.9.9",
-          "description": "`delegators` are only listed when exactly one node ID is requested; `delegatorCount` and `delegatorWeight` were added."
+          "description": "`delegators` are only listed when exactly one node ID is requested; `delegatorCount` and `delegatorWeight` were added.",
+          "pointers": [
+            "/result/schema/properties/validators/items/oneOf/0/properties/delegatorCount",
+            "/result/schema/properties/validators/items/oneOf/0/properties/delegatorWeight",
+            "/result/schema/properties/validators/items/oneOf/1/properties/delegatorCount",
+            "/result/schema/properties/validators/items/oneOf/1/properties/delegatorWeight"
+          ]
         },
         {
           "version": "v1.11.11",
-          "description": "`uptime` and `connected` were deprecated for validators of Subnets other than the Primary Network; earlier releases also send them for elastic Subnet validators, current releases (v1.14.2) only for the Primary Network."
+          "description": "`uptime` and `connected` were deprecated for validators of Subnets other than the Primary Network; earlier releases also send them for elastic Subnet validators, current releases (v1.14.2) only for the Primary Network.",
+          "pointers": [
+            "/result/schema/properties/validators/items/oneOf/0/properties/uptime",
+            "/result/schema/properties/validators/items/oneOf/0/properties/connected"
+          ]
         },
         {
           "version": "v1.12.2",
-          "description": "L1 validators are listed for L1s, and the deprecated validator field `stakeAmount` was removed."
+          "description": "L1 validators are listed for L1s, and the deprecated validator field `stakeAmount` was removed.",
+          "pointers": [
+            "/result/schema/properties/validators/items/oneOf/3",
+            "/result/schema/properties/validators/items/oneOf/0/properties/stakeAmount",
+            "/result/schema/properties/validators/items/oneOf/1/properties/stakeAmount",
+            "/result/schema/properties/validators/items/oneOf/2/properties/stakeAmount"
+          ]
         },
         {
-          "version": "v1.13.5",
-          "description": "The deprecated validator-level `rewardOwner` (a copy of `validationRewardOwner`) is no longer sent; v1.13.0 still sends it, and it is gone by this release."
+          "version": "v1.13.1",
+          "description": "The deprecated validator-level `rewardOwner` (a copy of `validationRewardOwner`) is no longer sent; v1.13.0 was the last release to send it.",
+          "pointers": [
+            "/result/schema/properties/validators/items/oneOf/0/properties/rewardOwner",
+            "/result/schema/properties/validators/items/oneOf/1/properties/rewardOwner"
+          ]
         }
       ],
       "x-side-effects": "none"
@@ -1356,7 +1400,10 @@ export const pChainDocument = {
             },
             "validationID": {
               "$ref": "#/components/schemas/ID",
-              "description": "The validation ID that was asked for."
+              "description": "The validation ID that was asked for.",
+              "x-node-versions": {
+                "since": "v1.12.2"
+              }
             },
             "publicKey": {
               "$ref": "#/components/schemas/PlatformBLSPublicKey",
@@ -1442,7 +1489,10 @@ export const pChainDocument = {
       "x-changes": [
         {
           "version": "v1.12.2",
-          "description": "`validationID` was added to the result; earlier releases do not echo it."
+          "description": "`validationID` was added to the result; earlier releases do not echo it.",
+          "pointers": [
+            "/result/schema/properties/validationID"
+          ]
         }
       ],
       "x-side-effects": "none"
@@ -1719,6 +1769,9 @@ export const pChainDocument = {
           "description": "When true, only validator stake is counted and delegations are skipped. Default false.",
           "schema": {
             "type": "boolean"
+          },
+          "x-node-versions": {
+            "since": "v1.10.1"
           }
         },
         {
@@ -1876,7 +1929,10 @@ export const pChainDocument = {
       "x-changes": [
         {
           "version": "v1.10.1",
-          "description": "Added the `validatorsOnly` param."
+          "description": "Added the `validatorsOnly` param.",
+          "pointers": [
+            "/params/1"
+          ]
         }
       ],
       "x-side-effects": "none"
@@ -1996,15 +2052,24 @@ export const pChainDocument = {
             },
             "conversionID": {
               "$ref": "#/components/schemas/ID",
-              "description": "The ID of the Subnet's conversion to an L1, or the all-zero ID when it was not converted."
+              "description": "The ID of the Subnet's conversion to an L1, or the all-zero ID when it was not converted.",
+              "x-node-versions": {
+                "since": "v1.11.13"
+              }
             },
             "managerChainID": {
               "$ref": "#/components/schemas/ID",
-              "description": "The blockchain whose validator manager controls the L1's validator set, or the all-zero ID when it was not converted."
+              "description": "The blockchain whose validator manager controls the L1's validator set, or the all-zero ID when it was not converted.",
+              "x-node-versions": {
+                "since": "v1.11.12"
+              }
             },
             "managerAddress": {
               "$ref": "#/components/schemas/NullableHexNoChecksum",
-              "description": "The address of the validator manager on `managerChainID`, `0x` hex without a checksum, or `null` when the Subnet was not converted."
+              "description": "The address of the validator manager on `managerChainID`, `0x` hex without a checksum, or `null` when the Subnet was not converted.",
+              "x-node-versions": {
+                "since": "v1.11.12"
+              }
             }
           }
         }
@@ -2058,8 +2123,19 @@ export const pChainDocument = {
       },
       "x-changes": [
         {
+          "version": "v1.11.12",
+          "description": "`managerChainID` and `managerAddress` were added, in preparation for L1s (ACP-77).",
+          "pointers": [
+            "/result/schema/properties/managerChainID",
+            "/result/schema/properties/managerAddress"
+          ]
+        },
+        {
           "version": "v1.11.13",
-          "description": "`conversionID` was added (the L1 conversion of ACP-77), next to `managerChainID` and `managerAddress`, which arrived in the same Etna-preparation cycle. The first releases (from v1.11.0) send only `isPermissioned`, `controlKeys`, `threshold`, `locktime` and `subnetTransformationTxID`."
+          "description": "`conversionID` was added (the L1 conversion of ACP-77). The first releases (from v1.11.0) send only `isPermissioned`, `controlKeys`, `threshold`, `locktime` and `subnetTransformationTxID`.",
+          "pointers": [
+            "/result/schema/properties/conversionID"
+          ]
         }
       ],
       "x-side-effects": "none"
@@ -2290,7 +2366,10 @@ export const pChainDocument = {
           "properties": {
             "stake": {
               "$ref": "#/components/schemas/Uint64",
-              "description": "Deprecated since v1.9.12: always equal to `weight`; read `weight` instead."
+              "description": "Deprecated since v1.9.12: always equal to `weight`; read `weight` instead.",
+              "x-node-versions": {
+                "deprecatedSince": "v1.9.12"
+              }
             },
             "weight": {
               "$ref": "#/components/schemas/Uint64",
@@ -2347,7 +2426,10 @@ export const pChainDocument = {
       "x-changes": [
         {
           "version": "v1.9.12",
-          "description": "The `stake` field was deprecated in favour of `weight`; both are still sent."
+          "description": "The `stake` field was deprecated in favour of `weight`; both are still sent.",
+          "pointers": [
+            "/result/schema/properties/stake"
+          ]
         }
       ],
       "x-side-effects": "none"
@@ -2642,7 +2724,10 @@ export const pChainDocument = {
       "x-changes": [
         {
           "version": "v1.10.1",
-          "description": "The JSON encoding gained the transaction's `id`."
+          "description": "The JSON encoding gained the transaction's `id`.",
+          "pointers": [
+            "/result/schema/properties/tx/anyOf/1/properties/id"
+          ]
         }
       ],
       "x-side-effects": "none"
@@ -2951,7 +3036,10 @@ export const pChainDocument = {
                 "$ref": "#/components/schemas/Uint64Param"
               },
               {
-                "const": "proposed"
+                "const": "proposed",
+                "x-node-versions": {
+                  "since": "v1.11.13"
+                }
               }
             ]
           }
@@ -3077,14 +3165,48 @@ export const pChainDocument = {
       "x-changes": [
         {
           "version": "v1.10.6",
-          "description": "The result changed from `{\"validators\": {\"NodeID-…\": <weight as a bare number>}}` to a bare map from node ID to `{\"publicKey\": \"0x…\" | null, \"weight\": \"<decimal>\"}`."
+          "description": "The result changed from `{\"validators\": {\"NodeID-…\": <weight as a bare number>}}` to a bare map from node ID to `{\"publicKey\": \"0x…\" | null, \"weight\": \"<decimal>\"}`.",
+          "pointers": [
+            "/x-result-history/0"
+          ]
         },
         {
           "version": "v1.11.13",
-          "description": "`height` also accepts `\"proposed\"`; before, it was a plain integer param."
+          "description": "`height` also accepts `\"proposed\"`; before, it was a plain integer param.",
+          "pointers": [
+            "/params/0/schema/anyOf/1"
+          ]
         }
       ],
-      "x-side-effects": "none"
+      "x-side-effects": "none",
+      "x-result-history": [
+        {
+          "x-node-versions": {
+            "removedIn": "v1.10.6"
+          },
+          "description": "The shape before v1.10.6: the validator set wrapped in `validators`, each weight a bare JSON number, no BLS keys.",
+          "schema": {
+            "type": "object",
+            "required": [
+              "validators"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "validators": {
+                "type": "object",
+                "description": "The validator set: node ID to weight at the height.",
+                "propertyNames": {
+                  "$ref": "#/components/schemas/NodeID"
+                },
+                "additionalProperties": {
+                  "$ref": "#/components/schemas/BareUint64",
+                  "description": "The validator's weight at that height."
+                }
+              }
+            }
+          }
+        }
+      ]
     },
     {
       "name": "platform.getValidatorFeeConfig",
@@ -3662,7 +3784,10 @@ export const pChainDocument = {
           },
           "id": {
             "$ref": "#/components/schemas/ID",
-            "description": "ID of the block (SHA-256 of its bytes). Sent since v1.10.1."
+            "description": "ID of the block (SHA-256 of its bytes). Sent since v1.10.1.",
+            "x-node-versions": {
+              "since": "v1.10.1"
+            }
           },
           "time": {
             "$ref": "#/components/schemas/BareUint64",
@@ -3694,7 +3819,10 @@ export const pChainDocument = {
             "$ref": "#/components/schemas/PlatformPermissionedValidator"
           },
           {
-            "$ref": "#/components/schemas/PlatformL1Validator"
+            "$ref": "#/components/schemas/PlatformL1Validator",
+            "x-node-versions": {
+              "since": "v1.12.2"
+            }
           }
         ]
       },
@@ -3837,6 +3965,14 @@ export const pChainDocument = {
             "$ref": "#/components/schemas/Uint64",
             "description": "The validator's weight on the Subnet."
           },
+          "stakeAmount": {
+            "$ref": "#/components/schemas/Uint64",
+            "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+            "x-node-versions": {
+              "deprecatedSince": "v1.9.8",
+              "removedIn": "v1.12.2"
+            }
+          },
           "nodeID": {
             "$ref": "#/components/schemas/NodeID",
             "description": "The validator's node ID."
@@ -3876,11 +4012,29 @@ export const pChainDocument = {
           },
           "weight": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "The validator's own stake in nAVAX, its weight when sampling validators (delegations not included)."
+            "description": "The validator's own stake in nAVAX, its weight when sampling validators (delegations not included).",
+            "x-node-versions": {
+              "since": "v1.9.8"
+            }
+          },
+          "stakeAmount": {
+            "$ref": "#/components/schemas/Uint64",
+            "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+            "x-node-versions": {
+              "deprecatedSince": "v1.9.8",
+              "removedIn": "v1.12.2"
+            }
           },
           "nodeID": {
             "$ref": "#/components/schemas/NodeID",
             "description": "The validator's node ID."
+          },
+          "rewardOwner": {
+            "$ref": "#/components/schemas/OutputOwners",
+            "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
+            "x-node-versions": {
+              "removedIn": "v1.13.1"
+            }
           },
           "validationRewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
@@ -3904,11 +4058,17 @@ export const pChainDocument = {
           },
           "uptime": {
             "$ref": "#/components/schemas/Percent",
-            "description": "The percentage (0 to 100, four decimals) of this validation period the answering node has seen the validator online."
+            "description": "The percentage (0 to 100, four decimals) of this validation period the answering node has seen the validator online.",
+            "x-node-versions": {
+              "deprecatedSince": "v1.11.11"
+            }
           },
           "connected": {
             "type": "boolean",
-            "description": "Whether the answering node is connected to the validator."
+            "description": "Whether the answering node is connected to the validator.",
+            "x-node-versions": {
+              "deprecatedSince": "v1.11.11"
+            }
           },
           "signer": {
             "$ref": "#/components/schemas/PlatformBLSSigner",
@@ -3916,11 +4076,17 @@ export const pChainDocument = {
           },
           "delegatorCount": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "How many delegations this validator currently has."
+            "description": "How many delegations this validator currently has.",
+            "x-node-versions": {
+              "since": "v1.9.9"
+            }
           },
           "delegatorWeight": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "The total stake of those delegations, in nAVAX."
+            "description": "The total stake of those delegations, in nAVAX.",
+            "x-node-versions": {
+              "since": "v1.9.9"
+            }
           },
           "delegators": {
             "type": "array",
@@ -3962,11 +4128,29 @@ export const pChainDocument = {
           },
           "weight": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "The validator's own stake of the Subnet's staking asset, its sampling weight."
+            "description": "The validator's own stake of the Subnet's staking asset, its sampling weight.",
+            "x-node-versions": {
+              "since": "v1.9.8"
+            }
+          },
+          "stakeAmount": {
+            "$ref": "#/components/schemas/Uint64",
+            "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+            "x-node-versions": {
+              "deprecatedSince": "v1.9.8",
+              "removedIn": "v1.12.2"
+            }
           },
           "nodeID": {
             "$ref": "#/components/schemas/NodeID",
             "description": "The validator's node ID."
+          },
+          "rewardOwner": {
+            "$ref": "#/components/schemas/OutputOwners",
+            "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
+            "x-node-versions": {
+              "removedIn": "v1.13.1"
+            }
           },
           "validationRewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
@@ -3990,11 +4174,17 @@ export const pChainDocument = {
           },
           "delegatorCount": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "How many delegations this validator currently has."
+            "description": "How many delegations this validator currently has.",
+            "x-node-versions": {
+              "since": "v1.9.9"
+            }
           },
           "delegatorWeight": {
             "$ref": "#/components/schemas/Uint64",
-            "description": "The total stake of those delegations."
+            "description": "The total stake of those delegations.",
+            "x-node-versions": {
+              "since": "v1.9.9"
+            }
           },
           "delegators": {
             "type": "array",
@@ -4027,7 +4217,10 @@ export const pChainDocument = {
           },
           "id": {
             "$ref": "#/components/schemas/ID",
-            "description": "The transaction ID (SHA-256 of the signed bytes). Sent since v1.10.1."
+            "description": "The transaction ID (SHA-256 of the signed bytes). Sent since v1.10.1.",
+            "x-node-versions": {
+              "since": "v1.10.1"
+            }
           }
         }
       },

@@ -361,7 +361,8 @@ export const infoDocument: OpenrpcDocument = {
         "schema": {
           "type": "object",
           "required": [
-            "vms"
+            "vms",
+            "fxs"
           ],
           "additionalProperties": false,
           "properties": {
@@ -386,7 +387,10 @@ export const infoDocument: OpenrpcDocument = {
               "additionalProperties": {
                 "type": "string"
               },
-              "description": "The name of each built-in feature extension by its ID (`secp256k1fx`, `nftfx`, `propertyfx`). Sent since v1.11.12."
+              "description": "The name of each built-in feature extension by its ID (`secp256k1fx`, `nftfx`, `propertyfx`). Sent since v1.11.12.",
+              "x-node-versions": {
+                "since": "v1.11.12"
+              }
             }
           }
         }
@@ -430,14 +434,17 @@ export const infoDocument: OpenrpcDocument = {
       "x-changes": [
         {
           "version": "v1.11.12",
-          "description": "Added `fxs`."
+          "description": "Added `fxs`.",
+          "pointers": [
+            "/result/schema/properties/fxs"
+          ]
         }
       ]
     },
     {
       "name": "info.getTxFee",
       "summary": "Get the network's static transaction fees (deprecated).",
-      "description": "Returns the X-Chain's static fees (`txFee`, `createAssetTxFee`, which the node still charges) and the P-Chain's pre-Etna static fees, which the P-Chain no longer charges since its dynamic fees (ACP-103). All amounts are in nAVAX. The seven P-Chain fields are fixed per network (Mainnet, Fuji, and one set for every other network).",
+      "description": "Returns the X-Chain's static fees (`txFee`, `createAssetTxFee`, which the node still charges) and the P-Chain's pre-Etna static fees, which the P-Chain no longer charges since its dynamic fees (ACP-103). All amounts are in nAVAX. Since v1.12.2 the seven P-Chain fields are fixed per network (Mainnet, Fuji, and one set for every other network) rather than the node's configured static fees.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -526,13 +533,7 @@ export const infoDocument: OpenrpcDocument = {
         "deprecatedSince": "v1.12.2"
       },
       "x-replacement": "avm.getTxFee for the X-Chain fees; platform.getFeeConfig and platform.getFeeState for the P-Chain",
-      "x-side-effects": "none",
-      "x-changes": [
-        {
-          "version": "v1.12.2",
-          "description": "Deprecated; the P-Chain fields now hold fixed per-network values instead of the node's configured static fees."
-        }
-      ]
+      "x-side-effects": "none"
     },
     {
       "name": "info.isBootstrapped",
@@ -777,28 +778,56 @@ export const infoDocument: OpenrpcDocument = {
       "x-changes": [
         {
           "version": "v1.10.18",
-          "description": "Added `supportedACPs` and `objectedACPs`."
+          "description": "Added `supportedACPs` and `objectedACPs`.",
+          "pointers": [
+            "/result/schema/properties/peers/items/properties/supportedACPs",
+            "/result/schema/properties/peers/items/properties/objectedACPs"
+          ]
         },
         {
-          "version": "v1.11.7",
-          "description": "`trackedSubnets` also lists subnets this node does not track."
+          "version": "v1.11.11",
+          "description": "Deprecated `observedSubnetUptimes`.",
+          "pointers": [
+            "/result/schema/properties/peers/items/properties/observedSubnetUptimes"
+          ]
         },
         {
-          "version": "v1.12.0",
-          "description": "Removed `observedSubnetUptimes` (deprecated in v1.11.11)."
+          "version": "v1.11.12",
+          "description": "Removed `observedSubnetUptimes`.",
+          "pointers": [
+            "/result/schema/properties/peers/items/properties/observedSubnetUptimes"
+          ]
         },
         {
           "version": "v1.14.1",
-          "description": "Added `upgradeTime`."
+          "description": "Added `upgradeTime`.",
+          "pointers": [
+            "/result/schema/properties/peers/items/properties/upgradeTime"
+          ]
         }
       ]
     },
     {
       "name": "info.uptime",
       "summary": "How the network sees this node's uptime.",
-      "description": "Returns, for this node as a Primary Network validator, the share of stake that sees it above the uptime requirement and the stake-weighted average of the uptimes its peers observe. A node that is not a validator gets an error.\n\n**Where the prose docs differ from the node:**\n- The docs show a `subnetID` param for subnet uptimes; it was deprecated in v1.11.11 and the node ignores it since v1.12.0 (always the Primary Network).",
+      "description": "Returns, for this node as a Primary Network validator, the share of stake that sees it above the uptime requirement and the stake-weighted average of the uptimes its peers observe. A node that is not a validator gets an error.\n\n**Where the prose docs differ from the node:**\n- The docs still show a `subnetID` param with an L1 example; the node ignores it since v1.11.12 and always reports the Primary Network.",
       "paramStructure": "by-name",
-      "params": [],
+      "params": [
+        {
+          "name": "subnetID",
+          "required": false,
+          "deprecated": true,
+          "description": "Up to v1.11.11 only: the subnet whose validators' view to report (default the Primary Network). Deprecated in v1.11.11; later releases take no params and ignore it.",
+          "schema": {
+            "$ref": "#/components/schemas/ID"
+          },
+          "x-node-versions": {
+            "deprecatedSince": "v1.11.11",
+            "lastVersion": "v1.11.11",
+            "removedIn": "v1.11.12"
+          }
+        }
+      ],
       "result": {
         "name": "uptimeResult",
         "schema": {
@@ -846,12 +875,22 @@ export const infoDocument: OpenrpcDocument = {
       ],
       "x-side-effects": "none",
       "x-docs-discrepancies": [
-        "The docs show a `subnetID` param for subnet uptimes; it was deprecated in v1.11.11 and the node ignores it since v1.12.0 (always the Primary Network)."
+        "The docs still show a `subnetID` param with an L1 example; the node ignores it since v1.11.12 and always reports the Primary Network."
       ],
       "x-changes": [
         {
-          "version": "v1.12.0",
-          "description": "The `subnetID` param (deprecated in v1.11.11) is no longer read."
+          "version": "v1.11.11",
+          "description": "Deprecated the `subnetID` param.",
+          "pointers": [
+            "/params/0"
+          ]
+        },
+        {
+          "version": "v1.11.12",
+          "description": "Removed the `subnetID` param.",
+          "pointers": [
+            "/params/0"
+          ]
         }
       ]
     },
@@ -879,7 +918,11 @@ export const infoDocument: OpenrpcDocument = {
             "cortinaTime",
             "cortinaXChainStopVertexID",
             "durangoTime",
-            "etnaTime"
+            "etnaTime",
+            "fortunaTime",
+            "graniteTime",
+            "graniteEpochDuration",
+            "heliconTime"
           ],
           "additionalProperties": false,
           "properties": {
@@ -941,23 +984,39 @@ export const infoDocument: OpenrpcDocument = {
             },
             "fUpgradeTime": {
               "$ref": "#/components/schemas/Time",
-              "description": "v1.12.2 only: the upgrade after Etna, before it was named Fortuna."
+              "description": "v1.12.2 only: the upgrade after Etna, before it was named Fortuna.",
+              "x-node-versions": {
+                "since": "v1.12.2",
+                "removedIn": "v1.13.0"
+              }
             },
             "fortunaTime": {
               "$ref": "#/components/schemas/Time",
-              "description": "Activation of Fortuna. Sent since v1.13.0."
+              "description": "Activation of Fortuna. Sent since v1.13.0.",
+              "x-node-versions": {
+                "since": "v1.13.0"
+              }
             },
             "graniteTime": {
               "$ref": "#/components/schemas/Time",
-              "description": "Activation of Granite. Sent since v1.13.1."
+              "description": "Activation of Granite. Sent since v1.13.1.",
+              "x-node-versions": {
+                "since": "v1.13.1"
+              }
             },
             "graniteEpochDuration": {
               "$ref": "#/components/schemas/BareUint64",
-              "description": "The P-Chain epoch length after Granite, in nanoseconds (a Go time.Duration, a bare number): 5 minutes on Mainnet and Fuji, 30 s elsewhere. Sent since v1.14.0."
+              "description": "The P-Chain epoch length after Granite, in nanoseconds (a Go time.Duration, a bare number): 5 minutes on Mainnet and Fuji, 30 s elsewhere. Sent since v1.14.0.",
+              "x-node-versions": {
+                "since": "v1.14.0"
+              }
             },
             "heliconTime": {
               "$ref": "#/components/schemas/Time",
-              "description": "Activation of Helicon. Sent since v1.14.1."
+              "description": "Activation of Helicon. Sent since v1.14.1.",
+              "x-node-versions": {
+                "since": "v1.14.1"
+              }
             }
           }
         }
@@ -1006,23 +1065,39 @@ export const infoDocument: OpenrpcDocument = {
       "x-changes": [
         {
           "version": "v1.12.2",
-          "description": "Added `fUpgradeTime`."
+          "description": "Added `fUpgradeTime`.",
+          "pointers": [
+            "/result/schema/properties/fUpgradeTime"
+          ]
         },
         {
           "version": "v1.13.0",
-          "description": "`fUpgradeTime` renamed `fortunaTime`."
+          "description": "`fUpgradeTime` renamed `fortunaTime`.",
+          "pointers": [
+            "/result/schema/properties/fUpgradeTime",
+            "/result/schema/properties/fortunaTime"
+          ]
         },
         {
           "version": "v1.13.1",
-          "description": "Added `graniteTime`."
+          "description": "Added `graniteTime`.",
+          "pointers": [
+            "/result/schema/properties/graniteTime"
+          ]
         },
         {
           "version": "v1.14.0",
-          "description": "Added `graniteEpochDuration`."
+          "description": "Added `graniteEpochDuration`.",
+          "pointers": [
+            "/result/schema/properties/graniteEpochDuration"
+          ]
         },
         {
           "version": "v1.14.1",
-          "description": "Added `heliconTime`."
+          "description": "Added `heliconTime`.",
+          "pointers": [
+            "/result/schema/properties/heliconTime"
+          ]
         }
       ]
     },
@@ -1146,6 +1221,7 @@ export const infoDocument: OpenrpcDocument = {
           "publicIP",
           "nodeID",
           "version",
+          "upgradeTime",
           "lastSent",
           "lastReceived",
           "observedUptime",
@@ -1174,7 +1250,10 @@ export const infoDocument: OpenrpcDocument = {
           },
           "upgradeTime": {
             "$ref": "#/components/schemas/BareUint64",
-            "description": "The Unix time (seconds, a bare number) of the next network upgrade as the peer's configuration schedules it. Sent since v1.14.1."
+            "description": "The Unix time (seconds, a bare number) of the latest network upgrade the peer's configuration schedules (Granite on v1.14.x). Sent since v1.14.1.",
+            "x-node-versions": {
+              "since": "v1.14.1"
+            }
           },
           "lastSent": {
             "$ref": "#/components/schemas/Time",
@@ -1193,14 +1272,19 @@ export const infoDocument: OpenrpcDocument = {
             "additionalProperties": {
               "$ref": "#/components/schemas/Uint32"
             },
-            "description": "Until v1.11.13 only: the uptime the peer observes for this node per subnet the peer tracks, by subnet ID."
+            "description": "Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per subnet the peer tracks, by subnet ID.",
+            "x-node-versions": {
+              "deprecatedSince": "v1.11.11",
+              "lastVersion": "v1.11.11",
+              "removedIn": "v1.11.12"
+            }
           },
           "trackedSubnets": {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/ID"
             },
-            "description": "The subnets the peer tracks (besides the Primary Network), sorted; `[]` when none."
+            "description": "The subnets the peer tracks (besides the Primary Network), sorted; `[]` when none. Since v1.11.7 also those this node does not track."
           },
           "supportedACPs": {
             "type": "array",
@@ -1208,7 +1292,10 @@ export const infoDocument: OpenrpcDocument = {
               "$ref": "#/components/schemas/BareUint64",
               "description": "An ACP number."
             },
-            "description": "The ACPs the peer votes for, as bare numbers, sorted."
+            "description": "The ACPs the peer votes for, as bare numbers, sorted.",
+            "x-node-versions": {
+              "since": "v1.10.18"
+            }
           },
           "objectedACPs": {
             "type": "array",
@@ -1216,7 +1303,10 @@ export const infoDocument: OpenrpcDocument = {
               "$ref": "#/components/schemas/BareUint64",
               "description": "An ACP number."
             },
-            "description": "The ACPs the peer votes against, as bare numbers, sorted."
+            "description": "The ACPs the peer votes against, as bare numbers, sorted.",
+            "x-node-versions": {
+              "since": "v1.10.18"
+            }
           },
           "benched": {
             "type": "array",

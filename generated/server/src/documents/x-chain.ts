@@ -1239,7 +1239,15 @@ export const xChainDocument: OpenrpcDocument = {
                 "Rejected",
                 "Unknown"
               ],
-              "description": "`Accepted`: in the accepted state. `Unknown`: not accepted (never seen, still processing, or dropped). Since v1.9.12 the node answers only these two; `Processing` and `Rejected` come from older releases."
+              "description": "`Accepted`: in the accepted state. `Unknown`: not accepted (never seen, still processing, or dropped). Since v1.9.12 the node answers only these two; `Processing` and `Rejected` come from older releases.",
+              "x-enum-versions": {
+                "Processing": {
+                  "removedIn": "v1.9.12"
+                },
+                "Rejected": {
+                  "removedIn": "v1.9.12"
+                }
+              }
             }
           }
         }
@@ -1296,7 +1304,11 @@ export const xChainDocument: OpenrpcDocument = {
       "x-changes": [
         {
           "version": "v1.9.12",
-          "description": "The AVM APIs were switched to read only accepted state: since then the status is `Accepted` or `Unknown`; earlier releases could also answer `Processing` and `Rejected`."
+          "description": "The AVM APIs were switched to read only accepted state: since then the status is `Accepted` or `Unknown`; earlier releases could also answer `Processing` and `Rejected`.",
+          "pointers": [
+            "/result/schema/properties/status/x-enum-versions/Processing",
+            "/result/schema/properties/status/x-enum-versions/Rejected"
+          ]
         }
       ],
       "x-side-effects": "none"

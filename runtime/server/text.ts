@@ -1,4 +1,3 @@
-// {{{header}}}
 /**
  * Strings out of JSON bytes the way Go's encoding/json reads them: escapes decoded, a lone surrogate escape and each
  * byte that does not start valid UTF-8 replaced by U+FFFD (one per byte, which is where Go and TextDecoder differ).

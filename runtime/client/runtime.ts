@@ -1,4 +1,3 @@
-// {{{header}}}
 /**
  * What every client shares: the JSON-RPC 2.0 call over HTTP POST with plain `fetch`, no dependencies, on Node >= 20
  * and in browsers.

@@ -1,4 +1,3 @@
-// {{{header}}}
 /**
  * Output the way Go's encoding/json writes it, so answers match the node byte for byte: `<`, `>`, `&`, U+2028 and
  * U+2029 escaped inside strings, raw values (the echoed `id`, `params` in error data) compacted but otherwise

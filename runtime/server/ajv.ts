@@ -1,4 +1,3 @@
-// {{{header}}}
 /** The two helpers ajv's standalone validators call, so the package needs no ajv at run time. */
 
 /** String length in code points, as JSON Schema's minLength and maxLength count it. */

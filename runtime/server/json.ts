@@ -1,4 +1,3 @@
-// {{{header}}}
 /**
  * A JSON reader that fails exactly where Go's encoding/json fails, with Go's messages, because the node's RPC layer
  * answers a malformed body with the decoder's own text (`invalid character '}' looking for beginning of object key

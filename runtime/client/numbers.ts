@@ -1,4 +1,3 @@
-// {{{header}}}
 /** The node sends 64-bit integers as decimal strings; these read and write them as bigint without losing a digit. */
 
 const UINT64_MAX = 18446744073709551615n;

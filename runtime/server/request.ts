@@ -1,4 +1,3 @@
-// {{{header}}}
 /**
  * The request envelope as json2 decodes it into its serverRequest: jsonrpc, method, params and id, fields matched
  * case-insensitively, type errors kept (the first one) while the other fields still fill, `id` kept as the raw bytes

@@ -1,4 +1,3 @@
-// {{{header}}}
 /**
  * From the `params` a caller sent to the params object a handler sees. The node profile decodes the way Go's
  * encoding/json fills an args struct: keys matched case-insensitively (the last duplicate wins), unknown keys and

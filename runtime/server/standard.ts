@@ -1,4 +1,3 @@
-// {{{header}}}
 /**
  * The `jsonrpc2` profile: the JSON-RPC 2.0 specification as written. Standard codes (-32700, -32600, -32601,
  * -32602, -32603), exact param names, batches, and `id: null` is a request (only a missing `id` makes a

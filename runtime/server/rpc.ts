@@ -1,4 +1,3 @@
-// {{{header}}}
 /**
  * One JSON-RPC call, body bytes in, reply out, independent of the transport. Two profiles: `node` answers exactly as
  * AvalancheGo's RPC layer (gorilla/rpc json2 with the node's codec) does, `jsonrpc2` follows the JSON-RPC 2.0
@@ -41,9 +40,6 @@ export class RawJson<T = unknown> {
 export function rawJson<T>(value: T): RawJson<T> {
   return RawJson.write(value);
 }
-
-/** The node's text for params that fail to decode (the spec's InvalidArgument error). */
-export const INVALID_ARGUMENT = {{{invalidArgument}}};
 
 export interface MethodSpec {
   name: string;
@@ -100,6 +96,8 @@ export interface Dispatcher {
   resolved: Map<string, MethodSpec | string>;
   handlers: Record<string, Handler>;
   options: DispatchOptions;
+  /** The node's text for params that fail to decode (the spec's InvalidArgument error). */
+  invalidArgument: string;
 }
 
 export interface RpcReply {
@@ -135,12 +133,12 @@ function answerNode(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): R
   const resolved = resolveNodeMethod(dispatcher, request.method);
   if (typeof resolved === 'string') return refusal(dispatcher, request, -32000, resolved);
   const args = nodeArgs(request.params);
-  if (!args) return refusal(dispatcher, request, -32000, INVALID_ARGUMENT);
+  if (!args) return refusal(dispatcher, request, -32000, dispatcher.invalidArgument);
   const params = foldValue(args, resolved.shape) as Record<string, unknown>;
   if (!resolved.validateParams(params)) {
     const violations = violationsOf(resolved.validateParams);
     const rejection = isDecodeFailure(violations) ? undefined : dispatcher.options.rejectParams?.(resolved.name, params, violations);
-    if (!rejection) return refusal(dispatcher, request, -32000, INVALID_ARGUMENT);
+    if (!rejection) return refusal(dispatcher, request, -32000, dispatcher.invalidArgument);
     // The node's handler ran and refused the params, so the answer carries the handler's headers.
     return errorOf(rejection, (code, message, data) => {
       notify(dispatcher.options.onRefused, request.method, message);

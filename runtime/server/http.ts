@@ -1,4 +1,3 @@
-// {{{header}}}
 /**
  * The HTTP side of an endpoint, as the node's gorilla/rpc server does it: POST only (405), a JSON content type
  * (415, matched case-insensitively before any `;`), then the body, capped at `maxBodyBytes` (413). Plain-text

@@ -1,4 +1,3 @@
-// {{{header}}}
 /**
  * An endpoint puts handlers behind the RPC layer: validators compiled at generation, the profile chosen once, and
  * `rpc.discover` answering the endpoint's bundled OpenRPC document. A router serves several endpoints on one server,
@@ -33,6 +32,8 @@ export interface EndpointDefinition {
   name: string;
   methods: readonly MethodSpec[];
   document: OpenrpcDocument;
+  /** The node's text for params that fail to decode (the spec's InvalidArgument error). */
+  invalidArgument: string;
 }
 
 export interface Endpoint {
@@ -60,7 +61,7 @@ export function createEndpoint(definition: EndpointDefinition, handlers: object,
   };
   const table = handlers as Record<string, Handler>;
   const served = options.methods ? new Set(options.methods) : undefined;
-  const dispatcher: Dispatcher = { methods: new Map(), goNames: new Map(), services: new Set(), resolved: new Map(), handlers: { ...table }, options: dispatchOptions };
+  const dispatcher: Dispatcher = { methods: new Map(), goNames: new Map(), services: new Set(), resolved: new Map(), handlers: { ...table }, options: dispatchOptions, invalidArgument: definition.invalidArgument };
   const specs = [...definition.methods];
   if (options.discover ?? true) {
     const document = definition.document;

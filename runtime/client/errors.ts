@@ -1,4 +1,3 @@
-// {{{header}}}
 /** How a call fails: one class per cause, all extending AvalancheRpcError, each keeping what explains the failure. */
 
 /** Every failure of a call: the method and URL are always known. */

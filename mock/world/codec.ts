@@ -1,0 +1,124 @@
+/**
+ * The node's bytes for the world's records. UTXOs of the common shapes (secp256k1fx.TransferOutput, optionally inside
+ * a P-Chain stakeable.LockOut) are laid out here directly, because a world of 100,000 UTXOs must build in well under a
+ * second; test/mock/world.test.ts checks every layout against @avalabs/avalanchejs' codec byte for byte. Blocks are
+ * laid out as AvalancheGo's block codecs do (vms/platformvm/block, vms/avm/block); an ID is the SHA-256 of the bytes.
+ */
+import { createHash } from 'node:crypto';
+import { cb58Decode, cb58Encode } from '../../generators/formats.ts';
+import type { Block, Owner, Utxo, UtxoChain } from './types.ts';
+
+/** linearcodec type IDs: secp256k1fx.TransferOutput (both VMs), stakeable.LockOut (P), blocks. */
+const TRANSFER_OUTPUT = 7;
+const STAKEABLE_LOCK_OUT = 0x16;
+const P_APRICOT_COMMIT_BLOCK = 2;
+const P_BANFF_STANDARD_BLOCK = 32;
+const X_STANDARD_BLOCK = 20;
+
+export function sha256(...parts: Uint8Array[]): Buffer {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return hash.digest();
+}
+
+/** Decoded IDs: a world's UTXOs share few transaction and asset IDs, and cb58 decoding is slow. */
+const decoded = new Map<string, Uint8Array>();
+
+export function idBytes(id: string): Uint8Array {
+  let bytes = decoded.get(id);
+  if (!bytes) {
+    bytes = cb58Decode(id);
+    if (bytes?.length !== 32) throw new Error(`not an ID: ${id}`);
+    if (decoded.size >= 4096) decoded.clear();
+    decoded.set(id, bytes);
+  }
+  return bytes;
+}
+
+/** The ID of a transaction or block: the SHA-256 of its bytes, cb58. */
+export function idOf(bytes: Uint8Array): string {
+  return cb58Encode(sha256(bytes));
+}
+
+/** ids.ID.Prefix(outputIndex): the UTXO's ID's bytes. */
+export function utxoIDBytes(txID: string, outputIndex: number): Buffer {
+  const prefix = Buffer.alloc(8);
+  prefix.writeBigUInt64BE(BigInt(outputIndex));
+  return sha256(prefix, idBytes(txID));
+}
+
+/** An output's owner in the codec's layout: locktime, threshold, addresses (sorted). */
+function ownerBytes(owner: Owner): Buffer {
+  const out = Buffer.alloc(16 + 20 * owner.addresses.length);
+  out.writeBigUInt64BE(owner.locktime, 0);
+  out.writeUInt32BE(owner.threshold, 8);
+  out.writeUInt32BE(owner.addresses.length, 12);
+  owner.addresses.forEach((address, i) => out.write(address, 16 + 20 * i, 'hex'));
+  return out;
+}
+
+/** A secp256k1fx.TransferOutput (type ID first), inside a stakeable.LockOut when it has a stakeable locktime. */
+export function outputBytes(amount: bigint, owner: Owner, stakeableLocktime = 0n): Buffer {
+  const head = Buffer.alloc(12);
+  head.writeUInt32BE(TRANSFER_OUTPUT, 0);
+  head.writeBigUInt64BE(amount, 4);
+  const transfer = Buffer.concat([head, ownerBytes(owner)]);
+  if (stakeableLocktime === 0n) return transfer;
+  const lock = Buffer.alloc(12);
+  lock.writeUInt32BE(STAKEABLE_LOCK_OUT, 0);
+  lock.writeBigUInt64BE(stakeableLocktime, 4);
+  return Buffer.concat([lock, transfer]);
+}
+
+export type UtxoFields = Omit<Utxo, 'key' | 'bytes'>;
+
+/** A UTXO record with its ID and codec bytes (codec version 0, tx ID, output index, asset ID, output). */
+export function makeUtxo(fields: UtxoFields): Utxo {
+  const head = Buffer.alloc(2 + 32 + 4 + 32);
+  head.set(idBytes(fields.txID), 2);
+  head.writeUInt32BE(fields.outputIndex, 34);
+  head.set(idBytes(fields.assetID), 38);
+  const bytes = Buffer.concat([head, outputBytes(fields.amount, fields.owner, fields.stakeableLocktime)]);
+  return { ...fields, key: utxoIDBytes(fields.txID, fields.outputIndex).toString('hex'), bytes };
+}
+
+/** The key of the UTXO tables for a UTXO ID in cb58. */
+export function utxoKey(utxoID: string): string {
+  return Buffer.from(idBytes(utxoID)).toString('hex');
+}
+
+export function utxoIDOf(utxo: Utxo): string {
+  return cb58Encode(Buffer.from(utxo.key, 'hex'));
+}
+
+/** A signed transaction as it sits inside a block: its bytes without the codec version. */
+const inBlock = (txBytes: Uint8Array) => txBytes.subarray(2);
+
+/**
+ * A block on top of `parent` (or the first block of a chain when `parent` is undefined) holding `txs` (signed tx
+ * bytes): a P-Chain BanffStandardBlock or an X-Chain StandardBlock, as the nodes build them after Banff/Cortina.
+ */
+export function makeBlock(chain: UtxoChain, parent: { id: string; height: number } | undefined, timestamp: bigint, txs: Array<{ id: string; bytes: Uint8Array }>, parentID = parent?.id): Block {
+  const height = parent ? parent.height + 1 : 0;
+  const count = Buffer.alloc(4);
+  count.writeUInt32BE(txs.length);
+  const u64 = (value: bigint) => {
+    const b = Buffer.alloc(8);
+    b.writeBigUInt64BE(value);
+    return b;
+  };
+  const typeID = Buffer.alloc(6);
+  typeID.writeUInt32BE(chain === 'P' ? P_BANFF_STANDARD_BLOCK : X_STANDARD_BLOCK, 2);
+  const parentBytes = idBytes(parentID ?? cb58Encode(new Uint8Array(32)));
+  const body = chain === 'P' ? [u64(timestamp), parentBytes, u64(BigInt(height))] : [parentBytes, u64(BigInt(height)), u64(timestamp), new Uint8Array(32)];
+  const bytes = Buffer.concat([typeID, ...body, count, ...txs.map((tx) => inBlock(tx.bytes))]);
+  return { id: idOf(bytes), chain, height, parentID: cb58Encode(parentBytes), timestamp, txIDs: txs.map((tx) => tx.id), bytes };
+}
+
+/** The P-Chain's genesis block: an ApricotCommitBlock at height 0 whose parent is the genesis bytes' hash. */
+export function pGenesisBlock(genesisID: string, timestamp: bigint): Block {
+  const bytes = Buffer.alloc(2 + 4 + 32 + 8);
+  bytes.writeUInt32BE(P_APRICOT_COMMIT_BLOCK, 2);
+  bytes.set(idBytes(genesisID), 6);
+  return { id: idOf(bytes), chain: 'P', height: 0, parentID: genesisID, timestamp, txIDs: [], bytes };
+}

@@ -1,0 +1,218 @@
+/**
+ * A world at genesis, built as AvalancheGo's genesis.FromConfig builds a network's (genesis/genesis.go,
+ * vms/platformvm/genesis/genesis.go): the AVAX asset's genesis transaction and the X-Chain UTXOs of its holders, P-Chain
+ * UTXOs of the unlock schedules (a stakeable.LockOut while locked), the initial stakers as validators staking the
+ * "initially staked" funds, the X-, P- and C-Chain with their aliases, and each chain's first block. Fuji and Mainnet
+ * keep their real identity; their stakers are synthetic (from the seed), since their real genesis is thousands of
+ * allocations and no key anyone can sign with.
+ *
+ * Funded accounts (`accounts`, from `seed`) are not part of genesis (that would change the asset and chain IDs): the
+ * mock funds them with one transaction per chain, a BaseTx minting their outputs from no inputs, in block 1 of the
+ * X- and the P-Chain. Same options, same world, byte for byte.
+ */
+import { createECDH, createHash } from 'node:crypto';
+import { Address, BigIntPr, Byte, Bytes, Id, Int, OutputOwners, Stringpr, TransferOutput, TransferableOutput, avaxSerial, avmSerial, pvmSerial, utils } from '@avalabs/avalanchejs';
+import { bech32Decode, cb58Encode } from '../../generators/formats.ts';
+import { idBytes, idOf, makeBlock, makeUtxo, outputBytes, pGenesisBlock, sha256 } from './codec.ts';
+import { type Allocation, EMPTY_ID, FX_IDS, NETWORKS, type NetworkIdentity, type NetworkName, type Staker, VM_IDS } from './networks.ts';
+import { potentialReward } from './reward.ts';
+import type { Owner, UtxoChain } from './types.ts';
+import { type FundedKey, World } from './world.ts';
+
+export interface WorldOptions {
+  network?: NetworkName;
+  /** Funded keys beyond the network's own (default 10). */
+  accounts?: number;
+  /** Seeds the accounts' keys and Fuji's and Mainnet's synthetic genesis (default `avalanche-mock`). */
+  seed?: string;
+  /** UTXOs each account's funds are split into, on each of X and P (default 1). */
+  utxosPerAccount?: number;
+}
+
+const AVAX = 1_000_000_000n;
+/** What each funded account holds on the X-Chain and on the P-Chain. */
+export const ACCOUNT_FUNDS = 2_500n * AVAX;
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+
+/** The 40-hex short ID of a bech32 address (chain prefix optional). */
+function shortID(address: string): string {
+  const decoded = bech32Decode(address.slice(address.indexOf('-') + 1));
+  if (!decoded || decoded.payload.length !== 20) throw new Error(`not an address: ${address}`);
+  return hex(decoded.payload);
+}
+
+const single = (address: string): Owner => ({ locktime: 0n, threshold: 1, addresses: [address] });
+
+/** `count` keys derived from the seed: the i-th private key is SHA-256("<seed> account <i>"). */
+export function deriveKeys(seed: string, count: number): FundedKey[] {
+  const keys: FundedKey[] = [];
+  for (let i = 0; i < count; i++) {
+    const privateKey = sha256(Buffer.from(`${seed} account ${i}`));
+    // OpenSSL's secp256k1 is several times faster than a JavaScript one, and start-up derives every key.
+    const ecdh = createECDH('secp256k1');
+    ecdh.setPrivateKey(privateKey);
+    const address = createHash('ripemd160').update(sha256(ecdh.getPublicKey(null, 'compressed'))).digest('hex');
+    keys.push({ privateKey: `PrivateKey-${cb58Encode(privateKey)}`, address });
+  }
+  return keys;
+}
+
+/** Fuji and Mainnet: five stakers and their staked funds, named from the seed. */
+function syntheticGenesis(identity: NetworkIdentity, seed: string): { allocations: Allocation[]; stakers: Staker[] } {
+  const name = (what: string) => sha256(Buffer.from(`${seed} ${identity.name} ${what}`)).subarray(0, 20);
+  const staked = hex(name('staked funds'));
+  const stakers = Array.from({ length: 5 }, (_, i) => ({
+    nodeID: `NodeID-${cb58Encode(name(`staker ${i}`))}`,
+    rewardAddress: hex(name('rewards')),
+    delegationFee: 20000,
+    publicKey: '',
+    proofOfPossession: '',
+  }));
+  return { allocations: [{ address: staked, ethAddr: staked, initialAmount: 0n, unlockSchedule: [{ amount: 5n * 2_000_000n * AVAX, locktime: 0n }] }], stakers };
+}
+
+export function buildWorld(options: WorldOptions = {}): World {
+  const identity = NETWORKS[options.network ?? 'local'];
+  const seed = options.seed ?? 'avalanche-mock';
+  const world = new World(identity);
+  const synthetic = identity.allocations.length === 0 ? syntheticGenesis(identity, seed) : undefined;
+  const allocations: Allocation[] = (synthetic?.allocations ?? identity.allocations).map((a) => ({ ...a, address: a.address.length === 40 ? a.address : shortID(a.address) }));
+  const stakers = (synthetic?.stakers ?? identity.stakers).map((s) => ({ ...s, rewardAddress: s.rewardAddress.length === 40 ? s.rewardAddress : shortID(s.rewardAddress) }));
+  const stakedFunds = new Set((synthetic ? [allocations[0]!.address] : identity.initialStakedFunds.map(shortID)));
+  world.accounts.push(...deriveKeys(seed, options.accounts ?? 10));
+  const { avaxAssetID, startTime } = identity;
+  const chains = world.chainIDs;
+
+  // Chains, aliases (genesis/aliases.go), the AVAX asset.
+  world.chains.set(chains.X, { id: chains.X, name: 'X-Chain', subnetID: EMPTY_ID, vmID: VM_IDS.avm, fxIDs: FX_IDS, genesisData: new Uint8Array() });
+  world.chains.set(chains.C, { id: chains.C, name: 'C-Chain', subnetID: EMPTY_ID, vmID: VM_IDS.evm, fxIDs: [], genesisData: new Uint8Array() });
+  for (const [id, aliases] of [[chains.P, ['P', 'platform']], [chains.X, ['X', 'avm']], [chains.C, ['C', 'evm']]] as const) {
+    for (const alias of [...aliases, id]) world.addChainAlias(id, alias);
+  }
+  world.assets.set(avaxAssetID, { id: avaxAssetID, name: 'Avalanche', symbol: 'AVAX', denomination: 9 });
+  world.assetAliases.set('AVAX', avaxAssetID);
+
+  // X-Chain: the genesis asset's transaction, and its holders' UTXOs (its outputs, sorted by their bytes).
+  const holders = allocations.filter((a) => a.initialAmount > 0n).sort((a, b) => (a.initialAmount !== b.initialAmount ? (a.initialAmount < b.initialAmount ? -1 : 1) : a.address < b.address ? -1 : 1));
+  const assetTx = avaxGenesisTx(identity, holders);
+  if (!synthetic && assetTx.id !== avaxAssetID) throw new Error(`the ${identity.name} genesis asset transaction hashes to ${assetTx.id}, not ${avaxAssetID}`);
+  world.txs.set(avaxAssetID, { id: avaxAssetID, chain: 'X', bytes: assetTx.bytes, status: 'Accepted' });
+  holders.forEach((holder, outputIndex) => {
+    const utxo = makeUtxo({ txID: avaxAssetID, outputIndex, assetID: avaxAssetID, amount: holder.initialAmount, owner: single(holder.address), stakeableLocktime: 0n });
+    world.utxos.X.set(utxo.key, utxo);
+  });
+
+  // P-Chain: every unlock of every allocation not initially staked, in allocation order, from the empty tx ID.
+  let outputIndex = 0;
+  for (const allocation of allocations) {
+    if (stakedFunds.has(allocation.address)) continue;
+    for (const unlock of allocation.unlockSchedule) {
+      if (unlock.amount === 0n) continue;
+      const utxo = makeUtxo({ txID: EMPTY_ID, outputIndex: outputIndex++, assetID: avaxAssetID, amount: unlock.amount, owner: single(allocation.address), stakeableLocktime: unlock.locktime > startTime ? unlock.locktime : 0n });
+      world.utxos.P.set(utxo.key, utxo);
+    }
+  }
+
+  let supply = allocations.reduce((sum, a) => sum + a.initialAmount + a.unlockSchedule.reduce((s, u) => s + u.amount, 0n), 0n);
+  const staked = allocations.filter((a) => stakedFunds.has(a.address));
+  stakers.forEach((staker, i) => {
+    const endTime = startTime + identity.initialStakeDuration - BigInt(i) * identity.initialStakeDurationOffset;
+    // splitAllocations: the initially staked funds shared equally among the stakers.
+    const stake = staked.flatMap((a) => a.unlockSchedule.map((u) => ({ address: a.address, amount: u.amount / BigInt(stakers.length), locktime: u.locktime })));
+    const weight = stake.reduce((sum, s) => sum + s.amount, 0n);
+    const owner = single(staker.rewardAddress);
+    const tx = genesisValidatorTx(identity, staker, startTime, endTime, stake, owner);
+    const reward = potentialReward(world.config.staking.rewardConfig, endTime - startTime, weight, supply);
+    supply += reward;
+    world.txs.set(tx.id, { id: tx.id, chain: 'P', bytes: tx.bytes, status: 'Committed' });
+    world.stakers.set(tx.id, {
+      txID: tx.id,
+      subnetID: EMPTY_ID,
+      nodeID: staker.nodeID,
+      startTime,
+      endTime,
+      weight,
+      stake: stake.map((s, index) => makeUtxo({ txID: tx.id, outputIndex: index, assetID: avaxAssetID, amount: s.amount, owner: single(s.address), stakeableLocktime: s.locktime > startTime ? s.locktime : 0n })),
+      rewardOwner: owner,
+      delegationRewardOwner: owner,
+      delegationFee: staker.delegationFee,
+      ...(staker.publicKey ? { signer: { publicKey: staker.publicKey, proofOfPossession: staker.proofOfPossession } } : {}),
+      potentialReward: reward,
+    });
+  });
+  world.acceptBlock(pGenesisBlock(identity.genesisID, startTime));
+  world.acceptBlock(makeBlock('X', undefined, startTime, []));
+
+  if (world.accounts.length > 0) {
+    const pieces = Math.max(1, options.utxosPerAccount ?? 1);
+    for (const chain of ['X', 'P'] as const) {
+      const outputs = world.accounts.flatMap((account) => Array.from({ length: pieces }, (_, i) => ({ address: account.address, amount: ACCOUNT_FUNDS / BigInt(pieces) + (i === 0 ? ACCOUNT_FUNDS % BigInt(pieces) : 0n) })));
+      const tx = fundingTx(identity, chain, outputs);
+      world.txs.set(tx.id, { id: tx.id, chain, bytes: tx.bytes, status: 'Processing' });
+      outputs.forEach((output, outputIndex) => {
+        const utxo = makeUtxo({ txID: tx.id, outputIndex, assetID: avaxAssetID, amount: output.amount, owner: single(output.address), stakeableLocktime: 0n });
+        world.utxos[chain].set(utxo.key, utxo);
+      });
+      supply += ACCOUNT_FUNDS * BigInt(world.accounts.length);
+      world.acceptBlock(makeBlock(chain, world.tip(chain), startTime, [tx]));
+    }
+  }
+  world.supply.set(supply);
+  // The genesis state is where every revert can go back to, never further.
+  world.journal.clear();
+  return world;
+}
+
+/** The genesis tx of a staker (an AddPermissionlessValidatorTx with its BLS key, else an AddValidatorTx), unsigned. */
+function genesisValidatorTx(identity: NetworkIdentity, staker: Staker, start: bigint, end: bigint, stake: Array<{ address: string; amount: bigint; locktime: bigint }>, owner: Owner): { id: string; bytes: Uint8Array } {
+  const baseTx = new avaxSerial.BaseTx(new Int(identity.networkID), Id.fromString(EMPTY_ID), [], [], new Bytes(new Uint8Array()));
+  const assetID = Id.fromString(identity.avaxAssetID);
+  const outputs = stake.map((s) => {
+    const transfer = new TransferOutput(new BigIntPr(s.amount), OutputOwners.fromNative([Buffer.from(s.address, 'hex')]));
+    return new TransferableOutput(assetID, s.locktime > start ? new pvmSerial.StakeableLockOut(new BigIntPr(s.locktime), transfer) : transfer);
+  });
+  const rewards = new OutputOwners(new BigIntPr(owner.locktime), new Int(owner.threshold), owner.addresses.map((a) => new Address(Buffer.from(a, 'hex'))));
+  const validator = pvmSerial.Validator.fromNative(staker.nodeID, start, end, stake.reduce((sum, s) => sum + s.amount, 0n));
+  const unsigned = staker.publicKey
+    ? new pvmSerial.AddPermissionlessValidatorTx(
+        baseTx,
+        new pvmSerial.SubnetValidator(validator, Id.fromString(EMPTY_ID)),
+        new pvmSerial.Signer(new pvmSerial.ProofOfPossession(utils.hexToBuffer(staker.publicKey), utils.hexToBuffer(staker.proofOfPossession))),
+        outputs,
+        rewards,
+        rewards,
+        new Int(staker.delegationFee),
+      )
+    : new pvmSerial.AddValidatorTx(baseTx, validator, outputs, rewards, new Int(staker.delegationFee));
+  const bytes = new avaxSerial.SignedTx(unsigned, []).toBytes();
+  return { id: idOf(bytes), bytes };
+}
+
+/** The AVAX asset's genesis CreateAssetTx (avm.NewGenesis): its holders' outputs, their ETH addresses as memo. */
+function avaxGenesisTx(identity: NetworkIdentity, holders: Allocation[]): { id: string; bytes: Uint8Array } {
+  const memo = Buffer.concat(holders.map((h) => Buffer.from(h.ethAddr, 'hex')));
+  const outputs = holders.map((h) => new TransferOutput(new BigIntPr(h.initialAmount), OutputOwners.fromNative([Buffer.from(h.address, 'hex')])));
+  const states = outputs.length > 0 ? [new avmSerial.InitialState(new Int(0), outputs)] : [];
+  const unsigned = new avmSerial.CreateAssetTx(new avaxSerial.BaseTx(new Int(identity.networkID), Id.fromString(EMPTY_ID), [], [], new Bytes(memo)), new Stringpr('Avalanche'), new Stringpr('AVAX'), new Byte(new Uint8Array([9])), states);
+  // A signed tx: codec version, the unsigned tx with its type ID, no credentials.
+  const bytes = Buffer.concat([Buffer.alloc(2), utils.getManagerForVM('AVM').getDefaultCodec().PackPrefix(unsigned), Buffer.alloc(4)]);
+  return { id: idOf(bytes), bytes };
+}
+
+/** BaseTx type IDs: the AVM's first type, the platform VM's since Durango. */
+const BASE_TX_TYPE: Record<UtxoChain, number> = { X: 0, P: 0x22 };
+
+/** The mock's funding transaction on a chain: a BaseTx with AVAX outputs and no inputs, memo or credentials. */
+function fundingTx(identity: NetworkIdentity, chain: UtxoChain, outputs: Array<{ address: string; amount: bigint }>): { id: string; bytes: Uint8Array } {
+  const head = Buffer.alloc(2 + 4 + 4 + 32 + 4);
+  head.writeUInt32BE(BASE_TX_TYPE[chain], 2);
+  head.writeUInt32BE(identity.networkID, 6);
+  head.set(idBytes(chain === 'X' ? identity.xChainID : identity.pChainID), 10);
+  head.writeUInt32BE(outputs.length, 42);
+  const asset = idBytes(identity.avaxAssetID);
+  const outs = outputs.map((o) => Buffer.concat([asset, outputBytes(o.amount, single(o.address))]));
+  // No inputs, an empty memo, no credentials.
+  const bytes = Buffer.concat([head, ...outs, Buffer.alloc(12)]);
+  return { id: idOf(bytes), bytes };
+}

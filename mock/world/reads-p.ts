@@ -1,0 +1,275 @@
+/**
+ * The P-Chain's reads (vms/platformvm/service.go), from the world. Balances sort each UTXO into the node's lock
+ * categories at the chain's time; validator answers come from the stakers (./stakers.ts).
+ */
+import { createHash } from 'node:crypto';
+import { gasPrice } from './fees.ts';
+import { EMPTY_ID } from './networks.ts';
+import { type Params, type Read, allUtxos, apiOwner, encode, encodingOf, formatAddress, idError, parseID, parseServiceAddress, rfc3339, utxoPage, utxoRef } from './reads.ts';
+import { delegatorsOf, validatorSet, validatorsOf } from './stakers.ts';
+import type { Block, Staker } from './types.ts';
+import type { World } from './world.ts';
+
+const MAX_STAKE_ADDRESSES = 256;
+
+const subnetOf = (params: Params) => parseID(params.subnetID) ?? EMPTY_ID;
+const amounts = (map: Map<string, bigint>) => Object.fromEntries([...map].map(([asset, amount]) => [asset, String(amount)]));
+const add = (map: Map<string, bigint>, asset: string, amount: bigint) => map.set(asset, (map.get(asset) ?? 0n) + amount);
+/** avajson.Float32 with four decimals, as the node writes percentages. */
+const percent = (ppm: number) => (ppm / 10000).toFixed(4);
+
+function blockAnswer(block: Block, params: Params) {
+  const encoding = encodingOf(params);
+  return { block: encode(block.bytes, encoding), encoding };
+}
+
+export function pChainReads(world: World): Record<string, Read> {
+  const avax = world.network.avaxAssetID;
+  const addresses = (p: Params) => (Array.isArray(p.addresses) ? (p.addresses as string[]) : []).map((a) => parseServiceAddress(world, 'P', a));
+
+  const validatorJSON = (v: Staker, withDelegators: boolean) => {
+    const delegators = delegatorsOf(world, v);
+    const primary = v.subnetID === EMPTY_ID;
+    return {
+      txID: v.txID,
+      startTime: String(v.startTime),
+      endTime: String(v.endTime),
+      weight: String(v.weight),
+      nodeID: v.nodeID,
+      ...(v.rewardOwner ? { validationRewardOwner: apiOwner(world, 'P', v.rewardOwner) } : {}),
+      ...(v.delegationRewardOwner ? { delegationRewardOwner: apiOwner(world, 'P', v.delegationRewardOwner) } : {}),
+      potentialReward: String(v.potentialReward),
+      accruedDelegateeReward: '0',
+      delegationFee: percent(v.delegationFee ?? 0),
+      // The simulated network's validators are all up and connected.
+      ...(primary ? { uptime: '100.0000', connected: true } : {}),
+      ...(v.signer ? { signer: v.signer } : {}),
+      delegatorCount: String(delegators.length),
+      delegatorWeight: String(delegators.reduce((sum, d) => sum + d.weight, 0n)),
+      ...(withDelegators
+        ? { delegators: delegators.map((d) => ({ txID: d.txID, startTime: String(d.startTime), endTime: String(d.endTime), weight: String(d.weight), nodeID: d.nodeID, ...(d.rewardOwner ? { rewardOwner: apiOwner(world, 'P', d.rewardOwner) } : {}), potentialReward: String(d.potentialReward) })) }
+        : {}),
+    };
+  };
+
+  const heightParam = (p: Params): number => {
+    if (p.height === 'proposed') return world.tip('P').height;
+    const height = Number(p.height ?? 0);
+    const tip = world.tip('P').height;
+    if (height > tip) throw new Error(`failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = ${subnetOf(p)}: current P-chain height (${tip}) < requested P-Chain height (${height})`);
+    return height;
+  };
+
+  const transformationNotFound = (subnetID: string) => new Error(`failed fetching subnet transformation for ${subnetID}: not found`);
+
+  return {
+    getBalance: (p) => {
+      const now = world.time.get();
+      const unlocked = new Map<string, bigint>();
+      const lockedStakeable = new Map<string, bigint>();
+      const lockedNotStakeable = new Map<string, bigint>();
+      const utxos = allUtxos(world, 'P', addresses(p));
+      for (const u of utxos) {
+        if (u.owner.locktime > now) add(lockedNotStakeable, u.assetID, u.amount);
+        else if (u.stakeableLocktime > now) add(lockedStakeable, u.assetID, u.amount);
+        else add(unlocked, u.assetID, u.amount);
+      }
+      const total = new Map<string, bigint>();
+      for (const map of [lockedStakeable, lockedNotStakeable, unlocked]) for (const [asset, amount] of map) add(total, asset, amount);
+      return {
+        balance: String(total.get(avax) ?? 0n),
+        unlocked: String(unlocked.get(avax) ?? 0n),
+        lockedStakeable: String(lockedStakeable.get(avax) ?? 0n),
+        lockedNotStakeable: String(lockedNotStakeable.get(avax) ?? 0n),
+        balances: amounts(total),
+        unlockeds: amounts(unlocked),
+        lockedStakeables: amounts(lockedStakeable),
+        lockedNotStakeables: amounts(lockedNotStakeable),
+        utxoIDs: utxos.map(utxoRef),
+      };
+    },
+    getUTXOs: (p) => utxoPage(world, 'P', p),
+    getStake: (p) => {
+      const list = Array.isArray(p.addresses) ? p.addresses : [];
+      if (list.length > MAX_STAKE_ADDRESSES) throw new Error(`${list.length} addresses provided but this method can take at most ${MAX_STAKE_ADDRESSES}`);
+      const owners = new Set(addresses(p));
+      const staked = new Map<string, bigint>();
+      const outputs: Uint8Array[] = [];
+      const now = world.time.get();
+      for (const s of world.stakers.values()) {
+        if (s.endTime <= now || (p.validatorsOnly === true && s.validatorTxID)) continue;
+        for (const out of s.stake) {
+          if (!out.owner.addresses.some((a) => owners.has(a))) continue;
+          add(staked, out.assetID, out.amount);
+          // A TransferableOutput: the UTXO's bytes after its codec version, tx ID and output index.
+          outputs.push(Buffer.concat([out.bytes.subarray(0, 2), out.bytes.subarray(38)]));
+        }
+      }
+      const encoding = encodingOf(p);
+      return { staked: String(staked.get(avax) ?? 0n), stakeds: amounts(staked), stakedOutputs: outputs.map((o) => encode(o, encoding)), encoding };
+    },
+    getCurrentValidators: (p) => {
+      const subnetID = subnetOf(p);
+      const nodeIDs = new Set(Array.isArray(p.nodeIDs) ? (p.nodeIDs as string[]) : []);
+      const validators = validatorsOf(world, subnetID).filter((v) => nodeIDs.size === 0 || nodeIDs.has(v.nodeID));
+      return { validators: validators.map((v) => validatorJSON(v, nodeIDs.size === 1)) };
+    },
+    getValidatorsAt: (p) => {
+      const set = validatorSet(world, subnetOf(p), heightParam(p));
+      return Object.fromEntries(set.map((v) => [v.nodeID, { publicKey: v.publicKey, weight: String(v.weight) }]));
+    },
+    sampleValidators: (p) => {
+      const subnetID = subnetOf(p);
+      const size = Number(p.size ?? 0);
+      const set = validatorSet(world, subnetID);
+      if (set.length === 0 && size > 0) throw new Error(`sampling ${subnetID} errored with missing validators`);
+      if (size > set.length) throw new Error(`sampling ${subnetID} errored with insufficient weight`);
+      // A deterministic draw: the chain's tip seeds the order, so the same state samples the same nodes.
+      const seed = world.tip('P').id;
+      const rank = (nodeID: string) => createHash('sha256').update(`${seed} ${nodeID}`).digest('hex');
+      const sample = set.map((v) => v.nodeID).sort((a, b) => (rank(a) < rank(b) ? -1 : 1)).slice(0, size);
+      return { validators: sample.sort() };
+    },
+    getTotalStake: (p) => {
+      const weight = String(validatorSet(world, subnetOf(p)).reduce((sum, v) => sum + v.weight, 0n));
+      return { stake: weight, weight };
+    },
+    getCurrentSupply: (p) => {
+      const subnetID = subnetOf(p);
+      if (subnetID !== EMPTY_ID) throw new Error('fetching current supply failed: not found');
+      return { supply: String(world.supply.get()), height: String(world.tip('P').height) };
+    },
+    getMinStake: (p) => {
+      const subnetID = subnetOf(p);
+      if (subnetID !== EMPTY_ID) throw transformationNotFound(subnetID);
+      return { minValidatorStake: String(world.config.staking.minValidatorStake), minDelegatorStake: String(world.config.staking.minDelegatorStake) };
+    },
+    getStakingAssetID: (p) => {
+      const subnetID = subnetOf(p);
+      if (subnetID !== EMPTY_ID) throw transformationNotFound(subnetID);
+      return { assetID: avax };
+    },
+    getSubnet: (p) => {
+      const subnetID = subnetOf(p);
+      if (subnetID === EMPTY_ID) throw new Error("the primary network isn't a subnet");
+      const subnet = world.subnets.get(subnetID);
+      if (!subnet) throw new Error('not found');
+      const c = subnet.conversion;
+      return {
+        isPermissioned: !c,
+        controlKeys: subnet.owner.addresses.map((a) => formatAddress(world, 'P', a)),
+        threshold: String(subnet.owner.threshold),
+        locktime: String(subnet.owner.locktime),
+        subnetTransformationTxID: EMPTY_ID,
+        conversionID: c?.conversionID ?? EMPTY_ID,
+        managerChainID: c?.chainID ?? EMPTY_ID,
+        managerAddress: c ? c.address : null,
+      };
+    },
+    getSubnets: (p) => {
+      const ids = Array.isArray(p.ids) ? (p.ids as string[]) : [];
+      const json = (id: string) => {
+        const subnet = world.subnets.get(id);
+        return { id, controlKeys: (subnet?.owner.addresses ?? []).map((a) => formatAddress(world, 'P', a)), threshold: String(subnet?.owner.threshold ?? 0) };
+      };
+      if (ids.length === 0) return { subnets: [...[...world.subnets.keys()].filter((id) => id !== EMPTY_ID).map(json), json(EMPTY_ID)] };
+      return { subnets: [...new Set(ids)].filter((id) => id === EMPTY_ID || world.subnets.has(id)).map(json) };
+    },
+    getBlockchains: () => {
+      const chains = [...world.chains.values()];
+      const order = [...chains.filter((c) => c.subnetID !== EMPTY_ID), ...chains.filter((c) => c.subnetID === EMPTY_ID)];
+      return { blockchains: order.map((c) => ({ id: c.id, name: c.name, subnetID: c.subnetID, vmID: c.vmID })) };
+    },
+    getBlockchainStatus: (p) => {
+      const given = typeof p.blockchainID === 'string' ? p.blockchainID : '';
+      if (given === '') throw new Error("argument 'blockchainID' not given");
+      const aliased = world.chainID(given);
+      // The mock node validates every chain it serves: the Primary Network's.
+      if (aliased) return { status: world.chains.get(aliased)?.subnetID === EMPTY_ID || aliased === world.chainIDs.P ? 'Validating' : 'Syncing' };
+      if (!parseID(given)) throw new Error(`problem parsing blockchainID ${JSON.stringify(given)}: ${idError(given)}`);
+      return { status: world.chains.has(given) ? 'Created' : 'UnknownChain' };
+    },
+    validatedBy: (p) => {
+      const id = String(p.blockchainID ?? '');
+      if (id === world.chainIDs.P) return { subnetID: EMPTY_ID };
+      const chain = world.chains.get(id);
+      if (chain) return { subnetID: chain.subnetID };
+      if (world.txs.get(id)?.chain === 'P') throw new Error(`${JSON.stringify(id)} is not a blockchain`);
+      throw new Error(`problem retrieving blockchain ${JSON.stringify(id)}: not found`);
+    },
+    validates: (p) => {
+      const subnetID = subnetOf(p);
+      if (subnetID !== EMPTY_ID && !world.subnets.has(subnetID)) {
+        if (world.txs.get(subnetID)?.chain === 'P') throw new Error(`${JSON.stringify(subnetID)} is not a subnet`);
+        throw new Error(`problem retrieving subnet ${JSON.stringify(subnetID)}: not found`);
+      }
+      return { blockchainIDs: [...world.chains.values()].filter((c) => c.subnetID === subnetID).map((c) => c.id) };
+    },
+    getHeight: () => ({ height: String(world.tip('P').height) }),
+    getProposedHeight: () => ({ height: String(world.tip('P').height) }),
+    getTimestamp: () => ({ timestamp: rfc3339(world.time.get()) }),
+    getTx: (p) => {
+      const id = String(p.txID ?? '');
+      const tx = world.txs.get(id);
+      if (tx?.chain !== 'P' || (tx.status !== 'Committed' && tx.status !== 'Aborted')) throw new Error("couldn't get tx: not found");
+      const encoding = encodingOf(p);
+      return { tx: encode(tx.bytes, encoding), encoding };
+    },
+    getTxStatus: (p) => {
+      const tx = world.txs.get(String(p.txID ?? ''));
+      if (tx?.chain !== 'P') return { status: 'Unknown' };
+      return { status: tx.status, ...(tx.reason ? { reason: tx.reason } : {}) };
+    },
+    getBlock: (p) => {
+      const id = String(p.blockID ?? '');
+      const block = world.blockIDs.get(id);
+      if (block?.chain !== 'P') throw new Error(`couldn't get block with id ${id}: not found`);
+      return blockAnswer(block, p);
+    },
+    getBlockByHeight: (p) => {
+      const block = world.blocks.P.at(Number(p.height ?? 0));
+      if (!block) throw new Error(`couldn't get block at height ${p.height ?? 0}: not found`);
+      return blockAnswer(block, p);
+    },
+    getRewardUTXOs: (p) => {
+      const encoding = encodingOf(p);
+      const utxos = world.rewardUtxos.get(String(p.txID ?? '')) ?? [];
+      return { numFetched: String(utxos.length), utxos: utxos.map((u) => encode(u.bytes, encoding)), encoding };
+    },
+    getFeeConfig: () => {
+      const f = world.config.fee;
+      return { weights: f.weights, maxCapacity: Number(f.maxCapacity), maxPerSecond: Number(f.maxPerSecond), targetPerSecond: Number(f.targetPerSecond), minPrice: Number(f.minPrice), excessConversionConstant: Number(f.excessConversionConstant) };
+    },
+    getFeeState: () => {
+      const s = world.feeState.get();
+      return { capacity: Number(s.capacity), excess: Number(s.excess), price: Number(gasPrice(world.config.fee.minPrice, s.excess, world.config.fee.excessConversionConstant)), timestamp: rfc3339(s.timestamp) };
+    },
+    getValidatorFeeConfig: () => {
+      const f = world.config.validatorFee;
+      return { capacity: Number(f.capacity), target: Number(f.target), minPrice: Number(f.minPrice), excessConversionConstant: Number(f.excessConversionConstant) };
+    },
+    getValidatorFeeState: () => {
+      const s = world.validatorFeeState.get();
+      const f = world.config.validatorFee;
+      return { excess: Number(s.excess), price: Number(gasPrice(f.minPrice, s.excess, f.excessConversionConstant)), timestamp: rfc3339(s.timestamp) };
+    },
+    getL1Validator: (p) => {
+      const id = String(p.validationID ?? '');
+      const v = world.l1Validators.get(id);
+      if (!v) throw new Error(`fetching L1 validator ${JSON.stringify(id)} failed: not found`);
+      return {
+        validationID: v.validationID,
+        nodeID: v.nodeID,
+        publicKey: v.publicKey,
+        remainingBalanceOwner: apiOwner(world, 'P', v.remainingBalanceOwner),
+        deactivationOwner: apiOwner(world, 'P', v.deactivationOwner),
+        startTime: String(v.startTime),
+        weight: String(v.weight),
+        minNonce: String(v.minNonce),
+        balance: String(v.balance),
+        subnetID: v.subnetID,
+        height: String(world.tip('P').height),
+      };
+    },
+  };
+}

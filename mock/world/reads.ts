@@ -1,0 +1,151 @@
+/**
+ * What X- and P-Chain reads share, as the node words it: parsing service addresses (avax.ParseServiceAddress),
+ * encoding bytes (formatting.Encode), UTXO pages (avax.GetPaginatedUTXOs / GetAtomicUTXOs), owners in the API's
+ * form, times in Go's RFC 3339. Every function reads the world and changes nothing.
+ */
+import { bech32Decode, bech32Encode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
+import { encodeBytes } from '../keystore.ts';
+import { utxoIDOf } from './codec.ts';
+import type { Owner, Utxo, UtxoChain } from './types.ts';
+import type { World } from './world.ts';
+
+export type Params = Record<string, unknown>;
+export type Read = (params: Params) => unknown;
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+
+/** The node's encoding param: `hex` when absent, any letter case. */
+export function encodingOf(params: Params): string {
+  return typeof params.encoding === 'string' && params.encoding !== '' ? params.encoding.toLowerCase() : 'hex';
+}
+
+export function encode(bytes: Uint8Array, encoding: string): string {
+  return encodeBytes(bytes, encoding);
+}
+
+/** An ID param (cb58, 32 bytes), or undefined when it is not one. */
+export function parseID(text: unknown): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  return cb58Decode(text)?.length === 32 ? text : undefined;
+}
+
+/** Go's time.Time in JSON: RFC 3339 in UTC, without fractional seconds when there are none. */
+export function rfc3339(seconds: bigint): string {
+  return new Date(Number(seconds) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** An address of this chain and network as `<chain>-<hrp>1...`. */
+export function formatAddress(world: World, chain: UtxoChain, address: string): string {
+  return `${chain}-${bech32Encode(world.network.hrp, Buffer.from(address, 'hex'))}`;
+}
+
+export function apiOwner(world: World, chain: UtxoChain, owner: Owner) {
+  return { locktime: String(owner.locktime), threshold: String(owner.threshold), addresses: owner.addresses.map((a) => formatAddress(world, chain, a)) };
+}
+
+/** avax.ParseServiceAddress: a raw cb58 short ID, or a bech32 address of this chain and network. 40-hex out. */
+export function parseServiceAddress(world: World, chain: UtxoChain, address: string): string {
+  const shortID = cb58Decode(address);
+  if (shortID?.length === 20) return hex(shortID);
+  const fail = (reason: string) => new Error(`couldn't parse address ${JSON.stringify(address)}: ${reason}`);
+  const dash = address.indexOf('-');
+  if (dash < 0) throw fail('no separator found in address');
+  const decoded = bech32Decode(address.slice(dash + 1));
+  if (!decoded || decoded.payload.length !== 20) throw fail('invalid address');
+  const alias = address.slice(0, dash);
+  const chainID = world.chainID(alias);
+  if (!chainID) throw fail(`there is no ID with alias: ${alias}`);
+  if (decoded.hrp !== world.network.hrp) throw fail(`expected hrp ${JSON.stringify(world.network.hrp)} but got ${JSON.stringify(decoded.hrp)}`);
+  const ownID = world.chainIDs[chain];
+  if (chainID !== ownID) throw fail(`mismatched chainIDs: expected ${JSON.stringify(ownID)} but got ${JSON.stringify(chainID)}`);
+  return hex(decoded.payload);
+}
+
+/** Every UTXO of the addresses, sorted by address then ID, each once (avax.GetAllUTXOs). */
+export function allUtxos(world: World, chain: UtxoChain, addresses: Iterable<string>): Utxo[] {
+  const seen = new Set<string>();
+  const out: Utxo[] = [];
+  for (const address of [...new Set(addresses)].sort()) {
+    for (const utxo of world.utxosOf(chain, address)) {
+      if (seen.has(utxo.key)) continue;
+      seen.add(utxo.key);
+      out.push(utxo);
+    }
+  }
+  return out;
+}
+
+export const utxoRef = (utxo: Utxo) => ({ txID: utxo.txID, outputIndex: utxo.outputIndex });
+
+/** The most addresses getUTXOs takes, and the most UTXOs a page holds (api.MaxPageSize... maxGetUTXOsAddrs). */
+const MAX_UTXOS = 1024;
+
+/** `avm.getUTXOs` and `platform.getUTXOs`: a page of UTXOs, of the chain or imported from `sourceChain`. */
+export function utxoPage(world: World, chain: UtxoChain, params: Params) {
+  const addresses = Array.isArray(params.addresses) ? (params.addresses as string[]) : [];
+  if (addresses.length === 0) throw new Error('no addresses provided');
+  if (addresses.length > MAX_UTXOS) throw new Error(`number of addresses given, ${addresses.length}, exceeds maximum, ${MAX_UTXOS}`);
+  const ownID = world.chainIDs[chain];
+  let source = ownID;
+  if (typeof params.sourceChain === 'string' && params.sourceChain !== '') {
+    const id = world.chainID(params.sourceChain);
+    if (!id) throw new Error(`problem parsing source chainID ${JSON.stringify(params.sourceChain)}: there is no ID with alias: ${params.sourceChain}`);
+    source = id;
+  }
+  const owners = [...new Set(addresses.map((a) => parseServiceAddress(world, chain, a)))].sort();
+  let startOwner = '';
+  let startKey = '';
+  const start = params.startIndex as { address?: string; utxo?: string } | undefined;
+  if (start && (start.address || start.utxo)) {
+    try {
+      startOwner = parseServiceAddress(world, chain, start.address ?? '');
+    } catch (error) {
+      throw new Error(`couldn't parse start index address ${JSON.stringify(start.address ?? '')}: ${(error as Error).message}`);
+    }
+    const id = cb58Decode(start.utxo ?? '');
+    if (id?.length !== 32) throw new Error(`couldn't parse start index utxo: ${idError(start.utxo ?? '')}`);
+    startKey = hex(id);
+  }
+  const requested = Number(params.limit ?? 0);
+  const limit = !(requested > 0) || requested > MAX_UTXOS ? MAX_UTXOS : requested;
+  const page: Utxo[] = [];
+  const seen = new Set<string>();
+  let lastOwner = startOwner;
+  let lastKey = startKey;
+  const list = (owner: string) => (source === ownID ? world.utxosOf(chain, owner) : world.atomicUtxosOf(ownID, source, owner));
+  outer: for (const owner of owners) {
+    if (owner < startOwner) continue;
+    const from = owner === startOwner ? startKey : '';
+    lastOwner = owner;
+    for (const utxo of list(owner)) {
+      if (from && utxo.key <= from) continue;
+      lastKey = utxo.key;
+      if (seen.has(utxo.key)) continue;
+      seen.add(utxo.key);
+      page.push(utxo);
+      if (page.length >= limit) break outer;
+    }
+  }
+  const encoding = encodingOf(params);
+  return {
+    numFetched: String(page.length),
+    utxos: page.map((utxo) => {
+      try {
+        return encode(utxo.bytes, encoding);
+      } catch (error) {
+        throw new Error(`couldn't encode UTXO ${utxoIDOf(utxo)} as ${encoding}: ${(error as Error).message}`);
+      }
+    }),
+    endIndex: { address: formatAddress(world, chain, lastOwner || '0'.repeat(40)), utxo: cb58Encode(Buffer.from(lastKey || '0'.repeat(64), 'hex')) },
+    encoding,
+  };
+}
+
+/** ids.FromString's complaint about a string that is not a cb58 ID. */
+export function idError(text: string): string {
+  for (const char of text) {
+    if (!'123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'.includes(char)) return `invalid base58 digit (${JSON.stringify(char).replace(/"/g, "'")})`;
+  }
+  if (text.length < 5) return 'input string is smaller than the checksum size';
+  return cb58Decode(text) ? 'expected 32 bytes' : 'invalid input checksum';
+}

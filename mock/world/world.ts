@@ -1,0 +1,159 @@
+/**
+ * One simulated network's state, from which every answer is read. All of it lives in journaled tables (./journal.ts),
+ * so that snapshot() and revert() work for any change made through them; that is the one way to change a world:
+ *
+ * - `utxos.X` / `utxos.P`: set(utxo.key, utxo) to produce, delete(key) to consume (keys: codec.ts utxoKey, hex of
+ *   the ID's bytes); the owner indexes follow.
+ * - `atomic`: shared memory, keyed by atomicKey(destinationChain, utxo.key); set to export, delete to import.
+ * - `txs`: by ID with status; `blocks.X` / `blocks.P`: push(block) (see acceptBlock), `blockIDs` by ID.
+ * - `assets` (+ `assetAliases`), `subnets` (not the Primary Network), `chains` (+ addChainAlias), `stakers`
+ *   (validators and delegators of every subnet, current and pending, by txID), `rewardUtxos` by staker txID,
+ *   `l1Validators` by validation ID.
+ * - `time`, `feeState`, `validatorFeeState`, `supply`: cells.
+ *
+ * Reads (./reads.ts) never change anything. Derived indexes (UTXOs by owner) are rebuilt from table changes only.
+ */
+import { Cell, Journal, Log, Table } from './journal.ts';
+import type { NetworkIdentity } from './networks.ts';
+import type { Asset, AtomicUtxo, Block, Blockchain, FeeState, L1Validator, Staker, Subnet, Tx, Utxo, UtxoChain, ValidatorFeeState, WorldConfig } from './types.ts';
+
+/** A key the world's `--accounts` funded: printed at start-up, usable by tests. */
+export interface FundedKey {
+  /** `PrivateKey-<cb58>`, the form avalanchejs' and the node's tools take. */
+  privateKey: string;
+  /** 40-hex short ID. */
+  address: string;
+}
+
+/** UTXOs by owner (40-hex), each owner's listed in the node's order (by ID bytes) on demand and cached until changed. */
+export class OwnerIndex<U extends Utxo = Utxo> {
+  private readonly byOwner = new Map<string, Map<string, U>>();
+  private readonly sorted = new Map<string, U[]>();
+
+  change(before: U | undefined, after: U | undefined): void {
+    if (before) {
+      for (const owner of before.owner.addresses) {
+        const set = this.byOwner.get(owner);
+        set?.delete(before.key);
+        if (set?.size === 0) this.byOwner.delete(owner);
+        this.sorted.delete(owner);
+      }
+    }
+    if (after) {
+      for (const owner of after.owner.addresses) {
+        let set = this.byOwner.get(owner);
+        if (!set) this.byOwner.set(owner, (set = new Map()));
+        set.set(after.key, after);
+        this.sorted.delete(owner);
+      }
+    }
+  }
+
+  /** The owner's UTXOs sorted by ID bytes. */
+  of(owner: string): readonly U[] {
+    let list = this.sorted.get(owner);
+    if (!list) {
+      const set = this.byOwner.get(owner);
+      if (!set) return [];
+      list = [...set.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      this.sorted.set(owner, list);
+    }
+    return list;
+  }
+}
+
+export const atomicKey = (destinationChain: string, utxoKey: string) => `${destinationChain}:${utxoKey}`;
+
+export class World {
+  readonly journal = new Journal();
+  readonly config: WorldConfig;
+  readonly chainIDs: { X: string; P: string; C: string };
+  readonly accounts: FundedKey[] = [];
+
+  private readonly owned = { X: new OwnerIndex(), P: new OwnerIndex() };
+  /** Shared memory by `${destination}:${source}`, by owner. */
+  private readonly atomicOwned = new Map<string, OwnerIndex<AtomicUtxo>>();
+
+  readonly utxos: Record<UtxoChain, Table<string, Utxo>> = {
+    X: new Table(this.journal, (_, before, after) => this.owned.X.change(before, after)),
+    P: new Table(this.journal, (_, before, after) => this.owned.P.change(before, after)),
+  };
+  readonly atomic = new Table<string, AtomicUtxo>(this.journal, (_, before, after) => {
+    const u = (after ?? before)!;
+    const key = `${u.destinationChain}:${u.sourceChain}`;
+    let index = this.atomicOwned.get(key);
+    if (!index) this.atomicOwned.set(key, (index = new OwnerIndex()));
+    index.change(before, after);
+  });
+  readonly txs = new Table<string, Tx>(this.journal);
+  readonly blocks: Record<UtxoChain, Log<Block>> = { X: new Log(this.journal), P: new Log(this.journal) };
+  readonly blockIDs = new Table<string, Block>(this.journal);
+  readonly assets = new Table<string, Asset>(this.journal);
+  /** Asset aliases (`AVAX`) to asset IDs. */
+  readonly assetAliases = new Table<string, string>(this.journal);
+  readonly subnets = new Table<string, Subnet>(this.journal);
+  readonly chains = new Table<string, Blockchain>(this.journal);
+  /** Alias (the chain's own ID included) to chain ID, and each chain's aliases in the order they were added. */
+  readonly aliases = new Table<string, string>(this.journal);
+  readonly aliasesOf = new Table<string, readonly string[]>(this.journal);
+  readonly stakers = new Table<string, Staker>(this.journal);
+  /** The UTXOs a finished staker's transaction was rewarded with, by its ID (platform.getRewardUTXOs). */
+  readonly rewardUtxos = new Table<string, readonly Utxo[]>(this.journal);
+  readonly l1Validators = new Table<string, L1Validator>(this.journal);
+  readonly time: Cell<bigint>;
+  readonly feeState: Cell<FeeState>;
+  readonly validatorFeeState: Cell<ValidatorFeeState>;
+  /** The Primary Network's current supply (nAVAX): genesis supply plus every reward minted or promised. */
+  readonly supply: Cell<bigint>;
+
+  constructor(readonly network: NetworkIdentity) {
+    this.config = network.config;
+    this.chainIDs = { X: network.xChainID, P: network.pChainID, C: network.cChainID };
+    this.time = new Cell(this.journal, network.startTime);
+    this.feeState = new Cell(this.journal, { capacity: this.config.fee.maxCapacity, excess: 0n, timestamp: network.startTime });
+    this.validatorFeeState = new Cell(this.journal, { excess: 0n, timestamp: network.startTime });
+    this.supply = new Cell(this.journal, 0n);
+  }
+
+  /** The chain's UTXOs owned by an address (40-hex), in the node's order. */
+  utxosOf(chain: UtxoChain, owner: string): readonly Utxo[] {
+    return this.owned[chain].of(owner);
+  }
+
+  /** UTXOs in shared memory that `sourceChain` exported to `destinationChain`, owned by an address, in order. */
+  atomicUtxosOf(destinationChain: string, sourceChain: string, owner: string): readonly AtomicUtxo[] {
+    return this.atomicOwned.get(`${destinationChain}:${sourceChain}`)?.of(owner) ?? [];
+  }
+
+  /** The chain ID an alias (or ID) names. */
+  chainID(alias: string): string | undefined {
+    return this.aliases.get(alias);
+  }
+
+  addChainAlias(chainID: string, alias: string): void {
+    this.aliases.set(alias, chainID);
+    this.aliasesOf.set(chainID, [...(this.aliasesOf.get(chainID) ?? []), alias]);
+  }
+
+  tip(chain: UtxoChain): Block {
+    return this.blocks[chain].last()!;
+  }
+
+  /** Appends an accepted block and indexes it; its transactions get `status` and the block's ID. */
+  acceptBlock(block: Block, status: 'Accepted' | 'Committed' = block.chain === 'P' ? 'Committed' : 'Accepted'): void {
+    this.blocks[block.chain].push(block);
+    this.blockIDs.set(block.id, block);
+    for (const txID of block.txIDs) {
+      const tx = this.txs.get(txID);
+      if (tx) this.txs.set(txID, { ...tx, status, blockID: block.id });
+    }
+  }
+
+  snapshot(): number {
+    return this.journal.snapshot();
+  }
+
+  revert(mark: number): void {
+    this.journal.revert(mark);
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * The node's string encodings of bytes with their checksums (cb58, `0x` hex, bech32 addresses) and the format checks
+ * the generated validators call. This one implementation serves the server package, the toolkit's spec checks, the
+ * mock's encoders and conformance. No node:crypto or Buffer: the package also runs in browsers and edge runtimes.
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+const HEX = /^0x([0-9a-fA-F]{2}){4,}$/;
+
+function checksum(bytes: Uint8Array): Uint8Array {
+  return sha256(bytes).subarray(28);
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+}
+
+function withChecksum(payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(payload.length + 4);
+  out.set(payload);
+  out.set(checksum(payload), payload.length);
+  return out;
+}
+
+function checkedPayload(raw: Uint8Array): Uint8Array | undefined {
+  if (raw.length < 4) return undefined;
+  const payload = raw.subarray(0, raw.length - 4);
+  return equalBytes(raw.subarray(raw.length - 4), checksum(payload)) ? payload : undefined;
+}
+
+function base58Encode(bytes: Uint8Array): string {
+  // Base-58 digits, least significant first, updated per byte: no BigInt, as the mock encodes IDs by the hundred thousand.
+  const digits: number[] = [];
+  for (const byte of bytes) {
+    let carry = byte;
+    for (let i = 0; i < digits.length; i++) {
+      carry += digits[i]! << 8;
+      digits[i] = carry % 58;
+      carry = (carry / 58) | 0;
+    }
+    while (carry > 0) {
+      digits.push(carry % 58);
+      carry = (carry / 58) | 0;
+    }
+  }
+  let out = '';
+  for (const byte of bytes) {
+    if (byte !== 0) break;
+    out += '1';
+  }
+  for (let i = digits.length - 1; i >= 0; i--) out += BASE58[digits[i]!];
+  return out;
+}
+
+function base58Decode(text: string): Uint8Array | undefined {
+  let n = 0n;
+  for (const char of text) {
+    const digit = BASE58.indexOf(char);
+    if (digit < 0) return undefined;
+    n = n * 58n + BigInt(digit);
+  }
+  const body: number[] = [];
+  while (n > 0n) {
+    body.unshift(Number(n & 0xffn));
+    n >>= 8n;
+  }
+  const zeros = text.length - text.replace(/^1+/, '').length;
+  return Uint8Array.from([...new Array<number>(zeros).fill(0), ...body]);
+}
+
+/** cb58: base58 of the payload followed by the last 4 bytes of its SHA-256. */
+export function cb58Encode(payload: Uint8Array): string {
+  return base58Encode(withChecksum(payload));
+}
+
+/** The payload of a cb58 string, or undefined when it is not cb58 or its checksum is wrong. */
+export function cb58Decode(text: string): Uint8Array | undefined {
+  const raw = base58Decode(text);
+  return raw && checkedPayload(raw);
+}
+
+/** The node's `hex` encoding: `0x`, the bytes, then the last 4 bytes of their SHA-256. */
+export function hexEncode(payload: Uint8Array): string {
+  let out = '0x';
+  for (const byte of withChecksum(payload)) out += byte.toString(16).padStart(2, '0');
+  return out;
+}
+
+export function hexDecode(text: string): Uint8Array | undefined {
+  if (!HEX.test(text)) return undefined;
+  const raw = new Uint8Array((text.length - 2) / 2);
+  for (let i = 0; i < raw.length; i++) raw[i] = Number.parseInt(text.slice(2 + i * 2, 4 + i * 2), 16);
+  return checkedPayload(raw);
+}
+
+function polymod(values: number[]): number {
+  const generators = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+  let chk = 1;
+  for (const value of values) {
+    const top = chk >>> 25;
+    chk = ((chk & 0x1ffffff) << 5) ^ value;
+    generators.forEach((g, i) => {
+      if ((top >>> i) & 1) chk ^= g;
+    });
+  }
+  return chk >>> 0;
+}
+
+function hrpExpand(hrp: string): number[] {
+  const codes = [...hrp].map((c) => c.charCodeAt(0));
+  return [...codes.map((c) => c >> 5), 0, ...codes.map((c) => c & 31)];
+}
+
+function convertBits(data: ArrayLike<number>, from: number, to: number, pad: boolean): number[] | undefined {
+  let acc = 0;
+  let bits = 0;
+  const out: number[] = [];
+  const max = (1 << to) - 1;
+  for (let i = 0; i < data.length; i++) {
+    acc = (acc << from) | (data[i] as number);
+    bits += from;
+    while (bits >= to) {
+      bits -= to;
+      out.push((acc >> bits) & max);
+    }
+  }
+  if (pad && bits > 0) out.push((acc << (to - bits)) & max);
+  else if (!pad && (bits >= from || ((acc << (to - bits)) & max) !== 0)) return undefined;
+  return out;
+}
+
+/** A bech32 address (BIP 173, not bech32m) of `payload` under `hrp`, e.g. `avax1...`. */
+export function bech32Encode(hrp: string, payload: Uint8Array): string {
+  const words = convertBits(payload, 8, 5, true) as number[];
+  const mod = polymod([...hrpExpand(hrp), ...words, 0, 0, 0, 0, 0, 0]) ^ 1;
+  const check = [0, 1, 2, 3, 4, 5].map((i) => (mod >>> (5 * (5 - i))) & 31);
+  return `${hrp}1${[...words, ...check].map((w) => BECH32[w]).join('')}`;
+}
+
+export function bech32Decode(text: string): { hrp: string; payload: Uint8Array } | undefined {
+  if (text !== text.toLowerCase()) return undefined;
+  const sep = text.lastIndexOf('1');
+  if (sep < 1 || text.length - sep < 7) return undefined;
+  const hrp = text.slice(0, sep);
+  const values = [...text.slice(sep + 1)].map((c) => BECH32.indexOf(c));
+  if (values.some((v) => v < 0) || polymod([...hrpExpand(hrp), ...values]) !== 1) return undefined;
+  const payload = convertBits(values.slice(0, -6), 5, 8, false);
+  return payload ? { hrp, payload: Uint8Array.from(payload) } : undefined;
+}
+
+export type AvalancheFormat = 'avax-cb58' | 'avax-short-id' | 'avax-node-id' | 'avax-hex' | 'avax-bech32' | 'avax-address';
+
+/**
+ * The format checks the spec's schemas name, by format name. Each returns true when the string is well formed. The
+ * names are a literal type, so a table keyed by them, like the docs' format hints, must name every one.
+ */
+export const avalancheFormats: Record<AvalancheFormat, (value: string) => boolean> = {
+  'avax-cb58': (value) => cb58Decode(value)?.length === 32,
+  'avax-short-id': (value) => cb58Decode(value)?.length === 20,
+  'avax-node-id': (value) => value.startsWith('NodeID-') && cb58Decode(value.slice(7))?.length === 20,
+  'avax-hex': (value) => hexDecode(value) !== undefined,
+  'avax-bech32': (value) => bech32Decode(value)?.payload.length === 20,
+  'avax-address': (value) => {
+    const dash = value.indexOf('-');
+    return dash > 0 && bech32Decode(value.slice(dash + 1))?.payload.length === 20;
+  },
+};
+
+const DATE_TIME =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt ]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
+
+/** RFC 3339 date-time, as ajv-formats' `date-time` (which the toolkit's own ajv uses) checks it. */
+function validDate(text: string): boolean {
+  if (!DATE_TIME.test(text)) return false;
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+}
+
+/** Every format the generated validators may call: the node's encodings and ajv-formats' `date-time`. */
+export const formatChecks: Record<string, (value: string) => boolean> = { ...avalancheFormats, 'date-time': validDate };
+
+/**
+ * In the form ajv's standalone code calls them: `formats[name].validate(value)`. Checksums cost microseconds and the
+ * same IDs and addresses come back again and again, so recent verdicts are remembered (a bounded cache per format).
+ */
+export const formats: Record<string, { validate: (value: string) => boolean }> = Object.fromEntries(
+  Object.entries(formatChecks).map(([name, check]) => [name, { validate: remembered(check) }]),
+);
+
+function remembered(check: (value: string) => boolean): (value: string) => boolean {
+  const verdicts = new Map<string, boolean>();
+  return (value) => {
+    let verdict = verdicts.get(value);
+    if (verdict === undefined) {
+      verdict = check(value);
+      if (value.length <= 256) {
+        if (verdicts.size >= 4096) verdicts.clear();
+        verdicts.set(value, verdict);
+      }
+    }
+    return verdict;
+  };
+}
