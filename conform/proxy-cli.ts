@@ -1,7 +1,8 @@
 /**
- * npm run proxy -- --upstream <base URL> --port <port> [--host 127.0.0.1] [--record <dir>]
- * Forwards everything to the upstream node, logs each spec violation as it is found, and prints calls and violations
- * per method on Ctrl-C (SIGINT) or SIGTERM.
+ * npm run proxy -- --upstream <base URL> --port <port> [--host 127.0.0.1] [--record <dir>] [--timeout-ms <n>] [--host-header <name>]
+ * Forwards everything to the upstream node, logs each spec violation as it is found (and each method outside the
+ * spec the first time it passes), and prints calls and violations per method on Ctrl-C (SIGINT) or SIGTERM. No line
+ * it prints holds a value the spec marks x-sensitive.
  */
 import { startProxy } from './proxy.ts';
 import { formatSummary, formatViolation } from './proxy-stats.ts';
@@ -10,7 +11,9 @@ import { loadValidator } from './validate.ts';
 
 const USAGE = `usage: npm run proxy -- --upstream <base URL, e.g. http://127.0.0.1:9650> --port <port> [options]
   --host <address>   address to listen on (default 127.0.0.1)
-  --record <dir>     write each exchange to <dir>/<seq>-<method>.json`;
+  --record <dir>     write each exchange to <dir>/<seq>-<method>.json (mode 0600, secrets redacted)
+  --timeout-ms <n>   how long the upstream may stay silent before the caller gets 504 (default 30000)
+  --host-header <h>  send this Host header upstream (default: the caller's, as sent)`;
 
 function fail(message: string): never {
   return exitWithUsage('proxy', USAGE, message);
@@ -21,10 +24,14 @@ const args = parseCli('proxy', USAGE, {
   port: { type: 'string' },
   host: { type: 'string', default: '127.0.0.1' },
   record: { type: 'string' },
+  'timeout-ms': { type: 'string', default: '30000' },
+  'host-header': { type: 'string' },
 });
 const upstream = requireHttpUrl('upstream', args.upstream, fail);
 const port = Number(args.port ?? NaN);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port must be a port number (0 picks a free one)');
+const timeoutMs = Number(args['timeout-ms']);
+if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) fail('--timeout-ms must be a positive whole number of milliseconds');
 const validator = loadValidator('proxy');
 
 let proxy: Awaited<ReturnType<typeof startProxy>>;
@@ -34,9 +41,13 @@ try {
     validator,
     port,
     host: args.host,
+    timeoutMs,
     ...(args.record ? { record: args.record } : {}),
+    ...(args['host-header'] ? { hostHeader: args['host-header'] } : {}),
     onViolation: (v) => process.stdout.write(`violation ${formatViolation(v)}\n`),
-    onUpstreamError: (message) => process.stderr.write(`proxy: 502 to the caller: ${message}\n`),
+    onUnknownMethod: (method, seq) => process.stdout.write(`unknown #${seq} ${method}: not in the spec, passed through unchecked (logged once per method)\n`),
+    onUpstreamError: (message) => process.stderr.write(`proxy: ${message}\n`),
+    onInternalError: (message) => process.stderr.write(`proxy: ${message}\n`),
   });
 } catch (error) {
   fail(`cannot listen on ${args.host}:${port}: ${(error as Error).message}`);

@@ -33,7 +33,7 @@ export class ProxyStats {
 }
 
 export function formatViolation(v: ProxyViolation): string {
-  return `#${v.seq} ${v.method} ${v.direction} ${v.pointer || '(root)'} [${v.rule}] ${v.message}`;
+  return `#${v.seq} ${v.method} ${v.direction} ${v.pointer || '(root)'}: ${v.message}`;
 }
 
 export function formatSummary(stats: ProxyStats): string {
@@ -41,7 +41,7 @@ export function formatSummary(stats: ProxyStats): string {
   const width = Math.max('METHOD'.length, ...rows.map(([name]) => name.length)) + 2;
   const lines = [
     `Proxy summary: ${stats.calls} call${stats.calls === 1 ? '' : 's'}, ${stats.violations} violation${stats.violations === 1 ? '' : 's'}` +
-      (stats.upstreamFailures > 0 ? `, ${stats.upstreamFailures} answered 502 (upstream unreachable)` : ''),
+      (stats.upstreamFailures > 0 ? `, ${stats.upstreamFailures} answered 502/504 (upstream unreachable or silent)` : ''),
   ];
   if (rows.length > 0) {
     lines.push(`${'METHOD'.padEnd(width)}${'CALLS'.padStart(7)}${'VIOLATIONS'.padStart(12)}`);

@@ -2,12 +2,15 @@
  * `npm run proxy`: a transparent HTTP proxy in front of one node. Bytes, status and headers pass through unchanged
  * and are streamed as they arrive; a copy of each body is validated against the spec only after the answer has been
  * delivered, so checking never delays, alters or drops traffic. It only ever connects to the one upstream URL given.
+ * The caller's Host header goes upstream as sent, so the node's host allowlist still applies. Whatever one exchange
+ * does (a value nested thousands deep, a silent upstream, a failure while checking) fails that exchange only.
  */
 import { Agent as HttpAgent, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse, createServer, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type Exchange, type ProxyViolation, inspectExchange } from './inspect.ts';
 import { ProxyStats } from './proxy-stats.ts';
+import { Redactor } from './redact.ts';
 import { NOT_RECORDED, type Transcript, TranscriptRecorder, transcriptBody, transcriptResponse } from './transcript.ts';
 import type { SpecValidator } from './validate.ts';
 
@@ -21,7 +24,16 @@ export interface ProxyOptions {
   /** Folder for one transcript file per exchange. */
   record?: string;
   onViolation?: (violation: ProxyViolation) => void;
+  /** An exchange answered 502 or 504 by the proxy itself. */
   onUpstreamError?: (message: string) => void;
+  /** A failure of the proxy's own while handling one exchange (that exchange only is lost). */
+  onInternalError?: (message: string) => void;
+  /** The first call of each method the spec does not describe (it passes through unchecked). */
+  onUnknownMethod?: (method: string, seq: number) => void;
+  /** Milliseconds the upstream may stay silent (before and while answering) before the caller gets 504. Default 30 s. */
+  timeoutMs?: number;
+  /** The Host header to send upstream instead of the caller's. */
+  hostHeader?: string;
   /** Bodies larger than this are forwarded but not validated. Default 32 MiB. */
   maxInspectBytes?: number;
 }
@@ -46,7 +58,6 @@ function endToEnd(raw: string[], replaceHost?: string): string[] {
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
     if (HOP_BY_HOP.has(name) || named.has(name)) continue;
-    // The upstream sees its own host name, as behind any reverse proxy (a node rejects unknown host names with 403).
     out.push(raw[i]!, replaceHost !== undefined && name === 'host' ? replaceHost : raw[i + 1]!);
   }
   return out;
@@ -66,7 +77,12 @@ class Tap {
       this.chunks = [];
     } else this.chunks.push(chunk);
   };
-  bytes = () => Buffer.concat(this.chunks);
+  /** The bytes, once: the copy is let go of as soon as it is taken. */
+  bytes = () => {
+    const all = Buffer.concat(this.chunks);
+    this.chunks = [];
+    return all;
+  };
 }
 
 export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy> {
@@ -78,6 +94,13 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   const send = secure ? httpsRequest : httpRequest;
   const limit = options.maxInspectBytes ?? 32 * 1024 * 1024;
   const recorder = options.record ? new TranscriptRecorder(options.record) : undefined;
+  const redactor = new Redactor(options.validator.model);
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const unknownMethods = new Set<string>();
+  const internalError = (seq: number, what: string, error: unknown) => {
+    // The error's name only: its message may quote the request, and with it a secret.
+    options.onInternalError?.(`exchange #${seq}: ${what} failed (${error instanceof Error ? error.name : typeof error}); the proxy carries on`);
+  };
   const stats = new ProxyStats();
   const pending = new Set<Promise<void>>();
   // One number per exchange, claimed on arrival (names follow arrival order even if answers overlap): `#n` in a
@@ -85,18 +108,25 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   let seq = recorder?.lastSeq ?? 0;
 
   const afterwards = (exchange: Exchange) => {
-    const work = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-      const { method, label, violations, specified } = inspectExchange(options.validator, exchange);
-      stats.count(label, specified, violations.length);
-      for (const violation of violations) options.onViolation?.(violation);
-      if (recorder) await recorder.write(exchange.seq, toTranscript(exchange, method));
-    });
+    let step = 'checking';
+    const work = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(async () => {
+        const { method, label, violations, specified } = inspectExchange(options.validator, exchange);
+        stats.count(label, specified, violations.length);
+        if (!specified && method !== undefined && !unknownMethods.has(method)) {
+          unknownMethods.add(method);
+          options.onUnknownMethod?.(method, exchange.seq);
+        }
+        for (const violation of violations) options.onViolation?.(violation);
+        step = 'recording';
+        if (recorder) await recorder.write(exchange.seq, toTranscript(exchange, method, redactor));
+      })
+      .catch((error: unknown) => internalError(exchange.seq, step, error));
     pending.add(work);
     void work.finally(() => pending.delete(work));
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const id = ++seq;
+  const handle = (req: IncomingMessage, res: ServerResponse, id: number) => {
     res.sendDate = false;
     const requestTap = new Tap(limit);
     const upstreamRequest = send({
@@ -105,8 +135,14 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
       port: upstream.port,
       method: req.method,
       path: basePath + (req.url ?? '/'),
-      headers: endToEnd(req.rawHeaders, upstream.host) as unknown as OutgoingHttpHeaders,
+      headers: endToEnd(req.rawHeaders, options.hostHeader) as unknown as OutgoingHttpHeaders,
       agent,
+    });
+    let timedOut = false;
+    // Idle time on the upstream socket, both before the answer starts and between its chunks.
+    upstreamRequest.setTimeout(timeoutMs, () => {
+      timedOut = true;
+      upstreamRequest.destroy(new Error('timeout'));
     });
     let callerGone = false;
     req.on('data', requestTap.push);
@@ -117,7 +153,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
       callerGone = true;
       upstreamRequest.destroy();
     });
-    upstreamRequest.on('response', (answer) => {
+    upstreamRequest.on('response', guard(id, res, 'forwarding the answer', (answer: IncomingMessage) => {
       const responseTap = new Tap(limit);
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
       answer.on('data', responseTap.push);
@@ -135,8 +171,8 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
           response: responseTap.overflow ? undefined : responseTap.bytes(),
         });
       });
-    });
-    upstreamRequest.on('error', (error: NodeJS.ErrnoException) => {
+    }));
+    upstreamRequest.on('error', guard(id, res, 'answering an upstream failure', (error: NodeJS.ErrnoException) => {
       if (callerGone) return;
       if (res.headersSent) {
         // The answer was already under way: cutting the connection is the only honest signal left.
@@ -144,13 +180,31 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
         return;
       }
       stats.upstreamFailures += 1;
-      const message = `the upstream node at ${upstream.origin}${basePath} could not be reached (${error.code ?? error.message})`;
-      options.onUpstreamError?.(message);
-      res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' }).end(`502 Bad Gateway: ${message}\n`);
-    });
+      const [status, message] = timedOut
+        ? [504, `the upstream node at ${upstream.origin}${basePath} did not answer within ${timeoutMs / 1000} s`]
+        : [502, `the upstream node at ${upstream.origin}${basePath} could not be reached (${error.code ?? error.message})`];
+      options.onUpstreamError?.(`${status} to the caller: ${message}`);
+      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${status} ${status === 502 ? 'Bad Gateway' : 'Gateway Timeout'}: ${message}\n`);
+    }));
   };
 
-  const server = createServer(handle);
+  /** Runs one step of an exchange; if it throws, that exchange alone ends (502 if nothing was sent yet, else cut). */
+  function guard<A extends unknown[]>(id: number, res: ServerResponse, what: string, step: (...args: A) => void): (...args: A) => void {
+    return (...args: A) => {
+      try {
+        step(...args);
+      } catch (error) {
+        internalError(id, what, error);
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' }).end('502 Bad Gateway: the proxy failed on this exchange\n');
+        else res.destroy();
+      }
+    };
+  }
+
+  const server = createServer((req, res) => {
+    const id = ++seq;
+    guard(id, res, 'forwarding the request', handle)(req, res, id);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -177,14 +231,21 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   };
 }
 
-function toTranscript(exchange: Exchange, method: string | undefined): Transcript {
-  const request = exchange.request ? transcriptBody(exchange.request) : { text: NOT_RECORDED };
+/** The exchange as a transcript holds it, with the spec's secrets (x-sensitive) redacted. */
+function toTranscript(exchange: Exchange, method: string | undefined, redactor: Redactor): Transcript {
+  const parsed = exchange.request ? transcriptBody(exchange.request) : { text: NOT_RECORDED };
+  const request = 'json' in parsed ? { json: redactor.request(method, parsed.json) } : 'text' in parsed ? { text: redactor.text(parsed.text!) } : parsed;
+  const response = transcriptResponse(exchange.status, exchange.contentType, exchange.response);
   return {
     endpoint: exchange.endpoint,
     httpMethod: exchange.httpMethod,
     ...(method ? { method } : {}),
     ...('json' in request ? { request: request.json } : {}),
     ...('text' in request ? { requestText: request.text } : {}),
-    response: transcriptResponse(exchange.status, exchange.contentType, exchange.response),
+    response: {
+      ...response,
+      ...('body' in response ? { body: redactor.response(method, response.body) } : {}),
+      ...(response.bodyText !== undefined && redactor.has(method) ? { bodyText: redactor.text(response.bodyText) } : {}),
+    },
   };
 }

@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { stringifyJson } from './json.ts';
 
 export interface Transcript {
   /** Path below the node's base URL, e.g. `/ext/bc/P` (query string included, if any). */
@@ -41,7 +42,8 @@ export class TranscriptRecorder {
 
   async write(seq: number, transcript: Transcript): Promise<string> {
     const file = join(this.dir, `${String(seq).padStart(SEQ_DIGITS, '0')}-${safeName(transcript.method)}.json`);
-    await writeFile(file, JSON.stringify(transcript, null, 2) + '\n');
+    // Transcripts may hold what a caller sent: readable by their owner only.
+    await writeFile(file, stringifyJson(transcript, 2) + '\n', { mode: 0o600 });
     return file;
   }
 }
@@ -66,7 +68,7 @@ export function readTranscripts(dir: string): Array<{ file: string; transcript: 
 
 /** Sends a transcript's request to `baseUrl` and returns the answer in the transcript's own response form. */
 export async function replayTranscript(transcript: Transcript, baseUrl: string): Promise<Transcript['response']> {
-  const body = transcript.requestText ?? (transcript.request === undefined ? undefined : JSON.stringify(transcript.request));
+  const body = transcript.requestText ?? (transcript.request === undefined ? undefined : stringifyJson(transcript.request));
   const response = await fetch(baseUrl.replace(/\/+$/, '') + transcript.endpoint, {
     method: transcript.httpMethod,
     headers: { 'content-type': 'application/json' },

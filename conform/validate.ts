@@ -5,12 +5,13 @@
  * server, the mock, the conformance runner and the proxy all judge a value the same way.
  */
 import type { ErrorObject } from 'ajv';
-import { describeAjvError } from '../generators/load/ajv.ts';
 import type { SpecModel } from '../generators/model/types.ts';
 import * as generatedServer from '../generated/server/dist/index.js';
 import type { MethodSpec, ValidateFunction } from '../generated/server/dist/index.js';
+import { previewJson, sameJson } from './json.ts';
 import { type DocumentedError, documentedErrorsOf, findDocumentedError } from './errors.ts';
 import { type SpecMethod, indexMethods, loadSpecModel } from './spec.ts';
+import { violationsInWords } from './words.ts';
 
 /** One disagreement with the spec: where (a JSON pointer into the request or response) and which rule. */
 export interface Violation {
@@ -65,13 +66,13 @@ export class SpecValidator {
       return [{ pointer: '/params', rule: 'paramStructure', message: 'params must be an object (by-name); the node also takes [ {...} ] but the spec does not' }];
     }
     if (!isObject(params)) return [{ pointer: '/params', rule: 'type', message: 'params must be an object' }];
-    return checks.params(params) ? [] : toViolations('/params', checks.params.errors);
+    return checks.params(params) ? [] : toViolations('/params', checks.params.errors, params);
   }
 
   checkResult(methodName: string, result: unknown): Violation[] {
     const validate = this.checks.get(methodName)?.result;
     if (!validate || validate(result)) return [];
-    return toViolations('/result', validate.errors);
+    return toViolations('/result', validate.errors, result);
   }
 
   /** An error answer must be one the method documents (code, and message up to its variable parts). */
@@ -95,8 +96,8 @@ export class SpecValidator {
     if (!isObject(response)) return [{ pointer: '', rule: 'type', message: 'a JSON-RPC response must be an object' }];
     const violations: Violation[] = [];
     if (response.jsonrpc !== '2.0') violations.push({ pointer: '/jsonrpc', rule: 'const', message: 'must be "2.0"' });
-    if (requestId !== undefined && JSON.stringify(response.id) !== JSON.stringify(requestId)) {
-      violations.push({ pointer: '/id', rule: 'const', message: `must echo the request id ${JSON.stringify(requestId)}` });
+    if (requestId !== undefined && !sameJson(response.id, requestId)) {
+      violations.push({ pointer: '/id', rule: 'const', message: `must echo the request id ${previewJson(requestId)}` });
     }
     const hasResult = 'result' in response;
     const hasError = 'error' in response && response.error !== null;
@@ -108,32 +109,9 @@ export class SpecValidator {
   }
 }
 
-/**
- * ajv reports every failed branch of an `anyOf`. A branch whose type did not even match says nothing useful; the
- * branches that matched the type and failed on something else (a pattern, a missing field, deeper down) explain the
- * failure, so the generic "must match a schema in anyOf" is kept only when nothing better is left.
- */
-function simplifyErrors(errors: ErrorObject[]): ErrorObject[] {
-  // A failed anyOf/oneOf or if/then says only that its branches failed; the branches' own errors say why.
-  const isSummary = (e: ErrorObject) => e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if';
-  let kept = errors;
-  for (const summary of errors.filter(isSummary)) {
-    const at = summary.instancePath;
-    if (summary.keyword !== 'if') kept = kept.filter((e) => !(e.instancePath === at && e.keyword === 'type'));
-    const explaining = kept.some((e) => e !== summary && (e.instancePath.startsWith(at + '/') || (e.instancePath === at && !isSummary(e))));
-    if (explaining) kept = kept.filter((e) => e !== summary);
-  }
-  // Schemas that share a piece (a pattern in both a field's type and a branch) report its failure once per use.
-  const seen = new Set<string>();
-  return kept.filter((e) => {
-    const key = `${e.instancePath}\n${e.keyword}\n${e.message ?? ''}`;
-    return !seen.has(key) && seen.add(key);
-  });
-}
-
-function toViolations(prefix: string, errors: ValidateFunction['errors']): Violation[] {
+function toViolations(prefix: string, errors: ValidateFunction['errors'], root: unknown): Violation[] {
   // The generated validators are ajv's standalone code: their errors are ajv's error objects.
-  return simplifyErrors((errors ?? []) as ErrorObject[]).map((error) => ({ pointer: prefix + error.instancePath, rule: error.keyword, message: describeAjvError(error) }));
+  return violationsInWords(prefix, (errors ?? []) as ErrorObject[], root);
 }
 
 /** The spec's validator for a CLI, or a clear exit when the spec or generated/server is broken. */

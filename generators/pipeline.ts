@@ -9,7 +9,7 @@ import { type CheckReport, DEFAULT_OUT, type GeneratedFile, type Scope, type Wri
 import { headerText } from './emit/header.ts';
 import { startTypeScript } from './emit/typescript.ts';
 import { loadTemplates } from './emit/templates.ts';
-import { loadSpec } from './load/index.ts';
+import { CONFIG_FILE, loadSpec } from './load/index.ts';
 import { buildModel } from './model/build.ts';
 import type { SpecModel } from './model/types.ts';
 
@@ -36,7 +36,7 @@ export function specFiles(spec: string | string[] = 'openrpc'): string[] {
   const entries = Array.isArray(spec) ? spec : [spec];
   return entries.flatMap((entry) =>
     existsSync(entry) && statSync(entry).isDirectory()
-      ? readdirSync(entry).filter((f) => f.endsWith('.json')).sort().map((f) => join(entry, f))
+      ? readdirSync(entry).filter((f) => f.endsWith('.json') && f !== CONFIG_FILE).sort().map((f) => join(entry, f))
       : [entry],
   );
 }

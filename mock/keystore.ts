@@ -1,6 +1,6 @@
 /**
  * The Keystore API with the node's rules (api/keystore at v1.12.1): user names and passwords of 1 to 1024 bytes,
- * passwords scored by zxcvbn (at least 2 over the first 50 characters), each user exported as its codec record
+ * passwords scored by zxcvbn (at least 2 over the first 50 characters, at a bounded cost: password.ts), each user exported as its codec record
  * (version 0, password hash, salt, data). The mock hashes with scrypt where the node uses argon2id, so it cannot check
  * a password against a record a real node exported; the records of the spec's examples are accepted with the
  * example's password. Passwords are never logged and never part of an error.
@@ -36,6 +36,9 @@ function checkUsername(username: string): void {
 function hashOf(password: string, salt: Uint8Array): Buffer {
   return scryptSync(password, salt, HASH_LENGTH, { N: 1024 });
 }
+
+/** A record no password matches, checked in place of a user that does not exist. */
+const UNKNOWN_USER = Buffer.concat([Buffer.alloc(2 + HASH_LENGTH), randomBytes(SALT_LENGTH)]);
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
@@ -79,7 +82,7 @@ export class Keystore {
     if (this.users.has(username)) throw new Error(`user already exists: ${username}`);
     if (password === '') throw new Error('empty password');
     if (Buffer.byteLength(password) > MAX_PASSWORD) throw new Error(`password exceeds maximum length of ${MAX_PASSWORD} chars`);
-    if (passwordScore(password.slice(0, 50)) < 2) throw new Error('password is too weak');
+    if (passwordScore(password) < 2) throw new Error('password is too weak');
   }
 
   createUser(credentials: Credentials): Record<string, never> {
@@ -105,7 +108,9 @@ export class Keystore {
   exportUser({ username = '', password = '', encoding = 'hex' }: Credentials & { encoding?: string }): { user: string; encoding: string } {
     checkUsername(username);
     const record = this.users.get(username);
-    if (!record || !this.passwordMatches(record, password)) throw new Error(`incorrect password: user ${goQuote(username)}`);
+    // The node answers an unknown user as a wrong password; hashing either way keeps the two indistinguishable in time.
+    const matches = this.passwordMatches(record ?? UNKNOWN_USER, password);
+    if (!record || !matches) throw new Error(`incorrect password: user ${goQuote(username)}`);
     const lower = encoding.toLowerCase();
     try {
       return { user: encodeBytes(record, lower), encoding: lower };

@@ -3,14 +3,16 @@
  * node's paths and aliases, with the node's HTTP behaviour around them: the Host check (403 for host names not
  * allowed), CORS for any origin, a `node-id` header on every answer, 404 for any other path.
  */
-import { type AddressInfo, type Server, isIP } from 'node:net';
-import { type Endpoint, type HttpRequest, type Profile, type RpcReply, createRouter } from '../generated/server/dist/index.js';
+import type { RequestListener, Server } from 'node:http';
+import { type AddressInfo, isIP } from 'node:net';
+import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
 import { servedBy } from '../generators/model/versions.ts';
-import { detached, serveHttp } from './http.ts';
+import { serveHttp } from './server.ts';
 import { ENDPOINTS, type EndpointName, endpointModel } from './spec.ts';
 import { MockState } from './state.ts';
 import { type WorldOptions, buildWorld } from './world/genesis.ts';
 import type { World } from './world/world.ts';
+import type { Mining } from './engine/engine.ts';
 
 export interface MockNodeOptions {
   /** Serve `/ext/admin` (the node's default is off; the mock's is on). */
@@ -21,6 +23,8 @@ export interface MockNodeOptions {
   nodeVersion?: string;
   /** The simulated network: `network` (local, fuji, mainnet; default local), `accounts`, `seed`, `utxosPerAccount`. */
   world?: WorldOptions | World;
+  /** Block building: automine (default), on an interval, or only when asked (`/ext/dev`). */
+  mining?: Mining;
   /** Host names accepted in the Host header (IP addresses always are), like `--http-allowed-hosts`. `*` allows all. */
   allowedHosts?: string[];
   maxBodyBytes?: number;
@@ -32,8 +36,8 @@ export interface MockNodeOptions {
 }
 
 export interface MockNode {
-  /** The node for a server that reads requests whole (./http.ts). */
-  answer: (request: HttpRequest, body: Uint8Array) => RpcReply | Promise<RpcReply>;
+  /** The node as a node:http request listener: `http.createServer(node.listener)`. */
+  listener: RequestListener;
   state: MockState;
   world: World;
   nodeID: string;
@@ -67,7 +71,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   }
   const routes = new Map<string, EndpointName>();
   for (const name of served.keys()) for (const path of BASES[name]) routes.set(path, name);
-  const state = new MockState(world, [...routes.keys()], options.nodeVersion);
+  const state = new MockState(world, [...routes.keys()], options.mining, options.nodeVersion);
   // Without a log the calls skip even building their lines: this is the path every call of a load test takes.
   const log = options.log;
 
@@ -134,19 +138,25 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
       verdict = !host || isIP(host) !== 0 || allowed.has('*') || allowed.has(host.toLowerCase());
       if (header.length > 256) return verdict;
       if (verdicts.size >= 1024) verdicts.clear();
-      verdicts.set(detached(header), verdict);
+      verdicts.set(header, verdict);
     }
     return verdict;
   };
-  const forbidden: RpcReply = { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }, body: 'invalid host specified\n' };
+  const forbidden = { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' };
   const health = served.has('health') ? state.health : undefined;
-  const answer = (request: HttpRequest, body: Uint8Array) => {
-    if (!hostAllowed(String(request.headers.host ?? ''))) return forbidden;
+  const listener: RequestListener = (req, res) => {
     // The node serves the health reports over plain GET beside the JSON-RPC endpoint, with the headers of every reply.
-    const get = health?.getReply(request.method, request.url);
-    return get ? { ...get, headers: { ...get.headers, 'node-id': nodeID, ...(request.headers.origin ? CORS : {}) } } : router.answer(request, body);
+    const get = hostAllowed(req.headers.host ?? '') ? health?.getReply(req.method ?? '', req.url ?? '/') : undefined;
+    if (get) {
+      req.resume();
+      res.writeHead(get.status, { ...get.headers, 'node-id': nodeID, ...(req.headers.origin ? CORS : {}) }).end(get.body);
+      return;
+    }
+    if (hostAllowed(req.headers.host ?? '')) return router.node(req, res);
+    req.resume();
+    res.writeHead(403, forbidden).end('invalid host specified\n');
   };
-  return { answer, state, world, nodeID, routes };
+  return { listener, state, world, nodeID, routes };
 }
 
 const CORS = { Vary: 'Origin', 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Credentials': 'true' };
@@ -172,12 +182,12 @@ export interface RunningMockNode extends MockNode {
   close(): Promise<void>;
 }
 
-/** Serves the mock on its own HTTP/1.1 server (./http.ts), with the node's default timeouts. */
+/** Serves the mock on node:http (./server.ts), with the node's default timeouts and limits. */
 export async function startMockNode(options: MockNodeOptions & { port?: number; host?: string } = {}): Promise<RunningMockNode> {
   const node = createMockNode(options);
   const host = options.host ?? '127.0.0.1';
-  const { server, close } = await serveHttp(node.answer, options.port ?? 9650, host, options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {});
+  const { server, close } = await serveHttp(node.listener, options.port ?? 9650, host);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return { ...node, server, url, close };
+  return { ...node, server, url, close: () => (node.state.engine.stop(), close()) };
 }

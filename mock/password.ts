@@ -1,21 +1,42 @@
 /**
- * The node's password strength rule (utils/password at v1.12.1): the zxcvbn score of the password. The node uses a Go
- * port of zxcvbn with its English dictionaries; the mock uses @zxcvbn-ts with the common and English dictionaries,
- * which scores the same passwords the same way in all but borderline cases. Loaded on first use (its dictionaries
- * take a few hundred milliseconds).
+ * The node's password strength rule (utils/password at v1.12.1): the zxcvbn score of the password's first 50
+ * characters. The node uses a Go port of zxcvbn with its English dictionaries; the mock uses @zxcvbn-ts with the common
+ * and English dictionaries, which scores the same passwords the same way in all but borderline cases. Loaded on first
+ * use (its dictionaries take a few hundred milliseconds).
+ *
+ * Cost is bounded per call: never more than the 50 characters the node scores, and the l33t matcher (which tries every
+ * combination of substitutions and took up to half a second for a password of symbols) tries at most
+ * L33T_SUBSTITUTIONS of them. Verdicts are remembered by the password's hash (never the password), boundedly.
  */
+import { createHash } from 'node:crypto';
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import * as common from '@zxcvbn-ts/language-common';
 import * as english from '@zxcvbn-ts/language-en';
 
-let estimator: ZxcvbnFactory | undefined;
+/** Characters the node scores. */
+export const SCORED_CHARACTERS = 50;
+const L33T_SUBSTITUTIONS = 8;
+const REMEMBERED = 4096;
 
-/** 0 (too guessable) to 4 (very unguessable). */
+let estimator: ZxcvbnFactory | undefined;
+const verdicts = new Map<string, number>();
+
+/** 0 (too guessable) to 4 (very unguessable), of the characters the node scores. */
 export function passwordScore(password: string): number {
-  estimator ??= new ZxcvbnFactory({
-    dictionary: { ...common.dictionary, ...english.dictionary },
-    graphs: common.adjacencyGraphs,
-    translations: english.translations,
-  });
-  return estimator.check(password).score;
+  const scored = password.slice(0, SCORED_CHARACTERS);
+  const key = createHash('sha256').update(scored).digest('base64');
+  let score = verdicts.get(key);
+  if (score === undefined) {
+    estimator ??= new ZxcvbnFactory({
+      dictionary: { ...common.dictionary, ...english.dictionary },
+      graphs: common.adjacencyGraphs,
+      translations: english.translations,
+      l33tMaxSubstitutions: L33T_SUBSTITUTIONS,
+      maxLength: SCORED_CHARACTERS,
+    });
+    score = estimator.check(scored).score;
+    if (verdicts.size >= REMEMBERED) verdicts.delete(verdicts.keys().next().value!);
+    verdicts.set(key, score);
+  }
+  return score;
 }

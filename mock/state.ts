@@ -17,6 +17,8 @@ import { type Read, encodingOf } from './world/reads.ts';
 import { pChainReads } from './world/reads-p.ts';
 import { xChainReads } from './world/reads-x.ts';
 import type { World } from './world/world.ts';
+import { Engine, type Mining } from './engine/engine.ts';
+import { issueHandlers } from './engine/handlers.ts';
 
 /** The local network's X- and P-Chain, the default network's. */
 export const X_CHAIN_ID = NETWORKS.local.xChainID;
@@ -55,14 +57,17 @@ export class MockState {
   /** The node of `info.getNodeID`'s example (the local network's first staker), which every reply's `node-id` names. */
   readonly nodeID = firstResult<{ nodeID: string }>('info.getNodeID').nodeID;
   private readonly peers = firstResult<{ peers: Array<{ nodeID: string }> }>('info.peers').peers;
+  readonly engine: Engine;
   private readonly reads: Partial<Record<string, Record<string, Read>>>;
 
   constructor(
     readonly world: World,
     routes: string[],
+    mining: Mining = { mode: 'auto' },
     /** The release the mock stands for (`--node-version`), which `info.getNodeVersion` reports; the spec's newest when absent. */
     private readonly nodeVersion?: string,
   ) {
+    this.engine = new Engine(world, mining);
     this.reads = { 'x-chain': xChainReads(world), 'p-chain': pChainReads(world) };
     const imports = examplesOf('keystore.importUser');
     this.keystore = new Keystore(
@@ -137,6 +142,7 @@ export class MockState {
       'health.health': { answer: (p) => this.health.report('health', tagsOf(p)) },
       'health.readiness': { answer: (p) => this.health.report('readiness', tagsOf(p)) },
       'health.liveness': { answer: (p) => this.health.report('liveness', tagsOf(p)) },
+      ...issueHandlers(this.engine),
     };
     const out = new Map<string, MockMethod>();
     for (const method of endpoint.methods) {

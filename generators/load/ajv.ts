@@ -13,6 +13,8 @@ export function createAjv(options: Options = {}): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, ...options });
   addFormats(ajv);
   for (const [name, check] of Object.entries(avalancheFormats)) ajv.addFormat(name, { type: 'string', validate: check });
+  // Marks a secret (a password, an exported user): an annotation for tools, no constraint on the value.
+  ajv.addKeyword({ keyword: 'x-sensitive', schemaType: 'boolean' });
   // Which releases have a field, alternative or enum value: annotations for the toolkit, not constraints.
   for (const keyword of VERSION_KEYWORDS) ajv.addKeyword({ keyword });
   return ajv;

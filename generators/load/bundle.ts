@@ -1,14 +1,18 @@
 /**
- * Bundles one endpoint document: method `$ref`s are inlined, and every `$ref` to a components file entry
- * (`file#/schemas/Name`, `#/errors/Name`, `#/contentDescriptors/Name`) becomes `#/components/<kind>/Name`, so the
- * result is one self-contained OpenRPC document. `sources` maps each bundled subtree back to its hand-written file, so
- * later checks can name the file and JSON pointer an author must fix.
+ * Bundles one endpoint document into one self-contained, standard OpenRPC document. Method `$ref`s are inlined; every
+ * other `$ref` (to `#/components/<kind>/<Name>` in the same document, to an entry of a components file shaped like
+ * `components`, or to any JSON pointer in a file inside the spec's folder) becomes `#/components/<kind>/<Name>`, the
+ * kind given by where the reference sits (a schema, a param, an error, ...). A target is copied once, and registered
+ * before its own references are followed, so recursive schemas bundle to recursive references. `sources` maps each
+ * bundled subtree back to its hand-written file, so later checks can name the file and JSON pointer an author must fix.
  */
-import { dirname, resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import type { Profile } from './profile.ts';
 import { displayPath, readJsonFile } from './read.ts';
-import { SpecError, type SpecProblem, parsePointer, pointerOf, resolvePointer } from './problems.ts';
+import { SpecError, type SpecProblem, escapePointerToken, parsePointer, pointerOf, resolvePointer } from './problems.ts';
 
-export const COMPONENT_KINDS = ['schemas', 'contentDescriptors', 'errors', 'examples'] as const;
+export const COMPONENT_KINDS = ['schemas', 'contentDescriptors', 'errors', 'examples', 'examplePairingObjects', 'links', 'tags'] as const;
 type ComponentKind = (typeof COMPONENT_KINDS)[number];
 
 export interface SourceMapping {
@@ -25,124 +29,279 @@ export interface BundledDocument {
   file: string;
   document: Record<string, unknown>;
   sources: SourceMapping[];
+  /** The rule set the document's folder opts into (profile.ts); undefined for plain OpenRPC. */
+  profile?: Profile;
 }
 
 type Json = unknown;
+type Obj = Record<string, Json>;
 
-const isObject = (value: Json): value is Record<string, Json> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: Json): value is Obj => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isKind = (token: string | undefined): token is ComponentKind => (COMPONENT_KINDS as readonly string[]).includes(token ?? '');
+
+/**
+ * What an object is, by where it sits in an OpenRPC document: it decides which `components` map a reference found
+ * there goes to, and where walking stops (`data`: example values, schema `const`/`enum`/`default`, which are wire
+ * data, never references; `other`: `info` and `servers`, carried through as written).
+ */
+type Role = 'document' | 'methods' | 'method' | 'components' | ComponentKind | `${ComponentKind}Map` | 'list' | 'data' | 'other';
+const OBJECT_ROLE: Record<ComponentKind, Role> = {
+  schemas: 'schemas', contentDescriptors: 'contentDescriptors', errors: 'errors', examples: 'examples',
+  examplePairingObjects: 'examplePairingObjects', links: 'links', tags: 'tags',
+};
+const METHOD_LISTS: Record<string, ComponentKind> = { params: 'contentDescriptors', errors: 'errors', examples: 'examplePairingObjects', links: 'links', tags: 'tags' };
+const SCHEMA_DATA = new Set(['const', 'enum', 'default', 'examples', 'example']);
+
+function childRole(role: Role, key: string): { role: Role; listOf?: ComponentKind } {
+  // Extensions are carried as written, except that schemas in them (`x-result-history`) are bundled like any other.
+  if (key.startsWith('x-')) return { role: 'schemas' };
+  switch (role) {
+    case 'document':
+      return key === 'methods' ? { role: 'methods' } : key === 'components' ? { role: 'components' } : { role: 'other' };
+    case 'methods':
+      return { role: 'method' };
+    case 'components':
+      return isKind(key) ? { role: `${key}Map` } : { role: 'other' };
+    case 'method':
+      if (key === 'result') return { role: 'contentDescriptors' };
+      return METHOD_LISTS[key] ? { role: 'list', listOf: METHOD_LISTS[key] } : { role: 'other' };
+    case 'contentDescriptors':
+      return key === 'schema' ? { role: 'schemas' } : { role: 'other' };
+    case 'examplePairingObjects':
+      return key === 'params' ? { role: 'list', listOf: 'examples' } : key === 'result' ? { role: 'examples' } : { role: 'other' };
+    case 'schemas':
+      return SCHEMA_DATA.has(key) ? { role: 'data' } : { role: 'schemas' };
+    case 'examples':
+    case 'errors':
+    case 'links':
+    case 'tags':
+    case 'list':
+    case 'data':
+    case 'other':
+      return { role: 'data' };
+    default:
+      return { role: OBJECT_ROLE[role.slice(0, -3) as ComponentKind] };
+  }
+}
+
+interface Target {
+  name: string;
+  kind: ComponentKind;
+}
 
 export function bundleDocument(file: string, read: (file: string) => Json = readJsonFile): BundledDocument {
   const problems: SpecProblem[] = [];
-  const cache = new Map<string, Json>();
-  const readCached = (path: string): Json => {
-    if (!cache.has(path)) cache.set(path, read(path));
-    return cache.get(path);
+  const rootFile = resolve(file);
+  const folder = dirname(rootFile);
+  const realFolder = realpathSync(folder);
+  /** Each file is read once; a file that cannot be read or parsed is reported once, however many references it has. */
+  const cache = new Map<string, { value: Json } | { failed: true }>();
+  const load = (path: string): { value: Json } | undefined => {
+    let entry = cache.get(path);
+    if (!entry && !existsSync(path)) return undefined;
+    if (!entry) {
+      try {
+        entry = { value: read(path) };
+      } catch (error) {
+        if (!(error instanceof SpecError)) throw error;
+        problems.push(...error.problems);
+        entry = { failed: true };
+      }
+      cache.set(path, entry);
+    }
+    return 'value' in entry ? entry : undefined;
   };
-  const components: Record<ComponentKind, Map<string, { value: Json; origin: string }>> = {
-    schemas: new Map(),
-    contentDescriptors: new Map(),
-    errors: new Map(),
-    examples: new Map(),
-  };
-  const sources: SourceMapping[] = [{ bundled: '', file: displayPath(file), pointer: '' }];
+  /** Component entries by kind and name, and which target (`file#pointer`) each name stands for. */
+  const components = Object.fromEntries(COMPONENT_KINDS.map((kind) => [kind, new Map<string, { value: Json; origin: string }>()])) as Record<ComponentKind, Map<string, { value: Json; origin: string }>>;
+  const targets = new Map<string, Target>();
+  const sources: SourceMapping[] = [{ bundled: '', file: displayPath(rootFile), pointer: '' }];
 
-  const root = structuredClone(readCached(file));
-  if (!isObject(root)) throw new SpecError([{ file: displayPath(file), pointer: '', message: 'an OpenRPC document must be a JSON object' }]);
+  const loaded = load(rootFile);
+  if (!loaded) throw new SpecError(problems.length > 0 ? problems : [{ file: displayPath(rootFile), pointer: '', message: 'no such file' }]);
+  const root = structuredClone(loaded.value);
+  if (!isObject(root)) throw new SpecError([{ file: displayPath(rootFile), pointer: '', message: 'an OpenRPC document must be a JSON object' }]);
+
+  // The document's own components keep their names and stay where they are; references to them only point there.
+  if (isObject(root.components)) {
+    for (const kind of COMPONENT_KINDS) {
+      const entries = (root.components as Obj)[kind];
+      if (!isObject(entries)) continue;
+      for (const [name, value] of Object.entries(entries)) {
+        const origin = `${displayPath(rootFile)}#${pointerOf(['components', kind, name])}`;
+        components[kind].set(name, { value, origin });
+        targets.set(`${rootFile}#${pointerOf(['components', kind, name])}`, { name, kind });
+      }
+    }
+  }
 
   /** Rewrites every `$ref` below `node` (which sits at `tokens` inside `currentFile`) to point into the bundle. */
-  const walk = (node: Json, currentFile: string, tokens: Array<string | number>): void => {
+  const walk = (node: Json, currentFile: string, tokens: Array<string | number>, role: Role, listOf?: ComponentKind): void => {
+    if (role === 'data' || role === 'other') return;
     if (Array.isArray(node)) {
-      node.forEach((child, i) => walk(child, currentFile, [...tokens, i]));
+      const itemRole: Role = role === 'list' ? OBJECT_ROLE[listOf!] : role === 'methods' ? 'method' : role;
+      node.forEach((child, i) => walk(child, currentFile, [...tokens, i], itemRole));
       return;
     }
     if (!isObject(node)) return;
-    if (typeof node.$ref === 'string') node.$ref = rewriteRef(node.$ref, currentFile, tokens);
+    if (typeof node.$ref === 'string') {
+      const kind: ComponentKind = isKind(role) ? role : 'schemas';
+      node.$ref = rewriteRef(node.$ref, currentFile, tokens, kind);
+    }
     for (const [key, child] of Object.entries(node)) {
-      // Example values are wire data, never references.
-      if (key === 'value' && tokens.includes('examples')) continue;
-      walk(child, currentFile, [...tokens, key]);
+      if (key === '$ref') continue;
+      const next = childRole(role, key);
+      walk(child, currentFile, [...tokens, key], next.role, next.listOf);
     }
   };
 
-  const rewriteRef = (ref: string, currentFile: string, tokens: Array<string | number>): string => {
-    const here = { file: displayPath(currentFile), pointer: pointerOf([...tokens, '$ref']) };
+  const where = (currentFile: string, tokens: Array<string | number>) => ({ file: displayPath(currentFile), pointer: pointerOf([...tokens, '$ref']) });
+
+  /** The file a reference names, or a problem: only files inside the spec's folder are read (never a URL or `../`). */
+  const targetFileOf = (ref: string, path: string, currentFile: string, tokens: Array<string | number>): string | undefined => {
+    if (path === '') return currentFile;
+    const outside = `$ref "${ref}" points outside the spec folder ${displayPath(folder) || '.'}; only files inside it are read`;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
+      problems.push({ ...where(currentFile, tokens), message: `$ref "${ref}" is a URL; only files inside the spec folder are read` });
+      return undefined;
+    }
+    const target = resolve(dirname(currentFile), decodeURI(path));
+    const inside = (base: string, path: string) => {
+      const rel = relative(base, path);
+      return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
+    };
+    let real: string | undefined;
+    try {
+      real = realpathSync(target);
+    } catch {
+      real = undefined;
+    }
+    if (!inside(folder, target) || (real !== undefined && !inside(realFolder, real))) {
+      problems.push({ ...where(currentFile, tokens), message: outside });
+      return undefined;
+    }
+    return target;
+  };
+
+  const rewriteRef = (ref: string, currentFile: string, tokens: Array<string | number>, contextKind: ComponentKind): string => {
+    const here = where(currentFile, tokens);
     const hash = ref.indexOf('#');
     const path = hash < 0 ? ref : ref.slice(0, hash);
     const fragment = hash < 0 ? '' : ref.slice(hash + 1);
-    const targetFile = path === '' ? currentFile : resolve(dirname(currentFile), path);
-    const [kind, name, ...rest] = parsePointer(fragment);
-    if (!COMPONENT_KINDS.includes(kind as ComponentKind) || !name || rest.length > 0) {
-      problems.push({ ...here, message: `$ref "${ref}" must point at a components entry: <file>#/schemas/<Name>, #/errors/<Name>, #/contentDescriptors/<Name> or #/examples/<Name>` });
+    if (fragment !== '' && !fragment.startsWith('/')) {
+      problems.push({ ...here, message: `$ref "${ref}" must end in a JSON pointer (#/...), not an anchor` });
       return ref;
     }
-    const registry = components[kind as ComponentKind];
+    const targetFile = targetFileOf(ref, path, currentFile, tokens);
+    if (targetFile === undefined) return ref;
+    if (targetFile === rootFile && fragment === '') {
+      problems.push({ ...here, message: `$ref "${ref}" points at the whole OpenRPC document` });
+      return ref;
+    }
+    const key = `${targetFile}#${fragment}`;
+    const known = targets.get(key);
+    if (known) return `#/components/${known.kind}/${escapePointerToken(known.name)}`;
+
+    const loadedTarget = load(targetFile);
+    if (!loadedTarget) {
+      if (!existsSync(targetFile)) problems.push({ ...here, message: `broken $ref "${ref}": ${displayPath(targetFile)} does not exist` });
+      return ref;
+    }
+    const { found, value } = resolvePointer(loadedTarget.value, fragment);
     const origin = `${displayPath(targetFile)}#${fragment}`;
-    const existing = registry.get(name);
-    if (existing) {
-      if (existing.origin !== origin) problems.push({ ...here, message: `component name "${name}" is defined twice: ${existing.origin} and ${origin}` });
-      return `#/components/${kind}/${name}`;
-    }
-    let target: Json;
-    try {
-      target = readCached(targetFile);
-    } catch (error) {
-      problems.push({ ...here, message: `broken $ref "${ref}": ${error instanceof SpecError ? error.problems[0]?.message : String(error)}` });
-      return ref;
-    }
-    const { found, value } = resolvePointer(target, fragment);
     if (!found) {
       problems.push({ ...here, message: `broken $ref "${ref}": ${origin} does not exist` });
       return ref;
     }
+    const pointerTokens = parsePointer(fragment);
+    const named = namedEntry(pointerTokens, targetFile !== rootFile);
+    const stem = basename(targetFile).replace(/\.json$/i, '');
+    const kind = named?.kind ?? contextKind;
+    let name = named?.name ?? pointerTokens.at(-1) ?? stem;
+    const registry = components[kind];
+    const existing = registry.get(name);
+    if (existing && named) {
+      problems.push({ ...here, message: `component name "${name}" is defined twice: ${existing.origin} and ${origin}` });
+      return `#/components/${kind}/${escapePointerToken(name)}`;
+    }
+    // A definition reached by its path (`schemas.json#/definitions/Id`) takes its last token as its name; when that is
+    // taken, the file's stem goes in front (`schemas_Id`), so two files' `Id`s stay two components.
+    if (existing) name = `${stem}_${name}`;
+    if (registry.has(name)) {
+      problems.push({ ...here, message: `component name "${name}" is defined twice: ${registry.get(name)!.origin} and ${origin}` });
+      return ref;
+    }
     const copy = structuredClone(value);
     registry.set(name, { value: copy, origin });
-    sources.push({ bundled: `/components/${kind}/${pointerOf([name]).slice(1)}`, file: displayPath(targetFile), pointer: fragment });
-    walk(copy, targetFile, parsePointer(fragment));
-    return `#/components/${kind}/${name}`;
+    targets.set(key, { name, kind });
+    sources.push({ bundled: pointerOf(['components', kind, name]), file: displayPath(targetFile), pointer: fragment });
+    walk(copy, targetFile, pointerTokens, OBJECT_ROLE[kind]);
+    return `#/components/${kind}/${escapePointerToken(name)}`;
   };
 
   const methods = Array.isArray(root.methods) ? root.methods : [];
   root.methods = methods.map((method, i) => {
     if (!isObject(method) || typeof method.$ref !== 'string') {
-      walk(method, file, ['methods', i]);
+      walk(method, rootFile, ['methods', i], 'method');
       return method;
     }
-    const methodFile = resolve(dirname(file), method.$ref);
-    let inlined: Json;
-    try {
-      inlined = structuredClone(readCached(methodFile));
-    } catch (error) {
-      if (!(error instanceof SpecError)) throw error;
-      problems.push({ file: displayPath(file), pointer: `/methods/${i}/$ref`, message: `broken method $ref "${method.$ref}": ${error.problems[0]?.message}` });
+    const ref = method.$ref;
+    const hash = ref.indexOf('#');
+    const path = hash < 0 ? ref : ref.slice(0, hash);
+    const fragment = hash < 0 ? '' : ref.slice(hash + 1);
+    const methodFile = targetFileOf(ref, path, rootFile, ['methods', i]);
+    if (methodFile === undefined) return method;
+    const target = load(methodFile);
+    const { found, value } = target ? resolvePointer(target.value, fragment) : { found: false, value: undefined };
+    if (!target && existsSync(methodFile)) return method;
+    if (!found || (methodFile === rootFile && fragment === '')) {
+      problems.push({ file: displayPath(rootFile), pointer: `/methods/${i}/$ref`, message: `broken method $ref "${ref}": ${displayPath(methodFile)}#${fragment} does not exist` });
       return method;
     }
-    sources.push({ bundled: `/methods/${i}`, file: displayPath(methodFile), pointer: '' });
-    walk(inlined, methodFile, []);
+    const inlined = structuredClone(value);
+    sources.push({ bundled: `/methods/${i}`, file: displayPath(methodFile), pointer: fragment });
+    walk(inlined, methodFile, parsePointer(fragment), 'method');
     return inlined;
   });
-  if (isObject(root.components)) walk(root.components, file, ['components']);
+  for (const [key, child] of Object.entries(root)) if (key !== 'methods') walk(child, rootFile, [key], childRole('document', key).role);
 
-  const bundledComponents: Record<string, Record<string, Json>> = isObject(root.components) ? (root.components as Record<string, Record<string, Json>>) : {};
+  const bundledComponents: Record<string, Obj> = isObject(root.components) ? (root.components as Record<string, Obj>) : {};
   for (const kind of COMPONENT_KINDS) {
     const entries = [...components[kind].entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     if (entries.length === 0) continue;
-    bundledComponents[kind] = { ...(bundledComponents[kind] ?? {}), ...Object.fromEntries(entries.map(([name, { value }]) => [name, value])) };
+    bundledComponents[kind] = Object.fromEntries(entries.map(([name, { value }]) => [name, value]));
   }
   if (Object.keys(bundledComponents).length > 0) root.components = bundledComponents;
 
   if (problems.length > 0) throw new SpecError(problems);
-  const name = displayPath(file).split('/').pop()!.replace(/\.json$/, '');
-  return { name, file: displayPath(file), document: root, sources };
+  const name = basename(rootFile).replace(/\.json$/i, '');
+  return { name, file: displayPath(rootFile), document: root, sources };
 }
+
+/**
+ * A components entry named by its pointer: `#/components/<kind>/<Name>` in any document, or `#/<kind>/<Name>` in a
+ * components file (a file shaped like OpenRPC's `components` object).
+ */
+function namedEntry(tokens: string[], inOtherFile: boolean): Target | undefined {
+  if (tokens.length === 3 && tokens[0] === 'components' && isKind(tokens[1])) return { kind: tokens[1], name: tokens[2]! };
+  if (inOtherFile && tokens.length === 2 && isKind(tokens[0])) return { kind: tokens[0], name: tokens[1]! };
+  return undefined;
+}
+
+const locators = new WeakMap<BundledDocument, Map<string, SourceMapping>>();
 
 /** The hand-written file and pointer that a pointer into the bundled document came from. */
 export function locate(bundle: BundledDocument, bundledPointer: string): { file: string; pointer: string } {
-  let best: SourceMapping = bundle.sources[0]!;
-  for (const mapping of bundle.sources) {
-    const prefix = mapping.bundled;
-    const matches = bundledPointer === prefix || bundledPointer.startsWith(prefix + '/');
-    if (matches && prefix.length >= best.bundled.length) best = mapping;
+  let index = locators.get(bundle);
+  if (!index) {
+    index = new Map(bundle.sources.map((mapping) => [mapping.bundled, mapping]));
+    locators.set(bundle, index);
   }
-  return { file: best.file, pointer: best.pointer + bundledPointer.slice(best.bundled.length) };
+  // The longest mapped prefix wins; walking up the pointer's tokens keeps this linear in its depth.
+  let prefix = bundledPointer;
+  for (;;) {
+    const mapping = index.get(prefix);
+    if (mapping) return { file: mapping.file, pointer: mapping.pointer + bundledPointer.slice(prefix.length) };
+    if (prefix === '') return { file: bundle.file, pointer: bundledPointer };
+    prefix = prefix.slice(0, prefix.lastIndexOf('/'));
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * The loader: the only code that reads hand-written spec files. It bundles each endpoint document, checks it as
- * written and as bundled against the OpenRPC meta-schema, applies the project's rules, and throws one SpecError
+ * written and as bundled against the OpenRPC meta-schema, applies the standard checks and the rules of the profile
+ * its folder opts into, and throws one SpecError
  * listing every problem (file + JSON pointer) or returns the bundles.
  */
 import { type BundledDocument, bundleDocument, locate } from './bundle.ts';
@@ -8,16 +9,19 @@ import { checkDocument, checkMethod } from './meta-schema.ts';
 import { displayPath, readJsonFile } from './read.ts';
 import { checkRules } from './rules.ts';
 import { SpecError, type SpecProblem } from './problems.ts';
+import { profileOf } from './profile.ts';
 
 export type { BundledDocument } from './bundle.ts';
 export { SpecError, type SpecProblem } from './problems.ts';
+export { CONFIG_FILE, type Profile } from './profile.ts';
 
 export function loadSpec(files: string[]): BundledDocument[] {
   const problems: SpecProblem[] = [];
   const bundles: BundledDocument[] = [];
   for (const file of files) {
     try {
-      bundles.push(bundleDocument(file));
+      const profile = profileOf(file);
+      bundles.push({ ...bundleDocument(file), ...(profile ? { profile } : {}) });
     } catch (error) {
       if (!(error instanceof SpecError)) throw error;
       problems.push(...error.problems);
@@ -41,8 +45,17 @@ export function loadSpec(files: string[]): BundledDocument[] {
     if (other) problems.push({ file: bundle.file, pointer: '', message: `endpoint name "${bundle.name}" is also the name of ${other}` });
     names.set(bundle.name, bundle.file);
   }
-  if (problems.length > 0) throw new SpecError(problems);
+  if (problems.length > 0) throw new SpecError(unique(problems));
   return bundles;
+}
+
+/** A file several documents share (a broken components file) is reported once, not once per document. */
+function unique(problems: SpecProblem[]): SpecProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.file}#${p.pointer}\u0000${p.message}`;
+    return !seen.has(key) && Boolean(seen.add(key));
+  });
 }
 
 function checkBundle(bundle: BundledDocument): SpecProblem[] {
@@ -56,7 +69,7 @@ function checkBundle(bundle: BundledDocument): SpecProblem[] {
   if (problems.length > 0) return problems;
   for (const p of checkDocument(bundle.document)) problems.push({ ...locate(bundle, p.pointer), message: `${p.message} (bundled)` });
   if (problems.length > 0) return problems;
-  return checkRules(bundle);
+  return checkRules(bundle, bundle.profile);
 }
 
 export { displayPath };

@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv, describeAjvError } from './ajv.ts';
+import { resolvePointer } from './problems.ts';
 
 // Both packages ship their schema as a CommonJS value whose .d.ts declares only types.
 const require = createRequire(import.meta.url);
@@ -52,25 +53,64 @@ export interface MetaSchemaProblem {
 
 /**
  * `oneOf` branches (method or reference, schema or reference) make ajv report every branch's failures; the deepest
- * errors are the ones that say what is wrong.
+ * errors are the ones that say what is wrong. A pointer gets one line: an unknown `type` says which one was meant,
+ * and a combinator's own line (`must match a schema in anyOf`) is dropped when its branches said more.
  */
-function deepest(errors: ErrorObject[] | null | undefined): MetaSchemaProblem[] {
+function deepest(errors: ErrorObject[] | null | undefined, document: unknown): MetaSchemaProblem[] {
   if (!errors?.length) return [];
   const depth = (e: ErrorObject) => e.instancePath.split('/').length;
   const max = Math.max(...errors.map(depth));
-  const seen = new Set<string>();
-  return errors
-    .filter((e) => depth(e) === max)
-    .map((e) => ({ pointer: e.instancePath, message: `OpenRPC meta-schema: ${describeAjvError(e)}` }))
-    .filter((p) => !seen.has(p.pointer + p.message) && seen.add(p.pointer + p.message));
+  const atMax = errors.filter((e) => depth(e) === max);
+  const byPointer = new Map<string, ErrorObject[]>();
+  for (const e of atMax) byPointer.set(e.instancePath, [...(byPointer.get(e.instancePath) ?? []), e]);
+  const problems: MetaSchemaProblem[] = [];
+  for (const [pointer, group] of byPointer) {
+    const value = resolvePointer(document, pointer).value;
+    const allowed = group.find((e) => e.keyword === 'enum')?.params.allowedValues as unknown[] | undefined;
+    if (pointer.endsWith('/type') && typeof value === 'string' && allowed) {
+      const meant = suggestion(value, allowed.map(String));
+      problems.push({ pointer, message: `unknown type ${JSON.stringify(value)}: ${meant ? `did you mean ${JSON.stringify(meant)}?` : `a type is one of ${allowed.join(', ')}`}` });
+      continue;
+    }
+    const specific = group.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
+    const seen = new Set<string>();
+    for (const e of specific.length > 0 ? specific : group) {
+      const message = `OpenRPC meta-schema: ${describeAjvError(e)}`;
+      if (!seen.has(message)) problems.push({ pointer, message });
+      seen.add(message);
+    }
+  }
+  return problems;
 }
 
-export function checkDocument(document: unknown): MetaSchemaProblem[] {
+/** The allowed word within two edits of `word`, if any. */
+function suggestion(word: string, allowed: string[]): string | undefined {
+  const distance = (a: string, b: string): number => {
+    let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[b.length]!;
+  };
+  const [best] = allowed.map((candidate) => ({ candidate, d: distance(word.toLowerCase(), candidate) })).sort((a, b) => a.d - b.d);
+  return best && best.d <= 2 ? best.candidate : undefined;
+}
+
+/** OpenRPC 1.4 only adds to 1.3, and the published meta-schema stops at 1.3.2: a 1.4 document is checked as 1.3.2. */
+const asPublished = (document: unknown): unknown => {
+  const version = (document as { openrpc?: unknown } | null)?.openrpc;
+  return typeof version === 'string' && /^1\.4\.\d+$/.test(version) ? { ...(document as object), openrpc: '1.3.2' } : document;
+};
+
+export function checkDocument(written: unknown): MetaSchemaProblem[] {
+  const document = asPublished(written);
   const validate = validators().document;
-  return validate(document) ? [] : deepest(validate.errors);
+  return validate(document) ? [] : deepest(validate.errors, document);
 }
 
 export function checkMethod(method: unknown): MetaSchemaProblem[] {
   const validate = validators().method;
-  return validate(method) ? [] : deepest(validate.errors);
+  return validate(method) ? [] : deepest(validate.errors, method);
 }

@@ -18,15 +18,20 @@ export function readJsonFile(file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const message = (error as Error).message;
-    // Node 20 names no position when the text simply ends too early.
-    const position = /position (\d+)/.exec(message)?.[1] ?? (/end of JSON input/.test(message) ? String(text.length) : undefined);
-    let where = '';
-    if (position !== undefined) {
-      const before = text.slice(0, Number(position));
-      const line = before.split('\n').length;
-      where = ` (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
-    }
-    throw new SpecError([{ file: displayPath(file), pointer: '', message: `invalid JSON${where}: ${message}` }]);
+    throw new SpecError([{ file: displayPath(file), pointer: '', message: syntaxError(text, (error as Error).message) }]);
   }
+}
+
+/**
+ * Where the text stops being JSON, by line and column, and the one character found there. The engine's own message is
+ * not passed on: newer engines quote a stretch of the file, which could be anything (a file is only read from inside
+ * the spec's folder, but a message must never carry more than the author needs).
+ */
+function syntaxError(text: string, engineMessage: string): string {
+  const position = Number(/position (\d+)/.exec(engineMessage)?.[1] ?? text.length);
+  const before = text.slice(0, position);
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  const found = position >= text.length ? 'the file ends too early' : `unexpected ${JSON.stringify(text[position])}`;
+  return `invalid JSON (line ${line}, column ${column}): ${found}`;
 }

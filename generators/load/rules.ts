@@ -1,12 +1,16 @@
 /**
- * The project's own rules for a bundled document, beyond the meta-schema: method naming and by-name params, every
- * schema compiles, every example validates against its method's schemas (formats and checksums included), errors
- * are well formed, and the version/deprecation extensions are consistent.
+ * Checks of a bundled document beyond the meta-schema. Every document: each schema compiles, each example validates
+ * against its method's schemas (formats included), params and errors are not listed twice. A document whose folder opts
+ * into the `avalanche` profile (see profile.ts) also gets this project's authoring rules: method names as the node
+ * takes them, one file per method, by-name params, every param described, an example per method, and consistent
+ * version/deprecation extensions.
  */
 import type { Ajv, ValidateFunction } from 'ajv';
 import { createAjv, describeAjvError } from './ajv.ts';
+import { type CheckBranch, rootCauses } from './causes.ts';
 import { type BundledDocument, locate } from './bundle.ts';
 import { type SpecProblem, pointerOf, resolvePointer } from './problems.ts';
+import type { Profile } from './profile.ts';
 import { VERSION_PATTERN as VERSION, compareVersions } from '../model/versions.ts';
 import { checkPartVersions } from './versions.ts';
 
@@ -25,7 +29,8 @@ export function deref(document: Json, node: unknown): { node: unknown; pointer?:
   return { node };
 }
 
-export function checkRules(bundle: BundledDocument): SpecProblem[] {
+export function checkRules(bundle: BundledDocument, profile: Profile | undefined): SpecProblem[] {
+  const avalanche = profile === 'avalanche';
   const problems: SpecProblem[] = [];
   const report = (bundledPointer: string, message: string) => problems.push({ ...locate(bundle, bundledPointer), message });
   const document = bundle.document;
@@ -33,7 +38,9 @@ export function checkRules(bundle: BundledDocument): SpecProblem[] {
   // Each compiled schema runs on a few examples only, so compiling fast is what counts: the code is not optimised.
   // The document is not a schema, so checking it against draft-07 would only compile the meta-schema to find nothing
   // (a wrong keyword inside a schema still fails its compile, reported below).
-  const ajv: Ajv = createAjv({ validateSchema: false, code: { optimize: false } });
+  // A foreign document's schemas may carry keywords and formats of other dialects (`nullable`, `example`, `uint256`):
+  // JSON Schema ignores what it does not know, so only the project's own spec is held to ajv's strict mode.
+  const ajv: Ajv = createAjv({ validateSchema: false, verbose: true, code: { optimize: false }, ...(avalanche ? {} : { strict: false, logger: false }) });
   // Schemas are compiled where they sit in the document, so their `#/components/...` refs resolve; the document's own
   // top-level members are not schema keywords, so strict mode is told to skip them.
   for (const keyword of Object.keys(document)) ajv.addKeyword({ keyword });
@@ -51,10 +58,27 @@ export function checkRules(bundle: BundledDocument): SpecProblem[] {
     }
     return compiled.get(pointer);
   };
+  // A combinator's branches, as written, refer into the document: their refs are rebased onto it to compile alone.
+  const branches = new WeakMap<object, ValidateFunction>();
+  const checkBranch: CheckBranch = (branch, value) => {
+    if (branch === null || typeof branch !== 'object') return branch === false ? [{ instancePath: '', schemaPath: '', keyword: 'false schema', params: {}, message: 'boolean schema is false' }] : [];
+    let validate = branches.get(branch);
+    if (!validate) {
+      validate = ajv.compile(rebase(branch, docId) as object);
+      branches.set(branch, validate);
+    }
+    return validate(value) ? [] : [...(validate.errors ?? [])];
+  };
   const validateValue = (schemaPointer: string, value: unknown, valuePointer: string) => {
     const validate = compile(schemaPointer);
     if (validate && !validate(value)) {
-      for (const error of validate.errors ?? []) report(valuePointer + error.instancePath, describeAjvError(error));
+      const seen = new Set<string>();
+      for (const error of rootCauses(validate.errors ?? [], checkBranch)) {
+        const line = `${error.instancePath}\u0000${describeAjvError(error)}`;
+        if (seen.has(line)) continue;
+        seen.add(line);
+        report(valuePointer + error.instancePath, describeAjvError(error));
+      }
     }
   };
 
@@ -63,13 +87,13 @@ export function checkRules(bundle: BundledDocument): SpecProblem[] {
     if (!isObject(method)) return;
     const at = (...tokens: Array<string | number>) => pointerOf(['methods', m, ...tokens]);
     const name = String(method.name);
-    if (!METHOD_NAME.test(name)) report(at('name'), `method name "${name}" must be <service>.<lowerCamelCase>, the only form the node accepts`);
+    if (avalanche && !METHOD_NAME.test(name)) report(at('name'), `method name "${name}" must be <service>.<lowerCamelCase>, the only form the node accepts`);
     const source = locate(bundle, at());
-    if (source.pointer === '' && source.file.includes('/methods/')) {
+    if (avalanche && source.pointer === '' && source.file.includes('/methods/')) {
       const expected = source.file.split('/').slice(-2).join('.').replace(/\.json$/, '');
       if (expected !== name) report(at('name'), `method "${name}" must live in a file named after it (methods/${name.replace('.', '/')}.json)`);
     }
-    if (method.paramStructure !== 'by-name') report(at('paramStructure'), 'the node takes params by name: paramStructure must be "by-name"');
+    if (avalanche && method.paramStructure !== 'by-name') report(at('paramStructure'), 'the node takes params by name: paramStructure must be "by-name"');
 
     const params = (Array.isArray(method.params) ? method.params : []).map((param, p) => {
       const { node, pointer } = deref(document, param);
@@ -79,7 +103,7 @@ export function checkRules(bundle: BundledDocument): SpecProblem[] {
     for (const { param, pointer } of params) {
       if (seen.has(String(param.name))) report(pointer, `param "${String(param.name)}" is declared twice`);
       seen.add(String(param.name));
-      if (typeof param.description !== 'string' || !param.description.trim()) report(pointer, `param "${String(param.name)}" needs a description`);
+      if (avalanche && (typeof param.description !== 'string' || !param.description.trim())) report(pointer, `param "${String(param.name)}" needs a description`);
       compile(`${pointer}/schema`);
     }
     const result = deref(document, method.result);
@@ -100,7 +124,7 @@ export function checkRules(bundle: BundledDocument): SpecProblem[] {
     });
 
     const examples = Array.isArray(method.examples) ? method.examples : [];
-    if (examples.length === 0) report(at(), `method "${name}" needs at least one example`);
+    if (avalanche && examples.length === 0) report(at(), `method "${name}" needs at least one example`);
     examples.forEach((entry, x) => {
       const { node, pointer } = deref(document, entry);
       const example = (node ?? {}) as Json;
@@ -108,23 +132,29 @@ export function checkRules(bundle: BundledDocument): SpecProblem[] {
       const given = Array.isArray(example.params) ? example.params : [];
       given.forEach((entryParam, p) => {
         const exampleParam = (deref(document, entryParam).node ?? {}) as Json;
-        const declared = params.find(({ param }) => param.name === exampleParam.name);
+        // Examples of by-position methods name their values freely (`"name": "two"`): those match by position.
+        const declared = params.find(({ param }) => param.name === exampleParam.name) ?? (avalanche ? undefined : params[p]);
         if (!declared) report(`${base}/params/${p}`, `example param "${String(exampleParam.name)}" is not a param of ${name}`);
-        else validateValue(`${declared.pointer}/schema`, exampleParam.value, `${base}/params/${p}/value`);
+        else if ('value' in exampleParam) validateValue(`${declared.pointer}/schema`, exampleParam.value, `${base}/params/${p}/value`);
       });
       for (const { param } of params) {
-        const present = given.some((g) => isObject(g) && g.name === param.name);
+        const present = given.some((g, i) => isObject(g) && (g.name === param.name || (!avalanche && params[i]?.param === param)));
         if (param.required === true && !present) report(`${base}/params`, `example lacks the required param "${String(param.name)}"`);
       }
       const exampleResult = deref(document, example.result).node;
       if (isObject(result.node)) {
-        if (!isObject(exampleResult) || !('value' in exampleResult)) report(base, 'example needs a result value');
+        // Standard OpenRPC lets an example leave its result out (a notification) or give it by `externalValue`.
+        if (!isObject(exampleResult) || !('value' in exampleResult)) {
+          if (avalanche) report(base, 'example needs a result value');
+        }
         else validateValue(`${resultPointer}/schema`, exampleResult.value, `${base}/result/value`);
       }
     });
 
-    checkVersions(method, at, report);
-    checkPartVersions(document, method, params, isObject(result.node) ? resultPointer : undefined, at, report);
+    if (avalanche) {
+      checkVersions(method, at, report);
+      checkPartVersions(document, method, params, isObject(result.node) ? resultPointer : undefined, at, report);
+    }
     if (Array.isArray(method['x-result-history'])) method['x-result-history'].forEach((entry, h) => isObject(entry) && isObject(entry.schema) && compile(at('x-result-history', h, 'schema')));
   });
   return problems;
@@ -161,4 +191,11 @@ function checkVersions(method: Json, at: (...tokens: Array<string | number>) => 
   if (discrepancies !== undefined && (!Array.isArray(discrepancies) || discrepancies.some((d) => typeof d !== 'string' || !d.trim()))) {
     report(at('x-docs-discrepancies'), 'x-docs-discrepancies must be a list of sentences');
   }
+}
+
+/** A copy of `schema` whose document-local refs (`#/components/...`) name the document `docId`. */
+function rebase(schema: unknown, docId: string): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => rebase(item, docId));
+  if (!isObject(schema)) return schema;
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${docId}${value}` : rebase(value, docId)]));
 }

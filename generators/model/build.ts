@@ -4,7 +4,7 @@ import type { BundledDocument } from '../load/index.ts';
 import { SpecError } from '../load/index.ts';
 import { escapePointerToken as escape } from '../load/problems.ts';
 import { deref } from '../load/rules.ts';
-import { NameRegistry, RESERVED_METHOD_NAMES, RESERVED_MODULE_NAMES, RESERVED_TYPE_NAMES, canonicalJson, clientClassName, clientOptionsName, endpointTypeName, methodTypeNames, schemaTypeName, serverNames, titleTypeName } from './names.ts';
+import { NameRegistry, RESERVED_METHOD_NAMES, RESERVED_MODULE_NAMES, RESERVED_TYPE_NAMES, canonicalJson, clientClassName, clientMethodName, clientOptionsName, endpointTypeName, methodTypeNames, schemaTypeName, serverNames, titleTypeName } from './names.ts';
 import { subschemas } from './schema-walk.ts';
 import type { EndpointModel, ExampleModel, Json, JsonSchema, MethodModel, ParamModel, SpecMethod, SpecModel } from './types.ts';
 
@@ -21,12 +21,13 @@ export function indexMethods(model: SpecModel): Map<string, SpecMethod> {
 export function buildModel(bundles: BundledDocument[]): SpecModel {
   const names = new NameRegistry(RESERVED_TYPE_NAMES);
   const schemas: Record<string, JsonSchema> = {};
-  const endpoints = bundles.map((bundle) => buildEndpoint(bundle, names, schemas));
+  const titledTypes = bundles.every((bundle) => bundle.profile === 'avalanche');
+  const endpoints = bundles.map((bundle) => buildEndpoint(bundle, names, schemas, titledTypes));
   if (names.collisions.length > 0) throw new SpecError(names.collisions);
-  return { endpoints, schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))) };
+  return { endpoints, schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))), ...(titledTypes ? {} : { titledTypes }) };
 }
 
-function buildEndpoint(bundle: BundledDocument, names: NameRegistry, schemas: Record<string, JsonSchema>): EndpointModel {
+function buildEndpoint(bundle: BundledDocument, names: NameRegistry, schemas: Record<string, JsonSchema>, titledTypes: boolean): EndpointModel {
   const doc = bundle.document as Obj;
   const info = (doc.info ?? {}) as Obj;
   const server = ((doc.servers as Obj[] | undefined)?.[0] ?? { url: '/' }) as Obj;
@@ -45,7 +46,7 @@ function buildEndpoint(bundle: BundledDocument, names: NameRegistry, schemas: Re
   const componentSchemas = ((doc.components as Obj | undefined)?.schemas ?? {}) as Record<string, JsonSchema>;
   for (const [name, schema] of Object.entries(componentSchemas)) schemas[name] = schema;
   const methods = ((doc.methods ?? []) as Obj[]).map((method, index) => buildMethod(doc, method, index));
-  claimNames(bundle, typeName, methods, names);
+  claimNames(bundle, typeName, methods, names, titledTypes);
   return {
     name: bundle.name,
     file: bundle.file,
@@ -61,12 +62,14 @@ function buildEndpoint(bundle: BundledDocument, names: NameRegistry, schemas: Re
     defaultBaseUrl,
     methods,
     document: doc as JsonSchema,
+    ...(bundle.profile ? { profile: bundle.profile } : {}),
   };
 }
 
 function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
   const name = str(method.name);
-  const [service = '', shortName = ''] = name.split('.');
+  const service = name.includes('.') ? name.slice(0, name.indexOf('.')) : '';
+  const shortName = clientMethodName(name);
   const typeNames = methodTypeNames(name);
   const params: ParamModel[] = ((method.params ?? []) as unknown[]).map((entry) => {
     const param = deref(doc, entry).node as Obj;
@@ -88,7 +91,8 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
       name: str(example.name),
       ...(example.summary ? { summary: str(example.summary) } : {}),
       ...(example.description ? { description: str(example.description) } : {}),
-      params: Object.fromEntries(exampleParams.map((p) => [str(p.name), p.value as Json])),
+      // A value whose name is not a param's (by-position examples name them freely) belongs to the param at its position.
+      params: Object.fromEntries(exampleParams.map((p, i) => [params.some((d) => d.name === str(p.name)) ? str(p.name) : (params[i]?.name ?? str(p.name)), p.value as Json])),
       result: (exampleResult?.value ?? null) as Json,
     };
   });
@@ -127,7 +131,7 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
  * Claims every name the endpoint's generated code will use, so that two different things never share one: the client
  * class and its options, the server's handlers, factory, method table and document, shared schemas, titled inline schemas, each method's Params/Result types and client method.
  */
-function claimNames(bundle: BundledDocument, typeName: string, methods: MethodModel[], names: NameRegistry): void {
+function claimNames(bundle: BundledDocument, typeName: string, methods: MethodModel[], names: NameRegistry, titledTypes: boolean): void {
   const doc = bundle.document as Obj;
   const at = (pointer: string) => locate(bundle, pointer);
   const client = clientClassName(typeName);
@@ -141,7 +145,7 @@ function claimNames(bundle: BundledDocument, typeName: string, methods: MethodMo
   }
 
   const claimTitles = (schema: JsonSchema, pointer: string, isRoot: boolean) => {
-    if (!isRoot && typeof schema.title === 'string') {
+    if (titledTypes && !isRoot && typeof schema.title === 'string') {
       names.claim(titleTypeName(schema.title), { identity: `schema:${canonicalJson(schema)}`, what: `the schema titled "${schema.title}" at ${describe(at(pointer))}`, ...at(pointer) });
     }
     for (const child of subschemas(schema)) claimTitles(child.schema, `${pointer}/${child.tokens.map(escape).join('/')}`, false);
@@ -170,7 +174,7 @@ function claimNames(bundle: BundledDocument, typeName: string, methods: MethodMo
     if (RESERVED_METHOD_NAMES.has(method.shortName)) {
       names.collisions.push({ ...where, message: `method "${method.name}" would become ${client}.${method.shortName}, a name the client class needs for itself` });
     } else if (owner) {
-      names.collisions.push({ ...where, message: `the client method ${client}.${method.shortName} would stand for both ${owner} and ${method.name}: one endpoint cannot have two methods with the same name after the dot` });
+      names.collisions.push({ ...where, message: `the client method ${client}.${method.shortName} would stand for both ${owner} and ${method.name}: one endpoint cannot have two methods with the same client name (see generators/model/names.ts)` });
     }
     methodOwners.set(method.shortName, method.name);
   }

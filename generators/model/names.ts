@@ -2,15 +2,46 @@
  * Every generated identifier is decided here, once, from spec names: endpoint stems, client classes and methods,
  * method type names, shared schema names and titled inline schemas. Two different things that would get the same
  * name stop generation with both sources named: a numbered or hashed name never reaches users.
+ *
+ * The rule, for names in any style the field writes (`platform.getHeight`, `eth_getBalance`, `get_versions`, `Pet`,
+ * `BLOCK_ID`, `starknet_getBlockWithTxs`):
+ * - words are split at every character that is not a letter or digit; a word keeps its own capitals (`getBalance`
+ *   stays `GetBalance`), except in an all-capitals name with separators (`BLOCK_ID`), whose words are capitalised
+ *   (`BlockId`);
+ * - a type name is the words in PascalCase (`eth_getBalance` -> `EthGetBalanceParams`); a component schema whose name
+ *   is already a TypeScript identifier and not SCREAMING_SNAKE keeps it (`Uint64`, `NodeID`, `Pet`);
+ * - a client method is the part after the first `.` when the wire name has one (`platform.getHeight` -> `getHeight`,
+ *   the endpoint being the namespace), else the whole wire name in camelCase (`eth_getBalance` -> `ethGetBalance`,
+ *   `get_versions` -> `getVersions`);
+ * - the wire name is never changed: it is what the client sends and the server routes.
  */
 import { runtimeExports, runtimeModules } from '../emit/runtime.ts';
 
+const SCREAMING_SNAKE = /^[A-Z0-9]+([^A-Za-z0-9]+[A-Z0-9]+)+$/;
+
+function words(text: string): string[] {
+  const parts = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return SCREAMING_SNAKE.test(text) ? parts.map((word) => word.toLowerCase()) : parts;
+}
+
 export function pascalCase(text: string): string {
-  return text
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
+  return words(text)
     .map((word) => word[0]!.toUpperCase() + word.slice(1))
     .join('');
+}
+
+function camelCase(text: string): string {
+  const pascal = pascalCase(text);
+  const [first = ''] = words(text);
+  // A leading all-capitals word stays as written only when it is the whole name (`ID`); `ETH_call` -> `ethCall`.
+  return /^[A-Z0-9]+$/.test(first) && pascal.length > first.length ? first.toLowerCase() + pascal.slice(first.length) : pascal[0]!.toLowerCase() + pascal.slice(1);
+}
+
+/** The client method (and server handler key) for a wire method name. */
+export function clientMethodName(wireName: string): string {
+  const dot = wireName.indexOf('.');
+  const local = dot >= 0 ? wireName.slice(dot + 1) : wireName;
+  return IDENTIFIER.test(local) && !local.includes('_') && !local.includes('$') ? local : camelCase(local);
 }
 
 export function endpointTypeName(endpointName: string): string {
@@ -38,7 +69,9 @@ export function methodTypeNames(methodName: string): { params: string; result: s
 
 /** A component schema keeps its name when TypeScript can use it as is (`Uint64`, `OutputOwners`). */
 export function schemaTypeName(componentName: string): string {
-  return IDENTIFIER.test(componentName) && !TYPE_KEYWORDS.has(componentName) ? componentName : pascalCase(componentName);
+  return IDENTIFIER.test(componentName) && !TYPE_KEYWORDS.has(componentName) && !SCREAMING_SNAKE.test(componentName) && /^[A-Z]/.test(componentName)
+    ? componentName
+    : pascalCase(componentName);
 }
 
 /** An inline schema with a `title` becomes a named type: `"title": "Platform validator"` is `PlatformValidator`. */

@@ -9,6 +9,11 @@ export interface SpecModel {
   endpoints: EndpointModel[];
   /** Every shared schema of every endpoint by name; a name always means one schema across the whole spec. */
   schemas: Record<string, JsonSchema>;
+  /**
+   * Whether an inline schema's `title` names a type of its own (names.ts). True when every document opts into the
+   * avalanche profile; in the field, titles are labels (`"title": "Block hash"` on many unrelated schemas).
+   */
+  titledTypes?: boolean;
 }
 
 export interface ServerVariable {
@@ -41,6 +46,8 @@ export interface EndpointModel {
   methods: MethodModel[];
   /** The bundled document exactly as loaded (for publishing, `rpc.discover` and validators). */
   document: JsonSchema;
+  /** The rule set the spec folder opts into (`avalanche`: Avalanche's formats, node RPC layer); absent for plain OpenRPC. */
+  profile?: 'avalanche';
 }
 
 export interface ParamModel {
@@ -80,8 +87,9 @@ export interface NodeVersions {
 export interface MethodModel {
   /** Wire name, e.g. `platform.getHeight`. */
   name: string;
+  /** The part before the first dot (`platform`), empty when the wire name has none (`eth_getBalance`). */
   service: string;
-  /** The part after the dot, e.g. `getHeight`: the generated client method's name. */
+  /** The generated client method's name and server handler key (names.ts), e.g. `getHeight`, `ethGetBalance`. */
   shortName: string;
   summary: string;
   description: string;

@@ -109,35 +109,41 @@ function prune(schema: JsonSchema, version: string, schemas: Record<string, Json
     if (out !== child) changed = true;
     return out;
   });
-  const properties = copy.properties as Record<string, JsonSchema> | undefined;
+  const own = levelAt(copy, version);
+  return own !== copy ? own : changed ? copy : schema;
+}
+
+/**
+ * One level of `schema` as release `version` has it: its properties (and `required`), `anyOf`/`oneOf` alternatives
+ * and enum values outside their ranges dropped; nested schemas and `$ref`s are left as they are.
+ */
+export function levelAt(schema: JsonSchema, version: string): JsonSchema {
+  let copy = schema;
+  const edit = () => (copy === schema ? (copy = { ...schema }) : copy);
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
   if (properties) {
     const dropped = Object.keys(properties).filter((name) => !inRange(rangeOf(properties[name]), version));
     if (dropped.length > 0) {
-      changed = true;
-      copy.properties = Object.fromEntries(Object.entries(properties).filter(([name]) => !dropped.includes(name)));
-      if (Array.isArray(copy.required)) copy.required = copy.required.filter((name) => !dropped.includes(name as string));
+      edit().properties = Object.fromEntries(Object.entries(properties).filter(([name]) => !dropped.includes(name)));
+      if (Array.isArray(schema.required)) copy.required = schema.required.filter((name) => !dropped.includes(name as string));
     }
   }
   for (const key of ['anyOf', 'oneOf'] as const) {
-    const list = copy[key] as JsonSchema[] | undefined;
+    const list = schema[key] as JsonSchema[] | undefined;
     if (Array.isArray(list) && list.some((alt) => !inRange(rangeOf(alt), version))) {
-      changed = true;
       const kept = list.filter((alt) => inRange(rangeOf(alt), version));
-      if (kept.length === 1) {
-        delete copy[key];
-        Object.assign(copy, { ...kept[0], ...copy });
-      } else copy[key] = kept;
+      delete edit()[key];
+      // One alternative left is the schema itself (its own keywords win over the alternative's).
+      if (kept.length === 1) copy = { ...kept[0], ...copy };
+      else copy[key] = kept;
     }
   }
-  const enumVersions = copy[ENUM_VERSIONS] as Record<string, NodeVersions> | undefined;
-  if (Array.isArray(copy.enum) && enumVersions) {
-    const kept = copy.enum.filter((value) => inRange(enumVersions[String(value)], version));
-    if (kept.length !== copy.enum.length) {
-      changed = true;
-      copy.enum = kept;
-    }
+  const enumVersions = schema[ENUM_VERSIONS] as Record<string, NodeVersions> | undefined;
+  if (Array.isArray(schema.enum) && enumVersions) {
+    const kept = schema.enum.filter((value) => inRange(enumVersions[String(value)], version));
+    if (kept.length !== schema.enum.length) edit().enum = kept;
   }
-  return changed ? copy : schema;
+  return copy;
 }
 
 /** The params release `version` reads: the method's params within their ranges. */

@@ -12,19 +12,25 @@ export { foldKey };
 
 const isSchema = (value: Json | undefined): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/**
+ * The schema a `$ref` chain ends at, and the components on the way added to `seen` (the components already entered
+ * on the path from the root): a recursive schema's shape stops where it would enter itself again, and is left as sent
+ * below that.
+ */
 function resolve(model: SpecModel, schema: JsonSchema, seen: Set<string>): JsonSchema | undefined {
   let current = schema;
   while (typeof current.$ref === 'string') {
     const name = componentName(current.$ref);
     if (!name || seen.has(name) || !model.schemas[name]) return undefined;
-    seen = new Set(seen).add(name);
+    seen.add(name);
     current = model.schemas[name];
   }
   return current;
 }
 
 /** Whether JSON null is a value of the schema (then a null param is passed on, not treated as absent). */
-export function acceptsNull(model: SpecModel, schema: JsonSchema, seen: Set<string> = new Set()): boolean {
+export function acceptsNull(model: SpecModel, schema: JsonSchema, path: Set<string> = new Set()): boolean {
+  const seen = new Set(path);
   const resolved = resolve(model, schema, seen);
   if (!resolved) return false;
   const type = resolved.type;
@@ -37,7 +43,8 @@ export function acceptsNull(model: SpecModel, schema: JsonSchema, seen: Set<stri
   });
 }
 
-function shapeOf(model: SpecModel, schema: JsonSchema, seen: Set<string>): Shape | 0 {
+function shapeOf(model: SpecModel, schema: JsonSchema, path: Set<string>): Shape | 0 {
+  const seen = new Set(path);
   const resolved = resolve(model, schema, seen);
   if (!resolved) return 0;
   const shape: Shape = {};

@@ -51,7 +51,11 @@ function pointRefs(schema: JsonSchema, base: string): JsonSchema {
  */
 export function validatorModules(model: SpecModel): Map<string, ValidatorsModule> {
   // ajv's standalone code refers to the formats by this free name; the module imports it under that name.
-  const ajv = createAjv({ code: { source: true, esm: true, formats: _`formats` }, inlineRefs: false });
+  // A foreign document's schemas may use other dialects' keywords and formats, which JSON Schema ignores.
+  const strict = model.endpoints.every((endpoint) => endpoint.profile === 'avalanche');
+  const ajv = createAjv({ code: { source: true, esm: true, formats: _`formats` }, inlineRefs: false, ...(strict ? {} : { strict: false, logger: false }) });
+  // There, a format the server runtime does not implement (`uri`, `email`) is an annotation, as JSON Schema has it.
+  if (!strict) for (const name of Object.keys(ajv.formats)) if (!Object.hasOwn(formatChecks, name)) ajv.addFormat(name, true);
   // ajv compiles a referenced schema once for each root schema that refers to it; with the methods' schemas inside the
   // root that holds the shared ones, each shared schema becomes one function, which every validator calls.
   const methods: Record<string, JsonSchema> = {};
@@ -88,6 +92,17 @@ function moduleOf(endpointName: string, standalone: string, names: string[]): Om
   const helpers = new Set<string>();
   const code = standalone
     .replace(/^"use strict";/, '')
+    // ajv appends a called validator's errors with concat, copying the list each time: quadratic in the invalid items
+    // of an array. Errors are appended in place instead, and past the runtime's error budget (runtime/server/ajv.ts)
+    // an error is the shared TOO_MANY, kept once at the end of a list. `errors` still counts every error, and ajv
+    // decides validity by that count alone, so what is valid stays valid; errors a branch discards go back to the budget.
+    .replace(/vErrors = vErrors === null \? (\w+)\.errors : vErrors\.concat\(\1\.errors\);errors = vErrors\.length;/g, (_m, fn: string) =>
+      `if (vErrors === null) vErrors = ${fn}.errors; else for (const e of ${fn}.errors) keep(vErrors, e);errors += ${fn}.errors.length;`)
+    .replace(/const (err\d+) = \{/g, 'const $1 = --budget.left < 0 ? TOO_MANY : {')
+    .replace(/else \{vErrors\.push\((err\d+)\);\}/g, 'else keep(vErrors, $1);')
+    .replace(/if\(vErrors !== null\)\{if\((_errs\d+)\)\{vErrors\.length = \1;\}/g, 'if(vErrors !== null){if($1){budget.left += Math.max(0, vErrors.length - $1);if($1 < vErrors.length) vErrors.length = $1;}')
+    .replace(/else \{vErrors = null;\}/g, 'else {budget.left += vErrors.length;vErrors = null;}')
+    .replace(/export const ([pr]\d+) = (\w+);/g, 'export const $1 = budgeted($2);')
     .replace(/require\("([^"]+)"\)\.default/g, (_match, module: string) => {
       const helper = RUNTIME_HELPERS[module];
       if (!helper) throw new Error(`the validators of ${endpointName} need ${module}, which the server runtime does not provide`);
@@ -95,13 +110,14 @@ function moduleOf(endpointName: string, standalone: string, names: string[]): Om
       return helper;
     })
     .trim();
+  if (/vErrors\.concat\(|vErrors\.push\(err|\{vErrors\.length = _errs\d+;/.test(code)) throw new Error(`the validators of ${endpointName} keep errors in a way the rewrite above does not know (this ajv's code changed): update it`);
   if (/\brequire\(/.test(code)) throw new Error(`the validators of ${endpointName} require a module the server runtime does not provide`);
-  const formats = [...code.matchAll(/formats\["([^"]+)"\]/g)].map((m) => m[1]!);
+  const formats = [...code.matchAll(/\bformats(?:\["([^"]+)"\]|\.([A-Za-z_$][\w$]*))/g)].map((m) => (m[1] ?? m[2])!);
   const missing = formats.filter((name) => !Object.hasOwn(formatChecks, name));
   if (missing.length > 0) throw new Error(`the spec uses format ${missing.join(', ')}, which runtime/server/formats.ts does not implement`);
   const imports = [
     ...(formats.length > 0 ? ["import { formats } from '../runtime/formats.js';"] : []),
-    ...(helpers.size > 0 ? [`import { ${[...helpers].sort().join(', ')} } from '../runtime/ajv.js';`] : []),
+    `import { ${['budget', 'budgeted', 'keep', 'TOO_MANY', ...[...helpers].sort()].join(', ')} } from '../runtime/ajv.js';`,
   ];
   const typedCode = code.replace(/export const ([pr]\d+) = /g, 'export const $1: ValidateFunction = ');
   return { imports, names, code, typedCode };

@@ -26,6 +26,8 @@ export interface ServerEndpointView {
   pathTemplate: string;
   handlersName: string;
   createName: string;
+  /** Options the endpoint starts from: plain JSON-RPC 2.0 unless the spec opts into the Avalanche profile. */
+  defaultOptions: string;
   methodsName: string;
   documentName: string;
   docLines: string[];
@@ -99,9 +101,10 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
     pathTemplate: endpoint.pathTemplate,
     handlersName: names.handlers,
     createName: names.create,
+    defaultOptions: endpoint.profile === 'avalanche' ? 'options' : "{ profile: 'jsonrpc2', ...options }",
     methodsName: names.methods,
     documentName: names.document,
-    docLines: commentLines([`Handlers of ${endpoint.title}, one per JSON-RPC method, keyed by the part of its name after the dot.`, endpoint.description]),
+    docLines: commentLines([`Handlers of ${endpoint.title}, one per JSON-RPC method, keyed by its client method name.`, endpoint.description]),
     typeImports: [...typeNames].sort().join(', '),
     methods,
   };

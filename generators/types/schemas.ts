@@ -18,13 +18,19 @@ export interface NamedType {
 /** Conditionals and negations have no TypeScript form; leaving them out keeps their titled subschemas from becoming types. */
 const NOT_TYPED = new Set(['if', 'then', 'else', 'not', 'title', 'examples', '$comment', '$id', '$schema', 'tsEnumNames']);
 
+/**
+ * JSON Schema's own keywords. An object under any other key is not a schema (`"items": {"schema": {...}}` in a public
+ * spec): JSON Schema ignores it, and so do the types, instead of following the references inside it.
+ */
+const KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames', 'items', 'additionalItems', 'contains', 'allOf', 'anyOf', 'oneOf', 'enum', 'const', 'default', 'definitions', '$defs', 'dependencies', 'format', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'description', 'tsType', 'tsEnumNames']);
+
 const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const isObject = (value: unknown): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** All named types of the model, in output order: per endpoint its methods' Params and Result, then the shared schemas. */
 export function namedTypes(model: SpecModel): NamedType[] {
   const out = new Map<string, JsonSchema>();
-  const hoister = new Hoister();
+  const hoister = new Hoister(model.titledTypes !== false);
   const emit = (name: string, build: () => JsonSchema) => {
     if (out.has(name)) return;
     out.set(name, {}); // holds the type's place ahead of the titled types its schema brings along
@@ -76,6 +82,9 @@ class Hoister {
   private pending: NamedType[] = [];
   private readonly seen = new Set<string>();
 
+  /** `titled`: a `title` names a type (the project's rule); in a foreign document a title is only a label. */
+  constructor(private readonly titled: boolean) {}
+
   take(): NamedType[] {
     const taken = this.pending;
     this.pending = [];
@@ -83,7 +92,7 @@ class Hoister {
   }
 
   prepare(schema: JsonSchema, isRoot: boolean): JsonSchema {
-    if (!isRoot && typeof schema.title === 'string') {
+    if (this.titled && !isRoot && typeof schema.title === 'string') {
       const name = titleTypeName(schema.title);
       if (!this.seen.has(name)) {
         this.seen.add(name);
@@ -104,7 +113,7 @@ class Hoister {
       if (isObject(ordered[key])) ordered[key] = sortKeys(ordered[key]);
     }
     const walked = mapSubschemas(ordered, (child) => this.prepare(child, false));
-    const kept = Object.fromEntries(Object.entries(walked).filter(([key]) => !NOT_TYPED.has(key) && key !== 'deprecated')) as JsonSchema;
+    const kept = Object.fromEntries(Object.entries(walked).filter(([key, value]) => !NOT_TYPED.has(key) && key !== 'deprecated' && (KEYWORDS.has(key) || !isObject(value)))) as JsonSchema;
     return withDoc(kept, kept.description, schema.deprecated === true);
   }
 }

@@ -1,4 +1,43 @@
-/** The two helpers ajv's standalone validators call, so the package needs no ajv at run time. */
+/**
+ * The helpers ajv's standalone validators call, so the package needs no ajv at run time, and their error budget.
+ */
+import type { ValidateFunction } from './params.js';
+
+type ErrorObject = NonNullable<ValidateFunction['errors']>[number];
+
+/**
+ * ajv collects every error (allErrors, so a caller hears about each bad field), which would let one request with a
+ * million invalid items build millions of error objects. Each exported validator call has a budget of errors; past it
+ * an error is the shared TOO_MANY object, kept once per list (ajv decides validity by its count of errors, which still
+ * counts each), and the list a validator hands out ends at the first TOO_MANY.
+ */
+export const ERROR_LIMIT = 100;
+export const TOO_MANY: ErrorObject = Object.freeze({
+  instancePath: '',
+  keyword: 'errorLimit',
+  params: { limit: ERROR_LIMIT },
+  message: `has more errors (only the first ${ERROR_LIMIT} are listed)`,
+});
+/** Errors the running validation may still create in full; one validation runs at a time (they are synchronous). */
+export const budget = { left: 0 };
+
+/** Appends an error to a validator's list; TOO_MANY once at its end stands for all that follow. */
+export function keep(list: ErrorObject[], error: ErrorObject): void {
+  if (error !== TOO_MANY || list[list.length - 1] !== TOO_MANY) list.push(error);
+}
+
+export function budgeted(validate: ValidateFunction): ValidateFunction {
+  const run: ValidateFunction = (data) => {
+    budget.left = ERROR_LIMIT;
+    const valid = validate(data);
+    const errors = validate.errors;
+    const cut = errors ? errors.indexOf(TOO_MANY) : -1;
+    run.errors = cut < 0 ? errors : errors!.slice(0, cut + 1);
+    return valid;
+  };
+  run.errors = null;
+  return run;
+}
 
 /** String length in code points, as JSON Schema's minLength and maxLength count it. */
 export function ucs2length(text: string): number {

@@ -138,16 +138,22 @@ function answerNode(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): R
   if (!resolved.validateParams(params)) {
     const violations = violationsOf(resolved.validateParams);
     const rejection = isDecodeFailure(violations) ? undefined : dispatcher.options.rejectParams?.(resolved.name, params, violations);
-    if (!rejection) return refusal(dispatcher, request, -32000, dispatcher.invalidArgument);
-    // The node's handler ran and refused the params, so the answer carries the handler's headers.
-    return errorOf(rejection, (code, message, data) => {
-      notify(dispatcher.options.onRefused, request.method, message);
-      return nodeFailure(request, true, code, message, [goStringify(data)]);
-    });
+    if (rejection) {
+      // The node's handler ran and refused the params, so the answer carries the handler's headers.
+      return errorOf(rejection, (code, message, data) => {
+        notify(dispatcher.options.onRefused, request.method, message);
+        return nodeFailure(request, true, code, message, [goStringify(data)]);
+      });
+    }
+    // Go's decoder leaves a missing key at its zero value and the handler answers: a param the spec requires is the
+    // caller's duty (the strict profiles refuse it), so only other failures are refused here.
+    if (!violations.every(isMissing)) return refusal(dispatcher, request, -32000, dispatcher.invalidArgument);
   }
   const outcome = invoke(dispatcher, resolved, params, call, request.id === undefined);
   return outcome instanceof Promise ? outcome.then((settled) => nodeOutcome(request, settled)) : nodeOutcome(request, outcome);
 }
+
+const isMissing = (violation: Violation) => violation.keyword === 'required';
 
 /** An error answered before any handler ran. */
 function refusal(dispatcher: Dispatcher, request: ServerRequest, code: number, message: string, data?: Array<string | Uint8Array>): RpcReply {

@@ -27,6 +27,11 @@ export async function typeLevel(): Promise<void> {
   // Params: required ones must be there, with the spec's types; unknown ones are refused.
   // @ts-expect-error blockID is required
   await pchain.getBlock({});
+  // @ts-expect-error txID is required: the node reads a missing one as the zero ID, which no correct client means
+  await pchain.getTxStatus({});
+  // @ts-expect-error height is required (the node would read 0)
+  await pchain.getValidatorsAt({ subnetID: 'x' });
+  await pchain.getTxStatus({ txID: 'x' });
   // @ts-expect-error blockID is a string, not a number
   await pchain.getBlock({ blockID: 42 });
   // @ts-expect-error the params object itself is required when a param is

@@ -146,29 +146,20 @@ describe('admin', () => {
 });
 
 describe('getUTXOs pagination', () => {
-  /** An address whose UTXO count is more than a page: the mock's sets are fixed per address. */
-  async function busyAddress(chain: string, path: string, method: string): Promise<{ address: string; total: number }> {
-    for (let i = 0; ; i++) {
-      const address = `${chain}-${bech32Encode('avax', new Uint8Array(20).fill(i))}`;
-      const page = await call(path, method, { addresses: [address], limit: 1 });
-      if (page.result!.numFetched === '0') continue;
-      const all: string[] = [];
-      let startIndex: unknown;
-      for (;;) {
-        const next = await call(path, method, { addresses: [address], ...(startIndex ? { startIndex } : {}) });
-        all.push(...(next.result!.utxos as string[]));
-        if (next.result!.numFetched !== '1024') break;
-        startIndex = next.result!.endIndex;
-      }
-      if (all.length > 1024) return { address, total: all.length };
-    }
+  /** A world whose one funded account holds 1,500 UTXOs on each chain: more than a page. */
+  beforeEach(async () => {
+    await node.close();
+    node = await startMockNode({ port: 0, validateResults: true, world: { accounts: 1, utxosPerAccount: 1500 } });
+  });
+  async function busyAddress(chain: string): Promise<{ address: string; total: number }> {
+    return { address: `${chain}-${bech32Encode('local', Buffer.from(node.world.accounts[0]!.address, 'hex'))}`, total: 1500 };
   }
 
   it.each([
     ['X', '/ext/bc/X', 'avm.getUTXOs'],
     ['P', '/ext/P', 'platform.getUTXOs'],
   ])('caps pages at 1024 and continues from endIndex on the %s-Chain', async (chain, path, method) => {
-    const { address, total } = await busyAddress(chain, path, method);
+    const { address, total } = await busyAddress(chain);
     for (const limit of [0, 1025, 5000, undefined]) {
       expect((await call(path, method, { addresses: [address], ...(limit === undefined ? {} : { limit }) })).result!.numFetched).toBe('1024');
     }
@@ -192,8 +183,8 @@ describe('getUTXOs pagination', () => {
   });
 
   it('takes a raw cb58 short ID for the address it stands for', async () => {
-    const owner = new Uint8Array(20).fill(7);
-    const bech32 = await call('/ext/P', 'platform.getUTXOs', { addresses: [`P-${bech32Encode('avax', owner)}`] });
+    const owner = Buffer.from(node.world.accounts[0]!.address, 'hex');
+    const bech32 = await call('/ext/P', 'platform.getUTXOs', { addresses: [`P-${bech32Encode('local', owner)}`] });
     expect(bech32.result!.utxos).not.toHaveLength(0);
     expect(await call('/ext/P', 'platform.getUTXOs', { addresses: [cb58Encode(owner)] })).toEqual(bech32);
   });
@@ -201,7 +192,7 @@ describe('getUTXOs pagination', () => {
   it("refuses another chain's address with the documented mismatched-chain error", async () => {
     const documented = model.get('platform.getUTXOs')!.method.errors.filter((e) => e.message.includes('mismatched chainIDs'));
     expect(documented).toHaveLength(1);
-    const address = `X-${bech32Encode('avax', new Uint8Array(20).fill(7))}`;
+    const address = `X-${bech32Encode('local', new Uint8Array(20).fill(7))}`;
     const answer = await call('/ext/P', 'platform.getUTXOs', { addresses: [address] });
     expect(answer.error?.message).toBe(`couldn't parse address "${address}": mismatched chainIDs: expected "${P_CHAIN_ID}" but got "${X_CHAIN_ID}"`);
     expect(findDocumentedError(documentedErrorsOf(model.get('platform.getUTXOs')!.method), answer.error!.code, answer.error!.message)).toEqual(expect.objectContaining(documented[0]));
@@ -209,7 +200,7 @@ describe('getUTXOs pagination', () => {
 
   it('refuses an empty address list and too many addresses with the node messages', async () => {
     expect(await call('/ext/bc/X', 'avm.getUTXOs', { addresses: [] })).toMatchObject(failure('no addresses provided'));
-    const many = Array.from({ length: 1025 }, (_, i) => `X-${bech32Encode('avax', new Uint8Array(20).fill(i % 256).map((b, j) => (j === 0 ? i >> 8 : b)))}`);
+    const many = Array.from({ length: 1025 }, (_, i) => `X-${bech32Encode('local', new Uint8Array(20).fill(i % 256).map((b, j) => (j === 0 ? i >> 8 : b)))}`);
     expect(await call('/ext/bc/X', 'avm.getUTXOs', { addresses: many })).toMatchObject(failure('number of addresses given, 1025, exceeds maximum, 1024'));
   });
 });

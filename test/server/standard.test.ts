@@ -31,6 +31,12 @@ describe('jsonrpc2 profile', () => {
     expect(json.error.data.map((v) => v.path)).toEqual(expect.arrayContaining(['/address']));
   });
 
+  it('refuses a missing required param, which the node profile leaves to the handler', async () => {
+    const { json } = (await post(rpc('avm.getBalance', { assetID: 'AVAX' }))) as { json: { error: { code: number; data: Array<{ message: string }> } } };
+    expect(json.error.code).toBe(-32602);
+    expect(json.error.data.map((v) => v.message)).toEqual(['missing required param "address"']);
+  });
+
   it('matches param names exactly', async () => {
     const { json } = (await post(rpc('avm.getBalance', { ADDRESS, assetID: 'AVAX' }))) as { json: { error: { code: number } } };
     expect(json.error.code).toBe(-32602);

@@ -27,7 +27,7 @@ export declare class AdminClient extends JsonRpcClient {
      * @throws {@link JsonRpcError} -32000: alias length is too long
      * @throws {@link JsonRpcError} -32000: route is either already aliased or already maps to a handle: /ext/myAlias
      */
-    alias(params?: AdminAliasParams, options?: CallOptions): Promise<AdminAliasResult>;
+    alias(params: AdminAliasParams, options?: CallOptions): Promise<AdminAliasResult>;
     /**
      * Give a blockchain an additional alias on this node.
      *

@@ -18,7 +18,7 @@ export class AdminClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: alias length is too long
    * @throws {@link JsonRpcError} -32000: route is either already aliased or already maps to a handle: /ext/myAlias
    */
-  alias(params = {}, options) {
+  alias(params, options) {
     return this.request("admin.alias", params, options);
   }
   /**

@@ -26,7 +26,7 @@ export class AvmStaticClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: problem parsing holder address: invalid checksum (expected (bech32=96w9sj, bech32m=sx7f4s), got ufnrn6)
    * @throws {@link JsonRpcError} -32000: problem formatting asset definition memo due to: missing 0x prefix to hex encoding
    */
-  buildGenesis(params = {}, options) {
+  buildGenesis(params, options) {
     return this.request("avm.buildGenesis", params, options);
   }
 }

@@ -32,7 +32,7 @@ export declare class PChainClient extends JsonRpcClient {
      * @throws {@link JsonRpcError} -32000: couldn't parse address "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected "11111111111111111111111111111111LpoYY" but got "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
      * @deprecated Since AvalancheGo v1.9.12. Use `platform.getUTXOs` instead ({@link PChainClient.getUTXOs}).
      */
-    getBalance(params?: PlatformGetBalanceParams, options?: CallOptions): Promise<PlatformGetBalanceResult>;
+    getBalance(params: PlatformGetBalanceParams, options?: CallOptions): Promise<PlatformGetBalanceResult>;
     /**
      * Fetch an accepted P-Chain block by its ID.
      *
@@ -71,7 +71,7 @@ export declare class PChainClient extends JsonRpcClient {
      * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
      * @throws {@link JsonRpcError} -32000: couldn't get block at height 99999999999: not found
      */
-    getBlockByHeight(params?: PlatformGetBlockByHeightParams, options?: CallOptions): Promise<PlatformGetBlockByHeightResult>;
+    getBlockByHeight(params: PlatformGetBlockByHeightParams, options?: CallOptions): Promise<PlatformGetBlockByHeightResult>;
     /**
      * List every blockchain except the P-Chain (deprecated).
      *
@@ -256,7 +256,7 @@ export declare class PChainClient extends JsonRpcClient {
      * @throws {@link JsonRpcError} -32000: couldn't encode utxo as json: unsupported encoding in method
      * @deprecated Since AvalancheGo v1.9.12. Replacement: none: reward UTXOs show up in the reward owner's platform.getUTXOs listing
      */
-    getRewardUTXOs(params?: PlatformGetRewardUTXOsParams, options?: CallOptions): Promise<PlatformGetRewardUTXOsResult>;
+    getRewardUTXOs(params: PlatformGetRewardUTXOsParams, options?: CallOptions): Promise<PlatformGetRewardUTXOsResult>;
     /**
      * Sum the current and pending stake owned by a set of addresses.
      *
@@ -279,7 +279,7 @@ export declare class PChainClient extends JsonRpcClient {
      * @throws {@link JsonRpcError} -32000: couldn't encode output FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z as json: unsupported encoding in method
      * @deprecated Since AvalancheGo v1.9.12. Replacement: none: derive stake from platform.getCurrentValidators
      */
-    getStake(params?: PlatformGetStakeParams, options?: CallOptions): Promise<PlatformGetStakeResult>;
+    getStake(params: PlatformGetStakeParams, options?: CallOptions): Promise<PlatformGetStakeResult>;
     /**
      * Get the ID of the asset staked on the Primary Network or an elastic Subnet.
      *
@@ -400,7 +400,7 @@ export declare class PChainClient extends JsonRpcClient {
      * @returns The result ({@link PlatformGetTxStatusResult}).
      * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
      */
-    getTxStatus(params?: PlatformGetTxStatusParams, options?: CallOptions): Promise<PlatformGetTxStatusResult>;
+    getTxStatus(params: PlatformGetTxStatusParams, options?: CallOptions): Promise<PlatformGetTxStatusResult>;
     /**
      * List the UTXOs that a set of addresses controls, one page at a time.
      *
@@ -445,7 +445,7 @@ export declare class PChainClient extends JsonRpcClient {
      * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
      * @throws {@link JsonRpcError} -32000: failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = 11111111111111111111111111111111LpoYY: current P-chain height (1000) < requested P-Chain height (2000)
      */
-    getValidatorsAt(params?: PlatformGetValidatorsAtParams, options?: CallOptions): Promise<PlatformGetValidatorsAtResult>;
+    getValidatorsAt(params: PlatformGetValidatorsAtParams, options?: CallOptions): Promise<PlatformGetValidatorsAtResult>;
     /**
      * Get the parameters of the continuous fee L1 validators pay.
      *
@@ -507,7 +507,7 @@ export declare class PChainClient extends JsonRpcClient {
      * @throws {@link JsonRpcError} -32000: sampling 11111111111111111111111111111111LpoYY errored with insufficient weight
      * @throws {@link JsonRpcError} -32000: sampling 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r errored with missing validators
      */
-    sampleValidators(params?: PlatformSampleValidatorsParams, options?: CallOptions): Promise<PlatformSampleValidatorsResult>;
+    sampleValidators(params: PlatformSampleValidatorsParams, options?: CallOptions): Promise<PlatformSampleValidatorsResult>;
     /**
      * Get the Subnet that validates a blockchain.
      *
@@ -525,7 +525,7 @@ export declare class PChainClient extends JsonRpcClient {
      * @throws {@link JsonRpcError} -32000: problem retrieving blockchain "u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H": not found
      * @throws {@link JsonRpcError} -32000: "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r" is not a blockchain
      */
-    validatedBy(params?: PlatformValidatedByParams, options?: CallOptions): Promise<PlatformValidatedByResult>;
+    validatedBy(params: PlatformValidatedByParams, options?: CallOptions): Promise<PlatformValidatedByResult>;
     /**
      * List the blockchains a Subnet validates.
      *
@@ -543,5 +543,5 @@ export declare class PChainClient extends JsonRpcClient {
      * @throws {@link JsonRpcError} -32000: problem retrieving subnet "u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H": not found
      * @throws {@link JsonRpcError} -32000: "KDYHHKjM4yTJTT8H8qPs5KXzE6gQH5TZrmP1qVr1P6qECj3XN" is not a subnet
      */
-    validates(params?: PlatformValidatesParams, options?: CallOptions): Promise<PlatformValidatesResult>;
+    validates(params: PlatformValidatesParams, options?: CallOptions): Promise<PlatformValidatesResult>;
 }

@@ -23,7 +23,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't parse address "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected "11111111111111111111111111111111LpoYY" but got "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
    * @deprecated Since AvalancheGo v1.9.12. Use `platform.getUTXOs` instead ({@link PChainClient.getUTXOs}).
    */
-  getBalance(params = {}, options) {
+  getBalance(params, options) {
     return this.request("platform.getBalance", params, options);
   }
   /**
@@ -66,7 +66,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: couldn't get block at height 99999999999: not found
    */
-  getBlockByHeight(params = {}, options) {
+  getBlockByHeight(params, options) {
     return this.request("platform.getBlockByHeight", params, options);
   }
   /**
@@ -273,7 +273,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't encode utxo as json: unsupported encoding in method
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: reward UTXOs show up in the reward owner's platform.getUTXOs listing
    */
-  getRewardUTXOs(params = {}, options) {
+  getRewardUTXOs(params, options) {
     return this.request("platform.getRewardUTXOs", params, options);
   }
   /**
@@ -298,7 +298,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't encode output FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z as json: unsupported encoding in method
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: derive stake from platform.getCurrentValidators
    */
-  getStake(params = {}, options) {
+  getStake(params, options) {
     return this.request("platform.getStake", params, options);
   }
   /**
@@ -433,7 +433,7 @@ export class PChainClient extends JsonRpcClient {
    * @returns The result ({@link PlatformGetTxStatusResult}).
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
-  getTxStatus(params = {}, options) {
+  getTxStatus(params, options) {
     return this.request("platform.getTxStatus", params, options);
   }
   /**
@@ -482,7 +482,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = 11111111111111111111111111111111LpoYY: current P-chain height (1000) < requested P-Chain height (2000)
    */
-  getValidatorsAt(params = {}, options) {
+  getValidatorsAt(params, options) {
     return this.request("platform.getValidatorsAt", params, options);
   }
   /**
@@ -552,7 +552,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: sampling 11111111111111111111111111111111LpoYY errored with insufficient weight
    * @throws {@link JsonRpcError} -32000: sampling 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r errored with missing validators
    */
-  sampleValidators(params = {}, options) {
+  sampleValidators(params, options) {
     return this.request("platform.sampleValidators", params, options);
   }
   /**
@@ -572,7 +572,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: problem retrieving blockchain "u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H": not found
    * @throws {@link JsonRpcError} -32000: "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r" is not a blockchain
    */
-  validatedBy(params = {}, options) {
+  validatedBy(params, options) {
     return this.request("platform.validatedBy", params, options);
   }
   /**
@@ -592,7 +592,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: problem retrieving subnet "u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H": not found
    * @throws {@link JsonRpcError} -32000: "KDYHHKjM4yTJTT8H8qPs5KXzE6gQH5TZrmP1qVr1P6qECj3XN" is not a subnet
    */
-  validates(params = {}, options) {
+  validates(params, options) {
     return this.request("platform.validates", params, options);
   }
 }

@@ -6,11 +6,11 @@ export interface AdminAliasParams {
   /**
    * The existing endpoint path after `/ext/`, e.g. `bc/X` for `/ext/bc/X`. Not checked: omitted (empty) or unknown, the call still succeeds and aliases that path.
    */
-  endpoint?: string;
+  endpoint: string;
   /**
    * The new path after `/ext/`, e.g. `myAlias` for `/ext/myAlias`. At most 512 bytes. The node does not insist on it: omitted, it aliases the empty path `/ext/`.
    */
-  alias?: AdminAlias;
+  alias: AdminAlias;
 }
 
 /**
@@ -29,7 +29,7 @@ export interface AdminAliasChainParams {
   /**
    * The new alias, at most 512 bytes. The node does not insist on it: omitted, the empty string becomes an alias of the chain.
    */
-  alias?: AdminAlias;
+  alias: AdminAlias;
 }
 
 /**
@@ -150,11 +150,11 @@ export interface AvmBuildGenesisParams {
   /**
    * ID of the network the genesis is for, written into every asset-creation transaction. Omitted means 0.
    */
-  networkID?: Uint32Param;
+  networkID: Uint32Param;
   /**
    * The assets, keyed by alias (any unique string; the chain registers it as an alias of the asset's ID, as `AVAX` is on the X-Chain). Omitted or empty gives a genesis with no assets.
    */
-  genesisData?: {
+  genesisData: {
     [k: string]: AvmGenesisAsset;
   };
   /**
@@ -978,7 +978,7 @@ export interface PlatformGetBalanceParams {
   /**
    * P-Chain addresses (`P-<hrp>1...`) whose UTXOs to sum. A bare cb58 short ID is also accepted. Omitted or empty, the node answers zero balances and `utxoIDs: null`.
    */
-  addresses?: Address[];
+  addresses: Address[];
   /**
    * Releases before v1.9.8 only: one address whose UTXOs to sum, beside `addresses`. Later releases ignore the key.
    *
@@ -1064,7 +1064,7 @@ export interface PlatformGetBlockByHeightParams {
   /**
    * Height of the block, as a decimal string or a bare number. Omitted, it is 0: the genesis block.
    */
-  height?: Uint64Param;
+  height: Uint64Param;
   /**
    * How to return the transaction or block: `hex` (the default), `hexc`, `hexnc` or `json` (a JSON object).
    */
@@ -1343,7 +1343,7 @@ export interface PlatformGetRewardUTXOsParams {
   /**
    * ID of the staking transaction (AddValidatorTx, AddDelegatorTx, AddPermissionlessValidatorTx or AddPermissionlessDelegatorTx). Omitted, it is the zero ID and the list is empty.
    */
-  txID?: ID;
+  txID: ID;
   /**
    * Encoding of the returned UTXOs: `hex` (the default), `hexc` or `hexnc`. `json` fails the call once there is a UTXO to encode.
    */
@@ -1377,7 +1377,7 @@ export interface PlatformGetStakeParams {
    *
    * @maxItems 256
    */
-  addresses?: Address[];
+  addresses: Address[];
   /**
    * When true, only validator stake is counted and delegations are skipped. Default false.
    */
@@ -1585,7 +1585,7 @@ export interface PlatformGetTxStatusParams {
   /**
    * ID of the transaction (cb58). Omitted, it is the zero ID and the answer is `Unknown`.
    */
-  txID?: ID;
+  txID: ID;
 }
 
 /**
@@ -1643,7 +1643,7 @@ export interface PlatformGetValidatorsAtParams {
   /**
    * The P-Chain height: a decimal string, a bare JSON number, or exactly the string `"proposed"` (lower case) for this node's proposer-VM height. Omitted or `null` means height 0, the genesis validator set. 18446744073709551615 is reserved and rejected as a number.
    */
-  height?: PlatformValidatorSetHeight;
+  height: PlatformValidatorSetHeight;
   /**
    * The Subnet or L1 whose validator set to return. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network. An ID that names no Subnet gives an empty map.
    */
@@ -1744,7 +1744,7 @@ export interface PlatformSampleValidatorsParams {
   /**
    * How many validators to draw (at most 65535). Omitted or 0 returns an empty list.
    */
-  size?: Uint16Param;
+  size: Uint16Param;
   /**
    * The Subnet or L1 to sample from. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network.
    */
@@ -1768,7 +1768,7 @@ export interface PlatformValidatedByParams {
   /**
    * The blockchain's cb58 ID. Aliases such as `X` are not accepted (they fail to decode). Omitted, it is the all-zero ID, which is the P-Chain's.
    */
-  blockchainID?: ID;
+  blockchainID: ID;
 }
 
 /**
@@ -1786,9 +1786,9 @@ export interface PlatformValidatedByResult {
  */
 export interface PlatformValidatesParams {
   /**
-   * The Subnet or L1 whose blockchains to list. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network.
+   * The Subnet or L1 whose blockchains to list; the Primary Network is the all-zero ID `11111111111111111111111111111111LpoYY`. The node does not insist on it: omitted, it lists the Primary Network's blockchains.
    */
-  subnetID?: ID;
+  subnetID: ID;
 }
 
 /**
@@ -1971,7 +1971,7 @@ export interface AvmGetBlockByHeightParams {
   /**
    * Height of the block, as a decimal string or a bare number. Omitted means 0, the chain's first block.
    */
-  height?: Uint64Param;
+  height: Uint64Param;
   /**
    * How to return the transaction or block: `hex` (the default), `hexc`, `hexnc` or `json` (a JSON object).
    */

@@ -133,7 +133,7 @@ export class XChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: chain is not linearized
    * @throws {@link JsonRpcError} -32000: couldn't get block at height 275686313486: not found
    */
-  getBlockByHeight(params = {}, options) {
+  getBlockByHeight(params, options) {
     return this.request("avm.getBlockByHeight", params, options);
   }
   /**

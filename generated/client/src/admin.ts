@@ -47,7 +47,7 @@ export class AdminClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: alias length is too long
    * @throws {@link JsonRpcError} -32000: route is either already aliased or already maps to a handle: /ext/myAlias
    */
-  alias(params: AdminAliasParams = {}, options?: CallOptions): Promise<AdminAliasResult> {
+  alias(params: AdminAliasParams, options?: CallOptions): Promise<AdminAliasResult> {
     return this.request<AdminAliasResult>('admin.alias', params, options);
   }
 

@@ -89,7 +89,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't parse address "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": mismatched chainIDs: expected "11111111111111111111111111111111LpoYY" but got "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
    * @deprecated Since AvalancheGo v1.9.12. Use `platform.getUTXOs` instead ({@link PChainClient.getUTXOs}).
    */
-  getBalance(params: PlatformGetBalanceParams = {}, options?: CallOptions): Promise<PlatformGetBalanceResult> {
+  getBalance(params: PlatformGetBalanceParams, options?: CallOptions): Promise<PlatformGetBalanceResult> {
     return this.request<PlatformGetBalanceResult>('platform.getBalance', params, options);
   }
 
@@ -134,7 +134,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: couldn't get block at height 99999999999: not found
    */
-  getBlockByHeight(params: PlatformGetBlockByHeightParams = {}, options?: CallOptions): Promise<PlatformGetBlockByHeightResult> {
+  getBlockByHeight(params: PlatformGetBlockByHeightParams, options?: CallOptions): Promise<PlatformGetBlockByHeightResult> {
     return this.request<PlatformGetBlockByHeightResult>('platform.getBlockByHeight', params, options);
   }
 
@@ -352,7 +352,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't encode utxo as json: unsupported encoding in method
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: reward UTXOs show up in the reward owner's platform.getUTXOs listing
    */
-  getRewardUTXOs(params: PlatformGetRewardUTXOsParams = {}, options?: CallOptions): Promise<PlatformGetRewardUTXOsResult> {
+  getRewardUTXOs(params: PlatformGetRewardUTXOsParams, options?: CallOptions): Promise<PlatformGetRewardUTXOsResult> {
     return this.request<PlatformGetRewardUTXOsResult>('platform.getRewardUTXOs', params, options);
   }
 
@@ -378,7 +378,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't encode output FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z as json: unsupported encoding in method
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: derive stake from platform.getCurrentValidators
    */
-  getStake(params: PlatformGetStakeParams = {}, options?: CallOptions): Promise<PlatformGetStakeResult> {
+  getStake(params: PlatformGetStakeParams, options?: CallOptions): Promise<PlatformGetStakeResult> {
     return this.request<PlatformGetStakeResult>('platform.getStake', params, options);
   }
 
@@ -520,7 +520,7 @@ export class PChainClient extends JsonRpcClient {
    * @returns The result ({@link PlatformGetTxStatusResult}).
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
-  getTxStatus(params: PlatformGetTxStatusParams = {}, options?: CallOptions): Promise<PlatformGetTxStatusResult> {
+  getTxStatus(params: PlatformGetTxStatusParams, options?: CallOptions): Promise<PlatformGetTxStatusResult> {
     return this.request<PlatformGetTxStatusResult>('platform.getTxStatus', params, options);
   }
 
@@ -571,7 +571,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = 11111111111111111111111111111111LpoYY: current P-chain height (1000) < requested P-Chain height (2000)
    */
-  getValidatorsAt(params: PlatformGetValidatorsAtParams = {}, options?: CallOptions): Promise<PlatformGetValidatorsAtResult> {
+  getValidatorsAt(params: PlatformGetValidatorsAtParams, options?: CallOptions): Promise<PlatformGetValidatorsAtResult> {
     return this.request<PlatformGetValidatorsAtResult>('platform.getValidatorsAt', params, options);
   }
 
@@ -645,7 +645,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: sampling 11111111111111111111111111111111LpoYY errored with insufficient weight
    * @throws {@link JsonRpcError} -32000: sampling 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r errored with missing validators
    */
-  sampleValidators(params: PlatformSampleValidatorsParams = {}, options?: CallOptions): Promise<PlatformSampleValidatorsResult> {
+  sampleValidators(params: PlatformSampleValidatorsParams, options?: CallOptions): Promise<PlatformSampleValidatorsResult> {
     return this.request<PlatformSampleValidatorsResult>('platform.sampleValidators', params, options);
   }
 
@@ -666,7 +666,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: problem retrieving blockchain "u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H": not found
    * @throws {@link JsonRpcError} -32000: "2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r" is not a blockchain
    */
-  validatedBy(params: PlatformValidatedByParams = {}, options?: CallOptions): Promise<PlatformValidatedByResult> {
+  validatedBy(params: PlatformValidatedByParams, options?: CallOptions): Promise<PlatformValidatedByResult> {
     return this.request<PlatformValidatedByResult>('platform.validatedBy', params, options);
   }
 
@@ -687,7 +687,7 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: problem retrieving subnet "u3Jjpzzj95827jdENvR1uc76f4zvvVQjGshbVWaSr2Ce5WV1H": not found
    * @throws {@link JsonRpcError} -32000: "KDYHHKjM4yTJTT8H8qPs5KXzE6gQH5TZrmP1qVr1P6qECj3XN" is not a subnet
    */
-  validates(params: PlatformValidatesParams = {}, options?: CallOptions): Promise<PlatformValidatesResult> {
+  validates(params: PlatformValidatesParams, options?: CallOptions): Promise<PlatformValidatesResult> {
     return this.request<PlatformValidatesResult>('platform.validates', params, options);
   }
 }

@@ -181,7 +181,7 @@ export class XChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: chain is not linearized
    * @throws {@link JsonRpcError} -32000: couldn't get block at height 275686313486: not found
    */
-  getBlockByHeight(params: AvmGetBlockByHeightParams = {}, options?: CallOptions): Promise<AvmGetBlockByHeightResult> {
+  getBlockByHeight(params: AvmGetBlockByHeightParams, options?: CallOptions): Promise<AvmGetBlockByHeightResult> {
     return this.request<AvmGetBlockByHeightResult>('avm.getBlockByHeight', params, options);
   }
 

@@ -5,7 +5,7 @@ import type { AvmBuildGenesisParams, AvmBuildGenesisResult } from './types.js';
 /** A value, or the value already written (rawJson), or a promise of either: handlers may answer any of these ways. */
 type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 /**
- * Handlers of AvalancheGo AVM static API, one per JSON-RPC method, keyed by the part of its name after the dot.
+ * Handlers of AvalancheGo AVM static API, one per JSON-RPC method, keyed by its client method name.
  *
  * The AVM's static API, which needs no running chain: it builds the genesis bytes of a new AVM chain. Served at `/ext/vm/avm` up to AvalancheGo v1.10.17 only.
  */

@@ -5,7 +5,7 @@ import type { InfoAcpsResult, InfoGetBlockchainIDParams, InfoGetBlockchainIDResu
 /** A value, or the value already written (rawJson), or a promise of either: handlers may answer any of these ways. */
 type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 /**
- * Handlers of AvalancheGo Info API, one per JSON-RPC method, keyed by the part of its name after the dot.
+ * Handlers of AvalancheGo Info API, one per JSON-RPC method, keyed by its client method name.
  *
  * Unprivileged facts about the node and its network: network ID and name, chain IDs by alias, the node's ID, BLS key, IP and release, installed VMs, bootstrapping, peers, uptime, the upgrade schedule and ACP votes. Every SDK's set-up reads it (avalanchejs's `Context.getContextFromURI` calls `info.getBlockchainID` and `info.getNetworkID`). Served by default (`--api-info-enabled`, default true).
  */

@@ -5,7 +5,7 @@ import type { KeystoreCreateUserParams, KeystoreCreateUserResult, KeystoreDelete
 /** A value, or the value already written (rawJson), or a promise of either: handlers may answer any of these ways. */
 type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 /**
- * Handlers of AvalancheGo Keystore API, one per JSON-RPC method, keyed by the part of its name after the dot.
+ * Handlers of AvalancheGo Keystore API, one per JSON-RPC method, keyed by its client method name.
  *
  * The node's deprecated user store: create, list, export, import and delete users protected by a password. Served up to AvalancheGo v1.12.1 and only with `--api-keystore-enabled=true` (default false since v1.9.6). The node operator can read the passwords sent to it: never use it on a node you do not run.
  */

@@ -5,7 +5,7 @@ import type { PlatformGetBalanceParams, PlatformGetBalanceResult, PlatformGetBlo
 /** A value, or the value already written (rawJson), or a promise of either: handlers may answer any of these ways. */
 type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 /**
- * Handlers of AvalancheGo P-Chain API (Platform VM), one per JSON-RPC method, keyed by the part of its name after the dot.
+ * Handlers of AvalancheGo P-Chain API (Platform VM), one per JSON-RPC method, keyed by its client method name.
  *
  * The platform chain's JSON-RPC API: validators, stake, subnets, L1s, blockchains, fees, blocks and transactions of the P-Chain. Describes AvalancheGo as it answers on the wire, up to release v1.14.2; methods carry the releases that serve them.
  */

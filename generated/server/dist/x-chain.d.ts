@@ -5,7 +5,7 @@ import type { AvmGetAddressTxsParams, AvmGetAddressTxsResult, AvmGetAllBalancesP
 /** A value, or the value already written (rawJson), or a promise of either: handlers may answer any of these ways. */
 type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 /**
- * Handlers of AvalancheGo X-Chain API (AVM), one per JSON-RPC method, keyed by the part of its name after the dot.
+ * Handlers of AvalancheGo X-Chain API (AVM), one per JSON-RPC method, keyed by its client method name.
  *
  * The asset chain's JSON-RPC API: balances, UTXOs, assets, blocks and transactions of the X-Chain, and of any other chain that runs the AVM. Describes AvalancheGo as it answers on the wire, up to release v1.14.2; methods carry the releases that serve them.
  */

@@ -5,7 +5,7 @@ import type { WalletIssueTxParams, WalletIssueTxResult } from './types.js';
 /** A value, or the value already written (rawJson), or a promise of either: handlers may answer any of these ways. */
 type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 /**
- * Handlers of AvalancheGo X-Chain wallet API, one per JSON-RPC method, keyed by the part of its name after the dot.
+ * Handlers of AvalancheGo X-Chain wallet API, one per JSON-RPC method, keyed by its client method name.
  *
  * The X-Chain's deprecated wallet service: issues a transaction and lets the node's wallet track its UTXOs.
  */

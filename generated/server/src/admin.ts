@@ -9,7 +9,7 @@ import * as validators from './validators/admin.js';
 type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 
 /**
- * Handlers of AvalancheGo Admin API, one per JSON-RPC method, keyed by the part of its name after the dot.
+ * Handlers of AvalancheGo Admin API, one per JSON-RPC method, keyed by its client method name.
  *
  * The node's administration API: endpoint and chain aliases, logger levels, loading VMs and profiling. Enabled only when the node runs with `--api-admin-enabled=true` (default false); never exposed on public API servers.
  */

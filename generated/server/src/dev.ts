@@ -9,7 +9,7 @@ import * as validators from './validators/dev.js';
 type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 
 /**
- * Handlers of Mock node development controls, one per JSON-RPC method, keyed by the part of its name after the dot.
+ * Handlers of Mock node development controls, one per JSON-RPC method, keyed by its client method name.
  *
  * Controls of the mock node for tests, modelled on anvil and Hardhat: snapshot and revert, chain time, mining (automine, interval, on request), funding addresses, the fee state, reset to genesis, the funded accounts. Served only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec. Marked `x-mock-only`: `npm run conform` never calls these methods on a node.
  */

@@ -9,7 +9,7 @@ import * as validators from './validators/health.js';
 type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 
 /**
- * Handlers of AvalancheGo Health API, one per JSON-RPC method, keyed by the part of its name after the dot.
+ * Handlers of AvalancheGo Health API, one per JSON-RPC method, keyed by its client method name.
  *
  * The node's health checks over JSON-RPC, and the same reports over plain HTTP GET for load balancers and probes: `GET /ext/health` (also `/ext/health/health`), `/ext/health/readiness` and `/ext/health/liveness` answer the report with status 200 when healthy and 503 when not, filtered by `?tag=` query parameters (repeatable). Each method's `x-http-get` gives its GET paths. Served by default (`--api-health-enabled`, default true).
  */

@@ -2,7 +2,8 @@
 export { RawJson, RpcError, rawJson } from './runtime/rpc.js';
 export type { CallInfo, HandlerContext, MethodSpec, Profile, RpcReply } from './runtime/rpc.js';
 export { createEndpoint, createRouter } from './runtime/endpoint.js';
-export type { Endpoint, EndpointDefinition, EndpointOptions, HttpRequest, OpenrpcDocument, Router, RouterOptions } from './runtime/endpoint.js';
+export { exampleHandlers } from './runtime/examples.js';
+export type { Endpoint, EndpointDefinition, EndpointOptions, OpenrpcDocument, Router, RouterOptions } from './runtime/endpoint.js';
 export type { NodeListener, NodeRequest, NodeResponse } from './runtime/http.js';
 export type { Shape, ValidateFunction, Violation } from './runtime/params.js';
 export type * from './types.js';

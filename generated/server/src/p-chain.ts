@@ -9,7 +9,7 @@ import * as validators from './validators/p-chain.js';
 type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 
 /**
- * Handlers of AvalancheGo P-Chain API (Platform VM), one per JSON-RPC method, keyed by the part of its name after the dot.
+ * Handlers of AvalancheGo P-Chain API (Platform VM), one per JSON-RPC method, keyed by its client method name.
  *
  * The platform chain's JSON-RPC API: validators, stake, subnets, L1s, blockchains, fees, blocks and transactions of the P-Chain. Describes AvalancheGo as it answers on the wire, up to release v1.14.2; methods carry the releases that serve them.
  */

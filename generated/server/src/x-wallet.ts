@@ -9,7 +9,7 @@ import * as validators from './validators/x-wallet.js';
 type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 
 /**
- * Handlers of AvalancheGo X-Chain wallet API, one per JSON-RPC method, keyed by the part of its name after the dot.
+ * Handlers of AvalancheGo X-Chain wallet API, one per JSON-RPC method, keyed by its client method name.
  *
  * The X-Chain's deprecated wallet service: issues a transaction and lets the node's wallet track its UTXOs.
  */

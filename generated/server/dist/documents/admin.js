@@ -25,7 +25,7 @@ export const adminDocument = {
       "params": [
         {
           "name": "endpoint",
-          "required": false,
+          "required": true,
           "description": "The existing endpoint path after `/ext/`, e.g. `bc/X` for `/ext/bc/X`. Not checked: omitted (empty) or unknown, the call still succeeds and aliases that path.",
           "schema": {
             "type": "string"
@@ -33,7 +33,7 @@ export const adminDocument = {
         },
         {
           "name": "alias",
-          "required": false,
+          "required": true,
           "description": "The new path after `/ext/`, e.g. `myAlias` for `/ext/myAlias`. At most 512 bytes. The node does not insist on it: omitted, it aliases the empty path `/ext/`.",
           "schema": {
             "$ref": "#/components/schemas/AdminAlias"
@@ -97,7 +97,7 @@ export const adminDocument = {
         },
         {
           "name": "alias",
-          "required": false,
+          "required": true,
           "description": "The new alias, at most 512 bytes. The node does not insist on it: omitted, the empty string becomes an alias of the chain.",
           "schema": {
             "$ref": "#/components/schemas/AdminAlias"

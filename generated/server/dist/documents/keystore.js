@@ -193,7 +193,8 @@ export const keystoreDocument = {
           "properties": {
             "user": {
               "$ref": "#/components/schemas/EncodedBytes",
-              "description": "The exported user in `encoding`: the codec-serialized user record (2-byte codec version `0x0000`, the 32-byte password hash, the 16-byte salt, then the user's encrypted key/value data)."
+              "description": "The exported user in `encoding`: the codec-serialized user record (2-byte codec version `0x0000`, the 32-byte password hash, the 16-byte salt, then the user's encrypted key/value data).",
+              "x-sensitive": true
             },
             "encoding": {
               "type": "string",
@@ -332,7 +333,8 @@ export const keystoreDocument = {
           "required": true,
           "description": "The exported user, as `keystore.exportUser` returned it, in `encoding`. With `hex` (the default) it needs the `0x` prefix and a valid checksum; omitted or empty, the call fails with \"couldn't unpack codec version\".",
           "schema": {
-            "$ref": "#/components/schemas/EncodedBytes"
+            "$ref": "#/components/schemas/EncodedBytes",
+            "x-sensitive": true
           }
         },
         {
@@ -514,7 +516,8 @@ export const keystoreDocument = {
         "type": "string",
         "minLength": 1,
         "maxLength": 1024,
-        "description": "A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it receives the password in clear text."
+        "description": "A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it receives the password in clear text.",
+        "x-sensitive": true
       },
       "KeystoreUsername": {
         "type": "string",

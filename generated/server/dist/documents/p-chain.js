@@ -26,7 +26,7 @@ export const pChainDocument = {
       "params": [
         {
           "name": "addresses",
-          "required": false,
+          "required": true,
           "description": "P-Chain addresses (`P-<hrp>1...`) whose UTXOs to sum. A bare cb58 short ID is also accepted. Omitted or empty, the node answers zero balances and `utxoIDs: null`.",
           "schema": {
             "type": "array",
@@ -431,7 +431,7 @@ export const pChainDocument = {
       "params": [
         {
           "name": "height",
-          "required": false,
+          "required": true,
           "description": "Height of the block, as a decimal string or a bare number. Omitted, it is 0: the genesis block.",
           "schema": {
             "$ref": "#/components/schemas/Uint64Param"
@@ -1607,7 +1607,7 @@ export const pChainDocument = {
       "params": [
         {
           "name": "txID",
-          "required": false,
+          "required": true,
           "description": "ID of the staking transaction (AddValidatorTx, AddDelegatorTx, AddPermissionlessValidatorTx or AddPermissionlessDelegatorTx). Omitted, it is the zero ID and the list is empty.",
           "schema": {
             "$ref": "#/components/schemas/ID"
@@ -1753,7 +1753,7 @@ export const pChainDocument = {
       "params": [
         {
           "name": "addresses",
-          "required": false,
+          "required": true,
           "description": "P-Chain addresses (`P-<hrp>1...`) whose stake to sum, at most 256. A bare cb58 short ID is also accepted. Omitted or empty, nothing matches and the totals are zero.",
           "schema": {
             "type": "array",
@@ -2740,7 +2740,7 @@ export const pChainDocument = {
       "params": [
         {
           "name": "txID",
-          "required": false,
+          "required": true,
           "description": "ID of the transaction (cb58). Omitted, it is the zero ID and the answer is `Unknown`.",
           "schema": {
             "$ref": "#/components/schemas/ID"
@@ -3027,7 +3027,7 @@ export const pChainDocument = {
       "params": [
         {
           "name": "height",
-          "required": false,
+          "required": true,
           "description": "The P-Chain height: a decimal string, a bare JSON number, or exactly the string `\"proposed\"` (lower case) for this node's proposer-VM height. Omitted or `null` means height 0, the genesis validator set. 18446744073709551615 is reserved and rejected as a number.",
           "schema": {
             "title": "PlatformValidatorSetHeight",
@@ -3408,7 +3408,7 @@ export const pChainDocument = {
       "params": [
         {
           "name": "size",
-          "required": false,
+          "required": true,
           "description": "How many validators to draw (at most 65535). Omitted or 0 returns an empty list.",
           "schema": {
             "$ref": "#/components/schemas/Uint16Param"
@@ -3485,7 +3485,7 @@ export const pChainDocument = {
       "params": [
         {
           "name": "blockchainID",
-          "required": false,
+          "required": true,
           "description": "The blockchain's cb58 ID. Aliases such as `X` are not accepted (they fail to decode). Omitted, it is the all-zero ID, which is the P-Chain's.",
           "schema": {
             "$ref": "#/components/schemas/ID"
@@ -3551,8 +3551,8 @@ export const pChainDocument = {
       "params": [
         {
           "name": "subnetID",
-          "required": false,
-          "description": "The Subnet or L1 whose blockchains to list. Omitted (or the all-zero ID `11111111111111111111111111111111LpoYY`) means the Primary Network.",
+          "required": true,
+          "description": "The Subnet or L1 whose blockchains to list; the Primary Network is the all-zero ID `11111111111111111111111111111111LpoYY`. The node does not insist on it: omitted, it lists the Primary Network's blockchains.",
           "schema": {
             "$ref": "#/components/schemas/ID"
           }

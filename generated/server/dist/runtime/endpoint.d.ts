@@ -6,7 +6,7 @@
  */
 import { type Answer, type NodeListener, type NodeRequest, type NodeResponse } from './http.js';
 import type { Violation } from './params.js';
-import { type MethodSpec, type Profile, type RpcReply } from './rpc.js';
+import { type MethodSpec, type Profile } from './rpc.js';
 export interface EndpointOptions {
     /** `node` (default): answer exactly as AvalancheGo does. `jsonrpc2`: plain JSON-RPC 2.0. */
     profile?: Profile;
@@ -54,17 +54,9 @@ export interface RouterOptions {
     /** Answer CORS requests from any origin, as the node does by default (`--http-allowed-origins=*`). */
     cors?: boolean;
 }
-/** A request whose body a server of its own has read whole. */
-export interface HttpRequest {
-    method: string;
-    url: string;
-    headers: Readonly<Record<string, string | string[] | undefined>>;
-}
 export interface Router {
     readonly node: NodeListener;
     readonly fetch: (request: Request) => Promise<Response>;
-    /** For a server of its own: the request and its whole body in, the reply with every header out but its length. */
-    readonly answer: (request: HttpRequest, body: Uint8Array) => RpcReply | Promise<RpcReply>;
 }
 /** Routes by exact path (query ignored) to an endpoint; any other path is 404, as the node's mux answers it. */
 export declare function createRouter(routes: Record<string, Endpoint> | ((path: string) => Endpoint | undefined), options?: RouterOptions): Router;

@@ -45,15 +45,18 @@ function answerNode(dispatcher, body, call) {
   if (!resolved.validateParams(params)) {
     const violations = violationsOf(resolved.validateParams);
     const rejection = isDecodeFailure(violations) ? void 0 : dispatcher.options.rejectParams?.(resolved.name, params, violations);
-    if (!rejection) return refusal(dispatcher, request, -32e3, dispatcher.invalidArgument);
-    return errorOf(rejection, (code, message, data) => {
-      notify(dispatcher.options.onRefused, request.method, message);
-      return nodeFailure(request, true, code, message, [goStringify(data)]);
-    });
+    if (rejection) {
+      return errorOf(rejection, (code, message, data) => {
+        notify(dispatcher.options.onRefused, request.method, message);
+        return nodeFailure(request, true, code, message, [goStringify(data)]);
+      });
+    }
+    if (!violations.every(isMissing)) return refusal(dispatcher, request, -32e3, dispatcher.invalidArgument);
   }
   const outcome = invoke(dispatcher, resolved, params, call, request.id === void 0);
   return outcome instanceof Promise ? outcome.then((settled) => nodeOutcome(request, settled)) : nodeOutcome(request, outcome);
 }
+const isMissing = (violation) => violation.keyword === "required";
 function refusal(dispatcher, request, code, message, data) {
   notify(dispatcher.options.onRefused, request.method, message);
   return nodeFailure(request, false, code, message, data);

@@ -29,7 +29,7 @@ export const avmStaticDocument: OpenrpcDocument = {
       "params": [
         {
           "name": "networkID",
-          "required": false,
+          "required": true,
           "description": "ID of the network the genesis is for, written into every asset-creation transaction. Omitted means 0.",
           "schema": {
             "$ref": "#/components/schemas/Uint32Param"
@@ -37,7 +37,7 @@ export const avmStaticDocument: OpenrpcDocument = {
         },
         {
           "name": "genesisData",
-          "required": false,
+          "required": true,
           "description": "The assets, keyed by alias (any unique string; the chain registers it as an alias of the asset's ID, as `AVAX` is on the X-Chain). Omitted or empty gives a genesis with no assets.",
           "schema": {
             "type": "object",

@@ -196,7 +196,8 @@ export const keystoreDocument: OpenrpcDocument = {
           "properties": {
             "user": {
               "$ref": "#/components/schemas/EncodedBytes",
-              "description": "The exported user in `encoding`: the codec-serialized user record (2-byte codec version `0x0000`, the 32-byte password hash, the 16-byte salt, then the user's encrypted key/value data)."
+              "description": "The exported user in `encoding`: the codec-serialized user record (2-byte codec version `0x0000`, the 32-byte password hash, the 16-byte salt, then the user's encrypted key/value data).",
+              "x-sensitive": true
             },
             "encoding": {
               "type": "string",
@@ -335,7 +336,8 @@ export const keystoreDocument: OpenrpcDocument = {
           "required": true,
           "description": "The exported user, as `keystore.exportUser` returned it, in `encoding`. With `hex` (the default) it needs the `0x` prefix and a valid checksum; omitted or empty, the call fails with \"couldn't unpack codec version\".",
           "schema": {
-            "$ref": "#/components/schemas/EncodedBytes"
+            "$ref": "#/components/schemas/EncodedBytes",
+            "x-sensitive": true
           }
         },
         {
@@ -517,7 +519,8 @@ export const keystoreDocument: OpenrpcDocument = {
         "type": "string",
         "minLength": 1,
         "maxLength": 1024,
-        "description": "A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it receives the password in clear text."
+        "description": "A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it receives the password in clear text.",
+        "x-sensitive": true
       },
       "KeystoreUsername": {
         "type": "string",

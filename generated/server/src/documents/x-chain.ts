@@ -710,7 +710,7 @@ export const xChainDocument: OpenrpcDocument = {
       "params": [
         {
           "name": "height",
-          "required": false,
+          "required": true,
           "description": "Height of the block, as a decimal string or a bare number. Omitted means 0, the chain's first block.",
           "schema": {
             "$ref": "#/components/schemas/Uint64Param"

@@ -4,7 +4,7 @@
  * `rpc.discover` answering the endpoint's bundled OpenRPC document. A router serves several endpoints on one server,
  * 404 for any other path, like the node's HTTP mux.
  */
-import { type Answer, DEFAULT_MAX_BODY_BYTES, type NodeListener, type NodeRequest, type NodeResponse, fetchAdapter, firstHeader, nodeAdapter, refuseBefore, sendNode, textReply, toResponse, withHeaders } from './http.js';
+import { type Answer, DEFAULT_MAX_BODY_BYTES, type NodeListener, type NodeRequest, type NodeResponse, fetchAdapter, firstHeader, nodeAdapter, sendNode, textReply, toResponse } from './http.js';
 import type { Violation } from './params.js';
 import { type DispatchOptions, type Dispatcher, type Handler, type MethodSpec, type Profile, type RpcReply, dispatch, goMethodName } from './rpc.js';
 
@@ -98,18 +98,9 @@ export interface RouterOptions {
 
 const CORS: Record<string, string> = { Vary: 'Origin', 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Credentials': 'true' };
 
-/** A request whose body a server of its own has read whole. */
-export interface HttpRequest {
-  method: string;
-  url: string;
-  headers: Readonly<Record<string, string | string[] | undefined>>;
-}
-
 export interface Router {
   readonly node: NodeListener;
   readonly fetch: (request: Request) => Promise<Response>;
-  /** For a server of its own: the request and its whole body in, the reply with every header out but its length. */
-  readonly answer: (request: HttpRequest, body: Uint8Array) => RpcReply | Promise<RpcReply>;
 }
 
 /** Routes by exact path (query ignored) to an endpoint; any other path is 404, as the node's mux answers it. */
@@ -136,7 +127,7 @@ export function createRouter(routes: Record<string, Endpoint> | ((path: string) 
     const endpoint = resolve(pathOf(url));
     return endpoint ? { headers, endpoint } : { headers, reply: notFound() };
   };
-  const preflightOf = (method: string | undefined, origin: string | undefined, headers: HttpRequest['headers']) =>
+  const preflightOf = (method: string | undefined, origin: string | undefined, headers: NodeRequest['headers']) =>
     origin && method === 'OPTIONS' ? ([firstHeader(headers['access-control-request-method']), headers['access-control-request-headers']] as [string | undefined, string | string[] | undefined]) : undefined;
   // The router's headers travel with the reply into one writeHead: headers set ahead of it take node:http's slow path.
   const node: NodeListener = (req, res) => {
@@ -159,16 +150,7 @@ export function createRouter(routes: Record<string, Endpoint> | ((path: string) 
     for (const [name, value] of Object.entries(headers ?? {})) if (!response.headers.has(name)) response.headers.set(name, value);
     return response;
   };
-  const answer = (request: HttpRequest, body: Uint8Array): RpcReply | Promise<RpcReply> => {
-    const origin = options.cors ? firstHeader(request.headers.origin) : undefined;
-    const { headers, reply, endpoint } = route(request.url, origin, preflightOf(request.method, origin, request.headers));
-    if (!endpoint) return withHeaders(reply, headers);
-    const refusal = refuseBefore(request.method, firstHeader(request.headers['content-type']), body.length, endpoint.maxBodyBytes);
-    if (refusal) return withHeaders(refusal, headers);
-    const answered = endpoint.answer(body, { headers: request.headers });
-    return answered instanceof Promise ? answered.then((r) => withHeaders(r, headers)) : withHeaders(answered, headers);
-  };
-  return { node, fetch, answer };
+  return { node, fetch };
 }
 
 /** rs/cors's answer to a preflight: the requested method when it is a simple one, and the requested headers. */

@@ -1,0 +1,70 @@
+/**
+ * `npm run diff -- <old> <new>` (spec folders, endpoint documents or bundled documents) or
+ * `npm run diff -- --from v1.12.1 --to v1.14.2` (two releases of this spec). Exit code 1 when a change breaks the
+ * audience of `--fail-on`, 2 on a usage error.
+ */
+import { writeFileSync } from 'node:fs';
+import { exitWithUsage, optionalNodeVersion, parseCli } from '../conform/cli-common.ts';
+import { type Revision, diffSpecs, hasBreaking } from './compare.ts';
+import { loadRevision } from './load.ts';
+import { jsonReport, textReport } from './report.ts';
+
+const USAGE = `Usage: npm run diff -- <old> <new> [options]
+       npm run diff -- --from <vX.Y.Z> --to <vX.Y.Z> [--spec <folder>] [options]
+  <old> <new>             two spec revisions: folders of endpoint documents, or single documents (bundled or not)
+  --from, --to <vX.Y.Z>   compare two AvalancheGo releases as this spec describes them
+  --spec <folder>         the spec for --from/--to (default openrpc)
+  --format text|json      the report on stdout (default text)
+  --json <file>           also write the JSON report to a file
+  --fail-on <audience>    clients, implementers or any (default): exit 1 when a change breaks it`;
+
+const fail = (message: string): never => exitWithUsage('diff', USAGE, message);
+const OPTIONS = {
+  from: { type: 'string' },
+  to: { type: 'string' },
+  spec: { type: 'string' },
+  format: { type: 'string' },
+  json: { type: 'string' },
+  'fail-on': { type: 'string' },
+} as const;
+// The two specs are the arguments that are neither flags nor a flag's separate value.
+const args = process.argv.slice(2);
+const positionals: string[] = [];
+const flags: string[] = [];
+for (let i = 0; i < args.length; i++) {
+  const arg = args[i]!;
+  if (!arg.startsWith('-')) positionals.push(arg);
+  else {
+    flags.push(arg);
+    if (arg.slice(2) in OPTIONS && !arg.includes('=') && i + 1 < args.length) flags.push(args[++i]!);
+  }
+}
+const values = parseCli('diff', USAGE, OPTIONS, flags);
+const format = values.format ?? 'text';
+if (format !== 'text' && format !== 'json') fail(`--format is text or json, not "${format}"`);
+const failOn = values['fail-on'] ?? 'any';
+if (failOn !== 'clients' && failOn !== 'implementers' && failOn !== 'any') fail(`--fail-on is clients, implementers or any, not "${failOn}"`);
+
+let older: Revision;
+let newer: Revision;
+let labels: [string, string];
+try {
+  if (values.from || values.to) {
+    const from = optionalNodeVersion(values.from, fail) ?? fail('--from needs --to');
+    const to = optionalNodeVersion(values.to, fail) ?? fail('--to needs --from');
+    if (positionals.length > 0) fail('give either two specs or --from/--to, not both');
+    const model = loadRevision(values.spec ?? 'openrpc');
+    [older, newer, labels] = [{ model, version: from }, { model, version: to }, [from, to]];
+  } else {
+    if (positionals.length !== 2) fail('give two specs to compare, or --from and --to');
+    [older, newer, labels] = [{ model: loadRevision(positionals[0]!) }, { model: loadRevision(positionals[1]!) }, [positionals[0]!, positionals[1]!]];
+  }
+} catch (error) {
+  process.stderr.write(`diff: ${(error as Error).message}\n`);
+  process.exit(2);
+}
+
+const changes = diffSpecs(older, newer);
+process.stdout.write(format === 'json' ? jsonReport(...labels, changes) : textReport(...labels, changes));
+if (values.json) writeFileSync(values.json, jsonReport(...labels, changes));
+process.exit(hasBreaking(changes, failOn as 'clients' | 'implementers' | 'any') ? 1 : 0);

@@ -1,0 +1,30 @@
+/** The two sides of `npm run diff`: a spec folder, one endpoint document, or bundled documents (as published). */
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { loadSpec } from '../generators/load/index.ts';
+import { buildModel } from '../generators/model/build.ts';
+import type { SpecModel } from '../generators/model/types.ts';
+
+/** The endpoint documents a path names: the file itself, or the `.json` files directly in a folder. */
+function documentsAt(path: string): string[] {
+  if (!existsSync(path)) throw new Error(`${path} does not exist`);
+  if (!statSync(path).isDirectory()) return [path];
+  const files = readdirSync(path).filter((f) => f.endsWith('.json')).sort().map((f) => join(path, f));
+  if (files.length === 0) throw new Error(`${path} holds no .json documents`);
+  return files;
+}
+
+const isBundled = (document: { methods?: unknown }) => Array.isArray(document.methods) && document.methods.every((m) => m !== null && typeof m === 'object' && !('$ref' in m));
+
+/**
+ * A model of the spec at `path`. Hand-written documents go through the loader (bundled and checked); bundled ones,
+ * whose methods are inline, are read as they are, so a published revision compares even under newer project rules.
+ */
+export function loadRevision(path: string): SpecModel {
+  const files = documentsAt(path);
+  const documents = files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
+  if (documents.every(isBundled)) {
+    return buildModel(files.map((file, i) => ({ name: basename(file, '.json'), file, document: documents[i]!, sources: [{ bundled: '', file, pointer: '' }] })));
+  }
+  return buildModel(loadSpec(files));
+}

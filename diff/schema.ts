@@ -1,0 +1,183 @@
+/**
+ * Compares two JSON Schemas of one place in the API, through `$ref`s, and says for each difference whether it narrows
+ * or widens what the place allows. Who that breaks depends on which way the data flows (see ./rules.ts).
+ */
+import { componentName } from '../generators/model/schema-walk.ts';
+import { canonicalJson } from '../generators/model/names.ts';
+import { levelAt } from '../generators/model/versions.ts';
+import type { JsonSchema } from '../generators/model/types.ts';
+
+/** One side of the comparison: its shared schemas and, for a release of this spec, the release. */
+export interface Side {
+  schemas: Record<string, JsonSchema>;
+  version?: string;
+}
+
+export type Flow = 'request' | 'response';
+
+/** What changed at one place, before classification. */
+export interface SchemaChange {
+  rule: string;
+  /** JSON pointer tokens below the compared schema, following `$ref`s. */
+  tokens: string[];
+  text: string;
+  /** Whether the field was required on the side that had it (for added/removed properties). */
+  required?: boolean;
+  /** Whether the object is closed on the new side (an implementer's extra field then fails). */
+  closed?: boolean;
+}
+
+const isSchema = (v: unknown): v is JsonSchema => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The schema at this level as the side has it: `$ref`s followed (siblings kept), then cut to the side's release. */
+export function resolve(schema: unknown, side: Side, depth = 0): JsonSchema {
+  if (!isSchema(schema)) return {};
+  let out = schema;
+  const ref = componentName(out.$ref);
+  if (ref && side.schemas[ref] && depth < 32) {
+    const { $ref: _, ...siblings } = out;
+    out = { ...resolve(side.schemas[ref], side, depth + 1), ...siblings };
+  }
+  return side.version ? levelAt(out, side.version) : out;
+}
+
+const TYPES = ['null', 'boolean', 'object', 'array', 'number', 'string'];
+
+/** The JSON types a schema admits at its own level (`integer` counts as `number`); undefined when unconstrained. */
+function typesOf(schema: JsonSchema): Set<string> | undefined {
+  if (schema.const !== undefined) return new Set([jsonType(schema.const)]);
+  if (Array.isArray(schema.enum)) return new Set(schema.enum.map(jsonType));
+  const type = schema.type;
+  if (type === undefined) return undefined;
+  return new Set((Array.isArray(type) ? type : [type]).map((t) => (t === 'integer' ? 'number' : String(t))));
+}
+
+function jsonType(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value;
+}
+
+const alternativesOf = (schema: JsonSchema): unknown[] | undefined => (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined);
+
+export function compareSchemas(oldRaw: unknown, newRaw: unknown, sides: { old: Side; new: Side }, tokens: string[] = [], seen = new Set<string>()): SchemaChange[] {
+  const key = `${canonicalJson(oldRaw as JsonSchema)}|${canonicalJson(newRaw as JsonSchema)}|${tokens.length > 40}`;
+  if (seen.has(key) || tokens.length > 60) return [];
+  seen.add(key);
+  const a = resolve(oldRaw, sides.old);
+  const b = resolve(newRaw, sides.new);
+  const out: SchemaChange[] = [];
+  const add = (change: Omit<SchemaChange, 'tokens'>, at = tokens) => out.push({ ...change, tokens: at });
+
+  const altsA = alternativesOf(a);
+  const altsB = alternativesOf(b);
+  if (altsA || altsB) {
+    const listA = altsA ?? [a];
+    const listB = altsB ?? [b];
+    const kind = Array.isArray(b.anyOf) ? 'anyOf' : 'oneOf';
+    const pairs = matchAlternatives(listA, listB, sides);
+    for (const [i, j] of pairs) {
+      const at = altsB ? [...tokens, kind, String(j)] : tokens;
+      if (i === undefined) add({ rule: 'alternative-added', text: `a new alternative ${describe(listB[j!], sides.new)} is allowed` }, altsB ? at : tokens);
+      else if (j === undefined) add({ rule: 'alternative-removed', text: `the alternative ${describe(listA[i], sides.old)} is no longer allowed` }, altsA ? [...tokens, Array.isArray(a.anyOf) ? 'anyOf' : 'oneOf', String(i)] : tokens);
+      else out.push(...compareSchemas(listA[i], listB[j], sides, at, seen));
+    }
+    return out;
+  }
+
+  const typesA = typesOf(a);
+  const typesB = typesOf(b);
+  if (typesA && typesB) {
+    const removed = [...typesA].filter((t) => !typesB.has(t));
+    const added = [...typesB].filter((t) => !typesA.has(t));
+    if (removed.length > 0 && added.length > 0 && removed.length === typesA.size) {
+      add({ rule: 'type-changed', text: `the type changed from ${[...typesA].join('|')} to ${[...typesB].join('|')}` });
+      return out;
+    }
+    if (removed.length > 0) add({ rule: 'type-narrowed', text: `no longer allows ${removed.sort(byType).join(', ')}` });
+    if (added.length > 0) add({ rule: 'type-widened', text: `now also allows ${added.sort(byType).join(', ')}` });
+  } else if (typesA && !typesB) add({ rule: 'type-widened', text: 'no longer constrains the type' });
+  else if (!typesA && typesB) add({ rule: 'type-narrowed', text: `now must be ${[...typesB].join('|')}` });
+
+  const valuesA = a.const !== undefined ? [a.const] : a.enum;
+  const valuesB = b.const !== undefined ? [b.const] : b.enum;
+  if (Array.isArray(valuesA) && Array.isArray(valuesB)) {
+    const inB = new Set(valuesB.map((v) => canonicalJson(v as JsonSchema)));
+    const inA = new Set(valuesA.map((v) => canonicalJson(v as JsonSchema)));
+    for (const v of valuesA) if (!inB.has(canonicalJson(v as JsonSchema))) add({ rule: 'value-removed', text: `the value ${JSON.stringify(v)} is no longer allowed` });
+    for (const v of valuesB) if (!inA.has(canonicalJson(v as JsonSchema))) add({ rule: 'value-added', text: `the value ${JSON.stringify(v)} is now allowed` });
+  } else if (Array.isArray(valuesA) && !valuesB) add({ rule: 'value-widened', text: 'no longer limited to a list of values' });
+  else if (!valuesA && Array.isArray(valuesB)) add({ rule: 'value-narrowed', text: `now limited to ${valuesB.map((v) => JSON.stringify(v)).join(', ')}` });
+
+  for (const keyword of ['pattern', 'format']) {
+    if (a[keyword] !== b[keyword] && (a[keyword] !== undefined || b[keyword] !== undefined)) {
+      add({ rule: `${keyword}-changed`, text: `${keyword} changed from ${JSON.stringify(a[keyword] ?? null)} to ${JSON.stringify(b[keyword] ?? null)}` });
+    }
+  }
+  for (const [keyword, narrowsWhenLower] of [['maxLength', true], ['maxItems', true], ['minLength', false], ['minItems', false], ['maximum', true], ['minimum', false]] as const) {
+    const x = a[keyword] as number | undefined;
+    const y = b[keyword] as number | undefined;
+    if (x === y) continue;
+    const narrowed = x === undefined ? true : y === undefined ? false : narrowsWhenLower ? y < x : y > x;
+    add({ rule: narrowed ? 'limit-narrowed' : 'limit-widened', text: `${keyword} changed from ${x ?? 'none'} to ${y ?? 'none'}` });
+  }
+
+  const propsA = (isSchema(a.properties) ? a.properties : {}) as Record<string, JsonSchema>;
+  const propsB = (isSchema(b.properties) ? b.properties : {}) as Record<string, JsonSchema>;
+  const reqA = new Set((Array.isArray(a.required) ? a.required : []) as string[]);
+  const reqB = new Set((Array.isArray(b.required) ? b.required : []) as string[]);
+  // Whether an object that still carries a removed field fails the new schema (result objects are closed).
+  const closed = (b.additionalProperties !== undefined && b.additionalProperties !== true) || b.propertyNames !== undefined;
+  for (const name of Object.keys(propsA)) {
+    if (!(name in propsB)) add({ rule: 'property-removed', text: `field "${name}" removed`, required: reqA.has(name), closed }, [...tokens, 'properties', name]);
+  }
+  for (const name of Object.keys(propsB)) {
+    const at = [...tokens, 'properties', name];
+    if (!(name in propsA)) {
+      add({ rule: 'property-added', text: `field "${name}" added${reqB.has(name) ? ' (required)' : ''}`, required: reqB.has(name) }, at);
+      continue;
+    }
+    if (!reqA.has(name) && reqB.has(name)) add({ rule: 'property-became-required', text: `field "${name}" is now required` }, at);
+    if (reqA.has(name) && !reqB.has(name)) add({ rule: 'property-became-optional', text: `field "${name}" is now optional` }, at);
+    out.push(...compareSchemas(propsA[name], propsB[name], sides, at, seen));
+  }
+  if (a.additionalProperties === false && b.additionalProperties !== false && b.additionalProperties !== undefined && Object.keys(propsB).length === 0) {
+    // A closed object that became a map: the keys are now open.
+    add({ rule: 'map-opened', text: 'the object became a map with open keys' });
+  }
+  for (const keyword of ['items', 'additionalProperties', 'propertyNames']) {
+    if (isSchema(a[keyword]) && isSchema(b[keyword])) out.push(...compareSchemas(a[keyword], b[keyword], sides, [...tokens, keyword], seen));
+  }
+  return out;
+}
+
+const byType = (x: string, y: string) => TYPES.indexOf(x) - TYPES.indexOf(y);
+
+function describe(schema: unknown, side: Side): string {
+  if (isSchema(schema) && componentName(schema.$ref)) return componentName(schema.$ref)!;
+  const resolved = resolve(schema, side);
+  if (resolved.const !== undefined) return JSON.stringify(resolved.const);
+  if (typeof resolved.title === 'string') return resolved.title;
+  const types = typesOf(resolved);
+  return types ? [...types].join('|') : 'schema';
+}
+
+/** Pairs old and new alternatives: by shared schema name, then by equal content, then by position. */
+function matchAlternatives(a: unknown[], b: unknown[], sides: { old: Side; new: Side }): Array<[number | undefined, number | undefined]> {
+  const pairs: Array<[number | undefined, number | undefined]> = [];
+  const freeB = new Set(b.map((_, j) => j));
+  const freeA: number[] = [];
+  const name = (s: unknown) => (isSchema(s) ? componentName(s.$ref) : undefined);
+  const content = (s: unknown, side: Side) => canonicalJson(resolve(s, side));
+  a.forEach((alt, i) => {
+    const j = [...freeB].find((k) => (name(alt) && name(alt) === name(b[k])) || content(alt, sides.old) === content(b[k], sides.new));
+    if (j === undefined) return freeA.push(i);
+    freeB.delete(j);
+    pairs.push([i, j]);
+  });
+  const restB = [...freeB];
+  if (freeA.length === restB.length) freeA.forEach((i, k) => pairs.push([i, restB[k]]));
+  else {
+    for (const i of freeA) pairs.push([i, undefined]);
+    for (const j of restB) pairs.push([undefined, j]);
+  }
+  return pairs.sort(([i1, j1], [i2, j2]) => (j1 ?? i1 ?? 0) - (j2 ?? i2 ?? 0));
+}

@@ -1,0 +1,122 @@
+/**
+ * The mock's transaction engine on a world: `issueTx` decodes with the official codec, verifies as the chain's node
+ * does, and puts the transaction in the pool; a block builder accepts pooled transactions into blocks. Automine (one
+ * block per transaction, at once, like anvil) by default; `interval` builds from the pool every `blockTimeMs`;
+ * `manual` builds only on `mine`.
+ */
+import { makeBlock } from '../world/codec.ts';
+import type { UtxoChain } from '../world/types.ts';
+import type { World } from '../world/world.ts';
+import { type DecodedTx, decodeTx } from './codec.ts';
+import { type Effects, applyEffects } from './effects.ts';
+import { verifyP } from './p.ts';
+import { Refusal, TEXTS } from './refusals.ts';
+import { verifyStaking } from './staking.ts';
+import { verifyX } from './x.ts';
+
+const DROPPED_KEPT = 1024;
+
+export type Mining = { mode: 'auto' } | { mode: 'manual' } | { mode: 'interval'; blockTimeMs: number };
+
+interface Pending {
+  decoded: DecodedTx;
+  effects: Effects;
+  inputs: string[];
+}
+
+export class Engine {
+  private readonly pools: Record<UtxoChain, Pending[]> = { X: [], P: [] };
+  private timer: NodeJS.Timeout | undefined;
+  private readonly droppedIDs: string[] = [];
+
+  constructor(
+    public world: World,
+    readonly mining: Mining = { mode: 'auto' },
+  ) {
+    if (mining.mode === 'interval') {
+      this.timer = setInterval(() => {
+        this.mine('X', 1, false);
+        this.mine('P', 1, false);
+      }, mining.blockTimeMs);
+      this.timer.unref();
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** The transaction's ID once pooled (a transaction already pooled is not an error); the node's refusal otherwise. */
+  issue(chain: UtxoChain, bytes: Uint8Array): string {
+    let decoded: DecodedTx;
+    try {
+      decoded = decodeTx(chain, bytes);
+    } catch (error) {
+      const text = (error as Error).message;
+      throw new Refusal(chain === 'P' ? `couldn't parse tx: ${text}` : text);
+    }
+    const pool = this.pools[chain];
+    if (pool.some((p) => p.decoded.id === decoded.id)) return decoded.id;
+    let effects: Effects;
+    try {
+      effects = chain === 'X' ? verifyX(this.world, decoded) : verifyP(this.world, decoded, verifyStaking);
+    } catch (error) {
+      if (error instanceof Refusal) this.drop(chain, decoded, error.message);
+      throw error;
+    }
+    const inputs = [...effects.consumed, ...effects.imported];
+    if (pool.some((p) => p.inputs.some((key) => inputs.includes(key)))) {
+      const text = TEXTS.conflicts(decoded.id);
+      this.drop(chain, decoded, text);
+      throw new Refusal(chain === 'P' ? `couldn't issue tx: ${text}` : text);
+    }
+    pool.push({ decoded, effects, inputs });
+    const known = this.world.txs.get(decoded.id);
+    if (!known || known.status === 'Dropped') this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes, status: 'Processing' });
+    if (this.mining.mode === 'auto') this.mine(chain, 1, false);
+    return decoded.id;
+  }
+
+  /** Remembers why a transaction the chain never accepted was refused: `platform.getTxStatus` answers Dropped with it. */
+  private drop(chain: UtxoChain, decoded: DecodedTx, reason: string): void {
+    const known = this.world.txs.get(decoded.id);
+    if (chain !== 'P' || (known && known.status !== 'Dropped')) return;
+    this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes: decoded.bytes, status: 'Dropped', reason });
+    // Like the mempool's drop cache (vms/txs/mempool), only the latest refusals are remembered.
+    this.droppedIDs.push(decoded.id);
+    if (this.droppedIDs.length > DROPPED_KEPT) {
+      const oldest = this.droppedIDs.shift()!;
+      if (this.world.txs.get(oldest)?.status === 'Dropped') this.world.txs.delete(oldest);
+    }
+  }
+
+  /** Builds `count` blocks from the pool; with `allowEmpty` false, stops at an empty pool (automine, the interval). */
+  mine(chain: UtxoChain, count = 1, allowEmpty = true): string[] {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const pool = this.pools[chain];
+      const batch = pool.splice(0, this.mining.mode === 'auto' ? 1 : pool.length);
+      if (batch.length === 0 && !allowEmpty) break;
+      ids.push(this.build(chain, batch));
+    }
+    return ids;
+  }
+
+  pending(chain: UtxoChain): number {
+    return this.pools[chain].length;
+  }
+
+  /** Forgets the pools (after the world is reverted or reset under them). */
+  clear(): void {
+    this.pools.X = [];
+    this.pools.P = [];
+  }
+
+  private build(chain: UtxoChain, batch: Pending[]): string {
+    const world = this.world;
+    const block = makeBlock(chain, world.tip(chain), world.time.get(), batch.map((p) => p.decoded));
+    for (const pending of batch) applyEffects(world, chain, pending.effects);
+    world.acceptBlock(block);
+    return block.id;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * secp256k1fx's spend check (vms/secp256k1fx/fx.go VerifySpend, VerifyCredentials): the input's amount is the UTXO's,
+ * the output is unlocked, the signer count is the threshold, and each signature recovers to the owner its index names.
+ */
+import { secp256k1 } from '@avalabs/avalanchejs';
+import { TRANSFER_OUTPUT, type Transaction, outputType, shortIDText } from './codec.ts';
+import { Refusal, TEXTS } from './refusals.ts';
+import type { Owner, Utxo } from '../world/types.ts';
+
+const HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+const recovered = new Map<string, string>();
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+
+/**
+ * The address (40-hex) that signed `hash`; the node's refusal when none did (utils/crypto/secp256k1/secp256k1.go
+ * RecoverPublicKeyFromHash: a high-S signature is "mutated", one that recovers to no key is invalid).
+ */
+export function signer(hash: Uint8Array, signature: Uint8Array): string {
+  const key = hex(hash) + hex(signature);
+  let result = recovered.get(key);
+  if (result === undefined) {
+    if (BigInt(`0x${hex(signature.subarray(32, 64))}`) > HALF_ORDER) result = `!${TEXTS.mutatedSig}`;
+    else {
+      try {
+        result = hex(secp256k1.publicKeyBytesToAddress(secp256k1.recoverPublicKey(hash, signature)));
+      } catch {
+        result = `!${TEXTS.invalidSig}`;
+      }
+    }
+    if (recovered.size > 10_000) recovered.clear();
+    recovered.set(key, result);
+  }
+  if (result.startsWith('!')) throw new Refusal(result.slice(1));
+  return result;
+}
+
+/** VerifyCredentials: throws the node's text when `signatures` may not spend what `owner` owns at time `now`. */
+export function verifyCredentials(hash: Uint8Array, indices: number[], signatures: Uint8Array[], owner: Owner, now: bigint): void {
+  if (owner.locktime > now) throw new Refusal(TEXTS.timelocked);
+  if (owner.threshold < indices.length) throw new Refusal(TEXTS.tooManySigners);
+  if (owner.threshold > indices.length) throw new Refusal(TEXTS.tooFewSigners);
+  if (indices.length !== signatures.length) throw new Refusal(TEXTS.signersMismatch);
+  indices.forEach((index, i) => {
+    const expected = owner.addresses[index];
+    if (expected === undefined) throw new Refusal(TEXTS.indexOutOfBounds);
+    const got = signer(hash, signatures[i]!);
+    if (got !== expected) throw new Refusal(TEXTS.wrongSig(shortIDText(expected), shortIDText(got)));
+  });
+}
+
+/** VerifySpend: a secp256k1fx TransferInput spending the TransferOutput of `utxo` (its stakeable lock already unwrapped). */
+export function verifySpend(hash: Uint8Array, input: Transaction, signatures: Uint8Array[], utxo: Utxo, now: bigint, type = outputType(utxo)): void {
+  if (type !== TRANSFER_OUTPUT) throw new Refusal(TEXTS.wrongUtxoType);
+  if (input._type !== 'secp256k1fx.TransferInput') throw new Refusal(TEXTS.wrongInputType);
+  if (utxo.amount !== input.amount()) throw new Refusal(TEXTS.mismatchedAmounts(utxo.amount, input.amount()));
+  verifyCredentials(hash, input.sigIndicies(), signatures, utxo.owner, now);
+}

@@ -1,0 +1,113 @@
+/**
+ * The mock node's HTTP server: node:http with its limits set to what AvalancheGo's Go net/http server does, and Go's
+ * refusal texts where node:http would answer in its own words. A request not read within the read timeout (30 s,
+ * the node's --http-read-timeout) is cut without an answer, as Go cuts it (node:http would send 408); a keep-alive
+ * connection idle for 120 s (--http-idle-timeout) is closed; a head over 1 MiB (Go's MaxHeaderBytes) gets 431.
+ */
+import { type IncomingMessage, type RequestListener, type Server, STATUS_CODES, createServer } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+export interface ServeOptions {
+  /** Largest request head, as Go's MaxHeaderBytes. Default 1 MiB. */
+  maxHeaderBytes?: number;
+  /** Time to read a request, head and body. Default 30 s. */
+  readTimeoutMs?: number;
+  /** Time a keep-alive connection may wait for its next request. Default 120 s. */
+  idleTimeoutMs?: number;
+}
+
+export interface HttpServer {
+  server: Server;
+  /** Stops listening and closes every connection, answered or not. */
+  close(): Promise<void>;
+}
+
+/**
+ * What Go's server answers to a request it refuses before any handler sees it, by llhttp's error code and reason
+ * (the first match wins; anything else is a plain 400).
+ */
+const REFUSALS: Array<[code: string, reason: RegExp | undefined, status: number, text: string]> = [
+  ['HPE_HEADER_OVERFLOW', undefined, 431, '431 Request Header Fields Too Large'],
+  ['HPE_INVALID_HEADER_TOKEN', /value char/, 400, '400 Bad Request: invalid header value'],
+  ['HPE_INVALID_HEADER_TOKEN', undefined, 400, '400 Bad Request: malformed MIME header line'],
+  ['HPE_INVALID_CONTENT_LENGTH', undefined, 400, '400 Bad Request: invalid Content-Length'],
+  ['HPE_UNEXPECTED_CONTENT_LENGTH', undefined, 400, '400 Bad Request: invalid Content-Length'],
+  ['HPE_INVALID_TRANSFER_ENCODING', /Content-Length/, 400, '400 Bad Request: both Transfer-Encoding and Content-Length'],
+  ['HPE_INVALID_TRANSFER_ENCODING', undefined, 501, 'Unsupported transfer encoding'],
+  ['HPE_INVALID_CHUNK_SIZE', undefined, 400, '400 Bad Request: malformed chunked encoding'],
+  ['HPE_INVALID_METHOD', undefined, 400, '400 Bad Request: malformed HTTP request'],
+];
+
+/** Go's answer to a request refused before any handler: plain text, then the connection closes. */
+function refuse(socket: Duplex, status: number, text: string): void {
+  if (socket.writable) socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${text}`);
+  else socket.destroy();
+}
+
+/**
+ * What Go refuses that node:http lets through: a version other than HTTP/1.x, and an HTTP/1.1 request without exactly
+ * one Host header (node:http takes the first of several).
+ */
+function requestProblem(req: IncomingMessage): [number, string] | undefined {
+  if (req.httpVersionMajor !== 1) return [505, '505 HTTP Version Not Supported: unsupported protocol version'];
+  let hosts = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.length === 4 && req.rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+  if (hosts > 1) return [400, '400 Bad Request: too many Host headers'];
+  if (hosts === 0 && req.httpVersionMinor === 1) return [400, '400 Bad Request: missing required Host header'];
+  return undefined;
+}
+
+export function createHttpServer(listener: RequestListener, options: ServeOptions = {}): Server {
+  const readTimeout = options.readTimeoutMs ?? 30_000;
+  const server = createServer(
+    {
+      maxHeaderSize: options.maxHeaderBytes ?? 1024 * 1024,
+      requestTimeout: readTimeout,
+      headersTimeout: readTimeout,
+      keepAliveTimeout: options.idleTimeoutMs ?? 120_000,
+      // How often node:http looks for requests past their time: often enough for the timeout to hold to about 1/8.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, readTimeout / 8)),
+      requireHostHeader: false,
+    },
+    (req, res) => {
+      const problem = requestProblem(req);
+      if (problem) {
+        req.resume();
+        return refuse(req.socket, ...problem);
+      }
+      listener(req, res);
+    },
+  );
+  server.on('checkExpectation', (req, res) => {
+    req.resume();
+    refuse(res.socket!, 417, '417 Expectation Failed');
+  });
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+    // Go cuts a request past its read deadline without a word, and reads nothing after a request that asked to close
+    // the connection; a connection the client broke has no one to answer.
+    if (error.code === 'HPE_CLOSED_CONNECTION') return void socket.end();
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const reason = String((error as { reason?: unknown }).reason ?? '');
+    const [, , status, text] = REFUSALS.find(([code, pattern]) => code === error.code && (!pattern || pattern.test(reason))) ?? [, , 400, '400 Bad Request'];
+    refuse(socket, status, text);
+  });
+  return server;
+}
+
+/** Listens on `host:port` (port 0 picks a free one). */
+export async function serveHttp(listener: RequestListener, port: number, host: string, options: ServeOptions = {}): Promise<HttpServer> {
+  const server = createHttpServer(listener, options);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  return { server, close };
+}

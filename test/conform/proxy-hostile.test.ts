@@ -1,0 +1,177 @@
+/**
+ * The proxy under hostile input and hostile upstreams (issue 14): one bad exchange fails only itself, values nested
+ * thousands deep are written and compared without recursion, a silent upstream gets the caller a 504, the caller's
+ * Host reaches the node, and secrets (x-sensitive) never reach a transcript, a log line or an error.
+ */
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { type IncomingHttpHeaders, type Server, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ProxyOptions, type ProxyViolation, startProxy } from '../../conform/proxy.ts';
+import { formatViolation } from '../../conform/proxy-stats.ts';
+import { loadSpecModel } from '../../conform/spec.ts';
+import { readTranscripts } from '../../conform/transcript.ts';
+import { SpecValidator } from '../../conform/validate.ts';
+import { startMockNode } from '../../mock/node.ts';
+
+const model = loadSpecModel();
+const validator = new SpecValidator(model);
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function upstream(answer: (body: string, headers: IncomingHttpHeaders, res: import('node:http').ServerResponse) => void): Promise<string> {
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => answer(body, req.headers, res));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  closers.push(() => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function proxyTo(url: string, extra: Partial<ProxyOptions> = {}) {
+  const proxy = await startProxy({ upstream: url, validator, ...extra });
+  closers.push(() => proxy.close());
+  return proxy;
+}
+
+function call(url: string, path: string, body: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; body: string }>((done, fail) => {
+    const req = request(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => done({ status: res.statusCode!, body: text }));
+      res.on('error', fail);
+    });
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+const echo = (body: string, _h: IncomingHttpHeaders, res: import('node:http').ServerResponse) => {
+  // Answers with the request's own id, as a node does: the proxy then compares two deep values.
+  const id = body.slice(body.indexOf('"id":') + 5, body.lastIndexOf(',"method"'));
+  res.writeHead(200, { 'content-type': 'application/json' }).end(`{"jsonrpc":"2.0","result":{"height":"1"},"id":${id}}`);
+};
+
+describe('the proxy under hostile input', () => {
+  it('survives an id nested 5,000 levels deep, records it, and keeps serving', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hostile-'));
+    const internal: string[] = [];
+    const proxy = await proxyTo(await upstream(echo), { record: dir, onInternalError: (m) => internal.push(m) });
+    const id = '['.repeat(5000) + '1' + ']'.repeat(5000);
+    const deep = await call(proxy.url, '/ext/bc/P', `{"jsonrpc":"2.0","id":${id},"method":"platform.getHeight"}`);
+    expect(deep.status).toBe(200);
+    await proxy.settled();
+    const next = await call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":2,"method":"platform.getHeight"}');
+    expect(JSON.parse(next.body)).toEqual({ jsonrpc: '2.0', result: { height: '1' }, id: 2 });
+    await proxy.settled();
+    expect(internal).toEqual([]);
+    const [first] = readTranscripts(dir);
+    let value = (first!.transcript.request as { id: unknown }).id;
+    let depth = 0;
+    while (Array.isArray(value)) [value, depth] = [value[0], depth + 1];
+    expect([depth, value]).toEqual([5000, 1]);
+  });
+
+  it('loses only the exchange whose checking fails, and says so without the request', async () => {
+    const broken = new SpecValidator(model);
+    broken.checkParams = () => {
+      throw new RangeError('password hunter2 made it throw');
+    };
+    const internal: string[] = [];
+    const proxy = await proxyTo(await upstream(echo), { validator: broken, onInternalError: (m) => internal.push(m) });
+    const got = await call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}');
+    expect(got.status).toBe(200);
+    await proxy.settled();
+    expect(internal).toEqual(['exchange #1: checking failed (RangeError); the proxy carries on']);
+    expect((await call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":2,"method":"platform.getHeight"}')).status).toBe(200);
+  });
+
+  it('answers 504 when the upstream stays silent past the timeout', async () => {
+    const silent = await upstream(() => undefined);
+    const failures: string[] = [];
+    const proxy = await proxyTo(silent, { timeoutMs: 300, onUpstreamError: (m) => failures.push(m) });
+    const got = await call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}');
+    expect(got.status).toBe(504);
+    expect(got.body).toBe(`504 Gateway Timeout: the upstream node at ${silent} did not answer within 0.3 s\n`);
+    expect(failures).toEqual([`504 to the caller: the upstream node at ${silent} did not answer within 0.3 s`]);
+  });
+
+  it("forwards the caller's Host header, or the one --host-header names", async () => {
+    const hosts: Array<string | undefined> = [];
+    const node = await upstream((body, headers, res) => {
+      hosts.push(headers.host);
+      echo(body, headers, res);
+    });
+    const plain = await proxyTo(node);
+    await call(plain.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}', { host: 'evil.example' });
+    const named = await proxyTo(node, { hostHeader: 'localhost:9650' });
+    await call(named.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}', { host: 'evil.example' });
+    expect(hosts).toEqual(['evil.example', 'localhost:9650']);
+  });
+
+  it('checks a request with 1,000,000 invalid items within a second of a valid one of the same size', async () => {
+    const proxy = await proxyTo(await upstream((_b, _h, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","error":{"code":-32000,"message":"x"},"id":1}')));
+    const invalid = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getBalance', params: { addresses: Array(1_000_000).fill('x') } });
+    const shape = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getBalance', params: { addresses: ['P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5'] } });
+    const valid = shape.slice(0, -1) + ' '.repeat(invalid.length - shape.length) + '}';
+    const timed = async (body: string) => {
+      const start = performance.now();
+      await call(proxy.url, '/ext/bc/P', body);
+      await proxy.settled();
+      return performance.now() - start;
+    };
+    const best = async (body: string) => Math.min(await timed(body), await timed(body), await timed(body));
+    const [validMs, invalidMs] = [await best(valid), await best(invalid)];
+    expect(invalidMs - validMs).toBeLessThan(1000);
+  }, 60_000);
+});
+
+describe('secrets through the proxy', () => {
+  const PASSWORD = 'Correct-Horse-Battery-Staple-9';
+
+  it('records keystore calls with passwords and exported users redacted, files readable by their owner only', async () => {
+    const mock = await startMockNode({ port: 0 });
+    closers.push(() => mock.close());
+    const dir = mkdtempSync(join(tmpdir(), 'hostile-'));
+    const lines: string[] = [];
+    const proxy = await proxyTo(mock.url, {
+      record: dir,
+      onViolation: (v: ProxyViolation) => lines.push(formatViolation(v)),
+      onInternalError: (m) => lines.push(m),
+      onUnknownMethod: (m) => lines.push(m),
+    });
+    const rpc = (method: string, params: unknown) => call(proxy.url, '/ext/keystore', JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
+    await rpc('keystore.createUser', { username: 'alice', password: PASSWORD });
+    const exported = JSON.parse((await rpc('keystore.exportUser', { username: 'alice', PASSWORD })).body) as { result: { user: string } };
+    await rpc('keystore.importUser', { username: 'bob', paſſword: PASSWORD, user: exported.result.user });
+    await rpc('keystore.deleteUser', [{ username: 'alice', password: PASSWORD }]);
+    // Too long and not JSON: neither a violation nor the raw text may carry it.
+    await rpc('keystore.createUser', { username: 'carol', password: `${PASSWORD}${'x'.repeat(1100)}` });
+    await call(proxy.url, '/ext/keystore', `{"jsonrpc":"2.0","id":1,"method":"keystore.createUser","params":{"password":"${PASSWORD}"`);
+    await proxy.settled();
+
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(6);
+    for (const file of files) {
+      const text = readFileSync(join(dir, file), 'utf8');
+      expect(text).not.toContain(PASSWORD);
+      expect(text).not.toContain(exported.result.user.slice(2, 40));
+      expect(statSync(join(dir, file)).mode & 0o777).toBe(0o600);
+    }
+    const transcripts = readTranscripts(dir).map((t) => t.transcript);
+    expect(transcripts[0]!.request).toMatchObject({ params: { username: 'alice', password: '<redacted>' } });
+    expect(transcripts[1]!.response.body).toMatchObject({ result: { user: '<redacted>', encoding: 'hex' } });
+    expect(transcripts[2]!.request).toMatchObject({ params: { paſſword: '<redacted>', user: '<redacted>' } });
+    expect(transcripts[3]!.request).toMatchObject({ params: [{ password: '<redacted>' }] });
+    expect(transcripts[5]!.requestText).toContain('"password":"<redacted>"');
+    expect(lines.some((line) => /password/.test(line))).toBe(true);
+    expect(lines.join('\n')).not.toContain(PASSWORD.slice(0, 10));
+  });
+});

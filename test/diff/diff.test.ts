@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { type Change, diffSpecs } from '../../diff/compare.ts';
+import { loadRevision } from '../../diff/load.ts';
+
+const FIXTURES = join(import.meta.dirname, '../fixtures/diff');
+const ROOT = join(import.meta.dirname, '../..');
+const run = promisify(execFile);
+const brief = (changes: Change[]) => changes.map(({ rule, method, pointer, clients, implementers }) => ({ rule, method, pointer, clients, implementers }));
+
+describe('a fixture pair per kind of change', () => {
+  for (const kind of readdirSync(FIXTURES).sort()) {
+    it(kind, () => {
+      const dir = join(FIXTURES, kind);
+      const changes = diffSpecs({ model: loadRevision(join(dir, 'old.json')) }, { model: loadRevision(join(dir, 'new.json')) });
+      expect(brief(changes)).toEqual(JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')));
+    });
+  }
+
+  it('finds nothing between a spec and itself', () => {
+    const model = loadRevision(join(FIXTURES, 'method-added/old.json'));
+    expect(diffSpecs({ model }, { model })).toEqual([]);
+  });
+});
+
+describe('the releases of this spec', () => {
+  const model = loadRevision(join(ROOT, 'openrpc'));
+  const between = (from: string, to: string) => diffSpecs({ model, version: from }, { model, version: to });
+  const summary = (changes: Change[]) => [...new Set(changes.map((c) => `${c.method} ${c.rule}`))].sort();
+
+  it('v1.12.1 -> v1.14.2 is what the wire notes list', () => {
+    expect(summary(between('v1.12.1', 'v1.14.2'))).toEqual([
+      'avm.getAddressTxs method-removed',
+      'avm.getTxFee method-added',
+      'keystore.createUser method-removed',
+      'keystore.deleteUser method-removed',
+      'keystore.exportUser method-removed',
+      'keystore.importUser method-removed',
+      'keystore.listUsers method-removed',
+      'platform.getCurrentValidators result-alternative-added',
+      'platform.getCurrentValidators result-property-removed',
+      'platform.getL1Validator result-property-added',
+      'platform.getValidatorFeeConfig method-added',
+      'platform.getValidatorFeeState method-added',
+    ]);
+    const removed = between('v1.12.1', 'v1.14.2').filter((c) => c.rule === 'result-property-removed').map((c) => c.pointer.split('/').at(-1));
+    expect(new Set(removed)).toEqual(new Set(['stakeAmount', 'rewardOwner']));
+  });
+
+  it('each change inside a method shows up between the releases on either side of it', () => {
+    expect(summary(between('v1.10.5', 'v1.10.6'))).toEqual(['platform.getValidatorsAt result-map-opened', 'platform.getValidatorsAt result-property-removed']);
+    expect(summary(between('v1.10.15', 'v1.10.16'))).toEqual(['admin.setLoggerLevel result-property-added']);
+    expect(summary(between('v1.11.12', 'v1.11.13'))).toEqual(
+      expect.arrayContaining(['platform.getSubnet result-property-added', 'platform.getValidatorsAt param-alternative-added', 'platform.getL1Validator method-added']),
+    );
+    expect(summary(between('v1.9.11', 'v1.9.12'))).toEqual(expect.arrayContaining(['avm.getTxStatus result-value-removed']));
+    expect(summary(between('v1.10.0', 'v1.10.1'))).toEqual(
+      expect.arrayContaining(['platform.getStake param-added', 'platform.getTx result-property-added', 'platform.getBlock result-property-added']),
+    );
+    expect(summary(between('v1.9.7', 'v1.9.8'))).toEqual(expect.arrayContaining(['platform.getBalance param-removed', 'platform.getCurrentValidators result-property-added']));
+  });
+});
+
+describe('npm run diff', () => {
+  const cli = (...args: string[]) => run('npx', ['tsx', 'diff/cli.ts', ...args], { cwd: ROOT }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => e,
+  );
+
+  it('exits 1 on a breaking change, with text and JSON reports', async () => {
+    const dir = join(FIXTURES, 'param-added-required');
+    const text = await cli(join(dir, 'old.json'), join(dir, 'new.json'));
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/clients: breaking +implementers: possibly-breaking +param "extra" added \(required\)/);
+    const json = await cli('--format', 'json', join(dir, 'old.json'), join(dir, 'new.json'));
+    expect(JSON.parse(json.stdout).summary.clients.breaking).toBe(1);
+  });
+
+  it('exits 0 when nothing breaks the audience asked about', async () => {
+    const dir = join(FIXTURES, 'method-added');
+    expect((await cli(join(dir, 'old.json'), join(dir, 'new.json'), '--fail-on', 'clients')).code).toBe(0);
+    expect((await cli(join(dir, 'old.json'), join(dir, 'new.json'))).code).toBe(1);
+  });
+
+  it('compares two releases and refuses bad usage', async () => {
+    const releases = await cli('--from', 'v1.12.1', '--to', 'v1.14.2');
+    expect(releases.stdout).toMatch(/keystore\.listUsers \(keystore\)\n {2}clients: breaking/);
+    expect((await cli('--from', 'v1.12')).code).toBe(2);
+    expect((await cli('only-one.json')).code).toBe(2);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * Public OpenRPC documents no one here wrote (test/fixtures/corpus, sources in its README) generate every artifact:
+ * the client compiles under strict TypeScript, its names are pinned in a golden (`types.golden.txt` beside the
+ * document; `UPDATE_GOLDENS=1` rewrites it), the docs site renders a page per endpoint, and the server stubs answer an
+ * example call in the jsonrpc2 profile, a foreign document's default.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Project, ts } from 'ts-morph';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { GeneratedFile } from '../../generators/emit/files.ts';
+import { clientClassName } from '../../generators/model/names.ts';
+import type { SpecModel } from '../../generators/model/types.ts';
+import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
+
+const CORPUS = 'test/fixtures/corpus';
+const ROOT = resolve(import.meta.dirname, '../..');
+const UPDATE = process.env.UPDATE_GOLDENS === '1';
+const documents = readdirSync(CORPUS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const out = mkdtempSync(join(tmpdir(), 'corpus-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+const generated = new Map<string, { model: SpecModel; files: GeneratedFile[] }>();
+async function generate(name: string) {
+  if (!generated.has(name)) {
+    const model = loadModel(join(CORPUS, name));
+    const files = await renderArtifacts(model);
+    for (const file of files) {
+      mkdirSync(dirname(join(out, name, file.path)), { recursive: true });
+      writeFileSync(join(out, name, file.path), file.contents);
+    }
+    generated.set(name, { model, files });
+  }
+  return generated.get(name)!;
+}
+
+/** Every name a user of the client meets: client classes with their methods, and every exported type. */
+function names(model: SpecModel, files: GeneratedFile[]): string {
+  const lines: string[] = [];
+  for (const endpoint of model.endpoints) {
+    lines.push(`class ${clientClassName(endpoint.typeName)}`);
+    for (const method of endpoint.methods) lines.push(`  ${method.shortName} = ${method.name}`);
+  }
+  const types = String(files.find((f) => f.path === 'client/src/types.ts')!.contents);
+  for (const [, kind, name] of types.matchAll(/^export (type|interface) ([A-Za-z0-9_$]+)/gm)) lines.push(`${kind} ${name}`);
+  return `${lines.join('\n')}\n`;
+}
+
+describe('public OpenRPC documents', () => {
+  it('the corpus has documents from several projects', () => {
+    expect(documents.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it.each(documents)('%s: every artifact, names pinned, docs rendered, server answers an example', { timeout: 120_000 }, async (name) => {
+    const { model, files } = await generate(name);
+    const paths = files.map((f) => f.path);
+    for (const endpoint of model.endpoints) {
+      expect(paths).toContain(`client/src/${endpoint.name}.ts`);
+      expect(paths).toContain(`server/src/${endpoint.name}.ts`);
+      expect(paths).toContain(`openrpc/${endpoint.name}.json`);
+      expect(String(files.find((f) => f.path === `docs/${endpoint.name}.html`)?.contents)).toContain(endpoint.methods[0]?.name ?? '');
+    }
+
+    const golden = join(CORPUS, name, 'types.golden.txt');
+    if (UPDATE) writeFileSync(golden, names(model, files));
+    expect(names(model, files), `${golden} is stale; UPDATE_GOLDENS=1 rewrites it`).toBe(readFileSync(golden, 'utf8'));
+
+    // The server package, as generated, answers each method that has an example with that example's result.
+    const server = await import(pathToFileURL(join(out, name, 'server/dist/index.js')).href);
+    for (const endpoint of model.endpoints) {
+      const create = Object.values(server).find((value) => typeof value === 'function' && value.name === `create${endpoint.typeName}Endpoint`) as (h: object) => { fetch: (r: Request) => Promise<Response> };
+      const handlers = Object.fromEntries(endpoint.methods.map((m) => [m.shortName, () => m.examples[0]?.result ?? null]));
+      const app = create(handlers);
+      const method = endpoint.methods.find((m) => m.examples.length > 0 && m.result);
+      if (!method) continue;
+      const example = method.examples[0]!;
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: method.name, params: example.params });
+      const response = await app.fetch(new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+      expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: example.result });
+      // An unknown method is refused as JSON-RPC 2.0 says, not as AvalancheGo does.
+      const unknown = await app.fetch(new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'no_such_method' }) }));
+      expect((await unknown.json()).error.code).toBe(-32601);
+    }
+  });
+
+  it('every client compiles under strict TypeScript', { timeout: 300_000 }, async () => {
+    for (const name of documents) await generate(name);
+    const project = new Project({
+      compilerOptions: { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] },
+      skipAddingFilesFromTsConfig: true,
+    });
+    project.addSourceFilesAtPaths(`${out}/*/client/src/**/*.ts`);
+    const found = project.getPreEmitDiagnostics();
+    expect(found.length, project.formatDiagnosticsWithColorAndContext(found)).toBe(0);
+  });
+});

@@ -1,0 +1,239 @@
+/**
+ * The transaction engine on a local world, with transactions built and signed by avalanchejs 5.2.0 as an app builds
+ * them: issue, see the effects, and each refusal in the node's words.
+ */
+import { Credential, Signature, TransferableInput, TransferableOutput, type UnsignedTx, Utxo, addTxSignatures, avaxSerial, avm, avmSerial, pvm, pvmSerial, secp256k1, utils } from '@avalabs/avalanchejs';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { cb58Encode } from '../../generators/formats.ts';
+import { Engine } from '../../mock/engine/engine.ts';
+import { gasPrice } from '../../mock/engine/p.ts';
+import { advanceTime } from '../../mock/engine/staking.ts';
+import { idOf } from '../../mock/world/codec.ts';
+import { buildWorld } from '../../mock/world/genesis.ts';
+import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
+import type { UtxoChain } from '../../mock/world/types.ts';
+import type { World } from '../../mock/world/world.ts';
+
+const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
+const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
+const OTHER_KEY = new Uint8Array(32).fill(7);
+const other = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(OTHER_KEY));
+const recipient = new Uint8Array(20).fill(9);
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+const AVAX = 1_000_000_000n;
+
+let world: World;
+let engine: Engine;
+beforeEach(() => {
+  world = buildWorld({ network: 'local', accounts: 0 });
+  engine = new Engine(world);
+});
+
+function contextOf(w: World) {
+  const f = w.config.fee;
+  return {
+    networkID: w.network.networkID,
+    hrp: w.network.hrp,
+    xBlockchainID: w.chainIDs.X,
+    pBlockchainID: w.chainIDs.P,
+    cBlockchainID: w.chainIDs.C,
+    avaxAssetID: w.network.avaxAssetID,
+    baseTxFee: w.config.txFee,
+    createAssetTxFee: w.config.createAssetTxFee,
+    platformFeeConfig: { weights: { 0: f.weights[0], 1: f.weights[1], 2: f.weights[2], 3: f.weights[3] }, maxCapacity: f.maxCapacity, maxPerSecond: f.maxPerSecond, targetPerSecond: f.targetPerSecond, minPrice: f.minPrice, excessConversionConstant: f.excessConversionConstant },
+  };
+}
+const feeState = (w: World) => {
+  const { capacity, excess } = w.feeState.get();
+  return { capacity, excess, price: gasPrice(w.config.fee.minPrice, excess, w.config.fee.excessConversionConstant), timestamp: new Date().toISOString() };
+};
+
+const manager = (chain: UtxoChain) => utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');
+const utxosOf = (chain: UtxoChain, owner: Uint8Array) => world.utxosOf(chain, hex(owner)).map((u) => manager(chain).unpack(u.bytes, Utxo));
+const balanceOf = (chain: UtxoChain, owner: Uint8Array) => world.utxosOf(chain, hex(owner)).reduce((sum, u) => sum + u.amount, 0n);
+const atomicOf = (destination: UtxoChain, source: UtxoChain, owner: Uint8Array) =>
+  world.atomicUtxosOf(world.chainIDs[destination], world.chainIDs[source], hex(owner)).map((u) => manager(destination).unpack(u.bytes, Utxo));
+
+async function sign(unsigned: UnsignedTx, key = EWOQ): Promise<Uint8Array> {
+  await addTxSignatures({ unsignedTx: unsigned, privateKeys: [key] });
+  return unsigned.getSignedTx().toBytes();
+}
+
+/** A real signature, by a key that owns none of the inputs. */
+async function signWrong(unsigned: UnsignedTx): Promise<Uint8Array> {
+  const signature = await secp256k1.sign(unsigned.toBytes(), OTHER_KEY);
+  for (const credential of unsigned.credentials) credential.setSignature(0, signature);
+  return unsigned.getSignedTx().toBytes();
+}
+
+/** A BaseTx spending `utxo` whole and paying `amount` to the recipient, signed by ewoq: what no SDK would build. */
+async function rawSend(chain: UtxoChain, utxo: Utxo, amount: bigint): Promise<Uint8Array> {
+  const input = TransferableInput.fromUtxoAndSigindicies(utxo, [0]);
+  const output = TransferableOutput.fromNative(world.network.avaxAssetID, amount, [recipient]);
+  const base = avaxSerial.BaseTx.fromNative(world.network.networkID, world.chainIDs[chain], [output], [input], new Uint8Array());
+  const tx = chain === 'X' ? new avmSerial.BaseTx(base) : new pvmSerial.BaseTx(base);
+  const signature = await secp256k1.sign(manager(chain).packCodec(tx), EWOQ);
+  return new avaxSerial.SignedTx(tx, [new Credential([new Signature(signature)])]).toBytes();
+}
+
+const pay = (amount: bigint, to = recipient) => [TransferableOutput.fromNative(world.network.avaxAssetID, amount, [to])];
+const xSend = (amount: bigint, to = recipient) => avm.newBaseTx(contextOf(world), [ewoq], utxosOf('X', ewoq), pay(amount, to));
+const pSend = (amount: bigint, to = recipient) => pvm.newBaseTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), outputs: pay(amount, to) }, contextOf(world));
+
+describe('X-Chain', () => {
+  it('accepts a BaseTx into a block of its own: the recipient is paid, the sender gets the change', async () => {
+    const before = balanceOf('X', ewoq);
+    const tip = world.tip('X');
+    const bytes = await sign(xSend(AVAX));
+    const txID = engine.issue('X', bytes);
+    expect(txID).toBe(idOf(bytes));
+    expect(world.txs.get(txID)?.status).toBe('Accepted');
+    expect(balanceOf('X', recipient)).toBe(AVAX);
+    expect(utxosOf('X', recipient).map((u) => u.utxoId.txID.toString())).toEqual([txID]);
+    expect(balanceOf('X', ewoq)).toBe(before - AVAX - world.config.txFee);
+    const block = world.tip('X');
+    expect([block.height, block.parentID, block.txIDs]).toEqual([tip.height + 1, tip.id, [txID]]);
+    expect(world.txs.get(txID)?.blockID).toBe(block.id);
+    expect(idOf(block.bytes)).toBe(block.id);
+  });
+
+  it('refuses the same tx again, a wrong signature, an overspend and a time-locked UTXO in the node words', async () => {
+    const bytes = await sign(xSend(AVAX));
+    engine.issue('X', bytes);
+    expect(() => engine.issue('X', bytes)).toThrow(/^failed to verify transfer: failed to get utxo \w+: not found$/);
+    const wrong = await signWrong(xSend(5n));
+    expect(() => engine.issue('X', wrong)).toThrow(`failed to verify transfer: wrong signature: expected signature from ${cb58Encode(ewoq)} but got from ${cb58Encode(other)}`);
+    const [utxo] = utxosOf('X', ewoq);
+    expect(() => engine.issue('X', Uint8Array.of(0, 0, 0, 0))).toThrow();
+    const over = await rawSend('X', utxo!, world.utxosOf('X', hex(ewoq))[0]!.amount);
+    expect(() => engine.issue('X', over)).toThrow(/^insufficient funds$/);
+  });
+
+  it('refuses to spend a time-locked output', async () => {
+    const locked = TransferableOutput.fromNative(world.network.avaxAssetID, 3n * AVAX, [ewoq], world.time.get() + 3600n);
+    engine.issue('X', await sign(avm.newBaseTx(contextOf(world), [ewoq], utxosOf('X', ewoq), [locked])));
+    const lockedUtxo = utxosOf('X', ewoq).find((u) => u.getOutputOwners().locktime.value() > 0n)!;
+    const spend = await rawSend('X', lockedUtxo, AVAX);
+    expect(() => engine.issue('X', spend)).toThrow(/^failed to verify transfer: output is time locked$/);
+  });
+});
+
+describe('P-Chain', () => {
+  it('commits a BaseTx paying the dynamic fee: recipient paid, change back, block', async () => {
+    const before = balanceOf('P', ewoq);
+    const unsigned = pSend(AVAX);
+    const bytes = await sign(unsigned);
+    const txID = engine.issue('P', bytes);
+    expect(world.txs.get(txID)?.status).toBe('Committed');
+    expect(balanceOf('P', recipient)).toBe(AVAX);
+    const burned = before - AVAX - balanceOf('P', ewoq);
+    expect(burned).toBe(pvm.calculateFee(unsigned.getTx(), contextOf(world).platformFeeConfig.weights, feeState(world).price));
+    expect(world.tip('P').txIDs).toEqual([txID]);
+  });
+
+  it('refuses the same tx again, a wrong signature and an overspend in the node words', async () => {
+    const bytes = await sign(pSend(AVAX));
+    engine.issue('P', bytes);
+    expect(() => engine.issue('P', bytes)).toThrow(/^couldn't issue tx: failed verification: failed execution: failed to read consumed UTXO \w+:\d+ due to: not found$/);
+    const wrong = await signWrong(pSend(5n));
+    expect(() => engine.issue('P', wrong)).toThrow(`couldn't issue tx: failed verification: failed execution: failed to verify transfer: wrong signature: expected signature from ${cb58Encode(ewoq)} but got from ${cb58Encode(other)}`);
+    const utxo = world.utxosOf('P', hex(ewoq)).find((u) => u.stakeableLocktime === 0n)!;
+    const over = await rawSend('P', manager('P').unpack(utxo.bytes, Utxo), utxo.amount);
+    expect(() => engine.issue('P', over)).toThrow(/^couldn't issue tx: failed verification: failed execution: insufficient unlocked funds: needs \d+ more \w+$/);
+  });
+});
+
+describe('atomic transfers', () => {
+  it('exports AVAX from X to P and imports it', async () => {
+    const ctx = contextOf(world);
+    const exported = avm.newExportTx(ctx, world.chainIDs.P, [ewoq], utxosOf('X', ewoq), pay(10n * AVAX, ewoq));
+    engine.issue('X', await sign(exported));
+    expect(world.atomicUtxosOf(world.chainIDs.P, world.chainIDs.X, hex(ewoq)).map((u) => u.amount)).toEqual([10n * AVAX]);
+    const imported = pvm.newImportTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], sourceChainId: world.chainIDs.X, toAddressesBytes: [recipient], utxos: atomicOf('P', 'X', ewoq) }, ctx);
+    const txID = engine.issue('P', await sign(imported));
+    expect(world.txs.get(txID)?.status).toBe('Committed');
+    expect(atomicOf('P', 'X', ewoq)).toEqual([]);
+    expect(balanceOf('P', recipient)).toBeGreaterThan(9n * AVAX);
+    expect(() => engine.issue('P', imported.getSignedTx().toBytes())).toThrow(/failed to get shared memory: not found$/);
+  });
+});
+
+describe('subnets and chains', () => {
+  it('creates a subnet, then a chain on it authorized by the subnet owner', async () => {
+    const ctx = contextOf(world);
+    const subnetTx = pvm.newCreateSubnetTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), subnetOwners: [ewoq] }, ctx);
+    const subnetID = engine.issue('P', await sign(subnetTx));
+    expect(world.subnets.get(subnetID)?.owner.addresses).toEqual([hex(ewoq)]);
+    const chainTx = pvm.newCreateChainTx(
+      { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), chainName: 'mychain', subnetId: subnetID, vmId: world.chainIDs.X, fxIds: [], genesisData: { hello: 'world' }, subnetAuth: [0] },
+      ctx,
+    );
+    // avalanchejs' addTxSignatures signs inputs only: the subnet's owner signs the authorization (the last credential).
+    await addTxSignatures({ unsignedTx: chainTx, privateKeys: [EWOQ] });
+    chainTx.credentials.at(-1)!.setSignature(0, await secp256k1.sign(chainTx.toBytes(), EWOQ));
+    const chainID = engine.issue('P', chainTx.getSignedTx().toBytes());
+    expect(world.chains.get(chainID)).toMatchObject({ name: 'mychain', subnetID });
+    const stranger = pvm.newCreateChainTx(
+      { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), chainName: 'other', subnetId: subnetID, vmId: world.chainIDs.X, fxIds: [], genesisData: {}, subnetAuth: [0] },
+      ctx,
+    );
+    await addTxSignatures({ unsignedTx: stranger, privateKeys: [EWOQ] });
+    stranger.credentials.at(-1)!.setSignature(0, await secp256k1.sign(stranger.toBytes(), OTHER_KEY));
+    expect(() => engine.issue('P', stranger.getSignedTx().toBytes())).toThrow(/unauthorized modification: wrong signature/);
+  });
+});
+
+describe('staking', () => {
+  it('adds a validator and a delegator; past their end they leave the set, stake back and rewards paid', async () => {
+    const ctx = contextOf(world);
+    const staking = world.config.staking;
+    const nodeID = `NodeID-${cb58Encode(new Uint8Array(20).fill(42))}`;
+    const start = world.time.get();
+    const end = start + staking.minStakeDuration * 2n;
+    const owner = new Uint8Array(20).fill(77);
+    const validatorTx = pvm.newAddPermissionlessValidatorTx(
+      { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: nodeID, subnetId: world.chainIDs.P, start, end, weight: staking.minValidatorStake, rewardAddresses: [owner], delegatorRewardsOwner: [owner], shares: 20_000 },
+      ctx,
+    );
+    const validatorID = engine.issue('P', await sign(validatorTx));
+    const current = () => [...world.stakers.values()].filter((s) => s.startTime <= world.time.get() && world.time.get() < s.endTime).map((s) => s.txID);
+    expect(current()).toContain(validatorID);
+    const tooShort = pvm.newAddPermissionlessDelegatorTx(
+      { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: nodeID, subnetId: world.chainIDs.P, start, end: start + 60n, weight: staking.minDelegatorStake, rewardAddresses: [recipient] },
+      ctx,
+    );
+    expect(() => engine.issue('P', tooShort.getSignedTx().toBytes())).toThrow(/^couldn't issue tx: failed verification: failed execution: staking period is too short$/);
+    const delegatorTx = pvm.newAddPermissionlessDelegatorTx(
+      { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: nodeID, subnetId: world.chainIDs.P, start, end, weight: staking.minDelegatorStake, rewardAddresses: [recipient] },
+      ctx,
+    );
+    const delegatorID = engine.issue('P', await sign(delegatorTx));
+    expect(world.stakers.get(delegatorID)?.validatorTxID).toBe(validatorID);
+    const ewoqBefore = balanceOf('P', ewoq);
+
+    advanceTime(world, end);
+    expect(current()).not.toContain(validatorID);
+    expect(current()).not.toContain(delegatorID);
+    expect(balanceOf('P', ewoq)).toBe(ewoqBefore + staking.minValidatorStake + staking.minDelegatorStake);
+    const validatorReward = world.stakers.get(validatorID)!.potentialReward;
+    const delegatorReward = world.stakers.get(delegatorID)!.potentialReward;
+    expect(validatorReward).toBeGreaterThan(0n);
+    const fee = (delegatorReward * 20_000n) / 1_000_000n;
+    expect(balanceOf('P', recipient)).toBe(delegatorReward - fee);
+    expect(balanceOf('P', owner)).toBe(validatorReward + fee);
+    expect(world.rewardUtxos.get(validatorID)?.length).toBe(2);
+  });
+});
+
+describe('snapshots', () => {
+  it('revert undoes a send', async () => {
+    const mark = world.snapshot();
+    const before = balanceOf('X', ewoq);
+    engine.issue('X', await sign(xSend(AVAX)));
+    expect(balanceOf('X', recipient)).toBe(AVAX);
+    world.revert(mark);
+    engine.clear();
+    expect([balanceOf('X', recipient), balanceOf('X', ewoq)]).toEqual([0n, before]);
+  });
+});
+

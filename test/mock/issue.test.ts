@@ -1,0 +1,91 @@
+/**
+ * An app's flow against the mock over HTTP, with avalanchejs 5.2.0's own API clients: read UTXOs, build, sign, issue,
+ * see the status, the balances and the block; the node's refusal for a double spend; avalanche.js v3 sends on X.
+ */
+import { addTxSignatures, avm, pvm, secp256k1, TransferableOutput, utils } from '@avalabs/avalanchejs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gasPrice } from '../../mock/engine/p.ts';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
+import type { World } from '../../mock/world/world.ts';
+
+const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
+const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
+const recipient = new Uint8Array(20).fill(3);
+const AVAX = 1_000_000_000n;
+
+let node: RunningMockNode;
+beforeAll(async () => {
+  node = await startMockNode({ port: 0, world: { network: 'local', accounts: 1 } });
+});
+afterAll(() => node?.close());
+
+function contextOf(w: World) {
+  const f = w.config.fee;
+  return {
+    networkID: w.network.networkID,
+    hrp: w.network.hrp,
+    xBlockchainID: w.chainIDs.X,
+    pBlockchainID: w.chainIDs.P,
+    cBlockchainID: w.chainIDs.C,
+    avaxAssetID: w.network.avaxAssetID,
+    baseTxFee: w.config.txFee,
+    createAssetTxFee: w.config.createAssetTxFee,
+    platformFeeConfig: { weights: { 0: f.weights[0], 1: f.weights[1], 2: f.weights[2], 3: f.weights[3] }, maxCapacity: f.maxCapacity, maxPerSecond: f.maxPerSecond, targetPerSecond: f.targetPerSecond, minPrice: f.minPrice, excessConversionConstant: f.excessConversionConstant },
+  };
+}
+
+async function rpc(path: string, method: string, params: object): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
+  const response = await fetch(node.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  return (await response.json()) as never;
+}
+
+const xBalance = async (address: string) => BigInt(String((await rpc('/ext/bc/X', 'avm.getBalance', { address, assetID: 'AVAX' })).result!.balance));
+
+describe('issuing over HTTP with avalanchejs 5.2.0', () => {
+  it('X: getUTXOs, newBaseTx, issueTx, Accepted, balances and the block', async () => {
+    const context = contextOf(node.world);
+    const api = new avm.AVMApi(node.url);
+    const from = `X-${utils.formatBech32(context.hrp, ewoq)}`;
+    const to = `X-${utils.formatBech32(context.hrp, recipient)}`;
+    const { utxos } = await api.getUTXOs({ addresses: [from] });
+    const before = await xBalance(from);
+    const tx = avm.newBaseTx(context, [ewoq], utxos, [TransferableOutput.fromNative(context.avaxAssetID, 2n * AVAX, [recipient])]);
+    await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ] });
+    const { txID } = await api.issueSignedTx(tx.getSignedTx());
+    expect((await api.getTxStatus({ txID })).status).toBe('Accepted');
+    expect(await xBalance(to)).toBe(2n * AVAX);
+    expect(await xBalance(from)).toBe(before - 2n * AVAX - context.baseTxFee);
+    const height = (await rpc('/ext/bc/X', 'avm.getHeight', {})).result!.height;
+    const block = (await rpc('/ext/bc/X', 'avm.getBlockByHeight', { height, encoding: 'hex' })).result!;
+    expect(String(block.block)).toContain(Buffer.from(tx.getSignedTx().toBytes()).subarray(2).toString('hex'));
+
+    const again = await rpc('/ext/bc/X', 'avm.issueTx', { tx: utils.bufferToHex(utils.addChecksum(tx.getSignedTx().toBytes())) });
+    expect(again.error?.message).toMatch(/^failed to verify transfer: failed to get utxo \w+: not found$/);
+    const garbage = await rpc('/ext/bc/X', 'avm.issueTx', { tx: '0x00' });
+    expect(garbage.error?.message).toMatch(/^problem decoding transaction: /);
+  });
+
+  it('P: getFeeState, newBaseTx, issueTx, Committed; a refused tx reads Dropped with its reason', async () => {
+    const context = contextOf(node.world);
+    const api = new pvm.PVMApi(node.url);
+    const from = `P-${utils.formatBech32(context.hrp, ewoq)}`;
+    const { utxos } = await api.getUTXOs({ addresses: [from] });
+    const { capacity, excess } = node.world.feeState.get();
+    const feeState = { capacity, excess, price: gasPrice(1n, excess, context.platformFeeConfig.excessConversionConstant), timestamp: new Date().toISOString() };
+    const tx = pvm.newBaseTx({ feeState, fromAddressesBytes: [ewoq], utxos, outputs: [TransferableOutput.fromNative(context.avaxAssetID, AVAX, [recipient])] }, context);
+    await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ] });
+    const { txID } = await api.issueSignedTx(tx.getSignedTx());
+    expect((await api.getTxStatus({ txID })).status).toBe('Committed');
+    const to = `P-${utils.formatBech32(context.hrp, recipient)}`;
+    expect(BigInt((await api.getBalance({ addresses: [to] })).balance)).toBe(AVAX);
+
+    // The same inputs again, to another recipient: a new tx, spending what is gone.
+    const second = pvm.newBaseTx({ feeState, fromAddressesBytes: [ewoq], utxos, outputs: [TransferableOutput.fromNative(context.avaxAssetID, AVAX, [ewoq])] }, context);
+    await addTxSignatures({ unsignedTx: second, privateKeys: [EWOQ] });
+    const refused = await rpc('/ext/bc/P', 'platform.issueTx', { tx: utils.bufferToHex(utils.addChecksum(second.getSignedTx().toBytes())) });
+    expect(refused.error?.message).toMatch(/^couldn't issue tx: failed verification: failed execution: failed to read consumed UTXO \w+:\d+ due to: not found$/);
+    const id = utils.base58check.encode((await import('@noble/hashes/sha2.js')).sha256(second.getSignedTx().toBytes()));
+    expect(await api.getTxStatus({ txID: id })).toEqual({ status: 'Dropped', reason: refused.error!.message });
+  });
+});
