@@ -2,8 +2,8 @@
  * Every example of every method, through the generated client, over real HTTP: the params on the wire are the
  * example's params and the client returns exactly the example's result. The chain APIs' examples are answered by the
  * generated server package's example handler set (the classic OpenRPC mock): the mock node answers them from its
- * simulated network instead. The admin and keystore examples describe the mock node's own starting state, so they go
- * to the mock node (but those about a chain it does not simulate), stateful ones after the calls that lead to them
+ * simulated network instead. The admin, keystore, info and health examples describe the mock node's own starting
+ * state, so they go to the mock node (but those about a chain it does not simulate), stateful ones after the calls that lead to them
  * (the user exists before it is exported).
  */
 import { type Server, createServer } from 'node:http';
@@ -68,7 +68,8 @@ async function startExamplesServer(): Promise<{ url: string; close: () => Promis
   return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, close: () => new Promise((resolve) => http.close(() => resolve())) };
 }
 
-const STATEFUL = new Set(['admin', 'keystore']);
+// The Info and Health examples are a fresh local mock node's answers (its network, chains, node ID, peers, health).
+const STATEFUL = new Set(['admin', 'keystore', 'info', 'health']);
 /** Admin examples about a chain the simulated network does not have (a subnet's, from the API docs). */
 const OTHER_CHAIN = new Set(['admin.aliasChain', 'admin.getChainAliases']);
 
