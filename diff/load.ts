@@ -1,15 +1,15 @@
 /** The two sides of `npm run diff`: a spec folder, one endpoint document, or bundled documents (as published). */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { loadSpec } from '../generators/load/index.ts';
 import { buildModel } from '../generators/model/build.ts';
+import { specFiles } from '../generators/pipeline.ts';
 import type { SpecModel } from '../generators/model/types.ts';
 
-/** The endpoint documents a path names: the file itself, or the `.json` files directly in a folder. */
+/** The endpoint documents a path names: the file itself, or the spec documents directly in a folder. */
 function documentsAt(path: string): string[] {
   if (!existsSync(path)) throw new Error(`${path} does not exist`);
-  if (!statSync(path).isDirectory()) return [path];
-  const files = readdirSync(path).filter((f) => f.endsWith('.json')).sort().map((f) => join(path, f));
+  const files = specFiles(path);
   if (files.length === 0) throw new Error(`${path} holds no .json documents`);
   return files;
 }

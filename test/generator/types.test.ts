@@ -31,14 +31,14 @@ describe('types of the wire', () => {
   });
 
   it('takes integer params as string or number', () => {
-    expect(declaration('PlatformGetBlockByHeightParams')).toMatch(/\n {2}height\?: Uint64Param;/);
+    expect(declaration('PlatformGetBlockByHeightParams')).toMatch(/\n {2}height: Uint64Param;/);
   });
 
   it('names params and results <Service><Method>Params/Result and titled inline schemas by their title', () => {
     for (const name of ['PlatformGetHeightResult', 'PlatformGetBalanceParams', 'AvmGetUTXOsResult', 'AdminAliasParams', 'KeystoreListUsersResult', 'PlatformValidatorAtHeight', 'PlatformValidatorSetHeight']) {
       expect(names).toContain(name);
     }
-    expect(declaration('PlatformGetValidatorsAtParams')).toMatch(/height\?: PlatformValidatorSetHeight;/);
+    expect(declaration('PlatformGetValidatorsAtParams')).toMatch(/height: PlatformValidatorSetHeight;/);
     expect(declaration('PlatformValidatorSetHeight')).toContain('= Uint64Param | "proposed";');
   });
 

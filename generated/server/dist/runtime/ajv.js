@@ -16,7 +16,7 @@ export function budgeted(validate) {
     const valid = validate(data);
     const errors = validate.errors;
     const cut = errors ? errors.indexOf(TOO_MANY) : -1;
-    run.errors = cut < 0 ? errors : errors.slice(0, cut + 1);
+    run.errors = cut < 0 ? errors ?? null : errors.slice(0, cut + 1);
     return valid;
   };
   run.errors = null;
