@@ -341,7 +341,7 @@ export interface DevMineResult {
  */
 export interface DevFundParams {
   /**
-   * The owner, `X-<hrp>1...` or `P-<hrp>1...`.
+   * The owner: an X-Chain (`X-local1...` on a local network) or P-Chain (`P-local1...`) address of the simulated network.
    */
   address: Address;
   /**

@@ -357,7 +357,7 @@ export const devDocument = {
         {
           "name": "address",
           "required": true,
-          "description": "The owner, `X-<hrp>1...` or `P-<hrp>1...`.",
+          "description": "The owner: an X-Chain (`X-local1...` on a local network) or P-Chain (`P-local1...`) address of the simulated network.",
           "schema": {
             "$ref": "#/components/schemas/Address"
           }
