@@ -44,7 +44,8 @@ async function serve(target: Target): Promise<void> {
   let port: number;
   if (target === 'mock') {
     const { startMockNode } = await import('../mock/node.ts');
-    port = Number(new URL((await startMockNode({ port: 0 })).url).port);
+    // The call is a Mainnet example: on a simulated Mainnet, the mock answers it from its world.
+    port = Number(new URL((await startMockNode({ port: 0, world: { network: 'mainnet' } })).url).port);
   } else if (target === 'stub') {
     const server = await import('../generated/server/dist/index.js');
     const handlers = Object.fromEntries(server.xChainMethods.map((m) => [m.handler, () => RESULT]));

@@ -6,6 +6,8 @@
  */
 import { exitWithUsage, optionalNodeVersion, parseCli } from '../conform/cli-common.ts';
 import { bech32Encode } from '../generators/formats.ts';
+import type { Mining } from './engine/engine.ts';
+import { loadWorld, saveWorld } from './engine/state-file.ts';
 import { startMockNode } from './node.ts';
 import { NETWORK_NAMES, type NetworkName } from './world/networks.ts';
 
@@ -15,6 +17,10 @@ const USAGE = `Usage: npm run mock -- [options]
   --accounts <n>                  funded keys to create, 2,500 AVAX each on X and on P (default 10)
   --seed <text>                   seed of the funded keys and of Fuji's and Mainnet's synthetic stakers
   --utxos-per-account <n>         UTXOs each account's funds are split into, per chain (default 1)
+  --block-time <ms>               build a block from the pooled transactions every <ms> (default: automine, one
+                                  block per transaction at once)
+  --no-mining                     build blocks only when asked (dev.mine)
+  --state <file>                  load the world saved in <file> (if it exists) and save it there on exit
   --host <address>                address to listen on (default 127.0.0.1)
   --api-admin-enabled=<bool>      serve /ext/admin (default true)
   --api-keystore-enabled=<bool>   serve /ext/keystore where the node version has it (default true)
@@ -61,6 +67,9 @@ const values = parseCli(
     accounts: { type: 'string' },
     seed: { type: 'string' },
     'utxos-per-account': { type: 'string' },
+    'block-time': { type: 'string' },
+    'no-mining': { type: 'boolean', default: false },
+    state: { type: 'string' },
     'api-admin-enabled': { type: 'string' },
     'api-keystore-enabled': { type: 'string' },
     'node-version': { type: 'string' },
@@ -84,14 +93,22 @@ const count = (name: 'accounts' | 'utxos-per-account', fallback: number, min: nu
 };
 const accounts = count('accounts', 10, 0);
 const utxosPerAccount = count('utxos-per-account', 1, 1);
+const blockTime = values['block-time'] === undefined ? undefined : Number(values['block-time']);
+if (blockTime !== undefined && !(Number.isInteger(blockTime) && blockTime > 0)) fail('--block-time must be a positive number of milliseconds');
+if (blockTime !== undefined && values['no-mining']) fail('--block-time and --no-mining exclude each other');
+const mining: Mining = blockTime ? { mode: 'interval', blockTimeMs: blockTime } : values['no-mining'] ? { mode: 'manual' } : { mode: 'auto' };
 const adminEnabled = flag(values['api-admin-enabled'], 'api-admin-enabled');
 const keystoreEnabled = flag(values['api-keystore-enabled'], 'api-keystore-enabled');
 
 try {
+  const worldOptions = { network, accounts, utxosPerAccount, ...(values.seed === undefined ? {} : { seed: values.seed }) };
+  const loaded = values.state ? loadWorld(values.state) : undefined;
+  if (loaded && loaded.options.network !== network && values.network !== undefined) fail(`--state ${values.state} holds a ${loaded.options.network} world, not ${network}`);
   const node = await startMockNode({
     port,
     host: values.host ?? '127.0.0.1',
-    world: { network, accounts, utxosPerAccount, ...(values.seed === undefined ? {} : { seed: values.seed }) },
+    mining,
+    world: loaded?.world ?? worldOptions,
     ...(adminEnabled === undefined ? {} : { adminEnabled }),
     ...(keystoreEnabled === undefined ? {} : { keystoreEnabled }),
     ...(nodeVersion ? { nodeVersion } : {}),
@@ -102,6 +119,7 @@ try {
   console.log(`mock AvalancheGo node${nodeVersion ? ` ${nodeVersion}` : ''} listening on ${node.url} (${node.nodeID})`);
   const { world } = node;
   console.log(`network: ${world.network.name} (network ID ${world.network.networkID}, HRP ${world.network.hrp}); X-Chain ${world.chainIDs.X}, AVAX ${world.network.avaxAssetID}`);
+  console.log(`blocks: ${mining.mode === 'auto' ? 'automine (one per transaction)' : mining.mode === 'interval' ? `every ${mining.blockTimeMs} ms` : 'only when mined (dev.mine)'}`);
   console.log(`endpoints: ${[...new Set(node.routes.values())].join(', ')}; e.g. ${node.url}/ext/bc/X`);
   if (world.accounts.length > 0) {
     // Test keys of a simulated network, printed on purpose (as anvil does): never use them anywhere else.
@@ -111,7 +129,11 @@ try {
     if (world.accounts.length > shown.length) console.log(`... and ${world.accounts.length - shown.length} more`);
   }
   if (world.network.name === 'local') console.log('The ewoq key PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN holds the local genesis funds.');
-  const stop = () => void node.close().then(() => process.exit(0));
+  if (loaded) console.log(`state: loaded from ${values.state}`);
+  const stop = () => {
+    if (values.state) saveWorld(node.world, loaded?.options ?? worldOptions, values.state);
+    void node.close().then(() => process.exit(0));
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 } catch (error) {

@@ -1,5 +1,5 @@
 /**
- * A mock AvalancheGo node: the endpoints of the spec on the generated server stubs (node profile), at the
+ * A mock AvalancheGo node: the six endpoints of the spec on the generated server stubs (node profile), at the
  * node's paths and aliases, with the node's HTTP behaviour around them: the Host check (403 for host names not
  * allowed), CORS for any origin, a `node-id` header on every answer, 404 for any other path.
  */
@@ -45,32 +45,33 @@ export interface MockNode {
   routes: Map<string, EndpointName>;
 }
 
-/** Each endpoint's paths on a network whose X- and P-Chain have these IDs. */
-const bases = (x: string, p: string): Record<EndpointName, string[]> => ({
-  'x-chain': ['/ext/bc/X', '/ext/X', '/ext/bc/avm', '/ext/avm', `/ext/bc/${x}`],
-  'x-wallet': ['/ext/bc/X/wallet', '/ext/X/wallet', '/ext/bc/avm/wallet', '/ext/avm/wallet', `/ext/bc/${x}/wallet`],
-  'avm-static': ['/ext/vm/avm', '/ext/vm/jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq'],
-  'p-chain': ['/ext/bc/P', '/ext/P', '/ext/bc/platform', '/ext/platform', `/ext/bc/${p}`],
-  admin: ['/ext/admin'],
-  keystore: ['/ext/keystore'],
-  info: ['/ext/info'],
-  health: ['/ext/health'],
-});
+/**
+ * An endpoint's paths: the spec's path and aliases, and the chain's path by its blockchain ID on this network
+ * (`/ext/bc/<ID>/wallet` for `/ext/bc/X/wallet`).
+ */
+function pathsOf(name: EndpointName, chainIDs: Record<string, string>): string[] {
+  const { path, aliases } = ENDPOINTS[name];
+  const chain = CHAINS[name];
+  const prefix = `/ext/bc/${chain}`;
+  const byID = chain && (path === prefix || path.startsWith(`${prefix}/`)) ? [`/ext/bc/${chainIDs[chain]}${path.slice(prefix.length)}`] : [];
+  return [path, ...aliases, ...byID];
+}
 
 const CHAINS: Partial<Record<EndpointName, string>> = { 'x-chain': 'X', 'x-wallet': 'X', 'p-chain': 'P', 'avm-static': 'X' };
 
 export function createMockNode(options: MockNodeOptions = {}): MockNode {
   const world = options.world && 'journal' in options.world ? options.world : buildWorld(options.world ?? {});
   const { hrp } = world.network;
-  const BASES = bases(world.chainIDs.X, world.chainIDs.P);
-  const enabled = (name: EndpointName) => (name === 'admin' ? options.adminEnabled ?? true : name === 'keystore' ? options.keystoreEnabled ?? true : true);
+  // The development controls (`x-mock-only`) stay off until the mock implements them on its world.
+  const mockOnly = (name: EndpointName) => (ENDPOINTS[name].document as { 'x-mock-only'?: boolean })['x-mock-only'] === true;
+  const enabled = (name: EndpointName) => (mockOnly(name) ? false : name === 'admin' ? options.adminEnabled ?? true : name === 'keystore' ? options.keystoreEnabled ?? true : true);
   const served = new Map<EndpointName, string[]>();
   for (const name of Object.keys(ENDPOINTS) as EndpointName[]) {
     const methods = endpointModel(name).methods.filter((m) => servedBy(m, options.nodeVersion)).map((m) => m.name);
     if (enabled(name) && methods.length > 0) served.set(name, methods);
   }
   const routes = new Map<string, EndpointName>();
-  for (const name of served.keys()) for (const path of BASES[name]) routes.set(path, name);
+  for (const name of served.keys()) for (const path of pathsOf(name, world.chainIDs)) routes.set(path, name);
   const state = new MockState(world, [...routes.keys()], options.mining, options.nodeVersion);
   // Without a log the calls skip even building their lines: this is the path every call of a load test takes.
   const log = options.log;

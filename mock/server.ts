@@ -88,8 +88,8 @@ export function createHttpServer(listener: RequestListener, options: ServeOption
     if (error.code === 'HPE_CLOSED_CONNECTION') return void socket.end();
     if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     const reason = String((error as { reason?: unknown }).reason ?? '');
-    const [, , status, text] = REFUSALS.find(([code, pattern]) => code === error.code && (!pattern || pattern.test(reason))) ?? [, , 400, '400 Bad Request'];
-    refuse(socket, status, text);
+    const refusal = REFUSALS.find(([code, pattern]) => code === error.code && (!pattern || pattern.test(reason)));
+    refuse(socket, refusal?.[2] ?? 400, refusal?.[3] ?? '400 Bad Request');
   });
   return server;
 }

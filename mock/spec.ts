@@ -4,19 +4,10 @@
  */
 import * as server from '../generated/server/dist/index.js';
 import { buildModel } from '../generators/model/build.ts';
-import type { EndpointModel, MethodModel, SpecModel } from '../generators/model/types.ts';
+import type { EndpointModel, SpecModel } from '../generators/model/types.ts';
 
-/** The endpoints of the server package by endpoint name: their document, factory and method table. */
-export const ENDPOINTS = {
-  'x-chain': { document: server.xChainDocument, methods: server.xChainMethods, create: server.createXChainEndpoint },
-  'x-wallet': { document: server.xWalletDocument, methods: server.xWalletMethods, create: server.createXWalletEndpoint },
-  'avm-static': { document: server.avmStaticDocument, methods: server.avmStaticMethods, create: server.createAvmStaticEndpoint },
-  'p-chain': { document: server.pChainDocument, methods: server.pChainMethods, create: server.createPChainEndpoint },
-  admin: { document: server.adminDocument, methods: server.adminMethods, create: server.createAdminEndpoint },
-  keystore: { document: server.keystoreDocument, methods: server.keystoreMethods, create: server.createKeystoreEndpoint },
-  info: { document: server.infoDocument, methods: server.infoMethods, create: server.createInfoEndpoint },
-  health: { document: server.healthDocument, methods: server.healthMethods, create: server.createHealthEndpoint },
-} as const;
+/** The endpoints of the server package by endpoint name: their document, factory, method table, path and aliases. */
+export const ENDPOINTS = server.ENDPOINTS;
 
 export type EndpointName = keyof typeof ENDPOINTS;
 

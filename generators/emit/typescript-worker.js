@@ -2,24 +2,25 @@
 // typescript.ts). Plain JavaScript, so a worker needs no TypeScript loader. Loading the compilers is a good part of
 // their cost, and happens while the main thread loads and checks the spec.
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { requireWithCodeCache } from './code-cache.js';
 import { compileTypes } from '../types/json-schema-to-typescript.js';
 
-// The compiler ts-morph is built on, without ts-morph's own wrapper (which would double the load time), resolved from
-// ts-morph's location so that it is always the copy ts-morph depends on; loaded through V8's code cache.
-const compiler = requireWithCodeCache(join(dirname(createRequire(import.meta.resolve('ts-morph')).resolve('@ts-morph/common')), 'typescript.js'));
+// The toolkit's own `typescript` (the one `npm run typecheck` uses), by its package entry, through V8's code cache.
+const compiler = requireWithCodeCache(createRequire(import.meta.url).resolve('typescript'));
 const ts = compiler.exports;
 
-// What ts.transpileDeclaration sets up: its options, and a program's minimal standard library.
-const DECLARATION_OPTIONS = (() => {
-  const options = { ...ts.getDefaultCompilerOptions(), target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, newLine: ts.NewLineKind.LineFeed, verbatimModuleSyntax: true };
-  for (const option of ts.transpileOptionValueCompilerOptions) {
-    if (!(option.name === 'isolatedModules' && options.verbatimModuleSyntax)) options[option.name] = option.transpileOptionValue;
-  }
-  return { ...options, suppressOutputPathCheck: true, allowNonTsExtensions: true, noLib: false, declaration: true, emitDeclarationOnly: true, isolatedDeclarations: true };
-})();
+// What ts.transpileDeclaration sets up, in public options: each file on its own (no resolution), declarations only.
+const DECLARATION_OPTIONS = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  newLine: ts.NewLineKind.LineFeed,
+  verbatimModuleSyntax: true,
+  noResolve: true,
+  declaration: true,
+  emitDeclarationOnly: true,
+  isolatedDeclarations: true,
+};
 const LIB_NAME = 'lib.d.ts';
 const LIB = ts.createSourceFile(LIB_NAME, `interface Boolean {}\ninterface Function {}\ninterface CallableFunction {}\ninterface NewableFunction {}\ninterface IArguments {}\ninterface Number {}\ninterface Object {}\ninterface RegExp {}\ninterface String {}\ninterface Array<T> { length: number; [n: number]: T; }\ninterface SymbolConstructor {\n    (desc?: string | number): symbol;\n    for(name: string): symbol;\n    readonly toStringTag: symbol;\n}\ndeclare var Symbol: SymbolConstructor;\ninterface Symbol {\n    readonly [Symbol.toStringTag]: string;\n}`, { languageVersion: ts.ScriptTarget.Latest });
 
@@ -45,9 +46,8 @@ function declarations({ sources }) {
   const outputs = new Map();
   for (const { path, contents } of sources) {
     files.set(path, ts.createSourceFile(path, contents, {
-      languageVersion: ts.getEmitScriptTarget(DECLARATION_OPTIONS),
-      impliedNodeFormat: ts.getImpliedNodeFormatForFile(ts.toPath(path, '', host.getCanonicalFileName), undefined, host, DECLARATION_OPTIONS),
-      setExternalModuleIndicator: ts.getSetExternalModuleIndicator(DECLARATION_OPTIONS),
+      languageVersion: DECLARATION_OPTIONS.target,
+      impliedNodeFormat: ts.ModuleKind.ESNext,
       // Comments are kept as text; parsing them as JSDoc would only cost time.
       jsDocParsingMode: ts.JSDocParsingMode.ParseNone,
     }));

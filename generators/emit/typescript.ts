@@ -1,5 +1,5 @@
 /**
- * The compiler threads (typescript-worker.js): the TypeScript compiler (the copy ts-morph ships) and
+ * The compiler threads (typescript-worker.js): the TypeScript compiler (the toolkit's `typescript`) and
  * json-schema-to-typescript, which make the spec's types (types/compile.ts) and the declaration files a generated
  * package ships (javascript.ts). Loading them and compiling are most of a generation's cost; on threads of their own
  * they overlap with the spec's loading and with the other generators. `startTypeScript()` starts them early; results

@@ -2,7 +2,7 @@
 import { locate } from '../load/bundle.ts';
 import type { BundledDocument } from '../load/index.ts';
 import { SpecError } from '../load/index.ts';
-import { escapePointerToken as escape } from '../load/problems.ts';
+import { escapePointerToken } from '../load/problems.ts';
 import { deref } from '../load/rules.ts';
 import { NameRegistry, RESERVED_METHOD_NAMES, RESERVED_MODULE_NAMES, RESERVED_TYPE_NAMES, canonicalJson, clientClassName, clientMethodName, clientOptionsName, endpointTypeName, methodTypeNames, schemaTypeName, serverNames, titleTypeName } from './names.ts';
 import { subschemas } from './schema-walk.ts';
@@ -58,6 +58,7 @@ function buildEndpoint(bundle: BundledDocument, names: NameRegistry, schemas: Re
     serverDescription: str(server.description),
     pathTemplate,
     defaultPath,
+    aliases: Array.isArray(doc['x-aliases']) ? (doc['x-aliases'] as unknown[]).map(str) : [],
     pathVariables,
     defaultBaseUrl,
     methods,
@@ -152,7 +153,7 @@ function claimNames(bundle: BundledDocument, typeName: string, methods: MethodMo
   };
   const componentSchemas = ((doc.components as Obj | undefined)?.schemas ?? {}) as Record<string, JsonSchema>;
   for (const [name, schema] of Object.entries(componentSchemas)) {
-    const pointer = `/components/schemas/${escape(name)}`;
+    const pointer = `/components/schemas/${escapePointerToken(name)}`;
     names.claim(schemaTypeName(name), { identity: `schema:${canonicalJson(schema)}`, what: `the schema ${name} at ${describe(at(pointer))}`, ...at(pointer) });
     claimTitles(schema, pointer, true);
   }

@@ -34,7 +34,9 @@ function camelCase(text: string): string {
   const pascal = pascalCase(text);
   const [first = ''] = words(text);
   // A leading all-capitals word stays as written only when it is the whole name (`ID`); `ETH_call` -> `ethCall`.
-  return /^[A-Z0-9]+$/.test(first) && pascal.length > first.length ? first.toLowerCase() + pascal.slice(first.length) : pascal[0]!.toLowerCase() + pascal.slice(1);
+  return /^[A-Z0-9]+$/.test(first) && pascal.length > first.length
+    ? first.toLowerCase() + pascal.slice(first.length)
+    : pascal[0]!.toLowerCase() + pascal.slice(1);
 }
 
 /** The client method (and server handler key) for a wire method name. */
@@ -57,9 +59,19 @@ export function clientOptionsName(endpointTypeName: string): string {
 }
 
 /** Identifiers of an endpoint's server module (`XChain` -> `XChainHandlers`, `createXChainEndpoint`). */
-export function serverNames(endpointTypeName: string): { handlers: string; create: string; methods: string; document: string } {
+export function serverNames(endpointTypeName: string): {
+  handlers: string;
+  create: string;
+  methods: string;
+  document: string;
+} {
   const camel = endpointTypeName[0]!.toLowerCase() + endpointTypeName.slice(1);
-  return { handlers: `${endpointTypeName}Handlers`, create: `create${endpointTypeName}Endpoint`, methods: `${camel}Methods`, document: `${camel}Document` };
+  return {
+    handlers: `${endpointTypeName}Handlers`,
+    create: `create${endpointTypeName}Endpoint`,
+    methods: `${camel}Methods`,
+    document: `${camel}Document`,
+  };
 }
 
 export function methodTypeNames(methodName: string): { params: string; result: string } {
@@ -69,7 +81,10 @@ export function methodTypeNames(methodName: string): { params: string; result: s
 
 /** A component schema keeps its name when TypeScript can use it as is (`Uint64`, `OutputOwners`). */
 export function schemaTypeName(componentName: string): string {
-  return IDENTIFIER.test(componentName) && !TYPE_KEYWORDS.has(componentName) && !SCREAMING_SNAKE.test(componentName) && /^[A-Z]/.test(componentName)
+  return IDENTIFIER.test(componentName) &&
+    !TYPE_KEYWORDS.has(componentName) &&
+    !SCREAMING_SNAKE.test(componentName) &&
+    /^[A-Z]/.test(componentName)
     ? componentName
     : pascalCase(componentName);
 }
@@ -80,7 +95,84 @@ export function titleTypeName(title: string): string {
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const TYPE_KEYWORDS = new Set(['any', 'unknown', 'never', 'void', 'null', 'undefined', 'string', 'number', 'boolean', 'bigint', 'symbol', 'object', 'type', 'interface', 'enum', 'class', 'function', 'const', 'let', 'var', 'in', 'of', 'is', 'keyof', 'typeof', 'infer', 'extends', 'implements', 'import', 'export', 'default', 'new', 'this', 'true', 'false', 'delete', 'return', 'if', 'else', 'for', 'while', 'do', 'switch', 'case', 'break', 'continue', 'try', 'catch', 'finally', 'throw', 'with', 'yield', 'await', 'async', 'static', 'super', 'package', 'private', 'protected', 'public', 'readonly', 'declare', 'namespace', 'module', 'abstract', 'as', 'from', 'get', 'set', 'require', 'global', 'asserts', 'satisfies', 'accessor', 'out', 'override']);
+const TYPE_KEYWORDS = new Set([
+  'any',
+  'unknown',
+  'never',
+  'void',
+  'null',
+  'undefined',
+  'string',
+  'number',
+  'boolean',
+  'bigint',
+  'symbol',
+  'object',
+  'type',
+  'interface',
+  'enum',
+  'class',
+  'function',
+  'const',
+  'let',
+  'var',
+  'in',
+  'of',
+  'is',
+  'keyof',
+  'typeof',
+  'infer',
+  'extends',
+  'implements',
+  'import',
+  'export',
+  'default',
+  'new',
+  'this',
+  'true',
+  'false',
+  'delete',
+  'return',
+  'if',
+  'else',
+  'for',
+  'while',
+  'do',
+  'switch',
+  'case',
+  'break',
+  'continue',
+  'try',
+  'catch',
+  'finally',
+  'throw',
+  'with',
+  'yield',
+  'await',
+  'async',
+  'static',
+  'super',
+  'package',
+  'private',
+  'protected',
+  'public',
+  'readonly',
+  'declare',
+  'namespace',
+  'module',
+  'abstract',
+  'as',
+  'from',
+  'get',
+  'set',
+  'require',
+  'global',
+  'asserts',
+  'satisfies',
+  'accessor',
+  'out',
+  'override',
+]);
 
 /**
  * Names a generated type or export may not take: global types the generated code uses, and what each package exports
@@ -89,13 +181,32 @@ const TYPE_KEYWORDS = new Set(['any', 'unknown', 'never', 'void', 'null', 'undef
  */
 export const RESERVED_TYPE_NAMES: Record<string, string> = Object.fromEntries([
   ...[
-    'Promise', 'Record', 'Array', 'ReadonlyArray', 'Partial', 'Required', 'Readonly', 'Error', 'Object', 'String',
-    'Number', 'Boolean', 'BigInt', 'Symbol', 'Date', 'Map', 'Set', 'JSON', 'AbortSignal', 'AbortController',
-    'Response', 'Headers',
+    'Promise',
+    'Record',
+    'Array',
+    'ReadonlyArray',
+    'Partial',
+    'Required',
+    'Readonly',
+    'Error',
+    'Object',
+    'String',
+    'Number',
+    'Boolean',
+    'BigInt',
+    'Symbol',
+    'Date',
+    'Map',
+    'Set',
+    'JSON',
+    'AbortSignal',
+    'AbortController',
+    'Response',
+    'Headers',
   ].map((name) => [name, `the global TypeScript type ${name}`]),
   ...runtimeExports('client').map((name) => [name, `the client runtime's export ${name}`]),
   ...runtimeExports('server').map((name) => [name, `the server runtime's export ${name}`]),
-  ['INVALID_ARGUMENT', "the server package's export INVALID_ARGUMENT"],
+  ...['INVALID_ARGUMENT', 'ENDPOINTS'].map((name) => [name, `the server package's export ${name}`]),
 ]);
 
 /** The client package's own modules besides the spec's types: `src/index.ts` and the runtime's (runtime/client/). */
@@ -110,7 +221,15 @@ export const TYPES_MODULE = 'types';
 export const RESERVED_MODULE_NAMES = new Set([...CLIENT_MODULES, TYPES_MODULE]);
 
 /** Client method names that would break the class: its constructor, members of the base class, and `then`. */
-export const RESERVED_METHOD_NAMES = new Set(['constructor', 'then', 'request', 'url', 'toString', 'valueOf', 'hasOwnProperty']);
+export const RESERVED_METHOD_NAMES = new Set([
+  'constructor',
+  'then',
+  'request',
+  'url',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+]);
 
 export interface NameClaim {
   /** Two claims of one name are one thing when their identities are equal (e.g. the same schema in two endpoints). */
@@ -133,18 +252,27 @@ export class NameRegistry {
   readonly collisions: NameCollision[] = [];
 
   constructor(reserved: Record<string, string> = {}) {
-    for (const [name, what] of Object.entries(reserved)) this.owners.set(name, { identity: `reserved:${name}`, what, file: '', pointer: '' });
+    for (const [name, what] of Object.entries(reserved))
+      this.owners.set(name, { identity: `reserved:${name}`, what, file: '', pointer: '' });
   }
 
   claim(name: string, claim: NameClaim): void {
     if (!IDENTIFIER.test(name) || TYPE_KEYWORDS.has(name)) {
-      this.collisions.push({ file: claim.file, pointer: claim.pointer, message: `"${name}" (${claim.what}) is not usable as a TypeScript name` });
+      this.collisions.push({
+        file: claim.file,
+        pointer: claim.pointer,
+        message: `"${name}" (${claim.what}) is not usable as a TypeScript name`,
+      });
       return;
     }
     const existing = this.owners.get(name);
     if (existing === undefined) this.owners.set(name, claim);
     else if (existing.identity !== claim.identity) {
-      this.collisions.push({ file: claim.file, pointer: claim.pointer, message: `the name "${name}" would stand for both ${existing.what} and ${claim.what}; rename one of them` });
+      this.collisions.push({
+        file: claim.file,
+        pointer: claim.pointer,
+        message: `the name "${name}" would stand for both ${existing.what} and ${claim.what}; rename one of them`,
+      });
     }
   }
 }

@@ -40,6 +40,8 @@ export interface EndpointModel {
   pathTemplate: string;
   /** The path part of the URL with every variable at its default, e.g. `/ext/bc/X`. */
   defaultPath: string;
+  /** Other paths the node serves the endpoint at (`x-aliases`), e.g. `/ext/X`; none when it has no others. */
+  aliases: string[];
   /** Variables of the URL other than `baseUrl`, e.g. `blockchainID`. */
   pathVariables: ServerVariable[];
   defaultBaseUrl: string;

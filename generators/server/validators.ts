@@ -96,6 +96,7 @@ function moduleOf(endpointName: string, standalone: string, names: string[]): Om
     // of an array. Errors are appended in place instead, and past the runtime's error budget (runtime/server/ajv.ts)
     // an error is the shared TOO_MANY, kept once at the end of a list. `errors` still counts every error, and ajv
     // decides validity by that count alone, so what is valid stays valid; errors a branch discards go back to the budget.
+    // A recursive schema's validator calls itself through a wrapper (`wrapper0.validate`), hence the dotted name.
     .replace(/vErrors = vErrors === null \? ([\w.]+)\.errors : vErrors\.concat\(\1\.errors\);errors = vErrors\.length;/g, (_m, fn: string) =>
       `if (vErrors === null) vErrors = ${fn}.errors; else for (const e of ${fn}.errors) keep(vErrors, e);errors += ${fn}.errors.length;`)
     .replace(/const (err\d+) = \{/g, 'const $1 = --budget.left < 0 ? TOO_MANY : {')

@@ -24,6 +24,9 @@ export interface ServerEndpointView {
   nameLiteral: string;
   title: string;
   pathTemplate: string;
+  /** String literals: the endpoint's default path, and the list of its alias paths. */
+  pathLiteral: string;
+  aliasesLiteral: string;
   handlersName: string;
   createName: string;
   /** Options the endpoint starts from: plain JSON-RPC 2.0 unless the spec opts into the Avalanche profile. */
@@ -99,6 +102,8 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
     nameLiteral: literal(endpoint.name),
     title: endpoint.title,
     pathTemplate: endpoint.pathTemplate,
+    pathLiteral: literal(endpoint.defaultPath),
+    aliasesLiteral: `[${endpoint.aliases.map((alias) => literal(alias)).join(', ')}]`,
     handlersName: names.handlers,
     createName: names.create,
     defaultOptions: endpoint.profile === 'avalanche' ? 'options' : "{ profile: 'jsonrpc2', ...options }",

@@ -12,6 +12,7 @@ import { type Effects, applyEffects } from './effects.ts';
 import { verifyP } from './p.ts';
 import { Refusal, TEXTS } from './refusals.ts';
 import { verifyStaking } from './staking.ts';
+import { verifySubnetTx } from './subnets.ts';
 import { verifyX } from './x.ts';
 
 const DROPPED_KEPT = 1024;
@@ -28,22 +29,31 @@ export class Engine {
   private readonly pools: Record<UtxoChain, Pending[]> = { X: [], P: [] };
   private timer: NodeJS.Timeout | undefined;
   private readonly droppedIDs: string[] = [];
+  /** Each accepted transaction in a block of its own, at once. */
+  automine: boolean;
 
   constructor(
     public world: World,
-    readonly mining: Mining = { mode: 'auto' },
+    mining: Mining = { mode: 'auto' },
   ) {
-    if (mining.mode === 'interval') {
-      this.timer = setInterval(() => {
-        this.mine('X', 1, false);
-        this.mine('P', 1, false);
-      }, mining.blockTimeMs);
-      this.timer.unref();
-    }
+    this.automine = mining.mode === 'auto';
+    if (mining.mode === 'interval') this.setInterval(mining.blockTimeMs);
+  }
+
+  /** Every `ms` each chain with pooled transactions builds one block from its pool; 0 stops (independent of automine). */
+  setInterval(ms: number): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    if (ms <= 0) return;
+    this.timer = setInterval(() => {
+      this.mine('X', 1, false);
+      this.mine('P', 1, false);
+    }, ms);
+    this.timer.unref();
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    this.setInterval(0);
   }
 
   /** The transaction's ID once pooled (a transaction already pooled is not an error); the node's refusal otherwise. */
@@ -59,7 +69,7 @@ export class Engine {
     if (pool.some((p) => p.decoded.id === decoded.id)) return decoded.id;
     let effects: Effects;
     try {
-      effects = chain === 'X' ? verifyX(this.world, decoded) : verifyP(this.world, decoded, verifyStaking);
+      effects = chain === 'X' ? verifyX(this.world, decoded) : verifyP(this.world, decoded, (w, d) => verifyStaking(w, d) ?? verifySubnetTx(w, d));
     } catch (error) {
       if (error instanceof Refusal) this.drop(chain, decoded, error.message);
       throw error;
@@ -73,7 +83,7 @@ export class Engine {
     pool.push({ decoded, effects, inputs });
     const known = this.world.txs.get(decoded.id);
     if (!known || known.status === 'Dropped') this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes, status: 'Processing' });
-    if (this.mining.mode === 'auto') this.mine(chain, 1, false);
+    if (this.automine) this.mine(chain, 1, false);
     return decoded.id;
   }
 
@@ -95,7 +105,7 @@ export class Engine {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
       const pool = this.pools[chain];
-      const batch = pool.splice(0, this.mining.mode === 'auto' ? 1 : pool.length);
+      const batch = pool.splice(0, this.automine ? 1 : pool.length);
       if (batch.length === 0 && !allowEmpty) break;
       ids.push(this.build(chain, batch));
     }

@@ -75,7 +75,7 @@ export function syntacticP(world: World, decoded: DecodedTx): { ins: Transferabl
 }
 
 /** verifySubnetAuthorization (subnet_tx_verification.go): the last credential signs for the subnet's owner. */
-export function authorize(world: World, decoded: DecodedTx, subnetID: string, auth: { values(): number[] }): Uint8Array[][] {
+export function authorize(world: World, decoded: DecodedTx, subnetID: string, auth: { values(): number[] }, poa = true): Uint8Array[][] {
   const subnet = world.subnets.get(subnetID);
   if (!subnet) throw new Refusal(TEXTS.notFound);
   if (decoded.credentials.length === 0) throw new Refusal(TEXTS.authWrongNumberOfCredentials);
@@ -84,7 +84,7 @@ export function authorize(world: World, decoded: DecodedTx, subnetID: string, au
   } catch (error) {
     throw error instanceof Refusal ? new Refusal(`${TEXTS.unauthorized}: ${error.message}`) : error;
   }
-  if (subnet.conversion) throw new Refusal(`"${subnetID}" ${TEXTS.immutable}`);
+  if (poa && subnet.conversion) throw new Refusal(`"${subnetID}" ${TEXTS.immutable}`);
   return decoded.credentials.slice(0, -1);
 }
 

@@ -70,6 +70,8 @@ export const TEXTS = {
   stakeTooShort: 'staking period is too short',
   stakeTooLong: 'staking period is too long',
   flowCheckFailed: 'flow check failed',
+  notValidator: "isn't a current or pending validator",
+  removePermissionless: 'attempting to remove permissionless validator',
   periodMismatch: 'proposed staking period is not inside dependent staking period',
   overDelegated: 'validator would be over delegated',
   wrongStakedAsset: (expected: string, got: string) => `incorrect staked assetID: ${expected} != ${got}`,

@@ -5,7 +5,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Project, ts } from 'ts-morph';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -33,11 +33,12 @@ const STRICT: ts.CompilerOptions = {
   skipLibCheck: false,
 };
 
+const FORMAT_HOST: ts.FormatDiagnosticsHost = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' };
+
 function diagnostics(files: string[], options: ts.CompilerOptions): string {
-  const project = new Project({ compilerOptions: options, skipAddingFilesFromTsConfig: true });
-  project.addSourceFilesAtPaths(files);
-  const found = project.getPreEmitDiagnostics().filter((d) => !d.getSourceFile()?.getFilePath().includes('/node_modules/'));
-  return found.length === 0 ? '' : project.formatDiagnosticsWithColorAndContext(found);
+  const program = ts.createProgram(files, options);
+  const found = ts.getPreEmitDiagnostics(program).filter((d) => !d.file?.fileName.includes('/node_modules/'));
+  return found.length === 0 ? '' : ts.formatDiagnosticsWithColorAndContext(found, FORMAT_HOST);
 }
 
 const NODE_TYPES = { types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] };

@@ -3,11 +3,16 @@
  * them: issue, see the effects, and each refusal in the node's words.
  */
 import { Credential, Signature, TransferableInput, TransferableOutput, type UnsignedTx, Utxo, addTxSignatures, avaxSerial, avm, avmSerial, pvm, pvmSerial, secp256k1, utils } from '@avalabs/avalanchejs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cb58Encode } from '../../generators/formats.ts';
+import { DevControls } from '../../mock/engine/dev.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { gasPrice } from '../../mock/engine/p.ts';
 import { advanceTime } from '../../mock/engine/staking.ts';
+import { loadWorld, saveWorld } from '../../mock/engine/state-file.ts';
 import { idOf } from '../../mock/world/codec.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
@@ -181,6 +186,29 @@ describe('subnets and chains', () => {
     stranger.credentials.at(-1)!.setSignature(0, await secp256k1.sign(stranger.toBytes(), OTHER_KEY));
     expect(() => engine.issue('P', stranger.getSignedTx().toBytes())).toThrow(/unauthorized modification: wrong signature/);
   });
+
+  it('adds a subnet validator (a Primary Network validator), removes it, transfers the subnet', async () => {
+    const ctx = contextOf(world);
+    const subnetID = engine.issue('P', await sign(pvm.newCreateSubnetTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), subnetOwners: [ewoq] }, ctx)));
+    const primary = [...world.stakers.values()].find((s) => s.subnetID === world.chainIDs.P && !s.validatorTxID)!;
+    const authorized = async (unsigned: UnsignedTx) => {
+      await addTxSignatures({ unsignedTx: unsigned, privateKeys: [EWOQ] });
+      unsigned.credentials.at(-1)!.setSignature(0, await secp256k1.sign(unsigned.toBytes(), EWOQ));
+      return unsigned.getSignedTx().toBytes();
+    };
+    const end = world.time.get() + world.config.staking.minStakeDuration;
+    const add = pvm.newAddSubnetValidatorTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: primary.nodeID, start: world.time.get(), end, weight: 10n, subnetId: subnetID, subnetAuth: [0] }, ctx);
+    const addID = engine.issue('P', await authorized(add));
+    expect(world.stakers.get(addID)).toMatchObject({ subnetID, nodeID: primary.nodeID, weight: 10n });
+    const stranger = pvm.newAddSubnetValidatorTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: `NodeID-${cb58Encode(new Uint8Array(20).fill(1))}`, start: world.time.get(), end, weight: 10n, subnetId: subnetID, subnetAuth: [0] }, ctx);
+    expect(() => engine.issue('P', stranger.getSignedTx().toBytes())).toThrow(/isn't a current or pending validator of the primary network$/);
+    const remove = pvm.newRemoveSubnetValidatorTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: primary.nodeID, subnetId: subnetID, subnetAuth: [0] }, ctx);
+    engine.issue('P', await authorized(remove));
+    expect(world.stakers.has(addID)).toBe(false);
+    const transfer = pvm.newTransferSubnetOwnershipTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), subnetId: subnetID, subnetAuth: [0], subnetOwners: [recipient] }, ctx);
+    engine.issue('P', await authorized(transfer));
+    expect(world.subnets.get(subnetID)?.owner.addresses).toEqual([hex(recipient)]);
+  });
 });
 
 describe('staking', () => {
@@ -222,6 +250,63 @@ describe('staking', () => {
     expect(balanceOf('P', recipient)).toBe(delegatorReward - fee);
     expect(balanceOf('P', owner)).toBe(validatorReward + fee);
     expect(world.rewardUtxos.get(validatorID)?.length).toBe(2);
+  });
+});
+
+describe('dev controls', () => {
+  it('snapshot, send, revert (twice, the same), nested snapshots discarded by an older revert', async () => {
+    const dev = new DevControls(world, engine);
+    const before = balanceOf('X', ewoq);
+    const outer = dev.snapshot().snapshotID;
+    engine.issue('X', await sign(xSend(AVAX)));
+    const inner = dev.snapshot().snapshotID;
+    engine.issue('X', await sign(xSend(AVAX)));
+    expect(balanceOf('X', recipient)).toBe(2n * AVAX);
+    dev.revert({ snapshotID: inner });
+    expect(balanceOf('X', recipient)).toBe(AVAX);
+    dev.revert({ snapshotID: outer });
+    expect([balanceOf('X', recipient), balanceOf('X', ewoq)]).toEqual([0n, before]);
+    expect(() => dev.revert({ snapshotID: inner })).toThrow(`unknown snapshot: ${inner}`);
+    engine.issue('X', await sign(xSend(3n * AVAX)));
+    dev.revert({ snapshotID: outer });
+    expect([balanceOf('X', recipient), balanceOf('X', ewoq)]).toEqual([0n, before]);
+  });
+
+  it('fund, mine in manual mode, set the time and the fee state, reset', async () => {
+    const manual = new Engine(world, { mode: 'manual' });
+    const dev = new DevControls(world, manual);
+    const address = `P-${utils.formatBech32(world.network.hrp, recipient)}`;
+    dev.fund({ address, amount: String(7n * AVAX) });
+    expect(balanceOf('P', recipient)).toBe(7n * AVAX);
+    const txID = manual.issue('X', await sign(xSend(AVAX)));
+    expect(world.txs.get(txID)?.status).toBe('Processing');
+    const height = world.tip('X').height;
+    expect(dev.mine({ chain: 'X', blocks: 3 }).blockIDs).toHaveLength(3);
+    expect(world.txs.get(txID)?.status).toBe('Accepted');
+    expect(world.tip('X').height).toBe(height + 3);
+    const time = world.time.get();
+    dev.increaseTime({ seconds: 3600 });
+    expect(world.time.get()).toBe(time + 3600n);
+    expect(() => dev.setTime({ timestamp: String(time) })).toThrow(`time ${time} is before the chain time ${time + 3600n}`);
+    expect(dev.listAccounts().accounts[0]).toMatchObject({ privateKey: EWOQ_PRIVATE_KEY, xAddress: 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u', cAddress: '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC' });
+    dev.setFeeState({ excess: '5000000' });
+    expect(gasPrice(world.config.fee.minPrice, world.feeState.get().excess, world.config.fee.excessConversionConstant)).toBeGreaterThan(1n);
+    dev.reset();
+    expect([balanceOf('P', recipient), world.time.get(), world.feeState.get().excess, world.tip('X').height]).toEqual([0n, time, 0n, height]);
+  });
+});
+
+describe('--state', () => {
+  it('saves a world and loads it back with the same balances, blocks and transactions', async () => {
+    const txID = engine.issue('X', await sign(xSend(AVAX)));
+    const file = join(mkdtempSync(join(tmpdir(), 'mock-state-')), 'world.json');
+    saveWorld(world, { network: 'local', accounts: 0 }, file);
+    const loaded = loadWorld(file)!.world;
+    expect(loaded.tip('X').id).toBe(world.tip('X').id);
+    expect(loaded.txs.get(txID)?.status).toBe('Accepted');
+    expect(loaded.utxosOf('X', hex(recipient)).map((u) => u.amount)).toEqual([AVAX]);
+    expect(loaded.time.get()).toBe(world.time.get());
+    expect(loadWorld(join(tmpdir(), 'no such world.json'))).toBeUndefined();
   });
 });
 

@@ -89,3 +89,21 @@ describe('issuing over HTTP with avalanchejs 5.2.0', () => {
     expect(await api.getTxStatus({ txID: id })).toEqual({ status: 'Dropped', reason: refused.error!.message });
   });
 });
+
+describe('avalanche.js v3', () => {
+  it('sends on the X-Chain: buildBaseTx, sign, issueTx, Accepted, the recipient paid', async () => {
+    const { Avalanche, BinTools, BN } = await import('avalanche');
+    const { port } = new URL(node.url);
+    const avalanche = new Avalanche('127.0.0.1', Number(port), 'http', node.world.network.networkID);
+    const xchain = avalanche.XChain();
+    const keychain = xchain.keyChain();
+    const from = keychain.importKey(EWOQ_PRIVATE_KEY).getAddressString();
+    const to = `X-${utils.formatBech32(node.world.network.hrp, new Uint8Array(20).fill(5))}`;
+    const { utxos } = await xchain.getUTXOs([from]);
+    const assetID = BinTools.getInstance().cb58Encode(await xchain.getAVAXAssetID());
+    const unsigned = await xchain.buildBaseTx(utxos, new BN(3_000_000), assetID, [to], [from], [from]);
+    const txID = await xchain.issueTx(unsigned.sign(keychain));
+    expect(await xchain.getTxStatus(txID)).toBe('Accepted');
+    expect(await xBalance(to)).toBe(3_000_000n);
+  });
+});

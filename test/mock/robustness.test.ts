@@ -76,6 +76,18 @@ const invalidUtf8 = fc.tuple(exampleBody, fc.constantFrom([0xff], [0xc3], [0xe2,
   const at = body.indexOf('"', body.indexOf('method') + 9);
   return Buffer.concat([Buffer.from(body.slice(0, at)), Buffer.from(bytes), Buffer.from(body.slice(at))]);
 });
+// Hostile shapes (issue 14): long arrays of invalid items, ids nested deep, long runs of bytes that are not UTF-8.
+const invalidItems = fc.tuple(fc.integer({ min: 100, max: 6000 }), fc.constantFrom('"x"', '1', 'null', '{}', '[]', '"P-avax1"')).map(
+  ([count, item]) => `{"jsonrpc":"2.0","id":1,"method":"platform.getBalance","params":{"addresses":[${Array(count).fill(item).join(',')}]}}`,
+);
+const deepId = fc.tuple(fc.integer({ min: 1, max: 12000 }), fc.constantFrom('[', '{"a":')).map(([depth, open]) => {
+  const id = open === '[' ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${open.repeat(depth)}1${'}'.repeat(depth)}`;
+  return `{"jsonrpc":"2.0","id":${id},"method":"avm.getHeight"}`;
+});
+const invalidUtf8Run = fc.tuple(exampleBody, fc.uint8Array({ minLength: 1, maxLength: 20000 })).map(([body, bytes]) => {
+  const at = body.indexOf('"', body.indexOf('method') + 9);
+  return Buffer.concat([Buffer.from(body.slice(0, at)), Buffer.from(bytes.map((b) => b | 0x80)), Buffer.from(body.slice(at))]);
+});
 const huge = fc.integer({ min: LIMIT + 1, max: LIMIT * 4 }).map((size) => `{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":{"x":"${'a'.repeat(size)}"}}`);
 
 const request = fc.record({
@@ -89,6 +101,9 @@ const request = fc.record({
     { weight: 1, arbitrary: jsonText },
     { weight: 1, arbitrary: nested },
     { weight: 1, arbitrary: invalidUtf8 },
+    { weight: 1, arbitrary: invalidItems },
+    { weight: 1, arbitrary: deepId },
+    { weight: 1, arbitrary: invalidUtf8Run },
     { weight: 1, arbitrary: huge },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)) },
   ),
@@ -98,7 +113,8 @@ describe('robustness of the mock node', () => {
   let node: RunningMockNode;
   let port: number;
   beforeAll(async () => {
-    node = await startMockNode({ port: 0, validateResults: true, maxBodyBytes: LIMIT });
+    // A simulated Mainnet: the spec's avm.getTxFee example (Mainnet's fees) is then its answer.
+    node = await startMockNode({ port: 0, validateResults: true, maxBodyBytes: LIMIT, world: { network: 'mainnet' } });
     port = Number(new URL(node.url).port);
   });
   afterAll(() => node.close());

@@ -118,7 +118,7 @@ export class JsonRpcClient {
     } catch {
       throw new InvalidResponseError(method, this.url, 'the body is not JSON', excerpt(text));
     }
-    if (!isObject(response) || response['jsonrpc'] !== '2.0') throw new InvalidResponseError(method, this.url, 'not a JSON-RPC 2.0 response object', excerpt(text));
+    if (!isObject(response) || response.jsonrpc !== '2.0') throw new InvalidResponseError(method, this.url, 'not a JSON-RPC 2.0 response object', excerpt(text));
     return this.#result<Result>(method, id, response as ResponseObject, text);
   }
 

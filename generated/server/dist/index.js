@@ -3,21 +3,41 @@ export { RawJson, RpcError, rawJson } from "./runtime/rpc.js";
 export { createEndpoint, createRouter } from "./runtime/endpoint.js";
 export { exampleHandlers } from "./runtime/examples.js";
 export const INVALID_ARGUMENT = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
-export { createAdminEndpoint, adminMethods } from "./admin.js";
-export { adminDocument } from "./documents/admin.js";
-export { createAvmStaticEndpoint, avmStaticMethods } from "./avm-static.js";
-export { avmStaticDocument } from "./documents/avm-static.js";
-export { createDevEndpoint, devMethods } from "./dev.js";
-export { devDocument } from "./documents/dev.js";
-export { createHealthEndpoint, healthMethods } from "./health.js";
-export { healthDocument } from "./documents/health.js";
-export { createInfoEndpoint, infoMethods } from "./info.js";
-export { infoDocument } from "./documents/info.js";
-export { createKeystoreEndpoint, keystoreMethods } from "./keystore.js";
-export { keystoreDocument } from "./documents/keystore.js";
-export { createPChainEndpoint, pChainMethods } from "./p-chain.js";
-export { pChainDocument } from "./documents/p-chain.js";
-export { createXChainEndpoint, xChainMethods } from "./x-chain.js";
-export { xChainDocument } from "./documents/x-chain.js";
-export { createXWalletEndpoint, xWalletMethods } from "./x-wallet.js";
-export { xWalletDocument } from "./documents/x-wallet.js";
+import { createAdminEndpoint, adminMethods } from "./admin.js";
+import { adminDocument } from "./documents/admin.js";
+import { createAvmStaticEndpoint, avmStaticMethods } from "./avm-static.js";
+import { avmStaticDocument } from "./documents/avm-static.js";
+import { createDevEndpoint, devMethods } from "./dev.js";
+import { devDocument } from "./documents/dev.js";
+import { createHealthEndpoint, healthMethods } from "./health.js";
+import { healthDocument } from "./documents/health.js";
+import { createInfoEndpoint, infoMethods } from "./info.js";
+import { infoDocument } from "./documents/info.js";
+import { createKeystoreEndpoint, keystoreMethods } from "./keystore.js";
+import { keystoreDocument } from "./documents/keystore.js";
+import { createPChainEndpoint, pChainMethods } from "./p-chain.js";
+import { pChainDocument } from "./documents/p-chain.js";
+import { createXChainEndpoint, xChainMethods } from "./x-chain.js";
+import { xChainDocument } from "./documents/x-chain.js";
+import { createXWalletEndpoint, xWalletMethods } from "./x-wallet.js";
+import { xWalletDocument } from "./documents/x-wallet.js";
+export { createAdminEndpoint, adminMethods, adminDocument };
+export { createAvmStaticEndpoint, avmStaticMethods, avmStaticDocument };
+export { createDevEndpoint, devMethods, devDocument };
+export { createHealthEndpoint, healthMethods, healthDocument };
+export { createInfoEndpoint, infoMethods, infoDocument };
+export { createKeystoreEndpoint, keystoreMethods, keystoreDocument };
+export { createPChainEndpoint, pChainMethods, pChainDocument };
+export { createXChainEndpoint, xChainMethods, xChainDocument };
+export { createXWalletEndpoint, xWalletMethods, xWalletDocument };
+export const ENDPOINTS = {
+  "admin": { create: createAdminEndpoint, methods: adminMethods, document: adminDocument, path: "/ext/admin", aliases: [] },
+  "avm-static": { create: createAvmStaticEndpoint, methods: avmStaticMethods, document: avmStaticDocument, path: "/ext/vm/avm", aliases: ["/ext/vm/jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq"] },
+  "dev": { create: createDevEndpoint, methods: devMethods, document: devDocument, path: "/ext/dev", aliases: [] },
+  "health": { create: createHealthEndpoint, methods: healthMethods, document: healthDocument, path: "/ext/health", aliases: [] },
+  "info": { create: createInfoEndpoint, methods: infoMethods, document: infoDocument, path: "/ext/info", aliases: [] },
+  "keystore": { create: createKeystoreEndpoint, methods: keystoreMethods, document: keystoreDocument, path: "/ext/keystore", aliases: [] },
+  "p-chain": { create: createPChainEndpoint, methods: pChainMethods, document: pChainDocument, path: "/ext/bc/P", aliases: ["/ext/P", "/ext/bc/platform", "/ext/platform"] },
+  "x-chain": { create: createXChainEndpoint, methods: xChainMethods, document: xChainDocument, path: "/ext/bc/X", aliases: ["/ext/X", "/ext/bc/avm", "/ext/avm"] },
+  "x-wallet": { create: createXWalletEndpoint, methods: xWalletMethods, document: xWalletDocument, path: "/ext/bc/X/wallet", aliases: ["/ext/X/wallet", "/ext/bc/avm/wallet", "/ext/avm/wallet"] }
+};

@@ -3187,7 +3187,7 @@ export type Uint32Param = string | number;
 export type Uint64 = string;
 
 /**
- * An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms fail to decode.
+ * An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.
  */
 export type Uint64Param = string | number;
 

@@ -3,7 +3,7 @@ export { RawJson, RpcError, rawJson } from './runtime/rpc.js';
 export type { CallInfo, HandlerContext, MethodSpec, Profile, RpcReply } from './runtime/rpc.js';
 export { createEndpoint, createRouter } from './runtime/endpoint.js';
 export { exampleHandlers } from './runtime/examples.js';
-export type { Endpoint, EndpointDefinition, EndpointOptions, OpenrpcDocument, Router, RouterOptions } from './runtime/endpoint.js';
+export type { Endpoint, EndpointDefinition, EndpointEntry, EndpointOptions, OpenrpcDocument, Router, RouterOptions } from './runtime/endpoint.js';
 export type { NodeListener, NodeRequest, NodeResponse } from './runtime/http.js';
 export type { Shape, ValidateFunction, Violation } from './runtime/params.js';
 export type * from './types.js';
@@ -11,21 +11,54 @@ export type * from './types.js';
 /** The node's text for params that fail to decode (the spec's InvalidArgument error). */
 export const INVALID_ARGUMENT = 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls';
 
-export { createAdminEndpoint, adminMethods, type AdminHandlers } from './admin.js';
-export { adminDocument } from './documents/admin.js';
-export { createAvmStaticEndpoint, avmStaticMethods, type AvmStaticHandlers } from './avm-static.js';
-export { avmStaticDocument } from './documents/avm-static.js';
-export { createDevEndpoint, devMethods, type DevHandlers } from './dev.js';
-export { devDocument } from './documents/dev.js';
-export { createHealthEndpoint, healthMethods, type HealthHandlers } from './health.js';
-export { healthDocument } from './documents/health.js';
-export { createInfoEndpoint, infoMethods, type InfoHandlers } from './info.js';
-export { infoDocument } from './documents/info.js';
-export { createKeystoreEndpoint, keystoreMethods, type KeystoreHandlers } from './keystore.js';
-export { keystoreDocument } from './documents/keystore.js';
-export { createPChainEndpoint, pChainMethods, type PChainHandlers } from './p-chain.js';
-export { pChainDocument } from './documents/p-chain.js';
-export { createXChainEndpoint, xChainMethods, type XChainHandlers } from './x-chain.js';
-export { xChainDocument } from './documents/x-chain.js';
-export { createXWalletEndpoint, xWalletMethods, type XWalletHandlers } from './x-wallet.js';
-export { xWalletDocument } from './documents/x-wallet.js';
+import { createAdminEndpoint, adminMethods, type AdminHandlers } from './admin.js';
+import { adminDocument } from './documents/admin.js';
+import { createAvmStaticEndpoint, avmStaticMethods, type AvmStaticHandlers } from './avm-static.js';
+import { avmStaticDocument } from './documents/avm-static.js';
+import { createDevEndpoint, devMethods, type DevHandlers } from './dev.js';
+import { devDocument } from './documents/dev.js';
+import { createHealthEndpoint, healthMethods, type HealthHandlers } from './health.js';
+import { healthDocument } from './documents/health.js';
+import { createInfoEndpoint, infoMethods, type InfoHandlers } from './info.js';
+import { infoDocument } from './documents/info.js';
+import { createKeystoreEndpoint, keystoreMethods, type KeystoreHandlers } from './keystore.js';
+import { keystoreDocument } from './documents/keystore.js';
+import { createPChainEndpoint, pChainMethods, type PChainHandlers } from './p-chain.js';
+import { pChainDocument } from './documents/p-chain.js';
+import { createXChainEndpoint, xChainMethods, type XChainHandlers } from './x-chain.js';
+import { xChainDocument } from './documents/x-chain.js';
+import { createXWalletEndpoint, xWalletMethods, type XWalletHandlers } from './x-wallet.js';
+import { xWalletDocument } from './documents/x-wallet.js';
+import type { EndpointEntry } from './runtime/endpoint.js';
+export { createAdminEndpoint, adminMethods, type AdminHandlers, adminDocument };
+export { createAvmStaticEndpoint, avmStaticMethods, type AvmStaticHandlers, avmStaticDocument };
+export { createDevEndpoint, devMethods, type DevHandlers, devDocument };
+export { createHealthEndpoint, healthMethods, type HealthHandlers, healthDocument };
+export { createInfoEndpoint, infoMethods, type InfoHandlers, infoDocument };
+export { createKeystoreEndpoint, keystoreMethods, type KeystoreHandlers, keystoreDocument };
+export { createPChainEndpoint, pChainMethods, type PChainHandlers, pChainDocument };
+export { createXChainEndpoint, xChainMethods, type XChainHandlers, xChainDocument };
+export { createXWalletEndpoint, xWalletMethods, type XWalletHandlers, xWalletDocument };
+
+/** Every endpoint of the package by name: its factory, method table, OpenRPC document, path and the node's aliases. */
+export const ENDPOINTS: {
+  readonly 'admin': EndpointEntry<AdminHandlers>;
+  readonly 'avm-static': EndpointEntry<AvmStaticHandlers>;
+  readonly 'dev': EndpointEntry<DevHandlers>;
+  readonly 'health': EndpointEntry<HealthHandlers>;
+  readonly 'info': EndpointEntry<InfoHandlers>;
+  readonly 'keystore': EndpointEntry<KeystoreHandlers>;
+  readonly 'p-chain': EndpointEntry<PChainHandlers>;
+  readonly 'x-chain': EndpointEntry<XChainHandlers>;
+  readonly 'x-wallet': EndpointEntry<XWalletHandlers>;
+} = {
+  'admin': { create: createAdminEndpoint, methods: adminMethods, document: adminDocument, path: '/ext/admin', aliases: [] },
+  'avm-static': { create: createAvmStaticEndpoint, methods: avmStaticMethods, document: avmStaticDocument, path: '/ext/vm/avm', aliases: ['/ext/vm/jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq'] },
+  'dev': { create: createDevEndpoint, methods: devMethods, document: devDocument, path: '/ext/dev', aliases: [] },
+  'health': { create: createHealthEndpoint, methods: healthMethods, document: healthDocument, path: '/ext/health', aliases: [] },
+  'info': { create: createInfoEndpoint, methods: infoMethods, document: infoDocument, path: '/ext/info', aliases: [] },
+  'keystore': { create: createKeystoreEndpoint, methods: keystoreMethods, document: keystoreDocument, path: '/ext/keystore', aliases: [] },
+  'p-chain': { create: createPChainEndpoint, methods: pChainMethods, document: pChainDocument, path: '/ext/bc/P', aliases: ['/ext/P', '/ext/bc/platform', '/ext/platform'] },
+  'x-chain': { create: createXChainEndpoint, methods: xChainMethods, document: xChainDocument, path: '/ext/bc/X', aliases: ['/ext/X', '/ext/bc/avm', '/ext/avm'] },
+  'x-wallet': { create: createXWalletEndpoint, methods: xWalletMethods, document: xWalletDocument, path: '/ext/bc/X/wallet', aliases: ['/ext/X/wallet', '/ext/bc/avm/wallet', '/ext/avm/wallet'] },
+};

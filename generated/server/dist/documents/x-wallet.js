@@ -22,6 +22,11 @@ export const xWalletDocument = {
       }
     }
   ],
+  "x-aliases": [
+    "/ext/X/wallet",
+    "/ext/bc/avm/wallet",
+    "/ext/avm/wallet"
+  ],
   "methods": [
     {
       "name": "wallet.issueTx",

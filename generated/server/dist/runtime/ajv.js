@@ -14,9 +14,9 @@ export function budgeted(validate) {
   const run = (data) => {
     budget.left = ERROR_LIMIT;
     const valid = validate(data);
-    const errors = validate.errors;
+    const errors = validate.errors ?? null;
     const cut = errors ? errors.indexOf(TOO_MANY) : -1;
-    run.errors = cut < 0 ? errors ?? null : errors.slice(0, cut + 1);
+    run.errors = cut < 0 || !errors ? errors : errors.slice(0, cut + 1);
     return valid;
   };
   run.errors = null;
@@ -35,7 +35,7 @@ export function ucs2length(text) {
 }
 export function equal(a, b) {
   if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return a !== a && b !== b;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return Number.isNaN(a) && Number.isNaN(b);
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) return a.length === b.length && a.every((item, i) => equal(item, b[i]));
   const keysA = Object.keys(a);

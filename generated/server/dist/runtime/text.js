@@ -7,6 +7,13 @@ export function asciiSlice(bytes, start, end) {
   for (let i = start; i < end; i++) out += String.fromCharCode(bytes[i]);
   return out;
 }
+const ESCAPES = /* @__PURE__ */ new Map([
+  [98, "\b"],
+  [102, "\f"],
+  [110, "\n"],
+  [114, "\r"],
+  [116, "	"]
+]);
 export function unquote(bytes, start, end) {
   let out = "";
   let i = start;
@@ -15,7 +22,7 @@ export function unquote(bytes, start, end) {
     if (c === 92) {
       const e = bytes[i + 1];
       if (e !== 117) {
-        out += { 98: "\b", 102: "\f", 110: "\n", 114: "\r", 116: "	" }[e] ?? String.fromCharCode(e);
+        out += ESCAPES.get(e) ?? String.fromCharCode(e);
         i += 2;
         continue;
       }
@@ -43,26 +50,55 @@ export function decodeUtf8(bytes) {
   try {
     return utf8.decode(bytes);
   } catch {
-    let out = "";
+    const parts = [];
+    let start = 0;
     let i = 0;
     while (i < bytes.length) {
-      const [rune, size] = decodeRune(bytes, i);
-      out += String.fromCodePoint(rune);
-      i += size;
+      if (bytes[i] < 128) {
+        i++;
+        continue;
+      }
+      const size = runeSize(bytes, i);
+      if (size > 0) {
+        i += size;
+        continue;
+      }
+      if (i > start) parts.push(validSpan(bytes, start, i));
+      let j = i + 1;
+      while (j < bytes.length && bytes[j] >= 128 && runeSize(bytes, j) === 0) j++;
+      parts.push("�".repeat(j - i));
+      i = start = j;
     }
-    return out;
+    if (start < bytes.length) parts.push(validSpan(bytes, start, bytes.length));
+    return parts.join("");
   }
+}
+function validSpan(bytes, start, end) {
+  if (end - start > 24) return ascii.decode(bytes.subarray(start, end));
+  let out = "";
+  for (let i = start; i < end; ) {
+    const [rune, size] = decodeRune(bytes, i);
+    out += String.fromCodePoint(rune);
+    i += size;
+  }
+  return out;
+}
+function runeSize(b, i) {
+  const [rune, size] = decodeRune(b, i);
+  return rune === 65533 && size === 1 ? 0 : size;
+}
+function cont(b, j) {
+  return ((b[j] ?? 0) & 192) === 128;
 }
 function decodeRune(b, i) {
   const c0 = b[i];
   if (c0 < 128) return [c0, 1];
-  const cont = (k) => ((b[i + k] ?? 0) & 192) === 128;
-  if (c0 >= 194 && c0 <= 223 && cont(1)) return [(c0 & 31) << 6 | b[i + 1] & 63, 2];
-  if (c0 >= 224 && c0 <= 239 && cont(1) && cont(2)) {
+  if (c0 >= 194 && c0 <= 223 && cont(b, i + 1)) return [(c0 & 31) << 6 | b[i + 1] & 63, 2];
+  if (c0 >= 224 && c0 <= 239 && cont(b, i + 1) && cont(b, i + 2)) {
     const r = (c0 & 15) << 12 | (b[i + 1] & 63) << 6 | b[i + 2] & 63;
     if (r >= 2048 && (r < 55296 || r > 57343)) return [r, 3];
   }
-  if (c0 >= 240 && c0 <= 244 && cont(1) && cont(2) && cont(3)) {
+  if (c0 >= 240 && c0 <= 244 && cont(b, i + 1) && cont(b, i + 2) && cont(b, i + 3)) {
     const r = (c0 & 7) << 18 | (b[i + 1] & 63) << 12 | (b[i + 2] & 63) << 6 | b[i + 3] & 63;
     if (r >= 65536 && r <= 1114111) return [r, 4];
   }

@@ -26,6 +26,11 @@ export const xChainDocument: OpenrpcDocument = {
       }
     }
   ],
+  "x-aliases": [
+    "/ext/X",
+    "/ext/bc/avm",
+    "/ext/avm"
+  ],
   "methods": [
     {
       "name": "avm.getAddressTxs",
@@ -238,6 +243,12 @@ export const xChainDocument: OpenrpcDocument = {
         },
         {
           "$ref": "#/components/errors/AvmAddressWrongChain"
+        },
+        {
+          "$ref": "#/components/errors/AvmAddressWrongHRP"
+        },
+        {
+          "$ref": "#/components/errors/AvmAddressMissing"
         }
       ],
       "examples": [
@@ -444,6 +455,12 @@ export const xChainDocument: OpenrpcDocument = {
         },
         {
           "$ref": "#/components/errors/AvmAddressWrongChain"
+        },
+        {
+          "$ref": "#/components/errors/AvmAddressWrongHRP"
+        },
+        {
+          "$ref": "#/components/errors/AvmAddressMissing"
         },
         {
           "$ref": "#/components/errors/AvmAssetNotFound"
@@ -2052,11 +2069,11 @@ export const xChainDocument: OpenrpcDocument = {
         "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
       },
       "Uint64Param": {
-        "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms fail to decode.",
+        "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^[0-9]{1,20}$"
+            "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"
           },
           {
             "type": "integer",
@@ -2151,9 +2168,17 @@ export const xChainDocument: OpenrpcDocument = {
       }
     },
     "errors": {
+      "AvmAddressMissing": {
+        "code": -32000,
+        "message": "problem parsing address '': couldn't parse address \"\": no separator found in address"
+      },
       "AvmAddressWrongChain": {
         "code": -32000,
         "message": "problem parsing address 'P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy': couldn't parse address \"P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy\": mismatched chainIDs: expected \"2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM\" but got \"11111111111111111111111111111111LpoYY\""
+      },
+      "AvmAddressWrongHRP": {
+        "code": -32000,
+        "message": "problem parsing address 'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address \"X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p\": expected hrp \"avax\" but got \"custom\""
       },
       "AvmAssetNotFound": {
         "code": -32000,

@@ -25,6 +25,11 @@ export const xWalletDocument: OpenrpcDocument = {
       }
     }
   ],
+  "x-aliases": [
+    "/ext/X/wallet",
+    "/ext/bc/avm/wallet",
+    "/ext/avm/wallet"
+  ],
   "methods": [
     {
       "name": "wallet.issueTx",

@@ -31,9 +31,9 @@ export function budgeted(validate: ValidateFunction): ValidateFunction {
   const run: ValidateFunction = (data) => {
     budget.left = ERROR_LIMIT;
     const valid = validate(data);
-    const errors = validate.errors;
+    const errors = validate.errors ?? null;
     const cut = errors ? errors.indexOf(TOO_MANY) : -1;
-    run.errors = cut < 0 ? (errors ?? null) : errors!.slice(0, cut + 1);
+    run.errors = cut < 0 || !errors ? errors : errors.slice(0, cut + 1);
     return valid;
   };
   run.errors = null;
@@ -56,7 +56,7 @@ export function ucs2length(text: string): number {
 /** Deep equality of JSON values, for `enum` and `const` values that are objects or arrays. */
 export function equal(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a !== a && b !== b;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Number.isNaN(a) && Number.isNaN(b);
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((item, i) => equal(item, (b as unknown[])[i]));
   const keysA = Object.keys(a);

@@ -37,6 +37,17 @@ export interface EndpointDefinition {
   invalidArgument: string;
 }
 
+/** One endpoint of a generated package, as its `ENDPOINTS` table lists it. */
+export interface EndpointEntry<Handlers> {
+  create: (handlers: Handlers, options?: EndpointOptions) => Endpoint;
+  methods: readonly MethodSpec[];
+  document: OpenrpcDocument;
+  /** The endpoint's path with its variables at their defaults, e.g. `/ext/bc/X`. */
+  path: string;
+  /** Other fixed paths the node serves it at (the spec's `x-aliases`), e.g. `/ext/X`. */
+  aliases: readonly string[];
+}
+
 export interface Endpoint {
   readonly name: string;
   readonly profile: Profile;

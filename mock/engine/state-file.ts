@@ -1,0 +1,76 @@
+/**
+ * `--state <file>`: the world saved as JSON on exit and loaded at start-up. Every journaled table, cell and log of the
+ * world is written (bigints and bytes tagged); a load rebuilds the network's genesis from the saved options, checks
+ * that the saved chains grow from it, and puts the saved records in place. Funded keys are not written: the seed
+ * derives them again. Nothing of the keystore is: its passwords never reach a file.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { type WorldOptions, buildWorld } from '../world/genesis.ts';
+import { Cell, Log, Table } from '../world/journal.ts';
+import type { World } from '../world/world.ts';
+
+const VERSION = 1;
+
+const replacer = (_: string, value: unknown) => {
+  if (typeof value === 'bigint') return { $n: value.toString() };
+  if (value instanceof Uint8Array) return { $b: Buffer.from(value).toString('hex') };
+  return value;
+};
+const reviver = (_: string, value: unknown) => {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const keys = Object.keys(value);
+    if (keys.length === 1 && keys[0] === '$n') return BigInt((value as { $n: string }).$n);
+    if (keys.length === 1 && keys[0] === '$b') return new Uint8Array(Buffer.from((value as { $b: string }).$b, 'hex'));
+  }
+  return value;
+};
+
+type Stored = { kind: 'table'; entries: Array<[unknown, unknown]> } | { kind: 'cell'; value: unknown } | { kind: 'log'; items: unknown[] };
+
+/** The world's journaled parts by property path (`utxos.X`, `time`, ...). */
+function parts(world: World): Array<[string, Table<unknown, unknown> | Cell<unknown> | Log<unknown>]> {
+  const out: Array<[string, Table<unknown, unknown> | Cell<unknown> | Log<unknown>]> = [];
+  const visit = (path: string, value: unknown, depth: number) => {
+    if (value instanceof Table || value instanceof Cell || value instanceof Log) out.push([path, value as never]);
+    else if (depth === 0 && value && typeof value === 'object' && !Array.isArray(value)) for (const [k, v] of Object.entries(value)) visit(`${path}.${k}`, v, 1);
+  };
+  for (const [key, value] of Object.entries(world)) visit(key, value, 0);
+  return out;
+}
+
+export function saveWorld(world: World, options: WorldOptions, file: string): void {
+  const data: Record<string, Stored> = {};
+  for (const [path, part] of parts(world)) {
+    if (part instanceof Table) data[path] = { kind: 'table', entries: [...part.entries()] };
+    else if (part instanceof Cell) data[path] = { kind: 'cell', value: part.get() };
+    else data[path] = { kind: 'log', items: Array.from({ length: part.length }, (_, i) => part.at(i)) };
+  }
+  const { accounts, network, seed, utxosPerAccount } = options;
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify({ version: VERSION, options: { accounts, network, seed, utxosPerAccount }, data }, replacer));
+  renameSync(temporary, file);
+}
+
+/** The world saved in `file`, or undefined when there is no such file. Throws when the file is not a saved world. */
+export function loadWorld(file: string): { world: World; options: WorldOptions } | undefined {
+  if (!existsSync(file)) return undefined;
+  const saved = JSON.parse(readFileSync(file, 'utf8'), reviver) as { version?: number; options: WorldOptions; data: Record<string, Stored> };
+  if (saved.version !== VERSION || !saved.data) throw new Error(`${file} is not a world saved by this mock (version ${VERSION})`);
+  const world = buildWorld(saved.options);
+  for (const [path, part] of parts(world)) {
+    const stored = saved.data[path];
+    if (!stored) throw new Error(`${file} has no ${path}`);
+    if (part instanceof Table && stored.kind === 'table') {
+      for (const key of [...part.keys()]) part.delete(key);
+      for (const [key, value] of stored.entries) part.set(key, value);
+    } else if (part instanceof Cell && stored.kind === 'cell') part.set(stored.value);
+    else if (part instanceof Log && stored.kind === 'log') {
+      for (let i = 0; i < part.length; i++) {
+        if ((part.at(i) as { id?: string }).id !== (stored.items[i] as { id?: string } | undefined)?.id) throw new Error(`${file} holds another network's ${path} (block ${i} differs)`);
+      }
+      for (const item of stored.items.slice(part.length)) part.push(item);
+    } else throw new Error(`${file}: ${path} is not a ${stored.kind}`);
+  }
+  world.journal.clear();
+  return { world, options: saved.options };
+}

@@ -1,0 +1,52 @@
+// The types of @avalanche-openrpc/mock (mock/package/index.ts), shipped as the package's index.d.ts.
+export type NetworkName = 'local' | 'fuji' | 'mainnet';
+export type Mining = { mode: 'auto' } | { mode: 'manual' } | { mode: 'interval'; blockTimeMs: number };
+
+export interface StartOptions {
+  /** `local` (default), `fuji` or `mainnet`: that network's IDs, HRP and genesis. */
+  network?: NetworkName;
+  /** Funded keys beyond the network's own (default 10), 2,500 AVAX each on X and P. */
+  accounts?: number;
+  /** Seeds the funded keys (default `avalanche-mock`): the same seed, the same keys and world. */
+  seed?: string;
+  /** 0 (default) picks a free port of 127.0.0.1. */
+  port?: number;
+  /** Automine (default), on an interval, or only on `dev.mine`. */
+  mining?: Mining;
+}
+
+export interface FundedKey {
+  /** `PrivateKey-<cb58>`. */
+  privateKey: string;
+  /** The key's X- and P-Chain addresses. */
+  x: string;
+  p: string;
+}
+
+/** Development controls (the methods of `/ext/dev`, openrpc/dev.json). Amounts and times: decimal strings or safe integers. */
+export interface DevControls {
+  snapshot(): { snapshotID: string };
+  /** Later snapshots are discarded; this one stays, so reverting to it again does the same. */
+  revert(params: { snapshotID: string | number }): Record<string, never>;
+  setTime(params: { timestamp: string | number; mine?: boolean }): { timestamp: string };
+  increaseTime(params: { seconds: string | number; mine?: boolean }): { timestamp: string };
+  mine(params: { chain: 'X' | 'P'; blocks?: string | number }): { blockIDs: string[]; height: string };
+  fund(params: { address: string; amount: string | number; assetID?: string; locktime?: string | number }): { utxoID: { txID: string; outputIndex: number }; balance: string };
+  setFeeState(params: { capacity?: string | number; excess?: string | number; validatorExcess?: string | number }): { capacity: number; excess: number; price: number; validatorExcess: number; validatorPrice: number };
+  reset(): Record<string, never>;
+  setAutomine(params: { enabled: boolean }): Record<string, never>;
+  setIntervalMining(params: { interval: string | number }): Record<string, never>;
+  listAccounts(): { accounts: Array<{ privateKey: string; xAddress: string; pAddress: string; cAddress: string }> };
+}
+
+export interface MockNodeHandle {
+  /** Base URL, e.g. `http://127.0.0.1:41234`; the node's paths (`/ext/bc/X`, `/ext/bc/P`, …) hang below it. */
+  url: string;
+  keys: FundedKey[];
+  dev: DevControls;
+  /** The simulated network's state (read-only use; its shape may change between versions). */
+  world: unknown;
+  close(): Promise<void>;
+}
+
+export function startMockNode(options?: StartOptions): Promise<MockNodeHandle>;
