@@ -9,7 +9,7 @@ import { checkCoherence } from './coherence.ts';
 import { Facts, discover, substituteParams } from './discovery.ts';
 import { judge } from './judge.ts';
 import { type RpcAnswer, callRpc } from './rpc.ts';
-import { type SpecMethod, endpointPath, isSafeRead, notServedReason, parseNodeVersion } from './spec.ts';
+import { type SpecMethod, endpointPath, isMockOnly, isSafeRead, notServedReason, parseNodeVersion } from './spec.ts';
 import { newestSpecVersion } from '../generators/model/versions.ts';
 import type { SpecValidator, Violation } from './validate.ts';
 
@@ -85,7 +85,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
   // Answers are judged as the node's release has its methods: its params, fields, result shapes and enum values.
   validator = validator.atRelease(nodeVersion.version);
   const facts = new Facts();
-  const usable = (entry: SpecMethod) => isSafeRead(entry) && !notServedReason(entry.method, nodeVersion.version);
+  const usable = (entry: SpecMethod) => isSafeRead(entry) && !isMockOnly(entry.endpoint) && !notServedReason(entry.method, nodeVersion.version);
   await discover(async (name, params) => {
     const entry = validator.methods.get(name);
     if (!entry) throw new Error(`discovery calls ${name}, which the spec does not have`);
@@ -132,6 +132,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
     const { endpoint, method } = entry;
     const base = { method: method.name, endpoint: endpointPath(endpoint, options.pathVariables) };
     const skip = (reason: string): MethodResult => ({ ...base, status: 'SKIP', reason, checks: [] });
+    if (isMockOnly(endpoint)) return skip('served only by the mock node (x-mock-only), never by a node');
     if (!isSafeRead(entry) && !options.includeWrites) return skip('write method (changes node or chain state; --include-writes calls it)');
     const unserved = notServedReason(method, nodeVersion.version);
     if (unserved) return skip(unserved);
