@@ -5,6 +5,7 @@
  */
 import type { Json } from '../generators/model/types.ts';
 import { type CallCase, type CaseKind, exampleCases, invalidCases } from './cases.ts';
+import { checkCoherence } from './coherence.ts';
 import { Facts, discover, substituteParams } from './discovery.ts';
 import { judge } from './judge.ts';
 import { type RpcAnswer, callRpc } from './rpc.ts';
@@ -49,6 +50,8 @@ export interface ConformOptions {
   timeoutMs?: number;
   /** Values for endpoint path variables, e.g. `{ blockchainID: 'X' }`. */
   pathVariables?: Record<string, string>;
+  /** Run the cross-method coherence rows (./coherence.ts); default: when no `methods` filter is given. */
+  coherence?: boolean;
 }
 
 export class NodeUnreachableError extends Error {}
@@ -95,6 +98,19 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
   for (const entry of validator.methods.values()) {
     if (options.methods && !options.methods.test(entry.method.name)) continue;
     results.push(await checkMethod(entry));
+  }
+  if (options.coherence ?? !options.methods) {
+    const pathOf = (name: string) => {
+      const endpoint = model.endpoints.find((e) => e.name === name);
+      return endpoint ? endpointPath(endpoint, options.pathVariables) : '';
+    };
+    const caller = async (path: string, method: string, params: Record<string, unknown>) => {
+      const answer = await callRpc({ url: baseUrl + path, method, params, id: ++nextId, timeoutMs });
+      const body = answer.kind === 'json' ? (answer.body as { result?: unknown; error?: { code: number; message: string } }) : undefined;
+      if (!body) return { error: { code: 0, message: answer.kind === 'unreachable' ? answer.error : `HTTP ${answer.status}` } };
+      return body.error ? { error: body.error } : { result: body.result };
+    };
+    results.push(...(await checkCoherence(caller, { X: pathOf('x-chain'), P: pathOf('p-chain') })));
   }
   if (!answered && notFound.size > 0) {
     throw new NotANodeError(`${baseUrl} is not an AvalancheGo node: every endpoint answered HTTP 404 (${[...notFound].slice(0, 3).join(', ')}${notFound.size > 3 ? ', ...' : ''}); the URL should be the node's base, e.g. http://127.0.0.1:9650, without a path`);

@@ -13,6 +13,7 @@ import { mockModel } from './spec.ts';
 import type { Network } from './synth.ts';
 import { NETWORKS } from './world/networks.ts';
 import { type Read, encodingOf } from './world/reads.ts';
+import { infoReads } from './world/reads-info.ts';
 import { pChainReads } from './world/reads-p.ts';
 import { xChainReads } from './world/reads-x.ts';
 import type { World } from './world/world.ts';
@@ -54,7 +55,9 @@ export class MockState {
     mining: Mining = { mode: 'auto' },
   ) {
     this.engine = new Engine(world, mining);
-    this.reads = { 'x-chain': xChainReads(world), 'p-chain': pChainReads(world) };
+    // `info` answers once the Info API's endpoint is served (its examples then hold the static fees the world lacks).
+    const txFees = examplesOf('info.getTxFee')[0]?.result as Record<string, string> | undefined;
+    this.reads = { 'x-chain': xChainReads(world), 'p-chain': pChainReads(world), ...(txFees ? { info: infoReads(world, txFees) } : {}) };
     const imports = examplesOf('keystore.importUser');
     this.keystore = new Keystore(
       imports.map((example) => ({

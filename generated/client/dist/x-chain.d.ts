@@ -13,9 +13,9 @@ export interface XChainClientOptions extends ClientOptions {
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type XChainClientErrors = {
     getAddressTxs: 'InvalidArgument' | 'PageSizeMaximumAllowed' | 'CouldntParseArgumentToAddressCouldntParseAddress' | 'SpecifiedAssetIDIsInvalidAssetNotFound';
-    getAllBalances: 'InvalidArgument' | 'AvmAddressWrongChain';
+    getAllBalances: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAddressWrongHRP' | 'AvmAddressMissing';
     getAssetDescription: 'InvalidArgument' | 'AvmAssetNotFound' | 'AvmNotFound' | 'TransactionDoesntCreateAnAsset';
-    getBalance: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAssetNotFound';
+    getBalance: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAddressWrongHRP' | 'AvmAddressMissing' | 'AvmAssetNotFound';
     getBlock: 'InvalidArgument' | 'AvmNotLinearized' | 'CouldntGetBlockWithIdNotFound';
     getBlockByHeight: 'InvalidArgument' | 'AvmNotLinearized' | 'CouldntGetBlockAtHeightNotFound';
     getHeight: 'InvalidArgument' | 'AvmNotLinearized';
@@ -85,6 +85,8 @@ export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
      * @returns The result ({@link AvmGetAllBalancesResult}).
      * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
      * @throws {@link JsonRpcError} -32000: problem parsing address 'P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy': couldn't parse address "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM" but got "11111111111111111111111111111111LpoYY"
+     * @throws {@link JsonRpcError} -32000: problem parsing address 'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address "X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+     * @throws {@link JsonRpcError} -32000: problem parsing address '': couldn't parse address "": no separator found in address
      * @deprecated Since AvalancheGo v1.9.12. Use `avm.getUTXOs` instead ({@link XChainClient.getUTXOs}).
      */
     getAllBalances(params: AvmGetAllBalancesParams, options?: CallOptions): Promise<AvmGetAllBalancesResult>;
@@ -124,6 +126,8 @@ export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
      * @returns The result ({@link AvmGetBalanceResult}).
      * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
      * @throws {@link JsonRpcError} -32000: problem parsing address 'P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy': couldn't parse address "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM" but got "11111111111111111111111111111111LpoYY"
+     * @throws {@link JsonRpcError} -32000: problem parsing address 'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address "X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+     * @throws {@link JsonRpcError} -32000: problem parsing address '': couldn't parse address "": no separator found in address
      * @throws {@link JsonRpcError} -32000: asset 'FOO' not found
      * @deprecated Since AvalancheGo v1.9.12. Use `avm.getUTXOs` instead ({@link XChainClient.getUTXOs}).
      */

@@ -41,9 +41,9 @@ export interface XChainClientOptions extends ClientOptions {
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type XChainClientErrors = {
   getAddressTxs: 'InvalidArgument' | 'PageSizeMaximumAllowed' | 'CouldntParseArgumentToAddressCouldntParseAddress' | 'SpecifiedAssetIDIsInvalidAssetNotFound';
-  getAllBalances: 'InvalidArgument' | 'AvmAddressWrongChain';
+  getAllBalances: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAddressWrongHRP' | 'AvmAddressMissing';
   getAssetDescription: 'InvalidArgument' | 'AvmAssetNotFound' | 'AvmNotFound' | 'TransactionDoesntCreateAnAsset';
-  getBalance: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAssetNotFound';
+  getBalance: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAddressWrongHRP' | 'AvmAddressMissing' | 'AvmAssetNotFound';
   getBlock: 'InvalidArgument' | 'AvmNotLinearized' | 'CouldntGetBlockWithIdNotFound';
   getBlockByHeight: 'InvalidArgument' | 'AvmNotLinearized' | 'CouldntGetBlockAtHeightNotFound';
   getHeight: 'InvalidArgument' | 'AvmNotLinearized';
@@ -56,9 +56,9 @@ export type XChainClientErrors = {
 
 const ERRORS = {
   getAddressTxs: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], PageSizeMaximumAllowed: [-32000, /^pageSize > maximum allowed \(\d+\)$/], CouldntParseArgumentToAddressCouldntParseAddress: [-32000, /^couldn't parse argument '[^']*' to address: couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/], SpecifiedAssetIDIsInvalidAssetNotFound: [-32000, /^specified `assetID` is invalid: asset '[^']*' not found$/] },
-  getAllBalances: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmAddressWrongChain: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/] },
+  getAllBalances: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmAddressWrongChain: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/], AvmAddressWrongHRP: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/], AvmAddressMissing: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": no separator found in address$/] },
   getAssetDescription: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmAssetNotFound: [-32000, /^asset '[^']*' not found$/], AvmNotFound: [-32000, /^not found$/], TransactionDoesntCreateAnAsset: [-32000, /^transaction doesn't create an asset$/] },
-  getBalance: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmAddressWrongChain: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/], AvmAssetNotFound: [-32000, /^asset '[^']*' not found$/] },
+  getBalance: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmAddressWrongChain: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/], AvmAddressWrongHRP: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/], AvmAddressMissing: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": no separator found in address$/], AvmAssetNotFound: [-32000, /^asset '[^']*' not found$/] },
   getBlock: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmNotLinearized: [-32000, /^chain is not linearized$/], CouldntGetBlockWithIdNotFound: [-32000, /^couldn't get block with id [1-9A-HJ-NP-Za-km-z]+: not found$/] },
   getBlockByHeight: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmNotLinearized: [-32000, /^chain is not linearized$/], CouldntGetBlockAtHeightNotFound: [-32000, /^couldn't get block at height \d+: not found$/] },
   getHeight: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmNotLinearized: [-32000, /^chain is not linearized$/] },
@@ -123,6 +123,8 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @returns The result ({@link AvmGetAllBalancesResult}).
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: problem parsing address 'P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy': couldn't parse address "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM" but got "11111111111111111111111111111111LpoYY"
+   * @throws {@link JsonRpcError} -32000: problem parsing address 'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address "X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+   * @throws {@link JsonRpcError} -32000: problem parsing address '': couldn't parse address "": no separator found in address
    * @deprecated Since AvalancheGo v1.9.12. Use `avm.getUTXOs` instead ({@link XChainClient.getUTXOs}).
    */
   getAllBalances(params: AvmGetAllBalancesParams, options?: CallOptions): Promise<AvmGetAllBalancesResult> {
@@ -168,6 +170,8 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @returns The result ({@link AvmGetBalanceResult}).
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: problem parsing address 'P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy': couldn't parse address "P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy": mismatched chainIDs: expected "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM" but got "11111111111111111111111111111111LpoYY"
+   * @throws {@link JsonRpcError} -32000: problem parsing address 'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address "X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p": expected hrp "avax" but got "custom"
+   * @throws {@link JsonRpcError} -32000: problem parsing address '': couldn't parse address "": no separator found in address
    * @throws {@link JsonRpcError} -32000: asset 'FOO' not found
    * @deprecated Since AvalancheGo v1.9.12. Use `avm.getUTXOs` instead ({@link XChainClient.getUTXOs}).
    */

@@ -27,7 +27,7 @@ export interface XWalletHandlers {
 
 /** What the RPC layer knows of each method of AvalancheGo X-Chain wallet API: wire name, params, how to decode and validate them. */
 export const xWalletMethods: readonly MethodSpec[] = [
-  { name: 'wallet.issueTx', handler: 'issueTx', params: ["tx","encoding"], byName: true, shape: {"p":{"TX":["tx",0,0],"ENCODING":["encoding",0,0]}}, validateParams: validators.p0, validateResult: validators.r0, writeResult: validators.w0 },
+  { name: 'wallet.issueTx', handler: 'issueTx', params: ["tx","encoding"], byName: true, shape: {"p":{"TX":["tx",0,0],"ENCODING":["encoding",0,0]}}, validateParams: validators.validateWalletIssueTxParams, validateResult: validators.validateWalletIssueTxResult, writeResult: validators.writeWalletIssueTxResult },
 ];
 
 /**

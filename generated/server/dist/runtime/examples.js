@@ -9,15 +9,29 @@ function sameJson(a, b) {
   if (keys.length !== Object.keys(right).length) return false;
   return keys.every((key) => Object.hasOwn(right, key) && sameJson(left[key], right[key]));
 }
+function deref(document, node) {
+  const ref = node?.$ref;
+  if (typeof ref !== "string" || !ref.startsWith("#/")) return node ?? {};
+  let found = document;
+  for (const token of ref.slice(2).split("/")) found = found?.[token.replace(/~1/g, "/").replace(/~0/g, "~")];
+  return found ?? {};
+}
 function examplesOf(document) {
   const out = /* @__PURE__ */ new Map();
-  const methods = document.methods ?? [];
-  for (const method of methods) {
+  for (const method of document.methods ?? []) {
+    const declared = (method.params ?? []).map((param) => String(deref(document, param).name));
+    const examples = (method.examples ?? []).map((entry) => deref(document, entry));
     out.set(
-      method.name,
-      (method.examples ?? []).map((example) => ({
-        params: Object.fromEntries((example.params ?? []).map((p) => [p.name, p.value])),
-        result: rawJson(example.result?.value ?? null)
+      String(method.name),
+      examples.map((example) => ({
+        params: Object.fromEntries(
+          (example.params ?? []).map((entry, i) => {
+            const param = deref(document, entry);
+            const name = String(param.name);
+            return [declared.includes(name) ? name : declared[i] ?? name, param.value];
+          })
+        ),
+        result: rawJson(deref(document, example.result).value ?? null)
       }))
     );
   }
