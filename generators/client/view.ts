@@ -3,6 +3,7 @@ import { headerText } from '../emit/header.ts';
 import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { clientClassName, clientOptionsName } from '../model/names.ts';
+import { sensitiveKeys } from '../model/sensitive.ts';
 import type { EndpointModel, ExampleModel, MethodModel, SpecModel } from '../model/types.ts';
 import { commentLines, methodComment } from './docs.ts';
 
@@ -28,6 +29,8 @@ export interface EndpointView {
   urlTemplate: string;
   pathVariables: Array<{ name: string; defaultLiteral: string; docLines: string[] }>;
   typeImports: string[];
+  /** A literal array of the keys whose values error excerpts hide (`x-sensitive`), or empty when there are none. */
+  sensitiveKeys: string;
   methods: MethodView[];
 }
 
@@ -124,6 +127,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
       docLines: commentLines([variable.description, `Default \`${variable.default}\`.`]),
     })),
     typeImports: [...typeNames].sort(),
+    sensitiveKeys: ((keys) => (keys.length > 0 ? literal(keys) : ''))(sensitiveKeys(endpoint, model.schemas)),
     methods,
   };
 }

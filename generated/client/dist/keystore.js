@@ -2,7 +2,7 @@
 import { JsonRpcClient } from "./runtime.js";
 export class KeystoreClient extends JsonRpcClient {
   constructor(options = {}) {
-    super(options, "http://127.0.0.1:9650", "/ext/keystore");
+    super(options, "http://127.0.0.1:9650", "/ext/keystore", {}, ["PASSWORD", "USER"]);
   }
   /**
    * Create a keystore user protected by a password.

@@ -32,8 +32,11 @@ export declare class JsonRpcClient {
     #private;
     /** The endpoint URL every call of this client is sent to. */
     readonly url: string;
-    /** @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded. */
-    constructor(options: ClientOptions, defaultBaseUrl: string, path: string, values?: Record<string, string>);
+    /**
+     * @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded.
+     * @param sensitiveKeys - Keys whose values (passwords, exported users) error excerpts show as "<redacted>".
+     */
+    constructor(options: ClientOptions, defaultBaseUrl: string, path: string, values?: Record<string, string>, sensitiveKeys?: readonly string[]);
     /** Sends one call and returns its `result`; every failure rejects with an `AvalancheRpcError` (errors.ts) or the abort reason. */
     protected request<Result>(method: string, params: object, options?: CallOptions): Promise<Result>;
 }

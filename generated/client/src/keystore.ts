@@ -24,7 +24,7 @@ export interface KeystoreClientOptions extends ClientOptions {}
  */
 export class KeystoreClient extends JsonRpcClient {
   constructor(options: KeystoreClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/keystore');
+    super(options, 'http://127.0.0.1:9650', '/ext/keystore', {}, ['PASSWORD', 'USER']);
   }
 
   /**
