@@ -1,6 +1,7 @@
 /**
- * Judging one answer of the conformance runner: a valid call must get the documented result or a documented error;
- * an invalid call must get an error (for a param that fails to decode, the node's documented decode error).
+ * Judging one answer of the conformance runner: a valid call, or one without a required param (which the node
+ * decodes to its zero value), must get the documented result or a documented error; an invalid call must get an error
+ * (for a param that fails to decode, the node's documented decode error).
  */
 import type { EndpointModel, MethodModel } from '../generators/model/types.ts';
 import type { CaseKind } from './cases.ts';
@@ -31,7 +32,8 @@ export function judge(validator: SpecValidator, endpoint: EndpointModel, method:
   const error = isObject(body) && isObject(body.error) ? { code: body.error.code as number, message: String(body.error.message) } : undefined;
   const hasResult = isObject(body) && 'result' in body;
   if (error && UNKNOWN_METHOD.test(error.message)) return { kind: 'unserved', message: error.message };
-  if (kind === 'example') {
+  // Go's decoder leaves a missing param at its zero value and the handler answers: a documented error or a result.
+  if (kind === 'example' || kind === 'missing-required') {
     return { kind: 'checked', answer: hasResult ? 'result' : 'error', ...(error ? { error } : {}), violations: validator.checkResponse(method.name, body, requestId) };
   }
   if (hasResult) {
@@ -39,7 +41,7 @@ export function judge(validator: SpecValidator, endpoint: EndpointModel, method:
   }
   const violations = validator.checkResponse(method.name, body, requestId);
   const decodeError = documentedDecodeError(endpoint, method);
-  if (error && violations.length === 0 && decodeError && kind !== 'missing-required' && !(error.code === decodeError.code && error.message === decodeError.message)) {
+  if (error && violations.length === 0 && decodeError && !(error.code === decodeError.code && error.message === decodeError.message)) {
     violations.push({ pointer: '/error', rule: 'decode-error', message: `a param that cannot be decoded must get ${decodeError.code} "${decodeError.message}", not ${error.code} "${error.message}"` });
   }
   return { kind: 'checked', answer: 'error', ...(error ? { error } : {}), violations };

@@ -28,6 +28,7 @@ export function formatReport(report: ConformReport): string {
 
 function detailLines(result: MethodResult): string[] {
   if (result.status === 'SKIP') return [result.reason ?? ''];
+  if (result.method.startsWith('coherence:') && result.status === 'PASS') return ['the answers agree'];
   if (result.status === 'FAIL') {
     return result.checks.flatMap((check) => check.violations.map((v) => `${check.name}: ${v.pointer || '(root)'} [${v.rule}] ${v.message}`));
   }

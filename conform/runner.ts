@@ -5,10 +5,11 @@
  */
 import type { Json } from '../generators/model/types.ts';
 import { type CallCase, type CaseKind, exampleCases, invalidCases } from './cases.ts';
+import { checkCoherence } from './coherence.ts';
 import { Facts, discover, substituteParams } from './discovery.ts';
 import { judge } from './judge.ts';
 import { type RpcAnswer, callRpc } from './rpc.ts';
-import { type SpecMethod, endpointPath, isSafeRead, notServedReason, parseNodeVersion } from './spec.ts';
+import { type SpecMethod, endpointPath, isMockOnly, isSafeRead, notServedReason, parseNodeVersion } from './spec.ts';
 import { newestSpecVersion } from '../generators/model/versions.ts';
 import type { SpecValidator, Violation } from './validate.ts';
 
@@ -49,6 +50,8 @@ export interface ConformOptions {
   timeoutMs?: number;
   /** Values for endpoint path variables, e.g. `{ blockchainID: 'X' }`. */
   pathVariables?: Record<string, string>;
+  /** Run the cross-method coherence rows (./coherence.ts); default: when no `methods` filter is given. */
+  coherence?: boolean;
 }
 
 export class NodeUnreachableError extends Error {}
@@ -57,7 +60,7 @@ export class NodeUnreachableError extends Error {}
 export class NotANodeError extends Error {}
 
 export async function runConformance(options: ConformOptions): Promise<ConformReport> {
-  const { validator } = options;
+  let { validator } = options;
   const model = validator.model;
   const baseUrl = options.url.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -79,8 +82,10 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
 
   const nodeVersion = await resolveNodeVersion(baseUrl, options.nodeVersion, newestSpecVersion(model), timeoutMs);
   if (nodeVersion.answered) answered = true;
+  // Answers are judged as the node's release has its methods: its params, fields, result shapes and enum values.
+  validator = validator.atRelease(nodeVersion.version);
   const facts = new Facts();
-  const usable = (entry: SpecMethod) => isSafeRead(entry) && !notServedReason(entry.method, nodeVersion.version);
+  const usable = (entry: SpecMethod) => isSafeRead(entry) && !isMockOnly(entry.endpoint) && !notServedReason(entry.method, nodeVersion.version);
   await discover(async (name, params) => {
     const entry = validator.methods.get(name);
     if (!entry) throw new Error(`discovery calls ${name}, which the spec does not have`);
@@ -95,6 +100,19 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
   for (const entry of validator.methods.values()) {
     if (options.methods && !options.methods.test(entry.method.name)) continue;
     results.push(await checkMethod(entry));
+  }
+  if (options.coherence ?? !options.methods) {
+    const pathOf = (name: string) => {
+      const endpoint = model.endpoints.find((e) => e.name === name);
+      return endpoint ? endpointPath(endpoint, options.pathVariables) : '';
+    };
+    const caller = async (path: string, method: string, params: Record<string, unknown>) => {
+      const answer = await callRpc({ url: baseUrl + path, method, params, id: ++nextId, timeoutMs });
+      const body = answer.kind === 'json' ? (answer.body as { result?: unknown; error?: { code: number; message: string } }) : undefined;
+      if (!body) return { error: { code: 0, message: answer.kind === 'unreachable' ? answer.error : `HTTP ${answer.status}` } };
+      return body.error ? { error: body.error } : { result: body.result };
+    };
+    results.push(...(await checkCoherence(caller, { X: pathOf('x-chain'), P: pathOf('p-chain') })));
   }
   if (!answered && notFound.size > 0) {
     throw new NotANodeError(`${baseUrl} is not an AvalancheGo node: every endpoint answered HTTP 404 (${[...notFound].slice(0, 3).join(', ')}${notFound.size > 3 ? ', ...' : ''}); the URL should be the node's base, e.g. http://127.0.0.1:9650, without a path`);
@@ -114,6 +132,7 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
     const { endpoint, method } = entry;
     const base = { method: method.name, endpoint: endpointPath(endpoint, options.pathVariables) };
     const skip = (reason: string): MethodResult => ({ ...base, status: 'SKIP', reason, checks: [] });
+    if (isMockOnly(endpoint)) return skip('served only by the mock node (x-mock-only), never by a node');
     if (!isSafeRead(entry) && !options.includeWrites) return skip('write method (changes node or chain state; --include-writes calls it)');
     const unserved = notServedReason(method, nodeVersion.version);
     if (unserved) return skip(unserved);

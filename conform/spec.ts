@@ -20,6 +20,11 @@ export function endpointPath(endpoint: EndpointModel, variables: Record<string, 
   return endpoint.pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => variables[name] ?? endpoint.pathVariables.find((v) => v.name === name)?.default ?? '');
 }
 
+/** An endpoint only the mock node serves (`x-mock-only`, its development controls): never called on a node. */
+export function isMockOnly(endpoint: EndpointModel): boolean {
+  return endpoint.document['x-mock-only'] === true;
+}
+
 /** A method the spec does not mark as side-effect free (`x-side-effects: none`) counts as a write. */
 export function isSafeRead({ method }: SpecMethod): boolean {
   return method.sideEffects === 'none';

@@ -10,6 +10,7 @@ import * as generatedServer from '../generated/server/dist/index.js';
 import type { MethodSpec, ValidateFunction } from '../generated/server/dist/index.js';
 import { previewJson, sameJson } from './json.ts';
 import { type DocumentedError, documentedErrorsOf, findDocumentedError } from './errors.ts';
+import { releaseValidators } from './release.ts';
 import { type SpecMethod, indexMethods, loadSpecModel } from './spec.ts';
 import { violationsInWords } from './words.ts';
 
@@ -45,15 +46,34 @@ export class SpecValidator {
   readonly methods: Map<string, SpecMethod>;
   private readonly checks = new Map<string, MethodChecks>();
 
-  constructor(readonly model: SpecModel) {
+  private readonly releases = new Map<string, SpecValidator>();
+
+  /** With `version`, params and results are checked as that release has them (fields, shapes, enum values). */
+  constructor(
+    readonly model: SpecModel,
+    readonly version?: string,
+  ) {
     this.methods = indexMethods(model);
     const generated = generatedValidators();
     const stale = [...this.methods.keys()].filter((name) => !generated.has(name));
     if (stale.length > 0) throw new Error(`generated/server has no validators for ${stale.join(', ')}: it is older than the spec (npm run generate)`);
     for (const [name, { method }] of this.methods) {
       const spec = generated.get(name)!;
-      this.checks.set(name, { params: spec.validateParams, result: spec.validateResult, errors: documentedErrorsOf(method) });
+      const release = version ? releaseValidators(model, method, version) : {};
+      this.checks.set(name, {
+        params: (release.params as ValidateFunction | undefined) ?? spec.validateParams,
+        result: (release.result as ValidateFunction | undefined) ?? spec.validateResult,
+        errors: documentedErrorsOf(method),
+      });
     }
+  }
+
+  /** This validator as release `version` (e.g. `v1.10.5`) is checked: one instance per release. */
+  atRelease(version: string): SpecValidator {
+    if (version === this.version) return this;
+    let validator = this.releases.get(version);
+    if (!validator) this.releases.set(version, (validator = new SpecValidator(this.model, version)));
+    return validator;
   }
 
   /** `params` as sent (an object, a one-element array around one, or absent); pointers start at `/params`. */

@@ -6,9 +6,11 @@
  */
 import { exitWithUsage, optionalNodeVersion, parseCli } from '../conform/cli-common.ts';
 import { bech32Encode } from '../generators/formats.ts';
+import { newestSpecVersion } from '../generators/model/versions.ts';
 import type { Mining } from './engine/engine.ts';
 import { loadWorld, saveWorld } from './engine/state-file.ts';
 import { startMockNode } from './node.ts';
+import { mockModel } from './spec.ts';
 import { NETWORK_NAMES, type NetworkName } from './world/networks.ts';
 
 const USAGE = `Usage: npm run mock -- [options]
@@ -24,7 +26,8 @@ const USAGE = `Usage: npm run mock -- [options]
   --host <address>                address to listen on (default 127.0.0.1)
   --api-admin-enabled=<bool>      serve /ext/admin (default true)
   --api-keystore-enabled=<bool>   serve /ext/keystore where the node version has it (default true)
-  --node-version <vX.Y.Z>         serve only the methods that AvalancheGo release serves (default: all)
+  --node-version <vX.Y.Z|all>     answer as that AvalancheGo release did: its methods, params, fields and shapes
+                                  (default: the newest release the spec describes; all: every release's methods)
   --http-allowed-hosts <list>     host names accepted in the Host header, comma-separated (default localhost; * for any)
   --http-max-body-bytes <n>       largest request body (default 16777216); larger ones get 413
   --quiet                         do not print a line per call
@@ -81,7 +84,7 @@ const values = parseCli(
 );
 const port = Number(values.port ?? 9650);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not "${values.port}"`);
-const nodeVersion = optionalNodeVersion(values['node-version'], fail);
+const nodeVersion = values['node-version'] === 'all' ? 'all' : optionalNodeVersion(values['node-version'], fail);
 const maxBodyBytes = values['http-max-body-bytes'] === undefined ? undefined : Number(values['http-max-body-bytes']);
 if (maxBodyBytes !== undefined && !(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) fail('--http-max-body-bytes must be a positive integer');
 const network = (values.network ?? 'local') as NetworkName;
@@ -116,7 +119,8 @@ try {
     ...(maxBodyBytes ? { maxBodyBytes } : {}),
     ...(values.quiet ? {} : { log: (line: string) => console.log(`${new Date().toISOString()} ${line}`) }),
   });
-  console.log(`mock AvalancheGo node${nodeVersion ? ` ${nodeVersion}` : ''} listening on ${node.url} (${node.nodeID})`);
+  const release = nodeVersion === 'all' ? 'serving every release' : (nodeVersion ?? newestSpecVersion(mockModel()));
+  console.log(`mock AvalancheGo node ${release} listening on ${node.url} (${node.nodeID})`);
   const { world } = node;
   console.log(`network: ${world.network.name} (network ID ${world.network.networkID}, HRP ${world.network.hrp}); X-Chain ${world.chainIDs.X}, AVAX ${world.network.avaxAssetID}`);
   console.log(`blocks: ${mining.mode === 'auto' ? 'automine (one per transaction)' : mining.mode === 'interval' ? `every ${mining.blockTimeMs} ms` : 'only when mined (dev.mine)'}`);

@@ -6,12 +6,11 @@
 import type { RequestListener, Server } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
 import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
-import { createHash } from 'node:crypto';
-import { cb58Encode } from '../generators/formats.ts';
-import { servedBy } from '../generators/model/versions.ts';
+import { newestSpecVersion, servedBy } from '../generators/model/versions.ts';
 import { serveHttp } from './server.ts';
-import { ENDPOINTS, type EndpointName, endpointModel } from './spec.ts';
+import { ENDPOINTS, type EndpointName, endpointModel, mockModel } from './spec.ts';
 import { MockState } from './state.ts';
+import { atRelease } from './versions.ts';
 import { type WorldOptions, buildWorld } from './world/genesis.ts';
 import type { World } from './world/world.ts';
 import type { Mining } from './engine/engine.ts';
@@ -21,7 +20,10 @@ export interface MockNodeOptions {
   adminEnabled?: boolean;
   /** Serve `/ext/keystore` where the node version has it (the node's default is off; the mock's is on). */
   keystoreEnabled?: boolean;
-  /** Serve only what this release serves, e.g. `v1.12.1`. Default: every method of the spec. */
+  /**
+   * Answer as this release did, e.g. `v1.12.1`: its methods, params, result fields, shapes and enum values. Default:
+   * the newest release the spec describes (as conformance assumes); `all` serves every release's methods at once.
+   */
   nodeVersion?: string;
   /** The simulated network: `network` (local, fuji, mainnet; default local), `accounts`, `seed`, `utxosPerAccount`. */
   world?: WorldOptions | World;
@@ -64,15 +66,18 @@ const CHAINS: Partial<Record<EndpointName, string>> = { 'x-chain': 'X', 'x-walle
 export function createMockNode(options: MockNodeOptions = {}): MockNode {
   const world = options.world && 'journal' in options.world ? options.world : buildWorld(options.world ?? {});
   const { hrp } = world.network;
-  const enabled = (name: EndpointName) => (name === 'admin' ? options.adminEnabled ?? true : name === 'keystore' ? options.keystoreEnabled ?? true : true);
+  // The development controls (`x-mock-only`) stay off until the mock implements them on its world.
+  const mockOnly = (name: EndpointName) => (ENDPOINTS[name].document as { 'x-mock-only'?: boolean })['x-mock-only'] === true;
+  const enabled = (name: EndpointName) => (mockOnly(name) ? false : name === 'admin' ? options.adminEnabled ?? true : name === 'keystore' ? options.keystoreEnabled ?? true : true);
+  const nodeVersion = options.nodeVersion === 'all' ? undefined : options.nodeVersion ?? newestSpecVersion(mockModel());
   const served = new Map<EndpointName, string[]>();
   for (const name of Object.keys(ENDPOINTS) as EndpointName[]) {
-    const methods = endpointModel(name).methods.filter((m) => servedBy(m, options.nodeVersion)).map((m) => m.name);
+    const methods = endpointModel(name).methods.filter((m) => servedBy(m, nodeVersion)).map((m) => m.name);
     if (enabled(name) && methods.length > 0) served.set(name, methods);
   }
   const routes = new Map<string, EndpointName>();
   for (const name of served.keys()) for (const path of pathsOf(name, world.chainIDs)) routes.set(path, name);
-  const state = new MockState(world, [...routes.keys()], options.mining);
+  const state = new MockState(world, [...routes.keys()], options.mining, options.nodeVersion);
   // Without a log the calls skip even building their lines: this is the path every call of a load test takes.
   const log = options.log;
 
@@ -80,10 +85,11 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   for (const [name, methods] of served) {
     const { create } = ENDPOINTS[name];
     const model = endpointModel(name);
-    const handlers = state.handlers(model, ENDPOINTS[name].methods, { chain: CHAINS[name] ?? 'X', hrp });
+    const network = { chain: CHAINS[name] ?? 'X', hrp };
+    const handlers = state.handlers(model, ENDPOINTS[name].methods, network);
     const table: Record<string, (params: Record<string, unknown>) => unknown> = {};
     for (const method of model.methods) {
-      const { answer } = handlers.get(method.name)!;
+      const answer = atRelease(mockModel(), method, nodeVersion, network, handlers.get(method.name)!.answer);
       // Every handler error passes here, so the runtime's onError would only log it a second time.
       table[method.shortName] = (params) => {
         try {
@@ -128,7 +134,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     }
     return undefined;
   };
-  const nodeID = `NodeID-${cb58Encode(createHash('sha256').update('avalanche-openrpc mock node').digest().subarray(0, 20))}`;
+  const nodeID = state.nodeID;
   const router = createRouter(resolve, { headers: { 'node-id': nodeID }, cors: true });
   const allowed = new Set((options.allowedHosts ?? ['localhost']).map((h) => h.toLowerCase()));
   const verdicts = new Map<string, boolean>();
@@ -144,13 +150,23 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     return verdict;
   };
   const forbidden = { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' };
+  const health = served.has('health') ? state.health : undefined;
   const listener: RequestListener = (req, res) => {
+    // The node serves the health reports over plain GET beside the JSON-RPC endpoint, with the headers of every reply.
+    const get = hostAllowed(req.headers.host ?? '') ? health?.getReply(req.method ?? '', req.url ?? '/') : undefined;
+    if (get) {
+      req.resume();
+      res.writeHead(get.status, { ...get.headers, 'node-id': nodeID, ...(req.headers.origin ? CORS : {}) }).end(get.body);
+      return;
+    }
     if (hostAllowed(req.headers.host ?? '')) return router.node(req, res);
     req.resume();
     res.writeHead(403, forbidden).end('invalid host specified\n');
   };
   return { listener, state, world, nodeID, routes };
 }
+
+const CORS = { Vary: 'Origin', 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Credentials': 'true' };
 
 const LINE_BREAKING = /[\x00-\x1f\x7f\u0085\u2028\u2029]/g;
 

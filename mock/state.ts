@@ -8,11 +8,13 @@ import type { MethodSpec } from '../generated/server/dist/index.js';
 import { indexMethods } from '../generators/model/build.ts';
 import { type AdminSetup, AdminState, checkAlias } from './admin.ts';
 import { MethodAnswers } from './answers.ts';
+import { type HealthKind, type HealthReport, HealthState } from './health.ts';
 import { Keystore, decodeBytes } from './keystore.ts';
 import { mockModel } from './spec.ts';
 import type { Network } from './synth.ts';
 import { NETWORKS } from './world/networks.ts';
 import { type Read, encodingOf } from './world/reads.ts';
+import { infoReads } from './world/reads-info.ts';
 import { pChainReads } from './world/reads-p.ts';
 import { xChainReads } from './world/reads-x.ts';
 import type { World } from './world/world.ts';
@@ -42,9 +44,20 @@ function startingLoggers(): AdminSetup['loggers'] {
   return loggers;
 }
 
+/** The first example's result of a method: how a fresh node answers a call without params. */
+const firstResult = <T>(name: string): T => {
+  const example = examplesOf(name)[0];
+  if (!example) throw new Error(`${name} has no example to start the mock from`);
+  return example.result as T;
+};
+
 export class MockState {
   readonly keystore: Keystore;
   readonly admin: AdminState;
+  readonly health: HealthState;
+  /** The node of `info.getNodeID`'s example (the local network's first staker), which every reply's `node-id` names. */
+  readonly nodeID = firstResult<{ nodeID: string }>('info.getNodeID').nodeID;
+  private readonly peers = firstResult<{ peers: Array<{ nodeID: string }> }>('info.peers').peers;
   readonly engine: Engine;
   private readonly reads: Partial<Record<string, Record<string, Read>>>;
 
@@ -52,9 +65,13 @@ export class MockState {
     readonly world: World,
     routes: string[],
     mining: Mining = { mode: 'auto' },
+    /** The release the mock stands for (`--node-version`), which `info.getNodeVersion` reports; the spec's newest when absent. */
+    private readonly nodeVersion?: string,
   ) {
     this.engine = new Engine(world, mining);
-    this.reads = { 'x-chain': xChainReads(world), 'p-chain': pChainReads(world) };
+    // `info` answers once the Info API's endpoint is served (its examples then hold the static fees the world lacks).
+    const txFees = examplesOf('info.getTxFee')[0]?.result as Record<string, string> | undefined;
+    this.reads = { 'x-chain': xChainReads(world), 'p-chain': pChainReads(world), ...(txFees ? { info: infoReads(world, txFees) } : {}) };
     const imports = examplesOf('keystore.importUser');
     this.keystore = new Keystore(
       imports.map((example) => ({
@@ -64,6 +81,37 @@ export class MockState {
     );
     const firstLoad = examplesOf('admin.loadVMs')[0]?.result as AdminSetup['firstLoad'] | undefined;
     this.admin = new AdminState({ chains: world, loggers: startingLoggers(), firstLoad: firstLoad ?? { newVMs: {} }, routes });
+    const report = (kind: HealthKind) => firstResult<HealthReport>(`health.${kind}`);
+    this.health = new HealthState({ health: report('health'), readiness: report('readiness'), liveness: report('liveness') }, (name) => this.admin.lookup(name) !== undefined);
+  }
+
+  /** `info.getBlockchainID`: the chain an alias names, as the node's chain manager resolves it. */
+  private blockchainID({ alias = '' }: Params): { blockchainID: string } {
+    const chainID = this.admin.lookup(String(alias));
+    if (!chainID) throw new Error(`there is no ID with alias: ${String(alias)}`);
+    return { blockchainID: chainID };
+  }
+
+  private isBootstrapped({ chain = '' }: Params): { isBootstrapped: boolean } {
+    if (chain === '') throw new Error("argument 'chain' not given");
+    if (!this.admin.lookup(String(chain))) throw new Error(`there is no chain with alias/ID '${String(chain)}'`);
+    return { isBootstrapped: true };
+  }
+
+  /** `info.getNodeVersion` of the release the mock serves, so a client (or `npm run conform`) expects what it gets. */
+  private version(): unknown {
+    const example = firstResult<{ version: string; vmVersions: Record<string, string> }>('info.getNodeVersion');
+    if (!this.nodeVersion) return example;
+    const built = example.version.replace(/\/.*/, `/${this.nodeVersion.slice(1)}`);
+    const vmVersions = Object.fromEntries(Object.entries(example.vmVersions).map(([vm, v]) => [vm, v === `v${example.version.split('/')[1]}` ? this.nodeVersion! : v]));
+    return { ...example, version: built, vmVersions };
+  }
+
+  /** `info.peers`: the connected peers, only those named when `nodeIDs` names any. */
+  private connectedPeers({ nodeIDs }: Params): { numPeers: string; peers: unknown[] } {
+    const wanted = Array.isArray(nodeIDs) && nodeIDs.length > 0 ? new Set(nodeIDs) : undefined;
+    const peers = wanted ? this.peers.filter((peer) => wanted.has(peer.nodeID)) : this.peers;
+    return { numPeers: String(peers.length), peers };
   }
 
   /**
@@ -87,6 +135,16 @@ export class MockState {
       'admin.startCPUProfiler': { answer: () => this.admin.startCPUProfiler() },
       'admin.stopCPUProfiler': { answer: () => this.admin.stopCPUProfiler() },
       'admin.loadVMs': { answer: () => this.admin.loadVMs() },
+      'info.getNetworkID': { answer: () => ({ networkID: String(this.world.network.networkID) }) },
+      'info.getNetworkName': { answer: () => ({ networkName: this.world.network.networkName }) },
+      // Only an absent (or null) param passes the node's decoder and reaches the handler's refusal; a wrong type does not.
+      'info.getBlockchainID': { answer: (p) => this.blockchainID(p), check: (p) => p.alias ?? this.blockchainID({}) },
+      'info.isBootstrapped': { answer: (p) => this.isBootstrapped(p), check: (p) => p.chain ?? this.isBootstrapped({}) },
+      'info.peers': { answer: (p) => this.connectedPeers(p) },
+      'info.getNodeVersion': { answer: () => this.version() },
+      'health.health': { answer: (p) => this.health.report('health', tagsOf(p)) },
+      'health.readiness': { answer: (p) => this.health.report('readiness', tagsOf(p)) },
+      'health.liveness': { answer: (p) => this.health.report('liveness', tagsOf(p)) },
       ...issueHandlers(this.engine),
     };
     const out = new Map<string, MockMethod>();
@@ -105,3 +163,5 @@ export class MockState {
     return out;
   }
 }
+
+const tagsOf = ({ tags }: Params): string[] => (Array.isArray(tags) ? tags.map(String) : []);

@@ -4,8 +4,10 @@ import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { clientClassName, clientOptionsName } from '../model/names.ts';
 import { sensitiveKeys } from '../model/sensitive.ts';
-import type { EndpointModel, ExampleModel, MethodModel, SpecModel } from '../model/types.ts';
+import type { EndpointModel, ExampleModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import { commentLines, methodComment } from './docs.ts';
+import { overloads } from './narrow.ts';
+import { messagePattern } from '../model/errors.ts';
 
 export const PACKAGE_NAME = '@avalanche-openrpc/client';
 
@@ -29,9 +31,13 @@ export interface EndpointView {
   urlTemplate: string;
   pathVariables: Array<{ name: string; defaultLiteral: string; docLines: string[] }>;
   typeImports: string[];
+  /** The interface naming each method's documented errors, e.g. `PChainClientErrors`. */
+  errorsName: string;
   /** A literal array of the keys whose values error excerpts hide (`x-sensitive`), or empty when there are none. */
   sensitiveKeys: string;
   methods: MethodView[];
+  /** The releases of the methods that have a range, as a literal for the runtime's `nodeVersion` check; `{}` when none. */
+  releasesLiteral: string;
 }
 
 export interface MethodView {
@@ -42,9 +48,16 @@ export interface MethodView {
   deprecated: boolean;
   /** The parameter list, e.g. `params: PlatformGetBalanceParams = {}, options?: CallOptions`. */
   signature: string;
+  /** Signatures ahead of the implementation's, when the result depends on a param's value (`encoding: 'json'`). */
+  overloads: Array<{ signature: string; resultType: string }>;
   paramsArgument: string;
   resultType: string;
   docLines: string[];
+  /** For a paginated method: the iterator's name, its paging literal and item type. */
+  pages?: { name: string; paging: string; itemType: string };
+  /** The documented errors' names as a union of literals, and as a table of code and message pattern. */
+  errorNames: string;
+  errorTable: string;
 }
 
 export function packageView(model: SpecModel): PackageView {
@@ -99,16 +112,25 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     if (hasParams) typeNames.add(method.typeNames.params);
     if (method.result) typeNames.add(method.typeNames.result);
     const paramsOptional = method.params.every((p) => !p.required);
+    const signatures = hasParams ? overloads(model, method, method.typeNames.params, resultType) : [];
+    for (const name of signatures.flatMap((o) => o.types ?? [])) typeNames.add(name);
+    const general = signatures.at(-1);
+    const paramList = (type: string, defaulted: boolean) =>
+      `params${paramsOptional && !defaulted ? '?' : ''}: ${type}${paramsOptional && defaulted ? ' = {}' : ''}, options?: CallOptions`;
     return {
       name: method.shortName,
       wireName: method.name,
       wireLiteral: literal(method.name),
       summary: method.summary.replace(/\s+/g, ' ').replaceAll('|', '\\|').trim(),
       deprecated: method.deprecated,
-      signature: hasParams ? `params: ${method.typeNames.params}${paramsOptional ? ' = {}' : ''}, options?: CallOptions` : 'options?: CallOptions',
+      signature: general ? paramList(general.params, true) : 'options?: CallOptions',
+      overloads: signatures.length > 1 ? signatures.map((o) => ({ signature: o.paramsRequired ? `params: ${o.params}, options?: CallOptions` : paramList(o.params, false), resultType: o.result })) : [],
       paramsArgument: hasParams ? 'params' : '{}',
       resultType,
       docLines: methodComment(model, endpoint, method),
+      ...(method.pagination && hasParams ? { pages: { name: `${method.shortName}All`, paging: `{ ${Object.entries(method.pagination).map(([key, value]) => `${key}: ${literal(value as Json)}`).join(', ')} }`, itemType: `${resultType}[${literal(method.pagination.itemsField)}][number]` } } : {}),
+      errorNames: method.errors.map((e) => literal(e.name)).join(' | ') || 'never',
+      errorTable: `{ ${method.errors.map((e) => `${e.name}: [${e.code}, /${messagePattern(e.message).source}/]`).join(', ')} }`,
     };
   });
   return {
@@ -127,7 +149,15 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
       docLines: commentLines([variable.description, `Default \`${variable.default}\`.`]),
     })),
     typeImports: [...typeNames].sort(),
+    errorsName: `${className}Errors`,
     sensitiveKeys: ((keys) => (keys.length > 0 ? literal(keys) : ''))(sensitiveKeys(endpoint, model.schemas)),
     methods,
+    releasesLiteral: literal(
+      Object.fromEntries(
+        endpoint.methods
+          .filter((m) => m.versions.since || m.versions.removedIn || m.versions.lastVersion)
+          .map((m) => [m.name, Object.fromEntries(Object.entries({ since: m.versions.since, lastVersion: m.versions.lastVersion, removedIn: m.versions.removedIn }).filter(([, v]) => v))]),
+      ) as Json,
+    ),
   };
 }

@@ -1,14 +1,14 @@
 /** What an endpoint page shows: the endpoint's URL and client, then every method in the order of its document. */
 import { clientClassName } from '../model/names.ts';
 import type { EndpointModel, MethodModel } from '../model/types.ts';
-import { lifecycle } from '../model/versions.ts';
+import { describeRange, lifecycle } from '../model/versions.ts';
 import { clientConstruction } from '../client/view.ts';
 import { publishedPath } from '../openrpc/generate.ts';
 import { type ExampleView, endpointUrl, exampleView } from './example-view.ts';
-import type { Html } from './html.ts';
+import { type Html, html } from './html.ts';
 import { renderInline } from './markdown.ts';
 import { type SchemaNode, schemaNode } from './schema-tree.ts';
-import { type SchemaContext, describe } from './schema-view.ts';
+import { type SchemaContext, describe, typeExpression } from './schema-view.ts';
 
 export interface Badge {
   text: string;
@@ -32,7 +32,7 @@ export interface MethodView {
   params: SchemaNode[];
   hasDefaults: boolean;
   result: SchemaNode | null;
-  errors: Array<{ code: number; message: string; data: string | null }>;
+  errors: Array<{ name: string; code: number; message: string; data: string | null }>;
   examples: ExampleView[];
   tryIt: { id: string; baseUrl: string; path: string; request: string } | null;
 }
@@ -83,7 +83,7 @@ export function badges(method: MethodModel): Badge[] {
 
 function methodView(endpoint: EndpointModel, method: MethodModel, context: SchemaContext): MethodView {
   const params = method.params.map((param) =>
-    schemaNode(param.name, param.schema, context, { isField: true, required: param.required, description: param.description }),
+    schemaNode(param.name, param.schema, context, { isField: true, required: param.required, description: param.description, versions: param.versions }),
   );
   const first = method.examples[0];
   const examples = method.examples.map((example) => exampleView(endpoint, method, example, context.linker));
@@ -103,12 +103,19 @@ function methodView(endpoint: EndpointModel, method: MethodModel, context: Schem
     hasDefaults: params.some((param) => param.defaultValue !== null),
     // The result's own fields are what the reader came for, so they start unfolded even when the result is a named type.
     result: method.result
-      ? { ...schemaNode(method.result.name, method.result.schema, context, { description: method.result.description || undefined }), open: true }
+      ? resultNode(method, context)
       : null,
-    errors: method.errors.map((error) => ({ code: error.code, message: error.message, data: 'data' in error ? JSON.stringify(error.data) : null })),
+    errors: method.errors.map((error) => ({ name: error.name, code: error.code, message: error.message, data: 'data' in error ? JSON.stringify(error.data) : null })),
     examples,
     tryIt: first
       ? { id: `try-${method.name}`, baseUrl: endpoint.defaultBaseUrl, path: endpoint.defaultPath, request: examples[0]!.requestText }
       : null,
   };
+}
+
+/** The result's tree; the shapes it had in earlier releases (`x-result-history`) come first among its rules. */
+function resultNode(method: MethodModel, context: SchemaContext) {
+  const node = schemaNode(method.result!.name, method.result!.schema, context, { description: method.result!.description || undefined });
+  const earlier = method.resultHistory.map((entry) => html`Earlier shape (${describeRange(entry.versions)}): ${entry.description ? renderInline(entry.description, context.linker) : 'another shape'} (${typeExpression(entry.schema, context)}).`);
+  return { ...node, rules: [...earlier, ...node.rules], open: true };
 }

@@ -3,7 +3,8 @@
  * object variants as branches (the kinds of validator), and `if`/`then`/`else` told as plain rules. Named types are
  * followed through `$ref`, once per branch, so a recursive type cannot loop.
  */
-import type { JsonSchema } from '../model/types.ts';
+import type { JsonSchema, NodeVersions } from '../model/types.ts';
+import { describeRange, rangeOf } from '../model/versions.ts';
 import { type Html, html, joinHtml } from './html.ts';
 import { type Schema, type SchemaContext, asSchema, asSchemas, constraints, describe, followRef, typeExpression } from './schema-view.ts';
 
@@ -41,7 +42,7 @@ export function schemaNode(
   name: string,
   schema: Schema,
   context: SchemaContext,
-  options: { isField?: boolean; required?: boolean; description?: unknown; seen?: ReadonlySet<string> } = {},
+  options: { isField?: boolean; required?: boolean; description?: unknown; seen?: ReadonlySet<string>; versions?: NodeVersions } = {},
 ): SchemaNode {
   const structure = structureOf(schema, context, options.seen ?? new Set());
   const target = followRef(schema, context)?.target ?? (typeof schema === 'object' ? schema : {});
@@ -52,7 +53,7 @@ export function schemaNode(
     isField: options.isField ?? false,
     required: options.required ?? false,
     description: describe(options.description ?? ownDescription ?? target.description, context),
-    rules: [...constraints(schema), ...structure.rules],
+    rules: [...history(schema, options.versions), ...constraints(schema), ...structure.rules],
     defaultValue: typeof schema === 'object' && schema.default !== undefined ? JSON.stringify(schema.default) : null,
     fields: structure.fields,
     variants: structure.variants,
@@ -61,6 +62,18 @@ export function schemaNode(
     open: structure.named === undefined,
     fieldsLabel: structure.named ? `Fields of ${structure.named}` : 'Fields',
   };
+}
+
+/** The releases that have this field, param or alternative, and those of its enum values (`x-node-versions`). */
+function history(schema: Schema, versions: NodeVersions | undefined): Html[] {
+  if (typeof schema !== 'object') return [];
+  const range = versions && Object.keys(versions).length > 0 ? versions : rangeOf(schema);
+  const out = range ? [html`Releases: ${describeRange(range)}.`] : [];
+  const values = schema['x-enum-versions'];
+  if (values && typeof values === 'object' && !Array.isArray(values)) {
+    for (const [value, valueRange] of Object.entries(values)) out.push(html`Value <code>${JSON.stringify(value)}</code>: ${describeRange(valueRange as NodeVersions)}.`);
+  }
+  return out;
 }
 
 function structureOf(schema: Schema, context: SchemaContext, seen: ReadonlySet<string>): Structure {

@@ -153,6 +153,7 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
 
     if (avalanche) {
       checkVersions(method, at, report);
+      checkPagination(document, method, at, report);
       checkPartVersions(document, method, params, isObject(result.node) ? resultPointer : undefined, at, report);
     }
     if (Array.isArray(method['x-result-history'])) method['x-result-history'].forEach((entry, h) => isObject(entry) && isObject(entry.schema) && compile(at('x-result-history', h, 'schema')));
@@ -190,6 +191,21 @@ function checkVersions(method: Json, at: (...tokens: Array<string | number>) => 
   const discrepancies = method['x-docs-discrepancies'];
   if (discrepancies !== undefined && (!Array.isArray(discrepancies) || discrepancies.some((d) => typeof d !== 'string' || !d.trim()))) {
     report(at('x-docs-discrepancies'), 'x-docs-discrepancies must be a list of sentences');
+  }
+}
+
+/** `x-pagination` names the method's own params (the result's fields are checked where the client is generated). */
+function checkPagination(document: Json, method: Json, at: (...tokens: Array<string | number>) => string, report: (pointer: string, message: string) => void) {
+  const pagination = method['x-pagination'];
+  if (pagination !== undefined) {
+    const p = (isObject(pagination) ? pagination : {}) as Record<string, unknown>;
+    const paramNames = ((method.params ?? []) as unknown[]).map((entry) => (deref(document, entry).node as { name?: unknown } | undefined)?.name);
+    const names = ['cursorParam', 'cursorField', 'pageSizeParam', 'itemsField'];
+    if (!isObject(pagination) || names.some((key) => typeof p[key] !== 'string') || !Number.isInteger(p.maxPageSize) || (p.maxPageSize as number) < 1) {
+      report(at('x-pagination'), 'x-pagination must give cursorParam, cursorField, pageSizeParam and itemsField as names and maxPageSize as a positive integer');
+    } else {
+      for (const key of ['cursorParam', 'pageSizeParam']) if (!paramNames.includes(p[key])) report(at('x-pagination', key), `x-pagination.${key} "${String(p[key])}" is not a param of the method`);
+    }
   }
 }
 

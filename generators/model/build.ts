@@ -4,6 +4,7 @@ import type { BundledDocument } from '../load/index.ts';
 import { SpecError } from '../load/index.ts';
 import { escapePointerToken } from '../load/problems.ts';
 import { deref } from '../load/rules.ts';
+import { errorName, uniqueNames } from './errors.ts';
 import { NameRegistry, RESERVED_METHOD_NAMES, RESERVED_MODULE_NAMES, RESERVED_TYPE_NAMES, canonicalJson, clientClassName, clientMethodName, clientOptionsName, endpointTypeName, methodTypeNames, schemaTypeName, serverNames, titleTypeName } from './names.ts';
 import { subschemas } from './schema-walk.ts';
 import type { EndpointModel, ExampleModel, Json, JsonSchema, MethodModel, ParamModel, SpecMethod, SpecModel } from './types.ts';
@@ -108,20 +109,26 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
     result: resultNode
       ? { name: str(resultNode.name), description: str(resultNode.description), schema: (resultNode.schema ?? {}) as JsonSchema }
       : undefined,
-    errors: ((method.errors ?? []) as unknown[]).map((entry) => {
-      const error = deref(doc, entry).node as Obj;
-      return { code: Number(error.code), message: str(error.message), ...('data' in error ? { data: error.data as Json } : {}) };
-    }),
+    errors: uniqueNames(
+      ((method.errors ?? []) as unknown[]).map((entry) => {
+        const error = deref(doc, entry).node as Obj;
+        const ref = (entry as Obj).$ref;
+        const name = errorName(typeof ref === 'string' ? ref : undefined, str(error.message));
+        return { name, code: Number(error.code), message: str(error.message), ...('data' in error ? { data: error.data as Json } : {}) };
+      }),
+    ),
     examples,
     deprecated: method.deprecated === true,
     versions,
     replacement: typeof method['x-replacement'] === 'string' ? method['x-replacement'] : undefined,
     sideEffects: method['x-side-effects'] as MethodModel['sideEffects'],
     discrepancies: (method['x-docs-discrepancies'] ?? []) as string[],
+    pagination: method['x-pagination'] as MethodModel['pagination'],
     changes: ((method['x-changes'] ?? []) as MethodModel['changes']).map((change) => ({ ...change, pointers: change.pointers ?? [] })),
     resultHistory: ((method['x-result-history'] ?? []) as Obj[]).map((entry) => ({
       versions: (entry['x-node-versions'] ?? {}) as MethodModel['versions'],
       schema: (entry.schema ?? {}) as JsonSchema,
+      description: str(entry.description),
     })),
     typeNames,
     index,

@@ -79,6 +79,12 @@ export function methodTypeNames(methodName: string): { params: string; result: s
   return { params: `${stem}Params`, result: `${stem}Result` };
 }
 
+/** The server package's checks and writer of a method: `validatePlatformGetHeightParams`, `writePlatformGetHeightResult`. */
+export function validatorNames(methodName: string): { params: string; result: string; writer: string } {
+  const types = methodTypeNames(methodName);
+  return { params: `validate${types.params}`, result: `validate${types.result}`, writer: `write${types.result}` };
+}
+
 /** A component schema keeps its name when TypeScript can use it as is (`Uint64`, `OutputOwners`). */
 export function schemaTypeName(componentName: string): string {
   return IDENTIFIER.test(componentName) &&

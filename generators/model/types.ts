@@ -62,7 +62,20 @@ export interface ParamModel {
   versions: NodeVersions;
 }
 
+export interface PaginationModel {
+  /** The param that takes where to continue, and the result field that returns it. */
+  cursorParam: string;
+  cursorField: string;
+  /** The param that sets the page size, and the largest page the node sends (also when the param is omitted). */
+  pageSizeParam: string;
+  maxPageSize: number;
+  /** The result field that holds the page's items. */
+  itemsField: string;
+}
+
 export interface ErrorModel {
+  /** Unique within the method: the `components.errors` key, or words of the message (generators/model/errors.ts). */
+  name: string;
   code: number;
   message: string;
   data?: Json;
@@ -108,8 +121,10 @@ export interface MethodModel {
   discrepancies: string[];
   /** `x-changes`: each names the release and points (JSON pointers into the method) at what carries that release. */
   changes: Array<{ version: string; description: string; pointers: string[] }>;
+  /** `x-pagination`: the method lists a collection page by page (openrpc/README.md). */
+  pagination: PaginationModel | undefined;
   /** `x-result-history`: the result's earlier shapes, each with the releases that sent it. */
-  resultHistory: Array<{ versions: NodeVersions; schema: JsonSchema }>;
+  resultHistory: Array<{ versions: NodeVersions; schema: JsonSchema; description: string }>;
   typeNames: { params: string; result: string };
   /** Index of the method in its endpoint document (for pointers into `document`). */
   index: number;

@@ -10,6 +10,7 @@ import type * as ajvHelpers from '../../runtime/server/ajv.ts';
 import { formatChecks } from '../../runtime/server/formats.ts';
 import { createAjv } from '../load/ajv.ts';
 import { componentName, mapSubschemas } from '../model/schema-walk.ts';
+import { validatorNames } from '../model/names.ts';
 import type { JsonSchema, SpecModel } from '../model/types.ts';
 import { WRITER_HELPERS, writersCode } from './writers.ts';
 
@@ -70,9 +71,10 @@ export function validatorModules(model: SpecModel): Map<string, ValidatorsModule
   const modules = new Map<string, ValidatorsModule>();
   for (const endpoint of model.endpoints) {
     const exports: Record<string, string> = {};
-    endpoint.methods.forEach((method, i) => {
-      exports[`p${i}`] = `${ROOT}#/$defs/${encodeURIComponent(`params:${method.name}`)}`;
-      exports[`r${i}`] = `${ROOT}#/$defs/${encodeURIComponent(`result:${method.name}`)}`;
+    endpoint.methods.forEach((method) => {
+      const names = validatorNames(method.name);
+      exports[names.params] = `${ROOT}#/$defs/${encodeURIComponent(`params:${method.name}`)}`;
+      exports[names.result] = `${ROOT}#/$defs/${encodeURIComponent(`result:${method.name}`)}`;
     });
     const writers = writersCode(endpoint.methods, model.schemas);
     const module = moduleOf(endpoint.name, standaloneCode(ajv, exports), Object.keys(exports));
@@ -96,13 +98,14 @@ function moduleOf(endpointName: string, standalone: string, names: string[]): Om
     // of an array. Errors are appended in place instead, and past the runtime's error budget (runtime/server/ajv.ts)
     // an error is the shared TOO_MANY, kept once at the end of a list. `errors` still counts every error, and ajv
     // decides validity by that count alone, so what is valid stays valid; errors a branch discards go back to the budget.
+    // A recursive schema's validator calls itself through a wrapper (`wrapper0.validate`), hence the dotted name.
     .replace(/vErrors = vErrors === null \? ([\w.]+)\.errors : vErrors\.concat\(\1\.errors\);errors = vErrors\.length;/g, (_m, fn: string) =>
       `if (vErrors === null) vErrors = ${fn}.errors; else for (const e of ${fn}.errors) keep(vErrors, e);errors += ${fn}.errors.length;`)
     .replace(/const (err\d+) = \{/g, 'const $1 = --budget.left < 0 ? TOO_MANY : {')
     .replace(/else \{vErrors\.push\((err\d+)\);\}/g, 'else keep(vErrors, $1);')
     .replace(/if\(vErrors !== null\)\{if\((_errs\d+)\)\{vErrors\.length = \1;\}/g, 'if(vErrors !== null){if($1){budget.left += Math.max(0, vErrors.length - $1);if($1 < vErrors.length) vErrors.length = $1;}')
     .replace(/else \{vErrors = null;\}/g, 'else {budget.left += vErrors.length;vErrors = null;}')
-    .replace(/export const ([pr]\d+) = (\w+);/g, 'export const $1 = budgeted($2);')
+    .replace(/export const (validate\w+) = (\w+);/g, 'export const $1 = budgeted($2);')
     .replace(/require\("([^"]+)"\)\.default/g, (_match, module: string) => {
       const helper = RUNTIME_HELPERS[module];
       if (!helper) throw new Error(`the validators of ${endpointName} need ${module}, which the server runtime does not provide`);
@@ -119,6 +122,6 @@ function moduleOf(endpointName: string, standalone: string, names: string[]): Om
     ...(formats.length > 0 ? ["import { formats } from '../runtime/formats.js';"] : []),
     `import { ${['budget', 'budgeted', 'keep', 'TOO_MANY', ...[...helpers].sort()].join(', ')} } from '../runtime/ajv.js';`,
   ];
-  const typedCode = code.replace(/export const ([pr]\d+) = /g, 'export const $1: ValidateFunction = ');
+  const typedCode = code.replace(/export const (validate\w+) = /g, 'export const $1: ValidateFunction = ');
   return { imports, names, code, typedCode };
 }

@@ -3,7 +3,7 @@ import { commentLines, deprecation } from '../client/docs.ts';
 import { headerText } from '../emit/header.ts';
 import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, packageFacts } from '../emit/package.ts';
-import { serverNames } from '../model/names.ts';
+import { serverNames, validatorNames } from '../model/names.ts';
 import type { EndpointModel, MethodModel, SpecModel } from '../model/types.ts';
 import { lifecycle } from '../model/versions.ts';
 import { paramsShape } from './shapes.ts';
@@ -48,6 +48,10 @@ export interface ServerMethodView {
   paramsLiteral: string;
   byName: boolean;
   shapeLiteral: string;
+  /** The validators module's exports for this method (see validatorNames). */
+  validateParams: string;
+  validateResult: string;
+  writeResult: string;
   docLines: string[];
 }
 
@@ -92,6 +96,9 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
       paramsLiteral: JSON.stringify(method.params.map((p) => p.name)),
       byName: method.params.length === 0 || paramStructure(endpoint, method) !== 'by-position',
       shapeLiteral: JSON.stringify(paramsShape(model, method)),
+      validateParams: validatorNames(method.name).params,
+      validateResult: validatorNames(method.name).result,
+      writeResult: validatorNames(method.name).writer,
       docLines: handlerComment(model, endpoint, method),
     };
   });

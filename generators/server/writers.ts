@@ -7,6 +7,7 @@
  * with goStringify. So a writer can only make an answer faster, never different.
  */
 import type * as encode from '../../runtime/server/encode.ts';
+import { validatorNames } from '../model/names.ts';
 import { componentName } from '../model/schema-walk.ts';
 import type { JsonSchema, MethodModel } from '../model/types.ts';
 
@@ -142,9 +143,10 @@ class WriterCompiler {
   }
 }
 
-/** The writers of one endpoint's results, `w<i>` for method i, as JavaScript (functions and their exports). */
-export function writersCode(methods: Array<Pick<MethodModel, 'result'>>, schemas: Record<string, JsonSchema>): { code: string; names: string[] } {
+/** The writers of one endpoint's results, named by validatorNames, as JavaScript (functions and their exports). */
+export function writersCode(methods: Array<Pick<MethodModel, 'name' | 'result'>>, schemas: Record<string, JsonSchema>): { code: string; names: string[] } {
   const compiler = new WriterCompiler(schemas);
-  const exports = methods.map((method, i) => `export const w${i} = ${compiler.writer(method.result?.schema)};`);
-  return { code: `${compiler.code()}\n${exports.join('\n')}`, names: methods.map((_, i) => `w${i}`) };
+  const names = methods.map((method) => validatorNames(method.name).writer);
+  const exports = methods.map((method, i) => `export const ${names[i]} = ${compiler.writer(method.result?.schema)};`);
+  return { code: `${compiler.code()}\n${exports.join('\n')}`, names };
 }

@@ -47,39 +47,53 @@ export function utxoIDBytes(txID: string, outputIndex: number): Buffer {
   return sha256(prefix, idBytes(txID));
 }
 
-/** An output's owner in the codec's layout: locktime, threshold, addresses (sorted). */
-function ownerBytes(owner: Owner): Buffer {
-  const out = Buffer.alloc(16 + 20 * owner.addresses.length);
-  out.writeBigUInt64BE(owner.locktime, 0);
-  out.writeUInt32BE(owner.threshold, 8);
-  out.writeUInt32BE(owner.addresses.length, 12);
-  owner.addresses.forEach((address, i) => out.write(address, 16 + 20 * i, 'hex'));
-  return out;
+/** The byte length of a secp256k1fx.TransferOutput (type ID first), with its stakeable.LockOut wrapper if locked. */
+export function outputLength(owner: Owner, stakeableLocktime = 0n): number {
+  return (stakeableLocktime === 0n ? 0 : 12) + 12 + 16 + 20 * owner.addresses.length;
+}
+
+/** Writes the output at `at` of `out`: stakeable.LockOut (when locked), TransferOutput, owner (sorted addresses). */
+export function writeOutput(out: Buffer, at: number, amount: bigint, owner: Owner, stakeableLocktime: bigint): void {
+  let i = at;
+  if (stakeableLocktime !== 0n) {
+    out.writeUInt32BE(STAKEABLE_LOCK_OUT, i);
+    out.writeBigUInt64BE(stakeableLocktime, i + 4);
+    i += 12;
+  }
+  out.writeUInt32BE(TRANSFER_OUTPUT, i);
+  out.writeBigUInt64BE(amount, i + 4);
+  out.writeBigUInt64BE(owner.locktime, i + 12);
+  out.writeUInt32BE(owner.threshold, i + 20);
+  out.writeUInt32BE(owner.addresses.length, i + 24);
+  i += 28;
+  for (const address of owner.addresses) {
+    out.write(address, i, 'hex');
+    i += 20;
+  }
 }
 
 /** A secp256k1fx.TransferOutput (type ID first), inside a stakeable.LockOut when it has a stakeable locktime. */
 export function outputBytes(amount: bigint, owner: Owner, stakeableLocktime = 0n): Buffer {
-  const head = Buffer.alloc(12);
-  head.writeUInt32BE(TRANSFER_OUTPUT, 0);
-  head.writeBigUInt64BE(amount, 4);
-  const transfer = Buffer.concat([head, ownerBytes(owner)]);
-  if (stakeableLocktime === 0n) return transfer;
-  const lock = Buffer.alloc(12);
-  lock.writeUInt32BE(STAKEABLE_LOCK_OUT, 0);
-  lock.writeBigUInt64BE(stakeableLocktime, 4);
-  return Buffer.concat([lock, transfer]);
+  const out = Buffer.allocUnsafe(outputLength(owner, stakeableLocktime));
+  writeOutput(out, 0, amount, owner, stakeableLocktime);
+  return out;
 }
 
 export type UtxoFields = Omit<Utxo, 'key' | 'bytes'>;
 
-/** A UTXO record with its ID and codec bytes (codec version 0, tx ID, output index, asset ID, output). */
+/**
+ * A UTXO record with its ID and codec bytes (codec version 0, tx ID, output index, asset ID, output), laid out in
+ * one buffer: start-up builds one per funded output.
+ */
 export function makeUtxo(fields: UtxoFields): Utxo {
-  const head = Buffer.alloc(2 + 32 + 4 + 32);
-  head.set(idBytes(fields.txID), 2);
-  head.writeUInt32BE(fields.outputIndex, 34);
-  head.set(idBytes(fields.assetID), 38);
-  const bytes = Buffer.concat([head, outputBytes(fields.amount, fields.owner, fields.stakeableLocktime)]);
-  return { ...fields, key: utxoIDBytes(fields.txID, fields.outputIndex).toString('hex'), bytes };
+  const bytes = Buffer.allocUnsafe(70 + outputLength(fields.owner, fields.stakeableLocktime));
+  bytes.writeUInt16BE(0, 0);
+  bytes.set(idBytes(fields.txID), 2);
+  bytes.writeUInt32BE(fields.outputIndex, 34);
+  bytes.set(idBytes(fields.assetID), 38);
+  writeOutput(bytes, 70, fields.amount, fields.owner, fields.stakeableLocktime);
+  const { txID, outputIndex, assetID, amount, owner, stakeableLocktime } = fields;
+  return { key: utxoIDBytes(txID, outputIndex).toString('hex'), txID, outputIndex, assetID, amount, owner, stakeableLocktime, bytes };
 }
 
 /** The key of the UTXO tables for a UTXO ID in cb58. */

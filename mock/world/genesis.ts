@@ -3,7 +3,8 @@
  * vms/platformvm/genesis/genesis.go): the AVAX asset's genesis transaction and the X-Chain UTXOs of its holders, P-Chain
  * UTXOs of the unlock schedules (a stakeable.LockOut while locked), the initial stakers as validators staking the
  * "initially staked" funds, the X-, P- and C-Chain with their aliases, and each chain's first block. Fuji and Mainnet
- * keep their real identity; their stakers are synthetic (from the seed), since their real genesis is thousands of
+ * keep their real identity and their real AVAX genesis transaction (its holders recorded in ./data, so the asset ID
+ * is its hash); their P-Chain is synthetic (five stakers from the seed), since their real genesis is thousands of
  * allocations and no key anyone can sign with.
  *
  * Funded accounts (`accounts`, from `seed`) are not part of genesis (that would change the asset and chain IDs): the
@@ -11,9 +12,11 @@
  * X- and the P-Chain. Same options, same world, byte for byte.
  */
 import { createECDH, createHash } from 'node:crypto';
-import { Address, BigIntPr, Byte, Bytes, Id, Int, OutputOwners, Stringpr, TransferOutput, TransferableOutput, avaxSerial, avmSerial, pvmSerial, utils } from '@avalabs/avalanchejs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Address, BigIntPr, Byte, Bytes, Id, Int, OutputOwners, Stringpr, TransferOutput, TransferableOutput, TypeSymbols, avaxSerial, avmSerial, pvmSerial, utils } from '@avalabs/avalanchejs';
 import { bech32Decode, cb58Encode } from '../../generators/formats.ts';
-import { idBytes, idOf, makeBlock, makeUtxo, outputBytes, pGenesisBlock, sha256 } from './codec.ts';
+import { idBytes, idOf, makeBlock, makeUtxo, outputLength, pGenesisBlock, sha256, writeOutput } from './codec.ts';
 import { type Allocation, EMPTY_ID, FX_IDS, NETWORKS, type NetworkIdentity, type NetworkName, type Staker, VM_IDS } from './networks.ts';
 import { potentialReward } from './reward.ts';
 import type { Owner, UtxoChain } from './types.ts';
@@ -58,7 +61,13 @@ export function deriveKeys(seed: string, count: number): FundedKey[] {
   return keys;
 }
 
-/** Fuji and Mainnet: five stakers and their staked funds, named from the seed. */
+/** The AVAX genesis transaction's holders of Fuji or Mainnet, recorded from AvalancheGo's genesis files (./data). */
+function recordedHolders(identity: NetworkIdentity): Allocation[] {
+  const data = JSON.parse(readFileSync(join(import.meta.dirname, 'data', `${identity.name}-x-holders.json`), 'utf8')) as { ethAddrs: string[]; holders: Array<[string, string, number]> };
+  return data.holders.map(([address, amount, eth]) => ({ address, ethAddr: data.ethAddrs[eth]!, initialAmount: BigInt(amount), unlockSchedule: [] }));
+}
+
+/** Fuji and Mainnet: their X-Chain genesis holders, and five stakers with their staked funds, named from the seed. */
 function syntheticGenesis(identity: NetworkIdentity, seed: string): { allocations: Allocation[]; stakers: Staker[] } {
   const name = (what: string) => sha256(Buffer.from(`${seed} ${identity.name} ${what}`)).subarray(0, 20);
   const staked = hex(name('staked funds'));
@@ -69,13 +78,15 @@ function syntheticGenesis(identity: NetworkIdentity, seed: string): { allocation
     publicKey: '',
     proofOfPossession: '',
   }));
-  return { allocations: [{ address: staked, ethAddr: staked, initialAmount: 0n, unlockSchedule: [{ amount: 5n * 2_000_000n * AVAX, locktime: 0n }] }], stakers };
+  return { allocations: [{ address: staked, ethAddr: staked, initialAmount: 0n, unlockSchedule: [{ amount: 5n * 2_000_000n * AVAX, locktime: 0n }] }, ...recordedHolders(identity)], stakers };
 }
 
 export function buildWorld(options: WorldOptions = {}): World {
   const identity = NETWORKS[options.network ?? 'local'];
   const seed = options.seed ?? 'avalanche-mock';
   const world = new World(identity);
+  // Genesis is where every revert can go back to, never further: nothing to journal while building it.
+  world.journal.recording = false;
   const synthetic = identity.allocations.length === 0 ? syntheticGenesis(identity, seed) : undefined;
   const allocations: Allocation[] = (synthetic?.allocations ?? identity.allocations).map((a) => ({ ...a, address: a.address.length === 40 ? a.address : shortID(a.address) }));
   const stakers = (synthetic?.stakers ?? identity.stakers).map((s) => ({ ...s, rewardAddress: s.rewardAddress.length === 40 ? s.rewardAddress : shortID(s.rewardAddress) }));
@@ -96,7 +107,7 @@ export function buildWorld(options: WorldOptions = {}): World {
   // X-Chain: the genesis asset's transaction, and its holders' UTXOs (its outputs, sorted by their bytes).
   const holders = allocations.filter((a) => a.initialAmount > 0n).sort((a, b) => (a.initialAmount !== b.initialAmount ? (a.initialAmount < b.initialAmount ? -1 : 1) : a.address < b.address ? -1 : 1));
   const assetTx = avaxGenesisTx(identity, holders);
-  if (!synthetic && assetTx.id !== avaxAssetID) throw new Error(`the ${identity.name} genesis asset transaction hashes to ${assetTx.id}, not ${avaxAssetID}`);
+  if (assetTx.id !== avaxAssetID) throw new Error(`the ${identity.name} genesis asset transaction hashes to ${assetTx.id}, not ${avaxAssetID}`);
   world.txs.set(avaxAssetID, { id: avaxAssetID, chain: 'X', bytes: assetTx.bytes, status: 'Accepted' });
   holders.forEach((holder, outputIndex) => {
     const utxo = makeUtxo({ txID: avaxAssetID, outputIndex, assetID: avaxAssetID, amount: holder.initialAmount, owner: single(holder.address), stakeableLocktime: 0n });
@@ -159,8 +170,7 @@ export function buildWorld(options: WorldOptions = {}): World {
     }
   }
   world.supply.set(supply);
-  // The genesis state is where every revert can go back to, never further.
-  world.journal.clear();
+  world.journal.recording = true;
   return world;
 }
 
@@ -178,7 +188,7 @@ function genesisValidatorTx(identity: NetworkIdentity, staker: Staker, start: bi
     ? new pvmSerial.AddPermissionlessValidatorTx(
         baseTx,
         new pvmSerial.SubnetValidator(validator, Id.fromString(EMPTY_ID)),
-        new pvmSerial.Signer(new pvmSerial.ProofOfPossession(utils.hexToBuffer(staker.publicKey), utils.hexToBuffer(staker.proofOfPossession))),
+        new pvmSerial.Signer(proofOfPossession(staker)),
         outputs,
         rewards,
         rewards,
@@ -200,19 +210,37 @@ function avaxGenesisTx(identity: NetworkIdentity, holders: Allocation[]): { id: 
   return { id: idOf(bytes), bytes };
 }
 
+/**
+ * A staker's BLS proof of possession as avalanchejs lays it out. Its constructor verifies the proof (a pairing, about
+ * a second of CPU for five stakers); the genesis file's proofs are the node's own, so the check is skipped.
+ */
+function proofOfPossession(staker: Staker): pvmSerial.ProofOfPossession {
+  const proof = Object.create(pvmSerial.ProofOfPossession.prototype) as { publicKey: Uint8Array; signature: Uint8Array; _type: unknown };
+  proof.publicKey = utils.hexToBuffer(staker.publicKey);
+  proof.signature = utils.hexToBuffer(staker.proofOfPossession);
+  proof._type = TypeSymbols.ProofOfPossession;
+  return proof as unknown as pvmSerial.ProofOfPossession;
+}
+
 /** BaseTx type IDs: the AVM's first type, the platform VM's since Durango. */
 const BASE_TX_TYPE: Record<UtxoChain, number> = { X: 0, P: 0x22 };
 
 /** The mock's funding transaction on a chain: a BaseTx with AVAX outputs and no inputs, memo or credentials. */
 function fundingTx(identity: NetworkIdentity, chain: UtxoChain, outputs: Array<{ address: string; amount: bigint }>): { id: string; bytes: Uint8Array } {
-  const head = Buffer.alloc(2 + 4 + 4 + 32 + 4);
-  head.writeUInt32BE(BASE_TX_TYPE[chain], 2);
-  head.writeUInt32BE(identity.networkID, 6);
-  head.set(idBytes(chain === 'X' ? identity.xChainID : identity.pChainID), 10);
-  head.writeUInt32BE(outputs.length, 42);
   const asset = idBytes(identity.avaxAssetID);
-  const outs = outputs.map((o) => Buffer.concat([asset, outputBytes(o.amount, single(o.address))]));
-  // No inputs, an empty memo, no credentials.
-  const bytes = Buffer.concat([head, ...outs, Buffer.alloc(12)]);
+  const size = (o: { address: string }) => 32 + outputLength(single(o.address));
+  // Laid out in one buffer: with --accounts, this transaction holds every funded output of the chain.
+  const bytes = Buffer.alloc(2 + 4 + 4 + 32 + 4 + outputs.reduce((sum, o) => sum + size(o), 0) + 12);
+  bytes.writeUInt32BE(BASE_TX_TYPE[chain], 2);
+  bytes.writeUInt32BE(identity.networkID, 6);
+  bytes.set(idBytes(chain === 'X' ? identity.xChainID : identity.pChainID), 10);
+  bytes.writeUInt32BE(outputs.length, 42);
+  let at = 46;
+  for (const o of outputs) {
+    bytes.set(asset, at);
+    writeOutput(bytes, at + 32, o.amount, single(o.address), 0n);
+    at += size(o);
+  }
+  // No inputs, an empty memo, no credentials: the zeros Buffer.alloc left.
   return { id: idOf(bytes), bytes };
 }

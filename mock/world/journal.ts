@@ -5,9 +5,11 @@
  */
 export class Journal {
   private readonly undo: Array<() => void> = [];
+  /** Off while a world is built: changes then are the starting state, with nothing to undo. */
+  recording = true;
 
   record(step: () => void): void {
-    this.undo.push(step);
+    if (this.recording) this.undo.push(step);
   }
 
   /** A mark to revert to. Reverting to it again later undoes the changes made since, each time. */
@@ -64,6 +66,7 @@ export class Table<K, V> {
     const before = this.map.get(key);
     this.map.set(key, value);
     this.onChange?.(key, before, value);
+    if (!this.journal.recording) return;
     this.journal.record(() => {
       if (had) this.map.set(key, before as V);
       else this.map.delete(key);

@@ -50,9 +50,9 @@ export interface NetworkIdentity {
   initialStakeDuration: bigint;
   initialStakeDurationOffset: bigint;
   /**
-   * Only the local genesis is reproduced (its AVAX asset ID is the hash of the genesis asset transaction built from
-   * these allocations, which test/mock/world.test.ts checks); Fuji's and Mainnet's genesis have thousands of
-   * allocations, so their worlds get synthetic stakers from the seed, and their genesis transactions' IDs are recorded.
+   * The local genesis's allocations. Fuji's and Mainnet's have thousands: their X-Chain holders are recorded in
+   * ./data (the AVAX genesis transaction), their P-Chain gets synthetic stakers from the seed. Every network's AVAX
+   * asset ID is checked at build time to be the hash of the genesis transaction built from its holders.
    */
   allocations: Allocation[];
   initialStakedFunds: string[];

@@ -221,7 +221,7 @@ export function pChainReads(world: World): Record<string, Read> {
       return { status: tx.status, ...(tx.reason ? { reason: tx.reason } : {}) };
     },
     getBlock: (p) => {
-      const id = String(p.blockID ?? '');
+      const id = String(p.blockID ?? EMPTY_ID);
       const block = world.blockIDs.get(id);
       if (block?.chain !== 'P') throw new Error(`couldn't get block with id ${id}: not found`);
       return blockAnswer(block, p);

@@ -70,7 +70,7 @@ export function xChainReads(world: World): Record<string, Read> {
     getTxFee: () => ({ txFee: String(world.config.txFee), createAssetTxFee: String(world.config.createAssetTxFee) }),
     getHeight: () => ({ height: String(world.tip('X').height) }),
     getBlock: (p) => {
-      const id = String(p.blockID ?? '');
+      const id = String(p.blockID ?? EMPTY_ID);
       const block = world.blockIDs.get(id);
       if (block?.chain !== 'X') throw new Error(`couldn't get block with id ${id}: not found`);
       return blockAnswer(block, p, id);

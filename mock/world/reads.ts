@@ -3,6 +3,7 @@
  * encoding bytes (formatting.Encode), UTXO pages (avax.GetPaginatedUTXOs / GetAtomicUTXOs), owners in the API's
  * form, times in Go's RFC 3339. Every function reads the world and changes nothing.
  */
+import { createHash } from 'node:crypto';
 import { bech32Decode, bech32Encode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { encodeBytes } from '../keystore.ts';
 import { utxoIDOf } from './codec.ts';
@@ -19,8 +20,21 @@ export function encodingOf(params: Params): string {
   return typeof params.encoding === 'string' && params.encoding !== '' ? params.encoding.toLowerCase() : 'hex';
 }
 
+/** formatting.Encode: `hex` (with its checksum, by node:crypto: pages hash a thousand UTXOs), `hexc`, `hexnc`. */
 export function encode(bytes: Uint8Array, encoding: string): string {
-  return encodeBytes(bytes, encoding);
+  if (encoding !== 'hex' && encoding !== 'hexc') return encodeBytes(bytes, encoding);
+  const checksum = createHash('sha256').update(bytes).digest().subarray(28);
+  return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}${checksum.toString('hex')}`;
+}
+
+/** Each UTXO's `hex` form, written once: a UTXO's bytes never change. */
+const hexOf = new WeakMap<Utxo, string>();
+
+function encodeUtxo(utxo: Utxo, encoding: string): string {
+  if (encoding !== 'hex' && encoding !== 'hexc') return encode(utxo.bytes, encoding);
+  let text = hexOf.get(utxo);
+  if (text === undefined) hexOf.set(utxo, (text = encode(utxo.bytes, encoding)));
+  return text;
 }
 
 /** An ID param (cb58, 32 bytes), or undefined when it is not one. */
@@ -131,7 +145,7 @@ export function utxoPage(world: World, chain: UtxoChain, params: Params) {
     numFetched: String(page.length),
     utxos: page.map((utxo) => {
       try {
-        return encode(utxo.bytes, encoding);
+        return encodeUtxo(utxo, encoding);
       } catch (error) {
         throw new Error(`couldn't encode UTXO ${utxoIDOf(utxo)} as ${encoding}: ${(error as Error).message}`);
       }

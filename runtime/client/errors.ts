@@ -15,18 +15,36 @@ export class AvalancheRpcError extends Error {
   }
 }
 
-/** The node answered with a JSON-RPC error object. */
-export class JsonRpcError extends AvalancheRpcError {
+/**
+ * A method's documented errors by their spec names: the code and the node's message as a pattern (the parts that
+ * vary between calls, such as IDs, names and numbers, are wildcards).
+ */
+export type DocumentedErrors = { readonly [name: string]: readonly [code: number, message: RegExp] };
+
+/**
+ * The node answered with a JSON-RPC error object. `message` is the node's own text; `documented` names the error
+ * of the method's spec it is, so `error.is('KeystoreUserAlreadyExists')` tells it from the others without reading
+ * the text.
+ */
+export class JsonRpcError<Name extends string = string> extends AvalancheRpcError {
   /** The JSON-RPC error code, e.g. -32000 for every error of the node's handlers. */
   readonly code: number;
   /** The `data` member of the error object (null when the node sends none). */
   readonly data: unknown;
+  /** The spec's name of this error among the method's documented ones; undefined for an error the spec does not list. */
+  readonly documented: Name | undefined;
 
-  constructor(method: string, url: string, code: number, message: string, data: unknown) {
-    super(`${method} failed: ${message} (JSON-RPC error ${code})`, method, url);
+  constructor(method: string, url: string, code: number, message: string, data: unknown, documented: DocumentedErrors = {}) {
+    super(message, method, url);
     this.name = 'JsonRpcError';
     this.code = code;
     this.data = data;
+    this.documented = Object.keys(documented).find((name) => documented[name]![0] === code && documented[name]![1].test(message)) as Name | undefined;
+  }
+
+  /** Whether this is the method's documented error of that name. */
+  is(name: Name): boolean {
+    return this.documented === name;
   }
 }
 
@@ -65,6 +83,33 @@ export class TimeoutError extends AvalancheRpcError {
     this.name = 'TimeoutError';
     this.timeoutMs = timeoutMs;
   }
+}
+
+/**
+ * The client's `nodeVersion` does not serve the method: nothing was sent. `since` is the first release that serves it,
+ * `removedIn` the first that no longer does (either may be absent).
+ */
+export class NotServedError extends AvalancheRpcError {
+  readonly nodeVersion: string;
+  readonly since: string | undefined;
+  readonly removedIn: string | undefined;
+
+  constructor(method: string, url: string, nodeVersion: string, range: { since?: string; removedIn?: string; lastVersion?: string }) {
+    const why = range.since && compare(nodeVersion, range.since) < 0 ? `added in ${range.since}` : range.removedIn ? `removed in ${range.removedIn}` : `last served by ${range.lastVersion}`;
+    super(`${method}: not served by AvalancheGo ${nodeVersion} (${why}); nothing was sent`, method, url);
+    this.name = 'NotServedError';
+    this.nodeVersion = nodeVersion;
+    this.since = range.since;
+    this.removedIn = range.removedIn;
+  }
+}
+
+/** Orders release tags such as `v1.12.1`. */
+export function compare(a: string, b: string): number {
+  const x = a.replace(/^v/, '').split('.').map(Number);
+  const y = b.replace(/^v/, '').split('.').map(Number);
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
 }
 
 /** The request did not reach the node or the answer was cut off (connection refused, DNS, TLS, reset); `cause` says why. */

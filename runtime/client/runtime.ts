@@ -2,7 +2,7 @@
  * What every client shares: the JSON-RPC 2.0 call over HTTP POST with plain `fetch`, no dependencies, on Node >= 20
  * and in browsers.
  */
-import { HttpStatusError, InvalidResponseError, JsonRpcError, NetworkError, TimeoutError } from './errors.js';
+import { type DocumentedErrors, HttpStatusError, InvalidResponseError, JsonRpcError, NetworkError, NotServedError, TimeoutError, compare } from './errors.js';
 
 /** The subset of `fetch` the clients use; pass your own (a proxy, a test double, an instrumented fetch). */
 export type FetchLike = (url: string, init: { method: 'POST'; headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<FetchResponseLike>;
@@ -15,20 +15,28 @@ export interface FetchResponseLike {
 
 export interface ClientOptions {
   /** Scheme, host and port of the node's HTTP API, e.g. `https://api.avax.network`. Default: the spec's server. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** The fetch to send requests with. Default: the global `fetch`. */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /** Extra HTTP headers for every request (`Authorization`, ...). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** How long each call may take, in milliseconds, before it fails with a {@link TimeoutError}. Default 30000; 0 waits forever. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
+  /**
+   * The AvalancheGo release of the node, e.g. `v1.12.1`: a method that release does not serve fails with a
+   * {@link NotServedError} before anything is sent. Default: none, every method is sent.
+   */
+  nodeVersion?: string | undefined;
 }
+
+/** The releases that serve each method that has a range (from the spec's `x-node-versions`). */
+export type MethodReleases = Record<string, { since?: string; lastVersion?: string; removedIn?: string }>;
 
 export interface CallOptions {
   /** Aborts the call; it then rejects with the signal's reason, as `fetch` does. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** This call's timeout in milliseconds, instead of the client's. 0 waits forever. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 const EXCERPT_LENGTH = 200;
@@ -51,23 +59,39 @@ interface ResponseObject {
   error?: { code?: unknown; message?: unknown; data?: unknown };
 }
 
+/** How a paginated method pages (the spec's `x-pagination`). */
+export interface Pagination {
+  cursorParam: string;
+  cursorField: string;
+  pageSizeParam: string;
+  maxPageSize: number;
+  itemsField: string;
+}
+
 const isObject = (value: unknown): value is { [key: string]: unknown } => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The base of every generated client: one endpoint URL, one JSON-RPC 2.0 call per method. */
-export class JsonRpcClient {
+/**
+ * The base of every generated client: one endpoint URL, one JSON-RPC 2.0 call per method. `Errors` names, per client
+ * method, the errors its spec documents, so `failed(error, method, name)` is checked at compile time.
+ */
+export class JsonRpcClient<Errors extends { [method: string]: string } = { [method: string]: string }> {
   /** The endpoint URL every call of this client is sent to. */
   readonly url: string;
   readonly #fetch: FetchLike;
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
+  readonly #nodeVersion: string | undefined;
+  readonly #releases: MethodReleases;
   readonly #secrets: RegExp | undefined;
   #nextId = 1;
+  /** Each client method's JSON-RPC method, e.g. `getTx: 'platform.getTx'` (set by the generated client). */
+  protected readonly wireNames: { readonly [method: string]: string } = {};
 
   /**
    * @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded.
    * @param sensitiveKeys - Keys whose values (passwords, exported users) error excerpts show as "<redacted>".
    */
-  constructor(options: ClientOptions, defaultBaseUrl: string, path: string, values: Record<string, string> = {}, sensitiveKeys: readonly string[] = []) {
+  constructor(options: ClientOptions, defaultBaseUrl: string, path: string, values: Record<string, string> = {}, releases: MethodReleases = {}, sensitiveKeys: readonly string[] = []) {
     const expanded = path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? ''));
     this.url = (options.baseUrl ?? defaultBaseUrl).replace(/\/+$/, '') + expanded;
     const globalFetch = (globalThis as { fetch?: FetchLike }).fetch;
@@ -77,6 +101,9 @@ export class JsonRpcClient {
     this.#headers = { 'content-type': 'application/json' };
     for (const [name, value] of Object.entries(options.headers ?? {})) this.#headers[name.toLowerCase()] = value;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
+    if (options.nodeVersion !== undefined && !/^v\d+\.\d+\.\d+$/.test(options.nodeVersion)) throw new TypeError(`nodeVersion must look like v1.12.1, not "${options.nodeVersion}"`);
+    this.#nodeVersion = options.nodeVersion;
+    this.#releases = releases;
     this.#secrets = secretPattern(sensitiveKeys);
   }
 
@@ -87,10 +114,60 @@ export class JsonRpcClient {
     return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH)}...` : flat;
   }
 
-  /** Sends one call and returns its `result`; every failure rejects with an `AvalancheRpcError` (errors.ts) or the abort reason. */
-  protected async request<Result>(method: string, params: object, options: CallOptions = {}): Promise<Result> {
+  /**
+   * Calls a method the spec does not describe (or one of its methods, untyped): `params` are sent as given, the result
+   * comes back unchecked. Fails as every method does.
+   */
+  call(method: string, params: object = {}, options?: CallOptions): Promise<unknown> {
+    return this.request<unknown>(method, params, options);
+  }
+
+  /**
+   * Whether `error` is the documented error `name` of this client's method `method`, e.g.
+   * `keystore.failed(error, 'createUser', 'KeystoreUserAlreadyExists')`; a name the method does not document does not compile.
+   */
+  failed<Method extends keyof Errors & string>(error: unknown, method: Method, name: Errors[Method]): error is JsonRpcError<Errors[Method]> {
+    return error instanceof JsonRpcError && error.url === this.url && error.method === this.wireNames[method] && error.is(name);
+  }
+
+  /**
+   * Every item of a paginated method (the spec's `x-pagination`), page after page: each page continues where the last
+   * one ended (its `cursorField` sent back as `cursorParam`); a page shorter than the page size is the last. Pages may
+   * repeat an item (the node restarts a listing at the cursor's address), so an item already given is skipped: equal
+   * items are equal bytes, and one UTXO ID always has the same bytes.
+   */
+  protected async *paginate<Item>(method: string, first: object, options: CallOptions | undefined, errors: DocumentedErrors | undefined, paging: Pagination): AsyncGenerator<Item, void, undefined> {
+    const params = first as { [name: string]: unknown };
+    const requested = Number(params[paging.pageSizeParam] ?? 0);
+    const pageSize = requested > 0 && requested <= paging.maxPageSize ? requested : paging.maxPageSize;
+    const seen = new Set<string>();
+    let next = params;
+    for (;;) {
+      const page = await this.request<{ [field: string]: unknown }>(method, next, options, errors);
+      const items = page[paging.itemsField];
+      if (!Array.isArray(items)) throw new InvalidResponseError(method, this.url, `the result has no ${paging.itemsField} list`, this.#excerpt(JSON.stringify(page)));
+      for (const item of items as Item[]) {
+        const key = typeof item === 'string' ? item : JSON.stringify(item);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        yield item;
+      }
+      const cursor = page[paging.cursorField];
+      // A full page whose cursor did not move would be fetched again forever.
+      if (items.length < pageSize || cursor === undefined || JSON.stringify(cursor) === JSON.stringify(next[paging.cursorParam])) return;
+      next = { ...params, [paging.cursorParam]: cursor };
+    }
+  }
+
+  /**
+   * Sends one call and returns its `result`; every failure rejects with an `AvalancheRpcError` (errors.ts) or the abort
+   * reason. A JSON-RPC error is named from `errors`, the method's documented ones.
+   */
+  protected async request<Result>(method: string, params: object, options: CallOptions = {}, errors?: DocumentedErrors): Promise<Result> {
     const { signal } = options;
     signal?.throwIfAborted();
+    const range = this.#nodeVersion === undefined ? undefined : this.#releases[method];
+    if (range && !served(range, this.#nodeVersion!)) throw new NotServedError(method, this.url, this.#nodeVersion!, range);
     const id = this.#nextId++;
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
@@ -119,14 +196,14 @@ export class JsonRpcClient {
         if (signal?.aborted) throw signal.reason;
         throw new NetworkError(method, this.url, error);
       }
-      return this.#read<Result>(method, id, answer.status, answer.text);
+      return this.#read<Result>(method, id, answer.status, answer.text, errors);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
   }
 
-  #read<Result>(method: string, id: number, status: number, text: string): Result {
+  #read<Result>(method: string, id: number, status: number, text: string, errors: DocumentedErrors | undefined): Result {
     if (status !== 200) throw new HttpStatusError(method, this.url, status, this.#excerpt(text));
     let response: unknown;
     try {
@@ -135,18 +212,24 @@ export class JsonRpcClient {
       throw new InvalidResponseError(method, this.url, 'the body is not JSON', this.#excerpt(text));
     }
     if (!isObject(response) || response.jsonrpc !== '2.0') throw new InvalidResponseError(method, this.url, 'not a JSON-RPC 2.0 response object', this.#excerpt(text));
-    return this.#result<Result>(method, id, response as ResponseObject, text);
+    return this.#result<Result>(method, id, response as ResponseObject, text, errors);
   }
 
-  #result<Result>(method: string, id: number, response: ResponseObject, text: string): Result {
+  #result<Result>(method: string, id: number, response: ResponseObject, text: string, errors: DocumentedErrors | undefined): Result {
     const { error } = response;
     // An error the server could not tie to a request carries id null (JSON-RPC 2.0, section 5).
     if (isObject(error) && (response.id === id || response.id === null)) {
       const code = typeof error.code === 'number' ? error.code : NaN;
-      throw new JsonRpcError(method, this.url, code, typeof error.message === 'string' ? error.message : JSON.stringify(error.message), error.data ?? null);
+      throw new JsonRpcError(method, this.url, code, typeof error.message === 'string' ? error.message : JSON.stringify(error.message), error.data ?? null, errors);
     }
     if (response.id !== id) throw new InvalidResponseError(method, this.url, `the response id ${JSON.stringify(response.id)} does not match the request id ${id}`, this.#excerpt(text));
     if (!('result' in response)) throw new InvalidResponseError(method, this.url, 'the response has neither result nor error', this.#excerpt(text));
     return response.result as Result;
   }
+}
+
+function served(range: MethodReleases[string], version: string): boolean {
+  if (range.since && compare(version, range.since) < 0) return false;
+  if (range.removedIn && compare(version, range.removedIn) >= 0) return false;
+  return !(range.lastVersion && compare(version, range.lastVersion) > 0);
 }

@@ -9,19 +9,19 @@ import { type DispatchOptions, type Dispatcher, type Handler, type MethodSpec, t
 
 export interface EndpointOptions {
   /** `node` (default): answer exactly as AvalancheGo does. `jsonrpc2`: plain JSON-RPC 2.0. */
-  profile?: Profile;
+  profile?: Profile | undefined;
   /** Check every result against the spec; a mismatch answers -32603. Meant for tests. Default false. */
-  validateResults?: boolean;
+  validateResults?: boolean | undefined;
   /** Largest request body accepted; larger ones get HTTP 413. Default 16 MiB. */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
   /** Serve only these methods (wire names); the others answer as methods the node does not have. Default: all. */
-  methods?: readonly string[];
+  methods?: readonly string[] | undefined;
   /** Answer `rpc.discover` with the endpoint's OpenRPC document. Default true. */
-  discover?: boolean;
-  rejectParams?: (method: string, params: Record<string, unknown>, violations: Violation[]) => Error | undefined;
-  onError?: (error: unknown, method: string) => void;
+  discover?: boolean | undefined;
+  rejectParams?: ((method: string, params: Record<string, unknown>, violations: Violation[]) => Error | undefined) | undefined;
+  onError?: ((error: unknown, method: string) => void) | undefined;
   /** Sees each call answered with an error before any handler ran: the method as sent and the error's message. */
-  onRefused?: (method: string, message: string) => void;
+  onRefused?: ((method: string, message: string) => void) | undefined;
 }
 
 /** An OpenRPC document, as `rpc.discover` returns it. */
@@ -101,9 +101,9 @@ export function createEndpoint(definition: EndpointDefinition, handlers: object,
 
 export interface RouterOptions {
   /** Headers added to every response, e.g. the node's `node-id`. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Answer CORS requests from any origin, as the node does by default (`--http-allowed-origins=*`). */
-  cors?: boolean;
+  cors?: boolean | undefined;
 }
 
 const CORS: Record<string, string> = { Vary: 'Origin', 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Credentials': 'true' };

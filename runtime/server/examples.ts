@@ -23,16 +23,37 @@ function sameJson(a: unknown, b: unknown): boolean {
   return keys.every((key) => Object.hasOwn(right, key) && sameJson(left[key], right[key]));
 }
 
-/** The examples of every method of `document`, by method name: params by name, the result written once. */
+type Node = Record<string, unknown>;
+
+/** Follows a `#/components/...` reference of the bundled document (examples and params may be references). */
+function deref(document: OpenrpcDocument, node: unknown): Node {
+  const ref = (node as Node | null)?.$ref;
+  if (typeof ref !== 'string' || !ref.startsWith('#/')) return (node ?? {}) as Node;
+  let found: unknown = document;
+  for (const token of ref.slice(2).split('/')) found = (found as Node | undefined)?.[token.replace(/~1/g, '/').replace(/~0/g, '~')];
+  return (found ?? {}) as Node;
+}
+
+/**
+ * The examples of every method of `document`, by method name: params by name, the result written once. A value whose
+ * name is not a param's (by-position examples name them freely) belongs to the param at its position.
+ */
 function examplesOf(document: OpenrpcDocument): Map<string, Example[]> {
   const out = new Map<string, Example[]>();
-  const methods = (document.methods ?? []) as Array<{ name: string; examples?: Array<{ params?: Array<{ name: string; value: unknown }>; result?: { value: unknown } }> }>;
-  for (const method of methods) {
+  for (const method of (document.methods ?? []) as Node[]) {
+    const declared = ((method.params ?? []) as unknown[]).map((param) => String(deref(document, param).name));
+    const examples = ((method.examples ?? []) as unknown[]).map((entry) => deref(document, entry));
     out.set(
-      method.name,
-      (method.examples ?? []).map((example) => ({
-        params: Object.fromEntries((example.params ?? []).map((p) => [p.name, p.value])),
-        result: rawJson(example.result?.value ?? null),
+      String(method.name),
+      examples.map((example) => ({
+        params: Object.fromEntries(
+          ((example.params ?? []) as unknown[]).map((entry, i) => {
+            const param = deref(document, entry);
+            const name = String(param.name);
+            return [declared.includes(name) ? name : (declared[i] ?? name), param.value];
+          }),
+        ),
+        result: rawJson(deref(document, example.result).value ?? null),
       })),
     );
   }

@@ -7,13 +7,13 @@ import type { CallInfo, RpcReply } from './rpc.js';
 
 /** The parts of node:http's IncomingMessage used here, so the types need no @types/node. */
 export interface NodeRequest {
-  method?: string;
-  url?: string;
+  method?: string | undefined;
+  url?: string | undefined;
   headers: Record<string, string | string[] | undefined>;
   on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
   on(event: 'end' | 'close', listener: () => void): unknown;
   resume(): unknown;
-  readonly complete?: boolean;
+  readonly complete?: boolean | undefined;
 }
 
 /** The parts of node:http's ServerResponse used here. */
@@ -24,8 +24,8 @@ export interface NodeResponse {
   on(event: 'close' | 'finish', listener: () => void): unknown;
   readonly headersSent: boolean;
   readonly writableEnded: boolean;
-  destroyed?: boolean;
-  socket?: { destroy(): void } | null;
+  destroyed?: boolean | undefined;
+  socket?: { destroy(): void } | null | undefined;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as client from '../../generated/client/dist/index.js';
-import { AvalancheRpcError, HttpStatusError, InvalidResponseError, JsonRpcError, KeystoreClient, NetworkError, PChainClient, TimeoutError, XChainClient, XWalletClient } from '../../generated/client/dist/index.js';
+import { AvalancheRpcError, HttpStatusError, InvalidResponseError, JsonRpcError, KeystoreClient, NetworkError, NotServedError, PChainClient, TimeoutError, XChainClient, XWalletClient } from '../../generated/client/dist/index.js';
 import { clientClassName } from '../../generators/model/names.ts';
 import { loadModel } from '../../generators/pipeline.ts';
 import { type NodeStub, answer, startNodeStub } from './node-stub.ts';
@@ -55,6 +55,23 @@ describe('requests', () => {
       '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight","params":{}}',
       '{"jsonrpc":"2.0","id":2,"method":"platform.getBlock","params":{"blockID":"2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm","encoding":"json"}}',
     ]);
+  });
+
+  it('that the client\'s nodeVersion does not serve fail before sending, naming the release', async () => {
+    const old = new PChainClient({ baseUrl: node.url, nodeVersion: 'v1.11.12' });
+    const added = await old.getL1Validator({ validationID: '2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm' }).catch((e: unknown) => e);
+    expect(added).toBeInstanceOf(NotServedError);
+    expect(added).toBeInstanceOf(AvalancheRpcError);
+    expect(added).toMatchObject({ method: 'platform.getL1Validator', nodeVersion: 'v1.11.12', since: 'v1.11.13', removedIn: undefined });
+    expect((added as Error).message).toBe('platform.getL1Validator: not served by AvalancheGo v1.11.12 (added in v1.11.13); nothing was sent');
+    const removed = await new KeystoreClient({ baseUrl: node.url, nodeVersion: 'v1.12.2' }).listUsers().catch((e: unknown) => e);
+    expect(removed).toMatchObject({ name: 'NotServedError', removedIn: 'v1.12.2' });
+    expect(node.requests).toEqual([]);
+    // What the release serves is sent as always.
+    await old.getHeight();
+    await new KeystoreClient({ baseUrl: node.url, nodeVersion: 'v1.12.1' }).listUsers();
+    expect(node.requests.map((r) => JSON.parse(r.body).method)).toEqual(['platform.getHeight', 'keystore.listUsers']);
+    expect(() => new PChainClient({ nodeVersion: '1.12' })).toThrow(/nodeVersion must look like v1.12.1/);
   });
 
   it('reach any AVM chain by blockchain ID or alias, and its wallet', async () => {

@@ -6,12 +6,19 @@
 import { expectTypeOf } from 'vitest';
 import {
   AdminClient,
+  type AvmTx,
   type CallOptions,
   type ClientOptions,
+  type EncodedBytes,
+  type Hex,
+  type HexNoChecksum,
+  JsonRpcError,
+  type KeystoreClientErrors,
   KeystoreClient,
   PChainClient,
   type PlatformGetBalanceResult,
   type PlatformGetCurrentValidatorsResult,
+  type PlatformTx,
   type Uint64,
   type Uint64Param,
   XChainClient,
@@ -71,6 +78,40 @@ export async function typeLevel(): Promise<void> {
   expectTypeOf(users.users).toEqualTypeOf<string[]>();
   expectTypeOf(await new XWalletClient().issueTx({ tx: '0x00' })).toHaveProperty('txID');
   expectTypeOf(await new AdminClient().lockProfile()).toBeObject();
+
+  // Params given by a pattern of a few words take those words, in the node's spelling.
+  // @ts-expect-error base64 is not an encoding of the node
+  await xchain.getTx({ txID: 'x', encoding: 'base64' });
+  // @ts-expect-error exportUser's bytes have no JSON form
+  await new KeystoreClient().exportUser({ username: 'u', password: 'p', encoding: 'json' });
+  // @ts-expect-error a log level is one of the node's names
+  await new AdminClient().setLoggerLevel({ logLevel: 'loud' });
+  await new AdminClient().setLoggerLevel({ logLevel: 'debug', displayLevel: 'off' });
+
+  // Results narrowed by the encoding sent, where the spec's result schema says so.
+  expectTypeOf((await xchain.getTx({ txID: 'x', encoding: 'json' })).tx).toEqualTypeOf<AvmTx>();
+  expectTypeOf((await xchain.getTx({ txID: 'x', encoding: 'hexc' })).tx).toEqualTypeOf<EncodedBytes>();
+  expectTypeOf((await xchain.getTx({ txID: 'x' })).tx).toEqualTypeOf<EncodedBytes>();
+  expectTypeOf((await pchain.getTx({ txID: 'x', encoding: 'json' })).tx).toEqualTypeOf<PlatformTx>();
+  expectTypeOf((await pchain.getBlockByHeight({ height: 1, encoding: 'json' })).block).not.toEqualTypeOf<EncodedBytes>();
+  expectTypeOf((await new KeystoreClient().exportUser({ username: 'u', password: 'p', encoding: 'hexnc' })).user).toEqualTypeOf<HexNoChecksum>();
+  expectTypeOf((await new KeystoreClient().exportUser({ username: 'u', password: 'p' })).user).toEqualTypeOf<Hex>();
+  const chosen = 'json' as 'hex' | 'json';
+  expectTypeOf((await xchain.getTx({ txID: 'x', encoding: chosen })).tx).toEqualTypeOf<EncodedBytes | AvmTx>();
+
+  // Documented errors, per method, checked at compile time; call() reaches anything, untyped.
+  const keystore = new KeystoreClient();
+  const failure: unknown = new Error('x');
+  if (keystore.failed(failure, 'createUser', 'KeystoreUserAlreadyExists')) {
+    expectTypeOf(failure.documented).toEqualTypeOf<KeystoreClientErrors['createUser'] | undefined>();
+    expectTypeOf(failure.code).toEqualTypeOf<number>();
+  }
+  // @ts-expect-error listUsers does not document that error
+  keystore.failed(failure, 'listUsers', 'KeystoreUserAlreadyExists');
+  // @ts-expect-error no such method
+  keystore.failed(failure, 'createUsers', 'InvalidArgument');
+  if (failure instanceof JsonRpcError) expectTypeOf(failure.is('KeystoreUserAlreadyExists')).toEqualTypeOf<boolean>();
+  expectTypeOf(await pchain.call('platform.getProposedHeight', {})).toEqualTypeOf<unknown>();
 
   // Options and call options are the documented shapes.
   expectTypeOf<ClientOptions>().toHaveProperty('baseUrl');

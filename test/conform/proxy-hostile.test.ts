@@ -137,7 +137,7 @@ describe('secrets through the proxy', () => {
   const PASSWORD = 'Correct-Horse-Battery-Staple-9';
 
   it('records keystore calls with passwords and exported users redacted, files readable by their owner only', async () => {
-    const mock = await startMockNode({ port: 0 });
+    const mock = await startMockNode({ port: 0, nodeVersion: 'all' });
     closers.push(() => mock.close());
     const dir = mkdtempSync(join(tmpdir(), 'hostile-'));
     const lines: string[] = [];

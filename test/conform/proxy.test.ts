@@ -136,7 +136,7 @@ describe('the validating proxy', () => {
     const proxy = await proxyTo(node.url, violations);
     await call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight","params":{}}');
     await call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":2,"method":"platform.getTx","params":{"txID":5}}');
-    await call(proxy.url, '/ext/info', '{"jsonrpc":"2.0","id":3,"method":"info.getNodeVersion"}');
+    await call(proxy.url, '/ext/admin', '{"jsonrpc":"2.0","id":3,"method":"admin.getConfig"}');
     await proxy.settled();
 
     const seen = violations.map((v) => [v.method, v.direction, v.pointer, v.rule]);
@@ -145,11 +145,11 @@ describe('the validating proxy', () => {
       ['platform.getTx', 'request', '/params/txID', 'type'],
       ['platform.getTx', 'response', '/result/tx', 'format'],
     ]));
-    expect(seen.every(([method]) => method !== 'info.getNodeVersion')).toBe(true);
+    expect(seen.every(([method]) => method !== 'admin.getConfig')).toBe(true);
     const stats = proxy.stats.toJSON();
     expect(stats.calls).toBe(3);
     expect(stats.methods['platform.getHeight']).toEqual({ calls: 1, violations: 1, specified: true });
-    expect(stats.methods['info.getNodeVersion']).toEqual({ calls: 1, violations: 0, specified: false });
+    expect(stats.methods['admin.getConfig']).toEqual({ calls: 1, violations: 0, specified: false });
     // One violation per offending value: txID of the wrong type, and `tx` (which fails both of its branches).
     expect(stats.methods['platform.getTx']).toEqual({ calls: 1, violations: 2, specified: true });
     expect(violations.filter((v) => v.method === 'platform.getTx').map(formatViolation)).toEqual([
@@ -204,10 +204,10 @@ describe('npm run proxy (the CLI)', () => {
     const url = (await until(/listening on (http:\/\/127\.0\.0\.1:\d+)/))![1]!;
     await call(url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}');
     await until(/violation/);
-    await call(url, '/ext/info', '{"jsonrpc":"2.0","id":2,"method":"info.getNodeVersion"}');
-    await call(url, '/ext/info', '{"jsonrpc":"2.0","id":3,"method":"info.getNodeVersion"}');
+    await call(url, '/ext/admin', '{"jsonrpc":"2.0","id":2,"method":"admin.getConfig"}');
+    await call(url, '/ext/admin', '{"jsonrpc":"2.0","id":3,"method":"admin.getConfig"}');
     // Logged when it happens, once per method, not only in the summary.
-    expect(await until(/unknown #2 info\.getNodeVersion: not in the spec, passed through unchecked/)).not.toBeNull();
+    expect(await until(/unknown #2 admin\.getConfig: not in the spec, passed through unchecked/)).not.toBeNull();
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(out).toMatch(/violation #1 platform\.getHeight response \/result\/height: must be string, not integer\n/);

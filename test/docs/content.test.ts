@@ -88,6 +88,15 @@ describe('method sections of the real spec', () => {
   });
   const section = (endpoint: string, name: string) => methodSection(site.page(`${endpoint}.html`), name);
 
+  it('shows the history of each field, param, enum value and result shape', () => {
+    const text = (endpoint: string, name: string) => textOf(section(endpoint, name)).replace(/\s+/g, ' ');
+    expect(text('p-chain', 'platform.getL1Validator')).toMatch(/validationID.*Releases: since v1\.12\.2\./);
+    expect(text('p-chain', 'platform.getStake')).toMatch(/validatorsOnly.*Releases: since v1\.10\.1\./);
+    expect(text('p-chain', 'platform.getValidatorsAt')).toContain('Earlier shape (removed in v1.10.6): The shape before v1.10.6');
+    expect(text('x-chain', 'avm.getTxStatus')).toContain('Value "Rejected": removed in v1.9.12.');
+    expect(textOf(site.page('types.html')).replace(/\s+/g, ' ')).toMatch(/stakeAmount.*Releases: deprecated since v1\.9\.8; removed in v1\.12\.2\./);
+  });
+
   it('shows params with name, required and description, errors with codes and messages, and the result', () => {
     const siteContext = schemaContext(site.model);
     for (const { endpoint, method } of methods) {

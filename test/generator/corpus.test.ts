@@ -1,8 +1,8 @@
 /**
  * Public OpenRPC documents no one here wrote (test/fixtures/corpus, sources in its README) generate every artifact:
  * the client compiles under strict TypeScript, its names are pinned in a golden (`types.golden.txt` beside the
- * document; `UPDATE_GOLDENS=1` rewrites it), the docs site renders a page per endpoint, and the server stubs answer an
- * example call in the jsonrpc2 profile, a foreign document's default.
+ * document; `UPDATE_GOLDENS=1` rewrites it), the docs site renders a page per endpoint, and the server stubs with
+ * the example handler set answer an example call in the jsonrpc2 profile, a foreign document's default.
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GeneratedFile } from '../../generators/emit/files.ts';
-import { clientClassName } from '../../generators/model/names.ts';
+import { clientClassName, serverNames } from '../../generators/model/names.ts';
 import type { SpecModel } from '../../generators/model/types.ts';
 import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
 
@@ -67,12 +67,12 @@ describe('public OpenRPC documents', () => {
     if (UPDATE) writeFileSync(golden, names(model, files));
     expect(names(model, files), `${golden} is stale; UPDATE_GOLDENS=1 rewrites it`).toBe(readFileSync(golden, 'utf8'));
 
-    // The server package, as generated, answers each method that has an example with that example's result.
+    // The server package, as generated, with its classic mock (exampleHandlers) answers an example call with its result.
     const server = await import(pathToFileURL(join(out, name, 'server/dist/index.js')).href);
     for (const endpoint of model.endpoints) {
-      const create = Object.values(server).find((value) => typeof value === 'function' && value.name === `create${endpoint.typeName}Endpoint`) as (h: object) => { fetch: (r: Request) => Promise<Response> };
-      const handlers = Object.fromEntries(endpoint.methods.map((m) => [m.shortName, () => m.examples[0]?.result ?? null]));
-      const app = create(handlers);
+      const names = serverNames(endpoint.typeName);
+      const create = server[names.create] as (h: object) => { fetch: (r: Request) => Promise<Response> };
+      const app = create(server.exampleHandlers(server[names.document], server[names.methods]));
       const method = endpoint.methods.find((m) => m.examples.length > 0 && m.result);
       if (!method) continue;
       const example = method.examples[0]!;

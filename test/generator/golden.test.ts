@@ -1,5 +1,5 @@
 /**
- * Golden tests: each small fixture document (one feature each) through the types and client generators, compared
+ * Golden tests: each small fixture document (one feature each) through the client, server and docs generators, compared
  * with the committed output beside it. A stale golden fails; `UPDATE_GOLDENS=1 npx vitest run test/generator/golden`
  * rewrites them after a deliberate change (review the diff before committing).
  */
@@ -14,10 +14,10 @@ const GOLDEN = 'test/fixtures/golden';
 const UPDATE = process.env.UPDATE_GOLDENS === '1';
 const features = readdirSync(GOLDEN, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 
-/** The client artifact of the fixture, or its spec error as `error.txt` when generation must refuse it. */
+/** The client, server and docs artifacts of the fixture, or its spec error as `error.txt` when generation must refuse it. */
 async function render(feature: string): Promise<GeneratedFile[]> {
   try {
-    return await renderArtifacts(loadModel(join(GOLDEN, feature)), { artifacts: ['client'] });
+    return await renderArtifacts(loadModel(join(GOLDEN, feature)), { artifacts: ['client', 'server', 'docs'] });
   } catch (error) {
     if (error instanceof SpecError) return [textFile('error.txt', error.message)];
     throw error;

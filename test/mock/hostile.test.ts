@@ -17,7 +17,7 @@ const ADDRESS = `P-${bech32Encode('local', new Uint8Array(20).fill(7))}`;
 let node: RunningMockNode;
 let port: number;
 beforeAll(async () => {
-  node = await startMockNode({ port: 0, maxBodyBytes: 64 * 1024 * 1024 });
+  node = await startMockNode({ port: 0, maxBodyBytes: 64 * 1024 * 1024, nodeVersion: 'all' });
   port = Number(new URL(node.url).port);
 });
 afterAll(() => node.close());

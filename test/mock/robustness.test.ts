@@ -113,7 +113,8 @@ describe('robustness of the mock node', () => {
   let node: RunningMockNode;
   let port: number;
   beforeAll(async () => {
-    node = await startMockNode({ port: 0, validateResults: true, maxBodyBytes: LIMIT });
+    // A simulated Mainnet: the spec's avm.getTxFee example (Mainnet's fees) is then its answer.
+    node = await startMockNode({ port: 0, nodeVersion: 'all', validateResults: true, maxBodyBytes: LIMIT, world: { network: 'mainnet' } });
     port = Number(new URL(node.url).port);
   });
   afterAll(() => node.close());

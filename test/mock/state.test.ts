@@ -26,7 +26,7 @@ const failure = (message: string) => ({ error: { code: -32000, message, data: nu
 
 beforeEach(async () => {
   logs = [];
-  node = await startMockNode({ port: 0, validateResults: true, log: (line) => logs.push(line) });
+  node = await startMockNode({ port: 0, nodeVersion: 'all', validateResults: true, log: (line) => logs.push(line) });
 });
 afterEach(() => node.close());
 

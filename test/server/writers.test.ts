@@ -102,8 +102,8 @@ describe('compiled result writers', () => {
   it('leave out keys an object inherits, as JSON.stringify does', () => {
     // A map of strings (no method's result has one) compiled on its own: its values could be inherited strings.
     const result = { name: 'map', description: '', schema: { type: 'object', additionalProperties: { type: 'string' } } };
-    const { code } = writersCode([{ result }], {});
-    const write = new Function('writeString', 'writeScalar', `${code.replace(/^export /gm, '')}\nreturn w0;`)(writeString, writeScalar) as (value: unknown) => string | undefined;
+    const { code, names } = writersCode([{ name: 'test.map', result }], {});
+    const write = new Function('writeString', 'writeScalar', `${code.replace(/^export /gm, '')}\nreturn ${names[0]};`)(writeString, writeScalar) as (value: unknown) => string | undefined;
     const value = { own: 'a' };
     expect(write(value)).toBe('{"own":"a"}');
     Object.defineProperty(Object.prototype, 'inherited', { value: 'x', enumerable: true, configurable: true, writable: true });

@@ -1,5 +1,5 @@
 /**
- * The flagship spec: exactly the 59 methods on their six endpoints, valid as written and as bundled, every example
+ * The flagship spec: exactly the 86 methods on their nine endpoints (the ninth, /ext/dev, is the mock's own), valid as written and as bundled, every example
  * validating (checksums included), and the version facts of the API descriptions and the node's release history.
  */
 import { describe, expect, it } from 'vitest';
@@ -30,6 +30,15 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
     methods: ['alias', 'aliasChain', 'getChainAliases', 'getLoggerLevel', 'loadVMs', 'lockProfile', 'memoryProfile', 'setLoggerLevel', 'startCPUProfiler', 'stopCPUProfiler'].map((m) => `admin.${m}`),
   },
   keystore: { path: '/ext/keystore', methods: ['createUser', 'deleteUser', 'exportUser', 'importUser', 'listUsers'].map((m) => `keystore.${m}`) },
+  info: {
+    path: '/ext/info',
+    methods: ['acps', 'getBlockchainID', 'getNetworkID', 'getNetworkName', 'getNodeID', 'getNodeIP', 'getNodeVersion', 'getTxFee', 'getVMs', 'isBootstrapped', 'peers', 'upgrades', 'uptime'].map((m) => `info.${m}`),
+  },
+  health: { path: '/ext/health', methods: ['health', 'liveness', 'readiness'].map((m) => `health.${m}`) },
+  dev: {
+    path: '/ext/dev',
+    methods: ['fund', 'increaseTime', 'listAccounts', 'mine', 'reset', 'revert', 'setAutomine', 'setFeeState', 'setIntervalMining', 'setTime', 'snapshot'].map((m) => `dev.${m}`),
+  },
 };
 
 /**
@@ -62,6 +71,10 @@ const VERSIONS: Record<string, { deprecatedSince?: string; since?: string; lastV
   'platform.getProposedHeight': { since: 'v1.11.13' },
   'platform.getValidatorFeeConfig': { since: 'v1.12.2' },
   'platform.getValidatorFeeState': { since: 'v1.12.2' },
+  // api/info/service.md and RELEASES.md: info.acps in v1.10.18, info.upgrades in v1.11.11, info.getTxFee deprecated in v1.12.2.
+  'info.acps': { since: 'v1.10.18' },
+  'info.upgrades': { since: 'v1.11.11' },
+  'info.getTxFee': { deprecatedSince: 'v1.12.2' },
   ...Object.fromEntries(
     ENDPOINTS.keystore!.methods.map((m) => [m, { deprecatedSince: 'v1.9.12', lastVersion: 'v1.12.1', removedIn: 'v1.12.2' }]),
   ),
@@ -72,16 +85,16 @@ const methods = model.endpoints.flatMap((e) => e.methods.map((m) => ({ endpoint:
 const byName = new Map<string, MethodModel>(methods.map(({ method }) => [method.name, method]));
 
 describe('the spec', () => {
-  it('has exactly the 59 methods, each on its endpoint, once', () => {
-    expect(methods).toHaveLength(59);
-    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(59);
+  it('has exactly the 86 methods, each on its endpoint, once', () => {
+    expect(methods).toHaveLength(86);
+    expect(new Set(methods.map(({ method }) => method.name)).size).toBe(86);
     const actual = Object.fromEntries(model.endpoints.map((e) => [e.name, { path: e.defaultPath, methods: e.methods.map((m) => m.name).sort() }]));
     const expected = Object.fromEntries(Object.entries(ENDPOINTS).map(([name, e]) => [name, { path: e.path, methods: [...e.methods].sort() }]));
     expect(actual).toEqual(expected);
   });
 
   it('names every method <service>.<lowerCamelCase>, the only form the node accepts', () => {
-    for (const { method } of methods) expect(method.name).toMatch(/^(avm|wallet|platform|admin|keystore)\.[a-z][a-zA-Z0-9]*$/);
+    for (const { method } of methods) expect(method.name).toMatch(/^(avm|wallet|platform|admin|keystore|info|health|dev)\.[a-z][a-zA-Z0-9]*$/);
   });
 
   it('serves each endpoint on the default base URL, with the blockchain ID as a variable on AVM chains', () => {
@@ -132,6 +145,27 @@ describe('the wire truths the prose docs get wrong', () => {
   it('getTotalStake returns stake and weight; getCurrentSupply returns height', () => {
     expect(resultProps('platform.getTotalStake').sort()).toEqual(['stake', 'weight']);
     expect(resultProps('platform.getCurrentSupply').sort()).toEqual(['height', 'supply']);
+  });
+  it('Info quotes the numbers the node quotes and keeps bare the ones it does not', () => {
+    const example = (name: string) => byName.get(name)!.examples[0]!.result as Record<string, unknown>;
+    expect(example('info.getNetworkID').networkID).toBe('12345');
+    expect(example('info.peers').numPeers).toBe('4');
+    expect(typeof (example('info.peers').peers as Array<Record<string, unknown>>)[0]!.upgradeTime).toBe('number');
+    expect(example('info.uptime').rewardingStakePercentage).toMatch(/^\d+\.\d{4}$/);
+    expect(typeof example('info.upgrades').graniteEpochDuration).toBe('number');
+    expect(resultProps('info.getVMs')).toEqual(['vms', 'fxs']);
+    expect(discrepancies('info.getVMs')).toMatch(/`fxs`/);
+  });
+  it('marks the development controls, and only them, as served by the mock alone', () => {
+    expect(model.endpoints.filter((e) => e.document['x-mock-only'] === true).map((e) => e.name)).toEqual(['dev']);
+    for (const method of model.endpoints.find((e) => e.name === 'dev')!.methods) expect(method.description).toMatch(/never by AvalancheGo or a server generated from this spec/);
+  });
+  it('Health documents its GET forms', () => {
+    const document = model.endpoints.find((e) => e.name === 'health')!.document as { methods: Array<{ name: string; 'x-http-get': { paths: string[] } }> };
+    const paths = (name: string) => document.methods.find((m) => m.name === name)!['x-http-get'].paths;
+    expect(paths('health.health')).toEqual(['/ext/health', '/ext/health/health']);
+    expect(paths('health.readiness')).toEqual(['/ext/health/readiness']);
+    expect(paths('health.liveness')).toEqual(['/ext/health/liveness']);
   });
   it('getValidatorsAt returns a bare map of node IDs', () => {
     const schema = byName.get('platform.getValidatorsAt')!.result!.schema;
@@ -264,11 +298,11 @@ describe('integer encodings on the wire', () => {
 describe('side effects', () => {
   it('marks exactly the transaction submitters as chain writes and the node-state changers as node writes', () => {
     const of = (kind: string) => methods.filter(({ method }) => method.sideEffects === kind).map(({ method }) => method.name).sort();
-    expect(of('chain')).toEqual(['avm.issueTx', 'platform.issueTx', 'wallet.issueTx']);
+    expect(of('chain')).toEqual(['avm.issueTx', 'dev.fund', 'dev.increaseTime', 'dev.mine', 'dev.reset', 'dev.revert', 'dev.setFeeState', 'dev.setTime', 'platform.issueTx', 'wallet.issueTx']);
     expect(of('node')).toEqual([
       'admin.alias', 'admin.aliasChain', 'admin.loadVMs', 'admin.lockProfile', 'admin.memoryProfile', 'admin.setLoggerLevel',
-      'admin.startCPUProfiler', 'admin.stopCPUProfiler', 'keystore.createUser', 'keystore.deleteUser', 'keystore.importUser',
+      'admin.startCPUProfiler', 'admin.stopCPUProfiler', 'dev.setAutomine', 'dev.setIntervalMining', 'dev.snapshot', 'keystore.createUser', 'keystore.deleteUser', 'keystore.importUser',
     ]);
-    expect(of('none')).toHaveLength(45);
+    expect(of('none')).toHaveLength(62);
   });
 });

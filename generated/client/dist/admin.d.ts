@@ -4,6 +4,19 @@ import type { AdminAliasChainParams, AdminAliasChainResult, AdminAliasParams, Ad
 /** Options of the AdminClient constructor. */
 export interface AdminClientOptions extends ClientOptions {
 }
+/** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
+export type AdminClientErrors = {
+    alias: 'InvalidArgument' | 'AdminAliasTooLong' | 'RouteIsEitherAlreadyAliasedOrAlreadyMaps';
+    aliasChain: 'InvalidArgument' | 'AdminAliasTooLong' | 'ThereIsNoIDWithAlias' | 'IsAlreadyUsedAsAnAliasForAn';
+    getChainAliases: 'InvalidArgument' | 'InvalidInputChecksum';
+    getLoggerLevel: 'InvalidArgument' | 'AdminLoggerNotFound';
+    loadVMs: 'InvalidArgument';
+    lockProfile: 'InvalidArgument';
+    memoryProfile: 'InvalidArgument';
+    setLoggerLevel: 'InvalidArgument' | 'NeedToSpecifyEitherDisplayLevelOrLogLevel' | 'AdminLoggerNotFound';
+    startCPUProfiler: 'InvalidArgument' | 'CpuProfilerAlreadyRunning';
+    stopCPUProfiler: 'InvalidArgument' | 'CpuProfilerDoesntExist';
+};
 /**
  * AvalancheGo Admin API
  *
@@ -11,7 +24,19 @@ export interface AdminClientOptions extends ClientOptions {
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/admin`.
  */
-export declare class AdminClient extends JsonRpcClient {
+export declare class AdminClient extends JsonRpcClient<AdminClientErrors> {
+    protected readonly wireNames: {
+        alias: string;
+        aliasChain: string;
+        getChainAliases: string;
+        getLoggerLevel: string;
+        loadVMs: string;
+        lockProfile: string;
+        memoryProfile: string;
+        setLoggerLevel: string;
+        startCPUProfiler: string;
+        stopCPUProfiler: string;
+    };
     constructor(options?: AdminClientOptions);
     /**
      * Give an API endpoint an additional path on this node.
@@ -128,7 +153,10 @@ export declare class AdminClient extends JsonRpcClient {
      * @throws {@link JsonRpcError} -32000: need to specify either displayLevel or logLevel
      * @throws {@link JsonRpcError} -32000: logger with name "Z" not found
      */
-    setLoggerLevel(params?: AdminSetLoggerLevelParams, options?: CallOptions): Promise<AdminSetLoggerLevelResult>;
+    setLoggerLevel(params?: AdminSetLoggerLevelParams & {
+        logLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo';
+        displayLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo';
+    }, options?: CallOptions): Promise<AdminSetLoggerLevelResult>;
     /**
      * Start profiling the node's CPU use.
      *

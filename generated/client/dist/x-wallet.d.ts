@@ -8,8 +8,12 @@ export interface XWalletClientOptions extends ClientOptions {
      *
      * Default `X`.
      */
-    blockchainID?: string;
+    blockchainID?: string | undefined;
 }
+/** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
+export type XWalletClientErrors = {
+    issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding';
+};
 /**
  * AvalancheGo X-Chain wallet API
  *
@@ -17,7 +21,10 @@ export interface XWalletClientOptions extends ClientOptions {
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/{blockchainID}/wallet`.
  */
-export declare class XWalletClient extends JsonRpcClient {
+export declare class XWalletClient extends JsonRpcClient<XWalletClientErrors> {
+    protected readonly wireNames: {
+        issueTx: string;
+    };
     constructor(options?: XWalletClientOptions);
     /**
      * Submits a signed transaction through the node's wallet service.
@@ -40,5 +47,7 @@ export declare class XWalletClient extends JsonRpcClient {
      * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
      * @deprecated Since AvalancheGo v1.9.12. Use `avm.issueTx` instead ({@link XChainClient.issueTx}).
      */
-    issueTx(params: WalletIssueTxParams, options?: CallOptions): Promise<WalletIssueTxResult>;
+    issueTx(params: WalletIssueTxParams & {
+        encoding?: 'hex' | 'hexnc' | 'hexc';
+    }, options?: CallOptions): Promise<WalletIssueTxResult>;
 }

@@ -21,6 +21,33 @@ import type {
 /** Options of the AdminClient constructor. */
 export interface AdminClientOptions extends ClientOptions {}
 
+/** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
+export type AdminClientErrors = {
+  alias: 'InvalidArgument' | 'AdminAliasTooLong' | 'RouteIsEitherAlreadyAliasedOrAlreadyMaps';
+  aliasChain: 'InvalidArgument' | 'AdminAliasTooLong' | 'ThereIsNoIDWithAlias' | 'IsAlreadyUsedAsAnAliasForAn';
+  getChainAliases: 'InvalidArgument' | 'InvalidInputChecksum';
+  getLoggerLevel: 'InvalidArgument' | 'AdminLoggerNotFound';
+  loadVMs: 'InvalidArgument';
+  lockProfile: 'InvalidArgument';
+  memoryProfile: 'InvalidArgument';
+  setLoggerLevel: 'InvalidArgument' | 'NeedToSpecifyEitherDisplayLevelOrLogLevel' | 'AdminLoggerNotFound';
+  startCPUProfiler: 'InvalidArgument' | 'CpuProfilerAlreadyRunning';
+  stopCPUProfiler: 'InvalidArgument' | 'CpuProfilerDoesntExist';
+};
+
+const ERRORS = {
+  alias: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminAliasTooLong: [-32000, /^alias length is too long$/], RouteIsEitherAlreadyAliasedOrAlreadyMaps: [-32000, /^route is either already aliased or already maps to a handle: \/ext\/\S*$/] },
+  aliasChain: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminAliasTooLong: [-32000, /^alias length is too long$/], ThereIsNoIDWithAlias: [-32000, /^there is no ID with alias \S*$/], IsAlreadyUsedAsAnAliasForAn: [-32000, /^\S* is already used as an alias for an ID$/] },
+  getChainAliases: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], InvalidInputChecksum: [-32000, /^invalid input checksum$/] },
+  getLoggerLevel: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminLoggerNotFound: [-32000, /^logger with name "[^"]*" not found$/] },
+  loadVMs: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  lockProfile: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  memoryProfile: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
+  setLoggerLevel: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], NeedToSpecifyEitherDisplayLevelOrLogLevel: [-32000, /^need to specify either displayLevel or logLevel$/], AdminLoggerNotFound: [-32000, /^logger with name "[^"]*" not found$/] },
+  startCPUProfiler: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], CpuProfilerAlreadyRunning: [-32000, /^cpu profiler already running$/] },
+  stopCPUProfiler: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], CpuProfilerDoesntExist: [-32000, /^cpu profiler doesn't exist$/] },
+} as const;
+
 /**
  * AvalancheGo Admin API
  *
@@ -28,9 +55,11 @@ export interface AdminClientOptions extends ClientOptions {}
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/admin`.
  */
-export class AdminClient extends JsonRpcClient {
+export class AdminClient extends JsonRpcClient<AdminClientErrors> {
+  protected override readonly wireNames = { alias: 'admin.alias', aliasChain: 'admin.aliasChain', getChainAliases: 'admin.getChainAliases', getLoggerLevel: 'admin.getLoggerLevel', loadVMs: 'admin.loadVMs', lockProfile: 'admin.lockProfile', memoryProfile: 'admin.memoryProfile', setLoggerLevel: 'admin.setLoggerLevel', startCPUProfiler: 'admin.startCPUProfiler', stopCPUProfiler: 'admin.stopCPUProfiler' };
+
   constructor(options: AdminClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/admin');
+    super(options, 'http://127.0.0.1:9650', '/ext/admin', {}, {});
   }
 
   /**
@@ -48,7 +77,7 @@ export class AdminClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: route is either already aliased or already maps to a handle: /ext/myAlias
    */
   alias(params: AdminAliasParams, options?: CallOptions): Promise<AdminAliasResult> {
-    return this.request<AdminAliasResult>('admin.alias', params, options);
+    return this.request<AdminAliasResult>('admin.alias', params, options, ERRORS.alias);
   }
 
   /**
@@ -67,7 +96,7 @@ export class AdminClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: myBlockchainAlias is already used as an alias for an ID
    */
   aliasChain(params: AdminAliasChainParams, options?: CallOptions): Promise<AdminAliasChainResult> {
-    return this.request<AdminAliasChainResult>('admin.aliasChain', params, options);
+    return this.request<AdminAliasChainResult>('admin.aliasChain', params, options, ERRORS.aliasChain);
   }
 
   /**
@@ -87,7 +116,7 @@ export class AdminClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: invalid input checksum
    */
   getChainAliases(params: AdminGetChainAliasesParams, options?: CallOptions): Promise<AdminGetChainAliasesResult> {
-    return this.request<AdminGetChainAliasesResult>('admin.getChainAliases', params, options);
+    return this.request<AdminGetChainAliasesResult>('admin.getChainAliases', params, options, ERRORS.getChainAliases);
   }
 
   /**
@@ -104,7 +133,7 @@ export class AdminClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: logger with name "Z" not found
    */
   getLoggerLevel(params: AdminGetLoggerLevelParams = {}, options?: CallOptions): Promise<AdminGetLoggerLevelResult> {
-    return this.request<AdminGetLoggerLevelResult>('admin.getLoggerLevel', params, options);
+    return this.request<AdminGetLoggerLevelResult>('admin.getLoggerLevel', params, options, ERRORS.getLoggerLevel);
   }
 
   /**
@@ -119,7 +148,7 @@ export class AdminClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   loadVMs(options?: CallOptions): Promise<AdminLoadVMsResult> {
-    return this.request<AdminLoadVMsResult>('admin.loadVMs', {}, options);
+    return this.request<AdminLoadVMsResult>('admin.loadVMs', {}, options, ERRORS.loadVMs);
   }
 
   /**
@@ -134,7 +163,7 @@ export class AdminClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   lockProfile(options?: CallOptions): Promise<AdminLockProfileResult> {
-    return this.request<AdminLockProfileResult>('admin.lockProfile', {}, options);
+    return this.request<AdminLockProfileResult>('admin.lockProfile', {}, options, ERRORS.lockProfile);
   }
 
   /**
@@ -149,7 +178,7 @@ export class AdminClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    */
   memoryProfile(options?: CallOptions): Promise<AdminMemoryProfileResult> {
-    return this.request<AdminMemoryProfileResult>('admin.memoryProfile', {}, options);
+    return this.request<AdminMemoryProfileResult>('admin.memoryProfile', {}, options, ERRORS.memoryProfile);
   }
 
   /**
@@ -169,8 +198,8 @@ export class AdminClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: need to specify either displayLevel or logLevel
    * @throws {@link JsonRpcError} -32000: logger with name "Z" not found
    */
-  setLoggerLevel(params: AdminSetLoggerLevelParams = {}, options?: CallOptions): Promise<AdminSetLoggerLevelResult> {
-    return this.request<AdminSetLoggerLevelResult>('admin.setLoggerLevel', params, options);
+  setLoggerLevel(params: AdminSetLoggerLevelParams & { logLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo'; displayLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo' } = {}, options?: CallOptions): Promise<AdminSetLoggerLevelResult> {
+    return this.request<AdminSetLoggerLevelResult>('admin.setLoggerLevel', params, options, ERRORS.setLoggerLevel);
   }
 
   /**
@@ -186,7 +215,7 @@ export class AdminClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: cpu profiler already running
    */
   startCPUProfiler(options?: CallOptions): Promise<AdminStartCPUProfilerResult> {
-    return this.request<AdminStartCPUProfilerResult>('admin.startCPUProfiler', {}, options);
+    return this.request<AdminStartCPUProfilerResult>('admin.startCPUProfiler', {}, options, ERRORS.startCPUProfiler);
   }
 
   /**
@@ -202,6 +231,6 @@ export class AdminClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: cpu profiler doesn't exist
    */
   stopCPUProfiler(options?: CallOptions): Promise<AdminStopCPUProfilerResult> {
-    return this.request<AdminStopCPUProfilerResult>('admin.stopCPUProfiler', {}, options);
+    return this.request<AdminStopCPUProfilerResult>('admin.stopCPUProfiler', {}, options, ERRORS.stopCPUProfiler);
   }
 }

@@ -3,10 +3,21 @@ import { type CallOptions, type ClientOptions, JsonRpcClient } from './runtime.j
 import type {
   AvmBuildGenesisParams,
   AvmBuildGenesisResult,
+  Hex,
+  HexNoChecksum,
 } from './types.js';
 
 /** Options of the AvmStaticClient constructor. */
 export interface AvmStaticClientOptions extends ClientOptions {}
+
+/** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
+export type AvmStaticClientErrors = {
+  buildGenesis: 'InvalidArgument' | 'UnknownAssetType' | 'ProblemParsingHolderAddressInvalidChecksumExpectedBech' | 'ProblemFormattingAssetDefinitionMemoDueToMissing';
+};
+
+const ERRORS = {
+  buildGenesis: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], UnknownAssetType: [-32000, /^unknown asset type$/], ProblemParsingHolderAddressInvalidChecksumExpectedBech: [-32000, /^problem parsing holder address: invalid checksum \(expected \(bech32=\d+w9sj, bech32m=sx7f4s\), got ufnrn6\)$/], ProblemFormattingAssetDefinitionMemoDueToMissing: [-32000, /^problem formatting asset definition memo due to: missing 0x[0-9a-fA-F]* prefix to hex encoding$/] },
+} as const;
 
 /**
  * AvalancheGo AVM static API
@@ -15,9 +26,16 @@ export interface AvmStaticClientOptions extends ClientOptions {}
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/vm/avm`.
  */
-export class AvmStaticClient extends JsonRpcClient {
+export class AvmStaticClient extends JsonRpcClient<AvmStaticClientErrors> {
+  protected override readonly wireNames = { buildGenesis: 'avm.buildGenesis' };
+
   constructor(options: AvmStaticClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/vm/avm');
+    super(options, 'http://127.0.0.1:9650', '/ext/vm/avm', {}, {
+  'avm.buildGenesis': {
+    lastVersion: 'v1.10.17',
+    removedIn: 'v1.10.18',
+  },
+});
   }
 
   /**
@@ -42,7 +60,10 @@ export class AvmStaticClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: problem parsing holder address: invalid checksum (expected (bech32=96w9sj, bech32m=sx7f4s), got ufnrn6)
    * @throws {@link JsonRpcError} -32000: problem formatting asset definition memo due to: missing 0x prefix to hex encoding
    */
-  buildGenesis(params: AvmBuildGenesisParams, options?: CallOptions): Promise<AvmBuildGenesisResult> {
-    return this.request<AvmBuildGenesisResult>('avm.buildGenesis', params, options);
+  buildGenesis(params: AvmBuildGenesisParams & { encoding: 'hexnc' }, options?: CallOptions): Promise<Omit<AvmBuildGenesisResult, 'bytes'> & { bytes: HexNoChecksum }>;
+  buildGenesis(params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexc' }, options?: CallOptions): Promise<Omit<AvmBuildGenesisResult, 'bytes'> & { bytes: Hex }>;
+  buildGenesis(params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<AvmBuildGenesisResult>;
+  buildGenesis(params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<AvmBuildGenesisResult> {
+    return this.request<AvmBuildGenesisResult>('avm.buildGenesis', params, options, ERRORS.buildGenesis);
   }
 }

@@ -12,8 +12,17 @@ export interface XWalletClientOptions extends ClientOptions {
    *
    * Default `X`.
    */
-  blockchainID?: string;
+  blockchainID?: string | undefined;
 }
+
+/** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
+export type XWalletClientErrors = {
+  issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding';
+};
+
+const ERRORS = {
+  issueTx: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/], TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/] },
+} as const;
 
 /**
  * AvalancheGo X-Chain wallet API
@@ -22,9 +31,11 @@ export interface XWalletClientOptions extends ClientOptions {
  *
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/{blockchainID}/wallet`.
  */
-export class XWalletClient extends JsonRpcClient {
+export class XWalletClient extends JsonRpcClient<XWalletClientErrors> {
+  protected override readonly wireNames = { issueTx: 'wallet.issueTx' };
+
   constructor(options: XWalletClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/bc/{blockchainID}/wallet', { blockchainID: options.blockchainID ?? 'X' });
+    super(options, 'http://127.0.0.1:9650', '/ext/bc/{blockchainID}/wallet', { blockchainID: options.blockchainID ?? 'X' }, {});
   }
 
   /**
@@ -48,7 +59,7 @@ export class XWalletClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
    * @deprecated Since AvalancheGo v1.9.12. Use `avm.issueTx` instead ({@link XChainClient.issueTx}).
    */
-  issueTx(params: WalletIssueTxParams, options?: CallOptions): Promise<WalletIssueTxResult> {
-    return this.request<WalletIssueTxResult>('wallet.issueTx', params, options);
+  issueTx(params: WalletIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<WalletIssueTxResult> {
+    return this.request<WalletIssueTxResult>('wallet.issueTx', params, options, ERRORS.issueTx);
   }
 }

@@ -95,7 +95,8 @@ export interface AdminHandlers {
 export declare const adminMethods: readonly MethodSpec[];
 /**
  * The AvalancheGo Admin API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/admin`),
- * or call its `fetch` with a Request. Params are validated before a handler runs.
+ * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
+ * without one answers as a node that does not have it ("can't find method").
  */
-export declare function createAdminEndpoint(handlers: AdminHandlers, options?: EndpointOptions): Endpoint;
+export declare function createAdminEndpoint(handlers: Partial<AdminHandlers>, options?: EndpointOptions): Endpoint;
 export {};

@@ -23,7 +23,8 @@ export interface AvmStaticHandlers {
 export declare const avmStaticMethods: readonly MethodSpec[];
 /**
  * The AvalancheGo AVM static API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/vm/avm`),
- * or call its `fetch` with a Request. Params are validated before a handler runs.
+ * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
+ * without one answers as a node that does not have it ("can't find method").
  */
-export declare function createAvmStaticEndpoint(handlers: AvmStaticHandlers, options?: EndpointOptions): Endpoint;
+export declare function createAvmStaticEndpoint(handlers: Partial<AvmStaticHandlers>, options?: EndpointOptions): Endpoint;
 export {};

@@ -60,7 +60,8 @@ export interface KeystoreHandlers {
 export declare const keystoreMethods: readonly MethodSpec[];
 /**
  * The AvalancheGo Keystore API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/keystore`),
- * or call its `fetch` with a Request. Params are validated before a handler runs.
+ * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
+ * without one answers as a node that does not have it ("can't find method").
  */
-export declare function createKeystoreEndpoint(handlers: KeystoreHandlers, options?: EndpointOptions): Endpoint;
+export declare function createKeystoreEndpoint(handlers: Partial<KeystoreHandlers>, options?: EndpointOptions): Endpoint;
 export {};

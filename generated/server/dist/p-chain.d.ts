@@ -260,7 +260,8 @@ export interface PChainHandlers {
 export declare const pChainMethods: readonly MethodSpec[];
 /**
  * The AvalancheGo P-Chain API (Platform VM) endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/bc/P`),
- * or call its `fetch` with a Request. Params are validated before a handler runs.
+ * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
+ * without one answers as a node that does not have it ("can't find method").
  */
-export declare function createPChainEndpoint(handlers: PChainHandlers, options?: EndpointOptions): Endpoint;
+export declare function createPChainEndpoint(handlers: Partial<PChainHandlers>, options?: EndpointOptions): Endpoint;
 export {};

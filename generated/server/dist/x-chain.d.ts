@@ -115,7 +115,8 @@ export interface XChainHandlers {
 export declare const xChainMethods: readonly MethodSpec[];
 /**
  * The AvalancheGo X-Chain API (AVM) endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/bc/{blockchainID}`),
- * or call its `fetch` with a Request. Params are validated before a handler runs.
+ * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
+ * without one answers as a node that does not have it ("can't find method").
  */
-export declare function createXChainEndpoint(handlers: XChainHandlers, options?: EndpointOptions): Endpoint;
+export declare function createXChainEndpoint(handlers: Partial<XChainHandlers>, options?: EndpointOptions): Endpoint;
 export {};

@@ -98,22 +98,23 @@ export interface AdminHandlers {
 
 /** What the RPC layer knows of each method of AvalancheGo Admin API: wire name, params, how to decode and validate them. */
 export const adminMethods: readonly MethodSpec[] = [
-  { name: 'admin.alias', handler: 'alias', params: ["endpoint","alias"], byName: true, shape: {"p":{"ENDPOINT":["endpoint",0,0],"ALIAS":["alias",0,0]}}, validateParams: validators.p0, validateResult: validators.r0, writeResult: validators.w0 },
-  { name: 'admin.aliasChain', handler: 'aliasChain', params: ["chain","alias"], byName: true, shape: {"p":{"CHAIN":["chain",0,0],"ALIAS":["alias",0,0]}}, validateParams: validators.p1, validateResult: validators.r1, writeResult: validators.w1 },
-  { name: 'admin.getChainAliases', handler: 'getChainAliases', params: ["chain"], byName: true, shape: {"p":{"CHAIN":["chain",0,0]}}, validateParams: validators.p2, validateResult: validators.r2, writeResult: validators.w2 },
-  { name: 'admin.getLoggerLevel', handler: 'getLoggerLevel', params: ["loggerName"], byName: true, shape: {"p":{"LOGGERNAME":["loggerName",0,0]}}, validateParams: validators.p3, validateResult: validators.r3, writeResult: validators.w3 },
-  { name: 'admin.loadVMs', handler: 'loadVMs', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p4, validateResult: validators.r4, writeResult: validators.w4 },
-  { name: 'admin.lockProfile', handler: 'lockProfile', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p5, validateResult: validators.r5, writeResult: validators.w5 },
-  { name: 'admin.memoryProfile', handler: 'memoryProfile', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p6, validateResult: validators.r6, writeResult: validators.w6 },
-  { name: 'admin.setLoggerLevel', handler: 'setLoggerLevel', params: ["loggerName","logLevel","displayLevel"], byName: true, shape: {"p":{"LOGGERNAME":["loggerName",0,0],"LOGLEVEL":["logLevel",0,0],"DISPLAYLEVEL":["displayLevel",0,0]}}, validateParams: validators.p7, validateResult: validators.r7, writeResult: validators.w7 },
-  { name: 'admin.startCPUProfiler', handler: 'startCPUProfiler', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p8, validateResult: validators.r8, writeResult: validators.w8 },
-  { name: 'admin.stopCPUProfiler', handler: 'stopCPUProfiler', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p9, validateResult: validators.r9, writeResult: validators.w9 },
+  { name: 'admin.alias', handler: 'alias', params: ["endpoint","alias"], byName: true, shape: {"p":{"ENDPOINT":["endpoint",0,0],"ALIAS":["alias",0,0]}}, validateParams: validators.validateAdminAliasParams, validateResult: validators.validateAdminAliasResult, writeResult: validators.writeAdminAliasResult },
+  { name: 'admin.aliasChain', handler: 'aliasChain', params: ["chain","alias"], byName: true, shape: {"p":{"CHAIN":["chain",0,0],"ALIAS":["alias",0,0]}}, validateParams: validators.validateAdminAliasChainParams, validateResult: validators.validateAdminAliasChainResult, writeResult: validators.writeAdminAliasChainResult },
+  { name: 'admin.getChainAliases', handler: 'getChainAliases', params: ["chain"], byName: true, shape: {"p":{"CHAIN":["chain",0,0]}}, validateParams: validators.validateAdminGetChainAliasesParams, validateResult: validators.validateAdminGetChainAliasesResult, writeResult: validators.writeAdminGetChainAliasesResult },
+  { name: 'admin.getLoggerLevel', handler: 'getLoggerLevel', params: ["loggerName"], byName: true, shape: {"p":{"LOGGERNAME":["loggerName",0,0]}}, validateParams: validators.validateAdminGetLoggerLevelParams, validateResult: validators.validateAdminGetLoggerLevelResult, writeResult: validators.writeAdminGetLoggerLevelResult },
+  { name: 'admin.loadVMs', handler: 'loadVMs', params: [], byName: true, shape: {"p":{}}, validateParams: validators.validateAdminLoadVMsParams, validateResult: validators.validateAdminLoadVMsResult, writeResult: validators.writeAdminLoadVMsResult },
+  { name: 'admin.lockProfile', handler: 'lockProfile', params: [], byName: true, shape: {"p":{}}, validateParams: validators.validateAdminLockProfileParams, validateResult: validators.validateAdminLockProfileResult, writeResult: validators.writeAdminLockProfileResult },
+  { name: 'admin.memoryProfile', handler: 'memoryProfile', params: [], byName: true, shape: {"p":{}}, validateParams: validators.validateAdminMemoryProfileParams, validateResult: validators.validateAdminMemoryProfileResult, writeResult: validators.writeAdminMemoryProfileResult },
+  { name: 'admin.setLoggerLevel', handler: 'setLoggerLevel', params: ["loggerName","logLevel","displayLevel"], byName: true, shape: {"p":{"LOGGERNAME":["loggerName",0,0],"LOGLEVEL":["logLevel",0,0],"DISPLAYLEVEL":["displayLevel",0,0]}}, validateParams: validators.validateAdminSetLoggerLevelParams, validateResult: validators.validateAdminSetLoggerLevelResult, writeResult: validators.writeAdminSetLoggerLevelResult },
+  { name: 'admin.startCPUProfiler', handler: 'startCPUProfiler', params: [], byName: true, shape: {"p":{}}, validateParams: validators.validateAdminStartCPUProfilerParams, validateResult: validators.validateAdminStartCPUProfilerResult, writeResult: validators.writeAdminStartCPUProfilerResult },
+  { name: 'admin.stopCPUProfiler', handler: 'stopCPUProfiler', params: [], byName: true, shape: {"p":{}}, validateParams: validators.validateAdminStopCPUProfilerParams, validateResult: validators.validateAdminStopCPUProfilerResult, writeResult: validators.writeAdminStopCPUProfilerResult },
 ];
 
 /**
  * The AvalancheGo Admin API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/admin`),
- * or call its `fetch` with a Request. Params are validated before a handler runs.
+ * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
+ * without one answers as a node that does not have it ("can't find method").
  */
-export function createAdminEndpoint(handlers: AdminHandlers, options?: EndpointOptions): Endpoint {
+export function createAdminEndpoint(handlers: Partial<AdminHandlers>, options?: EndpointOptions): Endpoint {
   return createEndpoint({ name: 'admin', methods: adminMethods, document: adminDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
 }

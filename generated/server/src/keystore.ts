@@ -63,17 +63,18 @@ export interface KeystoreHandlers {
 
 /** What the RPC layer knows of each method of AvalancheGo Keystore API: wire name, params, how to decode and validate them. */
 export const keystoreMethods: readonly MethodSpec[] = [
-  { name: 'keystore.createUser', handler: 'createUser', params: ["username","password"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0]}}, validateParams: validators.p0, validateResult: validators.r0, writeResult: validators.w0 },
-  { name: 'keystore.deleteUser', handler: 'deleteUser', params: ["username","password"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0]}}, validateParams: validators.p1, validateResult: validators.r1, writeResult: validators.w1 },
-  { name: 'keystore.exportUser', handler: 'exportUser', params: ["username","password","encoding"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0],"ENCODING":["encoding",0,0]}}, validateParams: validators.p2, validateResult: validators.r2, writeResult: validators.w2 },
-  { name: 'keystore.importUser', handler: 'importUser', params: ["username","password","user","encoding"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0],"USER":["user",0,0],"ENCODING":["encoding",0,0]}}, validateParams: validators.p3, validateResult: validators.r3, writeResult: validators.w3 },
-  { name: 'keystore.listUsers', handler: 'listUsers', params: [], byName: true, shape: {"p":{}}, validateParams: validators.p4, validateResult: validators.r4, writeResult: validators.w4 },
+  { name: 'keystore.createUser', handler: 'createUser', params: ["username","password"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0]}}, validateParams: validators.validateKeystoreCreateUserParams, validateResult: validators.validateKeystoreCreateUserResult, writeResult: validators.writeKeystoreCreateUserResult },
+  { name: 'keystore.deleteUser', handler: 'deleteUser', params: ["username","password"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0]}}, validateParams: validators.validateKeystoreDeleteUserParams, validateResult: validators.validateKeystoreDeleteUserResult, writeResult: validators.writeKeystoreDeleteUserResult },
+  { name: 'keystore.exportUser', handler: 'exportUser', params: ["username","password","encoding"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0],"ENCODING":["encoding",0,0]}}, validateParams: validators.validateKeystoreExportUserParams, validateResult: validators.validateKeystoreExportUserResult, writeResult: validators.writeKeystoreExportUserResult },
+  { name: 'keystore.importUser', handler: 'importUser', params: ["username","password","user","encoding"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0],"USER":["user",0,0],"ENCODING":["encoding",0,0]}}, validateParams: validators.validateKeystoreImportUserParams, validateResult: validators.validateKeystoreImportUserResult, writeResult: validators.writeKeystoreImportUserResult },
+  { name: 'keystore.listUsers', handler: 'listUsers', params: [], byName: true, shape: {"p":{}}, validateParams: validators.validateKeystoreListUsersParams, validateResult: validators.validateKeystoreListUsersResult, writeResult: validators.writeKeystoreListUsersResult },
 ];
 
 /**
  * The AvalancheGo Keystore API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/keystore`),
- * or call its `fetch` with a Request. Params are validated before a handler runs.
+ * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
+ * without one answers as a node that does not have it ("can't find method").
  */
-export function createKeystoreEndpoint(handlers: KeystoreHandlers, options?: EndpointOptions): Endpoint {
+export function createKeystoreEndpoint(handlers: Partial<KeystoreHandlers>, options?: EndpointOptions): Endpoint {
   return createEndpoint({ name: 'keystore', methods: keystoreMethods, document: keystoreDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
 }

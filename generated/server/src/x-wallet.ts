@@ -27,13 +27,14 @@ export interface XWalletHandlers {
 
 /** What the RPC layer knows of each method of AvalancheGo X-Chain wallet API: wire name, params, how to decode and validate them. */
 export const xWalletMethods: readonly MethodSpec[] = [
-  { name: 'wallet.issueTx', handler: 'issueTx', params: ["tx","encoding"], byName: true, shape: {"p":{"TX":["tx",0,0],"ENCODING":["encoding",0,0]}}, validateParams: validators.p0, validateResult: validators.r0, writeResult: validators.w0 },
+  { name: 'wallet.issueTx', handler: 'issueTx', params: ["tx","encoding"], byName: true, shape: {"p":{"TX":["tx",0,0],"ENCODING":["encoding",0,0]}}, validateParams: validators.validateWalletIssueTxParams, validateResult: validators.validateWalletIssueTxResult, writeResult: validators.writeWalletIssueTxResult },
 ];
 
 /**
  * The AvalancheGo X-Chain wallet API endpoint on `handlers`: mount its `node` listener on a node:http server (at `/ext/bc/{blockchainID}/wallet`),
- * or call its `fetch` with a Request. Params are validated before a handler runs.
+ * or call its `fetch` with a Request. Params are validated before a handler runs. Handlers may be left out: a method
+ * without one answers as a node that does not have it ("can't find method").
  */
-export function createXWalletEndpoint(handlers: XWalletHandlers, options?: EndpointOptions): Endpoint {
+export function createXWalletEndpoint(handlers: Partial<XWalletHandlers>, options?: EndpointOptions): Endpoint {
   return createEndpoint({ name: 'x-wallet', methods: xWalletMethods, document: xWalletDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
 }

@@ -3022,6 +3022,13 @@ export const pChainDocument = {
         "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
         "The API description types `limit` as an int; the node also accepts it as a decimal string."
       ],
+      "x-pagination": {
+        "cursorParam": "startIndex",
+        "cursorField": "endIndex",
+        "pageSizeParam": "limit",
+        "maxPageSize": 1024,
+        "itemsField": "utxos"
+      },
       "x-side-effects": "none"
     },
     {

@@ -243,6 +243,12 @@ export const xChainDocument: OpenrpcDocument = {
         },
         {
           "$ref": "#/components/errors/AvmAddressWrongChain"
+        },
+        {
+          "$ref": "#/components/errors/AvmAddressWrongHRP"
+        },
+        {
+          "$ref": "#/components/errors/AvmAddressMissing"
         }
       ],
       "examples": [
@@ -449,6 +455,12 @@ export const xChainDocument: OpenrpcDocument = {
         },
         {
           "$ref": "#/components/errors/AvmAddressWrongChain"
+        },
+        {
+          "$ref": "#/components/errors/AvmAddressWrongHRP"
+        },
+        {
+          "$ref": "#/components/errors/AvmAddressMissing"
         },
         {
           "$ref": "#/components/errors/AvmAssetNotFound"
@@ -1494,6 +1506,13 @@ export const xChainDocument: OpenrpcDocument = {
         "The API description allows only `hex` for `encoding`; the node also accepts `hexnc` (no checksum) and `hexc`.",
         "The documented second call sends `id` 2 but its response shows `id` 1; the node echoes the request's `id`."
       ],
+      "x-pagination": {
+        "cursorParam": "startIndex",
+        "cursorField": "endIndex",
+        "pageSizeParam": "limit",
+        "maxPageSize": 1024,
+        "itemsField": "utxos"
+      },
       "x-side-effects": "none"
     },
     {
@@ -2156,9 +2175,17 @@ export const xChainDocument: OpenrpcDocument = {
       }
     },
     "errors": {
+      "AvmAddressMissing": {
+        "code": -32000,
+        "message": "problem parsing address '': couldn't parse address \"\": no separator found in address"
+      },
       "AvmAddressWrongChain": {
         "code": -32000,
         "message": "problem parsing address 'P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy': couldn't parse address \"P-avax1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95wj5jvy\": mismatched chainIDs: expected \"2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM\" but got \"11111111111111111111111111111111LpoYY\""
+      },
+      "AvmAddressWrongHRP": {
+        "code": -32000,
+        "message": "problem parsing address 'X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p': couldn't parse address \"X-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p\": expected hrp \"avax\" but got \"custom\""
       },
       "AvmAssetNotFound": {
         "code": -32000,

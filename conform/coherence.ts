@@ -1,0 +1,239 @@
+/**
+ * Cross-method checks, each a row of its own, that any real node passes because its answers come from one state: a
+ * balance equals the sum of the address's UTXOs, a block fetched at height h says h and its parent is the block at
+ * h-1, a fetched transaction hashes to its ID, a transaction the chain accepted has status Accepted/Committed,
+ * validators agree across the validator methods, the X-Chain's ID has the aliases X and avm, an unknown ID is refused.
+ * Each row starts from what the node itself answers (its validators' reward addresses, its tip), never a fixed value.
+ */
+import { createHash } from 'node:crypto';
+import { Utxo, utils } from '@avalabs/avalanchejs';
+import { bech32Encode, cb58Encode, hexDecode } from '../generators/formats.ts';
+import type { CheckResult, MethodResult } from './runner.ts';
+
+/** Calls a method on an endpoint path (`/ext/bc/P`): its result, or the error the node sent. */
+export type Caller = (path: string, method: string, params: Record<string, unknown>) => Promise<{ result?: unknown; error?: { code: number; message: string } }>;
+
+class Skip extends Error {}
+
+type Obj = Record<string, unknown>;
+const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
+const bytesOf = (text: unknown): Uint8Array => {
+  const bytes = typeof text === 'string' ? hexDecode(text) : undefined;
+  if (!bytes) throw new Error(`not hex bytes with a checksum: ${String(text).slice(0, 40)}`);
+  return bytes;
+};
+
+async function ok(call: Caller, path: string, method: string, params: Obj = {}): Promise<Obj> {
+  const answer = await call(path, method, params);
+  if (answer.error) throw new Skip(`${method} answered an error: ${answer.error.message}`);
+  return answer.result as Obj;
+}
+
+/** Parent ID and height of a block's bytes, from its type ID (platformvm Apricot 0-4 / Banff 29-32, AVM 20). */
+function blockHeader(chain: 'X' | 'P', bytes: Uint8Array): { parentID: string; height: bigint } {
+  const view = Buffer.from(bytes);
+  const type = view.readUInt32BE(2);
+  const banff = chain === 'P' && type >= 29 && type <= 32;
+  const at = banff ? 14 : 6;
+  return { parentID: cb58Encode(view.subarray(at, at + 32)), height: view.readBigUInt64BE(at + 32) };
+}
+
+/** The AVAX amount of UTXOs (codec bytes): plain transfer outputs, and P-Chain stakeable.LockOut ones. */
+function amountOf(chain: 'X' | 'P', hex: string, assetID: string): bigint {
+  const codec = utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM').getDefaultCodec();
+  const [utxo] = Utxo.fromBytes(bytesOf(hex).subarray(2), codec);
+  if (utxo.getAssetId() !== assetID) return 0n;
+  const output = utxo.output as { amount?: () => bigint };
+  return typeof output.amount === 'function' ? output.amount() : 0n;
+}
+
+/** A UTXO's `txID:outputIndex`, from its bytes. */
+function utxoRef(hex: string): string {
+  const bytes = Buffer.from(bytesOf(hex));
+  return `${cb58Encode(bytes.subarray(2, 34))}:${bytes.readUInt32BE(34)}`;
+}
+
+async function allUtxos(call: Caller, path: string, method: string, address: string): Promise<string[]> {
+  const out: string[] = [];
+  let startIndex: unknown;
+  for (let page = 0; page < 20; page++) {
+    const result = await ok(call, path, method, { addresses: [address], encoding: 'hex', ...(startIndex ? { startIndex } : {}) });
+    const utxos = result.utxos as string[];
+    out.push(...utxos);
+    if (utxos.length < 1024) return out;
+    startIndex = result.endIndex;
+  }
+  throw new Skip(`${address} has more than 20 pages of UTXOs`);
+}
+
+interface Row {
+  name: string;
+  run: (call: Caller, paths: { X: string; P: string }) => Promise<string[]>;
+}
+
+/**
+ * Addresses for the balance rows (without chain prefix): a validator's reward address, which holds funds on any
+ * network, and one no key owns, which holds nothing; and the AVAX asset.
+ */
+async function funded(call: Caller, paths: { X: string; P: string }): Promise<{ addresses: string[]; assetID: string }> {
+  const { validators } = await ok(call, paths.P, 'platform.getCurrentValidators');
+  const owner = (validators as Obj[]).map((v) => v.validationRewardOwner as { addresses?: string[] } | undefined).find((o) => o?.addresses?.length);
+  if (!owner) throw new Skip('no current validator has a reward address');
+  const { assetID } = await ok(call, paths.P, 'platform.getStakingAssetID', {});
+  const address = owner.addresses![0]!.replace(/^P-/, '');
+  const hrp = address.slice(0, address.lastIndexOf('1'));
+  return { addresses: [address, bech32Encode(hrp, sha(Buffer.from('an address no key owns')).subarray(0, 20))], assetID: String(assetID) };
+}
+
+const ROWS: Row[] = [
+  {
+    name: 'P balance = sum of UTXOs',
+    run: async (call, paths) => {
+      const { addresses, assetID } = await funded(call, paths);
+      const problems: string[] = [];
+      for (const address of addresses) {
+        const balance = await ok(call, paths.P, 'platform.getBalance', { addresses: [`P-${address}`] });
+        const utxos = await allUtxos(call, paths.P, 'platform.getUTXOs', `P-${address}`);
+        const sum = utxos.reduce((s, u) => s + amountOf('P', u, assetID), 0n);
+        if (BigInt(String(balance.balance)) !== sum) problems.push(`platform.getBalance of P-${address} says ${String(balance.balance)}, its platform.getUTXOs hold ${sum}`);
+        const listed = ((balance.utxoIDs ?? []) as Array<{ txID: string; outputIndex: number }>).map((u) => `${u.txID}:${u.outputIndex}`).sort();
+        const fetched = utxos.map(utxoRef).sort();
+        if (listed.join() !== fetched.join()) problems.push(`platform.getBalance of P-${address} lists ${listed.length} UTXOs, platform.getUTXOs ${fetched.length} others`);
+      }
+      return problems;
+    },
+  },
+  {
+    name: 'X balance = sum of UTXOs',
+    run: async (call, paths) => {
+      const { addresses, assetID } = await funded(call, paths);
+      const problems: string[] = [];
+      for (const address of addresses) {
+        const { balance } = await ok(call, paths.X, 'avm.getBalance', { address: `X-${address}`, assetID, includePartial: true });
+        const sum = (await allUtxos(call, paths.X, 'avm.getUTXOs', `X-${address}`)).reduce((s, u) => s + amountOf('X', u, assetID), 0n);
+        if (BigInt(String(balance)) !== sum) problems.push(`avm.getBalance of X-${address} says ${String(balance)}, its avm.getUTXOs hold ${sum}`);
+      }
+      return problems;
+    },
+  },
+  ...(['P', 'X'] as const).map((chain) => ({
+    name: `${chain} block at height h says h, its parent is the block at h-1, getBlock agrees`,
+    run: async (call: Caller, paths: { X: string; P: string }) => {
+      const ns = chain === 'P' ? 'platform' : 'avm';
+      const tip = BigInt(String((await ok(call, paths[chain], `${ns}.getHeight`)).height));
+      const problems: string[] = [];
+      let child: { parentID: string } | undefined;
+      for (let h = tip; h >= 0n && h >= tip - 2n; h--) {
+        const bytes = bytesOf((await ok(call, paths[chain], `${ns}.getBlockByHeight`, { height: String(h), encoding: 'hex' })).block);
+        const id = cb58Encode(sha(bytes));
+        const header = blockHeader(chain, bytes);
+        if (header.height !== h) problems.push(`the block at height ${h} says height ${header.height}`);
+        if (child && child.parentID !== id) problems.push(`the block at height ${h + 1n} names parent ${child.parentID}, the block at ${h} is ${id}`);
+        const byID = bytesOf((await ok(call, paths[chain], `${ns}.getBlock`, { blockID: id, encoding: 'hex' })).block);
+        if (!Buffer.from(byID).equals(Buffer.from(bytes))) problems.push(`${ns}.getBlock(${id}) is not the block at height ${h}`);
+        child = header;
+      }
+      return problems;
+    },
+  })),
+  {
+    name: 'fetched transactions hash to their IDs and are Committed/Accepted',
+    run: async (call, paths) => {
+      const problems: string[] = [];
+      const { validators } = await ok(call, paths.P, 'platform.getCurrentValidators');
+      const txID = String((validators as Obj[])[0]?.txID ?? '');
+      if (!txID) throw new Skip('no current validator');
+      const pTx = bytesOf((await ok(call, paths.P, 'platform.getTx', { txID, encoding: 'hex' })).tx);
+      if (cb58Encode(sha(pTx)) !== txID) problems.push(`platform.getTx(${txID}) hashes to ${cb58Encode(sha(pTx))}`);
+      const pStatus = (await ok(call, paths.P, 'platform.getTxStatus', { txID })).status;
+      if (pStatus !== 'Committed') problems.push(`platform.getTxStatus of the validator tx ${txID} is ${String(pStatus)}`);
+      const { assetID } = await ok(call, paths.X, 'avm.getAssetDescription', { assetID: 'AVAX' });
+      const xTx = bytesOf((await ok(call, paths.X, 'avm.getTx', { txID: assetID, encoding: 'hex' })).tx);
+      if (cb58Encode(sha(xTx)) !== assetID) problems.push(`avm.getTx(${String(assetID)}) hashes to ${cb58Encode(sha(xTx))}`);
+      const xStatus = (await ok(call, paths.X, 'avm.getTxStatus', { txID: assetID })).status;
+      if (xStatus !== 'Accepted') problems.push(`avm.getTxStatus of the AVAX asset's tx is ${String(xStatus)}`);
+      return problems;
+    },
+  },
+  {
+    name: 'validators agree across getCurrentValidators, getValidatorsAt, getTotalStake, sampleValidators',
+    run: async (call, paths) => {
+      const problems: string[] = [];
+      const { validators } = await ok(call, paths.P, 'platform.getCurrentValidators');
+      const list = validators as Obj[];
+      const nodeIDs = list.map((v) => String(v.nodeID));
+      if (new Set(nodeIDs).size !== nodeIDs.length) problems.push('getCurrentValidators lists a node twice');
+      const total = list.reduce((s, v) => s + BigInt(String(v.weight)) + BigInt(String(v.delegatorWeight ?? 0)), 0n);
+      const { height } = await ok(call, paths.P, 'platform.getHeight');
+      const at = await ok(call, paths.P, 'platform.getValidatorsAt', { height: String(height) });
+      if ([...Object.keys(at)].sort().join() !== [...nodeIDs].sort().join()) problems.push(`getValidatorsAt(${String(height)}) names other nodes than getCurrentValidators`);
+      const atWeight = Object.values(at).reduce((s: bigint, v) => s + BigInt(String((v as Obj).weight)), 0n);
+      if (atWeight !== total) problems.push(`getValidatorsAt weighs ${atWeight}, getCurrentValidators ${total}`);
+      const { weight } = await ok(call, paths.P, 'platform.getTotalStake', {});
+      if (BigInt(String(weight)) !== total) problems.push(`getTotalStake says ${String(weight)}, getCurrentValidators ${total}`);
+      const one = nodeIDs[0];
+      if (one) {
+        const only = (await ok(call, paths.P, 'platform.getCurrentValidators', { nodeIDs: [one] })).validators as Obj[];
+        if (only.length !== 1 || only[0]!.nodeID !== one) problems.push(`getCurrentValidators({nodeIDs: [${one}]}) lists ${only.length} validators`);
+      }
+      const size = Math.min(nodeIDs.length, 3);
+      const sample = (await ok(call, paths.P, 'platform.sampleValidators', { size })).validators as string[];
+      if (sample.length !== size || sample.some((n) => !nodeIDs.includes(n))) problems.push(`sampleValidators(${size}) gave ${sample.join(', ')}`);
+      return problems;
+    },
+  },
+  {
+    name: "the X-Chain's ID has the aliases X and avm",
+    run: async (call, paths) => {
+      const { blockchains } = await ok(call, paths.P, 'platform.getBlockchains');
+      const x = (blockchains as Obj[]).find((c) => c.name === 'X-Chain');
+      if (!x) return ['platform.getBlockchains has no X-Chain'];
+      const answer = await call('/ext/admin', 'admin.getChainAliases', { chain: x.id });
+      if (answer.error) throw new Skip(`admin.getChainAliases: ${answer.error.message}`);
+      const aliases = ((answer.result as Obj).aliases ?? []) as string[];
+      const missing = ['X', 'avm'].filter((a) => !aliases?.includes(a));
+      return missing.length === 0 ? [] : [`admin.getChainAliases(${String(x.id)}) lacks ${missing.join(' and ')}`];
+    },
+  },
+  {
+    name: 'an unknown ID is refused',
+    run: async (call, paths) => {
+      const unknown = cb58Encode(sha(Buffer.from('an ID no chain has')));
+      const problems: string[] = [];
+      for (const [path, method, params] of [
+        [paths.P, 'platform.getTx', { txID: unknown, encoding: 'hex' }],
+        [paths.P, 'platform.getBlock', { blockID: unknown, encoding: 'hex' }],
+        [paths.X, 'avm.getTx', { txID: unknown, encoding: 'hex' }],
+        [paths.X, 'avm.getBlock', { blockID: unknown, encoding: 'hex' }],
+      ] as const) {
+        const answer = await call(path, method, params);
+        if (!answer.error) problems.push(`${method}(${unknown}) answered a result`);
+      }
+      const tip = BigInt(String((await ok(call, paths.P, 'platform.getHeight')).height));
+      if (!(await call(paths.P, 'platform.getBlockByHeight', { height: String(tip + 1000n), encoding: 'hex' })).error) problems.push('platform.getBlockByHeight above the tip answered a result');
+      return problems;
+    },
+  },
+];
+
+/** Runs every coherence row: PASS, FAIL with what disagrees, or SKIP when the node cannot answer what a row needs. */
+export async function checkCoherence(call: Caller, paths: { X: string; P: string }): Promise<MethodResult[]> {
+  const results: MethodResult[] = [];
+  for (const row of ROWS) {
+    const base = { method: `coherence: ${row.name}`, endpoint: `${paths.X} ${paths.P}` };
+    try {
+      const problems = await row.run(call, paths);
+      const check: CheckResult = { name: row.name, kind: 'example', params: {}, answer: 'result', violations: problems.map((message) => ({ pointer: '', rule: 'coherence', message })) };
+      results.push({ ...base, status: problems.length > 0 ? 'FAIL' : 'PASS', checks: [check] });
+    } catch (error) {
+      if (error instanceof Skip) results.push({ ...base, status: 'SKIP', reason: error.message, checks: [] });
+      else {
+        const check: CheckResult = { name: row.name, kind: 'example', params: {}, answer: 'result', violations: [{ pointer: '', rule: 'coherence', message: (error as Error).message }] };
+        results.push({ ...base, status: 'FAIL', checks: [check] });
+      }
+    }
+  }
+  return results;
+}
+
+export const COHERENCE_ROWS = ROWS.map((r) => r.name);

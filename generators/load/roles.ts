@@ -1,0 +1,55 @@
+/** Where a `$ref` sits in an OpenRPC document decides what it refers to: the roles the bundler walks by. */
+export const COMPONENT_KINDS = ['schemas', 'contentDescriptors', 'errors', 'examples', 'examplePairingObjects', 'links', 'tags'] as const;
+export type ComponentKind = (typeof COMPONENT_KINDS)[number];
+
+export const isKind = (token: string | undefined): token is ComponentKind => (COMPONENT_KINDS as readonly string[]).includes(token ?? '');
+
+/**
+ * What an object is, by where it sits in an OpenRPC document: it decides which `components` map a reference found
+ * there goes to, and where walking stops (`data`: example values, schema `const`/`enum`/`default`, which are wire
+ * data, never references; `other`: `info` and `servers`, carried through as written).
+ */
+export type Role = 'document' | 'methods' | 'method' | 'components' | ComponentKind | `${ComponentKind}Map` | 'schemaMap' | 'list' | 'data' | 'other';
+export const OBJECT_ROLE: Record<ComponentKind, Role> = {
+  schemas: 'schemas', contentDescriptors: 'contentDescriptors', errors: 'errors', examples: 'examples',
+  examplePairingObjects: 'examplePairingObjects', links: 'links', tags: 'tags',
+};
+const METHOD_LISTS: Record<string, ComponentKind> = { params: 'contentDescriptors', errors: 'errors', examples: 'examplePairingObjects', links: 'links', tags: 'tags' };
+const SCHEMA_DATA = new Set(['const', 'enum', 'default', 'examples', 'example']);
+/** Keywords whose value maps names to schemas: a property named `default` is a schema, not data. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependencies']);
+
+export function childRole(role: Role, key: string): { role: Role; listOf?: ComponentKind } {
+  // Extensions are carried as written, except that schemas in them (`x-result-history`) are bundled like any other.
+  if (key.startsWith('x-')) return { role: 'schemas' };
+  switch (role) {
+    case 'document':
+      return key === 'methods' ? { role: 'methods' } : key === 'components' ? { role: 'components' } : { role: 'other' };
+    case 'methods':
+      return { role: 'method' };
+    case 'components':
+      return isKind(key) ? { role: `${key}Map` } : { role: 'other' };
+    case 'method':
+      if (key === 'result') return { role: 'contentDescriptors' };
+      return METHOD_LISTS[key] ? { role: 'list', listOf: METHOD_LISTS[key] } : { role: 'other' };
+    case 'contentDescriptors':
+      return key === 'schema' ? { role: 'schemas' } : { role: 'other' };
+    case 'examplePairingObjects':
+      return key === 'params' ? { role: 'list', listOf: 'examples' } : key === 'result' ? { role: 'examples' } : { role: 'other' };
+    case 'schemas':
+      return SCHEMA_MAPS.has(key) ? { role: 'schemaMap' } : SCHEMA_DATA.has(key) ? { role: 'data' } : { role: 'schemas' };
+    case 'schemaMap':
+      return { role: 'schemas' };
+    case 'examples':
+    case 'errors':
+    case 'links':
+    case 'tags':
+    case 'list':
+    case 'data':
+    case 'other':
+      return { role: 'data' };
+    default:
+      return { role: OBJECT_ROLE[role.slice(0, -3) as ComponentKind] };
+  }
+}
+

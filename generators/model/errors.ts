@@ -1,0 +1,70 @@
+/**
+ * A method's documented errors, named and matched. The spec writes a message with a variable part as one concrete
+ * instance ("couldn't get block with id d7WY...: not found"), so the parts that vary between calls (IDs, addresses,
+ * numbers, quoted names, hex, the spec's `my...` stand-in names) are wildcards; everything else must match word for
+ * word. The client, the docs and the conformance runner all match and name errors this way.
+ */
+import type { ErrorModel } from './types.ts';
+
+const VARIABLE_PARTS: Array<[RegExp, string]> = [
+  [/"[^"]*"/y, '"[^"]*"'],
+  [/'[^']*'/y, "'[^']*'"],
+  [/NodeID-[1-9A-HJ-NP-Za-km-z]+/y, 'NodeID-[1-9A-HJ-NP-Za-km-z]+'],
+  [/0x[0-9a-fA-F]*/y, '0x[0-9a-fA-F]*'],
+  [/[A-Za-z0-9]+-[a-z0-9]+1[02-9ac-hj-np-z]{6,}/y, '[A-Za-z0-9]+-[a-z0-9]+1[02-9ac-hj-np-z]+'],
+  [/[1-9A-HJ-NP-Za-km-z]{20,}/y, '[1-9A-HJ-NP-Za-km-z]+'],
+  [/\d+/y, '\\d+'],
+  // The spec's stand-in names (`myChain`, `myUsername`, `/ext/myAlias`): any name, even an empty one.
+  [/my[A-Z][A-Za-z0-9]*/y, '\\S*'],
+];
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** The message as a regular expression whose variable parts match any value of their kind. */
+export function messagePattern(message: string): RegExp {
+  let source = '';
+  let i = 0;
+  let literal = '';
+  while (i < message.length) {
+    // A variable part starts at a word boundary, so "v1" or "sha256" inside a word stays literal.
+    const boundary = i === 0 || !/[A-Za-z0-9]/.test(message[i - 1]!);
+    const part = boundary ? VARIABLE_PARTS.find(([re]) => ((re.lastIndex = i), re.test(message))) : undefined;
+    if (part) {
+      source += escapeRegExp(literal) + part[1];
+      literal = '';
+      i = part[0].lastIndex;
+    } else {
+      literal += message[i];
+      i += 1;
+    }
+  }
+  return new RegExp(`^${source}${escapeRegExp(literal)}$`);
+}
+
+const MAX_WORDS = 8;
+
+/**
+ * The error's name: the key of `components.errors` it is a `$ref` to (`KeystoreUserAlreadyExists`), or, for an error
+ * written in place, its message's first words without the variable parts, in PascalCase
+ * (`couldn't unpack codec version` is `CouldntUnpackCodecVersion`).
+ */
+export function errorName(ref: string | undefined, message: string): string {
+  const key = ref?.match(/\/errors\/([A-Za-z_$][\w$]*)$/)?.[1];
+  if (key) return key;
+  // Apostrophes inside words first, so "couldn't" stays one word and does not open a quoted variable part.
+  let text = message.replace(/(\w)'(\w)/g, '$1$2');
+  for (const [re] of VARIABLE_PARTS) text = text.replace(new RegExp(re.source, 'g'), ' ');
+  const words = text.split(/[^A-Za-z0-9]+/).filter(Boolean).slice(0, MAX_WORDS);
+  const name = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  return /^[A-Za-z]/.test(name) ? name : `Error${name}`;
+}
+
+/** Names unique within one method: a second error of the same name gets `2`, and so on. */
+export function uniqueNames(errors: Array<Omit<ErrorModel, 'name'> & { name: string }>): ErrorModel[] {
+  const seen = new Map<string, number>();
+  return errors.map((error) => {
+    const count = (seen.get(error.name) ?? 0) + 1;
+    seen.set(error.name, count);
+    return count === 1 ? error : { ...error, name: `${error.name}${count}` };
+  });
+}

@@ -1,0 +1,126 @@
+/**
+ * The mock as one release answered: a layer between any handler and the wire, derived from the spec's ranges alone
+ * (no code per method). Params the release did not know are dropped before the handler (Go's decoder ignores unknown
+ * keys); values the release could not decode (an alternative it lacked, as `height: "proposed"` before v1.11.13) get
+ * its decode error. The handler's answer is cut to the release: fields it did not send are removed, enum values it
+ * could not send become one it could, and where the result had another shape (`x-result-history`) the answer is
+ * built from that shape's schema, deterministically from the params.
+ */
+import { INVALID_ARGUMENT, RawJson } from '../generated/server/dist/index.js';
+import { type SchemaCompiler, compilerOf } from '../conform/release.ts';
+import { canonicalJson } from '../generators/model/names.ts';
+import { componentName } from '../generators/model/schema-walk.ts';
+import type { Json, JsonSchema, MethodModel, SpecModel } from '../generators/model/types.ts';
+import { inRange, levelAt, rangeOf, schemaAt } from '../generators/model/versions.ts';
+import { Random } from './random.ts';
+import { type Network, Synthesizer } from './synth.ts';
+
+type Answer = (params: Record<string, unknown>) => unknown;
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** `answer` as release `version` gives it; `answer` itself when nothing of the method differs in that release. */
+export function atRelease(model: SpecModel, method: MethodModel, version: string | undefined, network: Network, answer: Answer): Answer {
+  if (!version) return answer;
+  const spec = compilerOf(model);
+  const unknown = method.params.filter((p) => !inRange(p.versions, version)).map((p) => p.name);
+  const narrowed = method.params
+    .filter((p) => inRange(p.versions, version))
+    .map((p) => ({ name: p.name, schema: schemaAt(p.schema, version, model.schemas), original: p.schema }))
+    .filter((p) => p.schema !== p.original);
+  const earlier = method.resultHistory.find((entry) => inRange(entry.versions, version));
+  const resultSchema = method.result ? schemaAt(earlier?.schema ?? method.result.schema, version, model.schemas) : undefined;
+  const reshape = resultSchema !== undefined && (earlier !== undefined || resultSchema !== method.result!.schema);
+  if (unknown.length === 0 && narrowed.length === 0 && !reshape) return answer;
+
+  const synthesizer = earlier && method.result ? new Synthesizer(model, { ...method, examples: [], result: { ...method.result, schema: earlier.schema } }, network) : undefined;
+  const shape = (result: unknown, params: Record<string, unknown>): unknown => {
+    if (!resultSchema) return result;
+    if (synthesizer) {
+      // Another shape altogether: built from its own schema, the same params always giving the same answer.
+      const seed = `${method.name} ${version} ${canonicalJson(params)}`;
+      for (let draw = 0; draw < 4; draw++) {
+        const built = synthesizer.answer(params, new Random(draw === 0 ? seed : `${seed}#${draw}`));
+        if (built !== undefined && spec.check(resultSchema, built)) return built;
+      }
+    }
+    const value = result instanceof RawJson ? (JSON.parse(result.json) as Json) : (result as Json);
+    return fit(value, earlier?.schema ?? method.result!.schema, version, model.schemas, spec);
+  };
+
+  return (params) => {
+    let sent = params;
+    if (unknown.some((name) => name in params)) {
+      sent = { ...params };
+      for (const name of unknown) delete sent[name];
+    }
+    for (const param of narrowed) {
+      if (param.name in sent && !spec.check(param.schema, sent[param.name])) throw new Error(INVALID_ARGUMENT);
+    }
+    const result = answer(sent);
+    if (!reshape) return result;
+    return result instanceof Promise ? result.then((settled) => shape(settled, sent)) : shape(result, sent);
+  };
+}
+
+/** `value` cut to `schema` as release `version` has it: closed objects lose fields it lacks, enums keep to its values. */
+export function fit(value: Json, schema: JsonSchema, version: string, schemas: Record<string, JsonSchema>, spec: SchemaCompiler, depth = 0): Json {
+  if (depth > 64) return value;
+  let raw = schema;
+  for (let hops = 0; hops < 16; hops++) {
+    const ref = componentName(raw.$ref);
+    if (!ref || !schemas[ref]) break;
+    const { $ref: _, ...siblings } = raw;
+    raw = { ...schemas[ref], ...siblings };
+  }
+  const level = levelAt(raw, version);
+  const alternatives = (Array.isArray(level.oneOf) ? level.oneOf : Array.isArray(level.anyOf) ? level.anyOf : undefined) as JsonSchema[] | undefined;
+  if (alternatives && alternatives.length > 0) {
+    const matching = alternatives.find((alt) => spec.check(alt, value)) ?? closest(alternatives, value, schemas);
+    return fit(value, matching, version, schemas, spec, depth + 1);
+  }
+  if (Array.isArray(level.enum) && level.enum.length > 0 && !level.enum.some((v) => canonicalJson(v) === canonicalJson(value))) {
+    // A value the release could not send: its last listed value stands in (the spec lists `Unknown`-like values last).
+    return level.enum.at(-1) as Json;
+  }
+  if (Array.isArray(value) && isObject(level.items)) {
+    const items = level.items as JsonSchema;
+    const gone = droppedAlternatives(items, version, schemas);
+    // An item of a kind the release did not have (an L1 validator before v1.12.2) is one the node did not list.
+    const kept = gone.length === 0 ? value : value.filter((item) => !gone.some((alt) => spec.check(alt, item)) || spec.check(schemaAt(items, version, schemas), item));
+    return kept.map((item) => fit(item, items, version, schemas, spec, depth + 1));
+  }
+  if (!isObject(value)) return value;
+  const properties = isObject(level.properties) ? (level.properties as Record<string, JsonSchema>) : undefined;
+  const out: Record<string, Json> = {};
+  for (const [key, child] of Object.entries(value)) {
+    const childSchema = properties?.[key] ?? (isObject(level.additionalProperties) ? (level.additionalProperties as JsonSchema) : undefined);
+    // A field of the spec outside the release is left out even where the object is open (a JSON transaction).
+    if (!childSchema && (level.additionalProperties === false || (isObject(raw.properties) && key in raw.properties))) continue;
+    out[key] = childSchema ? fit(child as Json, childSchema, version, schemas, spec, depth + 1) : (child as Json);
+  }
+  return out;
+}
+
+/** The alternative whose properties share the most names with the value's. */
+function closest(alternatives: JsonSchema[], value: Json, schemas: Record<string, JsonSchema>): JsonSchema {
+  const keys = isObject(value) ? Object.keys(value) : [];
+  const score = (alt: JsonSchema) => {
+    const ref = componentName(alt.$ref);
+    const resolved = ref ? (schemas[ref] ?? alt) : alt;
+    const properties = isObject(resolved.properties) ? Object.keys(resolved.properties) : [];
+    return keys.filter((k) => properties.includes(k)).length;
+  };
+  return alternatives.reduce((best, alt) => (score(alt) > score(best) ? alt : best), alternatives[0]!);
+}
+
+/** The `anyOf`/`oneOf` alternatives of `schema` (through `$ref`s) that release `version` did not have. */
+function droppedAlternatives(schema: JsonSchema, version: string, schemas: Record<string, JsonSchema>): JsonSchema[] {
+  let level = schema;
+  for (let hops = 0; hops < 16; hops++) {
+    const ref = componentName(level.$ref);
+    if (!ref || !schemas[ref]) break;
+    level = schemas[ref];
+  }
+  const alternatives = (Array.isArray(level.oneOf) ? level.oneOf : Array.isArray(level.anyOf) ? level.anyOf : []) as JsonSchema[];
+  return alternatives.filter((alt) => !inRange(rangeOf(alt), version));
+}

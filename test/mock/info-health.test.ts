@@ -1,0 +1,118 @@
+/** The mock's Info and Health APIs: answers that agree with the rest of the mock, the node's errors, the GET forms. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdminClient, HealthClient, InfoClient } from '../../generated/client/dist/index.js';
+import { healthGetReply } from '../../mock/health.ts';
+import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { P_CHAIN_ID, X_CHAIN_ID } from '../../mock/state.ts';
+import { rpc, send } from '../server/raw-http.ts';
+
+let node: RunningMockNode;
+let port: number;
+let info: InfoClient;
+let health: HealthClient;
+beforeAll(async () => {
+  node = await startMockNode({ port: 0, validateResults: true });
+  port = Number(new URL(node.url).port);
+  info = new InfoClient({ baseUrl: node.url });
+  health = new HealthClient({ baseUrl: node.url });
+});
+afterAll(() => node.close());
+
+/** The error a call gets, as code and message on the wire. */
+async function refusal(method: string, params: object) {
+  const answer = JSON.parse((await send(port, { path: '/ext/info', body: rpc(method, params) })).text) as { error?: { code: number; message: string } };
+  return answer.error && [answer.error.code, answer.error.message];
+}
+
+describe('info', () => {
+  it('names the chains the mock serves, as admin.getChainAliases does', async () => {
+    const admin = new AdminClient({ baseUrl: node.url });
+    for (const [alias, id] of [['X', X_CHAIN_ID], ['avm', X_CHAIN_ID], ['P', P_CHAIN_ID], [X_CHAIN_ID, X_CHAIN_ID]] as const) {
+      expect((await info.getBlockchainID({ alias })).blockchainID).toBe(id);
+      expect((await admin.getChainAliases({ chain: id })).aliases).toContain(alias);
+    }
+    await admin.aliasChain({ chain: 'X', alias: 'myX' });
+    expect((await info.getBlockchainID({ alias: 'myX' })).blockchainID).toBe(X_CHAIN_ID);
+    expect(await info.isBootstrapped({ chain: 'myX' })).toEqual({ isBootstrapped: true });
+  });
+
+  it('refuses unknown aliases and chains with the node\'s texts', async () => {
+    expect(await refusal('info.getBlockchainID', { alias: 'Y' })).toEqual([-32000, 'there is no ID with alias: Y']);
+    expect(await refusal('info.isBootstrapped', { chain: 'Y' })).toEqual([-32000, "there is no chain with alias/ID 'Y'"]);
+    expect(await refusal('info.isBootstrapped', {})).toEqual([-32000, "argument 'chain' not given"]);
+    expect(await refusal('info.getBlockchainID', {})).toEqual([-32000, 'there is no ID with alias: ']);
+    expect((await refusal('info.isBootstrapped', { chain: 1 }))?.[1]).toMatch(/^couldn't unmarshal an argument/);
+  });
+
+  it('is the node its headers name, on a local network', async () => {
+    const { nodeID } = await info.getNodeID();
+    expect(nodeID).toBe(node.nodeID);
+    const answer = await send(port, { path: '/ext/info', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'info.getNetworkID' }) });
+    expect(answer.headers['node-id']).toBe(nodeID);
+    expect(await info.getNetworkID()).toEqual({ networkID: '12345' });
+    expect(await info.getNetworkName()).toEqual({ networkName: 'local' });
+  });
+
+  it('reports the release it stands for', async () => {
+    expect((await info.getNodeVersion()).version).toBe('avalanchego/1.14.2');
+    const old = await startMockNode({ port: 0, nodeVersion: 'v1.12.1' });
+    try {
+      const answer = await new InfoClient({ baseUrl: old.url }).getNodeVersion();
+      expect([answer.version, answer.vmVersions.avm, answer.vmVersions.platform]).toEqual(['avalanchego/1.12.1', 'v1.12.1', 'v1.12.1']);
+    } finally {
+      await old.close();
+    }
+  });
+
+  it('filters peers by node ID and leaves out those it is not connected to', async () => {
+    const all = await info.peers();
+    expect(all.numPeers).toBe(String(all.peers.length));
+    expect(all.peers.map((p) => p.nodeID)).not.toContain(node.nodeID);
+    const one = all.peers[1]!.nodeID;
+    expect(await info.peers({ nodeIDs: [one, node.nodeID] })).toEqual({ numPeers: '1', peers: [all.peers[1]] });
+    expect(await info.peers({ nodeIDs: [] })).toEqual(all);
+  });
+});
+
+describe('health', () => {
+  it('answers the reports over JSON-RPC, filtered by tag as the node filters', async () => {
+    const full = await health.health();
+    expect(full.healthy).toBe(true);
+    expect(Object.keys(full.checks)).toEqual(expect.arrayContaining(['P', 'X', 'bootstrapped', 'network']));
+    expect(await health.health({ tags: [P_CHAIN_ID] })).toEqual(full);
+    const other = await health.health({ tags: ['29uVeLPJB1eQJkzRemU8g8wZDw5uJRqpab5U2mX9euieVwiEbL'] });
+    expect(Object.keys(other.checks)).not.toContain('P');
+    expect(Object.keys(other.checks)).toContain('bootstrapped');
+    expect(await health.liveness()).toEqual({ checks: {}, healthy: true });
+  });
+
+  it.each([
+    ['/ext/health', 'health'],
+    ['/ext/health/health', 'health'],
+    ['/ext/health/readiness', 'readiness'],
+    ['/ext/health/liveness', 'liveness'],
+  ] as const)('GET %s answers the %s report with 200', async (path, kind) => {
+    const answer = await send(port, { path, method: 'GET', contentType: null });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(answer.headers['node-id']).toBe(node.nodeID);
+    expect(answer.text.endsWith('}\n')).toBe(true);
+    expect(JSON.parse(answer.text)).toEqual(await health[kind]());
+  });
+
+  it('GET takes tags as repeated query parameters; other methods than GET reach JSON-RPC only at /ext/health', async () => {
+    const filtered = await send(port, { path: '/ext/health?tag=29uVeLPJB1eQJkzRemU8g8wZDw5uJRqpab5U2mX9euieVwiEbL&tag=x', method: 'GET', contentType: null });
+    expect(Object.keys((JSON.parse(filtered.text) as { checks: object }).checks)).not.toContain('P');
+    const put = await send(port, { path: '/ext/health', method: 'PUT', contentType: null });
+    expect([put.status, put.text]).toEqual([405, 'rpc: POST method required, received PUT']);
+    // The node's /readiness, /liveness and /health routes are GET handlers that never look at the method.
+    const post = await send(port, { path: '/ext/health/readiness', body: '{}' });
+    expect(JSON.parse(post.text)).toEqual(await health.readiness());
+  });
+
+  it('answers an unhealthy report with 503, written as Go\'s encoder writes it', () => {
+    const reply = healthGetReply({ checks: { network: { error: 'no <peers> & no messages', timestamp: '2026-11-24T04:10:02Z', duration: 12 } }, healthy: false });
+    expect(reply.status).toBe(503);
+    expect(reply.body).toBe('{"checks":{"network":{"error":"no \\u003cpeers\\u003e \\u0026 no messages","timestamp":"2026-11-24T04:10:02Z","duration":12}},"healthy":false}\n');
+  });
+});
