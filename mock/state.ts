@@ -73,9 +73,7 @@ export class MockState {
   ) {
     this.engine = new Engine(world, mining);
     this.dev = new DevControls(world, this.engine);
-    // `info` answers once the Info API's endpoint is served (its examples then hold the static fees the world lacks).
-    const txFees = examplesOf('info.getTxFee')[0]?.result as Record<string, string> | undefined;
-    this.reads = { 'x-chain': xChainReads(world), 'p-chain': pChainReads(world), ...(txFees ? { info: infoReads(world, txFees) } : {}) };
+    this.reads = { 'x-chain': xChainReads(world), 'p-chain': pChainReads(world), info: infoReads(world) };
     const imports = examplesOf('keystore.importUser');
     this.keystore = new Keystore(
       imports.map((example) => ({
