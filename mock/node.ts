@@ -7,7 +7,7 @@ import type { RequestListener, Server } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
 import { DevClient } from '../generated/client/dist/index.js';
 import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
-import { newestSpecVersion, servedBy } from '../generators/model/versions.ts';
+import { inRange, newestSpecVersion, servedBy } from '../generators/model/versions.ts';
 import { serveHttp } from './server.ts';
 import { ENDPOINTS, type EndpointName, endpointModel, mockModel } from './spec.ts';
 import { MockState } from './state.ts';
@@ -90,7 +90,11 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     const network = { chain: CHAINS[name] ?? 'X', hrp };
     const handlers = state.handlers(model, ENDPOINTS[name].methods, network);
     const table: Record<string, (params: Record<string, unknown>) => unknown> = {};
+    // Params the release did not read: its decoder ignored them, whatever their value.
+    const ignoredParams = new Map<string, string[]>();
     for (const method of model.methods) {
+      const ignored = nodeVersion ? method.params.filter((p) => !inRange(p.versions, nodeVersion)).map((p) => p.name) : [];
+      if (ignored.length > 0) ignoredParams.set(method.name, ignored);
       const answer = atRelease(mockModel(), method, nodeVersion, network, handlers.get(method.name)!.answer);
       // Every handler error passes here, so the runtime's onError would only log it a second time.
       table[method.shortName] = (params) => {
@@ -110,6 +114,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
         profile: options.profile ?? 'node',
         methods,
         validateResults: options.validateResults ?? false,
+        ignoredParams,
         ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
         // The node's handlers, not its decoder, check sizes and presence: the method's check words the refusal.
         rejectParams: (method: string, params: Record<string, unknown>) => {

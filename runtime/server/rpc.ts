@@ -77,6 +77,11 @@ export interface DispatchOptions {
    * handlers (not its decoder) reject. Return undefined for the decoder's "couldn't unmarshal an argument".
    */
   rejectParams?: (method: string, params: Record<string, unknown>, violations: Violation[]) => Error | undefined;
+  /**
+   * Node profile: params (by method) this node does not read, as a release that predates or dropped them. Go's decoder
+   * ignores unknown keys, so they are removed before decoding: no value of theirs is refused.
+   */
+  ignoredParams?: ReadonlyMap<string, readonly string[]>;
   /** Called with every error a handler throws that is not an RpcError (a bug). Errors it throws are ignored. */
   onError?: (error: unknown, method: string) => void;
   /**
@@ -135,6 +140,8 @@ function answerNode(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): R
   const args = nodeArgs(request.params);
   if (!args) return refusal(dispatcher, request, -32000, dispatcher.invalidArgument);
   const params = foldValue(args, resolved.shape) as Record<string, unknown>;
+  const ignored = dispatcher.options.ignoredParams?.get(resolved.name);
+  if (ignored) for (const name of ignored) delete params[name];
   if (!resolved.validateParams(params)) {
     const violations = violationsOf(resolved.validateParams);
     const rejection = isDecodeFailure(violations) ? undefined : dispatcher.options.rejectParams?.(resolved.name, params, violations);

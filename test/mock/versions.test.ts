@@ -9,7 +9,7 @@ import { SpecValidator } from '../../conform/validate.ts';
 import { loadSpecModel } from '../../conform/spec.ts';
 import { indexMethods } from '../../generators/model/build.ts';
 import type { Json, MethodModel } from '../../generators/model/types.ts';
-import { newestSpecVersion } from '../../generators/model/versions.ts';
+import { compareVersions, newestSpecVersion } from '../../generators/model/versions.ts';
 import { resolveInMethod } from '../../generators/load/versions.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 
@@ -35,11 +35,14 @@ async function call(version: string, name: string, params: Record<string, unknow
   return (await response.json()) as { result?: Json; error?: { code: number; message: string } };
 }
 
-/** The release just before `version` (every change in the spec is at a patch release above .0). */
+/** Every release the spec names: its ranges only change at these, so the one just below a change stands for all between. */
+const releases = [...new Set(JSON.stringify(model).match(/"v\d+\.\d+\.\d+"/g)!.map((v) => JSON.parse(v) as string))].sort(compareVersions);
+
+/** The release the spec names just before `version` (for a change at a `.0` release, the last of the line before). */
 function before(version: string): string {
-  const [major, minor, patch] = version.slice(1).split('.').map(Number) as [number, number, number];
-  expect(patch, `${version} has no release before it in its line`).toBeGreaterThan(0);
-  return `v${major}.${minor}.${patch - 1}`;
+  const earlier = releases.filter((v) => compareVersions(v, version) < 0);
+  expect(earlier.length, `${version} has no release before it in the spec`).toBeGreaterThan(0);
+  return earlier.at(-1)!;
 }
 
 const changed = [...methods.values()].flatMap(({ method }) => method.changes.map((change) => ({ method, change })));

@@ -19,6 +19,8 @@ export interface EndpointOptions {
     /** Answer `rpc.discover` with the endpoint's OpenRPC document. Default true. */
     discover?: boolean | undefined;
     rejectParams?: ((method: string, params: Record<string, unknown>, violations: Violation[]) => Error | undefined) | undefined;
+    /** Node profile: params (by method) this node does not read; dropped before decoding, as Go ignores unknown keys. */
+    ignoredParams?: ReadonlyMap<string, readonly string[]> | undefined;
     onError?: ((error: unknown, method: string) => void) | undefined;
     /** Sees each call answered with an error before any handler ran: the method as sent and the error's message. */
     onRefused?: ((method: string, message: string) => void) | undefined;

@@ -7,6 +7,7 @@ export function createEndpoint(definition, handlers, options = {}) {
     profile: options.profile ?? "node",
     validateResults: options.validateResults ?? false,
     ...options.rejectParams ? { rejectParams: options.rejectParams } : {},
+    ...options.ignoredParams ? { ignoredParams: options.ignoredParams } : {},
     ...options.onError ? { onError: options.onError } : {},
     ...options.onRefused ? { onRefused: options.onRefused } : {}
   };

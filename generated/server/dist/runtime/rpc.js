@@ -42,6 +42,8 @@ function answerNode(dispatcher, body, call) {
   const args = nodeArgs(request.params);
   if (!args) return refusal(dispatcher, request, -32e3, dispatcher.invalidArgument);
   const params = foldValue(args, resolved.shape);
+  const ignored = dispatcher.options.ignoredParams?.get(resolved.name);
+  if (ignored) for (const name of ignored) delete params[name];
   if (!resolved.validateParams(params)) {
     const violations = violationsOf(resolved.validateParams);
     const rejection = isDecodeFailure(violations) ? void 0 : dispatcher.options.rejectParams?.(resolved.name, params, violations);
