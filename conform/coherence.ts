@@ -163,11 +163,14 @@ const ROWS: Row[] = [
       const list = validators as Obj[];
       const nodeIDs = list.map((v) => String(v.nodeID));
       if (new Set(nodeIDs).size !== nodeIDs.length) problems.push('getCurrentValidators lists a node twice');
-      const total = list.reduce((s, v) => s + BigInt(String(v.weight)) + BigInt(String(v.delegatorWeight ?? 0)), 0n);
+      // Before `weight` was added (see getCurrentValidators' x-changes) a validator's stake was `stakeAmount`.
+      const total = list.reduce((s, v) => s + BigInt(String(v.weight ?? v.stakeAmount)) + BigInt(String(v.delegatorWeight ?? 0)), 0n);
       const { height } = await ok(call, paths.P, 'platform.getHeight');
-      const at = await ok(call, paths.P, 'platform.getValidatorsAt', { height: String(height) });
+      const answer = await ok(call, paths.P, 'platform.getValidatorsAt', { height: String(height) });
+      // Before v1.10.6 the node wrapped the map in `validators` and gave each node's weight as a bare number.
+      const at = (Object.keys(answer).join() === 'validators' ? answer.validators : answer) as Obj;
       if ([...Object.keys(at)].sort().join() !== [...nodeIDs].sort().join()) problems.push(`getValidatorsAt(${String(height)}) names other nodes than getCurrentValidators`);
-      const atWeight = Object.values(at).reduce((s: bigint, v) => s + BigInt(String((v as Obj).weight)), 0n);
+      const atWeight = Object.values(at).reduce((s: bigint, v) => s + BigInt(String(typeof v === 'object' && v !== null ? (v as Obj).weight : v)), 0n);
       if (atWeight !== total) problems.push(`getValidatorsAt weighs ${atWeight}, getCurrentValidators ${total}`);
       const { weight } = await ok(call, paths.P, 'platform.getTotalStake', {});
       if (BigInt(String(weight)) !== total) problems.push(`getTotalStake says ${String(weight)}, getCurrentValidators ${total}`);
