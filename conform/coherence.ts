@@ -11,7 +11,8 @@ import { bech32Encode, cb58Encode, hexDecode } from '../generators/formats.ts';
 import type { CheckResult, MethodResult } from './runner.ts';
 
 /** Calls a method on an endpoint path (`/ext/bc/P`): its result, or the error the node sent. */
-export type Caller = (path: string, method: string, params: Record<string, unknown>) => Promise<{ result?: unknown; error?: { code: number; message: string } }>;
+/** `unserved`: the release being checked does not serve the method (why, as notServedReason says it); nothing was sent. */
+export type Caller = (path: string, method: string, params: Record<string, unknown>) => Promise<{ result?: unknown; error?: { code: number; message: string }; unserved?: string }>;
 
 class Skip extends Error {}
 
@@ -23,8 +24,15 @@ const bytesOf = (text: unknown): Uint8Array => {
   return bytes;
 };
 
-async function ok(call: Caller, path: string, method: string, params: Obj = {}): Promise<Obj> {
+/** The answer, result or error; a release that does not serve the method skips the row. */
+async function sent(call: Caller, path: string, method: string, params: Obj = {}) {
   const answer = await call(path, method, params);
+  if (answer.unserved) throw new Skip(`${answer.unserved}: ${method}, which this row needs`);
+  return answer;
+}
+
+async function ok(call: Caller, path: string, method: string, params: Obj = {}): Promise<Obj> {
+  const answer = await sent(call, path, method, params);
   if (answer.error) throw new Skip(`${method} answered an error: ${answer.error.message}`);
   return answer.result as Obj;
 }
@@ -191,7 +199,7 @@ const ROWS: Row[] = [
       const { blockchains } = await ok(call, paths.P, 'platform.getBlockchains');
       const x = (blockchains as Obj[]).find((c) => c.name === 'X-Chain');
       if (!x) return ['platform.getBlockchains has no X-Chain'];
-      const answer = await call('/ext/admin', 'admin.getChainAliases', { chain: x.id });
+      const answer = await sent(call, '/ext/admin', 'admin.getChainAliases', { chain: x.id });
       if (answer.error) throw new Skip(`admin.getChainAliases: ${answer.error.message}`);
       const aliases = ((answer.result as Obj).aliases ?? []) as string[];
       const missing = ['X', 'avm'].filter((a) => !aliases?.includes(a));
@@ -209,11 +217,11 @@ const ROWS: Row[] = [
         [paths.X, 'avm.getTx', { txID: unknown, encoding: 'hex' }],
         [paths.X, 'avm.getBlock', { blockID: unknown, encoding: 'hex' }],
       ] as const) {
-        const answer = await call(path, method, params);
+        const answer = await sent(call, path, method, params);
         if (!answer.error) problems.push(`${method}(${unknown}) answered a result`);
       }
       const tip = BigInt(String((await ok(call, paths.P, 'platform.getHeight')).height));
-      if (!(await call(paths.P, 'platform.getBlockByHeight', { height: String(tip + 1000n), encoding: 'hex' })).error) problems.push('platform.getBlockByHeight above the tip answered a result');
+      if (!(await sent(call, paths.P, 'platform.getBlockByHeight', { height: String(tip + 1000n), encoding: 'hex' })).error) problems.push('platform.getBlockByHeight above the tip answered a result');
       return problems;
     },
   },
