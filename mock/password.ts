@@ -9,9 +9,8 @@
  * L33T_SUBSTITUTIONS of them. Verdicts are remembered by the password's hash (never the password), boundedly.
  */
 import { createHash } from 'node:crypto';
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import * as common from '@zxcvbn-ts/language-common';
-import * as english from '@zxcvbn-ts/language-en';
+import { createRequire } from 'node:module';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 
 /** Characters the node scores. */
 export const SCORED_CHARACTERS = 50;
@@ -27,16 +26,28 @@ export function passwordScore(password: string): number {
   const key = createHash('sha256').update(scored).digest('base64');
   let score = verdicts.get(key);
   if (score === undefined) {
-    estimator ??= new ZxcvbnFactory({
-      dictionary: { ...common.dictionary, ...english.dictionary },
-      graphs: common.adjacencyGraphs,
-      translations: english.translations,
-      l33tMaxSubstitutions: L33T_SUBSTITUTIONS,
-      maxLength: SCORED_CHARACTERS,
-    });
+    estimator ??= newEstimator();
     score = estimator.check(scored).score;
     if (verdicts.size >= REMEMBERED) verdicts.delete(verdicts.keys().next().value!);
     verdicts.set(key, score);
   }
   return score;
+}
+
+/** Required, not imported: a node that never creates a user never loads the dictionaries (most of start-up). */
+function newEstimator(): ZxcvbnFactory {
+  const core = createRequire(import.meta.url)('@zxcvbn-ts/core') as typeof import('@zxcvbn-ts/core');
+  const common = createRequire(import.meta.url)('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
+  const english = createRequire(import.meta.url)('@zxcvbn-ts/language-en') as typeof import('@zxcvbn-ts/language-en');
+  const factory = new core.ZxcvbnFactory({
+    dictionary: { ...common.dictionary, ...english.dictionary },
+    graphs: common.adjacencyGraphs,
+    translations: english.translations,
+    l33tMaxSubstitutions: L33T_SUBSTITUTIONS,
+    maxLength: SCORED_CHARACTERS,
+  });
+  // zxcvbn-ts 4's word-sequence matcher is not in the node's Go zxcvbn, and it re-runs every dictionary matcher
+  // (about a third of each check); @zxcvbn-ts/core is pinned, so its matcher table's shape is known.
+  delete (factory as unknown as { matching: { matchers: Record<string, unknown> } }).matching.matchers.wordSequence;
+  return factory;
 }

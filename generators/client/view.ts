@@ -2,7 +2,7 @@
 import { headerText } from '../emit/header.ts';
 import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, packageFacts } from '../emit/package.ts';
-import { clientClassName, clientOptionsName } from '../model/names.ts';
+import { clientClassName, clientErrorsName, clientOptionsName } from '../model/names.ts';
 import type { EndpointModel, ExampleModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import { commentLines, methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
@@ -146,7 +146,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
       docLines: commentLines([variable.description, `Default \`${variable.default}\`.`]),
     })),
     typeImports: [...typeNames].sort(),
-    errorsName: `${className}Errors`,
+    errorsName: clientErrorsName(endpoint.typeName),
     methods,
     releasesLiteral: literal(
       Object.fromEntries(

@@ -5,7 +5,7 @@ import { SpecError } from '../load/index.ts';
 import { escapePointerToken } from '../load/problems.ts';
 import { deref } from '../load/rules.ts';
 import { errorName, uniqueNames } from './errors.ts';
-import { NameRegistry, RESERVED_METHOD_NAMES, RESERVED_MODULE_NAMES, RESERVED_TYPE_NAMES, canonicalJson, clientClassName, clientMethodName, clientOptionsName, endpointTypeName, methodTypeNames, schemaTypeName, serverNames, titleTypeName } from './names.ts';
+import { NameRegistry, RESERVED_METHOD_NAMES, RESERVED_MODULE_NAMES, RESERVED_TYPE_NAMES, canonicalJson, clientClassName, clientErrorsName, clientMethodName, clientOptionsName, endpointTypeName, methodTypeNames, schemaTypeName, serverNames, titleTypeName } from './names.ts';
 import { subschemas } from './schema-walk.ts';
 import type { EndpointModel, ExampleModel, Json, JsonSchema, MethodModel, ParamModel, SpecMethod, SpecModel } from './types.ts';
 
@@ -148,6 +148,7 @@ function claimNames(bundle: BundledDocument, typeName: string, methods: MethodMo
   }
   names.claim(client, { identity: `endpoint:${bundle.file}`, what: `the client of ${bundle.file}`, ...at('') });
   names.claim(clientOptionsName(typeName), { identity: `endpoint:${bundle.file}`, what: `the client options of ${bundle.file}`, ...at('') });
+  names.claim(clientErrorsName(typeName), { identity: `endpoint:${bundle.file}`, what: `the client errors of ${bundle.file}`, ...at('') });
   for (const [role, name] of Object.entries(serverNames(typeName))) {
     names.claim(name, { identity: `endpoint:${bundle.file}`, what: `the server ${role} of ${bundle.file}`, ...at('') });
   }

@@ -58,6 +58,11 @@ export function clientOptionsName(endpointTypeName: string): string {
   return `${endpointTypeName}ClientOptions`;
 }
 
+/** The type naming each client method's documented errors, e.g. `PChainClientErrors`. */
+export function clientErrorsName(endpointTypeName: string): string {
+  return `${endpointTypeName}ClientErrors`;
+}
+
 /** Identifiers of an endpoint's server module (`XChain` -> `XChainHandlers`, `createXChainEndpoint`). */
 export function serverNames(endpointTypeName: string): {
   handlers: string;
@@ -231,6 +236,10 @@ export const RESERVED_METHOD_NAMES = new Set([
   'constructor',
   'then',
   'request',
+  'call',
+  'failed',
+  'paginate',
+  'wireNames',
   'url',
   'toString',
   'valueOf',

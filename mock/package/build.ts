@@ -11,14 +11,15 @@ import { type Plugin, build } from 'esbuild';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
- * The loader requires CommonJS packages (ajv, ajv-formats) through createRequire, which a bundler cannot follow:
- * as plain `require` calls they are bundled (the banner gives the bundle a `require`). esbuild itself, required by
- * the generators' emit step that the mock never runs, is left out.
+ * The loader (ajv, ajv-formats) and the mock's password scoring (zxcvbn, on first use) require CommonJS packages
+ * through createRequire, which a bundler cannot follow: as plain `require` calls they are bundled (the banner gives
+ * the bundle a `require`; esbuild evaluates a bundled CommonJS module on its first require). esbuild itself, required
+ * by the generators' emit step that the mock never runs, is left out.
  */
 const staticRequires: Plugin = {
   name: 'static-requires',
   setup(b) {
-    b.onLoad({ filter: /[\\/]generators[\\/](load|server)[\\/][^\\/]+\.ts$/ }, (args) => ({
+    b.onLoad({ filter: /[\\/](generators[\\/](load|server)[\\/][^\\/]+|mock[\\/]password)\.ts$/ }, (args) => ({
       contents: readFileSync(args.path, 'utf8')
         .replace(/^const require = createRequire\(import\.meta\.url\);$/m, '')
         .replaceAll('createRequire(import.meta.url)(', 'require('),

@@ -15,10 +15,11 @@ import { createECDH, createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Address, BigIntPr, Byte, Bytes, Id, Int, OutputOwners, Stringpr, TransferOutput, TransferableOutput, TypeSymbols, avaxSerial, avmSerial, pvmSerial, utils } from '@avalabs/avalanchejs';
-import { bech32Decode, cb58Encode } from '../../generators/formats.ts';
+import { bech32Decode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { idBytes, idOf, makeBlock, makeUtxo, outputLength, pGenesisBlock, sha256, writeOutput } from './codec.ts';
-import { type Allocation, EMPTY_ID, FX_IDS, NETWORKS, type NetworkIdentity, type NetworkName, type Staker, VM_IDS } from './networks.ts';
+import { type Allocation, EMPTY_ID, EWOQ_ADDRESS, EWOQ_PRIVATE_KEY, FX_IDS, NETWORKS, type NetworkIdentity, type NetworkName, type Staker, VM_IDS } from './networks.ts';
 import { potentialReward } from './reward.ts';
+import { rememberSecret } from './signers.ts';
 import type { Owner, UtxoChain } from './types.ts';
 import { type FundedKey, World } from './world.ts';
 
@@ -56,6 +57,7 @@ export function deriveKeys(seed: string, count: number): FundedKey[] {
     const ecdh = createECDH('secp256k1');
     ecdh.setPrivateKey(privateKey);
     const address = createHash('ripemd160').update(sha256(ecdh.getPublicKey(null, 'compressed'))).digest('hex');
+    rememberSecret(privateKey, address);
     keys.push({ privateKey: `PrivateKey-${cb58Encode(privateKey)}`, address });
   }
   return keys;
@@ -92,6 +94,7 @@ export function buildWorld(options: WorldOptions = {}): World {
   const stakers = (synthetic?.stakers ?? identity.stakers).map((s) => ({ ...s, rewardAddress: s.rewardAddress.length === 40 ? s.rewardAddress : shortID(s.rewardAddress) }));
   const stakedFunds = new Set((synthetic ? [allocations[0]!.address] : identity.initialStakedFunds.map(shortID)));
   world.accounts.push(...deriveKeys(seed, options.accounts ?? 10));
+  if (identity.name === 'local') rememberSecret(cb58Decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length))!, shortID(EWOQ_ADDRESS));
   const { avaxAssetID, startTime } = identity;
   const chains = world.chainIDs;
 

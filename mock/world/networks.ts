@@ -73,6 +73,7 @@ export const FX_IDS = [vmID('secp256k1fx'), vmID('nftfx'), vmID('propertyfx')];
 
 /** The ewoq key every local network funds (genesis/genesis_local.go's EWOQKey). */
 export const EWOQ_PRIVATE_KEY = 'PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN';
+export const EWOQ_ADDRESS = 'local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
 
 const LOCAL_STAKERS: Staker[] = [
   ['NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg', 1000000, '0x900c9b119b5c82d781d4b49be78c3fc7ae65f2b435b7ed9e3a8b9a03e475edff86d8a64827fec8db23a6f236afbf127d', '0x8bfd6d4d2086b2b8115d8f72f94095fefe5a6c07876b2accf51a811adf520f389e74a3d2152a6d90b521e2be58ffe468043dc5ea68b4c44410eb67f8dc24f13ed4f194000764c0e922cd254a3588a4962b1cb4db7de4bb9cda9d9d4d6b03f3d2'],

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SpecError } from '../../generators/load/index.ts';
-import { RESERVED_METHOD_NAMES, RESERVED_TYPE_NAMES, clientClassName, clientOptionsName, serverNames } from '../../generators/model/names.ts';
+import { RESERVED_METHOD_NAMES, RESERVED_TYPE_NAMES, clientClassName, clientErrorsName, clientOptionsName, serverNames } from '../../generators/model/names.ts';
 import { loadModel } from '../../generators/pipeline.ts';
 import { JsonRpcClient } from '../../generated/client/dist/runtime.js';
 
@@ -61,7 +61,7 @@ describe('names', () => {
 
   it('reserves every name a package exports besides the spec\'s names', () => {
     const model = loadModel('openrpc');
-    const fromSpec = new Set(model.endpoints.flatMap((e) => [clientClassName(e.typeName), clientOptionsName(e.typeName), ...Object.values(serverNames(e.typeName))]));
+    const fromSpec = new Set(model.endpoints.flatMap((e) => [clientClassName(e.typeName), clientOptionsName(e.typeName), clientErrorsName(e.typeName), ...Object.values(serverNames(e.typeName))]));
     for (const index of ['generated/client/src/index.ts', 'generated/server/src/index.ts']) {
       const exported = [...readFileSync(index, 'utf8').matchAll(/^export (?:type )?\{([^}]*)\}/gm)].flatMap((m) => m[1]!.split(',').map((name) => name.trim().replace(/^type /, '')).filter(Boolean));
       expect(exported.length, index).toBeGreaterThan(0);

@@ -1,0 +1,38 @@
+/**
+ * Who signed a hash, fast. The node recovers each signature's public key (utils/crypto/secp256k1), and pure-JS recovery
+ * (a multiplication of an arbitrary point) costs milliseconds. For the keys the mock itself hands out (the funded
+ * accounts, ewoq) the private key d is known, so "recovers to d·G" is checked with one fixed-base multiplication
+ * instead: recovery gives d·G exactly when R = k·G with k = (e + r·d)/s, R.x = r and R.y's parity the recovery ID.
+ * Anything else (or any unusual case) answers undefined and the caller recovers in full.
+ */
+import { invert } from '@noble/curves/abstract/modular';
+import { secp256k1 } from '@noble/curves/secp256k1';
+
+const { ProjectivePoint } = secp256k1;
+const N = secp256k1.CURVE.n;
+/** High-S signatures are "mutated" to the node: only the full path answers them. */
+const HALF_N = N >> 1n;
+/** 40-hex address -> private scalar, for keys the mock derived or publishes; process-wide and never written out. */
+const secrets = new Map<string, bigint>();
+
+const big = (bytes: Uint8Array) => BigInt(`0x${Buffer.from(bytes).toString('hex') || '0'}`);
+
+/** Lets `signedBy` check signatures by this key (32-byte private key; `address` its 40-hex short ID). */
+export function rememberSecret(privateKey: Uint8Array, address: string): void {
+  if (secrets.size >= 100_000) secrets.clear();
+  secrets.set(address, big(privateKey));
+}
+
+/** True when the 65-byte [r || s || v] `signature` of `hash` recovers to `address`; undefined when not known to. */
+export function signedBy(hash: Uint8Array, signature: Uint8Array, address: string): true | undefined {
+  const d = secrets.get(address);
+  const v = signature[64];
+  if (d === undefined || hash.length !== 32 || signature.length !== 65 || (v !== 0 && v !== 1)) return undefined;
+  const r = big(signature.subarray(0, 32));
+  const s = big(signature.subarray(32, 64));
+  if (r === 0n || r >= N || s === 0n || s > HALF_N) return undefined;
+  const k = (((big(hash) % N) + r * d) % N) * invert(s, N) % N;
+  if (k === 0n) return undefined;
+  const R = ProjectivePoint.BASE.multiply(k).toAffine();
+  return R.x === r && Number(R.y & 1n) === v ? true : undefined;
+}
