@@ -4,21 +4,16 @@
  * as the node decodes them. A body that is not JSON cannot be walked: there every
  * string after a sensitive key's name is blanked.
  */
-import { componentName } from '../generators/model/schema-walk.ts';
+import { type Path, fold, sensitivePaths } from '../generators/model/sensitive.ts';
 import type { JsonSchema, SpecModel } from '../generators/model/types.ts';
 
 export const REDACTED = '<redacted>';
-
-/** A path below params or result: property names (upper-cased) and `*` for every item of an array. */
-type Path = string[];
 
 interface MethodSecrets {
   params: Path[];
   result: Path[];
 }
 
-/** As Go's encoding/json matches keys: case folded, so `PASSWORD` and `paſſword` (long s) name the password too. */
-const fold = (key: string) => key.toLowerCase().toUpperCase();
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export class Redactor {
@@ -63,26 +58,6 @@ export class Redactor {
   text(text: string): string {
     return this.textPattern ? text.replace(this.textPattern, `$1"${REDACTED}"`) : text;
   }
-}
-
-/** Where `schema` marks values sensitive, following `$ref`s into the shared schemas (each once per path). */
-function sensitivePaths(schema: JsonSchema, shared: Record<string, JsonSchema>, prefix: Path, seen: Set<string>): Path[] {
-  if (schema['x-sensitive'] === true) return [prefix];
-  const out: Path[] = [];
-  const name = componentName(schema.$ref);
-  if (name && shared[name] && !seen.has(name)) out.push(...sensitivePaths(shared[name], shared, prefix, new Set([...seen, name])));
-  for (const key of ['allOf', 'anyOf', 'oneOf']) {
-    const list = schema[key];
-    if (Array.isArray(list)) for (const branch of list) if (isObject(branch)) out.push(...sensitivePaths(branch as JsonSchema, shared, prefix, seen));
-  }
-  for (const key of ['then', 'else']) if (isObject(schema[key])) out.push(...sensitivePaths(schema[key] as JsonSchema, shared, prefix, seen));
-  if (isObject(schema.properties)) {
-    for (const [property, child] of Object.entries(schema.properties)) {
-      if (isObject(child)) out.push(...sensitivePaths(child as JsonSchema, shared, [...prefix, fold(property)], seen));
-    }
-  }
-  if (isObject(schema.items)) out.push(...sensitivePaths(schema.items as JsonSchema, shared, [...prefix, '*'], seen));
-  return out;
 }
 
 /** A copy of `value` with every path's value replaced; the original is left as it is. */

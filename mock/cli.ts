@@ -22,6 +22,7 @@ const USAGE = `Usage: npm run mock -- [options]
   --block-time <ms>               build a block from the pooled transactions every <ms> (default: automine, one
                                   block per transaction at once)
   --no-mining                     build blocks only when asked (dev.mine)
+  --no-dev                        do not serve the development controls /ext/dev (snapshot, revert, time, mine, fund)
   --state <file>                  load the world saved in <file> (if it exists) and save it there on exit
   --host <address>                address to listen on (default 127.0.0.1)
   --api-admin-enabled=<bool>      serve /ext/admin (default true)
@@ -72,6 +73,7 @@ const values = parseCli(
     'utxos-per-account': { type: 'string' },
     'block-time': { type: 'string' },
     'no-mining': { type: 'boolean', default: false },
+    'no-dev': { type: 'boolean', default: false },
     state: { type: 'string' },
     'api-admin-enabled': { type: 'string' },
     'api-keystore-enabled': { type: 'string' },
@@ -111,6 +113,7 @@ try {
     port,
     host: values.host ?? '127.0.0.1',
     mining,
+    ...(values['no-dev'] ? { devControls: false } : {}),
     world: loaded?.world ?? worldOptions,
     ...(adminEnabled === undefined ? {} : { adminEnabled }),
     ...(keystoreEnabled === undefined ? {} : { keystoreEnabled }),

@@ -5,6 +5,7 @@
  */
 import type { RequestListener, Server } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
+import { DevClient } from '../generated/client/dist/index.js';
 import { type Endpoint, type Profile, createRouter } from '../generated/server/dist/index.js';
 import { newestSpecVersion, servedBy } from '../generators/model/versions.ts';
 import { serveHttp } from './server.ts';
@@ -18,6 +19,8 @@ import type { Mining } from './engine/engine.ts';
 export interface MockNodeOptions {
   /** Serve `/ext/admin` (the node's default is off; the mock's is on). */
   adminEnabled?: boolean;
+  /** Serve the development controls `/ext/dev` (openrpc/dev.json; default on, `--no-dev` turns them off). */
+  devControls?: boolean;
   /** Serve `/ext/keystore` where the node version has it (the node's default is off; the mock's is on). */
   keystoreEnabled?: boolean;
   /**
@@ -66,9 +69,8 @@ const CHAINS: Partial<Record<EndpointName, string>> = { 'x-chain': 'X', 'x-walle
 export function createMockNode(options: MockNodeOptions = {}): MockNode {
   const world = options.world && 'journal' in options.world ? options.world : buildWorld(options.world ?? {});
   const { hrp } = world.network;
-  // The development controls (`x-mock-only`) stay off until the mock implements them on its world.
   const mockOnly = (name: EndpointName) => (ENDPOINTS[name].document as { 'x-mock-only'?: boolean })['x-mock-only'] === true;
-  const enabled = (name: EndpointName) => (mockOnly(name) ? false : name === 'admin' ? options.adminEnabled ?? true : name === 'keystore' ? options.keystoreEnabled ?? true : true);
+  const enabled = (name: EndpointName) => (mockOnly(name) ? options.devControls ?? true : name === 'admin' ? options.adminEnabled ?? true : name === 'keystore' ? options.keystoreEnabled ?? true : true);
   const nodeVersion = options.nodeVersion === 'all' ? undefined : options.nodeVersion ?? newestSpecVersion(mockModel());
   const served = new Map<EndpointName, string[]>();
   for (const name of Object.keys(ENDPOINTS) as EndpointName[]) {
@@ -77,7 +79,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   }
   const routes = new Map<string, EndpointName>();
   for (const name of served.keys()) for (const path of pathsOf(name, world.chainIDs)) routes.set(path, name);
-  const state = new MockState(world, [...routes.keys()], options.mining, options.nodeVersion);
+  const state = new MockState(world, [...routes.keys()], options.mining, nodeVersion);
   // Without a log the calls skip even building their lines: this is the path every call of a load test takes.
   const log = options.log;
 
@@ -186,6 +188,8 @@ function hostName(header: string): string {
 export interface RunningMockNode extends MockNode {
   server: Server;
   url: string;
+  /** The development controls over HTTP (`/ext/dev`); in process they are `state.dev`. */
+  dev: DevClient;
   close(): Promise<void>;
 }
 
@@ -196,5 +200,5 @@ export async function startMockNode(options: MockNodeOptions & { port?: number; 
   const { server, close } = await serveHttp(node.listener, options.port ?? 9650, host);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return { ...node, server, url, close: () => (node.state.engine.stop(), close()) };
+  return { ...node, server, url, dev: new DevClient({ baseUrl: url }), close: () => (node.state.engine.stop(), close()) };
 }

@@ -15,6 +15,7 @@ import type { Network } from './synth.ts';
 import { NETWORKS } from './world/networks.ts';
 import { type Read, encodingOf } from './world/reads.ts';
 import { infoReads } from './world/reads-info.ts';
+import { DevControls } from './engine/dev.ts';
 import { pChainReads } from './world/reads-p.ts';
 import { xChainReads } from './world/reads-x.ts';
 import type { World } from './world/world.ts';
@@ -59,6 +60,8 @@ export class MockState {
   readonly nodeID = firstResult<{ nodeID: string }>('info.getNodeID').nodeID;
   private readonly peers = firstResult<{ peers: Array<{ nodeID: string }> }>('info.peers').peers;
   readonly engine: Engine;
+  /** The development controls `/ext/dev` serves (when on) and `startMockNode` hands to test suites. */
+  readonly dev: DevControls;
   private readonly reads: Partial<Record<string, Record<string, Read>>>;
 
   constructor(
@@ -69,9 +72,8 @@ export class MockState {
     private readonly nodeVersion?: string,
   ) {
     this.engine = new Engine(world, mining);
-    // `info` answers once the Info API's endpoint is served (its examples then hold the static fees the world lacks).
-    const txFees = examplesOf('info.getTxFee')[0]?.result as Record<string, string> | undefined;
-    this.reads = { 'x-chain': xChainReads(world), 'p-chain': pChainReads(world), ...(txFees ? { info: infoReads(world, txFees) } : {}) };
+    this.dev = new DevControls(world, this.engine);
+    this.reads = { 'x-chain': xChainReads(world), 'p-chain': pChainReads(world), info: infoReads(world) };
     const imports = examplesOf('keystore.importUser');
     this.keystore = new Keystore(
       imports.map((example) => ({
@@ -145,6 +147,7 @@ export class MockState {
       'health.health': { answer: (p) => this.health.report('health', tagsOf(p)) },
       'health.readiness': { answer: (p) => this.health.report('readiness', tagsOf(p)) },
       'health.liveness': { answer: (p) => this.health.report('liveness', tagsOf(p)) },
+      ...devHandlers(this.dev),
       ...issueHandlers(this.engine),
     };
     const out = new Map<string, MockMethod>();
@@ -162,6 +165,12 @@ export class MockState {
     }
     return out;
   }
+}
+
+const DEV_METHODS = ['snapshot', 'revert', 'setTime', 'increaseTime', 'mine', 'fund', 'setFeeState', 'reset', 'setAutomine', 'setIntervalMining', 'listAccounts'] as const;
+
+function devHandlers(dev: DevControls): Record<string, MockMethod> {
+  return Object.fromEntries(DEV_METHODS.map((name) => [`dev.${name}`, { answer: (p: Params) => (dev[name] as (p: Params) => unknown).call(dev, p) }]));
 }
 
 const tagsOf = ({ tags }: Params): string[] => (Array.isArray(tags) ? tags.map(String) : []);

@@ -3,6 +3,7 @@ import { headerText } from '../emit/header.ts';
 import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { clientClassName, clientErrorsName, clientOptionsName } from '../model/names.ts';
+import { sensitiveKeys } from '../model/sensitive.ts';
 import type { EndpointModel, ExampleModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import { commentLines, methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
@@ -32,6 +33,8 @@ export interface EndpointView {
   typeImports: string[];
   /** The interface naming each method's documented errors, e.g. `PChainClientErrors`. */
   errorsName: string;
+  /** A literal array of the keys whose values error excerpts hide (`x-sensitive`), or empty when there are none. */
+  sensitiveKeys: string;
   methods: MethodView[];
   /** The releases of the methods that have a range, as a literal for the runtime's `nodeVersion` check; `{}` when none. */
   releasesLiteral: string;
@@ -147,6 +150,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     })),
     typeImports: [...typeNames].sort(),
     errorsName: clientErrorsName(endpoint.typeName),
+    sensitiveKeys: ((keys) => (keys.length > 0 ? literal(keys) : ''))(sensitiveKeys(endpoint, model.schemas)),
     methods,
     releasesLiteral: literal(
       Object.fromEntries(

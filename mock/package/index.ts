@@ -3,8 +3,9 @@
  * isolated simulated network on a free port of 127.0.0.1 (one per vitest worker is fine), with its funded keys, its
  * development controls and close().
  */
+import { DevClient } from '../../generated/client/dist/index.js';
 import { bech32Encode } from '../../generators/formats.ts';
-import { DevControls } from '../engine/dev.ts';
+import type { DevControls } from '../engine/dev.ts';
 import type { Mining } from '../engine/engine.ts';
 import { startMockNode as serve } from '../node.ts';
 import type { NetworkName } from '../world/networks.ts';
@@ -35,8 +36,10 @@ export interface MockNodeHandle {
   /** Base URL, e.g. `http://127.0.0.1:41234`: the node's paths (`/ext/bc/X`, `/ext/bc/P`, …) hang below it. */
   url: string;
   keys: FundedKey[];
-  /** Development controls: snapshot/revert, time, mining, funding, fee state, reset. */
+  /** Development controls in process (synchronous): snapshot/revert, time, mining, funding, fee state, reset. */
   dev: DevControls;
+  /** The same controls over HTTP (`/ext/dev`), as the generated client any other process would use. */
+  devClient: DevClient;
   world: World;
   close(): Promise<void>;
 }
@@ -53,7 +56,8 @@ export async function startMockNode(options: StartOptions = {}): Promise<MockNod
   return {
     url: node.url,
     keys: world.accounts.map((a) => ({ privateKey: a.privateKey, x: address('X', a.address), p: address('P', a.address) })),
-    dev: new DevControls(world, node.state.engine),
+    dev: node.state.dev,
+    devClient: new DevClient({ baseUrl: node.url }),
     world,
     close: () => node.close(),
   };

@@ -44,6 +44,8 @@ export interface MockNodeHandle {
   url: string;
   keys: FundedKey[];
   dev: DevControls;
+  /** The same controls over HTTP (`/ext/dev`), as the generated `DevClient` of @avalanche-openrpc/client calls them. */
+  devClient: { [K in keyof DevControls]: (...args: Parameters<DevControls[K]>) => Promise<ReturnType<DevControls[K]>> };
   /** The simulated network's state (read-only use; its shape may change between versions). */
   world: unknown;
   close(): Promise<void>;

@@ -63,6 +63,25 @@ interface Container {
   value: Record<string, unknown> | unknown[];
   key: string;
   valueStart: number;
+  /** Inside the request's `params` (its key matched as json2 matches it, case-insensitively). */
+  params: boolean;
+}
+
+const UINT64_MAX = '18446744073709551615';
+
+/**
+ * Whether Go's decoder refuses the literal for every integer kind the spec's params use (all unsigned): a fraction,
+ * an exponent, negative zero, or digits above 2^64-1. strconv.ParseUint refuses them though JavaScript reads them as
+ * integers (`1e2`, `1.0`, `-0`, 2^64+1000 rounding to 2^64).
+ */
+export function refusedAsUint(text: string): boolean {
+  if (text === '-0') return true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2e || c === 0x65 || c === 0x45) return true;
+  }
+  if (text.length < UINT64_MAX.length) return false;
+  return text[0] !== '-' && (text.length > UINT64_MAX.length || text > UINT64_MAX);
 }
 
 /**
@@ -110,7 +129,11 @@ class Reader {
       if (c === 0x7b || c === 0x5b) {
         if (this.stack.length >= MAX_DEPTH) fail(c, 'exceeded max depth');
         this.pos++;
-        const container: Container = c === 0x7b ? { kind: 'object', value: {}, key: '', valueStart: 0 } : { kind: 'array', value: [], key: '', valueStart: 0 };
+        const parent = this.stack[this.stack.length - 1];
+        // A request is the top-level object or, in a batch, an object directly inside the top-level array.
+        const request = parent?.kind === 'object' && (this.stack.length === 1 || (this.stack.length === 2 && this.stack[0]!.kind === 'array'));
+        const params = parent !== undefined && (parent.params || (request && parent.key.toUpperCase() === 'PARAMS'));
+        const container: Container = { kind: c === 0x7b ? 'object' : 'array', value: c === 0x7b ? {} : [], key: '', valueStart: 0, params };
         this.stack.push(container);
         opened = true;
         const next = this.skipSpace();
@@ -227,7 +250,11 @@ class Reader {
       digits();
     }
     if (atEnd() && this.stack.length > 0) throw new UnexpectedEnd();
-    return Number(asciiSlice(bytes, start, this.pos));
+    const text = asciiSlice(bytes, start, this.pos);
+    // Every number a param's schema allows is an unsigned integer; a literal Go refuses there becomes NaN, which every
+    // schema type refuses too, so the validators answer the node's decode error wherever such a number is sent.
+    if (this.stack[this.stack.length - 1]?.params && refusedAsUint(text)) return Number.NaN;
+    return Number(text);
   }
 
   private string(): string {

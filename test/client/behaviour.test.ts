@@ -136,6 +136,32 @@ describe('errors', () => {
     expect(error.body).toMatch(/^<html> x+\.\.\.$/);
   });
 
+  it('never echoes a secret (x-sensitive) in an error: JSON, cut short, other key case, or HTTP status', async () => {
+    const keystore = new KeystoreClient({ baseUrl: node.url });
+    const secret = 'Hunter2-Secret-\\"-Pass';
+    const bodies = [
+      `{"jsonrpc":"2.0","result":{"user":"0xdeadbeef${'ab'.repeat(300)}","encoding":"hex"},"id":999}`,
+      `{"jsonrpc":"2.0","id":999,"result":{"PassWord" : "${secret}"}}`,
+      `<html>echo: {"password":"${secret}"}</html>`,
+      `{"password":"${secret}`,
+    ];
+    for (const [i, body] of bodies.entries()) {
+      for (const status of [200, 500]) {
+        node.respond((_request, response) => response.writeHead(status).end(body));
+        const error = (await keystore.exportUser({ username: 'alice', password: secret }).catch((e: unknown) => e)) as InvalidResponseError;
+        expect(error.name, `${i} ${status}`).toBe(status === 200 ? 'InvalidResponseError' : 'HttpStatusError');
+        for (const text of [error.message, error.body, error.stack ?? '', error.url]) {
+          expect(text).not.toContain('Hunter2');
+          expect(text).not.toContain('deadbeef');
+        }
+        expect(error.body).toContain('"<redacted>"');
+      }
+    }
+    // Other endpoints have no secrets to hide and show bodies as they are.
+    node.respond((_request, response) => response.writeHead(500).end('{"password":"shown"}'));
+    expect(((await pchain().getHeight().catch((e: unknown) => e)) as HttpStatusError).body).toBe('{"password":"shown"}');
+  });
+
   it('a body that is not JSON becomes an InvalidResponseError', async () => {
     node.respond((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy login</html>'));
     await expect(pchain().getHeight()).rejects.toThrow(InvalidResponseError);

@@ -230,6 +230,22 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
     }
   });
 
+  it('never echoes the request (a password) when it is not JSON, nor puts it in the URL or storage', async () => {
+    const entry = await visit(`${realServer.url}keystore.html#keystore.createUser`);
+    const { page } = entry;
+    const form = '#keystore\\.createUser .try-it';
+    await page.click(`${form} summary`);
+    await page.fill(`${form} input[name="baseUrl"]`, 'http://127.0.0.1:9');
+    await page.fill(`${form} textarea[name="body"]`, '{"jsonrpc":"2.0","id":1,"method":"keystore.createUser","params":{"username":"a","password": Hunter2Secret}}');
+    await page.click(`${form} button[type="submit"]`);
+    const output = (await page.textContent(`${form} [data-try-output]`)) ?? '';
+    expect(output).toMatch(/^The request is not valid JSON/);
+    expect(output).not.toContain('Hunter2');
+    expect(page.url()).not.toContain('Hunter2');
+    expect(await page.evaluate(() => JSON.stringify(window.localStorage))).not.toContain('Hunter2');
+    expect(entry.requests.join(' ')).not.toContain('Hunter2');
+  });
+
   it('shows the hostile fixture as text and runs none of it', async () => {
     for (const file of ['index.html', 'hostile.html', 'types.html']) {
       const entry = await visit(`${hostileServer.url}${file}`);

@@ -79,6 +79,32 @@ describe('hostile requests to the mock node', () => {
     expect((await height('18446744073709551615')).error?.message).not.toBe(DECODE_ERROR);
   });
 
+  it('refuses the bare uint64 numbers Go refuses (exponent, fraction, -0, above 2^64-1) and takes the rest', async () => {
+    // Raw bodies: JSON.stringify cannot write 1e2, 1.0 or -0.
+    const height = async (literal: string, key = 'height') => {
+      const body = `{"jsonrpc":"2.0","id":1,"method":"platform.getBlockByHeight","params":{"${key}":${literal}}}`;
+      return JSON.parse((await send(port, { path: '/ext/bc/P', body })).text);
+    };
+    for (const literal of ['1e2', '1E2', '1.0', '0.5', '-0', '-1', '18446744073709551616', '18446744073709552616', '1e400']) {
+      expect((await height(literal)).error?.message, literal).toBe(DECODE_ERROR);
+      expect((await height(literal, 'HEIGHT')).error?.message, literal).toBe(DECODE_ERROR);
+    }
+    for (const literal of ['0', '1', '9007199254740993', '18446744073709551615']) expect((await height(literal)).error?.message, literal).not.toBe(DECODE_ERROR);
+    // Only params are read this way: an id of 1e2 is echoed as written, as json2's RawMessage does.
+    const id = await send(port, { path: '/ext/bc/P', body: '{"jsonrpc":"2.0","id":1e2,"method":"platform.getHeight","params":{"ignored":1e2}}' });
+    expect(id.text).toMatch(/"id":1e2}\n$/);
+    expect(JSON.parse(id.text).result).toBeDefined();
+  });
+
+  it('refuses uint32 params above 2^32-1 as strings or numbers, and fractions', async () => {
+    const genesis = async (networkID: string) => {
+      const body = `{"jsonrpc":"2.0","id":1,"method":"avm.buildGenesis","params":{"networkID":${networkID},"genesisData":{},"encoding":"hex"}}`;
+      return JSON.parse((await send(port, { path: '/ext/vm/avm', body })).text);
+    };
+    for (const value of ['"4294967296"', '"9999999999"', '4294967296', '1.0', '1e2', '-0']) expect((await genesis(value)).error?.message, value).toBe(DECODE_ERROR);
+    for (const value of ['"4294967295"', '4294967295', '"12345"']) expect((await genesis(value)).error?.message, value).not.toBe(DECODE_ERROR);
+  });
+
   it('scores only the first 50 characters of a password, as the node does', async () => {
     const call = (username: string, password: string) => send(port, { path: '/ext/keystore', body: rpc('keystore.createUser', { username, password }) });
     const weakStart = await call('weak-start', `${'a'.repeat(50)}Tr0ub4dor&3-Correct-Horse-Battery-Staple`);

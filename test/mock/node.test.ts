@@ -59,9 +59,7 @@ describe('paths', () => {
 
   it('returns every endpoint\'s bundled document from rpc.discover', async () => {
     const port = await start();
-    // /ext/dev (x-mock-only) is off until the mock implements the development controls.
-    expect((await call(port, '/ext/dev', 'rpc.discover')).status).toBe(404);
-    const paths: Record<Exclude<EndpointName, 'dev'>, string> = { 'x-chain': '/ext/bc/X', 'x-wallet': '/ext/bc/X/wallet', 'avm-static': '/ext/vm/avm', 'p-chain': '/ext/P', admin: '/ext/admin', keystore: '/ext/keystore', info: '/ext/info', health: '/ext/health' };
+    const paths: Record<EndpointName, string> = { dev: '/ext/dev',  'x-chain': '/ext/bc/X', 'x-wallet': '/ext/bc/X/wallet', 'avm-static': '/ext/vm/avm', 'p-chain': '/ext/P', admin: '/ext/admin', keystore: '/ext/keystore', info: '/ext/info', health: '/ext/health' };
     for (const [name, path] of Object.entries(paths)) {
       const published = JSON.parse(readFileSync(new URL(`../../generated/openrpc/${name}.json`, import.meta.url), 'utf8')) as unknown;
       expect((await call(port, path, 'rpc.discover')).json?.result).toEqual(published);

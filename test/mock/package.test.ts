@@ -27,7 +27,9 @@ const { snapshotID } = node.dev.snapshot();
 node.dev.fund({ address: node.keys[0].p, amount: '1000' });
 const funded = await balance();
 node.dev.revert({ snapshotID });
-console.log(JSON.stringify({ keys: node.keys.length, before, funded, after: await balance(), height: (await call('platform.getHeight', {})).height }));
+const after = await balance();
+const overHttp = await node.devClient.fund({ address: node.keys[0].p, amount: '7' });
+console.log(JSON.stringify({ keys: node.keys.length, before, funded, after, overHttp: overHttp.balance, height: (await call('platform.getHeight', {})).height }));
 await node.close();
 `;
 
@@ -49,6 +51,7 @@ describe('the mock package', () => {
     expect(out.keys).toBe(2);
     expect(BigInt(String(out.funded))).toBe(BigInt(String(out.before)) + 1000n);
     expect(out.after).toBe(out.before);
+    expect(BigInt(String(out.overHttp))).toBe(BigInt(String(out.before)) + 7n);
     expect(Number(out.height)).toBeGreaterThanOrEqual(1);
   });
 

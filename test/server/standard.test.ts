@@ -37,6 +37,17 @@ describe('jsonrpc2 profile', () => {
     expect(json.error.data.map((v) => v.message)).toEqual(['missing required param "address"']);
   });
 
+  it('refuses the uint64 numbers Go refuses (exponent, fraction, -0, above 2^64-1), alone or in a batch', async () => {
+    const call = (literal: string) => `{"jsonrpc":"2.0","id":1,"method":"avm.getBlockByHeight","params":{"height":${literal},"encoding":"hex"}}`;
+    const code = async (body: string) => ((await post(body)).json as { error?: { code: number } }).error?.code;
+    for (const literal of ['1e2', '1.0', '-0', '18446744073709551616', '18446744073709552616', '"18446744073709551616"']) {
+      expect(await code(call(literal)), literal).toBe(-32602);
+      const batch = (await post(`[${call(literal)}]`)).json as Array<{ error?: { code: number } }>;
+      expect(batch[0]!.error?.code, literal).toBe(-32602);
+    }
+    for (const literal of ['0', '100', '18446744073709551615', '"18446744073709551615"']) expect(await code(call(literal)), literal).not.toBe(-32602);
+  });
+
   it('matches param names exactly', async () => {
     const { json } = (await post(rpc('avm.getBalance', { ADDRESS, assetID: 'AVAX' }))) as { json: { error: { code: number } } };
     expect(json.error.code).toBe(-32602);

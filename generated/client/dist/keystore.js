@@ -31,7 +31,7 @@ export class KeystoreClient extends JsonRpcClient {
         lastVersion: "v1.12.1",
         removedIn: "v1.12.2"
       }
-    });
+    }, ["PASSWORD", "USER"]);
   }
   /**
    * Create a keystore user protected by a password.

@@ -67,8 +67,11 @@ export declare class JsonRpcClient<Errors extends {
     protected readonly wireNames: {
         readonly [method: string]: string;
     };
-    /** @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded. */
-    constructor(options: ClientOptions, defaultBaseUrl: string, path: string, values?: Record<string, string>, releases?: MethodReleases);
+    /**
+     * @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded.
+     * @param sensitiveKeys - Keys whose values (passwords, exported users) error excerpts show as "<redacted>".
+     */
+    constructor(options: ClientOptions, defaultBaseUrl: string, path: string, values?: Record<string, string>, releases?: MethodReleases, sensitiveKeys?: readonly string[]);
     /**
      * Calls a method the spec does not describe (or one of its methods, untyped): `params` are sent as given, the result
      * comes back unchecked. Fails as every method does.

@@ -66,7 +66,7 @@ export class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> {
     lastVersion: 'v1.12.1',
     removedIn: 'v1.12.2',
   },
-});
+}, ['PASSWORD', 'USER']);
   }
 
   /**

@@ -42,9 +42,14 @@ export interface CallOptions {
 
 const EXCERPT_LENGTH = 200;
 
-function excerpt(body: string): string {
-  const flat = body.replace(/\s+/g, ' ').trim();
-  return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH)}...` : flat;
+/**
+ * `"password": "..."` (any key in `keys`, case-insensitively as the node reads keys, escapes included) in any body,
+ * JSON or cut short, so the string after the key can be hidden before an excerpt is taken.
+ */
+function secretPattern(keys: readonly string[]): RegExp | undefined {
+  if (keys.length === 0) return undefined;
+  const names = keys.map((key) => key.replace(/[^A-Za-z0-9]/g, (c) => `\\${c}`));
+  return new RegExp(`("(?:${names.join('|')})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"?`, 'gi');
 }
 
 /** What a JSON-RPC 2.0 response may hold; every member is checked before use. */
@@ -78,12 +83,16 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
   readonly #timeoutMs: number;
   readonly #nodeVersion: string | undefined;
   readonly #releases: MethodReleases;
+  readonly #secrets: RegExp | undefined;
   #nextId = 1;
   /** Each client method's JSON-RPC method, e.g. `getTx: 'platform.getTx'` (set by the generated client). */
   protected readonly wireNames: { readonly [method: string]: string } = {};
 
-  /** @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded. */
-  constructor(options: ClientOptions, defaultBaseUrl: string, path: string, values: Record<string, string> = {}, releases: MethodReleases = {}) {
+  /**
+   * @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded.
+   * @param sensitiveKeys - Keys whose values (passwords, exported users) error excerpts show as "<redacted>".
+   */
+  constructor(options: ClientOptions, defaultBaseUrl: string, path: string, values: Record<string, string> = {}, releases: MethodReleases = {}, sensitiveKeys: readonly string[] = []) {
     const expanded = path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? ''));
     this.url = (options.baseUrl ?? defaultBaseUrl).replace(/\/+$/, '') + expanded;
     const globalFetch = (globalThis as { fetch?: FetchLike }).fetch;
@@ -96,6 +105,14 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
     if (options.nodeVersion !== undefined && !/^v\d+\.\d+\.\d+$/.test(options.nodeVersion)) throw new TypeError(`nodeVersion must look like v1.12.1, not "${options.nodeVersion}"`);
     this.#nodeVersion = options.nodeVersion;
     this.#releases = releases;
+    this.#secrets = secretPattern(sensitiveKeys);
+  }
+
+  /** The start of a body for an error, secrets hidden first so a cut never shows part of one. */
+  #excerpt(body: string): string {
+    const shown = this.#secrets ? body.replace(this.#secrets, '$1"<redacted>"') : body;
+    const flat = shown.replace(/\s+/g, ' ').trim();
+    return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH)}...` : flat;
   }
 
   /**
@@ -129,7 +146,7 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
     for (;;) {
       const page = await this.request<{ [field: string]: unknown }>(method, next, options, errors);
       const items = page[paging.itemsField];
-      if (!Array.isArray(items)) throw new InvalidResponseError(method, this.url, `the result has no ${paging.itemsField} list`, excerpt(JSON.stringify(page)));
+      if (!Array.isArray(items)) throw new InvalidResponseError(method, this.url, `the result has no ${paging.itemsField} list`, this.#excerpt(JSON.stringify(page)));
       for (const item of items as Item[]) {
         const key = typeof item === 'string' ? item : JSON.stringify(item);
         if (seen.has(key)) continue;
@@ -188,14 +205,14 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
   }
 
   #read<Result>(method: string, id: number, status: number, text: string, errors: DocumentedErrors | undefined): Result {
-    if (status !== 200) throw new HttpStatusError(method, this.url, status, excerpt(text));
+    if (status !== 200) throw new HttpStatusError(method, this.url, status, this.#excerpt(text));
     let response: unknown;
     try {
       response = JSON.parse(text);
     } catch {
-      throw new InvalidResponseError(method, this.url, 'the body is not JSON', excerpt(text));
+      throw new InvalidResponseError(method, this.url, 'the body is not JSON', this.#excerpt(text));
     }
-    if (!isObject(response) || response.jsonrpc !== '2.0') throw new InvalidResponseError(method, this.url, 'not a JSON-RPC 2.0 response object', excerpt(text));
+    if (!isObject(response) || response.jsonrpc !== '2.0') throw new InvalidResponseError(method, this.url, 'not a JSON-RPC 2.0 response object', this.#excerpt(text));
     return this.#result<Result>(method, id, response as ResponseObject, text, errors);
   }
 
@@ -206,8 +223,8 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
       const code = typeof error.code === 'number' ? error.code : NaN;
       throw new JsonRpcError(method, this.url, code, typeof error.message === 'string' ? error.message : JSON.stringify(error.message), error.data ?? null, errors);
     }
-    if (response.id !== id) throw new InvalidResponseError(method, this.url, `the response id ${JSON.stringify(response.id)} does not match the request id ${id}`, excerpt(text));
-    if (!('result' in response)) throw new InvalidResponseError(method, this.url, 'the response has neither result nor error', excerpt(text));
+    if (response.id !== id) throw new InvalidResponseError(method, this.url, `the response id ${JSON.stringify(response.id)} does not match the request id ${id}`, this.#excerpt(text));
+    if (!('result' in response)) throw new InvalidResponseError(method, this.url, 'the response has neither result nor error', this.#excerpt(text));
     return response.result as Result;
   }
 }

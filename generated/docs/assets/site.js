@@ -157,7 +157,9 @@
     try {
       JSON.parse(body);
     } catch (error) {
-      showAnswer(output, 'The request is not valid JSON: ' + error.message);
+      // Only where: engines quote part of the text in their message, and the text may hold a password.
+      var where = /position \d+|line \d+ column \d+/.exec(error.message);
+      showAnswer(output, 'The request is not valid JSON' + (where ? ' (at ' + where[0] + ')' : '') + '.');
       return;
     }
     if (store) store.setItem(NODE_URL_KEY, baseUrl);

@@ -3168,7 +3168,7 @@ export interface UTXOPage {
 }
 
 /**
- * An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number.
+ * An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 65535, fail to decode.
  */
 export type Uint16Param = string | number;
 
@@ -3178,7 +3178,7 @@ export type Uint16Param = string | number;
 export type Uint32 = string;
 
 /**
- * An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number.
+ * An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.
  */
 export type Uint32Param = string | number;
 
@@ -3198,7 +3198,7 @@ export type Uint64Param = string | number;
 export type Uint8 = string;
 
 /**
- * An unsigned 8-bit integer param: a quoted decimal string or a bare JSON number.
+ * An unsigned 8-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 255, fail to decode.
  */
 export type Uint8Param = string | number;
 

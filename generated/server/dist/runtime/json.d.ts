@@ -17,6 +17,12 @@ export interface ParsedValue {
 /** Go's quoteChar: the byte as a rune, quoted the way strconv.Quote would, between single quotes. */
 export declare function quoteChar(c: number): string;
 /**
+ * Whether Go's decoder refuses the literal for every integer kind the spec's params use (all unsigned): a fraction,
+ * an exponent, negative zero, or digits above 2^64-1. strconv.ParseUint refuses them though JavaScript reads them as
+ * integers (`1e2`, `1.0`, `-0`, 2^64+1000 rounding to 2^64).
+ */
+export declare function refusedAsUint(text: string): boolean;
+/**
  * Parses the first JSON value of `bytes`. Throws GoSyntaxError with Go's message (`EOF` for an empty body,
  * `unexpected EOF` for a cut one).
  */

@@ -29,6 +29,16 @@ function fail(c, context) {
 }
 class UnexpectedEnd extends Error {
 }
+const UINT64_MAX = "18446744073709551615";
+export function refusedAsUint(text) {
+  if (text === "-0") return true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46 || c === 101 || c === 69) return true;
+  }
+  if (text.length < UINT64_MAX.length) return false;
+  return text[0] !== "-" && (text.length > UINT64_MAX.length || text > UINT64_MAX);
+}
 export function parseFirstValue(bytes) {
   const reader = new Reader(bytes);
   try {
@@ -67,7 +77,10 @@ class Reader {
       if (c === 123 || c === 91) {
         if (this.stack.length >= MAX_DEPTH) fail(c, "exceeded max depth");
         this.pos++;
-        const container = c === 123 ? { kind: "object", value: {}, key: "", valueStart: 0 } : { kind: "array", value: [], key: "", valueStart: 0 };
+        const parent = this.stack[this.stack.length - 1];
+        const request = parent?.kind === "object" && (this.stack.length === 1 || this.stack.length === 2 && this.stack[0].kind === "array");
+        const params = parent !== void 0 && (parent.params || request && parent.key.toUpperCase() === "PARAMS");
+        const container = { kind: c === 123 ? "object" : "array", value: c === 123 ? {} : [], key: "", valueStart: 0, params };
         this.stack.push(container);
         opened = true;
         const next = this.skipSpace();
@@ -179,7 +192,9 @@ class Reader {
       digits();
     }
     if (atEnd() && this.stack.length > 0) throw new UnexpectedEnd();
-    return Number(asciiSlice(bytes, start, this.pos));
+    const text = asciiSlice(bytes, start, this.pos);
+    if (this.stack[this.stack.length - 1]?.params && refusedAsUint(text)) return Number.NaN;
+    return Number(text);
   }
   string() {
     const bytes = this.bytes;

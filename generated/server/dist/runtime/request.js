@@ -6,6 +6,7 @@ const FIELDS = { JSONRPC: "jsonrpc", METHOD: "method", PARAMS: "params", ID: "id
 const utf8 = new TextDecoder("utf-8");
 const FAST_MAX_BYTES = 16384;
 const ID_MEMBER = /"id"\s*:\s*(-?\d{1,15})\s*[,}]/;
+const MAYBE_REFUSED_NUMBER = /[0-9][.eE]|-0|[0-9]{20}/;
 function kindOf(value) {
   if (typeof value === "boolean") return "bool";
   if (Array.isArray(value)) return "array";
@@ -36,10 +37,20 @@ function fastRequest(body) {
     if (!written || written[1] !== String(id) || text.indexOf('"id"', written.index + 1) >= 0) return void 0;
     idText = written[1];
   } else if (id !== void 0 && id !== null) return void 0;
+  if (MAYBE_REFUSED_NUMBER.test(text) && hasNumber(params)) return void 0;
   const request = { version: jsonrpc, method };
   if (params !== void 0 && params !== null) request.params = params;
   if (idText !== void 0) request.id = idText;
   return request;
+}
+function hasNumber(value) {
+  const pending = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === "number") return true;
+    if (typeof next === "object" && next !== null) for (const key in next) pending.push(next[key]);
+  }
+  return false;
 }
 function slowRequest(body) {
   try {

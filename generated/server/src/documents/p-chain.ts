@@ -4515,11 +4515,11 @@ export const pChainDocument: OpenrpcDocument = {
         }
       },
       "Uint16Param": {
-        "description": "An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number.",
+        "description": "An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 65535, fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^[0-9]{1,5}$"
+            "pattern": "^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$"
           },
           {
             "type": "integer",
@@ -4534,11 +4534,11 @@ export const pChainDocument: OpenrpcDocument = {
         "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
       },
       "Uint32Param": {
-        "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number.",
+        "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
         "anyOf": [
           {
             "type": "string",
-            "pattern": "^[0-9]{1,10}$"
+            "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
           },
           {
             "type": "integer",

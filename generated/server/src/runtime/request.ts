@@ -30,6 +30,9 @@ const utf8 = new TextDecoder('utf-8');
 const FAST_MAX_BYTES = 16384;
 const ID_MEMBER = /"id"\s*:\s*(-?\d{1,15})\s*[,}]/;
 
+/** Text that may hold a number literal with a fraction, an exponent, negative zero or 20 digits (or may not: strings). */
+const MAYBE_REFUSED_NUMBER = /[0-9][.eE]|-0|[0-9]{20}/;
+
 function kindOf(value: unknown): string {
   if (typeof value === 'boolean') return 'bool';
   if (Array.isArray(value)) return 'array';
@@ -65,10 +68,22 @@ function fastRequest(body: Uint8Array): ServerRequest | undefined {
     if (!written || written[1] !== String(id) || text.indexOf('"id"', written.index + 1) >= 0) return undefined;
     idText = written[1];
   } else if (id !== undefined && id !== null) return undefined;
+  // JSON.parse reads `1e2`, `1.0` and 2^64 as integers Go's decoder refuses in params; the Go reader tells them apart.
+  if (MAYBE_REFUSED_NUMBER.test(text) && hasNumber(params)) return undefined;
   const request: ServerRequest = { version: jsonrpc, method };
   if (params !== undefined && params !== null) request.params = params;
   if (idText !== undefined) request.id = idText;
   return request;
+}
+
+function hasNumber(value: unknown): boolean {
+  const pending = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'number') return true;
+    if (typeof next === 'object' && next !== null) for (const key in next) pending.push((next as Record<string, unknown>)[key]);
+  }
+  return false;
 }
 
 function slowRequest(body: Uint8Array): ServerRequest {
