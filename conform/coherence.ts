@@ -11,7 +11,8 @@ import { bech32Encode, cb58Encode, hexDecode } from '../generators/formats.ts';
 import type { CheckResult, MethodResult } from './runner.ts';
 
 /** Calls a method on an endpoint path (`/ext/bc/P`): its result, or the error the node sent. */
-export type Caller = (path: string, method: string, params: Record<string, unknown>) => Promise<{ result?: unknown; error?: { code: number; message: string } }>;
+/** `unserved`: the release being checked does not serve the method (why, as notServedReason says it); nothing was sent. */
+export type Caller = (path: string, method: string, params: Record<string, unknown>) => Promise<{ result?: unknown; error?: { code: number; message: string }; unserved?: string }>;
 
 class Skip extends Error {}
 
@@ -23,8 +24,15 @@ const bytesOf = (text: unknown): Uint8Array => {
   return bytes;
 };
 
-async function ok(call: Caller, path: string, method: string, params: Obj = {}): Promise<Obj> {
+/** The answer, result or error; a release that does not serve the method skips the row. */
+async function sent(call: Caller, path: string, method: string, params: Obj = {}) {
   const answer = await call(path, method, params);
+  if (answer.unserved) throw new Skip(`${answer.unserved}: ${method}, which this row needs`);
+  return answer;
+}
+
+async function ok(call: Caller, path: string, method: string, params: Obj = {}): Promise<Obj> {
+  const answer = await sent(call, path, method, params);
   if (answer.error) throw new Skip(`${method} answered an error: ${answer.error.message}`);
   return answer.result as Obj;
 }
@@ -163,11 +171,14 @@ const ROWS: Row[] = [
       const list = validators as Obj[];
       const nodeIDs = list.map((v) => String(v.nodeID));
       if (new Set(nodeIDs).size !== nodeIDs.length) problems.push('getCurrentValidators lists a node twice');
-      const total = list.reduce((s, v) => s + BigInt(String(v.weight)) + BigInt(String(v.delegatorWeight ?? 0)), 0n);
+      // Before `weight` was added (see getCurrentValidators' x-changes) a validator's stake was `stakeAmount`.
+      const total = list.reduce((s, v) => s + BigInt(String(v.weight ?? v.stakeAmount)) + BigInt(String(v.delegatorWeight ?? 0)), 0n);
       const { height } = await ok(call, paths.P, 'platform.getHeight');
-      const at = await ok(call, paths.P, 'platform.getValidatorsAt', { height: String(height) });
+      const answer = await ok(call, paths.P, 'platform.getValidatorsAt', { height: String(height) });
+      // Before v1.10.6 the node wrapped the map in `validators` and gave each node's weight as a bare number.
+      const at = (Object.keys(answer).join() === 'validators' ? answer.validators : answer) as Obj;
       if ([...Object.keys(at)].sort().join() !== [...nodeIDs].sort().join()) problems.push(`getValidatorsAt(${String(height)}) names other nodes than getCurrentValidators`);
-      const atWeight = Object.values(at).reduce((s: bigint, v) => s + BigInt(String((v as Obj).weight)), 0n);
+      const atWeight = Object.values(at).reduce((s: bigint, v) => s + BigInt(String(typeof v === 'object' && v !== null ? (v as Obj).weight : v)), 0n);
       if (atWeight !== total) problems.push(`getValidatorsAt weighs ${atWeight}, getCurrentValidators ${total}`);
       const { weight } = await ok(call, paths.P, 'platform.getTotalStake', {});
       if (BigInt(String(weight)) !== total) problems.push(`getTotalStake says ${String(weight)}, getCurrentValidators ${total}`);
@@ -188,7 +199,7 @@ const ROWS: Row[] = [
       const { blockchains } = await ok(call, paths.P, 'platform.getBlockchains');
       const x = (blockchains as Obj[]).find((c) => c.name === 'X-Chain');
       if (!x) return ['platform.getBlockchains has no X-Chain'];
-      const answer = await call('/ext/admin', 'admin.getChainAliases', { chain: x.id });
+      const answer = await sent(call, '/ext/admin', 'admin.getChainAliases', { chain: x.id });
       if (answer.error) throw new Skip(`admin.getChainAliases: ${answer.error.message}`);
       const aliases = ((answer.result as Obj).aliases ?? []) as string[];
       const missing = ['X', 'avm'].filter((a) => !aliases?.includes(a));
@@ -206,11 +217,11 @@ const ROWS: Row[] = [
         [paths.X, 'avm.getTx', { txID: unknown, encoding: 'hex' }],
         [paths.X, 'avm.getBlock', { blockID: unknown, encoding: 'hex' }],
       ] as const) {
-        const answer = await call(path, method, params);
+        const answer = await sent(call, path, method, params);
         if (!answer.error) problems.push(`${method}(${unknown}) answered a result`);
       }
       const tip = BigInt(String((await ok(call, paths.P, 'platform.getHeight')).height));
-      if (!(await call(paths.P, 'platform.getBlockByHeight', { height: String(tip + 1000n), encoding: 'hex' })).error) problems.push('platform.getBlockByHeight above the tip answered a result');
+      if (!(await sent(call, paths.P, 'platform.getBlockByHeight', { height: String(tip + 1000n), encoding: 'hex' })).error) problems.push('platform.getBlockByHeight above the tip answered a result');
       return problems;
     },
   },

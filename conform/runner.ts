@@ -107,6 +107,9 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
       return endpoint ? endpointPath(endpoint, options.pathVariables) : '';
     };
     const caller = async (path: string, method: string, params: Record<string, unknown>) => {
+      const spec = validator.methods.get(method);
+      const unserved = spec && notServedReason(spec.method, nodeVersion.version);
+      if (unserved) return { unserved };
       const answer = await callRpc({ url: baseUrl + path, method, params, id: ++nextId, timeoutMs });
       const body = answer.kind === 'json' ? (answer.body as { result?: unknown; error?: { code: number; message: string } }) : undefined;
       if (!body) return { error: { code: 0, message: answer.kind === 'unreachable' ? answer.error : `HTTP ${answer.status}` } };

@@ -3,6 +3,7 @@
  * aliases (`admin.alias`), logger levels, the CPU profiler (one at a time), and the VM registry that `loadVMs` reads
  * once. The starting state is the one the spec's examples describe.
  */
+import { posix } from 'node:path';
 import { goQuote } from '../generated/server/dist/runtime/encode.js';
 import { mockModel } from './spec.ts';
 
@@ -29,6 +30,9 @@ export interface AdminSetup {
   /** API routes under /ext that exist, e.g. `/ext/bc/X`, for `admin.alias` conflicts. */
   routes: string[];
 }
+
+/** Go's path.Join, as the node builds a chain alias's route: cleaned, no trailing slash, so alias "" is `/ext/bc`. */
+const goPathJoin = (base: string, name: string) => posix.join(base, name).replace(/(.)\/+$/, '$1');
 
 /** The one refusal of `admin.alias` and `admin.aliasChain` that depends on the alias alone. */
 export function checkAlias(alias: string): void {
@@ -74,7 +78,7 @@ export class AdminState {
     if (!target) throw new Error(`there is no ID with alias ${chain}`);
     if (this.lookup(alias)) throw new Error(`${alias} is already used as an alias for an ID`);
     this.chains.addChainAlias(target, alias);
-    this.addRoute(`/ext/bc/${target}`, `/ext/bc/${alias}`);
+    this.addRoute(`/ext/bc/${target}`, goPathJoin('/ext/bc', alias));
     return {};
   }
 

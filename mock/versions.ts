@@ -36,7 +36,11 @@ export function atRelease(model: SpecModel, method: MethodModel, version: string
   const shape = (result: unknown, params: Record<string, unknown>): unknown => {
     if (!resultSchema) return result;
     if (synthesizer) {
-      // Another shape altogether: built from its own schema, the same params always giving the same answer.
+      // Another shape of the same data: the world's answer recast when the data fits it, so it agrees with other reads.
+      const current = result instanceof RawJson ? (JSON.parse(result.json) as Json) : (result as Json);
+      const recast = recastTo(current, resultSchema, model.schemas, spec);
+      if (recast !== undefined) return recast;
+      // Otherwise built from its own schema, the same params always giving the same answer.
       const seed = `${method.name} ${version} ${canonicalJson(params)}`;
       for (let draw = 0; draw < 4; draw++) {
         const built = synthesizer.answer(params, new Random(draw === 0 ? seed : `${seed}#${draw}`));
@@ -123,4 +127,45 @@ function droppedAlternatives(schema: JsonSchema, version: string, schemas: Recor
   }
   const alternatives = (Array.isArray(level.oneOf) ? level.oneOf : Array.isArray(level.anyOf) ? level.anyOf : []) as JsonSchema[];
   return alternatives.filter((alt) => !inRange(rangeOf(alt), version));
+}
+
+/**
+ * `value` recast to an earlier shape of the same data, by structure alone: a map whose entries recast, an object
+ * wrapped in the one property the shape requires, a decimal string as the bare number the shape wants, and an object
+ * where a scalar stands by the one field that recasts to it. `undefined` when the data does not fit the shape.
+ */
+export function recastTo(value: Json, schema: JsonSchema, schemas: Record<string, JsonSchema>, spec: SchemaCompiler, depth = 0): Json | undefined {
+  if (depth > 16) return undefined;
+  if (spec.check(schema, value)) return value;
+  let level = schema;
+  for (let hops = 0; hops < 16; hops++) {
+    const ref = componentName(level.$ref);
+    if (!ref || !schemas[ref]) break;
+    level = schemas[ref];
+  }
+  const type = level.type;
+  if ((type === 'integer' || type === 'number') && typeof value === 'string' && /^\d+$/.test(value) && Number.isSafeInteger(Number(value))) {
+    return recastTo(Number(value), schema, schemas, spec, depth + 1);
+  }
+  if (!isObject(value)) return undefined;
+  if (type !== 'object') {
+    const fits = Object.values(value).map((field) => recastTo(field, schema, schemas, spec, depth + 1)).filter((v) => v !== undefined);
+    return fits.length === 1 ? fits[0] : undefined;
+  }
+  const required = Array.isArray(level.required) ? (level.required as string[]) : [];
+  const properties = isObject(level.properties) ? (level.properties as Record<string, JsonSchema>) : {};
+  if (required.length === 1 && !(required[0]! in value) && properties[required[0]!]) {
+    const inner = recastTo(value, properties[required[0]!]!, schemas, spec, depth + 1);
+    return inner === undefined ? undefined : { [required[0]!]: inner };
+  }
+  if (isObject(level.additionalProperties) && Object.keys(properties).length === 0) {
+    const out: Record<string, Json> = {};
+    for (const [key, entry] of Object.entries(value)) {
+      const recast = recastTo(entry as Json, level.additionalProperties as JsonSchema, schemas, spec, depth + 1);
+      if (recast === undefined) return undefined;
+      out[key] = recast;
+    }
+    return spec.check(schema, out) ? out : undefined;
+  }
+  return undefined;
 }

@@ -123,7 +123,7 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
     replacement: typeof method['x-replacement'] === 'string' ? method['x-replacement'] : undefined,
     sideEffects: method['x-side-effects'] as MethodModel['sideEffects'],
     discrepancies: (method['x-docs-discrepancies'] ?? []) as string[],
-    pagination: method['x-pagination'] as MethodModel['pagination'],
+    pagination: paginationOf(method['x-pagination'] as MethodModel['pagination']),
     changes: ((method['x-changes'] ?? []) as MethodModel['changes']).map((change) => ({ ...change, pointers: change.pointers ?? [] })),
     resultHistory: ((method['x-result-history'] ?? []) as Obj[]).map((entry) => ({
       versions: (entry['x-node-versions'] ?? {}) as MethodModel['versions'],
@@ -190,3 +190,10 @@ function claimNames(bundle: BundledDocument, typeName: string, methods: MethodMo
 }
 
 const describe = (where: { file: string; pointer: string }) => `${where.file}#${where.pointer}`;
+
+/** The spec's `x-pagination` in one fixed key order, so the generated code does not follow the author's key order. */
+function paginationOf(pagination: MethodModel['pagination']): MethodModel['pagination'] {
+  if (!pagination) return undefined;
+  const { cursorParam, cursorField, pageSizeParam, maxPageSize, itemsField } = pagination;
+  return { cursorParam, cursorField, pageSizeParam, maxPageSize, itemsField };
+}

@@ -51,7 +51,8 @@ describe('conform against the mock node', () => {
   it('has called every method of the spec with a PASS in some release, and never a mock-only one', () => {
     const mockOnly = (name: string) => validator.methods.get(name)!.endpoint.document['x-mock-only'] === true;
     expect([...validator.methods.keys()].filter((name) => !passed.has(name) && !mockOnly(name))).toEqual([]);
-    expect([...passed].filter(mockOnly)).toEqual([]);
+    // `passed` also holds the coherence rows, which are no method of the spec.
+    expect([...passed].filter((name) => validator.methods.has(name) && mockOnly(name))).toEqual([]);
   });
 
   it('finds live params on the node and uses them', async () => {

@@ -116,7 +116,7 @@ describe('the proxy under hostile input', () => {
     expect(hosts).toEqual(['evil.example', 'localhost:9650']);
   });
 
-  it('checks a request with 1,000,000 invalid items within a second of a valid one of the same size', async () => {
+  it('checks a request with 1,000,000 invalid items in time proportional to a valid one of the same size', async () => {
     const proxy = await proxyTo(await upstream((_b, _h, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","error":{"code":-32000,"message":"x"},"id":1}')));
     const invalid = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getBalance', params: { addresses: Array(1_000_000).fill('x') } });
     const shape = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getBalance', params: { addresses: ['P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5'] } });
@@ -129,7 +129,9 @@ describe('the proxy under hostile input', () => {
     };
     const best = async (body: string) => Math.min(await timed(body), await timed(body), await timed(body));
     const [validMs, invalidMs] = [await best(valid), await best(invalid)];
-    expect(invalidMs - validMs).toBeLessThan(1000);
+    // A ratio, not a time: on a loaded machine both slow down together. Reporting each item is a few times the work of
+    // parsing it; a check quadratic in the items would be thousands of times slower.
+    expect(invalidMs / validMs).toBeLessThan(20);
   }, 60_000);
 });
 

@@ -17,6 +17,7 @@ const ADDRESS = `P-${bech32Encode('local', new Uint8Array(20).fill(7))}`;
 let node: RunningMockNode;
 let port: number;
 beforeAll(async () => {
+  // Every release at once: the Keystore checks below need a release that still served it (before v1.12.2).
   node = await startMockNode({ port: 0, maxBodyBytes: 64 * 1024 * 1024, nodeVersion: 'all' });
   port = Number(new URL(node.url).port);
 });
@@ -25,7 +26,7 @@ afterAll(() => node.close());
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 describe('hostile requests to the mock node', () => {
-  it('answers 1,000,000 invalid items within a second of a valid request of the same size, serving others meanwhile', async () => {
+  it('answers 1,000,000 invalid items in time proportional to a valid request of the same size, serving others meanwhile', async () => {
     const invalid = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getBalance', params: { addresses: Array(1_000_000).fill('x') } });
     // The same million strings, in a key the node ignores: the same bytes to read, one valid address to check.
     const shape = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getBalance', params: { addresses: [ADDRESS], ignored: Array(1_000_000).fill('x') } });
@@ -48,7 +49,9 @@ describe('hostile requests to the mock node', () => {
       runs.push({ valid: g.ms, invalid: b.ms });
     }
     const best = (key: 'valid' | 'invalid') => Math.min(...runs.map((r) => r[key]));
-    expect(best('invalid') - best('valid')).toBeLessThan(1000);
+    // A ratio, not a time: on a loaded machine both slow down together; a check quadratic in the items would be
+    // thousands of times slower, one linear in them a few times at most.
+    expect(best('invalid') / best('valid')).toBeLessThan(20);
     for (const text of await Promise.all(others)) expect(JSON.parse(text)).toHaveProperty('result.height');
   }, 120_000);
 

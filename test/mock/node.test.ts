@@ -129,13 +129,13 @@ describe('answers beyond the examples', () => {
     const ewoq = `X-${bech32Encode('local', Buffer.from('3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c', 'hex'))}`;
     const params = (address: string) => ({ address, assetID: 'AVAX' });
     const first = await call(await start(), '/ext/bc/X', 'avm.getBalance', params(ewoq));
-    expect((first.json?.result as { balance: string }).balance).toBe('300000000000000000');
+    expect((first.json!.result as { balance: string }).balance).toBe('300000000000000000');
     await node!.close();
     const port = await start();
     expect((await call(port, '/ext/bc/X', 'avm.getBalance', params(ewoq))).json).toEqual(first.json);
     const other = await call(port, '/ext/bc/X', 'avm.getBalance', params(`X-${bech32Encode('local', new Uint8Array(20).fill(2))}`));
     expect(other.json?.result).toEqual({ balance: '0', utxoIDs: [] });
-    const txs = ((first.json?.result as { utxoIDs: Array<{ txID: string }> }).utxoIDs ?? []).map((u) => u.txID);
+    const txs = ((first.json!.result as { utxoIDs: Array<{ txID: string }> }).utxoIDs ?? []).map((u) => u.txID);
     for (const txID of txs) expect(avalancheFormats['avax-cb58']!(txID)).toBe(true);
   });
 

@@ -32,7 +32,7 @@ export type PChainClientErrors = {
     getValidatorsAt: 'InvalidArgument' | 'FailedToGetValidatorSetFailedToFetch';
     getValidatorFeeConfig: 'InvalidArgument';
     getValidatorFeeState: 'InvalidArgument';
-    issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding';
+    issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding' | 'PlatformTxWrongNetworkID' | 'PlatformTxWrongChainID' | 'PlatformTxMissingUTXO';
     sampleValidators: 'InvalidArgument' | 'SamplingErroredWithInsufficientWeight' | 'SamplingErroredWithMissingValidators';
     validatedBy: 'InvalidArgument' | 'ProblemRetrievingBlockchainNotFound' | 'IsNotABlockchain';
     validates: 'InvalidArgument' | 'ProblemRetrievingSubnetNotFound' | 'IsNotASubnet';
@@ -605,6 +605,9 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
      * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
      * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
      * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
+     * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: metadata failed verification: tx has wrong network ID
+     * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: metadata failed verification: tx has wrong chain ID
+     * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found
      */
     issueTx(params: PlatformIssueTxParams & {
         encoding?: 'hex' | 'hexnc' | 'hexc';

@@ -23,7 +23,7 @@ export type XChainClientErrors = {
     getTxFee: 'InvalidArgument';
     getTxStatus: 'InvalidArgument' | 'AvmNilTxID';
     getUTXOs: 'InvalidArgument' | 'UTXONoAddresses' | 'UTXOTooManyAddresses' | 'ProblemParsingSourceChainIDThereIsNoID' | 'CouldntParseAddressExpectedHrpButGot';
-    issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding';
+    issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding' | 'AvmTxWrongNetworkID' | 'AvmTxWrongChainID' | 'AvmTxMissingUTXO';
 };
 /**
  * AvalancheGo X-Chain API (AVM)
@@ -323,6 +323,9 @@ export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
      * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
      * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
      * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
+     * @throws {@link JsonRpcError} -32000: tx has wrong network ID
+     * @throws {@link JsonRpcError} -32000: tx has wrong chain ID
+     * @throws {@link JsonRpcError} -32000: failed to verify transfer: failed to get utxo 26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found
      */
     issueTx(params: AvmIssueTxParams & {
         encoding?: 'hex' | 'hexnc' | 'hexc';

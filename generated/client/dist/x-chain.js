@@ -12,7 +12,7 @@ const ERRORS = {
   getTxFee: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   getTxStatus: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmNilTxID: [-32e3, /^nil transaction ID$/] },
   getUTXOs: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], UTXONoAddresses: [-32e3, /^no addresses provided$/], UTXOTooManyAddresses: [-32e3, /^number of addresses given, \d+, exceeds maximum, \d+$/], ProblemParsingSourceChainIDThereIsNoID: [-32e3, /^problem parsing source chainID "[^"]*": there is no ID with alias: Q$/], CouldntParseAddressExpectedHrpButGot: [-32e3, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/] },
-  issueTx: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/], TxUnsupportedEncoding: [-32e3, /^problem decoding transaction: unsupported encoding in method$/] }
+  issueTx: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32e3, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32e3, /^problem decoding transaction: invalid input checksum$/], TxUnsupportedEncoding: [-32e3, /^problem decoding transaction: unsupported encoding in method$/], AvmTxWrongNetworkID: [-32e3, /^tx has wrong network ID$/], AvmTxWrongChainID: [-32e3, /^tx has wrong chain ID$/], AvmTxMissingUTXO: [-32e3, /^failed to verify transfer: failed to get utxo [1-9A-HJ-NP-Za-km-z]+: not found$/] }
 };
 export class XChainClient extends JsonRpcClient {
   wireNames = { getAddressTxs: "avm.getAddressTxs", getAllBalances: "avm.getAllBalances", getAssetDescription: "avm.getAssetDescription", getBalance: "avm.getBalance", getBlock: "avm.getBlock", getBlockByHeight: "avm.getBlockByHeight", getHeight: "avm.getHeight", getTx: "avm.getTx", getTxFee: "avm.getTxFee", getTxStatus: "avm.getTxStatus", getUTXOs: "avm.getUTXOs", issueTx: "avm.issueTx" };
@@ -240,6 +240,9 @@ export class XChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
+   * @throws {@link JsonRpcError} -32000: tx has wrong network ID
+   * @throws {@link JsonRpcError} -32000: tx has wrong chain ID
+   * @throws {@link JsonRpcError} -32000: failed to verify transfer: failed to get utxo 26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found
    */
   issueTx(params, options) {
     return this.request("avm.issueTx", params, options, ERRORS.issueTx);

@@ -12,7 +12,7 @@ export interface XWalletClientOptions extends ClientOptions {
 }
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type XWalletClientErrors = {
-    issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding';
+    issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding' | 'AvmTxWrongNetworkID' | 'AvmTxWrongChainID' | 'AvmTxMissingUTXO';
 };
 /**
  * AvalancheGo X-Chain wallet API
@@ -45,6 +45,9 @@ export declare class XWalletClient extends JsonRpcClient<XWalletClientErrors> {
      * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
      * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
      * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
+     * @throws {@link JsonRpcError} -32000: tx has wrong network ID
+     * @throws {@link JsonRpcError} -32000: tx has wrong chain ID
+     * @throws {@link JsonRpcError} -32000: failed to verify transfer: failed to get utxo 26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found
      * @deprecated Since AvalancheGo v1.9.12. Use `avm.issueTx` instead ({@link XChainClient.issueTx}).
      */
     issueTx(params: WalletIssueTxParams & {

@@ -89,7 +89,7 @@ export type PChainClientErrors = {
   getValidatorsAt: 'InvalidArgument' | 'FailedToGetValidatorSetFailedToFetch';
   getValidatorFeeConfig: 'InvalidArgument';
   getValidatorFeeState: 'InvalidArgument';
-  issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding';
+  issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding' | 'PlatformTxWrongNetworkID' | 'PlatformTxWrongChainID' | 'PlatformTxMissingUTXO';
   sampleValidators: 'InvalidArgument' | 'SamplingErroredWithInsufficientWeight' | 'SamplingErroredWithMissingValidators';
   validatedBy: 'InvalidArgument' | 'ProblemRetrievingBlockchainNotFound' | 'IsNotABlockchain';
   validates: 'InvalidArgument' | 'ProblemRetrievingSubnetNotFound' | 'IsNotASubnet';
@@ -122,7 +122,7 @@ const ERRORS = {
   getValidatorsAt: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], FailedToGetValidatorSetFailedToFetch: [-32000, /^failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = [1-9A-HJ-NP-Za-km-z]+: current P-chain height \(\d+\) < requested P-Chain height \(\d+\)$/] },
   getValidatorFeeConfig: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   getValidatorFeeState: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
-  issueTx: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/], TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/] },
+  issueTx: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/], TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/], PlatformTxWrongNetworkID: [-32000, /^couldn't issue tx: failed verification: failed execution: metadata failed verification: tx has wrong network ID$/], PlatformTxWrongChainID: [-32000, /^couldn't issue tx: failed verification: failed execution: metadata failed verification: tx has wrong chain ID$/], PlatformTxMissingUTXO: [-32000, /^couldn't issue tx: failed verification: failed execution: failed to read consumed UTXO [1-9A-HJ-NP-Za-km-z]+:\d+ due to: not found$/] },
   sampleValidators: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], SamplingErroredWithInsufficientWeight: [-32000, /^sampling [1-9A-HJ-NP-Za-km-z]+ errored with insufficient weight$/], SamplingErroredWithMissingValidators: [-32000, /^sampling [1-9A-HJ-NP-Za-km-z]+ errored with missing validators$/] },
   validatedBy: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], ProblemRetrievingBlockchainNotFound: [-32000, /^problem retrieving blockchain "[^"]*": not found$/], IsNotABlockchain: [-32000, /^"[^"]*" is not a blockchain$/] },
   validates: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], ProblemRetrievingSubnetNotFound: [-32000, /^problem retrieving subnet "[^"]*": not found$/], IsNotASubnet: [-32000, /^"[^"]*" is not a subnet$/] },
@@ -740,6 +740,9 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
+   * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: metadata failed verification: tx has wrong network ID
+   * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: metadata failed verification: tx has wrong chain ID
+   * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found
    */
   issueTx(params: PlatformIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<PlatformIssueTxResult> {
     return this.request<PlatformIssueTxResult>('platform.issueTx', params, options, ERRORS.issueTx);

@@ -212,7 +212,7 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
     } catch {
       throw new InvalidResponseError(method, this.url, 'the body is not JSON', this.#excerpt(text));
     }
-    if (!isObject(response) || response.jsonrpc !== '2.0') throw new InvalidResponseError(method, this.url, 'not a JSON-RPC 2.0 response object', this.#excerpt(text));
+    if (!isObject(response) || (response as ResponseObject).jsonrpc !== '2.0') throw new InvalidResponseError(method, this.url, 'not a JSON-RPC 2.0 response object', this.#excerpt(text));
     return this.#result<Result>(method, id, response as ResponseObject, text, errors);
   }
 

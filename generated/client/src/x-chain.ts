@@ -51,7 +51,7 @@ export type XChainClientErrors = {
   getTxFee: 'InvalidArgument';
   getTxStatus: 'InvalidArgument' | 'AvmNilTxID';
   getUTXOs: 'InvalidArgument' | 'UTXONoAddresses' | 'UTXOTooManyAddresses' | 'ProblemParsingSourceChainIDThereIsNoID' | 'CouldntParseAddressExpectedHrpButGot';
-  issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding';
+  issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding' | 'AvmTxWrongNetworkID' | 'AvmTxWrongChainID' | 'AvmTxMissingUTXO';
 };
 
 const ERRORS = {
@@ -66,7 +66,7 @@ const ERRORS = {
   getTxFee: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   getTxStatus: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmNilTxID: [-32000, /^nil transaction ID$/] },
   getUTXOs: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], UTXONoAddresses: [-32000, /^no addresses provided$/], UTXOTooManyAddresses: [-32000, /^number of addresses given, \d+, exceeds maximum, \d+$/], ProblemParsingSourceChainIDThereIsNoID: [-32000, /^problem parsing source chainID "[^"]*": there is no ID with alias: Q$/], CouldntParseAddressExpectedHrpButGot: [-32000, /^couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/] },
-  issueTx: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/], TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/] },
+  issueTx: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/], TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/], AvmTxWrongNetworkID: [-32000, /^tx has wrong network ID$/], AvmTxWrongChainID: [-32000, /^tx has wrong chain ID$/], AvmTxMissingUTXO: [-32000, /^failed to verify transfer: failed to get utxo [1-9A-HJ-NP-Za-km-z]+: not found$/] },
 } as const;
 
 /**
@@ -380,6 +380,9 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
+   * @throws {@link JsonRpcError} -32000: tx has wrong network ID
+   * @throws {@link JsonRpcError} -32000: tx has wrong chain ID
+   * @throws {@link JsonRpcError} -32000: failed to verify transfer: failed to get utxo 26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found
    */
   issueTx(params: AvmIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<AvmIssueTxResult> {
     return this.request<AvmIssueTxResult>('avm.issueTx', params, options, ERRORS.issueTx);

@@ -17,11 +17,11 @@ export interface XWalletClientOptions extends ClientOptions {
 
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type XWalletClientErrors = {
-  issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding';
+  issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding' | 'AvmTxWrongNetworkID' | 'AvmTxWrongChainID' | 'AvmTxMissingUTXO';
 };
 
 const ERRORS = {
-  issueTx: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/], TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/] },
+  issueTx: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], TxMissingHexPrefix: [-32000, /^problem decoding transaction: missing 0x[0-9a-fA-F]* prefix to hex encoding$/], TxBadChecksum: [-32000, /^problem decoding transaction: invalid input checksum$/], TxUnsupportedEncoding: [-32000, /^problem decoding transaction: unsupported encoding in method$/], AvmTxWrongNetworkID: [-32000, /^tx has wrong network ID$/], AvmTxWrongChainID: [-32000, /^tx has wrong chain ID$/], AvmTxMissingUTXO: [-32000, /^failed to verify transfer: failed to get utxo [1-9A-HJ-NP-Za-km-z]+: not found$/] },
 } as const;
 
 /**
@@ -57,6 +57,9 @@ export class XWalletClient extends JsonRpcClient<XWalletClientErrors> {
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
    * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
+   * @throws {@link JsonRpcError} -32000: tx has wrong network ID
+   * @throws {@link JsonRpcError} -32000: tx has wrong chain ID
+   * @throws {@link JsonRpcError} -32000: failed to verify transfer: failed to get utxo 26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found
    * @deprecated Since AvalancheGo v1.9.12. Use `avm.issueTx` instead ({@link XChainClient.issueTx}).
    */
   issueTx(params: WalletIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<WalletIssueTxResult> {

@@ -3382,6 +3382,15 @@ export const pChainDocument = {
         },
         {
           "$ref": "#/components/errors/TxUnsupportedEncoding"
+        },
+        {
+          "$ref": "#/components/errors/PlatformTxWrongNetworkID"
+        },
+        {
+          "$ref": "#/components/errors/PlatformTxWrongChainID"
+        },
+        {
+          "$ref": "#/components/errors/PlatformTxMissingUTXO"
         }
       ],
       "examples": [
@@ -4642,6 +4651,18 @@ export const pChainDocument = {
       "PlatformAddressWrongHRP": {
         "code": -32000,
         "message": "couldn't parse address \"P-custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p\": expected hrp \"avax\" but got \"custom\""
+      },
+      "PlatformTxMissingUTXO": {
+        "code": -32000,
+        "message": "couldn't issue tx: failed verification: failed execution: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found"
+      },
+      "PlatformTxWrongChainID": {
+        "code": -32000,
+        "message": "couldn't issue tx: failed verification: failed execution: metadata failed verification: tx has wrong chain ID"
+      },
+      "PlatformTxWrongNetworkID": {
+        "code": -32000,
+        "message": "couldn't issue tx: failed verification: failed execution: metadata failed verification: tx has wrong network ID"
       },
       "TxBadChecksum": {
         "code": -32000,

@@ -1553,6 +1553,15 @@ export const xChainDocument = {
         },
         {
           "$ref": "#/components/errors/TxUnsupportedEncoding"
+        },
+        {
+          "$ref": "#/components/errors/AvmTxWrongNetworkID"
+        },
+        {
+          "$ref": "#/components/errors/AvmTxWrongChainID"
+        },
+        {
+          "$ref": "#/components/errors/AvmTxMissingUTXO"
         }
       ],
       "examples": [
@@ -2199,6 +2208,18 @@ export const xChainDocument = {
       "AvmNotLinearized": {
         "code": -32000,
         "message": "chain is not linearized"
+      },
+      "AvmTxMissingUTXO": {
+        "code": -32000,
+        "message": "failed to verify transfer: failed to get utxo 26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found"
+      },
+      "AvmTxWrongChainID": {
+        "code": -32000,
+        "message": "tx has wrong chain ID"
+      },
+      "AvmTxWrongNetworkID": {
+        "code": -32000,
+        "message": "tx has wrong network ID"
       },
       "InvalidArgument": {
         "code": -32000,

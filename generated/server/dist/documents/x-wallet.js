@@ -69,6 +69,15 @@ export const xWalletDocument = {
         },
         {
           "$ref": "#/components/errors/TxUnsupportedEncoding"
+        },
+        {
+          "$ref": "#/components/errors/AvmTxWrongNetworkID"
+        },
+        {
+          "$ref": "#/components/errors/AvmTxWrongChainID"
+        },
+        {
+          "$ref": "#/components/errors/AvmTxMissingUTXO"
         }
       ],
       "examples": [
@@ -148,6 +157,18 @@ export const xWalletDocument = {
       }
     },
     "errors": {
+      "AvmTxMissingUTXO": {
+        "code": -32000,
+        "message": "failed to verify transfer: failed to get utxo 26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found"
+      },
+      "AvmTxWrongChainID": {
+        "code": -32000,
+        "message": "tx has wrong chain ID"
+      },
+      "AvmTxWrongNetworkID": {
+        "code": -32000,
+        "message": "tx has wrong network ID"
+      },
       "InvalidArgument": {
         "code": -32000,
         "message": "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
