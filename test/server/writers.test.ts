@@ -12,7 +12,9 @@ import { writersCode } from '../../generators/server/writers.ts';
 
 const model = loadModel();
 const specs = new Map<string, MethodSpec>(
-  [server.adminMethods, server.avmStaticMethods, server.keystoreMethods, server.pChainMethods, server.xChainMethods, server.xWalletMethods].flat().map((spec) => [spec.name, spec]),
+  Object.values(server.ENDPOINTS)
+    .flatMap((endpoint) => endpoint.methods)
+    .map((spec) => [spec.name, spec]),
 );
 const methods = model.endpoints.flatMap((endpoint) => endpoint.methods).map((method) => ({ method, write: specs.get(method.name)!.writeResult! }));
 
