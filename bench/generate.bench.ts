@@ -24,7 +24,10 @@ interface Run {
 /** Runs node with `args`, reporting wall time and the child's peak resident memory (from a preload that prints it at exit). */
 function timeNode(args: string[], work: string): Run {
   const preload = join(work, 'max-rss.mjs');
-  writeFileSync(preload, "process.on('exit', () => process.stderr.write(`\\nmax-rss-kb ${process.resourceUsage().maxRSS}\\n`));\n");
+  writeFileSync(
+    preload,
+    "process.on('exit', () => process.stderr.write(`\\nmax-rss-kb ${process.resourceUsage().maxRSS}\\n`));\n",
+  );
   const start = performance.now();
   const child = spawnSync(process.execPath, ['--import', preload, ...args], { cwd: ROOT, encoding: 'utf8' });
   const ms = performance.now() - start;
@@ -33,7 +36,10 @@ function timeNode(args: string[], work: string): Run {
 }
 
 function ours(work: string, round: number, ...only: string[]): Run {
-  return timeNode([join(ROOT, 'generators/bin.js'), '--out', join(work, `ours-${round}-${only.join('-')}`), ...only], work);
+  return timeNode(
+    [join(ROOT, 'generators/bin.js'), '--out', join(work, `ours-${round}-${only.join('-')}`), ...only],
+    work,
+  );
 }
 
 /** @open-rpc/generator, once per document; its validator wants a server URL with a scheme, so `{baseUrl}` is spelt out. */
@@ -43,7 +49,10 @@ function baseline(work: string, round: number, documents: string[]): Run {
   let maxRssKb = 0;
   for (const document of documents) {
     const name = document.replace(/\.json$/, '');
-    const text = readFileSync(join(ROOT, 'generated/openrpc', document), 'utf8').replaceAll('"{baseUrl}/', '"http://127.0.0.1:9650/');
+    const text = readFileSync(join(ROOT, 'generated/openrpc', document), 'utf8').replaceAll(
+      '"{baseUrl}/',
+      '"http://127.0.0.1:9650/',
+    );
     const documentPath = join(work, `${name}.json`);
     writeFileSync(documentPath, text);
     const config = join(work, `${name}-config.json`);
@@ -51,7 +60,10 @@ function baseline(work: string, round: number, documents: string[]): Run {
       { type: 'client', language: 'typescript', name: `${name}-client` },
       { type: 'server', language: 'typescript', name: `${name}-server` },
     ];
-    writeFileSync(config, JSON.stringify({ openrpcDocument: documentPath, outDir: join(work, `baseline-${round}`, name), components }));
+    writeFileSync(
+      config,
+      JSON.stringify({ openrpcDocument: documentPath, outDir: join(work, `baseline-${round}`, name), components }),
+    );
     const run = timeNode([cli, 'generate', '-c', config], work);
     ms += run.ms;
     maxRssKb = Math.max(maxRssKb, run.maxRssKb);
@@ -74,7 +86,9 @@ async function clientSize(): Promise<{ minified: number; gzipped: number }> {
 }
 
 export default async function generateBench(): Promise<void> {
-  const documents = readdirSync(join(ROOT, 'generated/openrpc')).filter((f) => f.endsWith('.json')).sort();
+  const documents = readdirSync(join(ROOT, 'generated/openrpc'))
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   const work = mkdtempSync(join(tmpdir(), 'generate-bench-'));
   try {
     // The toolkit keeps what it derives from its own code (the bundled CLI, V8's compiled code of the TypeScript
@@ -96,14 +110,26 @@ export default async function generateBench(): Promise<void> {
     const oursMs = median(mine.map((r) => r.ms));
     const theirsMs = median(theirs.map((r) => r.ms));
     console.log(`documents: ${documents.length} (${documents.join(', ')}), ${ROUNDS} alternating rounds`);
-    console.log(`ours, full generation (every artifact):            median ${oursMs.toFixed(0)} ms  (${mine.map((r) => r.ms.toFixed(0)).join(', ')})`);
-    console.log(`@open-rpc/generator, TS client + server per doc:   median ${theirsMs.toFixed(0)} ms  (${theirs.map((r) => r.ms.toFixed(0)).join(', ')})`);
+    console.log(
+      `ours, full generation (every artifact):            median ${oursMs.toFixed(0)} ms  (${mine.map((r) => r.ms.toFixed(0)).join(', ')})`,
+    );
+    console.log(
+      `@open-rpc/generator, TS client + server per doc:   median ${theirsMs.toFixed(0)} ms  (${theirs.map((r) => r.ms.toFixed(0)).join(', ')})`,
+    );
     console.log(`ratio ours / @open-rpc/generator: ${(oursMs / theirsMs).toFixed(2)} (target <= 0.50)`);
-    console.log(`  ours, first run after installing or changing the toolkit (its caches built): ${cold.ms.toFixed(0)} ms`);
-    console.log(`  of ours: loading and checking the spec alone (--validate) median ${median(validateOnly.map((r) => r.ms)).toFixed(0)} ms; with the client artifact only, median ${median(clientOnly.map((r) => r.ms)).toFixed(0)} ms`);
-    console.log(`peak memory: ours ${(Math.max(...mine.map((r) => r.maxRssKb)) / 1024).toFixed(0)} MB, @open-rpc/generator ${(Math.max(...theirs.map((r) => r.maxRssKb)) / 1024).toFixed(0)} MB per run`);
+    console.log(
+      `  ours, first run after installing or changing the toolkit (its caches built): ${cold.ms.toFixed(0)} ms`,
+    );
+    console.log(
+      `  of ours: loading and checking the spec alone (--validate) median ${median(validateOnly.map((r) => r.ms)).toFixed(0)} ms; with the client artifact only, median ${median(clientOnly.map((r) => r.ms)).toFixed(0)} ms`,
+    );
+    console.log(
+      `peak memory: ours ${(Math.max(...mine.map((r) => r.maxRssKb)) / 1024).toFixed(0)} MB, @open-rpc/generator ${(Math.max(...theirs.map((r) => r.maxRssKb)) / 1024).toFixed(0)} MB per run`,
+    );
     const size = await clientSize();
-    console.log(`client, all ${documents.length} endpoints: ${(size.minified / 1024).toFixed(1)} KB minified, ${(size.gzipped / 1024).toFixed(1)} KB gzipped (target <= 10 KB)`);
+    console.log(
+      `client, all ${documents.length} endpoints: ${(size.minified / 1024).toFixed(1)} KB minified, ${(size.gzipped / 1024).toFixed(1)} KB gzipped (target <= 10 KB)`,
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -19,7 +19,24 @@ const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
 function context(w: World) {
   const f = w.config.fee;
-  return { networkID: w.network.networkID, hrp: w.network.hrp, xBlockchainID: w.chainIDs.X, pBlockchainID: w.chainIDs.P, cBlockchainID: w.chainIDs.C, avaxAssetID: w.network.avaxAssetID, baseTxFee: w.config.txFee, createAssetTxFee: w.config.createAssetTxFee, platformFeeConfig: { weights: { 0: f.weights[0], 1: f.weights[1], 2: f.weights[2], 3: f.weights[3] }, maxCapacity: f.maxCapacity, maxPerSecond: f.maxPerSecond, targetPerSecond: f.targetPerSecond, minPrice: f.minPrice, excessConversionConstant: f.excessConversionConstant } };
+  return {
+    networkID: w.network.networkID,
+    hrp: w.network.hrp,
+    xBlockchainID: w.chainIDs.X,
+    pBlockchainID: w.chainIDs.P,
+    cBlockchainID: w.chainIDs.C,
+    avaxAssetID: w.network.avaxAssetID,
+    baseTxFee: w.config.txFee,
+    createAssetTxFee: w.config.createAssetTxFee,
+    platformFeeConfig: {
+      weights: { 0: f.weights[0], 1: f.weights[1], 2: f.weights[2], 3: f.weights[3] },
+      maxCapacity: f.maxCapacity,
+      maxPerSecond: f.maxPerSecond,
+      targetPerSecond: f.targetPerSecond,
+      minPrice: f.minPrice,
+      excessConversionConstant: f.excessConversionConstant,
+    },
+  };
 }
 
 /** One signed BaseTx per account, spending both of its X-Chain UTXOs. */
@@ -32,7 +49,11 @@ async function twoInputTxs(world: World): Promise<Uint8Array[]> {
     const two = world.utxosOf('X', account.address).slice(0, 2);
     const utxos = two.map((u) => manager.unpack(u.bytes, Utxo));
     const total = two.reduce((s, u) => s + u.amount, 0n);
-    const tx = avm.newBaseTx(context(world), [from], utxos, [TransferableOutput.fromNative(world.network.avaxAssetID, total - world.config.txFee, [new Uint8Array(20).fill(1)])]);
+    const tx = avm.newBaseTx(context(world), [from], utxos, [
+      TransferableOutput.fromNative(world.network.avaxAssetID, total - world.config.txFee, [
+        new Uint8Array(20).fill(1),
+      ]),
+    ]);
     await addTxSignatures({ unsignedTx: tx, privateKeys: [key] });
     out.push(tx.getSignedTx().toBytes());
   }
@@ -52,7 +73,11 @@ async function launch(bin: string): Promise<number> {
       });
       child.once('exit', () => reject(new Error(text)));
     });
-    await fetch(`${url}/ext/bc/X`, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":{}}', headers: { 'content-type': 'application/json' } });
+    await fetch(`${url}/ext/bc/X`, {
+      method: 'POST',
+      body: '{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":{}}',
+      headers: { 'content-type': 'application/json' },
+    });
     return ms(start);
   } finally {
     child.kill();
@@ -65,7 +90,9 @@ export default async function bench(): Promise<void> {
     await buildMockPackage(dir);
     const launches = [];
     for (let i = 0; i < 3; i++) launches.push(await launch(join(dir, 'dist/bin.js')));
-    console.log(`avalanche-mock launch to first answer: ${median(launches).toFixed(0)} ms median of 3 (target < 300 ms)`);
+    console.log(
+      `avalanche-mock launch to first answer: ${median(launches).toFixed(0)} ms median of 3 (target < 300 ms)`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -90,7 +117,9 @@ export default async function bench(): Promise<void> {
     times.push(ms(start));
   }
   const seconds = ms(all) / 1000;
-  console.log(`issueTx of a signed 2-input BaseTx to Accepted (in process): ${median(times).toFixed(3)} ms median; ${(txs.length / seconds).toFixed(0)} tx/s over ${txs.length} (targets < 2 ms, >= 500/s)`);
+  console.log(
+    `issueTx of a signed 2-input BaseTx to Accepted (in process): ${median(times).toFixed(3)} ms median; ${(txs.length / seconds).toFixed(0)} tx/s over ${txs.length} (targets < 2 ms, >= 500/s)`,
+  );
 
   const heapBefore = process.memoryUsage().heapUsed;
   const big = buildWorld({ network: 'local', accounts: 1, utxosPerAccount: 50_000 });
@@ -106,5 +135,7 @@ export default async function bench(): Promise<void> {
     big.revert(mark);
     rounds.push(ms(start));
   }
-  console.log(`snapshot + issueTx (signatures already recovered once) + revert on ${utxos} UTXOs: ${median(rounds).toFixed(3)} ms median of 20 (target < 5 ms); the world's heap ~${heap.toFixed(0)} MB, process RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB (target < 200 MB)`);
+  console.log(
+    `snapshot + issueTx (signatures already recovered once) + revert on ${utxos} UTXOs: ${median(rounds).toFixed(3)} ms median of 20 (target < 5 ms); the world's heap ~${heap.toFixed(0)} MB, process RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB (target < 200 MB)`,
+  );
 }

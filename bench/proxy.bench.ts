@@ -22,16 +22,25 @@ async function startUpstream(): Promise<{ url: string; label: string; close: () 
 function timedCall(url: string, agent: Agent): Promise<number> {
   return new Promise((done, fail) => {
     const start = process.hrtime.bigint();
-    const req = request(`${url}/ext/bc/P`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(BODY) } }, (res) => {
-      res.resume();
-      res.on('end', () => done(Number(process.hrtime.bigint() - start) / 1e6));
-    });
+    const req = request(
+      `${url}/ext/bc/P`,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(BODY) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => done(Number(process.hrtime.bigint() - start) / 1e6));
+      },
+    );
     req.on('error', fail);
     req.end(BODY);
   });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 
 export default async function bench(): Promise<void> {
@@ -53,11 +62,16 @@ export default async function bench(): Promise<void> {
     const directSorted = times.direct.sort((a, b) => a - b);
     const proxiedSorted = times.proxied.sort((a, b) => a - b);
     const rows = [50, 99].map((p) => [p, percentile(directSorted, p), percentile(proxiedSorted, p)] as const);
-    console.log(`platform.getHeight against ${node.label}, ${SAMPLES} calls each way, interleaved, keep-alive, 127.0.0.1`);
+    console.log(
+      `platform.getHeight against ${node.label}, ${SAMPLES} calls each way, interleaved, keep-alive, 127.0.0.1`,
+    );
     console.log('percentile   direct      via proxy   added');
-    for (const [p, d, v] of rows) console.log(`p${String(p).padEnd(11)}${ms(d).padEnd(12)}${ms(v).padEnd(12)}${ms(v - d)}`);
+    for (const [p, d, v] of rows)
+      console.log(`p${String(p).padEnd(11)}${ms(d).padEnd(12)}${ms(v).padEnd(12)}${ms(v - d)}`);
     const added = rows[0]![2] - rows[0]![1];
-    console.log(`added at the median: ${ms(added)} (target < 1 ms: ${added < 1 ? 'met' : 'NOT met'}); violations seen: ${proxy.stats.violations}`);
+    console.log(
+      `added at the median: ${ms(added)} (target < 1 ms: ${added < 1 ? 'met' : 'NOT met'}); violations seen: ${proxy.stats.violations}`,
+    );
   } finally {
     direct.destroy();
     proxied.destroy();

@@ -5,7 +5,9 @@
 import { readdirSync } from 'node:fs';
 
 const only = process.argv[2];
-for (const file of readdirSync(import.meta.dirname).filter((f) => f.endsWith('.bench.ts')).sort()) {
+for (const file of readdirSync(import.meta.dirname)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort()) {
   if (only && !file.includes(only)) continue;
   console.log(`\n## ${file.replace('.bench.ts', '')}`);
   const bench = (await import(`./${file}`)) as { default: () => Promise<void> };

@@ -23,10 +23,23 @@ export function syntheticDocument(count: number): Record<string, unknown> {
     ],
     result: {
       name: 'result',
-      schema: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: { $ref: '#/components/schemas/Item' } }, next: { type: 'string' } } },
+      schema: {
+        type: 'object',
+        required: ['items'],
+        properties: {
+          items: { type: 'array', items: { $ref: '#/components/schemas/Item' } },
+          next: { type: 'string' },
+        },
+      },
     },
     errors: [{ $ref: '#/components/errors/NotFound' }],
-    examples: [{ name: 'one', params: [{ name: 'address', value: `0x${'ab'.repeat(20)}` }], result: { name: 'result', value: { items: [{ id: String(i), tags: [] }] } } }],
+    examples: [
+      {
+        name: 'one',
+        params: [{ name: 'address', value: `0x${'ab'.repeat(20)}` }],
+        result: { name: 'result', value: { items: [{ id: String(i), tags: [] }] } },
+      },
+    ],
   }));
   return {
     openrpc: '1.3.2',
@@ -37,7 +50,15 @@ export function syntheticDocument(count: number): Record<string, unknown> {
       schemas: {
         Address: { type: 'string', pattern: '^0x[0-9a-f]{40}$' },
         Page: { type: 'object', properties: { limit: { type: 'integer', minimum: 1 }, cursor: { type: 'string' } } },
-        Item: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, child: { $ref: '#/components/schemas/Item' } } },
+        Item: {
+          type: 'object',
+          required: ['id'],
+          properties: {
+            id: { type: 'string' },
+            tags: { type: 'array', items: { type: 'string' } },
+            child: { $ref: '#/components/schemas/Item' },
+          },
+        },
       },
       errors: { NotFound: { code: 4004, message: 'not found' } },
     },
@@ -53,9 +74,16 @@ interface Run {
 
 function generate(spec: string, out: string, work: string): Run {
   const preload = join(work, 'max-rss.mjs');
-  writeFileSync(preload, "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write(`\\nmax-rss-kb ${u.maxRSS} cpu-us ${u.userCPUTime + u.systemCPUTime}\\n`); });\n");
+  writeFileSync(
+    preload,
+    "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write(`\\nmax-rss-kb ${u.maxRSS} cpu-us ${u.userCPUTime + u.systemCPUTime}\\n`); });\n",
+  );
   const start = performance.now();
-  const child = spawnSync(process.execPath, ['--import', preload, join(ROOT, 'generators/bin.js'), '--spec', spec, '--out', out], { cwd: ROOT, encoding: 'utf8' });
+  const child = spawnSync(
+    process.execPath,
+    ['--import', preload, join(ROOT, 'generators/bin.js'), '--spec', spec, '--out', out],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   const ms = performance.now() - start;
   if (child.status !== 0) throw new Error(`generating ${spec} failed:\n${child.stderr.slice(0, 2000)}`);
   const [, rss = '0', cpu = '0'] = /max-rss-kb (\d+) cpu-us (\d+)/.exec(child.stderr) ?? [];
@@ -66,14 +94,18 @@ export default async function scaleBench(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'scale-bench-'));
   try {
     const largest = generate(join(ROOT, 'test/fixtures/corpus/starknet'), join(work, 'starknet-out'), work);
-    console.log(`largest public document (starknet node API, 141 KB, 410 refs): ${(largest.ms / 1000).toFixed(1)} s wall, ${(largest.cpuMs / 1000).toFixed(1)} s CPU, ${largest.maxRssMb.toFixed(0)} MB (targets < 10 s, < 500 MB)`);
+    console.log(
+      `largest public document (starknet node API, 141 KB, 410 refs): ${(largest.ms / 1000).toFixed(1)} s wall, ${(largest.cpuMs / 1000).toFixed(1)} s CPU, ${largest.maxRssMb.toFixed(0)} MB (targets < 10 s, < 500 MB)`,
+    );
     for (const count of SIZES) {
       const dir = join(work, `synthetic-${count}`);
       mkdirSync(dir);
       writeFileSync(join(dir, 'synthetic.json'), JSON.stringify(syntheticDocument(count)));
       const run = generate(join(dir, 'synthetic.json'), join(work, `out-${count}`), work);
       const per = count / 1000;
-      console.log(`${count} methods: ${(run.ms / 1000).toFixed(1)} s wall, ${(run.cpuMs / 1000).toFixed(1)} s CPU, ${run.maxRssMb.toFixed(0)} MB; per 1,000 methods ${(run.cpuMs / 1000 / per).toFixed(2)} s CPU, ${(run.maxRssMb / per).toFixed(0)} MB`);
+      console.log(
+        `${count} methods: ${(run.ms / 1000).toFixed(1)} s wall, ${(run.cpuMs / 1000).toFixed(1)} s CPU, ${run.maxRssMb.toFixed(0)} MB; per 1,000 methods ${(run.cpuMs / 1000 / per).toFixed(2)} s CPU, ${(run.maxRssMb / per).toFixed(0)} MB`,
+      );
       rmSync(join(work, `out-${count}`), { recursive: true, force: true });
     }
   } finally {

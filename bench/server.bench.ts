@@ -20,7 +20,9 @@ import { median } from './median.ts';
 const PATH = '/ext/bc/X';
 const DOCUMENT = readFileSync(new URL('../generated/openrpc/x-chain.json', import.meta.url), 'utf8');
 type Example = { params: Array<{ name: string; value: unknown }>; result: { value: unknown } };
-const EXAMPLE = (JSON.parse(DOCUMENT) as { methods: Array<{ name: string; examples: Example[] }> }).methods.find((m) => m.name === 'avm.getBalance')!.examples[0]!;
+const EXAMPLE = (JSON.parse(DOCUMENT) as { methods: Array<{ name: string; examples: Example[] }> }).methods.find(
+  (m) => m.name === 'avm.getBalance',
+)!.examples[0]!;
 const PARAMS = Object.fromEntries(EXAMPLE.params.map((p) => [p.name, p.value]));
 const RESULT = EXAMPLE.result.value;
 const BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.getBalance', params: PARAMS });
@@ -59,8 +61,14 @@ async function serve(target: Target): Promise<void> {
         const chunks: Buffer[] = [];
         req.on('data', (chunk: Buffer) => target === 'json' && chunks.push(chunk));
         req.on('end', () => {
-          const answer = target === 'bare' ? fixed : `${JSON.stringify({ jsonrpc: '2.0', result: RESULT, id: (JSON.parse(Buffer.concat(chunks).toString()) as { id: unknown }).id })}\n`;
-          res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(answer)) });
+          const answer =
+            target === 'bare'
+              ? fixed
+              : `${JSON.stringify({ jsonrpc: '2.0', result: RESULT, id: (JSON.parse(Buffer.concat(chunks).toString()) as { id: unknown }).id })}\n`;
+          res.writeHead(200, {
+            'Content-Type': 'application/json; charset=utf-8',
+            'Content-Length': String(Buffer.byteLength(answer)),
+          });
           res.end(answer);
         });
       }),
@@ -68,8 +76,14 @@ async function serve(target: Target): Promise<void> {
   } else {
     // CommonJS packages without an `exports` map or a `main` that ESM can resolve: loaded the CommonJS way.
     const require = createRequire(import.meta.url);
-    const mockServer = (require('@open-rpc/mock-server/build/index.js') as { default: (port: number, document: unknown) => { start(): Promise<void> } }).default;
-    const { parseOpenRPCDocument } = require('@open-rpc/schema-utils-js') as { parseOpenRPCDocument: (document: unknown, options: object) => Promise<unknown> };
+    const mockServer = (
+      require('@open-rpc/mock-server/build/index.js') as {
+        default: (port: number, document: unknown) => { start(): Promise<void> };
+      }
+    ).default;
+    const { parseOpenRPCDocument } = require('@open-rpc/schema-utils-js') as {
+      parseOpenRPCDocument: (document: unknown, options: object) => Promise<unknown>;
+    };
     // Its ajv knows no custom formats and throws on the avax-* ones at the first call, so they are left out for it.
     const document = JSON.parse(DOCUMENT, (key, value: unknown) =>
       key === 'format' && typeof value === 'string' && value.startsWith('avax-') ? undefined : value,
@@ -101,7 +115,8 @@ function pinLoadGenerator(): { serverCpu: number; unpin: () => void } | undefine
     const [from, to = from] = range.split('-').map(Number) as [number, number?];
     return Array.from({ length: to - from + 1 }, (_, i) => from + i);
   });
-  if (cpus.length < 2 || spawnSync('taskset', ['-a', '-c', '-p', String(cpus[0]), String(process.pid)]).status !== 0) return undefined;
+  if (cpus.length < 2 || spawnSync('taskset', ['-a', '-c', '-p', String(cpus[0]), String(process.pid)]).status !== 0)
+    return undefined;
   return { serverCpu: cpus[1]!, unpin: () => void spawnSync('taskset', ['-a', '-c', '-p', list, String(process.pid)]) };
 }
 
@@ -157,20 +172,36 @@ function loop(port: number, request: Buffer, until: () => boolean, count: () => 
 
 /** Each target must answer the call with its result: a benchmark of error answers would measure nothing. */
 async function check(target: Target, port: number): Promise<void> {
-  const response = await fetch(`http://127.0.0.1:${port}${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY });
+  const response = await fetch(`http://127.0.0.1:${port}${PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: BODY,
+  });
   const answer = (await response.json()) as { result?: unknown };
-  const expected = target === 'mock' ? answer.result !== undefined : JSON.stringify(answer.result) === JSON.stringify(RESULT);
+  const expected =
+    target === 'mock' ? answer.result !== undefined : JSON.stringify(answer.result) === JSON.stringify(RESULT);
   if (!expected) throw new Error(`${target} answered ${JSON.stringify(answer).slice(0, 200)}`);
 }
 
 /** Answers per second from one target over `ms`, after `warmupMs` of load that is not counted. */
 async function measure(port: number, warmupMs: number, ms: number): Promise<number> {
-  const request = Buffer.from(`POST ${PATH} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY}`);
+  const request = Buffer.from(
+    `POST ${PATH} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY}`,
+  );
   let counted = 0;
   let counting = false;
   const end = Date.now() + warmupMs + ms;
   const timer = setTimeout(() => (counting = true), warmupMs);
-  await Promise.all(Array.from({ length: CONNECTIONS }, () => loop(port, request, () => Date.now() >= end, () => counting && counted++)));
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, () =>
+      loop(
+        port,
+        request,
+        () => Date.now() >= end,
+        () => counting && counted++,
+      ),
+    ),
+  );
   clearTimeout(timer);
   return counted / (ms / 1000);
 }
@@ -201,10 +232,16 @@ export default async function bench(): Promise<void> {
   const rate = (target: Target) => median(rounds.map((r) => r[target]));
   const line = (label: string, target: Target) => {
     const all = rounds.map((r) => r[target]);
-    console.log(`  ${label.padEnd(48)} ${Math.round(rate(target)).toString().padStart(7)} req/s   (rounds: ${Math.round(Math.min(...all))}-${Math.round(Math.max(...all))})`);
+    console.log(
+      `  ${label.padEnd(48)} ${Math.round(rate(target)).toString().padStart(7)} req/s   (rounds: ${Math.round(Math.min(...all))}-${Math.round(Math.max(...all))})`,
+    );
   };
-  const placement = pinned ? `load generator and servers pinned to two CPUs` : 'nothing pinned (needs taskset and 2 cores)';
-  console.log(`avm.getBalance over ${CONNECTIONS} keep-alive connections, ${placement}; ${ROUNDS} rounds of ${MEASURE_MS / 1000} s per server, medians:`);
+  const placement = pinned
+    ? `load generator and servers pinned to two CPUs`
+    : 'nothing pinned (needs taskset and 2 cores)';
+  console.log(
+    `avm.getBalance over ${CONNECTIONS} keep-alive connections, ${placement}; ${ROUNDS} rounds of ${MEASURE_MS / 1000} s per server, medians:`,
+  );
   line('(a) mock node', 'mock');
   line('(b) generated stub, validation, trivial handler', 'stub');
   line('(c) bare node:http, fixed result', 'bare');

@@ -15,7 +15,8 @@ const SETTLE_SECONDS = Number(process.env.SOAK_SETTLE_SECONDS ?? 30);
 const CONNECTIONS = 16;
 const ROOT = join(import.meta.dirname, '..');
 
-const call = (method: string, params: unknown, id: unknown = 1) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+const call = (method: string, params: unknown, id: unknown = 1) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method, params });
 
 function deepId(depth: number): string {
   return `{"jsonrpc":"2.0","id":${'['.repeat(depth)}1${']'.repeat(depth)},"method":"platform.getHeight","params":{}}`;
@@ -55,7 +56,11 @@ function rssKiB(pid: number): number {
 function documented(status: number, text: string): boolean {
   if (status !== 200) return false;
   try {
-    const body = JSON.parse(text) as { jsonrpc?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown } };
+    const body = JSON.parse(text) as {
+      jsonrpc?: unknown;
+      result?: unknown;
+      error?: { code?: unknown; message?: unknown };
+    };
     if (body.jsonrpc !== '2.0') return false;
     return 'result' in body || (typeof body.error?.code === 'number' && typeof body.error.message === 'string');
   } catch {
@@ -65,22 +70,28 @@ function documented(status: number, text: string): boolean {
 
 function send(agent: Agent, port: number, path: string, body: string | Buffer): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve(documented(res.statusCode ?? 0, text) ? undefined : `HTTP ${res.statusCode}: ${text.slice(0, 120)}`);
-      });
-      res.on('error', (error) => resolve(`response: ${error.message}`));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve(documented(res.statusCode ?? 0, text) ? undefined : `HTTP ${res.statusCode}: ${text.slice(0, 120)}`);
+        });
+        res.on('error', (error) => resolve(`response: ${error.message}`));
+      },
+    );
     req.on('error', (error) => resolve(`connection: ${error.message}`));
     req.end(body);
   });
 }
 
 export default async function soak(): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'mock/cli.ts'), '--port', '0', '--quiet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'mock/cli.ts'), '--port', '0', '--quiet'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const port = await new Promise<number>((resolve, reject) => {
       let text = '';
@@ -118,11 +129,15 @@ export default async function soak(): Promise<void> {
     const settled = rssKiB(child.pid!);
 
     const mb = (kib: number) => `${(kib / 1024).toFixed(0)} MB`;
-    console.log(`soak: ${SECONDS} s, ${CONNECTIONS} connections, ${bodies.length}-body mix (8 valid, 7 invalid or hostile)`);
+    console.log(
+      `soak: ${SECONDS} s, ${CONNECTIONS} connections, ${bodies.length}-body mix (8 valid, 7 invalid or hostile)`,
+    );
     console.log(`  requests ${requests} (${(requests / SECONDS).toFixed(0)}/s), errors ${errors.length} (target 0)`);
     for (const problem of [...new Set(errors)].slice(0, 5)) console.log(`    ${problem}`);
     const back = (settled - start) / start;
-    console.log(`  node RSS: start ${mb(start)}, end ${mb(end)}, ${SETTLE_SECONDS} s later ${mb(settled)} (${(back * 100).toFixed(0)}% of start; target within 20%: ${Math.abs(back) <= 0.2 ? 'met' : 'not met'})`);
+    console.log(
+      `  node RSS: start ${mb(start)}, end ${mb(end)}, ${SETTLE_SECONDS} s later ${mb(settled)} (${(back * 100).toFixed(0)}% of start; target within 20%: ${Math.abs(back) <= 0.2 ? 'met' : 'not met'})`,
+    );
   } finally {
     child.kill('SIGTERM');
   }

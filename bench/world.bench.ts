@@ -22,10 +22,21 @@ export default async function bench(): Promise<void> {
   const utxos = node!.world.utxos.X.size + node!.world.utxos.P.size;
   console.log(`start-up with ${utxos} UTXOs: ${median(starts).toFixed(0)} ms median of 3 (target < 1000 ms)`);
 
-  const addresses = node!.world.accounts.slice(0, 11).map((a) => `X-${bech32Encode('local', Buffer.from(a.address, 'hex'))}`);
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.getUTXOs', params: { addresses, limit: 1024, encoding: 'hex' } });
+  const addresses = node!.world.accounts
+    .slice(0, 11)
+    .map((a) => `X-${bech32Encode('local', Buffer.from(a.address, 'hex'))}`);
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'avm.getUTXOs',
+    params: { addresses, limit: 1024, encoding: 'hex' },
+  });
   const page = async () => {
-    const response = await fetch(`${node!.url}/ext/bc/X`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const response = await fetch(`${node!.url}/ext/bc/X`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     return (await response.json()) as { result: { numFetched: string } };
   };
   if ((await page()).result.numFetched !== '1024') throw new Error('the page does not hold 1,024 UTXOs');

@@ -17,26 +17,47 @@ export interface CallCase {
 /** An encoding no AvalancheGo release has had (unlike `cb58`, which old releases took). */
 const UNKNOWN_ENCODING = 'base64';
 
-export function exampleCases(method: MethodModel, substitute: (params: Record<string, Json>) => Record<string, Json>): CallCase[] {
-  return method.examples.map((example) => ({ name: `example "${example.name}"`, kind: 'example', params: substitute(example.params) }));
+export function exampleCases(
+  method: MethodModel,
+  substitute: (params: Record<string, Json>) => Record<string, Json>,
+): CallCase[] {
+  return method.examples.map((example) => ({
+    name: `example "${example.name}"`,
+    kind: 'example',
+    params: substitute(example.params),
+  }));
 }
 
 /**
  * Invalid variants of a valid call. Only variants the spec itself rejects are kept (`rejects`), so a case never
  * blames the node for refusing less than the spec does.
  */
-export function invalidCases(endpoint: EndpointModel, method: MethodModel, valid: Record<string, Json>, rejects: (params: Record<string, Json>) => boolean): CallCase[] {
+export function invalidCases(
+  endpoint: EndpointModel,
+  method: MethodModel,
+  valid: Record<string, Json>,
+  rejects: (params: Record<string, Json>) => boolean,
+): CallCase[] {
   const cases: CallCase[] = [];
   for (const param of method.params) {
     const wrong = wrongTypeValue(endpoint.document, param.schema);
-    if (wrong !== undefined) cases.push({ name: `wrong type for ${param.name} (${JSON.stringify(wrong)})`, kind: 'wrong-type', params: { ...valid, [param.name]: wrong } });
+    if (wrong !== undefined)
+      cases.push({
+        name: `wrong type for ${param.name} (${JSON.stringify(wrong)})`,
+        kind: 'wrong-type',
+        params: { ...valid, [param.name]: wrong },
+      });
   }
   for (const param of method.params.filter((p) => p.required)) {
     const { [param.name]: _dropped, ...rest } = valid;
     cases.push({ name: `without required ${param.name}`, kind: 'missing-required', params: rest });
   }
   if (method.params.some((p) => p.name === 'encoding')) {
-    cases.push({ name: `unknown encoding "${UNKNOWN_ENCODING}"`, kind: 'unknown-encoding', params: { ...valid, encoding: UNKNOWN_ENCODING } });
+    cases.push({
+      name: `unknown encoding "${UNKNOWN_ENCODING}"`,
+      kind: 'unknown-encoding',
+      params: { ...valid, encoding: UNKNOWN_ENCODING },
+    });
   }
   return cases.filter((c) => rejects(c.params));
 }
@@ -48,15 +69,26 @@ export function wrongTypeValue(document: JsonSchema, schema: JsonSchema): Json |
   const accepted = acceptedTypes(document, schema, new Set());
   if (accepted === 'any') return undefined;
   // `null` is never used: Go's decoder treats it as "absent" rather than as a wrong type.
-  const candidates: Array<[JsonType, Json]> = [['boolean', true], ['string', 'wrong-type'], ['number', 12345], ['object', {}], ['array', []]];
+  const candidates: Array<[JsonType, Json]> = [
+    ['boolean', true],
+    ['string', 'wrong-type'],
+    ['number', 12345],
+    ['object', {}],
+    ['array', []],
+  ];
   return candidates.find(([type]) => !accepted.has(type))?.[1];
 }
 
 function acceptedTypes(document: JsonSchema, schema: Json | undefined, seen: Set<string>): Set<JsonType> | 'any' {
-  if (schema === true || schema === undefined || schema === null || typeof schema !== 'object' || Array.isArray(schema)) return 'any';
+  if (schema === true || schema === undefined || schema === null || typeof schema !== 'object' || Array.isArray(schema))
+    return 'any';
   if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#')) {
     if (seen.has(schema.$ref)) return 'any';
-    return acceptedTypes(document, resolvePointer(document, schema.$ref.slice(1)).value as Json, new Set([...seen, schema.$ref]));
+    return acceptedTypes(
+      document,
+      resolvePointer(document, schema.$ref.slice(1)).value as Json,
+      new Set([...seen, schema.$ref]),
+    );
   }
   if ('const' in schema) return new Set([typeOf(schema.const as Json)]);
   if (Array.isArray(schema.enum)) return new Set(schema.enum.map(typeOf));
@@ -64,7 +96,9 @@ function acceptedTypes(document: JsonSchema, schema: Json | undefined, seen: Set
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
     return new Set(types.map((t) => (t === 'integer' ? 'number' : (t as JsonType))));
   }
-  const branches = (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined) as Json[] | undefined;
+  const branches = (
+    Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined
+  ) as Json[] | undefined;
   if (branches) {
     const union = new Set<JsonType>();
     for (const branch of branches) {

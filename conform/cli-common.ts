@@ -20,7 +20,8 @@ export function parseCli<O extends Options>(command: string, usage: string, opti
   const fail = (message: string) => exitWithUsage(command, usage, message);
   let values: Values<O>;
   try {
-    values = parseArgs({ ...(args ? { args } : {}), options: { ...options, ...HELP }, strict: true }).values as Values<O>;
+    values = parseArgs({ ...(args ? { args } : {}), options: { ...options, ...HELP }, strict: true })
+      .values as Values<O>;
   } catch (error) {
     return fail((error as Error).message);
   }
@@ -33,7 +34,8 @@ export function parseCli<O extends Options>(command: string, usage: string, opti
 
 /** Fails unless `value`, when given, names a release the way `--node-version` takes it. */
 export function optionalNodeVersion(value: string | undefined, fail: (message: string) => never): string | undefined {
-  if (value !== undefined && !VERSION_PATTERN.test(value)) fail(`--node-version must look like v1.12.1, not "${value}"`);
+  if (value !== undefined && !VERSION_PATTERN.test(value))
+    fail(`--node-version must look like v1.12.1, not "${value}"`);
   return value;
 }
 

@@ -44,7 +44,8 @@ async function main(): Promise<void> {
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) fail(`--timeout-ms must be a positive integer`);
 
   const validator = loadValidator('conform');
-  if (methods && ![...validator.methods.keys()].some((name) => methods.test(name))) fail(`--methods ${String(methods)} matches no method of the spec`);
+  if (methods && ![...validator.methods.keys()].some((name) => methods.test(name)))
+    fail(`--methods ${String(methods)} matches no method of the spec`);
   try {
     const report = await runConformance({
       url,

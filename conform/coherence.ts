@@ -12,7 +12,11 @@ import type { CheckResult, MethodResult } from './runner.ts';
 
 /** Calls a method on an endpoint path (`/ext/bc/P`): its result, or the error the node sent. */
 /** `unserved`: the release being checked does not serve the method (why, as notServedReason says it); nothing was sent. */
-export type Caller = (path: string, method: string, params: Record<string, unknown>) => Promise<{ result?: unknown; error?: { code: number; message: string }; unserved?: string }>;
+export type Caller = (
+  path: string,
+  method: string,
+  params: Record<string, unknown>,
+) => Promise<{ result?: unknown; error?: { code: number; message: string }; unserved?: string }>;
 
 class Skip extends Error {}
 
@@ -65,7 +69,11 @@ async function allUtxos(call: Caller, path: string, method: string, address: str
   const out: string[] = [];
   let startIndex: unknown;
   for (let page = 0; page < 20; page++) {
-    const result = await ok(call, path, method, { addresses: [address], encoding: 'hex', ...(startIndex ? { startIndex } : {}) });
+    const result = await ok(call, path, method, {
+      addresses: [address],
+      encoding: 'hex',
+      ...(startIndex ? { startIndex } : {}),
+    });
     const utxos = result.utxos as string[];
     out.push(...utxos);
     if (utxos.length < 1024) return out;
@@ -83,14 +91,22 @@ interface Row {
  * Addresses for the balance rows (without chain prefix): a validator's reward address, which holds funds on any
  * network, and one no key owns, which holds nothing; and the AVAX asset.
  */
-async function funded(call: Caller, paths: { X: string; P: string }): Promise<{ addresses: string[]; assetID: string }> {
+async function funded(
+  call: Caller,
+  paths: { X: string; P: string },
+): Promise<{ addresses: string[]; assetID: string }> {
   const { validators } = await ok(call, paths.P, 'platform.getCurrentValidators');
-  const owner = (validators as Obj[]).map((v) => v.validationRewardOwner as { addresses?: string[] } | undefined).find((o) => o?.addresses?.length);
+  const owner = (validators as Obj[])
+    .map((v) => v.validationRewardOwner as { addresses?: string[] } | undefined)
+    .find((o) => o?.addresses?.length);
   if (!owner) throw new Skip('no current validator has a reward address');
   const { assetID } = await ok(call, paths.P, 'platform.getStakingAssetID', {});
   const address = owner.addresses![0]!.replace(/^P-/, '');
   const hrp = address.slice(0, address.lastIndexOf('1'));
-  return { addresses: [address, bech32Encode(hrp, sha(Buffer.from('an address no key owns')).subarray(0, 20))], assetID: String(assetID) };
+  return {
+    addresses: [address, bech32Encode(hrp, sha(Buffer.from('an address no key owns')).subarray(0, 20))],
+    assetID: String(assetID),
+  };
 }
 
 const ROWS: Row[] = [
@@ -103,10 +119,18 @@ const ROWS: Row[] = [
         const balance = await ok(call, paths.P, 'platform.getBalance', { addresses: [`P-${address}`] });
         const utxos = await allUtxos(call, paths.P, 'platform.getUTXOs', `P-${address}`);
         const sum = utxos.reduce((s, u) => s + amountOf('P', u, assetID), 0n);
-        if (BigInt(String(balance.balance)) !== sum) problems.push(`platform.getBalance of P-${address} says ${String(balance.balance)}, its platform.getUTXOs hold ${sum}`);
-        const listed = ((balance.utxoIDs ?? []) as Array<{ txID: string; outputIndex: number }>).map((u) => `${u.txID}:${u.outputIndex}`).sort();
+        if (BigInt(String(balance.balance)) !== sum)
+          problems.push(
+            `platform.getBalance of P-${address} says ${String(balance.balance)}, its platform.getUTXOs hold ${sum}`,
+          );
+        const listed = ((balance.utxoIDs ?? []) as Array<{ txID: string; outputIndex: number }>)
+          .map((u) => `${u.txID}:${u.outputIndex}`)
+          .sort();
         const fetched = utxos.map(utxoRef).sort();
-        if (listed.join() !== fetched.join()) problems.push(`platform.getBalance of P-${address} lists ${listed.length} UTXOs, platform.getUTXOs ${fetched.length} others`);
+        if (listed.join() !== fetched.join())
+          problems.push(
+            `platform.getBalance of P-${address} lists ${listed.length} UTXOs, platform.getUTXOs ${fetched.length} others`,
+          );
       }
       return problems;
     },
@@ -117,9 +141,17 @@ const ROWS: Row[] = [
       const { addresses, assetID } = await funded(call, paths);
       const problems: string[] = [];
       for (const address of addresses) {
-        const { balance } = await ok(call, paths.X, 'avm.getBalance', { address: `X-${address}`, assetID, includePartial: true });
-        const sum = (await allUtxos(call, paths.X, 'avm.getUTXOs', `X-${address}`)).reduce((s, u) => s + amountOf('X', u, assetID), 0n);
-        if (BigInt(String(balance)) !== sum) problems.push(`avm.getBalance of X-${address} says ${String(balance)}, its avm.getUTXOs hold ${sum}`);
+        const { balance } = await ok(call, paths.X, 'avm.getBalance', {
+          address: `X-${address}`,
+          assetID,
+          includePartial: true,
+        });
+        const sum = (await allUtxos(call, paths.X, 'avm.getUTXOs', `X-${address}`)).reduce(
+          (s, u) => s + amountOf('X', u, assetID),
+          0n,
+        );
+        if (BigInt(String(balance)) !== sum)
+          problems.push(`avm.getBalance of X-${address} says ${String(balance)}, its avm.getUTXOs hold ${sum}`);
       }
       return problems;
     },
@@ -132,13 +164,17 @@ const ROWS: Row[] = [
       const problems: string[] = [];
       let child: { parentID: string } | undefined;
       for (let h = tip; h >= 0n && h >= tip - 2n; h--) {
-        const bytes = bytesOf((await ok(call, paths[chain], `${ns}.getBlockByHeight`, { height: String(h), encoding: 'hex' })).block);
+        const bytes = bytesOf(
+          (await ok(call, paths[chain], `${ns}.getBlockByHeight`, { height: String(h), encoding: 'hex' })).block,
+        );
         const id = cb58Encode(sha(bytes));
         const header = blockHeader(chain, bytes);
         if (header.height !== h) problems.push(`the block at height ${h} says height ${header.height}`);
-        if (child && child.parentID !== id) problems.push(`the block at height ${h + 1n} names parent ${child.parentID}, the block at ${h} is ${id}`);
+        if (child && child.parentID !== id)
+          problems.push(`the block at height ${h + 1n} names parent ${child.parentID}, the block at ${h} is ${id}`);
         const byID = bytesOf((await ok(call, paths[chain], `${ns}.getBlock`, { blockID: id, encoding: 'hex' })).block);
-        if (!Buffer.from(byID).equals(Buffer.from(bytes))) problems.push(`${ns}.getBlock(${id}) is not the block at height ${h}`);
+        if (!Buffer.from(byID).equals(Buffer.from(bytes)))
+          problems.push(`${ns}.getBlock(${id}) is not the block at height ${h}`);
         child = header;
       }
       return problems;
@@ -154,10 +190,12 @@ const ROWS: Row[] = [
       const pTx = bytesOf((await ok(call, paths.P, 'platform.getTx', { txID, encoding: 'hex' })).tx);
       if (cb58Encode(sha(pTx)) !== txID) problems.push(`platform.getTx(${txID}) hashes to ${cb58Encode(sha(pTx))}`);
       const pStatus = (await ok(call, paths.P, 'platform.getTxStatus', { txID })).status;
-      if (pStatus !== 'Committed') problems.push(`platform.getTxStatus of the validator tx ${txID} is ${String(pStatus)}`);
+      if (pStatus !== 'Committed')
+        problems.push(`platform.getTxStatus of the validator tx ${txID} is ${String(pStatus)}`);
       const { assetID } = await ok(call, paths.X, 'avm.getAssetDescription', { assetID: 'AVAX' });
       const xTx = bytesOf((await ok(call, paths.X, 'avm.getTx', { txID: assetID, encoding: 'hex' })).tx);
-      if (cb58Encode(sha(xTx)) !== assetID) problems.push(`avm.getTx(${String(assetID)}) hashes to ${cb58Encode(sha(xTx))}`);
+      if (cb58Encode(sha(xTx)) !== assetID)
+        problems.push(`avm.getTx(${String(assetID)}) hashes to ${cb58Encode(sha(xTx))}`);
       const xStatus = (await ok(call, paths.X, 'avm.getTxStatus', { txID: assetID })).status;
       if (xStatus !== 'Accepted') problems.push(`avm.getTxStatus of the AVAX asset's tx is ${String(xStatus)}`);
       return problems;
@@ -172,24 +210,34 @@ const ROWS: Row[] = [
       const nodeIDs = list.map((v) => String(v.nodeID));
       if (new Set(nodeIDs).size !== nodeIDs.length) problems.push('getCurrentValidators lists a node twice');
       // Before `weight` was added (see getCurrentValidators' x-changes) a validator's stake was `stakeAmount`.
-      const total = list.reduce((s, v) => s + BigInt(String(v.weight ?? v.stakeAmount)) + BigInt(String(v.delegatorWeight ?? 0)), 0n);
+      const total = list.reduce(
+        (s, v) => s + BigInt(String(v.weight ?? v.stakeAmount)) + BigInt(String(v.delegatorWeight ?? 0)),
+        0n,
+      );
       const { height } = await ok(call, paths.P, 'platform.getHeight');
       const answer = await ok(call, paths.P, 'platform.getValidatorsAt', { height: String(height) });
       // Before v1.10.6 the node wrapped the map in `validators` and gave each node's weight as a bare number.
       const at = (Object.keys(answer).join() === 'validators' ? answer.validators : answer) as Obj;
-      if ([...Object.keys(at)].sort().join() !== [...nodeIDs].sort().join()) problems.push(`getValidatorsAt(${String(height)}) names other nodes than getCurrentValidators`);
-      const atWeight = Object.values(at).reduce((s: bigint, v) => s + BigInt(String(typeof v === 'object' && v !== null ? (v as Obj).weight : v)), 0n);
+      if ([...Object.keys(at)].sort().join() !== [...nodeIDs].sort().join())
+        problems.push(`getValidatorsAt(${String(height)}) names other nodes than getCurrentValidators`);
+      const atWeight = Object.values(at).reduce(
+        (s: bigint, v) => s + BigInt(String(typeof v === 'object' && v !== null ? (v as Obj).weight : v)),
+        0n,
+      );
       if (atWeight !== total) problems.push(`getValidatorsAt weighs ${atWeight}, getCurrentValidators ${total}`);
       const { weight } = await ok(call, paths.P, 'platform.getTotalStake', {});
-      if (BigInt(String(weight)) !== total) problems.push(`getTotalStake says ${String(weight)}, getCurrentValidators ${total}`);
+      if (BigInt(String(weight)) !== total)
+        problems.push(`getTotalStake says ${String(weight)}, getCurrentValidators ${total}`);
       const one = nodeIDs[0];
       if (one) {
         const only = (await ok(call, paths.P, 'platform.getCurrentValidators', { nodeIDs: [one] })).validators as Obj[];
-        if (only.length !== 1 || only[0]!.nodeID !== one) problems.push(`getCurrentValidators({nodeIDs: [${one}]}) lists ${only.length} validators`);
+        if (only.length !== 1 || only[0]!.nodeID !== one)
+          problems.push(`getCurrentValidators({nodeIDs: [${one}]}) lists ${only.length} validators`);
       }
       const size = Math.min(nodeIDs.length, 3);
       const sample = (await ok(call, paths.P, 'platform.sampleValidators', { size })).validators as string[];
-      if (sample.length !== size || sample.some((n) => !nodeIDs.includes(n))) problems.push(`sampleValidators(${size}) gave ${sample.join(', ')}`);
+      if (sample.length !== size || sample.some((n) => !nodeIDs.includes(n)))
+        problems.push(`sampleValidators(${size}) gave ${sample.join(', ')}`);
       return problems;
     },
   },
@@ -221,7 +269,11 @@ const ROWS: Row[] = [
         if (!answer.error) problems.push(`${method}(${unknown}) answered a result`);
       }
       const tip = BigInt(String((await ok(call, paths.P, 'platform.getHeight')).height));
-      if (!(await sent(call, paths.P, 'platform.getBlockByHeight', { height: String(tip + 1000n), encoding: 'hex' })).error) problems.push('platform.getBlockByHeight above the tip answered a result');
+      if (
+        !(await sent(call, paths.P, 'platform.getBlockByHeight', { height: String(tip + 1000n), encoding: 'hex' }))
+          .error
+      )
+        problems.push('platform.getBlockByHeight above the tip answered a result');
       return problems;
     },
   },
@@ -234,12 +286,24 @@ export async function checkCoherence(call: Caller, paths: { X: string; P: string
     const base = { method: `coherence: ${row.name}`, endpoint: `${paths.X} ${paths.P}` };
     try {
       const problems = await row.run(call, paths);
-      const check: CheckResult = { name: row.name, kind: 'example', params: {}, answer: 'result', violations: problems.map((message) => ({ pointer: '', rule: 'coherence', message })) };
+      const check: CheckResult = {
+        name: row.name,
+        kind: 'example',
+        params: {},
+        answer: 'result',
+        violations: problems.map((message) => ({ pointer: '', rule: 'coherence', message })),
+      };
       results.push({ ...base, status: problems.length > 0 ? 'FAIL' : 'PASS', checks: [check] });
     } catch (error) {
       if (error instanceof Skip) results.push({ ...base, status: 'SKIP', reason: error.message, checks: [] });
       else {
-        const check: CheckResult = { name: row.name, kind: 'example', params: {}, answer: 'result', violations: [{ pointer: '', rule: 'coherence', message: (error as Error).message }] };
+        const check: CheckResult = {
+          name: row.name,
+          kind: 'example',
+          params: {},
+          answer: 'result',
+          violations: [{ pointer: '', rule: 'coherence', message: (error as Error).message }],
+        };
         results.push({ ...base, status: 'FAIL', checks: [check] });
       }
     }

@@ -36,13 +36,19 @@ export class Facts {
 
   /** How many values of each kind were found, for the report. */
   counts(): Record<string, number> {
-    return Object.fromEntries([...this.values].filter(([, v]) => v.length > 0).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v.length]));
+    return Object.fromEntries(
+      [...this.values]
+        .filter(([, v]) => v.length > 0)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => [k, v.length]),
+    );
   }
 
   /** Collects every reusable value from a successful answer of `method`. */
   harvest(method: MethodModel, result: Json): void {
     const chain = chainOf(method);
-    if (chain && method.shortName === 'getHeight' && isObj(result) && typeof result.height === 'string') this.add(`height:${chain}`, result.height);
+    if (chain && method.shortName === 'getHeight' && isObj(result) && typeof result.height === 'string')
+      this.add(`height:${chain}`, result.height);
     this.walk(result, '', chain);
   }
 
@@ -73,7 +79,11 @@ export class Facts {
 const isObj = (v: Json | undefined): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The example's params with live values swapped in where the node's own answers provided them. */
-export function substituteParams(method: MethodModel, params: Record<string, Json>, facts: Facts): Record<string, Json> {
+export function substituteParams(
+  method: MethodModel,
+  params: Record<string, Json>,
+  facts: Facts,
+): Record<string, Json> {
   const chain = chainOf(method);
   const out: Record<string, Json> = { ...params };
   const swap = (name: string, value: string | undefined, wrap: (v: string) => Json = (v) => v) => {
@@ -88,9 +98,15 @@ export function substituteParams(method: MethodModel, params: Record<string, Jso
           swap(name, facts.first(`height:${chain}`), (h) => (typeof value === 'number' ? Number(h) : h));
         }
         break;
-      case 'blockID': if (chain) swap(name, facts.first(`blockID:${chain}`)); break;
-      case 'txID': if (chain) swap(name, facts.first(`txID:${chain}`, `txRef:${chain}`)); break;
-      case 'address': if (chain) swap(name, facts.first(`address:${chain}`)); break;
+      case 'blockID':
+        if (chain) swap(name, facts.first(`blockID:${chain}`));
+        break;
+      case 'txID':
+        if (chain) swap(name, facts.first(`txID:${chain}`, `txRef:${chain}`));
+        break;
+      case 'address':
+        if (chain) swap(name, facts.first(`address:${chain}`));
+        break;
       case 'addresses':
         if (chain && Array.isArray(value) && facts.first(`address:${chain}`)) {
           swap(name, facts.first(`address:${chain}`), (a) => [a]);
@@ -98,12 +114,25 @@ export function substituteParams(method: MethodModel, params: Record<string, Jso
           delete out.startIndex;
         }
         break;
-      case 'assetID': if (isId) swap(name, facts.first('assetID')); break;
-      case 'subnetID': if (isId) swap(name, facts.first('subnetID')); break;
-      case 'ids': if (Array.isArray(value)) swap(name, facts.first('subnetID'), (s) => [s]); break;
-      case 'blockchainID': case 'chain': if (isId) swap(name, facts.first('blockchainID')); break;
-      case 'nodeIDs': if (Array.isArray(value)) swap(name, facts.first('nodeID'), (n) => [n]); break;
-      case 'validationID': swap(name, facts.first('validationID')); break;
+      case 'assetID':
+        if (isId) swap(name, facts.first('assetID'));
+        break;
+      case 'subnetID':
+        if (isId) swap(name, facts.first('subnetID'));
+        break;
+      case 'ids':
+        if (Array.isArray(value)) swap(name, facts.first('subnetID'), (s) => [s]);
+        break;
+      case 'blockchainID':
+      case 'chain':
+        if (isId) swap(name, facts.first('blockchainID'));
+        break;
+      case 'nodeIDs':
+        if (Array.isArray(value)) swap(name, facts.first('nodeID'), (n) => [n]);
+        break;
+      case 'validationID':
+        swap(name, facts.first('validationID'));
+        break;
     }
   }
   return out;
@@ -117,11 +146,18 @@ export type Probe = (method: string, params: Record<string, Json>) => Promise<Js
 
 /** The discovery chain, cheapest and most productive calls first. Every call is a read. */
 export async function discover(probe: Probe, facts: Facts): Promise<void> {
-  for (const [chain, service] of [['P', 'platform'], ['X', 'avm']] as const) {
+  for (const [chain, service] of [
+    ['P', 'platform'],
+    ['X', 'avm'],
+  ] as const) {
     await probe(`${service}.getHeight`, {});
     const height = Number(facts.first(`height:${chain}`) ?? NaN);
     // The newest block may carry no transaction (P-Chain commit/abort blocks), so a few older ones are tried.
-    for (let back = 0; Number.isFinite(height) && back < 5 && height - back >= 0 && !facts.first(`txID:${chain}`); back++) {
+    for (
+      let back = 0;
+      Number.isFinite(height) && back < 5 && height - back >= 0 && !facts.first(`txID:${chain}`);
+      back++
+    ) {
       await probe(`${service}.getBlockByHeight`, { height: String(height - back), encoding: 'json' });
     }
   }

@@ -13,9 +13,18 @@ export interface DocumentedError {
 export { messagePattern };
 
 export function documentedErrorsOf(method: MethodModel): DocumentedError[] {
-  return method.errors.map((error) => ({ name: error.name, code: error.code, message: error.message, pattern: messagePattern(error.message) }));
+  return method.errors.map((error) => ({
+    name: error.name,
+    code: error.code,
+    message: error.message,
+    pattern: messagePattern(error.message),
+  }));
 }
 
-export function findDocumentedError(documented: DocumentedError[], code: number, message: string): DocumentedError | undefined {
+export function findDocumentedError(
+  documented: DocumentedError[],
+  code: number,
+  message: string,
+): DocumentedError | undefined {
   return documented.find((d) => d.code === code && (d.message === message || d.pattern.test(message)));
 }

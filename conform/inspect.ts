@@ -44,17 +44,35 @@ function parse(bytes: Buffer): { ok: true; value: unknown } | { ok: false } {
 export function inspectExchange(validator: SpecValidator, exchange: Exchange): Inspection {
   if (exchange.request === undefined) return { label: '(too large to inspect)', specified: false, violations: [] };
   // Anything but a JSON-RPC POST (a browser's GET, a CORS preflight) is not what the spec describes.
-  if (exchange.httpMethod !== 'POST') return { label: `(HTTP ${exchange.httpMethod})`, specified: false, violations: [] };
+  if (exchange.httpMethod !== 'POST')
+    return { label: `(HTTP ${exchange.httpMethod})`, specified: false, violations: [] };
   const request = parse(exchange.request);
   const at = (method: string, direction: ProxyViolation['direction'], list: Violation[]): ProxyViolation[] =>
     list.map((v) => ({ ...v, seq: exchange.seq, endpoint: exchange.endpoint, method, direction }));
 
-  if (!request.ok) return { label: '(not JSON)', specified: false, violations: at('(not JSON)', 'request', [{ pointer: '', rule: 'json', message: 'the request body is not JSON' }]) };
+  if (!request.ok)
+    return {
+      label: '(not JSON)',
+      specified: false,
+      violations: at('(not JSON)', 'request', [{ pointer: '', rule: 'json', message: 'the request body is not JSON' }]),
+    };
   if (Array.isArray(request.value)) {
-    return { label: '(batch)', specified: false, violations: at('(batch)', 'request', [{ pointer: '', rule: 'type', message: 'a batch (array) request: AvalancheGo answers it with a parse error' }]) };
+    return {
+      label: '(batch)',
+      specified: false,
+      violations: at('(batch)', 'request', [
+        { pointer: '', rule: 'type', message: 'a batch (array) request: AvalancheGo answers it with a parse error' },
+      ]),
+    };
   }
   if (!isObject(request.value) || typeof request.value.method !== 'string') {
-    return { label: '(no method)', specified: false, violations: at('(no method)', 'request', [{ pointer: '/method', rule: 'type', message: 'a JSON-RPC request must name its method as a string' }]) };
+    return {
+      label: '(no method)',
+      specified: false,
+      violations: at('(no method)', 'request', [
+        { pointer: '/method', rule: 'type', message: 'a JSON-RPC request must name its method as a string' },
+      ]),
+    };
   }
   const body = request.value;
   const method = body.method as string;
@@ -68,10 +86,21 @@ export function inspectExchange(validator: SpecValidator, exchange: Exchange): I
   const notification = !('id' in body) || body.id === null;
   // Only a 200 carries a JSON-RPC answer; 404/405/415/503 are the HTTP layer speaking, and a notification gets no body.
   if (exchange.status === 200 && !notification) {
-    if (exchange.response === undefined) return { method, label: method, specified: true, violations: at(method, 'request', requestViolations) };
+    if (exchange.response === undefined)
+      return { method, label: method, specified: true, violations: at(method, 'request', requestViolations) };
     const answer = parse(exchange.response);
-    if (!answer.ok) responseViolations.push({ pointer: '', rule: 'json', message: `the answer is not JSON (content-type "${exchange.contentType ?? ''}")` });
+    if (!answer.ok)
+      responseViolations.push({
+        pointer: '',
+        rule: 'json',
+        message: `the answer is not JSON (content-type "${exchange.contentType ?? ''}")`,
+      });
     else responseViolations.push(...validator.checkResponse(method, answer.value, body.id));
   }
-  return { method, label: method, specified: true, violations: [...at(method, 'request', requestViolations), ...at(method, 'response', responseViolations)] };
+  return {
+    method,
+    label: method,
+    specified: true,
+    violations: [...at(method, 'request', requestViolations), ...at(method, 'response', responseViolations)],
+  };
 }

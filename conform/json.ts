@@ -32,7 +32,9 @@ function compact(value: unknown): string {
     }
     const entries: Array<[string | undefined, unknown]> = Array.isArray(v)
       ? v.map((item) => [undefined, item])
-      : Object.entries(v as Record<string, unknown>).filter(([, item]) => item !== undefined && typeof item !== 'function');
+      : Object.entries(v as Record<string, unknown>).filter(
+          ([, item]) => item !== undefined && typeof item !== 'function',
+        );
     const [open, close] = Array.isArray(v) ? ['[', ']'] : ['{', '}'];
     if (entries.length === 0) {
       out.push(open + close);
@@ -57,7 +59,8 @@ export function depthWithin(value: unknown, limit: number): boolean {
     const [v, depth] = stack.pop()!;
     if (v === null || typeof v !== 'object') continue;
     if (depth >= limit) return false;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return true;
 }
@@ -74,7 +77,14 @@ export function sameJson(a: unknown, b: unknown): boolean {
   while (stack.length > 0) {
     const [x, y] = stack.pop()!;
     if (x === y) continue;
-    if (x === null || y === null || typeof x !== 'object' || typeof y !== 'object' || Array.isArray(x) !== Array.isArray(y)) return false;
+    if (
+      x === null ||
+      y === null ||
+      typeof x !== 'object' ||
+      typeof y !== 'object' ||
+      Array.isArray(x) !== Array.isArray(y)
+    )
+      return false;
     const xk = Object.keys(x);
     const yk = Object.keys(y);
     if (xk.length !== yk.length) return false;

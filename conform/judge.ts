@@ -19,39 +19,89 @@ const UNKNOWN_METHOD = /^rpc: can't find (method|service)\b/;
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-export function judge(validator: SpecValidator, endpoint: EndpointModel, method: MethodModel, kind: CaseKind, requestId: number, answer: RpcAnswer): Verdict {
+export function judge(
+  validator: SpecValidator,
+  endpoint: EndpointModel,
+  method: MethodModel,
+  kind: CaseKind,
+  requestId: number,
+  answer: RpcAnswer,
+): Verdict {
   const failed = (violation: Violation): Verdict => ({ kind: 'checked', answer: 'error', violations: [violation] });
-  if (answer.kind === 'unreachable') return failed({ pointer: '', rule: 'transport', message: `no answer: ${answer.error}` });
+  if (answer.kind === 'unreachable')
+    return failed({ pointer: '', rule: 'transport', message: `no answer: ${answer.error}` });
   // An API the operator did not enable (admin, keystore) or a chain still bootstrapping says nothing about the spec.
   if (answer.status === 404) return { kind: 'unavailable', reason: `endpoint not enabled on this node (HTTP 404)` };
-  if (answer.status === 503) return { kind: 'unavailable', reason: `node not ready (HTTP 503: ${firstLine(answer.text)})` };
-  if (answer.status !== 200) return failed({ pointer: '', rule: 'http-status', message: `HTTP ${answer.status} where JSON-RPC answers with 200: ${firstLine(answer.text)}` });
-  if (answer.kind === 'text') return failed({ pointer: '', rule: 'json', message: `the answer is not JSON (content-type "${answer.contentType}"): ${firstLine(answer.text)}` });
+  if (answer.status === 503)
+    return { kind: 'unavailable', reason: `node not ready (HTTP 503: ${firstLine(answer.text)})` };
+  if (answer.status !== 200)
+    return failed({
+      pointer: '',
+      rule: 'http-status',
+      message: `HTTP ${answer.status} where JSON-RPC answers with 200: ${firstLine(answer.text)}`,
+    });
+  if (answer.kind === 'text')
+    return failed({
+      pointer: '',
+      rule: 'json',
+      message: `the answer is not JSON (content-type "${answer.contentType}"): ${firstLine(answer.text)}`,
+    });
 
   const body = answer.body;
-  const error = isObject(body) && isObject(body.error) ? { code: body.error.code as number, message: String(body.error.message) } : undefined;
+  const error =
+    isObject(body) && isObject(body.error)
+      ? { code: body.error.code as number, message: String(body.error.message) }
+      : undefined;
   const hasResult = isObject(body) && 'result' in body;
   if (error && UNKNOWN_METHOD.test(error.message)) return { kind: 'unserved', message: error.message };
   // Go's decoder leaves a missing param at its zero value and the handler answers: a documented error or a result.
   if (kind === 'example' || kind === 'missing-required') {
-    return { kind: 'checked', answer: hasResult ? 'result' : 'error', ...(error ? { error } : {}), violations: validator.checkResponse(method.name, body, requestId) };
+    return {
+      kind: 'checked',
+      answer: hasResult ? 'result' : 'error',
+      ...(error ? { error } : {}),
+      violations: validator.checkResponse(method.name, body, requestId),
+    };
   }
   if (hasResult) {
-    return { kind: 'checked', answer: 'result', violations: [{ pointer: '/result', rule: 'error-expected', message: 'a result where the spec requires an error: the node accepted an invalid request' }] };
+    return {
+      kind: 'checked',
+      answer: 'result',
+      violations: [
+        {
+          pointer: '/result',
+          rule: 'error-expected',
+          message: 'a result where the spec requires an error: the node accepted an invalid request',
+        },
+      ],
+    };
   }
   const violations = validator.checkResponse(method.name, body, requestId);
   const decodeError = documentedDecodeError(endpoint, method);
-  if (error && violations.length === 0 && decodeError && !(error.code === decodeError.code && error.message === decodeError.message)) {
-    violations.push({ pointer: '/error', rule: 'decode-error', message: `a param that cannot be decoded must get ${decodeError.code} "${decodeError.message}", not ${error.code} "${error.message}"` });
+  if (
+    error &&
+    violations.length === 0 &&
+    decodeError &&
+    !(error.code === decodeError.code && error.message === decodeError.message)
+  ) {
+    violations.push({
+      pointer: '/error',
+      rule: 'decode-error',
+      message: `a param that cannot be decoded must get ${decodeError.code} "${decodeError.message}", not ${error.code} "${error.message}"`,
+    });
   }
   return { kind: 'checked', answer: 'error', ...(error ? { error } : {}), violations };
 }
 
 /** The error the node gives for params it cannot decode: `components.errors.InvalidArgument`, when the method lists it. */
-export function documentedDecodeError(endpoint: EndpointModel, method: MethodModel): { code: number; message: string } | undefined {
+export function documentedDecodeError(
+  endpoint: EndpointModel,
+  method: MethodModel,
+): { code: number; message: string } | undefined {
   const components = (endpoint.document.components ?? {}) as Obj;
   const candidate = ((components.errors ?? {}) as Obj).InvalidArgument;
-  if (!isObject(candidate) || typeof candidate.code !== 'number' || typeof candidate.message !== 'string') return undefined;
+  if (!isObject(candidate) || typeof candidate.code !== 'number' || typeof candidate.message !== 'string')
+    return undefined;
   const { code, message } = candidate;
   return method.errors.some((e) => e.code === code && e.message === message) ? { code, message } : undefined;
 }

@@ -31,7 +31,8 @@ const upstream = requireHttpUrl('upstream', args.upstream, fail);
 const port = Number(args.port ?? NaN);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port must be a port number (0 picks a free one)');
 const timeoutMs = Number(args['timeout-ms']);
-if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) fail('--timeout-ms must be a positive whole number of milliseconds');
+if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+  fail('--timeout-ms must be a positive whole number of milliseconds');
 const validator = loadValidator('proxy');
 
 let proxy: Awaited<ReturnType<typeof startProxy>>;
@@ -45,14 +46,19 @@ try {
     ...(args.record ? { record: args.record } : {}),
     ...(args['host-header'] ? { hostHeader: args['host-header'] } : {}),
     onViolation: (v) => process.stdout.write(`violation ${formatViolation(v)}\n`),
-    onUnknownMethod: (method, seq) => process.stdout.write(`unknown #${seq} ${method}: not in the spec, passed through unchecked (logged once per method)\n`),
+    onUnknownMethod: (method, seq) =>
+      process.stdout.write(
+        `unknown #${seq} ${method}: not in the spec, passed through unchecked (logged once per method)\n`,
+      ),
     onUpstreamError: (message) => process.stderr.write(`proxy: ${message}\n`),
     onInternalError: (message) => process.stderr.write(`proxy: ${message}\n`),
   });
 } catch (error) {
   fail(`cannot listen on ${args.host}:${port}: ${(error as Error).message}`);
 }
-process.stdout.write(`proxy listening on ${proxy.url}, forwarding to ${upstream}${args.record ? `, recording into ${args.record}` : ''}\n`);
+process.stdout.write(
+  `proxy listening on ${proxy.url}, forwarding to ${upstream}${args.record ? `, recording into ${args.record}` : ''}\n`,
+);
 
 let stopping = false;
 const stop = async () => {

@@ -28,7 +28,12 @@ export class ProxyStats {
   }
 
   toJSON() {
-    return { calls: this.calls, violations: this.violations, upstreamFailures: this.upstreamFailures, methods: Object.fromEntries([...this.methods].sort(([a], [b]) => (a < b ? -1 : 1))) };
+    return {
+      calls: this.calls,
+      violations: this.violations,
+      upstreamFailures: this.upstreamFailures,
+      methods: Object.fromEntries([...this.methods].sort(([a], [b]) => (a < b ? -1 : 1))),
+    };
   }
 }
 
@@ -41,11 +46,16 @@ export function formatSummary(stats: ProxyStats): string {
   const width = Math.max('METHOD'.length, ...rows.map(([name]) => name.length)) + 2;
   const lines = [
     `Proxy summary: ${stats.calls} call${stats.calls === 1 ? '' : 's'}, ${stats.violations} violation${stats.violations === 1 ? '' : 's'}` +
-      (stats.upstreamFailures > 0 ? `, ${stats.upstreamFailures} answered 502/504 (upstream unreachable or silent)` : ''),
+      (stats.upstreamFailures > 0
+        ? `, ${stats.upstreamFailures} answered 502/504 (upstream unreachable or silent)`
+        : ''),
   ];
   if (rows.length > 0) {
     lines.push(`${'METHOD'.padEnd(width)}${'CALLS'.padStart(7)}${'VIOLATIONS'.padStart(12)}`);
-    for (const [name, m] of rows) lines.push(`${name.padEnd(width)}${String(m.calls).padStart(7)}${(m.specified ? String(m.violations) : 'not in spec').padStart(12)}`);
+    for (const [name, m] of rows)
+      lines.push(
+        `${name.padEnd(width)}${String(m.calls).padStart(7)}${(m.specified ? String(m.violations) : 'not in spec').padStart(12)}`,
+      );
   }
   return lines.join('\n') + '\n';
 }

@@ -5,7 +5,14 @@
  * The caller's Host header goes upstream as sent, so the node's host allowlist still applies. Whatever one exchange
  * does (a value nested thousands deep, a silent upstream, a failure while checking) fails that exchange only.
  */
-import { Agent as HttpAgent, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse, createServer, request as httpRequest } from 'node:http';
+import {
+  Agent as HttpAgent,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+  createServer,
+  request as httpRequest,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type Exchange, type ProxyViolation, inspectExchange } from './inspect.ts';
@@ -47,12 +54,23 @@ export interface ValidatingProxy {
 }
 
 /** Headers that describe one connection, not the message (RFC 9110 §7.6.1); each hop sets its own. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-authenticate',
+]);
 
 function endToEnd(raw: string[], replaceHost?: string): string[] {
   const named = new Set<string>();
   for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() === 'connection') for (const token of raw[i + 1]!.split(',')) named.add(token.trim().toLowerCase());
+    if (raw[i]!.toLowerCase() === 'connection')
+      for (const token of raw[i + 1]!.split(',')) named.add(token.trim().toLowerCase());
   }
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
@@ -87,7 +105,8 @@ class Tap {
 
 export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy> {
   const upstream = new URL(options.upstream);
-  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new Error(`the upstream must be an http(s) URL, not ${upstream.protocol}`);
+  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
+    throw new Error(`the upstream must be an http(s) URL, not ${upstream.protocol}`);
   const basePath = upstream.pathname.replace(/\/+$/, '');
   const secure = upstream.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
@@ -99,7 +118,9 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
   const unknownMethods = new Set<string>();
   const internalError = (seq: number, what: string, error: unknown) => {
     // The error's name only: its message may quote the request, and with it a secret.
-    options.onInternalError?.(`exchange #${seq}: ${what} failed (${error instanceof Error ? error.name : typeof error}); the proxy carries on`);
+    options.onInternalError?.(
+      `exchange #${seq}: ${what} failed (${error instanceof Error ? error.name : typeof error}); the proxy carries on`,
+    );
   };
   const stats = new ProxyStats();
   const pending = new Set<Promise<void>>();
@@ -153,49 +174,68 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
       callerGone = true;
       upstreamRequest.destroy();
     });
-    upstreamRequest.on('response', guard(id, res, 'forwarding the answer', (answer: IncomingMessage) => {
-      const responseTap = new Tap(limit);
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
-      answer.on('data', responseTap.push);
-      // The upstream broke off mid-answer: the caller's connection is cut too, never left waiting for the rest.
-      answer.on('error', (error) => res.destroy(error));
-      answer.pipe(res);
-      answer.on('end', () => {
-        afterwards({
-          seq: id,
-          endpoint: req.url ?? '/',
-          httpMethod: req.method ?? 'GET',
-          request: requestTap.overflow ? undefined : requestTap.bytes(),
-          status: answer.statusCode ?? 0,
-          contentType: answer.headers['content-type'],
-          response: responseTap.overflow ? undefined : responseTap.bytes(),
+    upstreamRequest.on(
+      'response',
+      guard(id, res, 'forwarding the answer', (answer: IncomingMessage) => {
+        const responseTap = new Tap(limit);
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
+        answer.on('data', responseTap.push);
+        // The upstream broke off mid-answer: the caller's connection is cut too, never left waiting for the rest.
+        answer.on('error', (error) => res.destroy(error));
+        answer.pipe(res);
+        answer.on('end', () => {
+          afterwards({
+            seq: id,
+            endpoint: req.url ?? '/',
+            httpMethod: req.method ?? 'GET',
+            request: requestTap.overflow ? undefined : requestTap.bytes(),
+            status: answer.statusCode ?? 0,
+            contentType: answer.headers['content-type'],
+            response: responseTap.overflow ? undefined : responseTap.bytes(),
+          });
         });
-      });
-    }));
-    upstreamRequest.on('error', guard(id, res, 'answering an upstream failure', (error: NodeJS.ErrnoException) => {
-      if (callerGone) return;
-      if (res.headersSent) {
-        // The answer was already under way: cutting the connection is the only honest signal left.
-        res.destroy(error);
-        return;
-      }
-      stats.upstreamFailures += 1;
-      const [status, message] = timedOut
-        ? [504, `the upstream node at ${upstream.origin}${basePath} did not answer within ${timeoutMs / 1000} s`]
-        : [502, `the upstream node at ${upstream.origin}${basePath} could not be reached (${error.code ?? error.message})`];
-      options.onUpstreamError?.(`${status} to the caller: ${message}`);
-      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${status} ${status === 502 ? 'Bad Gateway' : 'Gateway Timeout'}: ${message}\n`);
-    }));
+      }),
+    );
+    upstreamRequest.on(
+      'error',
+      guard(id, res, 'answering an upstream failure', (error: NodeJS.ErrnoException) => {
+        if (callerGone) return;
+        if (res.headersSent) {
+          // The answer was already under way: cutting the connection is the only honest signal left.
+          res.destroy(error);
+          return;
+        }
+        stats.upstreamFailures += 1;
+        const [status, message] = timedOut
+          ? [504, `the upstream node at ${upstream.origin}${basePath} did not answer within ${timeoutMs / 1000} s`]
+          : [
+              502,
+              `the upstream node at ${upstream.origin}${basePath} could not be reached (${error.code ?? error.message})`,
+            ];
+        options.onUpstreamError?.(`${status} to the caller: ${message}`);
+        res
+          .writeHead(status, { 'content-type': 'text/plain; charset=utf-8' })
+          .end(`${status} ${status === 502 ? 'Bad Gateway' : 'Gateway Timeout'}: ${message}\n`);
+      }),
+    );
   };
 
   /** Runs one step of an exchange; if it throws, that exchange alone ends (502 if nothing was sent yet, else cut). */
-  function guard<A extends unknown[]>(id: number, res: ServerResponse, what: string, step: (...args: A) => void): (...args: A) => void {
+  function guard<A extends unknown[]>(
+    id: number,
+    res: ServerResponse,
+    what: string,
+    step: (...args: A) => void,
+  ): (...args: A) => void {
     return (...args: A) => {
       try {
         step(...args);
       } catch (error) {
         internalError(id, what, error);
-        if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' }).end('502 Bad Gateway: the proxy failed on this exchange\n');
+        if (!res.headersSent)
+          res
+            .writeHead(502, { 'content-type': 'text/plain; charset=utf-8' })
+            .end('502 Bad Gateway: the proxy failed on this exchange\n');
         else res.destroy();
       }
     };
@@ -234,7 +274,12 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
 /** The exchange as a transcript holds it, with the spec's secrets (x-sensitive) redacted. */
 function toTranscript(exchange: Exchange, method: string | undefined, redactor: Redactor): Transcript {
   const parsed = exchange.request ? transcriptBody(exchange.request) : { text: NOT_RECORDED };
-  const request = 'json' in parsed ? { json: redactor.request(method, parsed.json) } : 'text' in parsed ? { text: redactor.text(parsed.text!) } : parsed;
+  const request =
+    'json' in parsed
+      ? { json: redactor.request(method, parsed.json) }
+      : 'text' in parsed
+        ? { text: redactor.text(parsed.text!) }
+        : parsed;
   const response = transcriptResponse(exchange.status, exchange.contentType, exchange.response);
   return {
     endpoint: exchange.endpoint,
@@ -245,7 +290,9 @@ function toTranscript(exchange: Exchange, method: string | undefined, redactor: 
     response: {
       ...response,
       ...('body' in response ? { body: redactor.response(method, response.body) } : {}),
-      ...(response.bodyText !== undefined && redactor.has(method) ? { bodyText: redactor.text(response.bodyText) } : {}),
+      ...(response.bodyText !== undefined && redactor.has(method)
+        ? { bodyText: redactor.text(response.bodyText) }
+        : {}),
     },
   };
 }

@@ -27,11 +27,13 @@ export class Redactor {
       const params = method.params.flatMap((param) => paths(param.schema, [fold(param.name)]));
       const result = method.result ? paths(method.result.schema, []) : [];
       if (params.length + result.length > 0) this.methods.set(method.name, { params, result });
-      for (const path of [...params, ...result]) if (path.length > 0 && path.at(-1) !== '*') this.names.add(path.at(-1)!);
+      for (const path of [...params, ...result])
+        if (path.length > 0 && path.at(-1) !== '*') this.names.add(path.at(-1)!);
     }
     const names = [...this.names].map((name) => name.replace(/[^A-Za-z0-9]/g, (c) => `\\${c}`));
     // `"password" : "..."` in a body that did not parse: the string after the key, escapes included.
-    if (names.length > 0) this.textPattern = new RegExp(`("(?:${names.join('|')})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"?`, 'gi');
+    if (names.length > 0)
+      this.textPattern = new RegExp(`("(?:${names.join('|')})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"?`, 'gi');
   }
 
   /** Whether a method has anything to hide. */
@@ -43,7 +45,9 @@ export class Redactor {
   request(method: string | undefined, body: unknown): unknown {
     const secrets = method === undefined ? undefined : this.methods.get(method);
     if (!secrets || !isObject(body) || body.params === null || typeof body.params !== 'object') return body;
-    const params = Array.isArray(body.params) ? body.params.map((item) => replaced(item, secrets.params)) : replaced(body.params, secrets.params);
+    const params = Array.isArray(body.params)
+      ? body.params.map((item) => replaced(item, secrets.params))
+      : replaced(body.params, secrets.params);
     return { ...body, params };
   }
 

@@ -37,14 +37,22 @@ export function compilerOf(model: SpecModel): SchemaCompiler {
 }
 
 /** The method's params and result validators at `version`, where they differ from the spec's (undefined where not). */
-export function releaseValidators(model: SpecModel, method: MethodModel, version: string): { params?: ValidateFunction; result?: ValidateFunction } {
+export function releaseValidators(
+  model: SpecModel,
+  method: MethodModel,
+  version: string,
+): { params?: ValidateFunction; result?: ValidateFunction } {
   const compiler = compilerOf(model);
   const out: { params?: ValidateFunction; result?: ValidateFunction } = {};
   const params = method.params.filter((p) => inRange(p.versions, version));
   const schemas = params.map((p) => schemaAt(p.schema, version, model.schemas));
   if (params.length !== method.params.length || schemas.some((s, i) => s !== params[i]!.schema)) {
     const required = params.filter((p) => p.required).map((p) => p.name);
-    out.params = compiler.compile({ type: 'object', properties: Object.fromEntries(params.map((p, i) => [p.name, schemas[i]!])), ...(required.length > 0 ? { required } : {}) });
+    out.params = compiler.compile({
+      type: 'object',
+      properties: Object.fromEntries(params.map((p, i) => [p.name, schemas[i]!])),
+      ...(required.length > 0 ? { required } : {}),
+    });
   }
   const result = resultSchemaAt(method, version, model.schemas);
   if (result && result !== method.result!.schema) out.result = compiler.compile(result);

@@ -11,7 +11,11 @@ export function formatReport(report: ConformReport): string {
   const lines = [
     `Conformance of ${report.url} with the spec (${report.spec.documents} documents, ${report.spec.methods} methods)`,
     `Node version: ${report.nodeVersion.version} (${VERSION_SOURCE[report.nodeVersion.source]})`,
-    `Live params found: ${Object.entries(report.discovered).map(([kind, n]) => `${kind} ${n}`).join(', ') || 'none (examples used as given)'}`,
+    `Live params found: ${
+      Object.entries(report.discovered)
+        .map(([kind, n]) => `${kind} ${n}`)
+        .join(', ') || 'none (examples used as given)'
+    }`,
     '',
   ];
   const width = Math.max('METHOD'.length, ...report.results.map((r) => r.method.length)) + 2;
@@ -30,7 +34,9 @@ function detailLines(result: MethodResult): string[] {
   if (result.status === 'SKIP') return [result.reason ?? ''];
   if (result.method.startsWith('coherence:') && result.status === 'PASS') return ['the answers agree'];
   if (result.status === 'FAIL') {
-    return result.checks.flatMap((check) => check.violations.map((v) => `${check.name}: ${v.pointer || '(root)'} [${v.rule}] ${v.message}`));
+    return result.checks.flatMap((check) =>
+      check.violations.map((v) => `${check.name}: ${v.pointer || '(root)'} [${v.rule}] ${v.message}`),
+    );
   }
   return [summarise(result.checks)];
 }
@@ -41,8 +47,16 @@ function summarise(checks: CheckResult[]): string {
   const errors = examples.length - results;
   const refused = checks.length - examples.length;
   const parts = [`${results} result${results === 1 ? '' : 's'} valid`];
-  if (errors > 0) parts.push(`${errors} documented error${errors === 1 ? '' : 's'} (${examples.filter((c) => c.answer === 'error').map((c) => `"${c.error?.message ?? ''}"`).join(', ')})`);
-  parts.push(refused > 0 ? `${refused} invalid request${refused === 1 ? '' : 's'} refused` : 'no invalid request derivable');
+  if (errors > 0)
+    parts.push(
+      `${errors} documented error${errors === 1 ? '' : 's'} (${examples
+        .filter((c) => c.answer === 'error')
+        .map((c) => `"${c.error?.message ?? ''}"`)
+        .join(', ')})`,
+    );
+  parts.push(
+    refused > 0 ? `${refused} invalid request${refused === 1 ? '' : 's'} refused` : 'no invalid request derivable',
+  );
   return parts.join('; ');
 }
 

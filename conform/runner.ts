@@ -85,7 +85,8 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
   // Answers are judged as the node's release has its methods: its params, fields, result shapes and enum values.
   validator = validator.atRelease(nodeVersion.version);
   const facts = new Facts();
-  const usable = (entry: SpecMethod) => isSafeRead(entry) && !isMockOnly(entry.endpoint) && !notServedReason(entry.method, nodeVersion.version);
+  const usable = (entry: SpecMethod) =>
+    isSafeRead(entry) && !isMockOnly(entry.endpoint) && !notServedReason(entry.method, nodeVersion.version);
   await discover(async (name, params) => {
     const entry = validator.methods.get(name);
     if (!entry) throw new Error(`discovery calls ${name}, which the spec does not have`);
@@ -111,14 +112,20 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
       const unserved = spec && notServedReason(spec.method, nodeVersion.version);
       if (unserved) return { unserved };
       const answer = await callRpc({ url: baseUrl + path, method, params, id: ++nextId, timeoutMs });
-      const body = answer.kind === 'json' ? (answer.body as { result?: unknown; error?: { code: number; message: string } }) : undefined;
-      if (!body) return { error: { code: 0, message: answer.kind === 'unreachable' ? answer.error : `HTTP ${answer.status}` } };
+      const body =
+        answer.kind === 'json'
+          ? (answer.body as { result?: unknown; error?: { code: number; message: string } })
+          : undefined;
+      if (!body)
+        return { error: { code: 0, message: answer.kind === 'unreachable' ? answer.error : `HTTP ${answer.status}` } };
       return body.error ? { error: body.error } : { result: body.result };
     };
     results.push(...(await checkCoherence(caller, { X: pathOf('x-chain'), P: pathOf('p-chain') })));
   }
   if (!answered && notFound.size > 0) {
-    throw new NotANodeError(`${baseUrl} is not an AvalancheGo node: every endpoint answered HTTP 404 (${[...notFound].slice(0, 3).join(', ')}${notFound.size > 3 ? ', ...' : ''}); the URL should be the node's base, e.g. http://127.0.0.1:9650, without a path`);
+    throw new NotANodeError(
+      `${baseUrl} is not an AvalancheGo node: every endpoint answered HTTP 404 (${[...notFound].slice(0, 3).join(', ')}${notFound.size > 3 ? ', ...' : ''}); the URL should be the node's base, e.g. http://127.0.0.1:9650, without a path`,
+    );
   }
   const totals = { PASS: 0, FAIL: 0, SKIP: 0 };
   for (const r of results) totals[r.status] += 1;
@@ -136,13 +143,17 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
     const base = { method: method.name, endpoint: endpointPath(endpoint, options.pathVariables) };
     const skip = (reason: string): MethodResult => ({ ...base, status: 'SKIP', reason, checks: [] });
     if (isMockOnly(endpoint)) return skip('served only by the mock node (x-mock-only), never by a node');
-    if (!isSafeRead(entry) && !options.includeWrites) return skip('write method (changes node or chain state; --include-writes calls it)');
+    if (!isSafeRead(entry) && !options.includeWrites)
+      return skip('write method (changes node or chain state; --include-writes calls it)');
     const unserved = notServedReason(method, nodeVersion.version);
     if (unserved) return skip(unserved);
     const examples = exampleCases(method, (params) => substituteParams(method, params, facts));
     if (examples.length === 0) return skip('no usable params (the spec gives no example)');
     const valid = examples[0]!.params;
-    const cases: CallCase[] = [...examples, ...invalidCases(endpoint, method, valid, (params) => validator.checkParams(method.name, params).length > 0)];
+    const cases: CallCase[] = [
+      ...examples,
+      ...invalidCases(endpoint, method, valid, (params) => validator.checkParams(method.name, params).length > 0),
+    ];
 
     const checks: CheckResult[] = [];
     for (const call of cases) {
@@ -174,24 +185,55 @@ function resultOf(answer: RpcAnswer): Json | undefined {
  * A method the node does not have. When the node's release is known and the spec says that release serves the
  * method, that is a disagreement; when the release was only assumed, the node may simply be older.
  */
-function unservedMethod(base: Pick<MethodResult, 'method' | 'endpoint'>, message: string, call: CallCase, version: ConformReport['nodeVersion']): MethodResult {
+function unservedMethod(
+  base: Pick<MethodResult, 'method' | 'endpoint'>,
+  message: string,
+  call: CallCase,
+  version: ConformReport['nodeVersion'],
+): MethodResult {
   if (version.source === 'assumed') {
-    return { ...base, status: 'SKIP', reason: `not served by this node ("${message}"); its release is unknown (--node-version tells it)`, checks: [] };
+    return {
+      ...base,
+      status: 'SKIP',
+      reason: `not served by this node ("${message}"); its release is unknown (--node-version tells it)`,
+      checks: [],
+    };
   }
-  const violation = { pointer: '/error', rule: 'served', message: `${version.version} should serve ${base.method}, but the node answers "${message}"` };
-  return { ...base, status: 'FAIL', checks: [{ name: call.name, kind: call.kind, params: call.params, answer: 'error', violations: [violation] }] };
+  const violation = {
+    pointer: '/error',
+    rule: 'served',
+    message: `${version.version} should serve ${base.method}, but the node answers "${message}"`,
+  };
+  return {
+    ...base,
+    status: 'FAIL',
+    checks: [{ name: call.name, kind: call.kind, params: call.params, answer: 'error', violations: [violation] }],
+  };
 }
 
 /**
  * The spec has no method that reports the node's release, but every AvalancheGo serves `info.getNodeVersion` on
  * `/ext/info`; its answer decides which methods to expect. Without one, the newest release the spec describes.
  */
-async function resolveNodeVersion(baseUrl: string, flag: string | undefined, newest: string, timeoutMs: number): Promise<ConformReport['nodeVersion'] & { answered: boolean }> {
-  const answer = await callRpc({ url: `${baseUrl}/ext/info`, method: 'info.getNodeVersion', params: {}, id: 0, timeoutMs });
-  if (answer.kind === 'unreachable') throw new NodeUnreachableError(`cannot reach the node at ${baseUrl}: ${answer.error}`);
+async function resolveNodeVersion(
+  baseUrl: string,
+  flag: string | undefined,
+  newest: string,
+  timeoutMs: number,
+): Promise<ConformReport['nodeVersion'] & { answered: boolean }> {
+  const answer = await callRpc({
+    url: `${baseUrl}/ext/info`,
+    method: 'info.getNodeVersion',
+    params: {},
+    id: 0,
+    timeoutMs,
+  });
+  if (answer.kind === 'unreachable')
+    throw new NodeUnreachableError(`cannot reach the node at ${baseUrl}: ${answer.error}`);
   const answered = answer.status !== 404;
   if (flag) return { version: flag, source: 'flag', answered };
-  const reported = answer.kind === 'json' ? (answer.body as { result?: { version?: unknown } } | null)?.result?.version : undefined;
+  const reported =
+    answer.kind === 'json' ? (answer.body as { result?: { version?: unknown } } | null)?.result?.version : undefined;
   const version = typeof reported === 'string' ? parseNodeVersion(reported) : undefined;
   return version ? { version, source: 'node', answered } : { version: newest, source: 'assumed', answered };
 }

@@ -17,7 +17,10 @@ export function loadSpecModel(spec: string | string[] = TOOLKIT_SPEC): SpecModel
 
 /** The endpoint's URL below the node's base URL, with path variables (e.g. `blockchainID`) filled in. */
 export function endpointPath(endpoint: EndpointModel, variables: Record<string, string> = {}): string {
-  return endpoint.pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => variables[name] ?? endpoint.pathVariables.find((v) => v.name === name)?.default ?? '');
+  return endpoint.pathTemplate.replace(
+    /\{([^}]+)\}/g,
+    (_, name: string) => variables[name] ?? endpoint.pathVariables.find((v) => v.name === name)?.default ?? '',
+  );
 }
 
 /** An endpoint only the mock node serves (`x-mock-only`, its development controls): never called on a node. */

@@ -36,7 +36,10 @@ export class TranscriptRecorder {
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true });
     // Continues after what the folder already holds: a second recording never overwrites the first.
-    const taken = readdirSync(dir).map((name) => /^(\d+)-/.exec(name)?.[1]).filter((n): n is string => n !== undefined).map(Number);
+    const taken = readdirSync(dir)
+      .map((name) => /^(\d+)-/.exec(name)?.[1])
+      .filter((n): n is string => n !== undefined)
+      .map(Number);
     this.lastSeq = taken.length > 0 ? Math.max(...taken) : 0;
   }
 
@@ -63,22 +66,34 @@ export function readTranscripts(dir: string): Array<{ file: string; transcript: 
   return readdirSync(dir)
     .filter((name) => /^\d+-.*\.json$/.test(name))
     .sort()
-    .map((name) => ({ file: join(dir, name), transcript: JSON.parse(readFileSync(join(dir, name), 'utf8')) as Transcript }));
+    .map((name) => ({
+      file: join(dir, name),
+      transcript: JSON.parse(readFileSync(join(dir, name), 'utf8')) as Transcript,
+    }));
 }
 
 /** Sends a transcript's request to `baseUrl` and returns the answer in the transcript's own response form. */
 export async function replayTranscript(transcript: Transcript, baseUrl: string): Promise<Transcript['response']> {
-  const body = transcript.requestText ?? (transcript.request === undefined ? undefined : stringifyJson(transcript.request));
+  const body =
+    transcript.requestText ?? (transcript.request === undefined ? undefined : stringifyJson(transcript.request));
   const response = await fetch(baseUrl.replace(/\/+$/, '') + transcript.endpoint, {
     method: transcript.httpMethod,
     headers: { 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body }),
   });
-  return transcriptResponse(response.status, response.headers.get('content-type') ?? undefined, Buffer.from(await response.arrayBuffer()));
+  return transcriptResponse(
+    response.status,
+    response.headers.get('content-type') ?? undefined,
+    Buffer.from(await response.arrayBuffer()),
+  );
 }
 
 /** An answer in a transcript's form; `bytes` undefined when it was not kept. */
-export function transcriptResponse(status: number, contentType: string | undefined, bytes: Buffer | undefined): Transcript['response'] {
+export function transcriptResponse(
+  status: number,
+  contentType: string | undefined,
+  bytes: Buffer | undefined,
+): Transcript['response'] {
   const parsed = bytes ? transcriptBody(bytes) : { text: NOT_RECORDED };
   return {
     status,

@@ -37,7 +37,8 @@ const PROTOCOL_ERRORS = new Set([-32700, -32600]);
 function generatedValidators(): Map<string, MethodSpec> {
   const byName = new Map<string, MethodSpec>();
   for (const [name, value] of Object.entries(generatedServer)) {
-    if (name.endsWith('Methods') && Array.isArray(value)) for (const spec of value as readonly MethodSpec[]) byName.set(spec.name, spec);
+    if (name.endsWith('Methods') && Array.isArray(value))
+      for (const spec of value as readonly MethodSpec[]) byName.set(spec.name, spec);
   }
   return byName;
 }
@@ -56,7 +57,10 @@ export class SpecValidator {
     this.methods = indexMethods(model);
     const generated = generatedValidators();
     const stale = [...this.methods.keys()].filter((name) => !generated.has(name));
-    if (stale.length > 0) throw new Error(`generated/server has no validators for ${stale.join(', ')}: it is older than the spec (npm run generate)`);
+    if (stale.length > 0)
+      throw new Error(
+        `generated/server has no validators for ${stale.join(', ')}: it is older than the spec (npm run generate)`,
+      );
     for (const [name, { method }] of this.methods) {
       const spec = generated.get(name)!;
       const release = version ? releaseValidators(model, method, version) : {};
@@ -83,7 +87,13 @@ export class SpecValidator {
     if (params === undefined || params === null) params = {};
     if (Array.isArray(params)) {
       // The node also takes `[{...}]`, but the spec says by-name: the array form is the caller's dialect, not the spec's.
-      return [{ pointer: '/params', rule: 'paramStructure', message: 'params must be an object (by-name); the node also takes [ {...} ] but the spec does not' }];
+      return [
+        {
+          pointer: '/params',
+          rule: 'paramStructure',
+          message: 'params must be an object (by-name); the node also takes [ {...} ] but the spec does not',
+        },
+      ];
     }
     if (!isObject(params)) return [{ pointer: '/params', rule: 'type', message: 'params must be an object' }];
     return checks.params(params) ? [] : toViolations('/params', checks.params.errors, params);
@@ -100,7 +110,8 @@ export class SpecValidator {
     if (!isObject(error)) return [{ pointer: '/error', rule: 'type', message: 'error must be an object' }];
     const form: Violation[] = [];
     if (!Number.isInteger(error.code)) form.push({ pointer: '/error/code', rule: 'type', message: 'must be integer' });
-    if (typeof error.message !== 'string') form.push({ pointer: '/error/message', rule: 'type', message: 'must be string' });
+    if (typeof error.message !== 'string')
+      form.push({ pointer: '/error/message', rule: 'type', message: 'must be string' });
     if (form.length > 0) return form;
     const code = error.code as number;
     const message = error.message as string;
@@ -108,7 +119,13 @@ export class SpecValidator {
     const documented = this.checks.get(methodName)?.errors ?? [];
     if (findDocumentedError(documented, code, message)) return [];
     const known = documented.length === 0 ? 'it documents none' : `it documents ${documented.length}`;
-    return [{ pointer: '/error', rule: 'documented-errors', message: `${code} "${message}" is not an error ${methodName} documents (${known})` }];
+    return [
+      {
+        pointer: '/error',
+        rule: 'documented-errors',
+        message: `${code} "${message}" is not an error ${methodName} documents (${known})`,
+      },
+    ];
   }
 
   /** A whole parsed response: the envelope, then the result or the error. */
@@ -125,7 +142,10 @@ export class SpecValidator {
       violations.push({ pointer: '', rule: 'oneOf', message: 'must have exactly one of result and error' });
       return violations;
     }
-    return [...violations, ...(hasResult ? this.checkResult(methodName, response.result) : this.checkError(methodName, response.error))];
+    return [
+      ...violations,
+      ...(hasResult ? this.checkResult(methodName, response.result) : this.checkError(methodName, response.error)),
+    ];
   }
 }
 

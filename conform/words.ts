@@ -55,14 +55,23 @@ export function violationsInWords(prefix: string, errors: ErrorObject[], root: u
       // Only "no branch matched": say so unless a deeper value explains why.
       if (pointers.some((p) => p.startsWith(`${pointer}/`))) continue;
       const limit = group.find((e) => e.keyword === 'errorLimit');
-      out.push({ pointer: prefix + pointer, rule: group[0]!.keyword, message: limit ? describeAjvError(limit) : 'matches none of the allowed forms' });
+      out.push({
+        pointer: prefix + pointer,
+        rule: group[0]!.keyword,
+        message: limit ? describeAjvError(limit) : 'matches none of the allowed forms',
+      });
       continue;
     }
     const of = (keyword: string) => leaves.filter((e) => e.keyword === keyword);
     const types = of('type');
     const formats = of('format');
     const patterns = of('pattern');
-    const constants = [...of('const').map((e) => JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)), ...of('enum').flatMap((e) => ((e.params as { allowedValues: unknown[] }).allowedValues ?? []).map((v) => JSON.stringify(v)))];
+    const constants = [
+      ...of('const').map((e) => JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)),
+      ...of('enum').flatMap((e) =>
+        ((e.params as { allowedValues: unknown[] }).allowedValues ?? []).map((v) => JSON.stringify(v)),
+      ),
+    ];
     const other = leaves.filter((e) => !['type', 'format', 'pattern', 'const', 'enum'].includes(e.keyword));
     const actual = jsonType(at(root, pointer));
     const typeMatched = types.length > 0 && leaves.length > types.length + constants.length;
@@ -71,14 +80,29 @@ export function violationsInWords(prefix: string, errors: ErrorObject[], root: u
       const detail = constants.length > 0 ? ` (or ${list(constants)})` : '';
       out.push({ pointer: prefix + pointer, rule: 'type', message: `must be ${allowed}${detail}, not ${actual}` });
     } else if (formats.length > 0) {
-      const words = list(formats.map((e) => FORMAT_WORDS[(e.params as { format: string }).format] ?? `format "${(e.params as { format: string }).format}"`));
+      const words = list(
+        formats.map(
+          (e) =>
+            FORMAT_WORDS[(e.params as { format: string }).format] ??
+            `format "${(e.params as { format: string }).format}"`,
+        ),
+      );
       out.push({ pointer: prefix + pointer, rule: 'format', message: `not ${words}` });
     } else if (patterns.length > 0) {
-      out.push({ pointer: prefix + pointer, rule: 'pattern', message: `does not have the allowed form (${list(patterns.map((e) => String((e.params as { pattern: string }).pattern)))})` });
+      out.push({
+        pointer: prefix + pointer,
+        rule: 'pattern',
+        message: `does not have the allowed form (${list(patterns.map((e) => String((e.params as { pattern: string }).pattern)))})`,
+      });
     } else if (other.length > 0) {
-      for (const error of other) out.push({ pointer: prefix + pointer, rule: error.keyword, message: describeAjvError(error) });
+      for (const error of other)
+        out.push({ pointer: prefix + pointer, rule: error.keyword, message: describeAjvError(error) });
     } else {
-      out.push({ pointer: prefix + pointer, rule: constants.length > 1 ? 'enum' : 'const', message: `must be ${list(constants)}` });
+      out.push({
+        pointer: prefix + pointer,
+        rule: constants.length > 1 ? 'enum' : 'const',
+        message: `must be ${list(constants)}`,
+      });
     }
   }
   return out;

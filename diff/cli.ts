@@ -43,7 +43,8 @@ const values = parseCli('diff', USAGE, OPTIONS, flags);
 const format = values.format ?? 'text';
 if (format !== 'text' && format !== 'json') fail(`--format is text or json, not "${format}"`);
 const failOn = values['fail-on'] ?? 'any';
-if (failOn !== 'clients' && failOn !== 'implementers' && failOn !== 'any') fail(`--fail-on is clients, implementers or any, not "${failOn}"`);
+if (failOn !== 'clients' && failOn !== 'implementers' && failOn !== 'any')
+  fail(`--fail-on is clients, implementers or any, not "${failOn}"`);
 
 let older: Revision;
 let newer: Revision;
@@ -57,7 +58,11 @@ try {
     [older, newer, labels] = [{ model, version: from }, { model, version: to }, [from, to]];
   } else {
     if (positionals.length !== 2) fail('give two specs to compare, or --from and --to');
-    [older, newer, labels] = [{ model: loadRevision(positionals[0]!) }, { model: loadRevision(positionals[1]!) }, [positionals[0]!, positionals[1]!]];
+    [older, newer, labels] = [
+      { model: loadRevision(positionals[0]!) },
+      { model: loadRevision(positionals[1]!) },
+      [positionals[0]!, positionals[1]!],
+    ];
   }
 } catch (error) {
   process.stderr.write(`diff: ${(error as Error).message}\n`);

@@ -70,7 +70,8 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
   const changes: Change[] = [];
   const oldMethods = indexMethods(older.model);
   const newMethods = indexMethods(newer.model);
-  const served = (revision: Revision, method: MethodModel) => revision.version === undefined || notServedReason(method, revision.version) === undefined;
+  const served = (revision: Revision, method: MethodModel) =>
+    revision.version === undefined || notServedReason(method, revision.version) === undefined;
   const sides = { old: side(older), new: side(newer) };
   const names = [...new Set([...oldMethods.keys(), ...newMethods.keys()])].sort();
   for (const name of names) {
@@ -78,12 +79,27 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
     const b = newMethods.get(name);
     const aServed = a && served(older, a.method);
     const bServed = b && served(newer, b.method);
-    const at = (which: typeof a, tokens: string[] = []) => `/methods/${which!.method.index}${tokens.map((t) => `/${t.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('')}`;
+    const at = (which: typeof a, tokens: string[] = []) =>
+      `/methods/${which!.method.index}${tokens.map((t) => `/${t.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('')}`;
     const push = (which: typeof a, rule: string, tokens: string[], text: string, [clients, implementers]: Verdict) =>
-      changes.push({ rule, method: name, endpoint: which!.endpoint.name, pointer: at(which, tokens), text, clients, implementers });
+      changes.push({
+        rule,
+        method: name,
+        endpoint: which!.endpoint.name,
+        pointer: at(which, tokens),
+        text,
+        clients,
+        implementers,
+      });
     if (!aServed && !bServed) continue;
     if (!bServed) {
-      push(a, 'method-removed', [], `method removed${newer.version && b ? ` (${notServedReason(b.method, newer.version)})` : ''}`, [B, C]);
+      push(
+        a,
+        'method-removed',
+        [],
+        `method removed${newer.version && b ? ` (${notServedReason(b.method, newer.version)})` : ''}`,
+        [B, C],
+      );
       continue;
     }
     if (!aServed) {
@@ -91,25 +107,54 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
       continue;
     }
     const endpointKept = newer.model.endpoints.some((e) => e.name === a!.endpoint.name);
-    if (endpointKept && a!.endpoint.name !== b!.endpoint.name) push(b, 'method-moved', [], `method moved from endpoint ${a!.endpoint.name} to ${b!.endpoint.name}`, [B, B]);
-    if (!deprecatedAt(a!.method, older.version) && deprecatedAt(b!.method, newer.version)) push(b, 'method-deprecated', ['deprecated'], `method deprecated${b!.method.replacement ? `; use ${b!.method.replacement}` : ''}`, [C, C]);
+    if (endpointKept && a!.endpoint.name !== b!.endpoint.name)
+      push(b, 'method-moved', [], `method moved from endpoint ${a!.endpoint.name} to ${b!.endpoint.name}`, [B, B]);
+    if (!deprecatedAt(a!.method, older.version) && deprecatedAt(b!.method, newer.version))
+      push(
+        b,
+        'method-deprecated',
+        ['deprecated'],
+        `method deprecated${b!.method.replacement ? `; use ${b!.method.replacement}` : ''}`,
+        [C, C],
+      );
 
     const paramsA = new Map(a!.method.params.filter((p) => readBy(p.versions, older.version)).map((p) => [p.name, p]));
     const paramsB = b!.method.params.filter((p) => readBy(p.versions, newer.version));
     for (const [pName, param] of paramsA) {
-      if (!paramsB.some((p) => p.name === pName)) push(a, 'param-removed', ['params', String(a!.method.params.indexOf(param))], `param "${pName}" removed: the node ignores it now`, [P, C]);
+      if (!paramsB.some((p) => p.name === pName))
+        push(
+          a,
+          'param-removed',
+          ['params', String(a!.method.params.indexOf(param))],
+          `param "${pName}" removed: the node ignores it now`,
+          [P, C],
+        );
     }
     for (const param of paramsB) {
       const tokens = ['params', String(b!.method.params.indexOf(param))];
       const old = paramsA.get(param.name);
       if (!old) {
-        push(b, param.required ? 'param-added-required' : 'param-added', tokens, `param "${param.name}" added${param.required ? ' (required)' : ''}`, param.required ? [B, P] : [C, P]);
+        push(
+          b,
+          param.required ? 'param-added-required' : 'param-added',
+          tokens,
+          `param "${param.name}" added${param.required ? ' (required)' : ''}`,
+          param.required ? [B, P] : [C, P],
+        );
         continue;
       }
-      if (!old.required && param.required) push(b, 'param-became-required', [...tokens, 'required'], `param "${param.name}" is now required`, [B, C]);
-      if (old.required && !param.required) push(b, 'param-became-optional', [...tokens, 'required'], `param "${param.name}" is now optional`, [C, P]);
+      if (!old.required && param.required)
+        push(b, 'param-became-required', [...tokens, 'required'], `param "${param.name}" is now required`, [B, C]);
+      if (old.required && !param.required)
+        push(b, 'param-became-optional', [...tokens, 'required'], `param "${param.name}" is now optional`, [C, P]);
       for (const change of compareSchemas(old.schema, param.schema, sides, [...tokens, 'schema'])) {
-        push(b, `param-${change.rule}`, change.tokens, `param "${param.name}": ${change.text}`, classify(change, 'request'));
+        push(
+          b,
+          `param-${change.rule}`,
+          change.tokens,
+          `param "${param.name}": ${change.text}`,
+          classify(change, 'request'),
+        );
       }
     }
 
@@ -125,15 +170,25 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
 }
 
 /** The result schema of a release and where it sits in the method: `result` or an `x-result-history` entry. */
-function resultOf(method: MethodModel, version: string | undefined): { schema: JsonSchema; tokens: string[] } | undefined {
+function resultOf(
+  method: MethodModel,
+  version: string | undefined,
+): { schema: JsonSchema; tokens: string[] } | undefined {
   if (!method.result) return undefined;
-  const index = version === undefined ? -1 : method.resultHistory.findIndex((entry) => inRange(entry.versions, version));
-  return index >= 0 ? { schema: method.resultHistory[index]!.schema, tokens: ['x-result-history', String(index), 'schema'] } : { schema: method.result.schema, tokens: ['result', 'schema'] };
+  const index =
+    version === undefined ? -1 : method.resultHistory.findIndex((entry) => inRange(entry.versions, version));
+  return index >= 0
+    ? { schema: method.resultHistory[index]!.schema, tokens: ['x-result-history', String(index), 'schema'] }
+    : { schema: method.result.schema, tokens: ['result', 'schema'] };
 }
 
-const readBy = (range: MethodModel['versions'], version: string | undefined) => version === undefined || inRange(range, version);
+const readBy = (range: MethodModel['versions'], version: string | undefined) =>
+  version === undefined || inRange(range, version);
 const deprecatedAt = (method: MethodModel, version: string | undefined) =>
-  method.deprecated && (version === undefined || !method.versions.deprecatedSince || compareVersions(version, method.versions.deprecatedSince) >= 0);
+  method.deprecated &&
+  (version === undefined ||
+    !method.versions.deprecatedSince ||
+    compareVersions(version, method.versions.deprecatedSince) >= 0);
 
 function side(revision: Revision): Side {
   return { schemas: revision.model.schemas, ...(revision.version ? { version: revision.version } : {}) };
@@ -141,5 +196,7 @@ function side(revision: Revision): Side {
 
 /** Whether any change is breaking for the audience (`any`: either). */
 export function hasBreaking(changes: Change[], audience: 'clients' | 'implementers' | 'any'): boolean {
-  return changes.some((c) => (audience !== 'implementers' && c.clients === B) || (audience !== 'clients' && c.implementers === B));
+  return changes.some(
+    (c) => (audience !== 'implementers' && c.clients === B) || (audience !== 'clients' && c.implementers === B),
+  );
 }

@@ -14,7 +14,9 @@ function documentsAt(path: string): string[] {
   return files;
 }
 
-const isBundled = (document: { methods?: unknown }) => Array.isArray(document.methods) && document.methods.every((m) => m !== null && typeof m === 'object' && !('$ref' in m));
+const isBundled = (document: { methods?: unknown }) =>
+  Array.isArray(document.methods) &&
+  document.methods.every((m) => m !== null && typeof m === 'object' && !('$ref' in m));
 
 /**
  * A model of the spec at `path`. Hand-written documents go through the loader (bundled and checked); bundled ones,
@@ -24,7 +26,14 @@ export function loadRevision(path: string): SpecModel {
   const files = documentsAt(path);
   const documents = files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
   if (documents.every(isBundled)) {
-    return buildModel(files.map((file, i) => ({ name: basename(file, '.json'), file, document: documents[i]!, sources: [{ bundled: '', file, pointer: '' }] })));
+    return buildModel(
+      files.map((file, i) => ({
+        name: basename(file, '.json'),
+        file,
+        document: documents[i]!,
+        sources: [{ bundled: '', file, pointer: '' }],
+      })),
+    );
   }
   return buildModel(loadSpec(files));
 }

@@ -56,9 +56,16 @@ function jsonType(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value;
 }
 
-const alternativesOf = (schema: JsonSchema): unknown[] | undefined => (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined);
+const alternativesOf = (schema: JsonSchema): unknown[] | undefined =>
+  Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
 
-export function compareSchemas(oldRaw: unknown, newRaw: unknown, sides: { old: Side; new: Side }, tokens: string[] = [], seen = new Set<string>()): SchemaChange[] {
+export function compareSchemas(
+  oldRaw: unknown,
+  newRaw: unknown,
+  sides: { old: Side; new: Side },
+  tokens: string[] = [],
+  seen = new Set<string>(),
+): SchemaChange[] {
   const key = `${canonicalJson(oldRaw as JsonSchema)}|${canonicalJson(newRaw as JsonSchema)}|${tokens.length > 40}`;
   if (seen.has(key) || tokens.length > 60) return [];
   seen.add(key);
@@ -76,8 +83,19 @@ export function compareSchemas(oldRaw: unknown, newRaw: unknown, sides: { old: S
     const pairs = matchAlternatives(listA, listB, sides);
     for (const [i, j] of pairs) {
       const at = altsB ? [...tokens, kind, String(j)] : tokens;
-      if (i === undefined) add({ rule: 'alternative-added', text: `a new alternative ${describe(listB[j!], sides.new)} is allowed` }, altsB ? at : tokens);
-      else if (j === undefined) add({ rule: 'alternative-removed', text: `the alternative ${describe(listA[i], sides.old)} is no longer allowed` }, altsA ? [...tokens, Array.isArray(a.anyOf) ? 'anyOf' : 'oneOf', String(i)] : tokens);
+      if (i === undefined)
+        add(
+          { rule: 'alternative-added', text: `a new alternative ${describe(listB[j!], sides.new)} is allowed` },
+          altsB ? at : tokens,
+        );
+      else if (j === undefined)
+        add(
+          {
+            rule: 'alternative-removed',
+            text: `the alternative ${describe(listA[i], sides.old)} is no longer allowed`,
+          },
+          altsA ? [...tokens, Array.isArray(a.anyOf) ? 'anyOf' : 'oneOf', String(i)] : tokens,
+        );
       else out.push(...compareSchemas(listA[i], listB[j], sides, at, seen));
     }
     return out;
@@ -102,22 +120,41 @@ export function compareSchemas(oldRaw: unknown, newRaw: unknown, sides: { old: S
   if (Array.isArray(valuesA) && Array.isArray(valuesB)) {
     const inB = new Set(valuesB.map((v) => canonicalJson(v as JsonSchema)));
     const inA = new Set(valuesA.map((v) => canonicalJson(v as JsonSchema)));
-    for (const v of valuesA) if (!inB.has(canonicalJson(v as JsonSchema))) add({ rule: 'value-removed', text: `the value ${JSON.stringify(v)} is no longer allowed` });
-    for (const v of valuesB) if (!inA.has(canonicalJson(v as JsonSchema))) add({ rule: 'value-added', text: `the value ${JSON.stringify(v)} is now allowed` });
-  } else if (Array.isArray(valuesA) && !valuesB) add({ rule: 'value-widened', text: 'no longer limited to a list of values' });
-  else if (!valuesA && Array.isArray(valuesB)) add({ rule: 'value-narrowed', text: `now limited to ${valuesB.map((v) => JSON.stringify(v)).join(', ')}` });
+    for (const v of valuesA)
+      if (!inB.has(canonicalJson(v as JsonSchema)))
+        add({ rule: 'value-removed', text: `the value ${JSON.stringify(v)} is no longer allowed` });
+    for (const v of valuesB)
+      if (!inA.has(canonicalJson(v as JsonSchema)))
+        add({ rule: 'value-added', text: `the value ${JSON.stringify(v)} is now allowed` });
+  } else if (Array.isArray(valuesA) && !valuesB)
+    add({ rule: 'value-widened', text: 'no longer limited to a list of values' });
+  else if (!valuesA && Array.isArray(valuesB))
+    add({ rule: 'value-narrowed', text: `now limited to ${valuesB.map((v) => JSON.stringify(v)).join(', ')}` });
 
   for (const keyword of ['pattern', 'format']) {
     if (a[keyword] !== b[keyword] && (a[keyword] !== undefined || b[keyword] !== undefined)) {
-      add({ rule: `${keyword}-changed`, text: `${keyword} changed from ${JSON.stringify(a[keyword] ?? null)} to ${JSON.stringify(b[keyword] ?? null)}` });
+      add({
+        rule: `${keyword}-changed`,
+        text: `${keyword} changed from ${JSON.stringify(a[keyword] ?? null)} to ${JSON.stringify(b[keyword] ?? null)}`,
+      });
     }
   }
-  for (const [keyword, narrowsWhenLower] of [['maxLength', true], ['maxItems', true], ['minLength', false], ['minItems', false], ['maximum', true], ['minimum', false]] as const) {
+  for (const [keyword, narrowsWhenLower] of [
+    ['maxLength', true],
+    ['maxItems', true],
+    ['minLength', false],
+    ['minItems', false],
+    ['maximum', true],
+    ['minimum', false],
+  ] as const) {
     const x = a[keyword] as number | undefined;
     const y = b[keyword] as number | undefined;
     if (x === y) continue;
     const narrowed = x === undefined ? true : y === undefined ? false : narrowsWhenLower ? y < x : y > x;
-    add({ rule: narrowed ? 'limit-narrowed' : 'limit-widened', text: `${keyword} changed from ${x ?? 'none'} to ${y ?? 'none'}` });
+    add({
+      rule: narrowed ? 'limit-narrowed' : 'limit-widened',
+      text: `${keyword} changed from ${x ?? 'none'} to ${y ?? 'none'}`,
+    });
   }
 
   const propsA = (isSchema(a.properties) ? a.properties : {}) as Record<string, JsonSchema>;
@@ -125,26 +162,47 @@ export function compareSchemas(oldRaw: unknown, newRaw: unknown, sides: { old: S
   const reqA = new Set((Array.isArray(a.required) ? a.required : []) as string[]);
   const reqB = new Set((Array.isArray(b.required) ? b.required : []) as string[]);
   // Whether an object that still carries a removed field fails the new schema (result objects are closed).
-  const closed = (b.additionalProperties !== undefined && b.additionalProperties !== true) || b.propertyNames !== undefined;
+  const closed =
+    (b.additionalProperties !== undefined && b.additionalProperties !== true) || b.propertyNames !== undefined;
   for (const name of Object.keys(propsA)) {
-    if (!(name in propsB)) add({ rule: 'property-removed', text: `field "${name}" removed`, required: reqA.has(name), closed }, [...tokens, 'properties', name]);
+    if (!(name in propsB))
+      add({ rule: 'property-removed', text: `field "${name}" removed`, required: reqA.has(name), closed }, [
+        ...tokens,
+        'properties',
+        name,
+      ]);
   }
   for (const name of Object.keys(propsB)) {
     const at = [...tokens, 'properties', name];
     if (!(name in propsA)) {
-      add({ rule: 'property-added', text: `field "${name}" added${reqB.has(name) ? ' (required)' : ''}`, required: reqB.has(name) }, at);
+      add(
+        {
+          rule: 'property-added',
+          text: `field "${name}" added${reqB.has(name) ? ' (required)' : ''}`,
+          required: reqB.has(name),
+        },
+        at,
+      );
       continue;
     }
-    if (!reqA.has(name) && reqB.has(name)) add({ rule: 'property-became-required', text: `field "${name}" is now required` }, at);
-    if (reqA.has(name) && !reqB.has(name)) add({ rule: 'property-became-optional', text: `field "${name}" is now optional` }, at);
+    if (!reqA.has(name) && reqB.has(name))
+      add({ rule: 'property-became-required', text: `field "${name}" is now required` }, at);
+    if (reqA.has(name) && !reqB.has(name))
+      add({ rule: 'property-became-optional', text: `field "${name}" is now optional` }, at);
     out.push(...compareSchemas(propsA[name], propsB[name], sides, at, seen));
   }
-  if (a.additionalProperties === false && b.additionalProperties !== false && b.additionalProperties !== undefined && Object.keys(propsB).length === 0) {
+  if (
+    a.additionalProperties === false &&
+    b.additionalProperties !== false &&
+    b.additionalProperties !== undefined &&
+    Object.keys(propsB).length === 0
+  ) {
     // A closed object that became a map: the keys are now open.
     add({ rule: 'map-opened', text: 'the object became a map with open keys' });
   }
   for (const keyword of ['items', 'additionalProperties', 'propertyNames']) {
-    if (isSchema(a[keyword]) && isSchema(b[keyword])) out.push(...compareSchemas(a[keyword], b[keyword], sides, [...tokens, keyword], seen));
+    if (isSchema(a[keyword]) && isSchema(b[keyword]))
+      out.push(...compareSchemas(a[keyword], b[keyword], sides, [...tokens, keyword], seen));
   }
   return out;
 }
@@ -161,14 +219,20 @@ function describe(schema: unknown, side: Side): string {
 }
 
 /** Pairs old and new alternatives: by shared schema name, then by equal content, then by position. */
-function matchAlternatives(a: unknown[], b: unknown[], sides: { old: Side; new: Side }): Array<[number | undefined, number | undefined]> {
+function matchAlternatives(
+  a: unknown[],
+  b: unknown[],
+  sides: { old: Side; new: Side },
+): Array<[number | undefined, number | undefined]> {
   const pairs: Array<[number | undefined, number | undefined]> = [];
   const freeB = new Set(b.map((_, j) => j));
   const freeA: number[] = [];
   const name = (s: unknown) => (isSchema(s) ? componentName(s.$ref) : undefined);
   const content = (s: unknown, side: Side) => canonicalJson(resolve(s, side));
   a.forEach((alt, i) => {
-    const j = [...freeB].find((k) => (name(alt) && name(alt) === name(b[k])) || content(alt, sides.old) === content(b[k], sides.new));
+    const j = [...freeB].find(
+      (k) => (name(alt) && name(alt) === name(b[k])) || content(alt, sides.old) === content(b[k], sides.new),
+    );
     if (j === undefined) return freeA.push(i);
     freeB.delete(j);
     pairs.push([i, j]);

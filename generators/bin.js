@@ -15,7 +15,13 @@ const require = createRequire(import.meta.url);
 
 function sourceFiles(dir) {
   return readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : /\.[cm]?[jt]s$/.test(entry.name) ? [join(dir, entry.name)] : []))
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? sourceFiles(join(dir, entry.name))
+        : /\.[cm]?[jt]s$/.test(entry.name)
+          ? [join(dir, entry.name)]
+          : [],
+    )
     .sort();
 }
 
@@ -24,7 +30,8 @@ async function bundle() {
   const esbuildPackage = require.resolve('esbuild/package.json');
   const hash = createHash('sha256').update(`${SOURCES}\n${readFileSync(esbuildPackage, 'utf8')}\n${process.version}`);
   // The runtime is bundled where generators import it (formats, shapes) and read where packages copy it.
-  for (const file of [...sourceFiles(SOURCES), ...sourceFiles(join(SOURCES, '../runtime'))]) hash.update(`${file}\n`).update(readFileSync(file));
+  for (const file of [...sourceFiles(SOURCES), ...sourceFiles(join(SOURCES, '../runtime'))])
+    hash.update(`${file}\n`).update(readFileSync(file));
   const bundleFile = join(CACHE, `cli-${hash.digest('hex').slice(0, 16)}.mjs`);
   if (existsSync(bundleFile)) return bundleFile;
 
@@ -56,7 +63,9 @@ async function bundle() {
   const partial = `${bundleFile}.${process.pid}.tmp`;
   writeFileSync(partial, outputFiles[0].contents);
   renameSync(partial, bundleFile);
-  for (const old of readdirSync(CACHE)) if (old.startsWith('cli-') && join(CACHE, old) !== bundleFile && !old.endsWith('.tmp')) rmSync(join(CACHE, old), { force: true });
+  for (const old of readdirSync(CACHE))
+    if (old.startsWith('cli-') && join(CACHE, old) !== bundleFile && !old.endsWith('.tmp'))
+      rmSync(join(CACHE, old), { force: true });
   return bundleFile;
 }
 

@@ -23,7 +23,9 @@ async function run(options: GenerateOptions, validateOnly: boolean): Promise<boo
   try {
     if (validateOnly) {
       const model = loadModel(options.spec);
-      console.log(`spec ok: ${model.endpoints.length} documents, ${model.endpoints.reduce((n, e) => n + e.methods.length, 0)} methods`);
+      console.log(
+        `spec ok: ${model.endpoints.length} documents, ${model.endpoints.reduce((n, e) => n + e.methods.length, 0)} methods`,
+      );
       return true;
     }
     const result = await generate(options);
@@ -41,12 +43,17 @@ async function run(options: GenerateOptions, validateOnly: boolean): Promise<boo
       return true;
     }
     const { written, removed, kept, unchanged } = result.report;
-    console.log(`generated ${result.files} files: ${written.length} written, ${removed.length} removed, ${unchanged} unchanged`);
-    for (const path of kept) console.warn(`kept:    ${path} (not generated, and not written by an earlier run: delete it by hand if it is not yours)`);
+    console.log(
+      `generated ${result.files} files: ${written.length} written, ${removed.length} removed, ${unchanged} unchanged`,
+    );
+    for (const path of kept)
+      console.warn(
+        `kept:    ${path} (not generated, and not written by an earlier run: delete it by hand if it is not yours)`,
+      );
     return true;
   } catch (error) {
     if (error instanceof SpecError) console.error(error.message);
-    else console.error(error instanceof Error ? error.stack ?? error.message : String(error));
+    else console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     return false;
   }
 }
@@ -78,5 +85,11 @@ const ok = await run(options, values.validate);
 if (!values.watch) process.exit(ok ? 0 : 1);
 
 // A document's `$ref`s reach files beside it, so a document given alone is watched with its folder.
-const specFolders = (values.spec ?? ['openrpc']).map((path) => (statSync(path, { throwIfNoEntry: false })?.isFile() ? dirname(path) : path));
-await watchAndRun({ paths: [...new Set([...specFolders, values.templates ?? DEFAULT_TEMPLATES])], ignore: values.out ?? 'generated', run: () => run(options, values.validate) });
+const specFolders = (values.spec ?? ['openrpc']).map((path) =>
+  statSync(path, { throwIfNoEntry: false })?.isFile() ? dirname(path) : path,
+);
+await watchAndRun({
+  paths: [...new Set([...specFolders, values.templates ?? DEFAULT_TEMPLATES])],
+  ignore: values.out ?? 'generated',
+  run: () => run(options, values.validate),
+});

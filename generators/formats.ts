@@ -5,7 +5,15 @@
  */
 import { cb58Encode } from '../runtime/server/formats.ts';
 
-export { avalancheFormats, bech32Decode, bech32Encode, cb58Decode, cb58Encode, hexDecode, hexEncode } from '../runtime/server/formats.ts';
+export {
+  avalancheFormats,
+  bech32Decode,
+  bech32Encode,
+  cb58Decode,
+  cb58Encode,
+  hexDecode,
+  hexEncode,
+} from '../runtime/server/formats.ts';
 
 /** The all-zero ID: the Primary Network's subnet ID, and the P-Chain's blockchain ID. */
 export const PRIMARY_NETWORK_ID = cb58Encode(new Uint8Array(32));

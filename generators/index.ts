@@ -1,5 +1,13 @@
 /** The toolkit as a library: `generate()` for build steps, and the pieces it is made of. */
-export { DEFAULT_TEMPLATES, generate, loadModel, renderArtifacts, specFiles, type GenerateOptions, type GenerateResult } from './pipeline.ts';
+export {
+  DEFAULT_TEMPLATES,
+  generate,
+  loadModel,
+  renderArtifacts,
+  specFiles,
+  type GenerateOptions,
+  type GenerateResult,
+} from './pipeline.ts';
 export { loadSpec, SpecError, type SpecProblem } from './load/index.ts';
 export { renderTypes, type RenderedTypes } from './types/index.ts';
 export type { CheckReport, GeneratedFile, WriteReport } from './emit/files.ts';

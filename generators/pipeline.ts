@@ -5,7 +5,17 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ARTIFACTS } from './artifacts.ts';
-import { type CheckReport, DEFAULT_OUT, type GeneratedFile, type Scope, type WriteReport, checkFiles, foldersOf, manifestFile, writeFiles } from './emit/files.ts';
+import {
+  type CheckReport,
+  DEFAULT_OUT,
+  type GeneratedFile,
+  type Scope,
+  type WriteReport,
+  checkFiles,
+  foldersOf,
+  manifestFile,
+  writeFiles,
+} from './emit/files.ts';
 import { headerText } from './emit/header.ts';
 import { startTypeScript } from './emit/typescript.ts';
 import { loadTemplates } from './emit/templates.ts';
@@ -26,7 +36,9 @@ export interface GenerateOptions {
   templates?: string;
 }
 
-export type GenerateResult = { mode: 'write'; report: WriteReport; files: number } | { mode: 'check'; report: CheckReport; files: number };
+export type GenerateResult =
+  | { mode: 'write'; report: WriteReport; files: number }
+  | { mode: 'check'; report: CheckReport; files: number };
 
 const TOOLKIT_ROOT = resolve(import.meta.dirname, '..');
 /** The toolkit's own templates, used unless `templates` names another folder. */
@@ -36,7 +48,10 @@ export function specFiles(spec: string | string[] = 'openrpc'): string[] {
   const entries = Array.isArray(spec) ? spec : [spec];
   return entries.flatMap((entry) =>
     existsSync(entry) && statSync(entry).isDirectory()
-      ? readdirSync(entry).filter((f) => f.endsWith('.json') && f !== CONFIG_FILE).sort().map((f) => join(entry, f))
+      ? readdirSync(entry)
+          .filter((f) => f.endsWith('.json') && f !== CONFIG_FILE)
+          .sort()
+          .map((f) => join(entry, f))
       : [entry],
   );
 }
@@ -45,11 +60,15 @@ export function loadModel(spec?: string | string[]): SpecModel {
   return buildModel(loadSpec(specFiles(spec)));
 }
 
-export async function renderArtifacts(model: SpecModel, options: Pick<GenerateOptions, 'artifacts' | 'templates'> = {}): Promise<GeneratedFile[]> {
+export async function renderArtifacts(
+  model: SpecModel,
+  options: Pick<GenerateOptions, 'artifacts' | 'templates'> = {},
+): Promise<GeneratedFile[]> {
   const templatesDir = options.templates ?? DEFAULT_TEMPLATES;
   const chosen = options.artifacts ?? ARTIFACTS.map((a) => a.name);
   const unknown = chosen.filter((name) => !ARTIFACTS.some((a) => a.name === name));
-  if (unknown.length > 0) throw new Error(`unknown artifact ${unknown.join(', ')}; known: ${ARTIFACTS.map((a) => a.name).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`unknown artifact ${unknown.join(', ')}; known: ${ARTIFACTS.map((a) => a.name).join(', ')}`);
   const outputs = await Promise.all(
     ARTIFACTS.filter((a) => chosen.includes(a.name)).map((artifact) =>
       artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) }),

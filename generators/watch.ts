@@ -13,7 +13,13 @@ const INPUT = /\.(json|hbs)$/;
 const SETTLE_MS = 100;
 
 type Kind = 'changed' | 'added' | 'removed';
-const KINDS: Record<string, Kind> = { change: 'changed', add: 'added', unlink: 'removed', addDir: 'added', unlinkDir: 'removed' };
+const KINDS: Record<string, Kind> = {
+  change: 'changed',
+  add: 'added',
+  unlink: 'removed',
+  addDir: 'added',
+  unlinkDir: 'removed',
+};
 
 export interface WatchOptions {
   paths: string[];
@@ -23,7 +29,12 @@ export interface WatchOptions {
   log?: (line: string) => void;
 }
 
-export async function watchAndRun({ paths, ignore, run, log = console.log }: WatchOptions): Promise<() => Promise<void>> {
+export async function watchAndRun({
+  paths,
+  ignore,
+  run,
+  log = console.log,
+}: WatchOptions): Promise<() => Promise<void>> {
   const ignored = ignore ? resolve(ignore) : undefined;
   const watcher = watch(paths, {
     ignoreInitial: true,
@@ -49,7 +60,11 @@ export async function watchAndRun({ paths, ignore, run, log = console.log }: Wat
     }
     const ms = Math.round(performance.now() - began);
     runs += 1;
-    log(ok ? `run ${runs} done in ${ms} ms; watching` : `run ${runs} failed in ${ms} ms; still watching, fix and save again`);
+    log(
+      ok
+        ? `run ${runs} done in ${ms} ms; watching`
+        : `run ${runs} failed in ${ms} ms; still watching, fix and save again`,
+    );
     running = false;
     if (pending.size > 0) schedule();
   };

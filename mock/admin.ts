@@ -61,7 +61,8 @@ export class AdminState {
   }
 
   private addRoute(base: string, alias: string): void {
-    if (this.reserved.has(alias)) throw new Error(`route is either already aliased or already maps to a handle: ${alias}`);
+    if (this.reserved.has(alias))
+      throw new Error(`route is either already aliased or already maps to a handle: ${alias}`);
     this.reserved.add(alias);
     this.routeAliases.set(alias, base);
   }
@@ -93,15 +94,28 @@ export class AdminState {
       if (!levels) throw new Error(`logger with name ${goQuote(loggerName)} not found`);
       return { [loggerName]: { ...levels } };
     }
-    return Object.fromEntries([...this.loggers].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, levels]) => [name, { ...levels }]));
+    return Object.fromEntries(
+      [...this.loggers].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, levels]) => [name, { ...levels }]),
+    );
   }
 
-  getLoggerLevel({ loggerName }: { loggerName?: string }): { loggerLevels: Record<string, { logLevel: string; displayLevel: string }> } {
+  getLoggerLevel({ loggerName }: { loggerName?: string }): {
+    loggerLevels: Record<string, { logLevel: string; displayLevel: string }>;
+  } {
     return { loggerLevels: this.levelsOf(loggerName) };
   }
 
-  setLoggerLevel({ loggerName, logLevel, displayLevel }: { loggerName?: string; logLevel?: string; displayLevel?: string }) {
-    if (logLevel === undefined && displayLevel === undefined) throw new Error('need to specify either displayLevel or logLevel');
+  setLoggerLevel({
+    loggerName,
+    logLevel,
+    displayLevel,
+  }: {
+    loggerName?: string;
+    logLevel?: string;
+    displayLevel?: string;
+  }) {
+    if (logLevel === undefined && displayLevel === undefined)
+      throw new Error('need to specify either displayLevel or logLevel');
     const affected = this.levelsOf(loggerName);
     for (const name of Object.keys(affected)) {
       const levels = this.loggers.get(name)!;

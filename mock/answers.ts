@@ -24,7 +24,11 @@ export class MethodAnswers {
     network: Network,
   ) {
     this.synthesizer = new Synthesizer(model, method, network);
-    this.examples = method.examples.map((example) => ({ params: example.params, result: example.result, written: rawJson(example.result) }));
+    this.examples = method.examples.map((example) => ({
+      params: example.params,
+      result: example.result,
+      written: rawJson(example.result),
+    }));
   }
 
   /** The result of the example whose params are these (members in any order), if any. */
@@ -67,7 +71,14 @@ export class MethodAnswers {
 /** Equal as JSON values: the same members (in any order) and items, with equal numbers, strings and literals. */
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return false;
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
   let size = 0;

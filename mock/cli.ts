@@ -88,27 +88,41 @@ const port = Number(values.port ?? 9650);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not "${values.port}"`);
 const nodeVersion = values['node-version'] === 'all' ? 'all' : optionalNodeVersion(values['node-version'], fail);
 const maxBodyBytes = values['http-max-body-bytes'] === undefined ? undefined : Number(values['http-max-body-bytes']);
-if (maxBodyBytes !== undefined && !(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) fail('--http-max-body-bytes must be a positive integer');
+if (maxBodyBytes !== undefined && !(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0))
+  fail('--http-max-body-bytes must be a positive integer');
 const network = (values.network ?? 'local') as NetworkName;
-if (!NETWORK_NAMES.includes(network)) fail(`--network must be one of ${NETWORK_NAMES.join(', ')}, not "${values.network}"`);
+if (!NETWORK_NAMES.includes(network))
+  fail(`--network must be one of ${NETWORK_NAMES.join(', ')}, not "${values.network}"`);
 const count = (name: 'accounts' | 'utxos-per-account', fallback: number, min: number): number => {
   const value = values[name] === undefined ? fallback : Number(values[name]);
-  if (!Number.isInteger(value) || value < min || value > 1_000_000) fail(`--${name} must be an integer from ${min} to 1000000`);
+  if (!Number.isInteger(value) || value < min || value > 1_000_000)
+    fail(`--${name} must be an integer from ${min} to 1000000`);
   return value;
 };
 const accounts = count('accounts', 10, 0);
 const utxosPerAccount = count('utxos-per-account', 1, 1);
 const blockTime = values['block-time'] === undefined ? undefined : Number(values['block-time']);
-if (blockTime !== undefined && !(Number.isInteger(blockTime) && blockTime > 0)) fail('--block-time must be a positive number of milliseconds');
+if (blockTime !== undefined && !(Number.isInteger(blockTime) && blockTime > 0))
+  fail('--block-time must be a positive number of milliseconds');
 if (blockTime !== undefined && values['no-mining']) fail('--block-time and --no-mining exclude each other');
-const mining: Mining = blockTime ? { mode: 'interval', blockTimeMs: blockTime } : values['no-mining'] ? { mode: 'manual' } : { mode: 'auto' };
+const mining: Mining = blockTime
+  ? { mode: 'interval', blockTimeMs: blockTime }
+  : values['no-mining']
+    ? { mode: 'manual' }
+    : { mode: 'auto' };
 const adminEnabled = flag(values['api-admin-enabled'], 'api-admin-enabled');
 const keystoreEnabled = flag(values['api-keystore-enabled'], 'api-keystore-enabled');
 
 try {
-  const worldOptions = { network, accounts, utxosPerAccount, ...(values.seed === undefined ? {} : { seed: values.seed }) };
+  const worldOptions = {
+    network,
+    accounts,
+    utxosPerAccount,
+    ...(values.seed === undefined ? {} : { seed: values.seed }),
+  };
   const loaded = values.state ? loadWorld(values.state) : undefined;
-  if (loaded && loaded.options.network !== network && values.network !== undefined) fail(`--state ${values.state} holds a ${loaded.options.network} world, not ${network}`);
+  if (loaded && loaded.options.network !== network && values.network !== undefined)
+    fail(`--state ${values.state} holds a ${loaded.options.network} world, not ${network}`);
   const node = await startMockNode({
     port,
     host: values.host ?? '127.0.0.1',
@@ -118,24 +132,37 @@ try {
     ...(adminEnabled === undefined ? {} : { adminEnabled }),
     ...(keystoreEnabled === undefined ? {} : { keystoreEnabled }),
     ...(nodeVersion ? { nodeVersion } : {}),
-    ...(values['http-allowed-hosts'] ? { allowedHosts: values['http-allowed-hosts'].split(',').map((h) => h.trim()) } : {}),
+    ...(values['http-allowed-hosts']
+      ? { allowedHosts: values['http-allowed-hosts'].split(',').map((h) => h.trim()) }
+      : {}),
     ...(maxBodyBytes ? { maxBodyBytes } : {}),
     ...(values.quiet ? {} : { log: (line: string) => console.log(`${new Date().toISOString()} ${line}`) }),
   });
   const release = nodeVersion === 'all' ? 'serving every release' : (nodeVersion ?? newestSpecVersion(mockModel()));
   console.log(`mock AvalancheGo node ${release} listening on ${node.url} (${node.nodeID})`);
   const { world } = node;
-  console.log(`network: ${world.network.name} (network ID ${world.network.networkID}, HRP ${world.network.hrp}); X-Chain ${world.chainIDs.X}, AVAX ${world.network.avaxAssetID}`);
-  console.log(`blocks: ${mining.mode === 'auto' ? 'automine (one per transaction)' : mining.mode === 'interval' ? `every ${mining.blockTimeMs} ms` : 'only when mined (dev.mine)'}`);
+  console.log(
+    `network: ${world.network.name} (network ID ${world.network.networkID}, HRP ${world.network.hrp}); X-Chain ${world.chainIDs.X}, AVAX ${world.network.avaxAssetID}`,
+  );
+  console.log(
+    `blocks: ${mining.mode === 'auto' ? 'automine (one per transaction)' : mining.mode === 'interval' ? `every ${mining.blockTimeMs} ms` : 'only when mined (dev.mine)'}`,
+  );
   console.log(`endpoints: ${[...new Set(node.routes.values())].join(', ')}; e.g. ${node.url}/ext/bc/X`);
   if (world.accounts.length > 0) {
     // Test keys of a simulated network, printed on purpose (as anvil does): never use them anywhere else.
     const shown = world.accounts.slice(0, 20);
     console.log(`\nFunded accounts (${world.accounts.length}; 2500 AVAX each on X and P):`);
-    shown.forEach((account, i) => console.log(`(${i}) ${bech32Encode(world.network.hrp, Buffer.from(account.address, 'hex'))} ${account.privateKey}`));
+    shown.forEach((account, i) =>
+      console.log(
+        `(${i}) ${bech32Encode(world.network.hrp, Buffer.from(account.address, 'hex'))} ${account.privateKey}`,
+      ),
+    );
     if (world.accounts.length > shown.length) console.log(`... and ${world.accounts.length - shown.length} more`);
   }
-  if (world.network.name === 'local') console.log('The ewoq key PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN holds the local genesis funds.');
+  if (world.network.name === 'local')
+    console.log(
+      'The ewoq key PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN holds the local genesis funds.',
+    );
   if (loaded) console.log(`state: loaded from ${values.state}`);
   const stop = () => {
     if (values.state) saveWorld(node.world, loaded?.options ?? worldOptions, values.state);

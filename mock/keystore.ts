@@ -30,7 +30,8 @@ interface Credentials {
 
 function checkUsername(username: string): void {
   if (username === '') throw new Error('empty username');
-  if (Buffer.byteLength(username) > MAX_USERNAME) throw new Error(`username exceeds maximum length of ${MAX_USERNAME} chars`);
+  if (Buffer.byteLength(username) > MAX_USERNAME)
+    throw new Error(`username exceeds maximum length of ${MAX_USERNAME} chars`);
 }
 
 function hashOf(password: string, salt: Uint8Array): Buffer {
@@ -53,7 +54,8 @@ export function encodeBytes(bytes: Uint8Array, encoding: string): string {
 
 /** Bytes from a string in `encoding`, with formatting.Decode's errors. */
 export function decodeBytes(text: string, encoding: string): Uint8Array {
-  if (encoding !== 'hex' && encoding !== 'hexc' && encoding !== 'hexnc') throw new Error('unsupported encoding in method');
+  if (encoding !== 'hex' && encoding !== 'hexc' && encoding !== 'hexnc')
+    throw new Error('unsupported encoding in method');
   if (!text.startsWith('0x')) throw new Error('missing 0x prefix to hex encoding');
   if (!/^([0-9a-fA-F]{2})*$/.test(text.slice(2))) throw new Error('encoding/hex: invalid byte');
   if (encoding === 'hexnc') return Buffer.from(text.slice(2), 'hex');
@@ -81,14 +83,18 @@ export class Keystore {
     checkUsername(username);
     if (this.users.has(username)) throw new Error(`user already exists: ${username}`);
     if (password === '') throw new Error('empty password');
-    if (Buffer.byteLength(password) > MAX_PASSWORD) throw new Error(`password exceeds maximum length of ${MAX_PASSWORD} chars`);
+    if (Buffer.byteLength(password) > MAX_PASSWORD)
+      throw new Error(`password exceeds maximum length of ${MAX_PASSWORD} chars`);
     if (passwordScore(password) < 2) throw new Error('password is too weak');
   }
 
   createUser(credentials: Credentials): Record<string, never> {
     this.checkCreate(credentials);
     const salt = randomBytes(SALT_LENGTH);
-    this.users.set(credentials.username!, Buffer.concat([Buffer.alloc(2), hashOf(credentials.password!, salt), salt, Buffer.alloc(4)]));
+    this.users.set(
+      credentials.username!,
+      Buffer.concat([Buffer.alloc(2), hashOf(credentials.password!, salt), salt, Buffer.alloc(4)]),
+    );
     return {};
   }
 
@@ -105,7 +111,10 @@ export class Keystore {
     return {};
   }
 
-  exportUser({ username = '', password = '', encoding = 'hex' }: Credentials & { encoding?: string }): { user: string; encoding: string } {
+  exportUser({ username = '', password = '', encoding = 'hex' }: Credentials & { encoding?: string }): {
+    user: string;
+    encoding: string;
+  } {
     checkUsername(username);
     const record = this.users.get(username);
     // The node answers an unknown user as a wrong password; hashing either way keeps the two indistinguishable in time.
@@ -120,7 +129,12 @@ export class Keystore {
   }
 
   /** The record importUser would store, without storing it. */
-  checkImport({ username = '', password = '', user = '', encoding = 'hex' }: Credentials & { user?: string; encoding?: string }): Uint8Array {
+  checkImport({
+    username = '',
+    password = '',
+    user = '',
+    encoding = 'hex',
+  }: Credentials & { user?: string; encoding?: string }): Uint8Array {
     let record: Uint8Array;
     try {
       record = decodeBytes(user, encoding.toLowerCase());

@@ -60,21 +60,40 @@ function pathsOf(name: EndpointName, chainIDs: Record<string, string>): string[]
   const { path, aliases } = ENDPOINTS[name];
   const chain = CHAINS[name];
   const prefix = `/ext/bc/${chain}`;
-  const byID = chain && (path === prefix || path.startsWith(`${prefix}/`)) ? [`/ext/bc/${chainIDs[chain]}${path.slice(prefix.length)}`] : [];
+  const byID =
+    chain && (path === prefix || path.startsWith(`${prefix}/`))
+      ? [`/ext/bc/${chainIDs[chain]}${path.slice(prefix.length)}`]
+      : [];
   return [path, ...aliases, ...byID];
 }
 
-const CHAINS: Partial<Record<EndpointName, string>> = { 'x-chain': 'X', 'x-wallet': 'X', 'p-chain': 'P', 'avm-static': 'X' };
+const CHAINS: Partial<Record<EndpointName, string>> = {
+  'x-chain': 'X',
+  'x-wallet': 'X',
+  'p-chain': 'P',
+  'avm-static': 'X',
+};
 
 export function createMockNode(options: MockNodeOptions = {}): MockNode {
   const world = options.world && 'journal' in options.world ? options.world : buildWorld(options.world ?? {});
   const { hrp } = world.network;
-  const mockOnly = (name: EndpointName) => (ENDPOINTS[name].document as { 'x-mock-only'?: boolean })['x-mock-only'] === true;
-  const enabled = (name: EndpointName) => (mockOnly(name) ? options.devControls ?? true : name === 'admin' ? options.adminEnabled ?? true : name === 'keystore' ? options.keystoreEnabled ?? true : true);
-  const nodeVersion = options.nodeVersion === 'all' ? undefined : options.nodeVersion ?? newestSpecVersion(mockModel());
+  const mockOnly = (name: EndpointName) =>
+    (ENDPOINTS[name].document as { 'x-mock-only'?: boolean })['x-mock-only'] === true;
+  const enabled = (name: EndpointName) =>
+    mockOnly(name)
+      ? (options.devControls ?? true)
+      : name === 'admin'
+        ? (options.adminEnabled ?? true)
+        : name === 'keystore'
+          ? (options.keystoreEnabled ?? true)
+          : true;
+  const nodeVersion =
+    options.nodeVersion === 'all' ? undefined : (options.nodeVersion ?? newestSpecVersion(mockModel()));
   const served = new Map<EndpointName, string[]>();
   for (const name of Object.keys(ENDPOINTS) as EndpointName[]) {
-    const methods = endpointModel(name).methods.filter((m) => servedBy(m, nodeVersion)).map((m) => m.name);
+    const methods = endpointModel(name)
+      .methods.filter((m) => servedBy(m, nodeVersion))
+      .map((m) => m.name);
     if (enabled(name) && methods.length > 0) served.set(name, methods);
   }
   const routes = new Map<string, EndpointName>();
@@ -93,7 +112,9 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     // Params the release did not read: its decoder ignored them, whatever their value.
     const ignoredParams = new Map<string, string[]>();
     for (const method of model.methods) {
-      const ignored = nodeVersion ? method.params.filter((p) => !inRange(p.versions, nodeVersion)).map((p) => p.name) : [];
+      const ignored = nodeVersion
+        ? method.params.filter((p) => !inRange(p.versions, nodeVersion)).map((p) => p.name)
+        : [];
       if (ignored.length > 0) ignoredParams.set(method.name, ignored);
       const answer = atRelease(mockModel(), method, nodeVersion, network, handlers.get(method.name)!.answer);
       // Every handler error passes here, so the runtime's onError would only log it a second time.
@@ -127,7 +148,12 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
         },
         // A refused call's method is whatever the caller sent (and error messages quote it): cut short, with line
         // breaks escaped, it cannot forge log lines or flood the log.
-        ...(log ? { onRefused: (method: string, message: string) => log(`${method ? loggable(method, 128) : '(no method)'} error: ${loggable(message, 512)}`) } : {}),
+        ...(log
+          ? {
+              onRefused: (method: string, message: string) =>
+                log(`${method ? loggable(method, 128) : '(no method)'} error: ${loggable(message, 512)}`),
+            }
+          : {}),
       }),
     );
   }
@@ -163,7 +189,9 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     const get = hostAllowed(req.headers.host ?? '') ? health?.getReply(req.method ?? '', req.url ?? '/') : undefined;
     if (get) {
       req.resume();
-      res.writeHead(get.status, { ...get.headers, 'node-id': nodeID, ...(req.headers.origin ? CORS : {}) }).end(get.body);
+      res
+        .writeHead(get.status, { ...get.headers, 'node-id': nodeID, ...(req.headers.origin ? CORS : {}) })
+        .end(get.body);
       return;
     }
     if (hostAllowed(req.headers.host ?? '')) return router.node(req, res);
@@ -199,11 +227,19 @@ export interface RunningMockNode extends MockNode {
 }
 
 /** Serves the mock on node:http (./server.ts), with the node's default timeouts and limits. */
-export async function startMockNode(options: MockNodeOptions & { port?: number; host?: string } = {}): Promise<RunningMockNode> {
+export async function startMockNode(
+  options: MockNodeOptions & { port?: number; host?: string } = {},
+): Promise<RunningMockNode> {
   const node = createMockNode(options);
   const host = options.host ?? '127.0.0.1';
   const { server, close } = await serveHttp(node.listener, options.port ?? 9650, host);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return { ...node, server, url, dev: new DevClient({ baseUrl: url }), close: () => (node.state.engine.stop(), close()) };
+  return {
+    ...node,
+    server,
+    url,
+    dev: new DevClient({ baseUrl: url }),
+    close: () => (node.state.engine.stop(), close()),
+  };
 }

@@ -37,7 +37,9 @@ export function passwordScore(password: string): number {
 /** Required, not imported: a node that never creates a user never loads the dictionaries (most of start-up). */
 function newEstimator(): ZxcvbnFactory {
   const core = createRequire(import.meta.url)('@zxcvbn-ts/core') as typeof import('@zxcvbn-ts/core');
-  const common = createRequire(import.meta.url)('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
+  const common = createRequire(import.meta.url)(
+    '@zxcvbn-ts/language-common',
+  ) as typeof import('@zxcvbn-ts/language-common');
   const english = createRequire(import.meta.url)('@zxcvbn-ts/language-en') as typeof import('@zxcvbn-ts/language-en');
   const factory = new core.ZxcvbnFactory({
     dictionary: { ...common.dictionary, ...english.dictionary },

@@ -107,7 +107,11 @@ class Parser {
 
 function render(node: Node, random: Random): string {
   if (node.kind === 'chars') return random.pick(node.chars);
-  if (node.kind === 'group') return random.pick(node.alternatives).map((n) => render(n, random)).join('');
+  if (node.kind === 'group')
+    return random
+      .pick(node.alternatives)
+      .map((n) => render(n, random))
+      .join('');
   let out = '';
   const count = random.int(node.min, node.max);
   for (let i = 0; i < count; i++) out += render(node.node, random);
@@ -121,7 +125,10 @@ export function stringMatching(pattern: string, random: Random): string | undefi
     const alternatives = parser.alternatives();
     const regex = new RegExp(pattern, 'u');
     for (let attempt = 0; attempt < 8; attempt++) {
-      const text = random.pick(alternatives).map((node) => render(node, random)).join('');
+      const text = random
+        .pick(alternatives)
+        .map((node) => render(node, random))
+        .join('');
       if (regex.test(text)) return text;
     }
   } catch {

@@ -13,7 +13,12 @@ export class Random {
 
   constructor(readonly seed: string) {
     const digest = createHash('sha256').update(seed).digest();
-    [this.a, this.b, this.c, this.d] = [0, 4, 8, 12].map((offset) => digest.readUInt32LE(offset)) as [number, number, number, number];
+    [this.a, this.b, this.c, this.d] = [0, 4, 8, 12].map((offset) => digest.readUInt32LE(offset)) as [
+      number,
+      number,
+      number,
+      number,
+    ];
     for (let i = 0; i < 12; i++) this.next();
   }
 

@@ -32,7 +32,12 @@ const REFUSALS: Array<[code: string, reason: RegExp | undefined, status: number,
   ['HPE_INVALID_HEADER_TOKEN', undefined, 400, '400 Bad Request: malformed MIME header line'],
   ['HPE_INVALID_CONTENT_LENGTH', undefined, 400, '400 Bad Request: invalid Content-Length'],
   ['HPE_UNEXPECTED_CONTENT_LENGTH', undefined, 400, '400 Bad Request: invalid Content-Length'],
-  ['HPE_INVALID_TRANSFER_ENCODING', /Content-Length/, 400, '400 Bad Request: both Transfer-Encoding and Content-Length'],
+  [
+    'HPE_INVALID_TRANSFER_ENCODING',
+    /Content-Length/,
+    400,
+    '400 Bad Request: both Transfer-Encoding and Content-Length',
+  ],
   ['HPE_INVALID_TRANSFER_ENCODING', undefined, 501, 'Unsupported transfer encoding'],
   ['HPE_INVALID_CHUNK_SIZE', undefined, 400, '400 Bad Request: malformed chunked encoding'],
   ['HPE_INVALID_METHOD', undefined, 400, '400 Bad Request: malformed HTTP request'],
@@ -40,7 +45,10 @@ const REFUSALS: Array<[code: string, reason: RegExp | undefined, status: number,
 
 /** Go's answer to a request refused before any handler: plain text, then the connection closes. */
 function refuse(socket: Duplex, status: number, text: string): void {
-  if (socket.writable) socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${text}`);
+  if (socket.writable)
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${text}`,
+    );
   else socket.destroy();
 }
 
@@ -51,7 +59,8 @@ function refuse(socket: Duplex, status: number, text: string): void {
 function requestProblem(req: IncomingMessage): [number, string] | undefined {
   if (req.httpVersionMajor !== 1) return [505, '505 HTTP Version Not Supported: unsupported protocol version'];
   let hosts = 0;
-  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.length === 4 && req.rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+  for (let i = 0; i < req.rawHeaders.length; i += 2)
+    if (req.rawHeaders[i]!.length === 4 && req.rawHeaders[i]!.toLowerCase() === 'host') hosts++;
   if (hosts > 1) return [400, '400 Bad Request: too many Host headers'];
   if (hosts === 0 && req.httpVersionMinor === 1) return [400, '400 Bad Request: missing required Host header'];
   return undefined;
@@ -86,7 +95,8 @@ export function createHttpServer(listener: RequestListener, options: ServeOption
     // Go cuts a request past its read deadline without a word, and reads nothing after a request that asked to close
     // the connection; a connection the client broke has no one to answer.
     if (error.code === 'HPE_CLOSED_CONNECTION') return void socket.end();
-    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ECONNRESET' || !socket.writable)
+      return void socket.destroy();
     const reason = String((error as { reason?: unknown }).reason ?? '');
     const refusal = REFUSALS.find(([code, pattern]) => code === error.code && (!pattern || pattern.test(reason)));
     refuse(socket, refusal?.[2] ?? 400, refusal?.[3] ?? '400 Bad Request');
@@ -95,7 +105,12 @@ export function createHttpServer(listener: RequestListener, options: ServeOption
 }
 
 /** Listens on `host:port` (port 0 picks a free one). */
-export async function serveHttp(listener: RequestListener, port: number, host: string, options: ServeOptions = {}): Promise<HttpServer> {
+export async function serveHttp(
+  listener: RequestListener,
+  port: number,
+  host: string,
+  options: ServeOptions = {},
+): Promise<HttpServer> {
   const server = createHttpServer(listener, options);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

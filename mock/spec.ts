@@ -15,7 +15,12 @@ let model: SpecModel | undefined;
 
 export function mockModel(): SpecModel {
   model ??= buildModel(
-    Object.entries(ENDPOINTS).map(([name, { document }]) => ({ name, file: `${name}.json`, document: structuredClone(document) as Record<string, unknown>, sources: [{ bundled: '', file: `${name}.json`, pointer: '' }] })),
+    Object.entries(ENDPOINTS).map(([name, { document }]) => ({
+      name,
+      file: `${name}.json`,
+      document: structuredClone(document) as Record<string, unknown>,
+      sources: [{ bundled: '', file: `${name}.json`, pointer: '' }],
+    })),
   );
   return model;
 }
@@ -25,4 +30,3 @@ export function endpointModel(name: EndpointName): EndpointModel {
   if (!endpoint) throw new Error(`the generated server has no endpoint ${name}`);
   return endpoint;
 }
-

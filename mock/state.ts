@@ -41,7 +41,8 @@ const examplesOf = (name: string) => indexMethods(mockModel()).get(name)?.method
 function startingLoggers(): AdminSetup['loggers'] {
   const loggers: AdminSetup['loggers'] = { main: { logLevel: 'INFO', displayLevel: 'INFO' } };
   for (const chain of ['C', 'P', 'X']) loggers[chain] = { logLevel: 'INFO', displayLevel: 'INFO' };
-  for (const { result } of examplesOf('admin.getLoggerLevel')) Object.assign(loggers, (result as { loggerLevels: AdminSetup['loggers'] }).loggerLevels);
+  for (const { result } of examplesOf('admin.getLoggerLevel'))
+    Object.assign(loggers, (result as { loggerLevels: AdminSetup['loggers'] }).loggerLevels);
   return loggers;
 }
 
@@ -82,9 +83,17 @@ export class MockState {
       })),
     );
     const firstLoad = examplesOf('admin.loadVMs')[0]?.result as AdminSetup['firstLoad'] | undefined;
-    this.admin = new AdminState({ chains: world, loggers: startingLoggers(), firstLoad: firstLoad ?? { newVMs: {} }, routes });
+    this.admin = new AdminState({
+      chains: world,
+      loggers: startingLoggers(),
+      firstLoad: firstLoad ?? { newVMs: {} },
+      routes,
+    });
     const report = (kind: HealthKind) => firstResult<HealthReport>(`health.${kind}`);
-    this.health = new HealthState({ health: report('health'), readiness: report('readiness'), liveness: report('liveness') }, (name) => this.admin.lookup(name) !== undefined);
+    this.health = new HealthState(
+      { health: report('health'), readiness: report('readiness'), liveness: report('liveness') },
+      (name) => this.admin.lookup(name) !== undefined,
+    );
   }
 
   /** `info.getBlockchainID`: the chain an alias names, as the node's chain manager resolves it. */
@@ -105,7 +114,12 @@ export class MockState {
     const example = firstResult<{ version: string; vmVersions: Record<string, string> }>('info.getNodeVersion');
     if (!this.nodeVersion) return example;
     const built = example.version.replace(/\/.*/, `/${this.nodeVersion.slice(1)}`);
-    const vmVersions = Object.fromEntries(Object.entries(example.vmVersions).map(([vm, v]) => [vm, v === `v${example.version.split('/')[1]}` ? this.nodeVersion! : v]));
+    const vmVersions = Object.fromEntries(
+      Object.entries(example.vmVersions).map(([vm, v]) => [
+        vm,
+        v === `v${example.version.split('/')[1]}` ? this.nodeVersion! : v,
+      ]),
+    );
     return { ...example, version: built, vmVersions };
   }
 
@@ -141,7 +155,10 @@ export class MockState {
       'info.getNetworkName': { answer: () => ({ networkName: this.world.network.networkName }) },
       // Only an absent (or null) param passes the node's decoder and reaches the handler's refusal; a wrong type does not.
       'info.getBlockchainID': { answer: (p) => this.blockchainID(p), check: (p) => p.alias ?? this.blockchainID({}) },
-      'info.isBootstrapped': { answer: (p) => this.isBootstrapped(p), check: (p) => p.chain ?? this.isBootstrapped({}) },
+      'info.isBootstrapped': {
+        answer: (p) => this.isBootstrapped(p),
+        check: (p) => p.chain ?? this.isBootstrapped({}),
+      },
       'info.peers': { answer: (p) => this.connectedPeers(p) },
       'info.getNodeVersion': { answer: () => this.version() },
       'health.health': { answer: (p) => this.health.report('health', tagsOf(p)) },
@@ -157,7 +174,10 @@ export class MockState {
       const read = this.reads[endpoint.name]?.[method.shortName];
       const answers = new MethodAnswers(model, method, spec, network);
       // The node's JSON form of transactions and blocks is not built from the world yet: bytes only (see README).
-      const bytesOnly = read && JSON_FORMS.has(method.shortName) ? (p: Params) => (encodingOf(p) === 'json' ? answers.answer(p) : read(p)) : read;
+      const bytesOnly =
+        read && JSON_FORMS.has(method.shortName)
+          ? (p: Params) => (encodingOf(p) === 'json' ? answers.answer(p) : read(p))
+          : read;
       if (stateful[method.name]) out.set(method.name, stateful[method.name]!);
       // A read changes nothing, so it also words the refusal of params the schema rejects.
       else if (bytesOnly) out.set(method.name, { answer: bytesOnly, check: bytesOnly });
@@ -167,10 +187,27 @@ export class MockState {
   }
 }
 
-const DEV_METHODS = ['snapshot', 'revert', 'setTime', 'increaseTime', 'mine', 'fund', 'setFeeState', 'reset', 'setAutomine', 'setIntervalMining', 'listAccounts'] as const;
+const DEV_METHODS = [
+  'snapshot',
+  'revert',
+  'setTime',
+  'increaseTime',
+  'mine',
+  'fund',
+  'setFeeState',
+  'reset',
+  'setAutomine',
+  'setIntervalMining',
+  'listAccounts',
+] as const;
 
 function devHandlers(dev: DevControls): Record<string, MockMethod> {
-  return Object.fromEntries(DEV_METHODS.map((name) => [`dev.${name}`, { answer: (p: Params) => (dev[name] as (p: Params) => unknown).call(dev, p) }]));
+  return Object.fromEntries(
+    DEV_METHODS.map((name) => [
+      `dev.${name}`,
+      { answer: (p: Params) => (dev[name] as (p: Params) => unknown).call(dev, p) },
+    ]),
+  );
 }
 
 const tagsOf = ({ tags }: Params): string[] => (Array.isArray(tags) ? tags.map(String) : []);

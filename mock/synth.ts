@@ -24,7 +24,8 @@ interface Pooled {
 }
 
 const EPOCH = Date.UTC(2024, 5, 1) / 1000;
-const isSchema = (value: Json | undefined): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isSchema = (value: Json | undefined): value is JsonSchema =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The encoding an example or a request asked for, in the node's lower-case spelling (`hex` when none). */
 export function encodingOf(params: Record<string, unknown>): string {
@@ -73,7 +74,8 @@ export class Synthesizer {
       const properties = isSchema(resolved.properties) ? resolved.properties : {};
       for (const [key, child] of Object.entries(value)) {
         const childSchema = properties[key] ?? resolved.additionalProperties;
-        if (isSchema(childSchema)) this.collect(childSchema, child, isSchema(properties[key]) ? `${path}/${key}` : `${path}/{}`, encoding);
+        if (isSchema(childSchema))
+          this.collect(childSchema, child, isSchema(properties[key]) ? `${path}/${key}` : `${path}/{}`, encoding);
       }
       if (!isSchema(resolved.properties)) this.pool(`keys:${path}`, Object.keys(value), encoding);
     }
@@ -113,7 +115,8 @@ export class Synthesizer {
     const { schema: resolved, ref } = this.resolve(schema);
     const here = random.fork(path);
     const examples = this.candidates(path, ref, encoding);
-    const isBytes = resolved.format === 'avax-hex' || (typeof resolved.pattern === 'string' && resolved.pattern.startsWith('^0x'));
+    const isBytes =
+      resolved.format === 'avax-hex' || (typeof resolved.pattern === 'string' && resolved.pattern.startsWith('^0x'));
     const isUnion = Array.isArray(resolved.anyOf) || Array.isArray(resolved.oneOf) || Array.isArray(resolved.allOf);
     if (examples.length > 0 && (isBytes || isUnion || depth > 6)) return structuredClone(here.pick(examples));
     if ('const' in resolved) return resolved.const as Json;
@@ -133,12 +136,15 @@ export class Synthesizer {
         const max = typeof resolved.maxItems === 'number' ? resolved.maxItems : min + 3;
         const count = here.int(Math.max(min, Math.min(1, max)), Math.min(max, Math.max(min, 3)));
         const items = isSchema(resolved.items) ? resolved.items : {};
-        return Array.from({ length: count }, (_, i) => this.value(items, `${path}/*`, here.fork(String(i)), encoding, depth + 1));
+        return Array.from({ length: count }, (_, i) =>
+          this.value(items, `${path}/*`, here.fork(String(i)), encoding, depth + 1),
+        );
       }
       case 'integer':
       case 'number': {
         const min = typeof resolved.minimum === 'number' ? resolved.minimum : 0;
-        const max = typeof resolved.maximum === 'number' ? Math.min(resolved.maximum, min + 1_000_000) : min + 1_000_000;
+        const max =
+          typeof resolved.maximum === 'number' ? Math.min(resolved.maximum, min + 1_000_000) : min + 1_000_000;
         return here.int(Math.ceil(min), Math.floor(max));
       }
       case 'boolean':
@@ -150,7 +156,13 @@ export class Synthesizer {
     }
   }
 
-  private object(schema: JsonSchema, path: string, random: Random, encoding: string, depth: number): { [key: string]: Json } {
+  private object(
+    schema: JsonSchema,
+    path: string,
+    random: Random,
+    encoding: string,
+    depth: number,
+  ): { [key: string]: Json } {
     const out: { [key: string]: Json } = {};
     const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
     if (isSchema(schema.properties)) {
@@ -162,8 +174,18 @@ export class Synthesizer {
       const keys = (this.pools.get(`keys:${path}`) ?? []).flatMap((entry) => entry.value as string[]);
       const count = random.int(1, 3);
       for (let i = 0; i < count; i++) {
-        const key = isSchema(schema.propertyNames) ? String(this.value(schema.propertyNames, `${path}/#key`, random.fork(`key ${i}`), encoding, depth + 1)) : keys.length > 0 ? random.fork(`key ${i}`).pick(keys) : `key${i}`;
-        out[key] = this.value(schema.additionalProperties, `${path}/{}`, random.fork(`value ${i}`), encoding, depth + 1);
+        const key = isSchema(schema.propertyNames)
+          ? String(this.value(schema.propertyNames, `${path}/#key`, random.fork(`key ${i}`), encoding, depth + 1))
+          : keys.length > 0
+            ? random.fork(`key ${i}`).pick(keys)
+            : `key${i}`;
+        out[key] = this.value(
+          schema.additionalProperties,
+          `${path}/{}`,
+          random.fork(`value ${i}`),
+          encoding,
+          depth + 1,
+        );
       }
     }
     return out;

@@ -19,7 +19,13 @@ type Answer = (params: Record<string, unknown>) => unknown;
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** `answer` as release `version` gives it; `answer` itself when nothing of the method differs in that release. */
-export function atRelease(model: SpecModel, method: MethodModel, version: string | undefined, network: Network, answer: Answer): Answer {
+export function atRelease(
+  model: SpecModel,
+  method: MethodModel,
+  version: string | undefined,
+  network: Network,
+  answer: Answer,
+): Answer {
   if (!version) return answer;
   const spec = compilerOf(model);
   const unknown = method.params.filter((p) => !inRange(p.versions, version)).map((p) => p.name);
@@ -28,11 +34,20 @@ export function atRelease(model: SpecModel, method: MethodModel, version: string
     .map((p) => ({ name: p.name, schema: schemaAt(p.schema, version, model.schemas), original: p.schema }))
     .filter((p) => p.schema !== p.original);
   const earlier = method.resultHistory.find((entry) => inRange(entry.versions, version));
-  const resultSchema = method.result ? schemaAt(earlier?.schema ?? method.result.schema, version, model.schemas) : undefined;
+  const resultSchema = method.result
+    ? schemaAt(earlier?.schema ?? method.result.schema, version, model.schemas)
+    : undefined;
   const reshape = resultSchema !== undefined && (earlier !== undefined || resultSchema !== method.result!.schema);
   if (unknown.length === 0 && narrowed.length === 0 && !reshape) return answer;
 
-  const synthesizer = earlier && method.result ? new Synthesizer(model, { ...method, examples: [], result: { ...method.result, schema: earlier.schema } }, network) : undefined;
+  const synthesizer =
+    earlier && method.result
+      ? new Synthesizer(
+          model,
+          { ...method, examples: [], result: { ...method.result, schema: earlier.schema } },
+          network,
+        )
+      : undefined;
   const shape = (result: unknown, params: Record<string, unknown>): unknown => {
     if (!resultSchema) return result;
     if (synthesizer) {
@@ -67,7 +82,14 @@ export function atRelease(model: SpecModel, method: MethodModel, version: string
 }
 
 /** `value` cut to `schema` as release `version` has it: closed objects lose fields it lacks, enums keep to its values. */
-export function fit(value: Json, schema: JsonSchema, version: string, schemas: Record<string, JsonSchema>, spec: SchemaCompiler, depth = 0): Json {
+export function fit(
+  value: Json,
+  schema: JsonSchema,
+  version: string,
+  schemas: Record<string, JsonSchema>,
+  spec: SchemaCompiler,
+  depth = 0,
+): Json {
   if (depth > 64) return value;
   let raw = schema;
   for (let hops = 0; hops < 16; hops++) {
@@ -77,12 +99,18 @@ export function fit(value: Json, schema: JsonSchema, version: string, schemas: R
     raw = { ...schemas[ref], ...siblings };
   }
   const level = levelAt(raw, version);
-  const alternatives = (Array.isArray(level.oneOf) ? level.oneOf : Array.isArray(level.anyOf) ? level.anyOf : undefined) as JsonSchema[] | undefined;
+  const alternatives = (
+    Array.isArray(level.oneOf) ? level.oneOf : Array.isArray(level.anyOf) ? level.anyOf : undefined
+  ) as JsonSchema[] | undefined;
   if (alternatives && alternatives.length > 0) {
     const matching = alternatives.find((alt) => spec.check(alt, value)) ?? closest(alternatives, value, schemas);
     return fit(value, matching, version, schemas, spec, depth + 1);
   }
-  if (Array.isArray(level.enum) && level.enum.length > 0 && !level.enum.some((v) => canonicalJson(v) === canonicalJson(value))) {
+  if (
+    Array.isArray(level.enum) &&
+    level.enum.length > 0 &&
+    !level.enum.some((v) => canonicalJson(v) === canonicalJson(value))
+  ) {
     // A value the release could not send: its last listed value stands in (the spec lists `Unknown`-like values last).
     return level.enum.at(-1) as Json;
   }
@@ -90,16 +118,24 @@ export function fit(value: Json, schema: JsonSchema, version: string, schemas: R
     const items = level.items as JsonSchema;
     const gone = droppedAlternatives(items, version, schemas);
     // An item of a kind the release did not have (an L1 validator before v1.12.2) is one the node did not list.
-    const kept = gone.length === 0 ? value : value.filter((item) => !gone.some((alt) => spec.check(alt, item)) || spec.check(schemaAt(items, version, schemas), item));
+    const kept =
+      gone.length === 0
+        ? value
+        : value.filter(
+            (item) => !gone.some((alt) => spec.check(alt, item)) || spec.check(schemaAt(items, version, schemas), item),
+          );
     return kept.map((item) => fit(item, items, version, schemas, spec, depth + 1));
   }
   if (!isObject(value)) return value;
   const properties = isObject(level.properties) ? (level.properties as Record<string, JsonSchema>) : undefined;
   const out: Record<string, Json> = {};
   for (const [key, child] of Object.entries(value)) {
-    const childSchema = properties?.[key] ?? (isObject(level.additionalProperties) ? (level.additionalProperties as JsonSchema) : undefined);
+    const childSchema =
+      properties?.[key] ??
+      (isObject(level.additionalProperties) ? (level.additionalProperties as JsonSchema) : undefined);
     // A field of the spec outside the release is left out even where the object is open (a JSON transaction).
-    if (!childSchema && (level.additionalProperties === false || (isObject(raw.properties) && key in raw.properties))) continue;
+    if (!childSchema && (level.additionalProperties === false || (isObject(raw.properties) && key in raw.properties)))
+      continue;
     out[key] = childSchema ? fit(child as Json, childSchema, version, schemas, spec, depth + 1) : (child as Json);
   }
   return out;
@@ -125,7 +161,9 @@ function droppedAlternatives(schema: JsonSchema, version: string, schemas: Recor
     if (!ref || !schemas[ref]) break;
     level = schemas[ref];
   }
-  const alternatives = (Array.isArray(level.oneOf) ? level.oneOf : Array.isArray(level.anyOf) ? level.anyOf : []) as JsonSchema[];
+  const alternatives = (
+    Array.isArray(level.oneOf) ? level.oneOf : Array.isArray(level.anyOf) ? level.anyOf : []
+  ) as JsonSchema[];
   return alternatives.filter((alt) => !inRange(rangeOf(alt), version));
 }
 
@@ -134,7 +172,13 @@ function droppedAlternatives(schema: JsonSchema, version: string, schemas: Recor
  * wrapped in the one property the shape requires, a decimal string as the bare number the shape wants, and an object
  * where a scalar stands by the one field that recasts to it. `undefined` when the data does not fit the shape.
  */
-export function recastTo(value: Json, schema: JsonSchema, schemas: Record<string, JsonSchema>, spec: SchemaCompiler, depth = 0): Json | undefined {
+export function recastTo(
+  value: Json,
+  schema: JsonSchema,
+  schemas: Record<string, JsonSchema>,
+  spec: SchemaCompiler,
+  depth = 0,
+): Json | undefined {
   if (depth > 16) return undefined;
   if (spec.check(schema, value)) return value;
   let level = schema;
@@ -144,12 +188,19 @@ export function recastTo(value: Json, schema: JsonSchema, schemas: Record<string
     level = schemas[ref];
   }
   const type = level.type;
-  if ((type === 'integer' || type === 'number') && typeof value === 'string' && /^\d+$/.test(value) && Number.isSafeInteger(Number(value))) {
+  if (
+    (type === 'integer' || type === 'number') &&
+    typeof value === 'string' &&
+    /^\d+$/.test(value) &&
+    Number.isSafeInteger(Number(value))
+  ) {
     return recastTo(Number(value), schema, schemas, spec, depth + 1);
   }
   if (!isObject(value)) return undefined;
   if (type !== 'object') {
-    const fits = Object.values(value).map((field) => recastTo(field, schema, schemas, spec, depth + 1)).filter((v) => v !== undefined);
+    const fits = Object.values(value)
+      .map((field) => recastTo(field, schema, schemas, spec, depth + 1))
+      .filter((v) => v !== undefined);
     return fits.length === 1 ? fits[0] : undefined;
   }
   const required = Array.isArray(level.required) ? (level.required as string[]) : [];

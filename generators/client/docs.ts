@@ -5,7 +5,10 @@ import { lifecycle } from '../model/versions.ts';
 
 /** Lines of a `/** ... *\/` comment, each ready to follow ` *` (empty, or starting with a space). */
 export function commentLines(paragraphs: string[]): string[] {
-  const text = paragraphs.filter((p) => p.trim()).join('\n\n').replaceAll('*/', '*\\/');
+  const text = paragraphs
+    .filter((p) => p.trim())
+    .join('\n\n')
+    .replaceAll('*/', '*\\/');
   return text.split('\n').map((line) => (line.trim() ? ` ${line.trimEnd()}` : ''));
 }
 
@@ -43,11 +46,16 @@ function findMethod(model: SpecModel, name: string): { endpoint: EndpointModel; 
 
 export function methodComment(model: SpecModel, endpoint: EndpointModel, method: MethodModel): string[] {
   const paragraphs = [method.summary, method.description, discrepancyNote(method)];
-  paragraphs.push([`JSON-RPC method \`${method.name}\` at \`${endpoint.urlTemplate}\`.`, lifecycle(method)].filter(Boolean).join(' '));
+  paragraphs.push(
+    [`JSON-RPC method \`${method.name}\` at \`${endpoint.urlTemplate}\`.`, lifecycle(method)].filter(Boolean).join(' '),
+  );
   const tags: string[] = [];
-  if (method.params.length > 0) tags.push(`@param params - The params, sent by name ({@link ${method.typeNames.params}}).`);
+  if (method.params.length > 0)
+    tags.push(`@param params - The params, sent by name ({@link ${method.typeNames.params}}).`);
   tags.push('@param options - Abort signal and timeout of this call.');
-  tags.push(`@returns ${method.result ? oneLine(method.result.description) || `The result ({@link ${method.typeNames.result}}).` : 'Nothing.'}`);
+  tags.push(
+    `@returns ${method.result ? oneLine(method.result.description) || `The result ({@link ${method.typeNames.result}}).` : 'Nothing.'}`,
+  );
   for (const error of method.errors) {
     const data = error.data === undefined ? '' : ` (data: \`${JSON.stringify(error.data)}\`)`;
     tags.push(`@throws {@link JsonRpcError} ${error.code}: ${oneLine(error.message)}${data}`);

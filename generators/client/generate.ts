@@ -25,6 +25,11 @@ export async function generateClient(model: SpecModel, { templates }: ArtifactCo
   const types = typesOnlySource(typesFile.path, typesFile.contents);
   const dist = [...codeDist, ...(await emitJavaScript([types]))];
   const sources = [...code, types].map(({ path, contents }) => ({ path, contents }));
-  const files = [...sources, ...dist, jsonFile('package.json', packageJson(view)), textFile('README.md', templates('README.md')(view))];
+  const files = [
+    ...sources,
+    ...dist,
+    jsonFile('package.json', packageJson(view)),
+    textFile('README.md', templates('README.md')(view)),
+  ];
   return files.map((file) => ({ ...file, path: `client/${file.path}` }));
 }

@@ -19,7 +19,8 @@ export interface Overload {
 }
 
 const MAX_LITERALS = 64;
-const isObject = (value: unknown): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonSchema =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 const quote = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /**
@@ -110,16 +111,28 @@ export function overloads(model: SpecModel, method: MethodModel, paramsType: str
   const literals = paramLiterals(model, method);
   const optional = (name: string) => !method.params.find((p) => p.name === name)?.required;
   const narrowed = (values: Map<string, string[]>) =>
-    values.size === 0 ? paramsType : `${paramsType} & { ${[...values].map(([name, v]) => `${name}${optional(name) ? '?' : ''}: ${union(v)}`).join('; ')} }`;
+    values.size === 0
+      ? paramsType
+      : `${paramsType} & { ${[...values].map(([name, v]) => `${name}${optional(name) ? '?' : ''}: ${union(v)}`).join('; ')} }`;
   const general: Overload = { params: narrowed(literals), result: resultType };
   const branch = method.result ? conditionalField(method.result.schema) : undefined;
   const values = branch ? literals.get(branch.param) : undefined;
   if (!branch || !values || !values.includes(branch.value)) return [general];
   const others = values.filter((v) => v !== branch.value);
-  const only = (param: string, v: string[], required: boolean) => `${paramsType} & { ${param}${required ? '' : '?'}: ${union(v)} }`;
+  const only = (param: string, v: string[], required: boolean) =>
+    `${paramsType} & { ${param}${required ? '' : '?'}: ${union(v)} }`;
   return [
-    { params: only(branch.param, [branch.value], true), paramsRequired: true, types: [branch.then], result: `Omit<${resultType}, '${branch.field}'> & { ${branch.field}: ${branch.then} }` },
-    { params: only(branch.param, others, !optional(branch.param)), types: [branch.else], result: `Omit<${resultType}, '${branch.field}'> & { ${branch.field}: ${branch.else} }` },
+    {
+      params: only(branch.param, [branch.value], true),
+      paramsRequired: true,
+      types: [branch.then],
+      result: `Omit<${resultType}, '${branch.field}'> & { ${branch.field}: ${branch.then} }`,
+    },
+    {
+      params: only(branch.param, others, !optional(branch.param)),
+      types: [branch.else],
+      result: `Omit<${resultType}, '${branch.field}'> & { ${branch.field}: ${branch.else} }`,
+    },
     general,
   ];
 }
@@ -128,16 +141,25 @@ export function overloads(model: SpecModel, method: MethodModel, paramsType: str
  * `if: {properties: {P: {const: V}}}, then: {properties: {F: {$ref}}}, else: {properties: {F: {$ref}}}` at the top of
  * a result schema whose P echoes the param of the same name: the type of F when V was sent, and otherwise.
  */
-function conditionalField(schema: JsonSchema): { param: string; value: string; field: string; then: string; else: string } | undefined {
+function conditionalField(
+  schema: JsonSchema,
+): { param: string; value: string; field: string; then: string; else: string } | undefined {
   const test = isObject(schema.if) && isObject(schema.if.properties) ? Object.entries(schema.if.properties) : [];
   const [param, condition] = test.length === 1 ? test[0]! : [];
   if (!param || !isObject(condition) || typeof condition.const !== 'string') return undefined;
-  const fieldOf = (branch: unknown) => (isObject(branch) && isObject(branch.properties) ? Object.entries(branch.properties) : []);
+  const fieldOf = (branch: unknown) =>
+    isObject(branch) && isObject(branch.properties) ? Object.entries(branch.properties) : [];
   const [thenField] = fieldOf(schema.then);
   const elseField = fieldOf(schema.else).find(([name]) => name === thenField?.[0]);
   const typeOf = (s: unknown) => (isObject(s) ? componentName(s.$ref) : undefined);
   const thenType = typeOf(thenField?.[1]);
   const elseType = typeOf(elseField?.[1]);
   if (!thenField || !thenType || !elseType) return undefined;
-  return { param, value: condition.const, field: thenField[0], then: schemaTypeName(thenType), else: schemaTypeName(elseType) };
+  return {
+    param,
+    value: condition.const,
+    field: thenField[0],
+    then: schemaTypeName(thenType),
+    else: schemaTypeName(elseType),
+  };
 }

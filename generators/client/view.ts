@@ -62,7 +62,11 @@ export interface MethodView {
 
 export function packageView(model: SpecModel): PackageView {
   return {
-    ...packageFacts(model, PACKAGE_NAME, `Typed JSON-RPC clients for ${model.endpoints.map((e) => e.title || e.name).join('; ')}.`),
+    ...packageFacts(
+      model,
+      PACKAGE_NAME,
+      `Typed JSON-RPC clients for ${model.endpoints.map((e) => e.title || e.name).join('; ')}.`,
+    ),
     example: usageExample(model),
     endpoints: model.endpoints.map((endpoint) => endpointView(model, endpoint)),
   };
@@ -76,12 +80,27 @@ function usageExample(model: SpecModel): string {
   const endpoint = [...model.endpoints].sort((a, b) => b.methods.length - a.methods.length)[0];
   if (!endpoint) return `import {} from '${PACKAGE_NAME}';`;
   for (const method of endpoint.methods.filter((m) => !m.deprecated)) {
-    const example = method.examples.find((e) => e.result !== null && typeof e.result === 'object' && !Array.isArray(e.result) && Object.keys(e.result).length > 0);
+    const example = method.examples.find(
+      (e) =>
+        e.result !== null &&
+        typeof e.result === 'object' &&
+        !Array.isArray(e.result) &&
+        Object.keys(e.result).length > 0,
+    );
     if (!example) continue;
     const fields = Object.keys(example.result as object).sort();
-    return clientSnippet(endpoint, method, example, fields.every((f) => IDENTIFIER.test(f)) ? `{ ${fields.join(', ')} }` : 'result');
+    return clientSnippet(
+      endpoint,
+      method,
+      example,
+      fields.every((f) => IDENTIFIER.test(f)) ? `{ ${fields.join(', ')} }` : 'result',
+    );
   }
-  return [`import { ${clientClassName(endpoint.typeName)} } from '${PACKAGE_NAME}';`, '', `const client = ${clientConstruction(endpoint)};`].join('\n');
+  return [
+    `import { ${clientClassName(endpoint.typeName)} } from '${PACKAGE_NAME}';`,
+    '',
+    `const client = ${clientConstruction(endpoint)};`,
+  ].join('\n');
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -93,7 +112,12 @@ export function clientConstruction(endpoint: EndpointModel): string {
 }
 
 /** A call of the method with the example's params through the generated client, ready to paste. */
-export function clientSnippet(endpoint: EndpointModel, method: MethodModel, example: ExampleModel, target = 'result'): string {
+export function clientSnippet(
+  endpoint: EndpointModel,
+  method: MethodModel,
+  example: ExampleModel,
+  target = 'result',
+): string {
   const args = method.params.length === 0 ? '' : literal(example.params);
   return [
     `import { ${clientClassName(endpoint.typeName)} } from '${PACKAGE_NAME}';`,
@@ -124,11 +148,27 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
       summary: method.summary.replace(/\s+/g, ' ').replaceAll('|', '\\|').trim(),
       deprecated: method.deprecated,
       signature: general ? paramList(general.params, true) : 'options?: CallOptions',
-      overloads: signatures.length > 1 ? signatures.map((o) => ({ signature: o.paramsRequired ? `params: ${o.params}, options?: CallOptions` : paramList(o.params, false), resultType: o.result })) : [],
+      overloads:
+        signatures.length > 1
+          ? signatures.map((o) => ({
+              signature: o.paramsRequired ? `params: ${o.params}, options?: CallOptions` : paramList(o.params, false),
+              resultType: o.result,
+            }))
+          : [],
       paramsArgument: hasParams ? 'params' : '{}',
       resultType,
       docLines: methodComment(model, endpoint, method),
-      ...(method.pagination && hasParams ? { pages: { name: `${method.shortName}All`, paging: `{ ${Object.entries(method.pagination).map(([key, value]) => `${key}: ${literal(value as Json)}`).join(', ')} }`, itemType: `${resultType}[${literal(method.pagination.itemsField)}][number]` } } : {}),
+      ...(method.pagination && hasParams
+        ? {
+            pages: {
+              name: `${method.shortName}All`,
+              paging: `{ ${Object.entries(method.pagination)
+                .map(([key, value]) => `${key}: ${literal(value as Json)}`)
+                .join(', ')} }`,
+              itemType: `${resultType}[${literal(method.pagination.itemsField)}][number]`,
+            },
+          }
+        : {}),
       errorNames: method.errors.map((e) => literal(e.name)).join(' | ') || 'never',
       errorTable: `{ ${method.errors.map((e) => `${e.name}: [${e.code}, /${messagePattern(e.message).source}/]`).join(', ')} }`,
     };
@@ -139,7 +179,11 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     className,
     optionsName: clientOptionsName(endpoint.typeName),
     title: endpoint.title,
-    docLines: commentLines([endpoint.title, endpoint.description, `Sends JSON-RPC 2.0 calls to \`${endpoint.urlTemplate}\`.`]),
+    docLines: commentLines([
+      endpoint.title,
+      endpoint.description,
+      `Sends JSON-RPC 2.0 calls to \`${endpoint.urlTemplate}\`.`,
+    ]),
     defaultBaseUrl: literal(endpoint.defaultBaseUrl),
     pathTemplate: literal(endpoint.pathTemplate),
     urlTemplate: endpoint.urlTemplate,
@@ -156,7 +200,16 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
       Object.fromEntries(
         endpoint.methods
           .filter((m) => m.versions.since || m.versions.removedIn || m.versions.lastVersion)
-          .map((m) => [m.name, Object.fromEntries(Object.entries({ since: m.versions.since, lastVersion: m.versions.lastVersion, removedIn: m.versions.removedIn }).filter(([, v]) => v))]),
+          .map((m) => [
+            m.name,
+            Object.fromEntries(
+              Object.entries({
+                since: m.versions.since,
+                lastVersion: m.versions.lastVersion,
+                removedIn: m.versions.removedIn,
+              }).filter(([, v]) => v),
+            ),
+          ]),
       ) as Json,
     ),
   };

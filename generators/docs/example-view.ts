@@ -23,11 +23,19 @@ export function endpointUrl(endpoint: EndpointModel): string {
   return `${endpoint.defaultBaseUrl}${endpoint.defaultPath}`;
 }
 
-export function jsonRpcRequest(method: MethodModel, example: ExampleModel): { jsonrpc: '2.0'; id: number; method: string; params: Json } {
+export function jsonRpcRequest(
+  method: MethodModel,
+  example: ExampleModel,
+): { jsonrpc: '2.0'; id: number; method: string; params: Json } {
   return { jsonrpc: '2.0', id: 1, method: method.name, params: example.params };
 }
 
-export function exampleView(endpoint: EndpointModel, method: MethodModel, example: ExampleModel, linker: MethodLinker): ExampleView {
+export function exampleView(
+  endpoint: EndpointModel,
+  method: MethodModel,
+  example: ExampleModel,
+  linker: MethodLinker,
+): ExampleView {
   const request = jsonRpcRequest(method, example);
   const requestText = JSON.stringify(request, null, 2);
   return {
@@ -55,10 +63,15 @@ export function highlightJson(value: Json, indent = ''): Html {
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) return html`[]`;
-    return html`[\n${joinHtml(value.map((item) => html`${inner}${highlightJson(item, inner)}`), ',\n')}\n${indent}]`;
+    return html`[\n${joinHtml(
+      value.map((item) => html`${inner}${highlightJson(item, inner)}`),
+      ',\n',
+    )}\n${indent}]`;
   }
   const entries = Object.entries(value);
   if (entries.length === 0) return html`{}`;
-  const lines = entries.map(([key, item]) => html`${inner}<span class="j-key">${JSON.stringify(key)}</span>: ${highlightJson(item, inner)}`);
+  const lines = entries.map(
+    ([key, item]) => html`${inner}<span class="j-key">${JSON.stringify(key)}</span>: ${highlightJson(item, inner)}`,
+  );
   return html`{\n${joinHtml(lines, ',\n')}\n${indent}}`;
 }

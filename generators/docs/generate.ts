@@ -20,11 +20,14 @@ function tidy(text: string): string {
 
 export async function generateDocs(model: SpecModel, { templates }: ArtifactContext): Promise<GeneratedFile[]> {
   const context = schemaContext(model);
-  const page = (path: string, template: string, view: object) => textFile(`${DOCS_DIR}/${path}`, tidy(templates(template)(view)));
+  const page = (path: string, template: string, view: object) =>
+    textFile(`${DOCS_DIR}/${path}`, tidy(templates(template)(view)));
   const assetHeader = { source: allSources(model) };
   return [
     page('index.html', 'index.html', indexView(model, context)),
-    ...model.endpoints.map((endpoint) => page(pageFile(endpoint), 'endpoint.html', endpointPageView(model, context, endpoint))),
+    ...model.endpoints.map((endpoint) =>
+      page(pageFile(endpoint), 'endpoint.html', endpointPageView(model, context, endpoint)),
+    ),
     page('types.html', 'types.html', typesView(model, context)),
     page('assets/site.css', 'site.css', assetHeader),
     page('assets/site.js', 'site.js', assetHeader),

@@ -46,7 +46,10 @@ function plainText(text: string, linker?: MethodLinker): Html {
   return joinHtml(parts);
 }
 
-type Block = { kind: 'p'; lines: string[] } | { kind: 'ul' | 'ol'; items: string[] } | { kind: 'code'; lines: string[] };
+type Block =
+  | { kind: 'p'; lines: string[] }
+  | { kind: 'ul' | 'ol'; items: string[] }
+  | { kind: 'code'; lines: string[] };
 
 const BULLET = /^\s*[-*]\s+(.*)$/;
 const NUMBERED = /^\s*\d+[.)]\s+(.*)$/;

@@ -74,7 +74,8 @@ export function endpointView(endpoint: EndpointModel, context: SchemaContext): E
 export function badges(method: MethodModel): Badge[] {
   const { since, deprecatedSince, removedIn, lastVersion } = method.versions;
   const list: Badge[] = [];
-  if (method.deprecated) list.push({ kind: 'deprecated', text: deprecatedSince ? `deprecated since ${deprecatedSince}` : 'deprecated' });
+  if (method.deprecated)
+    list.push({ kind: 'deprecated', text: deprecatedSince ? `deprecated since ${deprecatedSince}` : 'deprecated' });
   if (since) list.push({ kind: 'since', text: `since ${since}` });
   if (removedIn) list.push({ kind: 'removed', text: `removed in ${removedIn}` });
   else if (lastVersion) list.push({ kind: 'removed', text: `last served by ${lastVersion}` });
@@ -83,7 +84,12 @@ export function badges(method: MethodModel): Badge[] {
 
 function methodView(endpoint: EndpointModel, method: MethodModel, context: SchemaContext): MethodView {
   const params = method.params.map((param) =>
-    schemaNode(param.name, param.schema, context, { isField: true, required: param.required, description: param.description, versions: param.versions }),
+    schemaNode(param.name, param.schema, context, {
+      isField: true,
+      required: param.required,
+      description: param.description,
+      versions: param.versions,
+    }),
   );
   const first = method.examples[0];
   const examples = method.examples.map((example) => exampleView(endpoint, method, example, context.linker));
@@ -94,28 +100,45 @@ function methodView(endpoint: EndpointModel, method: MethodModel, context: Schem
     description: describe(method.description, context),
     deprecated: method.deprecated,
     badges: badges(method),
-    hasWarning: method.deprecated || method.versions.removedIn !== undefined || method.versions.lastVersion !== undefined,
+    hasWarning:
+      method.deprecated || method.versions.removedIn !== undefined || method.versions.lastVersion !== undefined,
     lifecycle: lifecycle(method, { deprecation: true }),
     replacement: method.replacement ? renderInline(method.replacement, context.linker) : null,
     discrepancies: method.discrepancies.map((text) => renderInline(text, context.linker)),
-    changes: method.changes.map((change) => ({ version: change.version, description: renderInline(change.description, context.linker) })),
+    changes: method.changes.map((change) => ({
+      version: change.version,
+      description: renderInline(change.description, context.linker),
+    })),
     params,
     hasDefaults: params.some((param) => param.defaultValue !== null),
     // The result's own fields are what the reader came for, so they start unfolded even when the result is a named type.
-    result: method.result
-      ? resultNode(method, context)
-      : null,
-    errors: method.errors.map((error) => ({ name: error.name, code: error.code, message: error.message, data: 'data' in error ? JSON.stringify(error.data) : null })),
+    result: method.result ? resultNode(method, context) : null,
+    errors: method.errors.map((error) => ({
+      name: error.name,
+      code: error.code,
+      message: error.message,
+      data: 'data' in error ? JSON.stringify(error.data) : null,
+    })),
     examples,
     tryIt: first
-      ? { id: `try-${method.name}`, baseUrl: endpoint.defaultBaseUrl, path: endpoint.defaultPath, request: examples[0]!.requestText }
+      ? {
+          id: `try-${method.name}`,
+          baseUrl: endpoint.defaultBaseUrl,
+          path: endpoint.defaultPath,
+          request: examples[0]!.requestText,
+        }
       : null,
   };
 }
 
 /** The result's tree; the shapes it had in earlier releases (`x-result-history`) come first among its rules. */
 function resultNode(method: MethodModel, context: SchemaContext) {
-  const node = schemaNode(method.result!.name, method.result!.schema, context, { description: method.result!.description || undefined });
-  const earlier = method.resultHistory.map((entry) => html`Earlier shape (${describeRange(entry.versions)}): ${entry.description ? renderInline(entry.description, context.linker) : 'another shape'} (${typeExpression(entry.schema, context)}).`);
+  const node = schemaNode(method.result!.name, method.result!.schema, context, {
+    description: method.result!.description || undefined,
+  });
+  const earlier = method.resultHistory.map(
+    (entry) =>
+      html`Earlier shape (${describeRange(entry.versions)}): ${entry.description ? renderInline(entry.description, context.linker) : 'another shape'} (${typeExpression(entry.schema, context)}).`,
+  );
   return { ...node, rules: [...earlier, ...node.rules], open: true };
 }

@@ -6,7 +6,16 @@
 import type { JsonSchema, NodeVersions } from '../model/types.ts';
 import { describeRange, rangeOf } from '../model/versions.ts';
 import { type Html, html, joinHtml } from './html.ts';
-import { type Schema, type SchemaContext, asSchema, asSchemas, constraints, describe, followRef, typeExpression } from './schema-view.ts';
+import {
+  type Schema,
+  type SchemaContext,
+  asSchema,
+  asSchemas,
+  constraints,
+  describe,
+  followRef,
+  typeExpression,
+} from './schema-view.ts';
 
 /** One row of a schema tree; the templates render it recursively. */
 export interface SchemaNode {
@@ -42,11 +51,18 @@ export function schemaNode(
   name: string,
   schema: Schema,
   context: SchemaContext,
-  options: { isField?: boolean; required?: boolean; description?: unknown; seen?: ReadonlySet<string>; versions?: NodeVersions } = {},
+  options: {
+    isField?: boolean;
+    required?: boolean;
+    description?: unknown;
+    seen?: ReadonlySet<string>;
+    versions?: NodeVersions;
+  } = {},
 ): SchemaNode {
   const structure = structureOf(schema, context, options.seen ?? new Set());
   const target = followRef(schema, context)?.target ?? (typeof schema === 'object' ? schema : {});
-  const ownDescription = typeof schema === 'object' && typeof schema.description === 'string' ? schema.description : undefined;
+  const ownDescription =
+    typeof schema === 'object' && typeof schema.description === 'string' ? schema.description : undefined;
   return {
     name,
     type: typeExpression(schema, context),
@@ -71,7 +87,8 @@ function history(schema: Schema, versions: NodeVersions | undefined): Html[] {
   const out = range ? [html`Releases: ${describeRange(range)}.`] : [];
   const values = schema['x-enum-versions'];
   if (values && typeof values === 'object' && !Array.isArray(values)) {
-    for (const [value, valueRange] of Object.entries(values)) out.push(html`Value <code>${JSON.stringify(value)}</code>: ${describeRange(valueRange as NodeVersions)}.`);
+    for (const [value, valueRange] of Object.entries(values))
+      out.push(html`Value <code>${JSON.stringify(value)}</code>: ${describeRange(valueRange as NodeVersions)}.`);
   }
   return out;
 }
@@ -93,7 +110,9 @@ function structureOf(schema: Schema, context: SchemaContext, seen: ReadonlySet<s
     const required = Array.isArray(schema.required) ? schema.required : [];
     const fields = Object.entries(schema.properties).flatMap(([key, value]) => {
       const property = asSchema(value);
-      return property === undefined ? [] : [schemaNode(key, property, context, { isField: true, required: required.includes(key), seen })];
+      return property === undefined
+        ? []
+        : [schemaNode(key, property, context, { isField: true, required: required.includes(key), seen })];
     });
     parts.push({ ...NONE, fields });
   }
@@ -128,13 +147,19 @@ function conditionalRule(schema: JsonSchema, context: SchemaContext): Html | und
 function conditionWords(condition: JsonSchema): Html {
   const properties = (condition.properties ?? {}) as Record<string, Schema>;
   const words = Object.entries(properties).map(([key, value]) => {
-    if (typeof value === 'object' && value.const !== undefined) return html`<code>${key}</code> is <code>${JSON.stringify(value.const)}</code>`;
+    if (typeof value === 'object' && value.const !== undefined)
+      return html`<code>${key}</code> is <code>${JSON.stringify(value.const)}</code>`;
     if (typeof value === 'object' && Array.isArray(value.enum)) {
-      return html`<code>${key}</code> is one of ${joinHtml(value.enum.map((v) => html`<code>${JSON.stringify(v)}</code>`), ', ')}`;
+      return html`<code>${key}</code> is one of ${joinHtml(
+        value.enum.map((v) => html`<code>${JSON.stringify(v)}</code>`),
+        ', ',
+      )}`;
     }
     return html`<code>${key}</code> matches its condition`;
   });
-  const required = Array.isArray(condition.required) ? condition.required.map((key) => html`<code>${String(key)}</code> is present`) : [];
+  const required = Array.isArray(condition.required)
+    ? condition.required.map((key) => html`<code>${String(key)}</code> is present`)
+    : [];
   const all = [...words, ...required];
   return all.length > 0 ? joinHtml(all, ' and ') : html`the value matches the condition in the OpenRPC document`;
 }
@@ -148,7 +173,9 @@ function effectWords(effect: Schema | undefined, context: SchemaContext): Html |
     const isRequired = required.includes(key);
     return html`<code>${key}</code> is ${typeExpression(value, context)}${isRequired ? ' (required)' : ''}`;
   });
-  const onlyRequired = required.filter((key) => !(key in properties)).map((key) => html`<code>${key}</code> is required`);
+  const onlyRequired = required
+    .filter((key) => !(key in properties))
+    .map((key) => html`<code>${key}</code> is required`);
   const all = [...words, ...onlyRequired];
   return all.length > 0 ? joinHtml(all, '; ') : undefined;
 }

@@ -28,10 +28,12 @@ const FORMAT_HINTS: Record<keyof typeof avalancheFormats | 'date-time', string> 
   'date-time': 'RFC 3339 time',
 };
 
-const isObject = (value: Json | undefined): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: Json | undefined): value is JsonSchema =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 const asSchema = (value: Json | undefined): Schema | undefined =>
   typeof value === 'boolean' || isObject(value) ? value : undefined;
-const asSchemas = (value: Json | undefined): Schema[] => (Array.isArray(value) ? value.map(asSchema).filter((s) => s !== undefined) : []);
+const asSchemas = (value: Json | undefined): Schema[] =>
+  Array.isArray(value) ? value.map(asSchema).filter((s) => s !== undefined) : [];
 
 export function refName(schema: Schema): string | undefined {
   return typeof schema === 'object' ? componentName(schema.$ref) : undefined;
@@ -76,7 +78,10 @@ function wireHint(schema: Schema, context: SchemaContext, seen?: ReadonlySet<str
   }
   const hints = typesOf(schema).map((type) => {
     if (type === 'string') {
-      const format = typeof schema.format === 'string' ? ((FORMAT_HINTS as Partial<Record<string, string>>)[schema.format] ?? schema.format) : undefined;
+      const format =
+        typeof schema.format === 'string'
+          ? ((FORMAT_HINTS as Partial<Record<string, string>>)[schema.format] ?? schema.format)
+          : undefined;
       const pattern = typeof schema.pattern === 'string' ? schema.pattern : '';
       if (format) return format;
       if (pattern.startsWith('^0x')) return '0x hex';
@@ -93,7 +98,8 @@ function wireHint(schema: Schema, context: SchemaContext, seen?: ReadonlySet<str
 /** The inline type of a schema, with named types linked to their entries on the types page. */
 export function typeExpression(schema: Schema, context: SchemaContext): Html {
   if (schema === false) return html`<span class="type-word">absent</span>`;
-  if (schema === true || Object.keys(schema).filter((k) => k !== 'description').length === 0) return html`<span class="type-word">any JSON</span>`;
+  if (schema === true || Object.keys(schema).filter((k) => k !== 'description').length === 0)
+    return html`<span class="type-word">any JSON</span>`;
   const ref = followRef(schema, context);
   if (ref) {
     const hint = wireHint(schema, context);
@@ -101,21 +107,38 @@ export function typeExpression(schema: Schema, context: SchemaContext): Html {
     return html`<a class="type-name" href="${context.typeHref(ref.name)}" title="${title}">${ref.name}</a>${hint ? html` <span class="hint">(${hint})</span>` : ''}`;
   }
   if (schema.const !== undefined) return html`<code>${JSON.stringify(schema.const)}</code>`;
-  if (Array.isArray(schema.enum)) return joinHtml(schema.enum.map((value) => html`<code>${JSON.stringify(value)}</code>`), ' | ');
+  if (Array.isArray(schema.enum))
+    return joinHtml(
+      schema.enum.map((value) => html`<code>${JSON.stringify(value)}</code>`),
+      ' | ',
+    );
   const members = asSchemas(schema.oneOf ?? schema.anyOf);
-  if (members.length > 0) return joinHtml(members.map((member) => typeExpression(member, context)), html` <span class="type-word">or</span> `);
+  if (members.length > 0)
+    return joinHtml(
+      members.map((member) => typeExpression(member, context)),
+      html` <span class="type-word">or</span> `,
+    );
   const allOf = asSchemas(schema.allOf);
-  if (allOf.length > 0) return joinHtml(allOf.map((member) => typeExpression(member, context)), html` <span class="type-word">and</span> `);
+  if (allOf.length > 0)
+    return joinHtml(
+      allOf.map((member) => typeExpression(member, context)),
+      html` <span class="type-word">and</span> `,
+    );
   const types = typesOf(schema);
   if (types.length === 0) return html`<span class="type-word">any JSON</span>`;
-  return joinHtml(types.map((type) => baseType(type, schema, context)), html` <span class="type-word">or</span> `);
+  return joinHtml(
+    types.map((type) => baseType(type, schema, context)),
+    html` <span class="type-word">or</span> `,
+  );
 }
 
 function baseType(type: string, schema: JsonSchema, context: SchemaContext): Html {
   const title = typeof schema.title === 'string' ? schema.title : undefined;
   if (type === 'array') {
     const items = asSchema(schema.items);
-    return items === undefined ? html`<span class="type-word">array</span>` : html`<span class="type-word">array of</span> ${typeExpression(items, context)}`;
+    return items === undefined
+      ? html`<span class="type-word">array</span>`
+      : html`<span class="type-word">array of</span> ${typeExpression(items, context)}`;
   }
   if (type === 'object') {
     const values = asSchema(schema.additionalProperties);

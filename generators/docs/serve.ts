@@ -39,10 +39,12 @@ if (values.help) {
 }
 
 const port = Number(values.port ?? '8080');
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a whole number from 0 to 65535, not "${values.port}"`);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  fail(`--port must be a whole number from 0 to 65535, not "${values.port}"`);
 const host = values.host ?? '127.0.0.1';
 const dir = values.dir ?? join(DEFAULT_OUT, DOCS_DIR);
-if (!existsSync(join(dir, 'index.html'))) fail(`no docs site in ${dir} (index.html is missing): run \`npm run generate\` first`);
+if (!existsSync(join(dir, 'index.html')))
+  fail(`no docs site in ${dir} (index.html is missing): run \`npm run generate\` first`);
 
 try {
   const { url, close } = await startStaticServer({ root: dir, host, port });
@@ -52,7 +54,9 @@ try {
   process.once('SIGTERM', stop);
 } catch (error) {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') fail(`port ${port} on ${host} is in use: pass --port <another> (or --port 0 for any free port)`);
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') fail(`cannot listen on ${host}: not an address of this machine`);
+  if (code === 'EADDRINUSE')
+    fail(`port ${port} on ${host} is in use: pass --port <another> (or --port 0 for any free port)`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    fail(`cannot listen on ${host}: not an address of this machine`);
   fail(`cannot start the docs server: ${(error as Error).message}`);
 }

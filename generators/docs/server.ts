@@ -32,7 +32,11 @@ export interface StaticServerOptions {
 }
 
 function send(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', ...headers });
+  response.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    ...headers,
+  });
   response.end(`${message}\n`);
 }
 
@@ -54,7 +58,8 @@ function resolveRequest(root: string, url: string): { path: string; file: string
 }
 
 async function handle(root: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, 'Method Not Allowed', { allow: 'GET, HEAD' });
+  if (request.method !== 'GET' && request.method !== 'HEAD')
+    return send(response, 405, 'Method Not Allowed', { allow: 'GET, HEAD' });
   const target = resolveRequest(root, request.url ?? '/');
   if (!target) return send(response, 400, 'Bad Request');
   let file = target.file;
@@ -81,7 +86,11 @@ async function handle(root: string, request: IncomingMessage, response: ServerRe
     .pipe(response);
 }
 
-export async function startStaticServer({ root, host = '127.0.0.1', port = 0 }: StaticServerOptions): Promise<StaticServer> {
+export async function startStaticServer({
+  root,
+  host = '127.0.0.1',
+  port = 0,
+}: StaticServerOptions): Promise<StaticServer> {
   const folder = resolve(root);
   const server = createServer((request, response) => {
     handle(folder, request, response).catch(() => {

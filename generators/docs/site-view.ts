@@ -53,11 +53,16 @@ export interface TypeView {
 }
 
 export const pageFile = (endpoint: EndpointModel): string => `${endpoint.name}.html`;
-export const methodHref = (endpoint: EndpointModel, method: MethodModel): string => `${pageFile(endpoint)}#${method.name}`;
+export const methodHref = (endpoint: EndpointModel, method: MethodModel): string =>
+  `${pageFile(endpoint)}#${method.name}`;
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 export function schemaContext(model: SpecModel): SchemaContext {
-  const hrefs = new Map(model.endpoints.flatMap((endpoint) => endpoint.methods.map((method) => [method.name, methodHref(endpoint, method)] as const)));
+  const hrefs = new Map(
+    model.endpoints.flatMap((endpoint) =>
+      endpoint.methods.map((method) => [method.name, methodHref(endpoint, method)] as const),
+    ),
+  );
   const linker: MethodLinker = (name) => hrefs.get(name);
   return { schemas: model.schemas, typeHref: (name) => `types.html#${name}`, linker };
 }
@@ -67,7 +72,8 @@ function commonTitlePrefix(endpoints: EndpointModel[]): string {
   if (endpoints.length < 2) return '';
   const split = endpoints.map((endpoint) => endpoint.title.split(' '));
   const words: string[] = [];
-  for (let i = 0; split.every((title) => title.length > i + 1 && title[i] === split[0]![i]); i++) words.push(split[0]![i]!);
+  for (let i = 0; split.every((title) => title.length > i + 1 && title[i] === split[0]![i]); i++)
+    words.push(split[0]![i]!);
   return words.length > 0 ? `${words.join(' ')} ` : '';
 }
 
@@ -101,7 +107,14 @@ function siteTitle(model: SpecModel): string {
   return `${commonTitlePrefix(model.endpoints)}JSON-RPC API reference`;
 }
 
-function page(model: SpecModel, context: SchemaContext, currentPage: 'index' | 'types' | 'endpoint', pageTitle: string, source: string, endpoint?: string): PageView {
+function page(
+  model: SpecModel,
+  context: SchemaContext,
+  currentPage: 'index' | 'types' | 'endpoint',
+  pageTitle: string,
+  source: string,
+  endpoint?: string,
+): PageView {
   const methodCount = model.endpoints.reduce((sum, e) => sum + e.methods.length, 0);
   return {
     source,
@@ -122,9 +135,16 @@ export function indexView(model: SpecModel, context: SchemaContext): PageView {
   return page(model, context, 'index', siteTitle(model), allSources(model));
 }
 
-export function endpointPageView(model: SpecModel, context: SchemaContext, endpoint: EndpointModel): PageView & { endpoint: EndpointView } {
+export function endpointPageView(
+  model: SpecModel,
+  context: SchemaContext,
+  endpoint: EndpointModel,
+): PageView & { endpoint: EndpointView } {
   const title = `${endpointLabel(model, endpoint)} | ${siteTitle(model)}`;
-  return { ...page(model, context, 'endpoint', title, headerText([endpoint.file]), endpoint.name), endpoint: endpointView(endpoint, context) };
+  return {
+    ...page(model, context, 'endpoint', title, headerText([endpoint.file]), endpoint.name),
+    endpoint: endpointView(endpoint, context),
+  };
 }
 
 export function typesView(model: SpecModel, context: SchemaContext): PageView & { types: TypeView[] } {
@@ -132,7 +152,10 @@ export function typesView(model: SpecModel, context: SchemaContext): PageView & 
   const types = Object.entries(model.schemas).map(([name, schema]) => ({
     name,
     node: { ...schemaNode('', schema, context, { seen: new Set([name]) }), open: true },
-    usedBy: (usedBy.get(name) ?? []).map(({ endpoint, method }) => ({ name: method.name, href: methodHref(endpoint, method) })),
+    usedBy: (usedBy.get(name) ?? []).map(({ endpoint, method }) => ({
+      name: method.name,
+      href: methodHref(endpoint, method),
+    })),
   }));
   return { ...page(model, context, 'types', `Types | ${siteTitle(model)}`, allSources(model)), types };
 }

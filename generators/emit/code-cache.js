@@ -44,7 +44,9 @@ export function requireWithCodeCache(file) {
         writeFileSync(partial, script.createCachedData());
         renameSync(partial, cacheFile);
         // Caches of other versions of the file are of no more use, nor are writes a finished process left half done.
-        for (const old of readdirSync(CACHE_DIR)) if (old.startsWith(prefix) && join(CACHE_DIR, old) !== cacheFile) rmSync(join(CACHE_DIR, old), { force: true });
+        for (const old of readdirSync(CACHE_DIR))
+          if (old.startsWith(prefix) && join(CACHE_DIR, old) !== cacheFile)
+            rmSync(join(CACHE_DIR, old), { force: true });
       } catch {
         // A read-only install runs without the cache.
       }

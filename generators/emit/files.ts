@@ -40,7 +40,8 @@ export interface Scope {
   folders?: string[];
 }
 
-const inScope = (path: string, { folders }: Scope) => folders === undefined || folders.some((folder) => path.startsWith(`${folder}/`));
+const inScope = (path: string, { folders }: Scope) =>
+  folders === undefined || folders.some((folder) => path.startsWith(`${folder}/`));
 
 /** The top folders of `files`: the scope of a run that generated only these. */
 export function foldersOf(files: GeneratedFile[]): string[] {
@@ -49,15 +50,25 @@ export function foldersOf(files: GeneratedFile[]): string[] {
 
 /** Out of scope, the files that the previous manifest lists (and that still exist) stay listed. */
 export function manifestFile(outDir: string, header: string, files: GeneratedFile[], scope: Scope = {}): GeneratedFile {
-  const previous = scope.folders ? [...readManifest(outDir)].filter((path) => !inScope(path, scope) && existsSync(join(outDir, path))) : [];
+  const previous = scope.folders
+    ? [...readManifest(outDir)].filter((path) => !inScope(path, scope) && existsSync(join(outDir, path)))
+    : [];
   const paths = [...new Set([...previous, ...files.map((f) => f.path)])].filter((p) => p !== MANIFEST_PATH).sort();
-  return { path: MANIFEST_PATH, contents: [`# ${header}`, '# Files listed here are rewritten or deleted by the next run.', ...paths].join('\n') + '\n' };
+  return {
+    path: MANIFEST_PATH,
+    contents:
+      [`# ${header}`, '# Files listed here are rewritten or deleted by the next run.', ...paths].join('\n') + '\n',
+  };
 }
 
 function readManifest(outDir: string): Set<string> {
   const path = join(outDir, MANIFEST_PATH);
   if (!existsSync(path)) return new Set();
-  return new Set(readFileSync(path, 'utf8').split('\n').filter((line) => line && !line.startsWith('#')));
+  return new Set(
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((line) => line && !line.startsWith('#')),
+  );
 }
 
 function listFiles(dir: string): string[] {
@@ -116,7 +127,12 @@ export function writeFiles(outDir: string, files: GeneratedFile[], scope: Scope 
     rmSync(join(outDir, path));
     removeEmptyParents(outDir, dirname(join(outDir, path)));
   }
-  return { written: [...stale, ...missing].sort(), removed: extra, kept, unchanged: files.length - stale.length - missing.length };
+  return {
+    written: [...stale, ...missing].sort(),
+    removed: extra,
+    kept,
+    unchanged: files.length - stale.length - missing.length,
+  };
 }
 
 function removeEmptyParents(root: string, dir: string): void {

@@ -43,7 +43,14 @@ export async function emitJavaScript(sources: TypeScriptSource[]): Promise<Gener
   const header = headerOfSource(sources);
   const compiled = sources.filter((source) => !source.output);
   const size = compiled.reduce((sum, source) => sum + source.contents.length, 0);
-  const declarations = compiled.length === 0 ? [] : runOnCompilerThread<string[]>('declarations', { sources: compiled.map(({ path, contents }) => ({ path, contents })) }, size);
+  const declarations =
+    compiled.length === 0
+      ? []
+      : runOnCompilerThread<string[]>(
+          'declarations',
+          { sources: compiled.map(({ path, contents }) => ({ path, contents })) },
+          size,
+        );
   esbuild ??= createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   const { transform } = esbuild;
   const javascript = compiled.map(async ({ path, contents }) => {
@@ -67,10 +74,13 @@ export async function emitJavaScript(sources: TypeScriptSource[]): Promise<Gener
 
 /** Each emitted file carries the header line of the source it comes from. */
 function headerOfSource(sources: TypeScriptSource[]): (path: string) => string {
-  const headers = new Map(sources.map((source) => [source.path.replace(/^src\/|\.ts$/g, ''), source.contents.split('\n', 1)[0]!]));
+  const headers = new Map(
+    sources.map((source) => [source.path.replace(/^src\/|\.ts$/g, ''), source.contents.split('\n', 1)[0]!]),
+  );
   return (path) => {
     const header = headers.get(path.replace(/^dist\/|\.d\.ts$|\.js$/g, ''));
-    if (header === undefined || !isHeaderComment(header)) throw new Error(`the source of ${path} does not start with a header line`);
+    if (header === undefined || !isHeaderComment(header))
+      throw new Error(`the source of ${path} does not start with a header line`);
     return header;
   };
 }

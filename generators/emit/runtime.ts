@@ -19,14 +19,19 @@ export function runtimeModules(pkg: RuntimePackage): string[] {
 }
 
 /** The runtime's files as the package ships them: `<dir>/<name>.ts`, with the header as their first line. */
-export function runtimeFiles(pkg: RuntimePackage, dir: string, header: string): Array<{ path: string; contents: string }> {
+export function runtimeFiles(
+  pkg: RuntimePackage,
+  dir: string,
+  header: string,
+): Array<{ path: string; contents: string }> {
   return runtimeModules(pkg).map((name) => ({
     path: `${dir}/${name}.ts`,
     contents: `// ${header}\n${readFileSync(join(RUNTIME_ROOT, pkg, `${name}.ts`), 'utf8')}`,
   }));
 }
 
-const EXPORT_DECLARATION = /^export (?:declare )?(?:abstract )?(?:async )?(?:function\*?|const|let|class|interface|type|enum) ([A-Za-z_$][\w$]*)/gm;
+const EXPORT_DECLARATION =
+  /^export (?:declare )?(?:abstract )?(?:async )?(?:function\*?|const|let|class|interface|type|enum) ([A-Za-z_$][\w$]*)/gm;
 const EXPORT_LIST = /^export (?:type )?\{([^}]*)\}/gm;
 
 /** Every name a package's runtime exports, so no spec type can take one (the package index re-exports the runtime). */
@@ -37,7 +42,11 @@ export function runtimeExports(pkg: RuntimePackage): string[] {
     for (const match of source.matchAll(EXPORT_DECLARATION)) names.add(match[1]!);
     for (const match of source.matchAll(EXPORT_LIST)) {
       for (const item of match[1]!.split(',')) {
-        const exported = item.trim().replace(/^type /, '').split(/\s+as\s+/).pop();
+        const exported = item
+          .trim()
+          .replace(/^type /, '')
+          .split(/\s+as\s+/)
+          .pop();
         if (exported) names.add(exported);
       }
     }
@@ -52,14 +61,19 @@ const BARE_IMPORT = /^import [^;]*? from '((?:@[^/']+\/)?[^./'][^/']*)[^']*';/gm
  * generated package runs against what the runtime's tests ran against.
  */
 export function runtimeDependencies(pkg: RuntimePackage): Record<string, string> {
-  const toolkit = JSON.parse(readFileSync(join(RUNTIME_ROOT, '../package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const toolkit = JSON.parse(readFileSync(join(RUNTIME_ROOT, '../package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
   const dependencies: Record<string, string> = {};
   for (const name of runtimeModules(pkg)) {
     for (const match of readFileSync(join(RUNTIME_ROOT, pkg, `${name}.ts`), 'utf8').matchAll(BARE_IMPORT)) {
       const dependency = match[1]!;
       if (dependency.startsWith('node:')) continue;
       const version = toolkit.dependencies[dependency];
-      if (!version) throw new Error(`runtime/${pkg}/${name}.ts imports ${dependency}, which is not among the toolkit's dependencies`);
+      if (!version)
+        throw new Error(
+          `runtime/${pkg}/${name}.ts imports ${dependency}, which is not among the toolkit's dependencies`,
+        );
       dependencies[dependency] = version;
     }
   }

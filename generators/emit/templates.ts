@@ -9,7 +9,12 @@ import { join } from 'node:path';
 export type Template = (view: object) => string;
 export type TemplateSet = (name: string) => Template;
 
-const hbsFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.hbs')).sort() : []);
+const hbsFiles = (dir: string) =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.hbs'))
+        .sort()
+    : [];
 
 /**
  * Loads `templates/<artifact>/*.hbs`. Files starting with `_` are partials, available to every template of the

@@ -22,7 +22,11 @@ const DECLARATION_OPTIONS = {
   isolatedDeclarations: true,
 };
 const LIB_NAME = 'lib.d.ts';
-const LIB = ts.createSourceFile(LIB_NAME, `interface Boolean {}\ninterface Function {}\ninterface CallableFunction {}\ninterface NewableFunction {}\ninterface IArguments {}\ninterface Number {}\ninterface Object {}\ninterface RegExp {}\ninterface String {}\ninterface Array<T> { length: number; [n: number]: T; }\ninterface SymbolConstructor {\n    (desc?: string | number): symbol;\n    for(name: string): symbol;\n    readonly toStringTag: symbol;\n}\ndeclare var Symbol: SymbolConstructor;\ninterface Symbol {\n    readonly [Symbol.toStringTag]: string;\n}`, { languageVersion: ts.ScriptTarget.Latest });
+const LIB = ts.createSourceFile(
+  LIB_NAME,
+  `interface Boolean {}\ninterface Function {}\ninterface CallableFunction {}\ninterface NewableFunction {}\ninterface IArguments {}\ninterface Number {}\ninterface Object {}\ninterface RegExp {}\ninterface String {}\ninterface Array<T> { length: number; [n: number]: T; }\ninterface SymbolConstructor {\n    (desc?: string | number): symbol;\n    for(name: string): symbol;\n    readonly toStringTag: symbol;\n}\ndeclare var Symbol: SymbolConstructor;\ninterface Symbol {\n    readonly [Symbol.toStringTag]: string;\n}`,
+  { languageVersion: ts.ScriptTarget.Latest },
+);
 
 /**
  * The declarations of isolatedDeclarations-clean sources, exactly as ts.transpileDeclaration makes them file by file,
@@ -45,12 +49,15 @@ function declarations({ sources }) {
   };
   const outputs = new Map();
   for (const { path, contents } of sources) {
-    files.set(path, ts.createSourceFile(path, contents, {
-      languageVersion: DECLARATION_OPTIONS.target,
-      impliedNodeFormat: ts.ModuleKind.ESNext,
-      // Comments are kept as text; parsing them as JSDoc would only cost time.
-      jsDocParsingMode: ts.JSDocParsingMode.ParseNone,
-    }));
+    files.set(
+      path,
+      ts.createSourceFile(path, contents, {
+        languageVersion: DECLARATION_OPTIONS.target,
+        impliedNodeFormat: ts.ModuleKind.ESNext,
+        // Comments are kept as text; parsing them as JSDoc would only cost time.
+        jsDocParsingMode: ts.JSDocParsingMode.ParseNone,
+      }),
+    );
   }
   const program = ts.createProgram([...files.keys()], DECLARATION_OPTIONS, host);
   const problems = [
@@ -59,8 +66,13 @@ function declarations({ sources }) {
     ...program.emit(undefined, undefined, undefined, true, undefined, true).diagnostics,
   ];
   if (problems.length > 0) {
-    const where = (d) => (d.file && d.start !== undefined ? `${d.file.fileName} line ${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '');
-    throw new Error(`cannot emit declarations:\n${problems.map((d) => where(d) + ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('\n')}`);
+    const where = (d) =>
+      d.file && d.start !== undefined
+        ? `${d.file.fileName} line ${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: `
+        : '';
+    throw new Error(
+      `cannot emit declarations:\n${problems.map((d) => where(d) + ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('\n')}`,
+    );
   }
   return sources.map(({ path }) => outputs.get(path));
 }
@@ -73,8 +85,14 @@ function unwrapParentheses(context) {
   const visit = (node) => {
     if (ts.isParenthesizedTypeNode(node)) {
       const parent = node.parent;
-      const needless = ts.isPropertySignature(parent) || ts.isTypeAliasDeclaration(parent) || ts.isIndexSignatureDeclaration(parent) || ts.isParenthesizedTypeNode(parent) || ts.isUnionTypeNode(parent);
-      if (needless && !ts.isFunctionTypeNode(node.type) && !ts.isConditionalTypeNode(node.type)) return ts.visitEachChild(node.type, visit, context);
+      const needless =
+        ts.isPropertySignature(parent) ||
+        ts.isTypeAliasDeclaration(parent) ||
+        ts.isIndexSignatureDeclaration(parent) ||
+        ts.isParenthesizedTypeNode(parent) ||
+        ts.isUnionTypeNode(parent);
+      if (needless && !ts.isFunctionTypeNode(node.type) && !ts.isConditionalTypeNode(node.type))
+        return ts.visitEachChild(node.type, visit, context);
     }
     return ts.visitEachChild(node, visit, context);
   };
@@ -87,7 +105,12 @@ function unwrapParentheses(context) {
  */
 function print({ text, fileName }) {
   // The printer copies comments from the text; parsing them as JSDoc would only cost time.
-  const parsed = ts.createSourceFile(fileName, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, true);
+  const parsed = ts.createSourceFile(
+    fileName,
+    text,
+    { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone },
+    true,
+  );
   const result = ts.transform(parsed, [unwrapParentheses]);
   const file = result.transformed[0];
   const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });

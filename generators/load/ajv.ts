@@ -12,7 +12,8 @@ export const VERSION_KEYWORDS = ['x-node-versions', 'x-enum-versions'];
 export function createAjv(options: Options = {}): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, ...options });
   addFormats(ajv);
-  for (const [name, check] of Object.entries(avalancheFormats)) ajv.addFormat(name, { type: 'string', validate: check });
+  for (const [name, check] of Object.entries(avalancheFormats))
+    ajv.addFormat(name, { type: 'string', validate: check });
   // Marks a secret (a password, an exported user): an annotation for tools, no constraint on the value.
   ajv.addKeyword({ keyword: 'x-sensitive', schemaType: 'boolean' });
   // Which releases have a field, alternative or enum value: annotations for the toolkit, not constraints.
@@ -24,8 +25,10 @@ export function createAjv(options: Options = {}): Ajv {
 export function describeAjvError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   const detail =
-    error.keyword === 'additionalProperties' ? ` ("${String(params.additionalProperty)}")`
-    : error.keyword === 'enum' ? ` (${JSON.stringify(params.allowedValues)})`
-    : '';
+    error.keyword === 'additionalProperties'
+      ? ` ("${String(params.additionalProperty)}")`
+      : error.keyword === 'enum'
+        ? ` (${JSON.stringify(params.allowedValues)})`
+        : '';
   return `${error.message ?? error.keyword}${detail}`;
 }

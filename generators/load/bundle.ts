@@ -10,7 +10,14 @@ import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Profile } from './profile.ts';
 import { displayPath, readJsonFile } from './read.ts';
-import { SpecError, type SpecProblem, escapePointerToken, parsePointer, pointerOf, resolvePointer } from './problems.ts';
+import {
+  SpecError,
+  type SpecProblem,
+  escapePointerToken,
+  parsePointer,
+  pointerOf,
+  resolvePointer,
+} from './problems.ts';
 import { COMPONENT_KINDS, type ComponentKind, OBJECT_ROLE, type Role, childRole, isKind } from './roles.ts';
 
 export { COMPONENT_KINDS } from './roles.ts';
@@ -65,14 +72,22 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     return 'value' in entry ? entry : undefined;
   };
   /** Component entries by kind and name, and which target (`file#pointer`) each name stands for. */
-  const components = Object.fromEntries(COMPONENT_KINDS.map((kind) => [kind, new Map<string, { value: Json; origin: string }>()])) as Record<ComponentKind, Map<string, { value: Json; origin: string }>>;
+  const components = Object.fromEntries(
+    COMPONENT_KINDS.map((kind) => [kind, new Map<string, { value: Json; origin: string }>()]),
+  ) as Record<ComponentKind, Map<string, { value: Json; origin: string }>>;
   const targets = new Map<string, Target>();
   const sources: SourceMapping[] = [{ bundled: '', file: displayPath(rootFile), pointer: '' }];
 
   const loaded = load(rootFile);
-  if (!loaded) throw new SpecError(problems.length > 0 ? problems : [{ file: displayPath(rootFile), pointer: '', message: 'no such file' }]);
+  if (!loaded)
+    throw new SpecError(
+      problems.length > 0 ? problems : [{ file: displayPath(rootFile), pointer: '', message: 'no such file' }],
+    );
   const root = structuredClone(loaded.value);
-  if (!isObject(root)) throw new SpecError([{ file: displayPath(rootFile), pointer: '', message: 'an OpenRPC document must be a JSON object' }]);
+  if (!isObject(root))
+    throw new SpecError([
+      { file: displayPath(rootFile), pointer: '', message: 'an OpenRPC document must be a JSON object' },
+    ]);
 
   // The document's own components keep their names and stay where they are; references to them only point there.
   if (isObject(root.components)) {
@@ -88,7 +103,13 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
   }
 
   /** Rewrites every `$ref` below `node` (which sits at `tokens` inside `currentFile`) to point into the bundle. */
-  const walk = (node: Json, currentFile: string, tokens: Array<string | number>, role: Role, listOf?: ComponentKind): void => {
+  const walk = (
+    node: Json,
+    currentFile: string,
+    tokens: Array<string | number>,
+    role: Role,
+    listOf?: ComponentKind,
+  ): void => {
     if (role === 'data' || role === 'other') return;
     if (Array.isArray(node)) {
       const itemRole: Role = role === 'list' ? OBJECT_ROLE[listOf!] : role === 'methods' ? 'method' : role;
@@ -107,14 +128,25 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     }
   };
 
-  const where = (currentFile: string, tokens: Array<string | number>) => ({ file: displayPath(currentFile), pointer: pointerOf([...tokens, '$ref']) });
+  const where = (currentFile: string, tokens: Array<string | number>) => ({
+    file: displayPath(currentFile),
+    pointer: pointerOf([...tokens, '$ref']),
+  });
 
   /** The file a reference names, or a problem: only files inside the spec's folder are read (never a URL or `../`). */
-  const targetFileOf = (ref: string, path: string, currentFile: string, tokens: Array<string | number>): string | undefined => {
+  const targetFileOf = (
+    ref: string,
+    path: string,
+    currentFile: string,
+    tokens: Array<string | number>,
+  ): string | undefined => {
     if (path === '') return currentFile;
     const outside = `$ref "${ref}" points outside the spec folder ${displayPath(folder) || '.'}; only files inside it are read`;
     if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
-      problems.push({ ...where(currentFile, tokens), message: `$ref "${ref}" is a URL; only files inside the spec folder are read` });
+      problems.push({
+        ...where(currentFile, tokens),
+        message: `$ref "${ref}" is a URL; only files inside the spec folder are read`,
+      });
       return undefined;
     }
     const target = resolve(dirname(currentFile), decodeURI(path));
@@ -135,7 +167,12 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     return target;
   };
 
-  const rewriteRef = (ref: string, currentFile: string, tokens: Array<string | number>, contextKind: ComponentKind): string => {
+  const rewriteRef = (
+    ref: string,
+    currentFile: string,
+    tokens: Array<string | number>,
+    contextKind: ComponentKind,
+  ): string => {
     const here = where(currentFile, tokens);
     const hash = ref.indexOf('#');
     const path = hash < 0 ? ref : ref.slice(0, hash);
@@ -156,7 +193,8 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
 
     const loadedTarget = load(targetFile);
     if (!loadedTarget) {
-      if (!existsSync(targetFile)) problems.push({ ...here, message: `broken $ref "${ref}": ${displayPath(targetFile)} does not exist` });
+      if (!existsSync(targetFile))
+        problems.push({ ...here, message: `broken $ref "${ref}": ${displayPath(targetFile)} does not exist` });
       return ref;
     }
     const { found, value } = resolvePointer(loadedTarget.value, fragment);
@@ -173,14 +211,20 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     const registry = components[kind];
     const existing = registry.get(name);
     if (existing && named) {
-      problems.push({ ...here, message: `component name "${name}" is defined twice: ${existing.origin} and ${origin}` });
+      problems.push({
+        ...here,
+        message: `component name "${name}" is defined twice: ${existing.origin} and ${origin}`,
+      });
       return `#/components/${kind}/${escapePointerToken(name)}`;
     }
     // A definition reached by its path (`schemas.json#/definitions/Id`) takes its last token as its name; when that is
     // taken, the file's stem goes in front (`schemas_Id`), so two files' `Id`s stay two components.
     if (existing) name = `${stem}_${name}`;
     if (registry.has(name)) {
-      problems.push({ ...here, message: `component name "${name}" is defined twice: ${registry.get(name)!.origin} and ${origin}` });
+      problems.push({
+        ...here,
+        message: `component name "${name}" is defined twice: ${registry.get(name)!.origin} and ${origin}`,
+      });
       return ref;
     }
     const copy = structuredClone(value);
@@ -207,7 +251,11 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     const { found, value } = target ? resolvePointer(target.value, fragment) : { found: false, value: undefined };
     if (!target && existsSync(methodFile)) return method;
     if (!found || (methodFile === rootFile && fragment === '')) {
-      problems.push({ file: displayPath(rootFile), pointer: `/methods/${i}/$ref`, message: `broken method $ref "${ref}": ${displayPath(methodFile)}#${fragment} does not exist` });
+      problems.push({
+        file: displayPath(rootFile),
+        pointer: `/methods/${i}/$ref`,
+        message: `broken method $ref "${ref}": ${displayPath(methodFile)}#${fragment} does not exist`,
+      });
       return method;
     }
     const inlined = structuredClone(value);
@@ -215,9 +263,12 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     walk(inlined, methodFile, parsePointer(fragment), 'method');
     return inlined;
   });
-  for (const [key, child] of Object.entries(root)) if (key !== 'methods') walk(child, rootFile, [key], childRole('document', key).role);
+  for (const [key, child] of Object.entries(root))
+    if (key !== 'methods') walk(child, rootFile, [key], childRole('document', key).role);
 
-  const bundledComponents: Record<string, Obj> = isObject(root.components) ? (root.components as Record<string, Obj>) : {};
+  const bundledComponents: Record<string, Obj> = isObject(root.components)
+    ? (root.components as Record<string, Obj>)
+    : {};
   for (const kind of COMPONENT_KINDS) {
     const entries = [...components[kind].entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     if (entries.length === 0) continue;
@@ -235,7 +286,8 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
  * components file (a file shaped like OpenRPC's `components` object).
  */
 function namedEntry(tokens: string[], inOtherFile: boolean): Target | undefined {
-  if (tokens.length === 3 && tokens[0] === 'components' && isKind(tokens[1])) return { kind: tokens[1], name: tokens[2]! };
+  if (tokens.length === 3 && tokens[0] === 'components' && isKind(tokens[1]))
+    return { kind: tokens[1], name: tokens[2]! };
   if (inOtherFile && tokens.length === 2 && isKind(tokens[0])) return { kind: tokens[0], name: tokens[1]! };
   return undefined;
 }

@@ -18,7 +18,9 @@ const key = (e: ErrorObject, base = '') => `${base}${e.instancePath}\u0000${e.ke
  * sit in the value (the more of the value it accepted), the better; then the fewer failures.
  */
 function score(errors: ErrorObject[]): number[] {
-  const wrongType = errors.some((e) => e.instancePath === '' && (e.keyword === 'type' || e.keyword === 'const' || e.keyword === 'enum'));
+  const wrongType = errors.some(
+    (e) => e.instancePath === '' && (e.keyword === 'type' || e.keyword === 'const' || e.keyword === 'enum'),
+  );
   return [wrongType ? 0 : 1, Math.max(0, ...errors.map((e) => depth(e.instancePath))), -errors.length];
 }
 
@@ -27,10 +29,20 @@ const better = (a: number[], b: number[]) => {
   return false;
 };
 
-export function rootCauses(errors: readonly ErrorObject[], check: CheckBranch, done = new WeakSet<ErrorObject>()): ErrorObject[] {
+export function rootCauses(
+  errors: readonly ErrorObject[],
+  check: CheckBranch,
+  done = new WeakSet<ErrorObject>(),
+): ErrorObject[] {
   let out = [...errors];
   for (;;) {
-    const k = out.findIndex((e) => COMBINATORS.has(e.keyword) && !done.has(e) && Array.isArray(e.schema) && (e.params as { passingSchemas?: unknown }).passingSchemas == null);
+    const k = out.findIndex(
+      (e) =>
+        COMBINATORS.has(e.keyword) &&
+        !done.has(e) &&
+        Array.isArray(e.schema) &&
+        (e.params as { passingSchemas?: unknown }).passingSchemas == null,
+    );
     if (k < 0) return withoutSummaries(out);
     const combinator = out[k]!;
     done.add(combinator);
@@ -52,6 +64,11 @@ function withoutSummaries(errors: ErrorObject[]): ErrorObject[] {
   return errors.filter(
     (summary) =>
       summary.keyword !== 'if' ||
-      !errors.some((e) => e !== summary && e.keyword !== 'if' && (e.instancePath === summary.instancePath || e.instancePath.startsWith(`${summary.instancePath}/`))),
+      !errors.some(
+        (e) =>
+          e !== summary &&
+          e.keyword !== 'if' &&
+          (e.instancePath === summary.instancePath || e.instancePath.startsWith(`${summary.instancePath}/`)),
+      ),
   );
 }

@@ -35,14 +35,23 @@ export function loadSpec(files: string[]): BundledDocument[] {
     methods.forEach((method, i) => {
       const name = String(method.name);
       const owner = owners.get(name);
-      if (owner) problems.push({ ...locate(bundle, `/methods/${i}/name`), message: `method "${name}" is already defined in ${owner}` });
+      if (owner)
+        problems.push({
+          ...locate(bundle, `/methods/${i}/name`),
+          message: `method "${name}" is already defined in ${owner}`,
+        });
       else owners.set(name, `${bundle.file} (${locate(bundle, `/methods/${i}`).file})`);
     });
   }
   const names = new Map<string, string>();
   for (const bundle of bundles) {
     const other = names.get(bundle.name);
-    if (other) problems.push({ file: bundle.file, pointer: '', message: `endpoint name "${bundle.name}" is also the name of ${other}` });
+    if (other)
+      problems.push({
+        file: bundle.file,
+        pointer: '',
+        message: `endpoint name "${bundle.name}" is also the name of ${other}`,
+      });
     names.set(bundle.name, bundle.file);
   }
   if (problems.length > 0) throw new SpecError(unique(problems));
@@ -64,10 +73,12 @@ function checkBundle(bundle: BundledDocument): SpecProblem[] {
   for (const p of checkDocument(written)) problems.push({ file: bundle.file, pointer: p.pointer, message: p.message });
   const methodFiles = new Set(bundle.sources.filter((s) => s.pointer === '' && s.bundled.startsWith('/methods/')));
   for (const source of methodFiles) {
-    for (const p of checkMethod(readJsonFile(source.file))) problems.push({ file: source.file, pointer: p.pointer, message: p.message });
+    for (const p of checkMethod(readJsonFile(source.file)))
+      problems.push({ file: source.file, pointer: p.pointer, message: p.message });
   }
   if (problems.length > 0) return problems;
-  for (const p of checkDocument(bundle.document)) problems.push({ ...locate(bundle, p.pointer), message: `${p.message} (bundled)` });
+  for (const p of checkDocument(bundle.document))
+    problems.push({ ...locate(bundle, p.pointer), message: `${p.message} (bundled)` });
   if (problems.length > 0) return problems;
   return checkRules(bundle, bundle.profile);
 }

@@ -6,8 +6,10 @@ import { resolvePointer } from './problems.ts';
 
 // Both packages ship their schema as a CommonJS value whose .d.ts declares only types.
 const require = createRequire(import.meta.url);
-const openrpcDocument = (require('@open-rpc/meta-schema') as { openrpcDocument: Record<string, unknown> }).openrpcDocument;
-const jsonSchemaMetaSchema = (require('@json-schema-tools/meta-schema') as { jsonSchema: Record<string, unknown> }).jsonSchema;
+const openrpcDocument = (require('@open-rpc/meta-schema') as { openrpcDocument: Record<string, unknown> })
+  .openrpcDocument;
+const jsonSchemaMetaSchema = (require('@json-schema-tools/meta-schema') as { jsonSchema: Record<string, unknown> })
+  .jsonSchema;
 const META_ID = 'https://meta.open-rpc.org/';
 
 /**
@@ -16,7 +18,12 @@ const META_ID = 'https://meta.open-rpc.org/';
  * offline, self-contained draft-07 schema.
  */
 function selfContainedMetaSchema(): Record<string, unknown> {
-  const { $schema: _a, $id: _b, definitions: jsonDefinitions, ...jsonRoot } = jsonSchemaMetaSchema as unknown as Record<string, Record<string, unknown>>;
+  const {
+    $schema: _a,
+    $id: _b,
+    definitions: jsonDefinitions,
+    ...jsonRoot
+  } = jsonSchemaMetaSchema as unknown as Record<string, Record<string, unknown>>;
   const { $schema: _c, ...openrpc } = openrpcDocument as Record<string, Record<string, unknown>>;
   const merged = { ...openrpc, definitions: { ...openrpc.definitions, ...jsonDefinitions, JSONSchema: jsonRoot } };
   const text = JSON.stringify(merged)
@@ -32,11 +39,20 @@ function validators() {
   if (!compiled) {
     // Compiled on every run to check a few dozen documents: compiling fast counts more than validating fast, and the
     // meta-schema, a published one, need not be checked against draft-07 first.
-    const ajv = createAjv({ strict: false, allErrors: true, validateSchema: false, inlineRefs: false, code: { optimize: false } });
+    const ajv = createAjv({
+      strict: false,
+      allErrors: true,
+      validateSchema: false,
+      inlineRefs: false,
+      code: { optimize: false },
+    });
     // Server URLs may hold OpenRPC server variables (`{blockchainID}`); the URI they stand for is checked with the
     // variables as plain text, so `{baseUrl}/ext/...` (no scheme) still fails as it does in other OpenRPC tools.
     const { fullFormats } = require('ajv-formats/dist/formats') as { fullFormats: { uri: (value: string) => boolean } };
-    ajv.addFormat('uri', { type: 'string', validate: (value: string) => fullFormats.uri(value.replace(/\{([A-Za-z0-9_]+)\}/g, '$1')) });
+    ajv.addFormat('uri', {
+      type: 'string',
+      validate: (value: string) => fullFormats.uri(value.replace(/\{([A-Za-z0-9_]+)\}/g, '$1')),
+    });
     ajv.addSchema(selfContainedMetaSchema(), META_ID);
     compiled = {
       document: ajv.getSchema(META_ID)!,
@@ -69,7 +85,10 @@ function deepest(errors: ErrorObject[] | null | undefined, document: unknown): M
     const allowed = group.find((e) => e.keyword === 'enum')?.params.allowedValues as unknown[] | undefined;
     if (pointer.endsWith('/type') && typeof value === 'string' && allowed) {
       const meant = suggestion(value, allowed.map(String));
-      problems.push({ pointer, message: `unknown type ${JSON.stringify(value)}: ${meant ? `did you mean ${JSON.stringify(meant)}?` : `a type is one of ${allowed.join(', ')}`}` });
+      problems.push({
+        pointer,
+        message: `unknown type ${JSON.stringify(value)}: ${meant ? `did you mean ${JSON.stringify(meant)}?` : `a type is one of ${allowed.join(', ')}`}`,
+      });
       continue;
     }
     const specific = group.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
@@ -89,19 +108,24 @@ function suggestion(word: string, allowed: string[]): string | undefined {
     let row = Array.from({ length: b.length + 1 }, (_, i) => i);
     for (let i = 1; i <= a.length; i++) {
       const next = [i];
-      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      for (let j = 1; j <= b.length; j++)
+        next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
       row = next;
     }
     return row[b.length]!;
   };
-  const [best] = allowed.map((candidate) => ({ candidate, d: distance(word.toLowerCase(), candidate) })).sort((a, b) => a.d - b.d);
+  const [best] = allowed
+    .map((candidate) => ({ candidate, d: distance(word.toLowerCase(), candidate) }))
+    .sort((a, b) => a.d - b.d);
   return best && best.d <= 2 ? best.candidate : undefined;
 }
 
 /** OpenRPC 1.4 only adds to 1.3, and the published meta-schema stops at 1.3.2: a 1.4 document is checked as 1.3.2. */
 const asPublished = (document: unknown): unknown => {
   const version = (document as { openrpc?: unknown } | null)?.openrpc;
-  return typeof version === 'string' && /^1\.4\.\d+$/.test(version) ? { ...(document as object), openrpc: '1.3.2' } : document;
+  return typeof version === 'string' && /^1\.4\.\d+$/.test(version)
+    ? { ...(document as object), openrpc: '1.3.2' }
+    : document;
 };
 
 export function checkDocument(written: unknown): MetaSchemaProblem[] {

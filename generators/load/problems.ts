@@ -25,13 +25,17 @@ export function pointerOf(tokens: ReadonlyArray<string | number>): string {
 
 export function parsePointer(pointer: string): string[] {
   if (pointer === '' || pointer === '/') return [];
-  return pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 export function resolvePointer(root: unknown, pointer: string): { found: boolean; value: unknown } {
   let node: unknown = root;
   for (const token of parsePointer(pointer)) {
-    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, token)) return { found: false, value: undefined };
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, token))
+      return { found: false, value: undefined };
     node = (node as Record<string, unknown>)[token];
   }
   return { found: true, value: node };

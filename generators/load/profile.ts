@@ -21,7 +21,13 @@ export function profileOf(documentFile: string): Profile | undefined {
   const profile = value !== null && typeof value === 'object' ? (value as Record<string, unknown>).profile : undefined;
   if (profile === undefined) return undefined;
   if (!(PROFILES as readonly unknown[]).includes(profile)) {
-    throw new SpecError([{ file: displayPath(config), pointer: '/profile', message: `unknown profile ${JSON.stringify(profile)}; known: ${PROFILES.join(', ')}` }]);
+    throw new SpecError([
+      {
+        file: displayPath(config),
+        pointer: '/profile',
+        message: `unknown profile ${JSON.stringify(profile)}; known: ${PROFILES.join(', ')}`,
+      },
+    ]);
   }
   return profile as Profile;
 }

@@ -13,12 +13,16 @@ export function readJsonFile(file: string): unknown {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new SpecError([{ file: displayPath(file), pointer: '', message: `cannot read the file: ${(error as Error).message}` }]);
+    throw new SpecError([
+      { file: displayPath(file), pointer: '', message: `cannot read the file: ${(error as Error).message}` },
+    ]);
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new SpecError([{ file: displayPath(file), pointer: '', message: syntaxError(text, (error as Error).message) }]);
+    throw new SpecError([
+      { file: displayPath(file), pointer: '', message: syntaxError(text, (error as Error).message) },
+    ]);
   }
 }
 

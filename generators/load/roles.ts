@@ -1,20 +1,50 @@
 /** Where a `$ref` sits in an OpenRPC document decides what it refers to: the roles the bundler walks by. */
-export const COMPONENT_KINDS = ['schemas', 'contentDescriptors', 'errors', 'examples', 'examplePairingObjects', 'links', 'tags'] as const;
+export const COMPONENT_KINDS = [
+  'schemas',
+  'contentDescriptors',
+  'errors',
+  'examples',
+  'examplePairingObjects',
+  'links',
+  'tags',
+] as const;
 export type ComponentKind = (typeof COMPONENT_KINDS)[number];
 
-export const isKind = (token: string | undefined): token is ComponentKind => (COMPONENT_KINDS as readonly string[]).includes(token ?? '');
+export const isKind = (token: string | undefined): token is ComponentKind =>
+  (COMPONENT_KINDS as readonly string[]).includes(token ?? '');
 
 /**
  * What an object is, by where it sits in an OpenRPC document: it decides which `components` map a reference found
  * there goes to, and where walking stops (`data`: example values, schema `const`/`enum`/`default`, which are wire
  * data, never references; `other`: `info` and `servers`, carried through as written).
  */
-export type Role = 'document' | 'methods' | 'method' | 'components' | ComponentKind | `${ComponentKind}Map` | 'schemaMap' | 'list' | 'data' | 'other';
+export type Role =
+  | 'document'
+  | 'methods'
+  | 'method'
+  | 'components'
+  | ComponentKind
+  | `${ComponentKind}Map`
+  | 'schemaMap'
+  | 'list'
+  | 'data'
+  | 'other';
 export const OBJECT_ROLE: Record<ComponentKind, Role> = {
-  schemas: 'schemas', contentDescriptors: 'contentDescriptors', errors: 'errors', examples: 'examples',
-  examplePairingObjects: 'examplePairingObjects', links: 'links', tags: 'tags',
+  schemas: 'schemas',
+  contentDescriptors: 'contentDescriptors',
+  errors: 'errors',
+  examples: 'examples',
+  examplePairingObjects: 'examplePairingObjects',
+  links: 'links',
+  tags: 'tags',
 };
-const METHOD_LISTS: Record<string, ComponentKind> = { params: 'contentDescriptors', errors: 'errors', examples: 'examplePairingObjects', links: 'links', tags: 'tags' };
+const METHOD_LISTS: Record<string, ComponentKind> = {
+  params: 'contentDescriptors',
+  errors: 'errors',
+  examples: 'examplePairingObjects',
+  links: 'links',
+  tags: 'tags',
+};
 const SCHEMA_DATA = new Set(['const', 'enum', 'default', 'examples', 'example']);
 /** Keywords whose value maps names to schemas: a property named `default` is a schema, not data. */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependencies']);
@@ -24,7 +54,11 @@ export function childRole(role: Role, key: string): { role: Role; listOf?: Compo
   if (key.startsWith('x-')) return { role: 'schemas' };
   switch (role) {
     case 'document':
-      return key === 'methods' ? { role: 'methods' } : key === 'components' ? { role: 'components' } : { role: 'other' };
+      return key === 'methods'
+        ? { role: 'methods' }
+        : key === 'components'
+          ? { role: 'components' }
+          : { role: 'other' };
     case 'methods':
       return { role: 'method' };
     case 'components':
@@ -35,9 +69,17 @@ export function childRole(role: Role, key: string): { role: Role; listOf?: Compo
     case 'contentDescriptors':
       return key === 'schema' ? { role: 'schemas' } : { role: 'other' };
     case 'examplePairingObjects':
-      return key === 'params' ? { role: 'list', listOf: 'examples' } : key === 'result' ? { role: 'examples' } : { role: 'other' };
+      return key === 'params'
+        ? { role: 'list', listOf: 'examples' }
+        : key === 'result'
+          ? { role: 'examples' }
+          : { role: 'other' };
     case 'schemas':
-      return SCHEMA_MAPS.has(key) ? { role: 'schemaMap' } : SCHEMA_DATA.has(key) ? { role: 'data' } : { role: 'schemas' };
+      return SCHEMA_MAPS.has(key)
+        ? { role: 'schemaMap' }
+        : SCHEMA_DATA.has(key)
+          ? { role: 'data' }
+          : { role: 'schemas' };
     case 'schemaMap':
       return { role: 'schemas' };
     case 'examples':
@@ -52,4 +94,3 @@ export function childRole(role: Role, key: string): { role: Role; listOf?: Compo
       return { role: OBJECT_ROLE[role.slice(0, -3) as ComponentKind] };
   }
 }
-

@@ -32,7 +32,8 @@ export function deref(document: Json, node: unknown): { node: unknown; pointer?:
 export function checkRules(bundle: BundledDocument, profile: Profile | undefined): SpecProblem[] {
   const avalanche = profile === 'avalanche';
   const problems: SpecProblem[] = [];
-  const report = (bundledPointer: string, message: string) => problems.push({ ...locate(bundle, bundledPointer), message });
+  const report = (bundledPointer: string, message: string) =>
+    problems.push({ ...locate(bundle, bundledPointer), message });
   const document = bundle.document;
   const docId = `openrpc:${bundle.name}`;
   // Each compiled schema runs on a few examples only, so compiling fast is what counts: the code is not optimised.
@@ -40,7 +41,12 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
   // (a wrong keyword inside a schema still fails its compile, reported below).
   // A foreign document's schemas may carry keywords and formats of other dialects (`nullable`, `example`, `uint256`):
   // JSON Schema ignores what it does not know, so only the project's own spec is held to ajv's strict mode.
-  const ajv: Ajv = createAjv({ validateSchema: false, verbose: true, code: { optimize: false }, ...(avalanche ? {} : { strict: false, logger: false }) });
+  const ajv: Ajv = createAjv({
+    validateSchema: false,
+    verbose: true,
+    code: { optimize: false },
+    ...(avalanche ? {} : { strict: false, logger: false }),
+  });
   // Schemas are compiled where they sit in the document, so their `#/components/...` refs resolve; the document's own
   // top-level members are not schema keywords, so strict mode is told to skip them.
   for (const keyword of Object.keys(document)) ajv.addKeyword({ keyword });
@@ -61,7 +67,18 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
   // A combinator's branches, as written, refer into the document: their refs are rebased onto it to compile alone.
   const branches = new WeakMap<object, ValidateFunction>();
   const checkBranch: CheckBranch = (branch, value) => {
-    if (branch === null || typeof branch !== 'object') return branch === false ? [{ instancePath: '', schemaPath: '', keyword: 'false schema', params: {}, message: 'boolean schema is false' }] : [];
+    if (branch === null || typeof branch !== 'object')
+      return branch === false
+        ? [
+            {
+              instancePath: '',
+              schemaPath: '',
+              keyword: 'false schema',
+              params: {},
+              message: 'boolean schema is false',
+            },
+          ]
+        : [];
     let validate = branches.get(branch);
     if (!validate) {
       validate = ajv.compile(rebase(branch, docId) as object);
@@ -87,13 +104,23 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
     if (!isObject(method)) return;
     const at = (...tokens: Array<string | number>) => pointerOf(['methods', m, ...tokens]);
     const name = String(method.name);
-    if (avalanche && !METHOD_NAME.test(name)) report(at('name'), `method name "${name}" must be <service>.<lowerCamelCase>, the only form the node accepts`);
+    if (avalanche && !METHOD_NAME.test(name))
+      report(at('name'), `method name "${name}" must be <service>.<lowerCamelCase>, the only form the node accepts`);
     const source = locate(bundle, at());
     if (avalanche && source.pointer === '' && source.file.includes('/methods/')) {
-      const expected = source.file.split('/').slice(-2).join('.').replace(/\.json$/, '');
-      if (expected !== name) report(at('name'), `method "${name}" must live in a file named after it (methods/${name.replace('.', '/')}.json)`);
+      const expected = source.file
+        .split('/')
+        .slice(-2)
+        .join('.')
+        .replace(/\.json$/, '');
+      if (expected !== name)
+        report(
+          at('name'),
+          `method "${name}" must live in a file named after it (methods/${name.replace('.', '/')}.json)`,
+        );
     }
-    if (avalanche && method.paramStructure !== 'by-name') report(at('paramStructure'), 'the node takes params by name: paramStructure must be "by-name"');
+    if (avalanche && method.paramStructure !== 'by-name')
+      report(at('paramStructure'), 'the node takes params by name: paramStructure must be "by-name"');
 
     const params = (Array.isArray(method.params) ? method.params : []).map((param, p) => {
       const { node, pointer } = deref(document, param);
@@ -103,7 +130,8 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
     for (const { param, pointer } of params) {
       if (seen.has(String(param.name))) report(pointer, `param "${String(param.name)}" is declared twice`);
       seen.add(String(param.name));
-      if (avalanche && (typeof param.description !== 'string' || !param.description.trim())) report(pointer, `param "${String(param.name)}" needs a description`);
+      if (avalanche && (typeof param.description !== 'string' || !param.description.trim()))
+        report(pointer, `param "${String(param.name)}" needs a description`);
       compile(`${pointer}/schema`);
     }
     const result = deref(document, method.result);
@@ -114,7 +142,12 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
     const errorKeys = new Set<string>();
     errors.forEach((entry, e) => {
       const error = deref(document, entry).node;
-      if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string' || !error.message.trim()) {
+      if (
+        !isObject(error) ||
+        !Number.isInteger(error.code) ||
+        typeof error.message !== 'string' ||
+        !error.message.trim()
+      ) {
         report(at('errors', e), 'an error needs an integer code and a non-empty message');
         return;
       }
@@ -133,21 +166,26 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
       given.forEach((entryParam, p) => {
         const exampleParam = (deref(document, entryParam).node ?? {}) as Json;
         // Examples of by-position methods name their values freely (`"name": "two"`): those match by position.
-        const declared = params.find(({ param }) => param.name === exampleParam.name) ?? (avalanche ? undefined : params[p]);
-        if (!declared) report(`${base}/params/${p}`, `example param "${String(exampleParam.name)}" is not a param of ${name}`);
-        else if ('value' in exampleParam) validateValue(`${declared.pointer}/schema`, exampleParam.value, `${base}/params/${p}/value`);
+        const declared =
+          params.find(({ param }) => param.name === exampleParam.name) ?? (avalanche ? undefined : params[p]);
+        if (!declared)
+          report(`${base}/params/${p}`, `example param "${String(exampleParam.name)}" is not a param of ${name}`);
+        else if ('value' in exampleParam)
+          validateValue(`${declared.pointer}/schema`, exampleParam.value, `${base}/params/${p}/value`);
       });
       for (const { param } of params) {
-        const present = given.some((g, i) => isObject(g) && (g.name === param.name || (!avalanche && params[i]?.param === param)));
-        if (param.required === true && !present) report(`${base}/params`, `example lacks the required param "${String(param.name)}"`);
+        const present = given.some(
+          (g, i) => isObject(g) && (g.name === param.name || (!avalanche && params[i]?.param === param)),
+        );
+        if (param.required === true && !present)
+          report(`${base}/params`, `example lacks the required param "${String(param.name)}"`);
       }
       const exampleResult = deref(document, example.result).node;
       if (isObject(result.node)) {
         // Standard OpenRPC lets an example leave its result out (a notification) or give it by `externalValue`.
         if (!isObject(exampleResult) || !('value' in exampleResult)) {
           if (avalanche) report(base, 'example needs a result value');
-        }
-        else validateValue(`${resultPointer}/schema`, exampleResult.value, `${base}/result/value`);
+        } else validateValue(`${resultPointer}/schema`, exampleResult.value, `${base}/result/value`);
       }
     });
 
@@ -156,30 +194,42 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
       checkPagination(document, method, at, report);
       checkPartVersions(document, method, params, isObject(result.node) ? resultPointer : undefined, at, report);
     }
-    if (Array.isArray(method['x-result-history'])) method['x-result-history'].forEach((entry, h) => isObject(entry) && isObject(entry.schema) && compile(at('x-result-history', h, 'schema')));
+    if (Array.isArray(method['x-result-history']))
+      method['x-result-history'].forEach(
+        (entry, h) => isObject(entry) && isObject(entry.schema) && compile(at('x-result-history', h, 'schema')),
+      );
   });
   return problems;
 }
 
-function checkVersions(method: Json, at: (...tokens: Array<string | number>) => string, report: (pointer: string, message: string) => void) {
+function checkVersions(
+  method: Json,
+  at: (...tokens: Array<string | number>) => string,
+  report: (pointer: string, message: string) => void,
+) {
   const versions = method['x-node-versions'];
   if (versions !== undefined) {
     if (!isObject(versions)) return report(at('x-node-versions'), 'x-node-versions must be an object');
     for (const [key, value] of Object.entries(versions)) {
-      if (!(VERSION_KEYS as readonly string[]).includes(key)) report(at('x-node-versions', key), `unknown key; expected one of ${VERSION_KEYS.join(', ')}`);
-      else if (typeof value !== 'string' || !VERSION.test(value)) report(at('x-node-versions', key), 'must be a release tag such as "v1.12.2"');
+      if (!(VERSION_KEYS as readonly string[]).includes(key))
+        report(at('x-node-versions', key), `unknown key; expected one of ${VERSION_KEYS.join(', ')}`);
+      else if (typeof value !== 'string' || !VERSION.test(value))
+        report(at('x-node-versions', key), 'must be a release tag such as "v1.12.2"');
     }
     const { since, lastVersion, removedIn, deprecatedSince } = versions as Record<string, string | undefined>;
     // Unparsable tags are reported above; a pair with one missing or unparsable is not compared.
-    const compare = (a: string | undefined, b: string | undefined) => (a && b && VERSION.test(a) && VERSION.test(b) ? compareVersions(a, b) : undefined);
+    const compare = (a: string | undefined, b: string | undefined) =>
+      a && b && VERSION.test(a) && VERSION.test(b) ? compareVersions(a, b) : undefined;
     const after = (a: string | undefined, b: string | undefined) => (compare(a, b) ?? 0) > 0;
     const notBefore = (a: string | undefined, b: string | undefined) => (compare(a, b) ?? -1) >= 0;
     if (after(since, lastVersion)) report(at('x-node-versions'), 'since must not be after lastVersion');
     if (notBefore(lastVersion, removedIn)) report(at('x-node-versions'), 'lastVersion must be before removedIn');
     if (notBefore(since, removedIn)) report(at('x-node-versions'), 'since must be before removedIn');
     if (after(since, deprecatedSince)) report(at('x-node-versions'), 'deprecatedSince must not be before since');
-    if (deprecatedSince && method.deprecated !== true) report(at('deprecated'), 'x-node-versions.deprecatedSince is set, so deprecated must be true');
-    if (!deprecatedSince && method.deprecated === true) report(at('x-node-versions'), 'a deprecated method with node versions must give deprecatedSince');
+    if (deprecatedSince && method.deprecated !== true)
+      report(at('deprecated'), 'x-node-versions.deprecatedSince is set, so deprecated must be true');
+    if (!deprecatedSince && method.deprecated === true)
+      report(at('x-node-versions'), 'a deprecated method with node versions must give deprecatedSince');
   }
   if (method.deprecated === true && (typeof method['x-replacement'] !== 'string' || !method['x-replacement'].trim())) {
     report(at('x-replacement'), 'a deprecated method must name its replacement in x-replacement');
@@ -189,22 +239,42 @@ function checkVersions(method: Json, at: (...tokens: Array<string | number>) => 
     report(at('x-side-effects'), 'x-side-effects must be "none", "node" or "chain"');
   }
   const discrepancies = method['x-docs-discrepancies'];
-  if (discrepancies !== undefined && (!Array.isArray(discrepancies) || discrepancies.some((d) => typeof d !== 'string' || !d.trim()))) {
+  if (
+    discrepancies !== undefined &&
+    (!Array.isArray(discrepancies) || discrepancies.some((d) => typeof d !== 'string' || !d.trim()))
+  ) {
     report(at('x-docs-discrepancies'), 'x-docs-discrepancies must be a list of sentences');
   }
 }
 
 /** `x-pagination` names the method's own params (the result's fields are checked where the client is generated). */
-function checkPagination(document: Json, method: Json, at: (...tokens: Array<string | number>) => string, report: (pointer: string, message: string) => void) {
+function checkPagination(
+  document: Json,
+  method: Json,
+  at: (...tokens: Array<string | number>) => string,
+  report: (pointer: string, message: string) => void,
+) {
   const pagination = method['x-pagination'];
   if (pagination !== undefined) {
     const p = (isObject(pagination) ? pagination : {}) as Record<string, unknown>;
-    const paramNames = ((method.params ?? []) as unknown[]).map((entry) => (deref(document, entry).node as { name?: unknown } | undefined)?.name);
+    const paramNames = ((method.params ?? []) as unknown[]).map(
+      (entry) => (deref(document, entry).node as { name?: unknown } | undefined)?.name,
+    );
     const names = ['cursorParam', 'cursorField', 'pageSizeParam', 'itemsField'];
-    if (!isObject(pagination) || names.some((key) => typeof p[key] !== 'string') || !Number.isInteger(p.maxPageSize) || (p.maxPageSize as number) < 1) {
-      report(at('x-pagination'), 'x-pagination must give cursorParam, cursorField, pageSizeParam and itemsField as names and maxPageSize as a positive integer');
+    if (
+      !isObject(pagination) ||
+      names.some((key) => typeof p[key] !== 'string') ||
+      !Number.isInteger(p.maxPageSize) ||
+      (p.maxPageSize as number) < 1
+    ) {
+      report(
+        at('x-pagination'),
+        'x-pagination must give cursorParam, cursorField, pageSizeParam and itemsField as names and maxPageSize as a positive integer',
+      );
     } else {
-      for (const key of ['cursorParam', 'pageSizeParam']) if (!paramNames.includes(p[key])) report(at('x-pagination', key), `x-pagination.${key} "${String(p[key])}" is not a param of the method`);
+      for (const key of ['cursorParam', 'pageSizeParam'])
+        if (!paramNames.includes(p[key]))
+          report(at('x-pagination', key), `x-pagination.${key} "${String(p[key])}" is not a param of the method`);
     }
   }
 }
@@ -213,5 +283,10 @@ function checkPagination(document: Json, method: Json, at: (...tokens: Array<str
 function rebase(schema: unknown, docId: string): unknown {
   if (Array.isArray(schema)) return schema.map((item) => rebase(item, docId));
   if (!isObject(schema)) return schema;
-  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${docId}${value}` : rebase(value, docId)]));
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${docId}${value}` : rebase(value, docId),
+    ]),
+  );
 }

@@ -20,7 +20,8 @@ export function checkRange(value: unknown, pointer: string, report: Report): Rec
   if (!isObject(value)) return void report(pointer, 'x-node-versions must be an object');
   let ok = true;
   for (const [key, tag] of Object.entries(value)) {
-    if (!(VERSION_KEYS as readonly string[]).includes(key)) report(`${pointer}/${key}`, `unknown key; expected one of ${VERSION_KEYS.join(', ')}`);
+    if (!(VERSION_KEYS as readonly string[]).includes(key))
+      report(`${pointer}/${key}`, `unknown key; expected one of ${VERSION_KEYS.join(', ')}`);
     else if (typeof tag !== 'string' || !VERSION.test(tag)) {
       report(`${pointer}/${key}`, 'must be a release tag such as "v1.12.2"');
       ok = false;
@@ -38,16 +39,25 @@ export function checkRange(value: unknown, pointer: string, report: Report): Rec
 
 /** A part's range must lie inside its method's: not starting before the method exists, not ending after it ends. */
 function checkInside(range: Record<string, string>, method: Record<string, string>, pointer: string, report: Report) {
-  if (range.since && method.since && compareVersions(range.since, method.since) < 0) report(pointer, `since ${range.since} is before the method's own since ${method.since}`);
+  if (range.since && method.since && compareVersions(range.since, method.since) < 0)
+    report(pointer, `since ${range.since} is before the method's own since ${method.since}`);
   const end = (r: Record<string, string>) => r.removedIn ?? r.lastVersion;
   const partEnd = end(range);
   const methodEnd = end(method);
-  if (partEnd && methodEnd && compareVersions(partEnd, methodEnd) > 0) report(pointer, `the range ends after the method's own (${methodEnd})`);
-  if (range.since && methodEnd && compareVersions(range.since, methodEnd) >= 0) report(pointer, `since ${range.since} is after the method's last release`);
+  if (partEnd && methodEnd && compareVersions(partEnd, methodEnd) > 0)
+    report(pointer, `the range ends after the method's own (${methodEnd})`);
+  if (range.since && methodEnd && compareVersions(range.since, methodEnd) >= 0)
+    report(pointer, `since ${range.since} is after the method's last release`);
 }
 
 /** Each schema reachable from `schema` (following local `$ref`s once each), with its pointer in the bundle. */
-function walkSchemas(document: Json, schema: unknown, pointer: string, visit: (node: Json, pointer: string) => void, seen = new Set<string>()): void {
+function walkSchemas(
+  document: Json,
+  schema: unknown,
+  pointer: string,
+  visit: (node: Json, pointer: string) => void,
+  seen = new Set<string>(),
+): void {
   if (!isObject(schema)) return;
   visit(schema, pointer);
   if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#') && !seen.has(schema.$ref)) {
@@ -55,15 +65,21 @@ function walkSchemas(document: Json, schema: unknown, pointer: string, visit: (n
     walkSchemas(document, resolvePointer(document, schema.$ref.slice(1)).value, schema.$ref.slice(1), visit, seen);
   }
   for (const key of SCHEMA_SINGLE) walkSchemas(document, schema[key], `${pointer}/${key}`, visit, seen);
-  for (const key of SCHEMA_LISTS) if (Array.isArray(schema[key])) (schema[key] as unknown[]).forEach((s, i) => walkSchemas(document, s, `${pointer}/${key}/${i}`, visit, seen));
-  for (const key of SCHEMA_MAPS) if (isObject(schema[key])) for (const [name, s] of Object.entries(schema[key])) walkSchemas(document, s, `${pointer}/${key}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, visit, seen);
+  for (const key of SCHEMA_LISTS)
+    if (Array.isArray(schema[key]))
+      (schema[key] as unknown[]).forEach((s, i) => walkSchemas(document, s, `${pointer}/${key}/${i}`, visit, seen));
+  for (const key of SCHEMA_MAPS)
+    if (isObject(schema[key]))
+      for (const [name, s] of Object.entries(schema[key]))
+        walkSchemas(document, s, `${pointer}/${key}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, visit, seen);
 }
 
 /** Resolves a pointer relative to the method, following local `$ref`s on the way (into shared schemas). */
 export function resolveInMethod(document: Json, method: unknown, pointer: string): unknown {
   let node: unknown = method;
   for (const token of parsePointer(pointer)) {
-    while (isObject(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#')) node = resolvePointer(document, node.$ref.slice(1)).value;
+    while (isObject(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#'))
+      node = resolvePointer(document, node.$ref.slice(1)).value;
     if (Array.isArray(node)) node = node[Number(token)];
     else if (isObject(node)) node = node[token];
     else return undefined;
@@ -71,7 +87,14 @@ export function resolveInMethod(document: Json, method: unknown, pointer: string
   return node;
 }
 
-export function checkPartVersions(document: Json, method: Json, params: Array<{ param: Json; pointer: string }>, resultPointer: string | undefined, at: (...tokens: Array<string | number>) => string, report: Report): void {
+export function checkPartVersions(
+  document: Json,
+  method: Json,
+  params: Array<{ param: Json; pointer: string }>,
+  resultPointer: string | undefined,
+  at: (...tokens: Array<string | number>) => string,
+  report: Report,
+): void {
   const own = (isObject(method['x-node-versions']) ? method['x-node-versions'] : {}) as Record<string, string>;
   // A shared schema's ranges are the releases that have it anywhere, so only the method's own parts must fit inside it.
   const part = (value: unknown, pointer: string) => {
@@ -82,9 +105,11 @@ export function checkPartVersions(document: Json, method: Json, params: Array<{ 
     if (node['x-node-versions'] !== undefined) part(node['x-node-versions'], `${pointer}/x-node-versions`);
     const enumVersions = node['x-enum-versions'];
     if (enumVersions === undefined) return;
-    if (!isObject(enumVersions) || !Array.isArray(node.enum)) return report(`${pointer}/x-enum-versions`, 'x-enum-versions must be an object beside an enum');
+    if (!isObject(enumVersions) || !Array.isArray(node.enum))
+      return report(`${pointer}/x-enum-versions`, 'x-enum-versions must be an object beside an enum');
     for (const [value, range] of Object.entries(enumVersions)) {
-      if (!node.enum.includes(value)) report(`${pointer}/x-enum-versions/${value}`, `"${value}" is not a value of the enum`);
+      if (!node.enum.includes(value))
+        report(`${pointer}/x-enum-versions/${value}`, `"${value}" is not a value of the enum`);
       part(range, `${pointer}/x-enum-versions/${value}`);
     }
   };
@@ -92,7 +117,13 @@ export function checkPartVersions(document: Json, method: Json, params: Array<{ 
     if (param['x-node-versions'] !== undefined) part(param['x-node-versions'], `${pointer}/x-node-versions`);
     walkSchemas(document, param.schema, `${pointer}/schema`, inSchema);
   }
-  if (resultPointer) walkSchemas(document, resolvePointer(document, `${resultPointer}/schema`).value, `${resultPointer}/schema`, inSchema);
+  if (resultPointer)
+    walkSchemas(
+      document,
+      resolvePointer(document, `${resultPointer}/schema`).value,
+      `${resultPointer}/schema`,
+      inSchema,
+    );
 
   const history = method['x-result-history'];
   if (history !== undefined) {
@@ -100,12 +131,18 @@ export function checkPartVersions(document: Json, method: Json, params: Array<{ 
     const ranges: Array<Record<string, string>> = [];
     history.forEach((entry, h) => {
       const pointer = at('x-result-history', h);
-      if (!isObject(entry) || !isObject(entry.schema)) return report(pointer, 'each entry needs x-node-versions and a schema');
+      if (!isObject(entry) || !isObject(entry.schema))
+        return report(pointer, 'each entry needs x-node-versions and a schema');
       const range = checkRange(entry['x-node-versions'], `${pointer}/x-node-versions`, report);
       if (!range) return;
-      if (!range.since && !range.removedIn && !range.lastVersion) report(`${pointer}/x-node-versions`, 'an earlier result shape needs an end (removedIn or lastVersion) or a since');
+      if (!range.since && !range.removedIn && !range.lastVersion)
+        report(
+          `${pointer}/x-node-versions`,
+          'an earlier result shape needs an end (removedIn or lastVersion) or a since',
+        );
       checkInside(range, own, `${pointer}/x-node-versions`, report);
-      for (const other of ranges) if (overlap(range, other)) report(`${pointer}/x-node-versions`, 'overlaps another entry of x-result-history');
+      for (const other of ranges)
+        if (overlap(range, other)) report(`${pointer}/x-node-versions`, 'overlaps another entry of x-result-history');
       ranges.push(range);
       walkSchemas(document, entry.schema, `${pointer}/schema`, inSchema);
     });
@@ -117,18 +154,36 @@ export function checkPartVersions(document: Json, method: Json, params: Array<{ 
   let previous: string | undefined;
   changes.forEach((change, c) => {
     const pointer = at('x-changes', c);
-    if (!isObject(change) || typeof change.version !== 'string' || !VERSION.test(change.version) || typeof change.description !== 'string') {
+    if (
+      !isObject(change) ||
+      typeof change.version !== 'string' ||
+      !VERSION.test(change.version) ||
+      typeof change.description !== 'string'
+    ) {
       return report(pointer, 'a change needs a release tag `version` and a `description`');
     }
-    if (previous && compareVersions(previous, change.version) > 0) report(`${pointer}/version`, 'x-changes must be in release order');
+    if (previous && compareVersions(previous, change.version) > 0)
+      report(`${pointer}/version`, 'x-changes must be in release order');
     previous = change.version;
     const pointers = change.pointers;
-    if (!Array.isArray(pointers) || pointers.length === 0) return report(`${pointer}/pointers`, 'a change must point (JSON pointers into the method) at the params, fields, enum values or result shapes it changed');
+    if (!Array.isArray(pointers) || pointers.length === 0)
+      return report(
+        `${pointer}/pointers`,
+        'a change must point (JSON pointers into the method) at the params, fields, enum values or result shapes it changed',
+      );
     pointers.forEach((target, t) => {
       const node = typeof target === 'string' ? resolveInMethod(document, method, target) : undefined;
       const range = isObject(node) ? (isObject(node['x-node-versions']) ? node['x-node-versions'] : node) : undefined;
-      if (!range) return report(`${pointer}/pointers/${t}`, `${String(target)} does not resolve to anything in ${String(method.name)}`);
-      if (!Object.entries(range).some(([key, tag]) => (VERSION_KEYS as readonly string[]).includes(key) && tag === change.version)) {
+      if (!range)
+        return report(
+          `${pointer}/pointers/${t}`,
+          `${String(target)} does not resolve to anything in ${String(method.name)}`,
+        );
+      if (
+        !Object.entries(range).some(
+          ([key, tag]) => (VERSION_KEYS as readonly string[]).includes(key) && tag === change.version,
+        )
+      ) {
         report(`${pointer}/pointers/${t}`, `${String(target)} carries no range with ${change.version}`);
       }
     });
@@ -138,6 +193,7 @@ export function checkPartVersions(document: Json, method: Json, params: Array<{ 
 function overlap(a: Record<string, string>, b: Record<string, string>): boolean {
   const start = (r: Record<string, string>) => r.since ?? 'v0.0.0';
   const endExclusive = (r: Record<string, string>) => r.removedIn ?? (r.lastVersion ? `${r.lastVersion}+` : undefined);
-  const before = (end: string | undefined, s: string) => end !== undefined && (end.endsWith('+') ? compareVersions(end.slice(0, -1), s) < 0 : compareVersions(end, s) <= 0);
+  const before = (end: string | undefined, s: string) =>
+    end !== undefined && (end.endsWith('+') ? compareVersions(end.slice(0, -1), s) < 0 : compareVersions(end, s) <= 0);
   return !before(endExclusive(a), start(b)) && !before(endExclusive(b), start(a));
 }

@@ -5,9 +5,33 @@ import { SpecError } from '../load/index.ts';
 import { escapePointerToken } from '../load/problems.ts';
 import { deref } from '../load/rules.ts';
 import { errorName, uniqueNames } from './errors.ts';
-import { NameRegistry, RESERVED_METHOD_NAMES, RESERVED_MODULE_NAMES, RESERVED_TYPE_NAMES, canonicalJson, clientClassName, clientErrorsName, clientMethodName, clientOptionsName, endpointTypeName, methodTypeNames, schemaTypeName, serverNames, titleTypeName } from './names.ts';
+import {
+  NameRegistry,
+  RESERVED_METHOD_NAMES,
+  RESERVED_MODULE_NAMES,
+  RESERVED_TYPE_NAMES,
+  canonicalJson,
+  clientClassName,
+  clientErrorsName,
+  clientMethodName,
+  clientOptionsName,
+  endpointTypeName,
+  methodTypeNames,
+  schemaTypeName,
+  serverNames,
+  titleTypeName,
+} from './names.ts';
 import { subschemas } from './schema-walk.ts';
-import type { EndpointModel, ExampleModel, Json, JsonSchema, MethodModel, ParamModel, SpecMethod, SpecModel } from './types.ts';
+import type {
+  EndpointModel,
+  ExampleModel,
+  Json,
+  JsonSchema,
+  MethodModel,
+  ParamModel,
+  SpecMethod,
+  SpecModel,
+} from './types.ts';
 
 type Obj = Record<string, unknown>;
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -15,7 +39,8 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
 /** Method wire names are unique across the spec (the loader enforces it), so a name alone finds its endpoint. */
 export function indexMethods(model: SpecModel): Map<string, SpecMethod> {
   const index = new Map<string, SpecMethod>();
-  for (const endpoint of model.endpoints) for (const method of endpoint.methods) index.set(method.name, { endpoint, method });
+  for (const endpoint of model.endpoints)
+    for (const method of endpoint.methods) index.set(method.name, { endpoint, method });
   return index;
 }
 
@@ -25,10 +50,19 @@ export function buildModel(bundles: BundledDocument[]): SpecModel {
   const titledTypes = bundles.every((bundle) => bundle.profile === 'avalanche');
   const endpoints = bundles.map((bundle) => buildEndpoint(bundle, names, schemas, titledTypes));
   if (names.collisions.length > 0) throw new SpecError(names.collisions);
-  return { endpoints, schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))), ...(titledTypes ? {} : { titledTypes }) };
+  return {
+    endpoints,
+    schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))),
+    ...(titledTypes ? {} : { titledTypes }),
+  };
 }
 
-function buildEndpoint(bundle: BundledDocument, names: NameRegistry, schemas: Record<string, JsonSchema>, titledTypes: boolean): EndpointModel {
+function buildEndpoint(
+  bundle: BundledDocument,
+  names: NameRegistry,
+  schemas: Record<string, JsonSchema>,
+  titledTypes: boolean,
+): EndpointModel {
   const doc = bundle.document as Obj;
   const info = (doc.info ?? {}) as Obj;
   const server = ((doc.servers as Obj[] | undefined)?.[0] ?? { url: '/' }) as Obj;
@@ -94,7 +128,12 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
       ...(example.summary ? { summary: str(example.summary) } : {}),
       ...(example.description ? { description: str(example.description) } : {}),
       // A value whose name is not a param's (by-position examples name them freely) belongs to the param at its position.
-      params: Object.fromEntries(exampleParams.map((p, i) => [params.some((d) => d.name === str(p.name)) ? str(p.name) : (params[i]?.name ?? str(p.name)), p.value as Json])),
+      params: Object.fromEntries(
+        exampleParams.map((p, i) => [
+          params.some((d) => d.name === str(p.name)) ? str(p.name) : (params[i]?.name ?? str(p.name)),
+          p.value as Json,
+        ]),
+      ),
       result: (exampleResult?.value ?? null) as Json,
     };
   });
@@ -107,14 +146,23 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
     description: str(method.description),
     params,
     result: resultNode
-      ? { name: str(resultNode.name), description: str(resultNode.description), schema: (resultNode.schema ?? {}) as JsonSchema }
+      ? {
+          name: str(resultNode.name),
+          description: str(resultNode.description),
+          schema: (resultNode.schema ?? {}) as JsonSchema,
+        }
       : undefined,
     errors: uniqueNames(
       ((method.errors ?? []) as unknown[]).map((entry) => {
         const error = deref(doc, entry).node as Obj;
         const ref = (entry as Obj).$ref;
         const name = errorName(typeof ref === 'string' ? ref : undefined, str(error.message));
-        return { name, code: Number(error.code), message: str(error.message), ...('data' in error ? { data: error.data as Json } : {}) };
+        return {
+          name,
+          code: Number(error.code),
+          message: str(error.message),
+          ...('data' in error ? { data: error.data as Json } : {}),
+        };
       }),
     ),
     examples,
@@ -124,7 +172,10 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
     sideEffects: method['x-side-effects'] as MethodModel['sideEffects'],
     discrepancies: (method['x-docs-discrepancies'] ?? []) as string[],
     pagination: paginationOf(method['x-pagination'] as MethodModel['pagination']),
-    changes: ((method['x-changes'] ?? []) as MethodModel['changes']).map((change) => ({ ...change, pointers: change.pointers ?? [] })),
+    changes: ((method['x-changes'] ?? []) as MethodModel['changes']).map((change) => ({
+      ...change,
+      pointers: change.pointers ?? [],
+    })),
     resultHistory: ((method['x-result-history'] ?? []) as Obj[]).map((entry) => ({
       versions: (entry['x-node-versions'] ?? {}) as MethodModel['versions'],
       schema: (entry.schema ?? {}) as JsonSchema,
@@ -139,30 +190,56 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
  * Claims every name the endpoint's generated code will use, so that two different things never share one: the client
  * class and its options, the server's handlers, factory, method table and document, shared schemas, titled inline schemas, each method's Params/Result types and client method.
  */
-function claimNames(bundle: BundledDocument, typeName: string, methods: MethodModel[], names: NameRegistry, titledTypes: boolean): void {
+function claimNames(
+  bundle: BundledDocument,
+  typeName: string,
+  methods: MethodModel[],
+  names: NameRegistry,
+  titledTypes: boolean,
+): void {
   const doc = bundle.document as Obj;
   const at = (pointer: string) => locate(bundle, pointer);
   const client = clientClassName(typeName);
   if (RESERVED_MODULE_NAMES.has(bundle.name)) {
-    names.collisions.push({ ...at(''), message: `the endpoint name "${bundle.name}" (the document's file name) is taken by a file of the generated packages; rename the document` });
+    names.collisions.push({
+      ...at(''),
+      message: `the endpoint name "${bundle.name}" (the document's file name) is taken by a file of the generated packages; rename the document`,
+    });
   }
   names.claim(client, { identity: `endpoint:${bundle.file}`, what: `the client of ${bundle.file}`, ...at('') });
-  names.claim(clientOptionsName(typeName), { identity: `endpoint:${bundle.file}`, what: `the client options of ${bundle.file}`, ...at('') });
-  names.claim(clientErrorsName(typeName), { identity: `endpoint:${bundle.file}`, what: `the client errors of ${bundle.file}`, ...at('') });
+  names.claim(clientOptionsName(typeName), {
+    identity: `endpoint:${bundle.file}`,
+    what: `the client options of ${bundle.file}`,
+    ...at(''),
+  });
+  names.claim(clientErrorsName(typeName), {
+    identity: `endpoint:${bundle.file}`,
+    what: `the client errors of ${bundle.file}`,
+    ...at(''),
+  });
   for (const [role, name] of Object.entries(serverNames(typeName))) {
     names.claim(name, { identity: `endpoint:${bundle.file}`, what: `the server ${role} of ${bundle.file}`, ...at('') });
   }
 
   const claimTitles = (schema: JsonSchema, pointer: string, isRoot: boolean) => {
     if (titledTypes && !isRoot && typeof schema.title === 'string') {
-      names.claim(titleTypeName(schema.title), { identity: `schema:${canonicalJson(schema)}`, what: `the schema titled "${schema.title}" at ${describe(at(pointer))}`, ...at(pointer) });
+      names.claim(titleTypeName(schema.title), {
+        identity: `schema:${canonicalJson(schema)}`,
+        what: `the schema titled "${schema.title}" at ${describe(at(pointer))}`,
+        ...at(pointer),
+      });
     }
-    for (const child of subschemas(schema)) claimTitles(child.schema, `${pointer}/${child.tokens.map(escape).join('/')}`, false);
+    for (const child of subschemas(schema))
+      claimTitles(child.schema, `${pointer}/${child.tokens.map(escape).join('/')}`, false);
   };
   const componentSchemas = ((doc.components as Obj | undefined)?.schemas ?? {}) as Record<string, JsonSchema>;
   for (const [name, schema] of Object.entries(componentSchemas)) {
     const pointer = `/components/schemas/${escapePointerToken(name)}`;
-    names.claim(schemaTypeName(name), { identity: `schema:${canonicalJson(schema)}`, what: `the schema ${name} at ${describe(at(pointer))}`, ...at(pointer) });
+    names.claim(schemaTypeName(name), {
+      identity: `schema:${canonicalJson(schema)}`,
+      what: `the schema ${name} at ${describe(at(pointer))}`,
+      ...at(pointer),
+    });
     claimTitles(schema, pointer, true);
   }
 
@@ -177,13 +254,24 @@ function claimNames(bundle: BundledDocument, typeName: string, methods: MethodMo
       const pointer = deref(doc, entry).pointer ?? `/methods/${method.index}/params/${p}`;
       claimTitles(method.params[p]!.schema, `${pointer}/schema`, false);
     });
-    if (method.result) claimTitles(method.result.schema, `${deref(doc, raw.result).pointer ?? `/methods/${method.index}/result`}/schema`, false);
+    if (method.result)
+      claimTitles(
+        method.result.schema,
+        `${deref(doc, raw.result).pointer ?? `/methods/${method.index}/result`}/schema`,
+        false,
+      );
 
     const owner = methodOwners.get(method.shortName);
     if (RESERVED_METHOD_NAMES.has(method.shortName)) {
-      names.collisions.push({ ...where, message: `method "${method.name}" would become ${client}.${method.shortName}, a name the client class needs for itself` });
+      names.collisions.push({
+        ...where,
+        message: `method "${method.name}" would become ${client}.${method.shortName}, a name the client class needs for itself`,
+      });
     } else if (owner) {
-      names.collisions.push({ ...where, message: `the client method ${client}.${method.shortName} would stand for both ${owner} and ${method.name}: one endpoint cannot have two methods with the same client name (see generators/model/names.ts)` });
+      names.collisions.push({
+        ...where,
+        message: `the client method ${client}.${method.shortName} would stand for both ${owner} and ${method.name}: one endpoint cannot have two methods with the same client name (see generators/model/names.ts)`,
+      });
     }
     methodOwners.set(method.shortName, method.name);
   }

@@ -54,7 +54,10 @@ export function errorName(ref: string | undefined, message: string): string {
   // Apostrophes inside words first, so "couldn't" stays one word and does not open a quoted variable part.
   let text = message.replace(/(\w)'(\w)/g, '$1$2');
   for (const [re] of VARIABLE_PARTS) text = text.replace(new RegExp(re.source, 'g'), ' ');
-  const words = text.split(/[^A-Za-z0-9]+/).filter(Boolean).slice(0, MAX_WORDS);
+  const words = text
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .slice(0, MAX_WORDS);
   const name = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
   return /^[A-Za-z]/.test(name) ? name : `Error${name}`;
 }

@@ -1,7 +1,17 @@
 /** Where a draft-07 schema holds other schemas: the one definition every pass over nested schemas uses. */
 import type { JsonSchema } from './types.ts';
 
-const SINGLE = ['additionalItems', 'additionalProperties', 'contains', 'else', 'if', 'items', 'not', 'propertyNames', 'then'];
+const SINGLE = [
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'else',
+  'if',
+  'items',
+  'not',
+  'propertyNames',
+  'then',
+];
 const LIST = ['allOf', 'anyOf', 'items', 'oneOf'];
 const MAP = ['$defs', 'definitions', 'dependencies', 'patternProperties', 'properties'];
 
@@ -9,10 +19,13 @@ const COMPONENT_PREFIX = '#/components/schemas/';
 
 /** The component a `$ref` names (`#/components/schemas/<Name>`, the one form the spec uses), or undefined. */
 export function componentName(ref: unknown): string | undefined {
-  return typeof ref === 'string' && ref.startsWith(COMPONENT_PREFIX) && ref.length > COMPONENT_PREFIX.length ? ref.slice(COMPONENT_PREFIX.length) : undefined;
+  return typeof ref === 'string' && ref.startsWith(COMPONENT_PREFIX) && ref.length > COMPONENT_PREFIX.length
+    ? ref.slice(COMPONENT_PREFIX.length)
+    : undefined;
 }
 
-const isSchema = (value: unknown): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isSchema = (value: unknown): value is JsonSchema =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export interface Subschema {
   /** JSON pointer tokens from the parent, e.g. `['properties', 'height']`. */
@@ -26,17 +39,23 @@ export function subschemas(schema: JsonSchema): Subschema[] {
   for (const key of SINGLE) if (isSchema(schema[key])) out.push({ tokens: [key], schema: schema[key] });
   for (const key of LIST) {
     const list = schema[key];
-    if (Array.isArray(list)) list.forEach((item, i) => isSchema(item) && out.push({ tokens: [key, String(i)], schema: item }));
+    if (Array.isArray(list))
+      list.forEach((item, i) => isSchema(item) && out.push({ tokens: [key, String(i)], schema: item }));
   }
   for (const key of MAP) {
     const map = schema[key];
-    if (isSchema(map)) for (const [name, item] of Object.entries(map)) if (isSchema(item)) out.push({ tokens: [key, name], schema: item });
+    if (isSchema(map))
+      for (const [name, item] of Object.entries(map))
+        if (isSchema(item)) out.push({ tokens: [key, name], schema: item });
   }
   return out;
 }
 
 /** A copy of `schema` whose direct subschemas are replaced by `map(subschema)`; other keywords are kept as they are. */
-export function mapSubschemas(schema: JsonSchema, map: (child: JsonSchema, tokens: string[]) => JsonSchema): JsonSchema {
+export function mapSubschemas(
+  schema: JsonSchema,
+  map: (child: JsonSchema, tokens: string[]) => JsonSchema,
+): JsonSchema {
   const copy: JsonSchema = { ...schema };
   for (const key of SINGLE) if (isSchema(schema[key])) copy[key] = map(schema[key], [key]);
   for (const key of LIST) {
@@ -45,7 +64,10 @@ export function mapSubschemas(schema: JsonSchema, map: (child: JsonSchema, token
   }
   for (const key of MAP) {
     const entries = schema[key];
-    if (isSchema(entries)) copy[key] = Object.fromEntries(Object.entries(entries).map(([name, item]) => [name, isSchema(item) ? map(item, [key, name]) : item]));
+    if (isSchema(entries))
+      copy[key] = Object.fromEntries(
+        Object.entries(entries).map(([name, item]) => [name, isSchema(item) ? map(item, [key, name]) : item]),
+      );
   }
   return copy;
 }

@@ -14,16 +14,25 @@ export const fold = (key: string) => key.toLowerCase().toUpperCase();
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Where `schema` marks values sensitive, following `$ref`s into the shared schemas (each once per path). */
-export function sensitivePaths(schema: JsonSchema, shared: Record<string, JsonSchema>, prefix: Path, seen: Set<string>): Path[] {
+export function sensitivePaths(
+  schema: JsonSchema,
+  shared: Record<string, JsonSchema>,
+  prefix: Path,
+  seen: Set<string>,
+): Path[] {
   if (schema['x-sensitive'] === true) return [prefix];
   const out: Path[] = [];
   const name = componentName(schema.$ref);
-  if (name && shared[name] && !seen.has(name)) out.push(...sensitivePaths(shared[name], shared, prefix, new Set([...seen, name])));
+  if (name && shared[name] && !seen.has(name))
+    out.push(...sensitivePaths(shared[name], shared, prefix, new Set([...seen, name])));
   for (const key of ['allOf', 'anyOf', 'oneOf']) {
     const list = schema[key];
-    if (Array.isArray(list)) for (const branch of list) if (isObject(branch)) out.push(...sensitivePaths(branch as JsonSchema, shared, prefix, seen));
+    if (Array.isArray(list))
+      for (const branch of list)
+        if (isObject(branch)) out.push(...sensitivePaths(branch as JsonSchema, shared, prefix, seen));
   }
-  for (const key of ['then', 'else']) if (isObject(schema[key])) out.push(...sensitivePaths(schema[key] as JsonSchema, shared, prefix, seen));
+  for (const key of ['then', 'else'])
+    if (isObject(schema[key])) out.push(...sensitivePaths(schema[key] as JsonSchema, shared, prefix, seen));
   if (isObject(schema.properties)) {
     for (const [property, child] of Object.entries(schema.properties)) {
       if (isObject(child)) out.push(...sensitivePaths(child as JsonSchema, shared, [...prefix, fold(property)], seen));

@@ -22,8 +22,10 @@ export function newestSpecVersion(model: SpecModel): string {
 export function notServedReason(method: MethodModel, version: string): string | undefined {
   const { since, lastVersion, removedIn } = method.versions;
   if (since && compareVersions(version, since) < 0) return `not served by ${version} (served since ${since})`;
-  if (removedIn && compareVersions(version, removedIn) >= 0) return `not served by ${version} (removed in ${removedIn})`;
-  if (lastVersion && compareVersions(version, lastVersion) > 0) return `not served by ${version} (last served by ${lastVersion})`;
+  if (removedIn && compareVersions(version, removedIn) >= 0)
+    return `not served by ${version} (removed in ${removedIn})`;
+  if (lastVersion && compareVersions(version, lastVersion) > 0)
+    return `not served by ${version} (last served by ${lastVersion})`;
   return undefined;
 }
 
@@ -61,7 +63,8 @@ export function inRange(range: NodeVersions | undefined, version: string): boole
 
 /** The range of a schema, param or history entry, when it carries one. */
 export function rangeOf(node: unknown): NodeVersions | undefined {
-  const value = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)['x-node-versions'] : undefined;
+  const value =
+    node !== null && typeof node === 'object' ? (node as Record<string, unknown>)['x-node-versions'] : undefined;
   return value !== null && typeof value === 'object' ? (value as NodeVersions) : undefined;
 }
 
@@ -89,7 +92,12 @@ export function schemaAt(schema: JsonSchema, version: string, schemas: Record<st
   return prune(schema, version, schemas, new Map());
 }
 
-function prune(schema: JsonSchema, version: string, schemas: Record<string, JsonSchema>, seen: Map<string, JsonSchema | null>): JsonSchema {
+function prune(
+  schema: JsonSchema,
+  version: string,
+  schemas: Record<string, JsonSchema>,
+  seen: Map<string, JsonSchema | null>,
+): JsonSchema {
   const ref = componentName(schema.$ref);
   if (ref && schemas[ref]) {
     if (!seen.has(ref)) {
@@ -125,7 +133,8 @@ export function levelAt(schema: JsonSchema, version: string): JsonSchema {
     const dropped = Object.keys(properties).filter((name) => !inRange(rangeOf(properties[name]), version));
     if (dropped.length > 0) {
       edit().properties = Object.fromEntries(Object.entries(properties).filter(([name]) => !dropped.includes(name)));
-      if (Array.isArray(schema.required)) copy.required = schema.required.filter((name) => !dropped.includes(name as string));
+      if (Array.isArray(schema.required))
+        copy.required = schema.required.filter((name) => !dropped.includes(name as string));
     }
   }
   for (const key of ['anyOf', 'oneOf'] as const) {
@@ -152,7 +161,11 @@ export function paramsAt(method: MethodModel, version: string): ParamModel[] {
 }
 
 /** The result schema of release `version`: a shape from `x-result-history` when one covers it, pruned to the release. */
-export function resultSchemaAt(method: MethodModel, version: string, schemas: Record<string, JsonSchema>): JsonSchema | undefined {
+export function resultSchemaAt(
+  method: MethodModel,
+  version: string,
+  schemas: Record<string, JsonSchema>,
+): JsonSchema | undefined {
   if (!method.result) return undefined;
   const earlier = method.resultHistory.find((entry) => inRange(entry.versions, version));
   return schemaAt(earlier?.schema ?? method.result.schema, version, schemas);

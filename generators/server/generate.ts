@@ -32,8 +32,16 @@ export async function generateServer(model: SpecModel, { templates }: ArtifactCo
   const validators = validatorModules(model);
   const data: TypeScriptSource[] = model.endpoints.flatMap((endpoint, i) => {
     const { header, documentName } = view.endpoints[i]!;
-    const document = { header, title: endpoint.title, documentName, json: JSON.stringify(publishedDocument(endpoint), null, 2) };
-    return [shipped(`src/documents/${endpoint.name}.ts`, 'document', document), shipped(`src/validators/${endpoint.name}.ts`, 'validators', { header, ...validators.get(endpoint.name)! })];
+    const document = {
+      header,
+      title: endpoint.title,
+      documentName,
+      json: JSON.stringify(publishedDocument(endpoint), null, 2),
+    };
+    return [
+      shipped(`src/documents/${endpoint.name}.ts`, 'document', document),
+      shipped(`src/validators/${endpoint.name}.ts`, 'validators', { header, ...validators.get(endpoint.name)! }),
+    ];
   });
   // The templates' code compiles (esbuild, a compiler thread) while the other artifacts take this thread.
   const [codeOutput, { source: declarations }] = await Promise.all([emitJavaScript(code), renderTypes(model)]);

@@ -10,7 +10,8 @@ import { type Shape, foldKey } from '../../runtime/server/params.ts';
 export type { Shape };
 export { foldKey };
 
-const isSchema = (value: Json | undefined): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isSchema = (value: Json | undefined): value is JsonSchema =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * The schema a `$ref` chain ends at, and the components on the way added to `seen` (the components already entered
@@ -73,6 +74,11 @@ function shapeOf(model: SpecModel, schema: JsonSchema, path: Set<string>): Shape
 /** The shape of a method's params object: its params by folded name. */
 export function paramsShape(model: SpecModel, method: MethodModel): Shape {
   const p: NonNullable<Shape['p']> = {};
-  for (const param of method.params) p[foldKey(param.name)] = [param.name, shapeOf(model, param.schema, new Set()), acceptsNull(model, param.schema) ? 1 : 0];
+  for (const param of method.params)
+    p[foldKey(param.name)] = [
+      param.name,
+      shapeOf(model, param.schema, new Set()),
+      acceptsNull(model, param.schema) ? 1 : 0,
+    ];
   return { p };
 }

@@ -15,7 +15,11 @@ import type { JsonSchema, SpecModel } from '../model/types.ts';
 import { WRITER_HELPERS, writersCode } from './writers.ts';
 
 // ajv's standalone module is CommonJS with a default export, which NodeNext's ESM interop types as a namespace.
-const standaloneCode = (createRequire(import.meta.url)('ajv/dist/standalone') as { default: (ajv: Ajv, refs: Record<string, string>) => string }).default;
+const standaloneCode = (
+  createRequire(import.meta.url)('ajv/dist/standalone') as {
+    default: (ajv: Ajv, refs: Record<string, string>) => string;
+  }
+).default;
 
 const ROOT = 'https://avalanche-openrpc.invalid/schemas.json';
 
@@ -54,9 +58,14 @@ export function validatorModules(model: SpecModel): Map<string, ValidatorsModule
   // ajv's standalone code refers to the formats by this free name; the module imports it under that name.
   // A foreign document's schemas may use other dialects' keywords and formats, which JSON Schema ignores.
   const strict = model.endpoints.every((endpoint) => endpoint.profile === 'avalanche');
-  const ajv = createAjv({ code: { source: true, esm: true, formats: _`formats` }, inlineRefs: false, ...(strict ? {} : { strict: false, logger: false }) });
+  const ajv = createAjv({
+    code: { source: true, esm: true, formats: _`formats` },
+    inlineRefs: false,
+    ...(strict ? {} : { strict: false, logger: false }),
+  });
   // There, a format the server runtime does not implement (`uri`, `email`) is an annotation, as JSON Schema has it.
-  if (!strict) for (const name of Object.keys(ajv.formats)) if (!Object.hasOwn(formatChecks, name)) ajv.addFormat(name, true);
+  if (!strict)
+    for (const name of Object.keys(ajv.formats)) if (!Object.hasOwn(formatChecks, name)) ajv.addFormat(name, true);
   // ajv compiles a referenced schema once for each root schema that refers to it; with the methods' schemas inside the
   // root that holds the shared ones, each shared schema becomes one function, which every validator calls.
   const methods: Record<string, JsonSchema> = {};
@@ -66,7 +75,9 @@ export function validatorModules(model: SpecModel): Map<string, ValidatorsModule
     methods[`params:${method.name}`] = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
     methods[`result:${method.name}`] = method.result ? pointRefs(method.result.schema, ROOT) : {};
   }
-  const definitions = Object.fromEntries(Object.entries(model.schemas).map(([name, schema]) => [name, pointRefs(schema, ROOT)]));
+  const definitions = Object.fromEntries(
+    Object.entries(model.schemas).map(([name, schema]) => [name, pointRefs(schema, ROOT)]),
+  );
   ajv.addSchema({ $id: ROOT, definitions, $defs: methods });
   const modules = new Map<string, ValidatorsModule>();
   for (const endpoint of model.endpoints) {
@@ -99,25 +110,37 @@ function moduleOf(endpointName: string, standalone: string, names: string[]): Om
     // an error is the shared TOO_MANY, kept once at the end of a list. `errors` still counts every error, and ajv
     // decides validity by that count alone, so what is valid stays valid; errors a branch discards go back to the budget.
     // A recursive schema's validator calls itself through a wrapper (`wrapper0.validate`), hence the dotted name.
-    .replace(/vErrors = vErrors === null \? ([\w.]+)\.errors : vErrors\.concat\(\1\.errors\);errors = vErrors\.length;/g, (_m, fn: string) =>
-      `if (vErrors === null) vErrors = ${fn}.errors; else for (const e of ${fn}.errors) keep(vErrors, e);errors += ${fn}.errors.length;`)
+    .replace(
+      /vErrors = vErrors === null \? ([\w.]+)\.errors : vErrors\.concat\(\1\.errors\);errors = vErrors\.length;/g,
+      (_m, fn: string) =>
+        `if (vErrors === null) vErrors = ${fn}.errors; else for (const e of ${fn}.errors) keep(vErrors, e);errors += ${fn}.errors.length;`,
+    )
     .replace(/const (err\d+) = \{/g, 'const $1 = --budget.left < 0 ? TOO_MANY : {')
     .replace(/else \{vErrors\.push\((err\d+)\);\}/g, 'else keep(vErrors, $1);')
-    .replace(/if\(vErrors !== null\)\{if\((_errs\d+)\)\{vErrors\.length = \1;\}/g, 'if(vErrors !== null){if($1){budget.left += Math.max(0, vErrors.length - $1);if($1 < vErrors.length) vErrors.length = $1;}')
+    .replace(
+      /if\(vErrors !== null\)\{if\((_errs\d+)\)\{vErrors\.length = \1;\}/g,
+      'if(vErrors !== null){if($1){budget.left += Math.max(0, vErrors.length - $1);if($1 < vErrors.length) vErrors.length = $1;}',
+    )
     .replace(/else \{vErrors = null;\}/g, 'else {budget.left += vErrors.length;vErrors = null;}')
     .replace(/export const (validate\w+) = (\w+);/g, 'export const $1 = budgeted($2);')
     .replace(/require\("([^"]+)"\)\.default/g, (_match, module: string) => {
       const helper = RUNTIME_HELPERS[module];
-      if (!helper) throw new Error(`the validators of ${endpointName} need ${module}, which the server runtime does not provide`);
+      if (!helper)
+        throw new Error(`the validators of ${endpointName} need ${module}, which the server runtime does not provide`);
       helpers.add(helper);
       return helper;
     })
     .trim();
-  if (/vErrors\.concat\(|vErrors\.push\(err|\{vErrors\.length = _errs\d+;/.test(code)) throw new Error(`the validators of ${endpointName} keep errors in a way the rewrite above does not know (this ajv's code changed): update it`);
-  if (/\brequire\(/.test(code)) throw new Error(`the validators of ${endpointName} require a module the server runtime does not provide`);
+  if (/vErrors\.concat\(|vErrors\.push\(err|\{vErrors\.length = _errs\d+;/.test(code))
+    throw new Error(
+      `the validators of ${endpointName} keep errors in a way the rewrite above does not know (this ajv's code changed): update it`,
+    );
+  if (/\brequire\(/.test(code))
+    throw new Error(`the validators of ${endpointName} require a module the server runtime does not provide`);
   const formats = [...code.matchAll(/\bformats(?:\["([^"]+)"\]|\.([A-Za-z_$][\w$]*))/g)].map((m) => (m[1] ?? m[2])!);
   const missing = formats.filter((name) => !Object.hasOwn(formatChecks, name));
-  if (missing.length > 0) throw new Error(`the spec uses format ${missing.join(', ')}, which runtime/server/formats.ts does not implement`);
+  if (missing.length > 0)
+    throw new Error(`the spec uses format ${missing.join(', ')}, which runtime/server/formats.ts does not implement`);
   const imports = [
     ...(formats.length > 0 ? ["import { formats } from '../runtime/formats.js';"] : []),
     `import { ${['budget', 'budgeted', 'keep', 'TOO_MANY', ...[...helpers].sort()].join(', ')} } from '../runtime/ajv.js';`,

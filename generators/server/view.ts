@@ -58,7 +58,11 @@ export interface ServerMethodView {
 export function serverPackageView(model: SpecModel): ServerPackageView {
   const invalidArgument = literal(invalidArgumentMessage(model));
   return {
-    ...packageFacts(model, SERVER_PACKAGE_NAME, `Server stubs for ${model.endpoints.map((e) => e.title || e.name).join('; ')}: typed handlers behind an RPC layer that answers like AvalancheGo.`),
+    ...packageFacts(
+      model,
+      SERVER_PACKAGE_NAME,
+      `Server stubs for ${model.endpoints.map((e) => e.title || e.name).join('; ')}: typed handlers behind an RPC layer that answers like AvalancheGo.`,
+    ),
     invalidArgument,
     endpoints: model.endpoints.map((endpoint) => endpointView(model, endpoint, invalidArgument)),
   };
@@ -71,10 +75,15 @@ export function serverPackageView(model: SpecModel): ServerPackageView {
 function invalidArgumentMessage(model: SpecModel): string {
   const messages = new Set(
     model.endpoints
-      .map((endpoint) => (endpoint.document.components as { errors?: Record<string, { message?: unknown }> } | undefined)?.errors?.InvalidArgument?.message)
+      .map(
+        (endpoint) =>
+          (endpoint.document.components as { errors?: Record<string, { message?: unknown }> } | undefined)?.errors
+            ?.InvalidArgument?.message,
+      )
       .filter((message): message is string => typeof message === 'string'),
   );
-  if (messages.size > 1) throw new Error(`the endpoints disagree on the message of the InvalidArgument error: ${[...messages].join(' / ')}`);
+  if (messages.size > 1)
+    throw new Error(`the endpoints disagree on the message of the InvalidArgument error: ${[...messages].join(' / ')}`);
   return [...messages][0] ?? 'Invalid params';
 }
 
@@ -116,7 +125,10 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
     defaultOptions: endpoint.profile === 'avalanche' ? 'options' : "{ profile: 'jsonrpc2', ...options }",
     methodsName: names.methods,
     documentName: names.document,
-    docLines: commentLines([`Handlers of ${endpoint.title}, one per JSON-RPC method, keyed by its client method name.`, endpoint.description]),
+    docLines: commentLines([
+      `Handlers of ${endpoint.title}, one per JSON-RPC method, keyed by its client method name.`,
+      endpoint.description,
+    ]),
     typeImports: [...typeNames].sort().join(', '),
     methods,
   };
@@ -128,8 +140,12 @@ function paramStructure(endpoint: EndpointModel, method: MethodModel): string {
 }
 
 function handlerComment(model: SpecModel, endpoint: EndpointModel, method: MethodModel): string[] {
-  const served = [`Answers \`${method.name}\` at \`${endpoint.pathTemplate}\`.`, lifecycle(method)].filter(Boolean).join(' ');
-  const tags = [`@returns ${method.result?.description.replace(/\s+/g, ' ').trim() || 'The result.'} Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.`];
+  const served = [`Answers \`${method.name}\` at \`${endpoint.pathTemplate}\`.`, lifecycle(method)]
+    .filter(Boolean)
+    .join(' ');
+  const tags = [
+    `@returns ${method.result?.description.replace(/\s+/g, ' ').trim() || 'The result.'} Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.`,
+  ];
   if (method.deprecated) tags.push(`@deprecated ${deprecation(model, method, { link: false })}`);
   return commentLines([method.summary, served, tags.join('\n')]);
 }

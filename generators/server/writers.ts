@@ -36,7 +36,10 @@ class WriterCompiler {
       // Each type's writer turns down values of other types, so the first that writes a value writes it right.
       const writers = (schema.type as string[]).map((type) => this.writer({ ...schema, type }));
       if (writers.includes(GENERIC)) return GENERIC;
-      return this.add('v', `let s;\n  ${writers.map((w) => `if ((s = ${w}(v)) !== undefined) return s;`).join('\n  ')}\n  return undefined;`);
+      return this.add(
+        'v',
+        `let s;\n  ${writers.map((w) => `if ((s = ${w}(v)) !== undefined) return s;`).join('\n  ')}\n  return undefined;`,
+      );
     }
     switch (schema.type) {
       case 'string':
@@ -113,7 +116,9 @@ class WriterCompiler {
 
   private object(schema: JsonSchema): string {
     const properties = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>);
-    const cases = properties.map(([key, child]) => `case ${JSON.stringify(key)}: key = ${this.key(key)}; s = ${this.writer(child)}(x); break;`);
+    const cases = properties.map(
+      ([key, child]) => `case ${JSON.stringify(key)}: key = ${this.key(key)}; s = ${this.writer(child)}(x); break;`,
+    );
     const extra = schema.additionalProperties;
     // Keys the schema does not name are written only where the schema allows them, and only own ones (for-in also
     // lists inherited keys, JSON.stringify does not); `toJSON` would be called, not written.
@@ -144,7 +149,10 @@ class WriterCompiler {
 }
 
 /** The writers of one endpoint's results, named by validatorNames, as JavaScript (functions and their exports). */
-export function writersCode(methods: Array<Pick<MethodModel, 'name' | 'result'>>, schemas: Record<string, JsonSchema>): { code: string; names: string[] } {
+export function writersCode(
+  methods: Array<Pick<MethodModel, 'name' | 'result'>>,
+  schemas: Record<string, JsonSchema>,
+): { code: string; names: string[] } {
   const compiler = new WriterCompiler(schemas);
   const names = methods.map((method) => validatorNames(method.name).writer);
   const exports = methods.map((method, i) => `export const ${names[i]} = ${compiler.writer(method.result?.schema)};`);

@@ -42,7 +42,9 @@ async function compileOne(name, schema) {
   }
   const declared = [...output.matchAll(DECLARATION)];
   if (declared.length !== 1) {
-    throw new Error(`json-schema-to-typescript declared ${declared.map((m) => m[1]).join(', ') || 'nothing'} for the type ${name}; expected exactly one declaration`);
+    throw new Error(
+      `json-schema-to-typescript declared ${declared.map((m) => m[1]).join(', ') || 'nothing'} for the type ${name}; expected exactly one declaration`,
+    );
   }
   // The compiler spells the top-level name its own way (`uint64` -> `Uint64`); the name decided in model/names.ts wins.
   const [match] = declared;

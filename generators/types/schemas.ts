@@ -16,16 +16,59 @@ export interface NamedType {
 }
 
 /** Conditionals and negations have no TypeScript form; leaving them out keeps their titled subschemas from becoming types. */
-const NOT_TYPED = new Set(['if', 'then', 'else', 'not', 'title', 'examples', '$comment', '$id', '$schema', 'tsEnumNames']);
+const NOT_TYPED = new Set([
+  'if',
+  'then',
+  'else',
+  'not',
+  'title',
+  'examples',
+  '$comment',
+  '$id',
+  '$schema',
+  'tsEnumNames',
+]);
 
 /**
  * JSON Schema's own keywords. An object under any other key is not a schema (`"items": {"schema": {...}}` in a public
  * spec): JSON Schema ignores it, and so do the types, instead of following the references inside it.
  */
-const KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames', 'items', 'additionalItems', 'contains', 'allOf', 'anyOf', 'oneOf', 'enum', 'const', 'default', 'definitions', '$defs', 'dependencies', 'format', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'description', 'tsType', 'tsEnumNames']);
+const KEYWORDS = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'patternProperties',
+  'propertyNames',
+  'items',
+  'additionalItems',
+  'contains',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'enum',
+  'const',
+  'default',
+  'definitions',
+  '$defs',
+  'dependencies',
+  'format',
+  'pattern',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'description',
+  'tsType',
+  'tsEnumNames',
+]);
 
 const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const isObject = (value: unknown): value is JsonSchema => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonSchema =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** All named types of the model, in output order: per endpoint its methods' Params and Result, then the shared schemas. */
 export function namedTypes(model: SpecModel): NamedType[] {
@@ -104,7 +147,10 @@ class Hoister {
     }
     if (typeof schema.$ref === 'string') {
       const component = componentName(schema.$ref);
-      if (!component) throw new Error(`cannot name the type of $ref "${schema.$ref}": only #/components/schemas/<Name> references are supported`);
+      if (!component)
+        throw new Error(
+          `cannot name the type of $ref "${schema.$ref}": only #/components/schemas/<Name> references are supported`,
+        );
       return withDoc({ tsType: schemaTypeName(component) }, schema.description, schema.deprecated === true);
     }
     // Canonical order first: titled subschemas become types in the order they are met.
@@ -113,15 +159,23 @@ class Hoister {
       if (isObject(ordered[key])) ordered[key] = sortKeys(ordered[key]);
     }
     const walked = mapSubschemas(ordered, (child) => this.prepare(child, false));
-    const kept = Object.fromEntries(Object.entries(walked).filter(([key, value]) => !NOT_TYPED.has(key) && key !== 'deprecated' && (KEYWORDS.has(key) || !isObject(value)))) as JsonSchema;
+    const kept = Object.fromEntries(
+      Object.entries(walked).filter(
+        ([key, value]) => !NOT_TYPED.has(key) && key !== 'deprecated' && (KEYWORDS.has(key) || !isObject(value)),
+      ),
+    ) as JsonSchema;
     return withDoc(kept, kept.description, schema.deprecated === true);
   }
 }
 
 function orderProperties(schema: JsonSchema): JsonSchema {
   const properties = schema.properties as Record<string, Json>;
-  const required = Array.isArray(schema.required) ? (schema.required as Json[]).filter((r): r is string => typeof r === 'string' && r in properties) : [];
-  const rest = Object.keys(properties).filter((key) => !required.includes(key)).sort(compareNames);
+  const required = Array.isArray(schema.required)
+    ? (schema.required as Json[]).filter((r): r is string => typeof r === 'string' && r in properties)
+    : [];
+  const rest = Object.keys(properties)
+    .filter((key) => !required.includes(key))
+    .sort(compareNames);
   return Object.fromEntries([...new Set(required), ...rest].map((key) => [key, properties[key]!])) as JsonSchema;
 }
 

@@ -35,40 +35,74 @@ export function decodeTx(chain: UtxoChain, bytes: Uint8Array): DecodedTx {
   const codecs = manager(chain);
   const signed = codecs.unpack(bytes, avaxSerial.SignedTx);
   const tx = signed.unsignedTx;
-  const credentials = signed.getCredentials().map((credential: { getSignatures(): string[] }) => credential.getSignatures().map((sig) => utils.hexToBuffer(sig) as Uint8Array));
+  const credentials = signed
+    .getCredentials()
+    .map((credential: { getSignatures(): string[] }) =>
+      credential.getSignatures().map((sig) => utils.hexToBuffer(sig) as Uint8Array),
+    );
   return { chain, tx, credentials, bytes, id: idOf(bytes), unsignedHash: sha256(codecs.packCodec(tx)) };
 }
 
 /** The UTXO table key (hex of the UTXO ID) of an input's UTXOID. */
-export function keyOf(input: { utxoID: { txID: { toBytes(): Uint8Array; toString(): string }; outputIdx: { value(): number } } }): string {
+export function keyOf(input: {
+  utxoID: { txID: { toBytes(): Uint8Array; toString(): string }; outputIdx: { value(): number } };
+}): string {
   return utxoIDBytes(input.utxoID.txID.toString(), input.utxoID.outputIdx.value()).toString('hex');
 }
 
 /** The owner of a secp256k1fx output or OutputOwners, as the world records it. */
 export function ownerOf(output: unknown): Owner | undefined {
-  const o = ((output as { outputOwners?: unknown }).outputOwners ?? output) as { locktime?: { value(): bigint }; threshold?: { value(): number }; addrs?: { toBytes(): Uint8Array }[] };
+  const o = ((output as { outputOwners?: unknown }).outputOwners ?? output) as {
+    locktime?: { value(): bigint };
+    threshold?: { value(): number };
+    addrs?: { toBytes(): Uint8Array }[];
+  };
   if (!o.locktime || !o.threshold || !o.addrs) return undefined;
-  return { locktime: o.locktime.value(), threshold: o.threshold.value(), addresses: o.addrs.map((a) => hex(a.toBytes())) };
+  return {
+    locktime: o.locktime.value(),
+    threshold: o.threshold.value(),
+    addresses: o.addrs.map((a) => hex(a.toBytes())),
+  };
 }
 
 /** The world's record of output `index` of transaction `txID`, its bytes from the codec. */
 export function utxoRecord(chain: UtxoChain, txID: string, index: number, assetID: string, output: Transaction): Utxo {
   const codecs = manager(chain);
-  const utxo = new CodecUtxo(new avaxSerial.UTXOID(Id.fromString(txID), new Int(index)), Id.fromString(assetID), output);
-  const bytes = utils.concatBytes(codecs.getDefaultCodecId().toBytes(), utxo.toBytes(codecs.getDefaultCodec())) as Uint8Array;
+  const utxo = new CodecUtxo(
+    new avaxSerial.UTXOID(Id.fromString(txID), new Int(index)),
+    Id.fromString(assetID),
+    output,
+  );
+  const bytes = utils.concatBytes(
+    codecs.getDefaultCodecId().toBytes(),
+    utxo.toBytes(codecs.getDefaultCodec()),
+  ) as Uint8Array;
   let inner = output;
   let stakeableLocktime = 0n;
   if (inner._type === 'pvm.StakeableLockOut') {
     stakeableLocktime = inner.lockTime.value();
     inner = inner.transferOut;
   }
-  const amount = typeof inner.amount === 'function' && inner._type === 'secp256k1fx.TransferOutput' ? (inner.amount() as bigint) : 0n;
+  const amount =
+    typeof inner.amount === 'function' && inner._type === 'secp256k1fx.TransferOutput'
+      ? (inner.amount() as bigint)
+      : 0n;
   const owner = ownerOf(inner) ?? { locktime: 0n, threshold: 0, addresses: [] };
-  return { key: utxoIDBytes(txID, index).toString('hex'), txID, outputIndex: index, assetID, amount, owner, stakeableLocktime, bytes };
+  return {
+    key: utxoIDBytes(txID, index).toString('hex'),
+    txID,
+    outputIndex: index,
+    assetID,
+    amount,
+    owner,
+    stakeableLocktime,
+    bytes,
+  };
 }
 
 /** linearcodec type ID of a stored UTXO's output (after codec version, tx ID, index, asset ID). */
-export const outputType = (utxo: Utxo): number => Buffer.from(utxo.bytes.buffer, utxo.bytes.byteOffset, utxo.bytes.length).readUInt32BE(70);
+export const outputType = (utxo: Utxo): number =>
+  Buffer.from(utxo.bytes.buffer, utxo.bytes.byteOffset, utxo.bytes.length).readUInt32BE(70);
 export const TRANSFER_OUTPUT = 7;
 export const STAKEABLE_LOCK_OUT = 22;
 

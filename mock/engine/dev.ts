@@ -18,7 +18,11 @@ type Params = Record<string, unknown>;
 
 /** A Uint64Param: a decimal string or a bare non-negative integer. */
 const uint = (value: unknown, name: string): bigint => {
-  if ((typeof value === 'string' && /^\d{1,20}$/.test(value)) || (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)) return BigInt(value);
+  if (
+    (typeof value === 'string' && /^\d{1,20}$/.test(value)) ||
+    (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
+  )
+    return BigInt(value);
   throw new Error(`${name} must be an unsigned integer, not ${JSON.stringify(value)}`);
 };
 
@@ -67,7 +71,8 @@ export class DevControls {
   /** Builds `blocks` blocks (default 1; empty ones too) on X or P, from the pool first. */
   mine(p: Params): { blockIDs: string[]; height: string } {
     const chain = p.chain;
-    if (chain !== 'X' && chain !== 'P') throw new Error(`unknown chain '${String(chain)}': dev.mine builds X- and P-Chain blocks`);
+    if (chain !== 'X' && chain !== 'P')
+      throw new Error(`unknown chain '${String(chain)}': dev.mine builds X- and P-Chain blocks`);
     const count = p.blocks === undefined ? 1 : Number(uint(p.blocks, 'blocks'));
     if (count < 1 || count > 1000) throw new Error('blocks must be from 1 to 1000');
     const blockIDs = this.engine.mine(chain, count);
@@ -80,33 +85,56 @@ export class DevControls {
     const dash = address.indexOf('-');
     const chain = address.slice(0, dash) as UtxoChain;
     const decoded = bech32Decode(address.slice(dash + 1));
-    if ((chain !== 'X' && chain !== 'P') || !decoded || decoded.payload.length !== 20) throw new Error(`${JSON.stringify(address)} is not an X- or P-Chain address`);
-    if (decoded.hrp !== this.world.network.hrp) throw new Error(`address ${address} is not on this network: its HRP is not ${this.world.network.hrp}`);
+    if ((chain !== 'X' && chain !== 'P') || !decoded || decoded.payload.length !== 20)
+      throw new Error(`${JSON.stringify(address)} is not an X- or P-Chain address`);
+    if (decoded.hrp !== this.world.network.hrp)
+      throw new Error(`address ${address} is not on this network: its HRP is not ${this.world.network.hrp}`);
     const asked = typeof p.assetID === 'string' ? p.assetID : undefined;
-    const assetID = asked === undefined ? this.world.network.avaxAssetID : (this.world.assetAliases.get(asked) ?? asked);
+    const assetID =
+      asked === undefined ? this.world.network.avaxAssetID : (this.world.assetAliases.get(asked) ?? asked);
     if (!this.world.assets.has(assetID)) throw new Error(`asset '${asked}' not found`);
     const owner = Buffer.from(decoded.payload).toString('hex');
     // The ID of no real transaction, unique per funding.
-    const txID = cb58Encode(sha256(Buffer.from(`dev.fund ${this.funded++} ${this.world.tip('P').id} ${this.world.tip('X').id} ${owner}`)));
+    const txID = cb58Encode(
+      sha256(Buffer.from(`dev.fund ${this.funded++} ${this.world.tip('P').id} ${this.world.tip('X').id} ${owner}`)),
+    );
     const locktime = p.locktime === undefined ? 0n : uint(p.locktime, 'locktime');
-    const utxo = makeUtxo({ txID, outputIndex: 0, assetID, amount: uint(p.amount, 'amount'), owner: { locktime, threshold: 1, addresses: [owner] }, stakeableLocktime: 0n });
+    const utxo = makeUtxo({
+      txID,
+      outputIndex: 0,
+      assetID,
+      amount: uint(p.amount, 'amount'),
+      owner: { locktime, threshold: 1, addresses: [owner] },
+      stakeableLocktime: 0n,
+    });
     this.world.utxos[chain].set(utxo.key, utxo);
-    const balance = this.world.utxosOf(chain, owner).filter((u) => u.assetID === assetID).reduce((sum, u) => sum + u.amount, 0n);
+    const balance = this.world
+      .utxosOf(chain, owner)
+      .filter((u) => u.assetID === assetID)
+      .reduce((sum, u) => sum + u.amount, 0n);
     return { utxoID: { txID, outputIndex: 0 }, balance: String(balance) };
   }
 
   /** Sets the P-Chain's dynamic fee state and the L1 validators' fee excess. */
-  setFeeState(p: Params): { capacity: number; excess: number; price: number; validatorExcess: number; validatorPrice: number } {
+  setFeeState(p: Params): {
+    capacity: number;
+    excess: number;
+    price: number;
+    validatorExcess: number;
+    validatorPrice: number;
+  } {
     const { fee, validatorFee } = this.world.config;
     const state = { ...this.world.feeState.get() };
     if (p.capacity !== undefined) {
       state.capacity = uint(p.capacity, 'capacity');
-      if (state.capacity > fee.maxCapacity) throw new Error(`capacity ${state.capacity} is above the maximum capacity ${fee.maxCapacity}`);
+      if (state.capacity > fee.maxCapacity)
+        throw new Error(`capacity ${state.capacity} is above the maximum capacity ${fee.maxCapacity}`);
     }
     if (p.excess !== undefined) state.excess = uint(p.excess, 'excess');
     this.world.feeState.set(state);
     const validator = { ...this.world.validatorFeeState.get() };
-    if (p.validatorExcess !== undefined) this.world.validatorFeeState.set({ ...validator, excess: uint(p.validatorExcess, 'validatorExcess') });
+    if (p.validatorExcess !== undefined)
+      this.world.validatorFeeState.set({ ...validator, excess: uint(p.validatorExcess, 'validatorExcess') });
     const validatorExcess = this.world.validatorFeeState.get().excess;
     return {
       capacity: Number(state.capacity),
@@ -138,14 +166,22 @@ export class DevControls {
 
   /** The funded keys: on a local network the ewoq key first, then the derived accounts. */
   listAccounts(): { accounts: Array<{ privateKey: string; xAddress: string; pAddress: string; cAddress: string }> } {
-    const keys = [...(this.world.network.name === 'local' ? [EWOQ_PRIVATE_KEY] : []), ...this.world.accounts.map((a) => a.privateKey)];
+    const keys = [
+      ...(this.world.network.name === 'local' ? [EWOQ_PRIVATE_KEY] : []),
+      ...this.world.accounts.map((a) => a.privateKey),
+    ];
     const hrp = this.world.network.hrp;
     return {
       accounts: keys.map((privateKey) => {
         const secret = cb58Decode(privateKey.slice('PrivateKey-'.length))!;
         const publicKey = secp256k1.getPublicKey(secret);
         const address = bech32Encode(hrp, secp256k1.publicKeyBytesToAddress(publicKey));
-        return { privateKey, xAddress: `X-${address}`, pAddress: `P-${address}`, cAddress: ethChecksum(Buffer.from(secp256k1.publicKeyToEthAddress(publicKey)).toString('hex')) };
+        return {
+          privateKey,
+          xAddress: `X-${address}`,
+          pAddress: `P-${address}`,
+          cAddress: ethChecksum(Buffer.from(secp256k1.publicKeyToEthAddress(publicKey)).toString('hex')),
+        };
       }),
     };
   }

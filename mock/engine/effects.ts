@@ -22,12 +22,28 @@ export interface Effects {
 export const noEffects = (): Effects => ({ consumed: [], produced: [], imported: [], exported: [] });
 
 /** The UTXOs `outs` create, numbered from `offset` (exported outputs follow the chain's own). */
-export function outputsOf(chain: UtxoChain, decoded: DecodedTx, outs: readonly TransferableOutput[], offset = 0): Utxo[] {
+export function outputsOf(
+  chain: UtxoChain,
+  decoded: DecodedTx,
+  outs: readonly TransferableOutput[],
+  offset = 0,
+): Utxo[] {
   return outs.map((out, i) => utxoRecord(chain, decoded.id, offset + i, out.getAssetId(), out.output));
 }
 
-export function exportsOf(world: World, chain: UtxoChain, decoded: DecodedTx, outs: readonly TransferableOutput[], offset: number, destination: string): AtomicUtxo[] {
-  return outputsOf(chain, decoded, outs, offset).map((utxo) => ({ ...utxo, sourceChain: world.chainIDs[chain], destinationChain: destination }));
+export function exportsOf(
+  world: World,
+  chain: UtxoChain,
+  decoded: DecodedTx,
+  outs: readonly TransferableOutput[],
+  offset: number,
+  destination: string,
+): AtomicUtxo[] {
+  return outputsOf(chain, decoded, outs, offset).map((utxo) => ({
+    ...utxo,
+    sourceChain: world.chainIDs[chain],
+    destinationChain: destination,
+  }));
 }
 
 export function applyEffects(world: World, chain: UtxoChain, effects: Effects): void {
@@ -40,7 +56,9 @@ export function applyEffects(world: World, chain: UtxoChain, effects: Effects): 
 }
 
 /** Inputs sorted by (txID, output index) with none twice (utils.IsSortedAndUnique over avax.TransferableInput). */
-export function checkSortedUnique(inputs: readonly { utxoID: { txID: { toBytes(): Uint8Array }; outputIdx: { value(): number } } }[]): void {
+export function checkSortedUnique(
+  inputs: readonly { utxoID: { txID: { toBytes(): Uint8Array }; outputIdx: { value(): number } } }[],
+): void {
   for (let i = 1; i < inputs.length; i++) {
     const a = inputs[i - 1]!.utxoID;
     const b = inputs[i]!.utxoID;

@@ -69,7 +69,10 @@ export class Engine {
     if (pool.some((p) => p.decoded.id === decoded.id)) return decoded.id;
     let effects: Effects;
     try {
-      effects = chain === 'X' ? verifyX(this.world, decoded) : verifyP(this.world, decoded, (w, d) => verifyStaking(w, d) ?? verifySubnetTx(w, d));
+      effects =
+        chain === 'X'
+          ? verifyX(this.world, decoded)
+          : verifyP(this.world, decoded, (w, d) => verifyStaking(w, d) ?? verifySubnetTx(w, d));
     } catch (error) {
       if (error instanceof Refusal) this.drop(chain, decoded, error.message);
       throw error;
@@ -82,7 +85,8 @@ export class Engine {
     }
     pool.push({ decoded, effects, inputs });
     const known = this.world.txs.get(decoded.id);
-    if (!known || known.status === 'Dropped') this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes, status: 'Processing' });
+    if (!known || known.status === 'Dropped')
+      this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes, status: 'Processing' });
     if (this.automine) this.mine(chain, 1, false);
     return decoded.id;
   }
@@ -124,7 +128,12 @@ export class Engine {
 
   private build(chain: UtxoChain, batch: Pending[]): string {
     const world = this.world;
-    const block = makeBlock(chain, world.tip(chain), world.time.get(), batch.map((p) => p.decoded));
+    const block = makeBlock(
+      chain,
+      world.tip(chain),
+      world.time.get(),
+      batch.map((p) => p.decoded),
+    );
     for (const pending of batch) applyEffects(world, chain, pending.effects);
     world.acceptBlock(block);
     return block.id;

@@ -7,7 +7,15 @@
 import { type TransferableInput, type TransferableOutput, pvm } from '@avalabs/avalanchejs';
 import { atomicKey, type World } from '../world/world.ts';
 import type { Utxo } from '../world/types.ts';
-import { type DecodedTx, STAKEABLE_LOCK_OUT, type Transaction, TRANSFER_OUTPUT, keyOf, outputType, ownerOf } from './codec.ts';
+import {
+  type DecodedTx,
+  STAKEABLE_LOCK_OUT,
+  type Transaction,
+  TRANSFER_OUTPUT,
+  keyOf,
+  outputType,
+  ownerOf,
+} from './codec.ts';
 import { type Effects, checkSortedUnique, exportsOf, noEffects, outputsOf } from './effects.ts';
 import { Refusal, TEXTS, pIssue, pMissingUtxo } from './refusals.ts';
 import { verifyCredentials, verifySpend } from './spend.ts';
@@ -34,53 +42,89 @@ export function dynamicFee(world: World, tx: Transaction): bigint {
 }
 
 /** utxo/verifier.go VerifySpendUTXOs for one input: the stakeable lock, then the fx's spend check. */
-export function spendP(world: World, decoded: DecodedTx, input: TransferableInput, utxo: Utxo, credential: Uint8Array[]): void {
+export function spendP(
+  world: World,
+  decoded: DecodedTx,
+  input: TransferableInput,
+  utxo: Utxo,
+  credential: Uint8Array[],
+): void {
   if (utxo.assetID !== input.getAssetId()) throw new Refusal(TEXTS.pAssetIDMismatch(input.getAssetId(), utxo.assetID));
   const type = outputType(utxo);
   let inner: Transaction = input.input;
   if (inner._type === 'pvm.StakeableLockIn') {
     const locktime: bigint = inner.lockTime.value();
-    if (locktime !== utxo.stakeableLocktime) throw new Refusal(TEXTS.locktimeMismatch(locktime, utxo.stakeableLocktime));
+    if (locktime !== utxo.stakeableLocktime)
+      throw new Refusal(TEXTS.locktimeMismatch(locktime, utxo.stakeableLocktime));
     inner = inner.transferableInput;
   } else if (world.time.get() < utxo.stakeableLocktime) throw new Refusal(TEXTS.lockedNotMarked);
   try {
-    verifySpend(decoded.unsignedHash, inner, credential, utxo, world.time.get(), type === STAKEABLE_LOCK_OUT ? TRANSFER_OUTPUT : type);
+    verifySpend(
+      decoded.unsignedHash,
+      inner,
+      credential,
+      utxo,
+      world.time.get(),
+      type === STAKEABLE_LOCK_OUT ? TRANSFER_OUTPUT : type,
+    );
   } catch (error) {
     throw error instanceof Refusal ? new Refusal(`failed to verify transfer: ${error.message}`) : error;
   }
 }
 
 /** A stakeable lock (stakeable.LockOut or LockIn) still in force at `now`. */
-const lockedUntil = (value: Transaction, now: bigint): boolean => (value._type === 'pvm.StakeableLockOut' || value._type === 'pvm.StakeableLockIn') && value.lockTime.value() > now;
+const lockedUntil = (value: Transaction, now: bigint): boolean =>
+  (value._type === 'pvm.StakeableLockOut' || value._type === 'pvm.StakeableLockIn') && value.lockTime.value() > now;
 
 /** The unlocked flow: AVAX and other assets consumed cover those produced, plus the fee (`produced` holds extra burns). */
-export function flowP(world: World, ins: readonly TransferableInput[], outs: readonly TransferableOutput[], fee: bigint): void {
+export function flowP(
+  world: World,
+  ins: readonly TransferableInput[],
+  outs: readonly TransferableOutput[],
+  fee: bigint,
+): void {
   const now = world.time.get();
   const balance = new Map<string, bigint>([[world.network.avaxAssetID, -fee]]);
   const add = (assetID: string, amount: bigint) => balance.set(assetID, (balance.get(assetID) ?? 0n) + amount);
   for (const out of outs) if (!lockedUntil(out.output, now)) add(out.getAssetId(), -out.amount());
   for (const input of ins) if (!lockedUntil(input.input, now)) add(input.getAssetId(), input.amount());
-  for (const [assetID, amount] of balance) if (amount < 0n) throw new Refusal(TEXTS.insufficientUnlocked(-amount, assetID));
+  for (const [assetID, amount] of balance)
+    if (amount < 0n) throw new Refusal(TEXTS.insufficientUnlocked(-amount, assetID));
 }
 
 /** BaseTx.SyntacticVerify (vms/platformvm/txs/base_tx.go) and the post-Durango empty memo. */
 export function syntacticP(world: World, decoded: DecodedTx): { ins: TransferableInput[]; outs: TransferableOutput[] } {
   const base = decoded.tx.baseTx.baseTx ?? decoded.tx.baseTx;
-  if (base.NetworkId.value() !== world.network.networkID) throw new Refusal(`metadata failed verification: ${TEXTS.wrongNetworkID}`);
-  if (base.BlockchainId.toString() !== world.chainIDs.P) throw new Refusal(`metadata failed verification: ${TEXTS.wrongChainID}`);
-  if (base.memo.length > 256) throw new Refusal(`metadata failed verification: ${TEXTS.memoTooLarge(base.memo.length, 256)}`);
+  if (base.NetworkId.value() !== world.network.networkID)
+    throw new Refusal(`metadata failed verification: ${TEXTS.wrongNetworkID}`);
+  if (base.BlockchainId.toString() !== world.chainIDs.P)
+    throw new Refusal(`metadata failed verification: ${TEXTS.wrongChainID}`);
+  if (base.memo.length > 256)
+    throw new Refusal(`metadata failed verification: ${TEXTS.memoTooLarge(base.memo.length, 256)}`);
   checkSortedUnique(base.inputs);
   if (base.memo.length > 0) throw new Refusal(TEXTS.pMemoNotEmpty(base.memo.length));
   return { ins: [...base.inputs], outs: [...base.outputs] };
 }
 
 /** verifySubnetAuthorization (subnet_tx_verification.go): the last credential signs for the subnet's owner. */
-export function authorize(world: World, decoded: DecodedTx, subnetID: string, auth: { values(): number[] }, poa = true): Uint8Array[][] {
+export function authorize(
+  world: World,
+  decoded: DecodedTx,
+  subnetID: string,
+  auth: { values(): number[] },
+  poa = true,
+): Uint8Array[][] {
   const subnet = world.subnets.get(subnetID);
   if (!subnet) throw new Refusal(TEXTS.notFound);
   if (decoded.credentials.length === 0) throw new Refusal(TEXTS.authWrongNumberOfCredentials);
   try {
-    verifyCredentials(decoded.unsignedHash, auth.values(), decoded.credentials[decoded.credentials.length - 1]!, subnet.owner, world.time.get());
+    verifyCredentials(
+      decoded.unsignedHash,
+      auth.values(),
+      decoded.credentials[decoded.credentials.length - 1]!,
+      subnet.owner,
+      world.time.get(),
+    );
   } catch (error) {
     throw error instanceof Refusal ? new Refusal(`${TEXTS.unauthorized}: ${error.message}`) : error;
   }
@@ -89,7 +133,12 @@ export function authorize(world: World, decoded: DecodedTx, subnetID: string, au
 }
 
 /** Spends `ins` from the P-Chain's UTXOs with `creds`; the keys consumed. */
-export function spendAll(world: World, decoded: DecodedTx, ins: readonly TransferableInput[], creds: Uint8Array[][]): string[] {
+export function spendAll(
+  world: World,
+  decoded: DecodedTx,
+  ins: readonly TransferableInput[],
+  creds: Uint8Array[][],
+): string[] {
   if (ins.length !== creds.length) throw new Refusal(TEXTS.pWrongNumberOfCredentials(ins.length, creds.length));
   return ins.map((input, i) => {
     const key = keyOf(input);
@@ -131,7 +180,14 @@ function standard(world: World, decoded: DecodedTx): Effects {
     case 'pvm.CreateChainTx': {
       const subnetID: string = tx.subnetID.toString();
       creds = authorize(world, decoded, subnetID, tx.subnetAuth);
-      const chain = { id: decoded.id, name: tx.chainName.value() as string, subnetID, vmID: tx.vmID.toString() as string, fxIDs: tx.fxIds.map((f: { toString(): string }) => f.toString()), genesisData: tx.genesisData.bytes as Uint8Array };
+      const chain = {
+        id: decoded.id,
+        name: tx.chainName.value() as string,
+        subnetID,
+        vmID: tx.vmID.toString() as string,
+        fxIDs: tx.fxIds.map((f: { toString(): string }) => f.toString()),
+        genesisData: tx.genesisData.bytes as Uint8Array,
+      };
       effects.apply = (w) => w.chains.set(chain.id, chain);
       break;
     }
@@ -139,22 +195,29 @@ function standard(world: World, decoded: DecodedTx): Effects {
       throw new Refusal(`${TEXTS.wrongTxType}: ${tx._type}`);
   }
   effects.consumed = spendAll(world, decoded, ins, creds.slice(0, ins.length));
-  if (creds.length !== ins.length + imported.length) throw new Refusal(TEXTS.pWrongNumberOfCredentials(ins.length + imported.length, creds.length));
+  if (creds.length !== ins.length + imported.length)
+    throw new Refusal(TEXTS.pWrongNumberOfCredentials(ins.length + imported.length, creds.length));
   imported.forEach((input, i) => {
     const key = atomicKey(world.chainIDs.P, keyOf(input));
     const utxo = world.atomic.get(key);
-    if (!utxo || utxo.sourceChain !== tx.sourceChain.toString()) throw new Refusal(`failed to get shared memory: ${TEXTS.notFound}`);
+    if (!utxo || utxo.sourceChain !== tx.sourceChain.toString())
+      throw new Refusal(`failed to get shared memory: ${TEXTS.notFound}`);
     spendP(world, decoded, input, utxo, creds[ins.length + i]!);
     effects.imported.push(key);
   });
   flowP(world, [...ins, ...imported], [...outs, ...exported], dynamicFee(world, tx));
   effects.produced = outputsOf('P', decoded, outs);
-  if (exported.length > 0) effects.exported = exportsOf(world, 'P', decoded, exported, outs.length, tx.destination.toString());
+  if (exported.length > 0)
+    effects.exported = exportsOf(world, 'P', decoded, exported, outs.length, tx.destination.toString());
   return effects;
 }
 
 /** Verifies `decoded` on the P-Chain's current state; the node's full refusal text when it fails. */
-export function verifyP(world: World, decoded: DecodedTx, staking?: (world: World, decoded: DecodedTx) => Effects | undefined): Effects {
+export function verifyP(
+  world: World,
+  decoded: DecodedTx,
+  staking?: (world: World, decoded: DecodedTx) => Effects | undefined,
+): Effects {
   try {
     return staking?.(world, decoded) ?? standard(world, decoded);
   } catch (error) {

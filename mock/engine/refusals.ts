@@ -28,7 +28,8 @@ export const TEXTS = {
   tooFewSigners: 'input has less signers than expected',
   signersMismatch: 'input expected a different number of signers than provided in the credential',
   indexOutOfBounds: 'input referenced a nonexistent address in the output',
-  wrongSig: (expected: string, got: string) => `wrong signature: expected signature from ${expected} but got from ${got}`,
+  wrongSig: (expected: string, got: string) =>
+    `wrong signature: expected signature from ${expected} but got from ${got}`,
   wrongUtxoType: 'wrong utxo type',
   wrongInputType: 'wrong input type',
   // utils/crypto/secp256k1/secp256k1.go
@@ -56,11 +57,14 @@ export const TEXTS = {
   // vms/avm/txs/executor/semantic_verifier.go
   assetIDMismatch: "asset IDs in the input don't match the utxo",
   // vms/platformvm/utxo/verifier.go
-  pWrongNumberOfCredentials: (inputs: number, creds: number) => `wrong number of credentials: ${inputs} inputs != ${creds} credentials`,
-  pAssetIDMismatch: (claimed: string, real: string) => `input asset ID does not match UTXO asset ID: ${claimed} != ${real}`,
+  pWrongNumberOfCredentials: (inputs: number, creds: number) =>
+    `wrong number of credentials: ${inputs} inputs != ${creds} credentials`,
+  pAssetIDMismatch: (claimed: string, real: string) =>
+    `input asset ID does not match UTXO asset ID: ${claimed} != ${real}`,
   lockedNotMarked: 'locked funds not marked as locked',
   locktimeMismatch: (input: bigint, utxo: bigint) => `input locktime does not match UTXO locktime: ${input} != ${utxo}`,
-  insufficientUnlocked: (needed: bigint, assetID: string) => `insufficient unlocked funds: needs ${needed} more ${assetID}`,
+  insufficientUnlocked: (needed: bigint, assetID: string) =>
+    `insufficient unlocked funds: needs ${needed} more ${assetID}`,
   insufficientLocked: (owner: string, needed: bigint, assetID: string, locktime: bigint) =>
     `insufficient locked funds: ${owner} needs ${needed} more ${assetID} for locktime ${locktime}`,
   // vms/platformvm/txs/executor/staker_tx_verification.go (Primary Network rules: genesis/genesis_<network>.go)
@@ -76,7 +80,8 @@ export const TEXTS = {
   overDelegated: 'validator would be over delegated',
   wrongStakedAsset: (expected: string, got: string) => `incorrect staked assetID: ${expected} != ${got}`,
   duplicateValidator: (nodeID: string, subnetID: string) => `duplicate validator: ${nodeID} on ${subnetID}`,
-  noValidator: (nodeID: string, subnetID: string) => `failed to fetch the validator for ${nodeID} on ${subnetID}: not found`,
+  noValidator: (nodeID: string, subnetID: string) =>
+    `failed to fetch the validator for ${nodeID} on ${subnetID}: not found`,
   // vms/platformvm/txs/base_tx.go (memo after Durango: vms/components/avax/base_tx.go VerifyMemoFieldLength)
   pMemoNotEmpty: (size: number) => `memo exceeds maximum length: ${size} > 0`,
   // vms/platformvm/txs/executor/standard_tx_executor.go, staker_tx_verification.go, subnet_tx_verification.go
@@ -94,4 +99,5 @@ export const xMissingUtxo = (inputID: string) => xTransfer(`failed to get utxo $
 /** P-Chain `platform.issueTx`: platformvm/service.go, network/gossip.go and block/executor/manager.go wrap each refusal. */
 export const pIssue = (inner: string) => `couldn't issue tx: failed verification: failed execution: ${inner}`;
 /** P-Chain: vms/platformvm/utxo/verifier.go VerifySpend, a UTXO the chain does not have (UTXOID prints `txID:index`). */
-export const pMissingUtxo = (txID: string, index: number) => `failed to read consumed UTXO ${txID}:${index} due to: ${TEXTS.notFound}`;
+export const pMissingUtxo = (txID: string, index: number) =>
+  `failed to read consumed UTXO ${txID}:${index} due to: ${TEXTS.notFound}`;

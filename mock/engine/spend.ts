@@ -38,7 +38,13 @@ export function signer(hash: Uint8Array, signature: Uint8Array, expected?: strin
 }
 
 /** VerifyCredentials: throws the node's text when `signatures` may not spend what `owner` owns at time `now`. */
-export function verifyCredentials(hash: Uint8Array, indices: number[], signatures: Uint8Array[], owner: Owner, now: bigint): void {
+export function verifyCredentials(
+  hash: Uint8Array,
+  indices: number[],
+  signatures: Uint8Array[],
+  owner: Owner,
+  now: bigint,
+): void {
   if (owner.locktime > now) throw new Refusal(TEXTS.timelocked);
   if (owner.threshold < indices.length) throw new Refusal(TEXTS.tooManySigners);
   if (owner.threshold > indices.length) throw new Refusal(TEXTS.tooFewSigners);
@@ -52,7 +58,14 @@ export function verifyCredentials(hash: Uint8Array, indices: number[], signature
 }
 
 /** VerifySpend: a secp256k1fx TransferInput spending the TransferOutput of `utxo` (its stakeable lock already unwrapped). */
-export function verifySpend(hash: Uint8Array, input: Transaction, signatures: Uint8Array[], utxo: Utxo, now: bigint, type = outputType(utxo)): void {
+export function verifySpend(
+  hash: Uint8Array,
+  input: Transaction,
+  signatures: Uint8Array[],
+  utxo: Utxo,
+  now: bigint,
+  type = outputType(utxo),
+): void {
   if (type !== TRANSFER_OUTPUT) throw new Refusal(TEXTS.wrongUtxoType);
   if (input._type !== 'secp256k1fx.TransferInput') throw new Refusal(TEXTS.wrongInputType);
   if (utxo.amount !== input.amount()) throw new Refusal(TEXTS.mismatchedAmounts(utxo.amount, input.amount()));

@@ -20,7 +20,9 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 function currentValidator(world: World, subnetID: string, nodeID: string): Staker | undefined {
   const now = world.time.get();
-  for (const s of world.stakers.values()) if (s.subnetID === subnetID && s.nodeID === nodeID && !s.validatorTxID && (isCurrent(s, now) || s.startTime > now)) return s;
+  for (const s of world.stakers.values())
+    if (s.subnetID === subnetID && s.nodeID === nodeID && !s.validatorTxID && (isCurrent(s, now) || s.startTime > now))
+      return s;
   return undefined;
 }
 
@@ -32,7 +34,8 @@ export function verifyStaking(world: World, decoded: DecodedTx): Effects | undef
   const staking = world.config.staking;
   const validator = tx.subnetValidator.validator;
   const subnetID: string = tx.subnetValidator.subnetId.toString();
-  if (subnetID !== world.chainIDs.P) throw new Refusal(`${TEXTS.wrongTxType}: permissionless staking on a subnet other than the Primary Network`);
+  if (subnetID !== world.chainIDs.P)
+    throw new Refusal(`${TEXTS.wrongTxType}: permissionless staking on a subnet other than the Primary Network`);
   const nodeID = `NodeID-${cb58Encode(validator.nodeId.toBytes())}`;
   const start = world.time.get();
   const end: bigint = validator.endTime.value();
@@ -49,15 +52,20 @@ export function verifyStaking(world: World, decoded: DecodedTx): Effects | undef
   } else if (weight < staking.minDelegatorStake) throw new Refusal(TEXTS.weightTooSmall);
   if (duration < staking.minStakeDuration) throw new Refusal(TEXTS.stakeTooShort);
   if (duration > staking.maxStakeDuration) throw new Refusal(TEXTS.stakeTooLong);
-  if (stakedAsset !== world.network.avaxAssetID) throw new Refusal(TEXTS.wrongStakedAsset(world.network.avaxAssetID, stakedAsset));
+  if (stakedAsset !== world.network.avaxAssetID)
+    throw new Refusal(TEXTS.wrongStakedAsset(world.network.avaxAssetID, stakedAsset));
   const existing = currentValidator(world, subnetID, nodeID);
   if (isValidator && existing) throw new Refusal(TEXTS.duplicateValidator(nodeID, subnetID));
   if (!isValidator) {
     if (!existing) throw new Refusal(TEXTS.noValidator(nodeID, subnetID));
     validatorOf = existing;
     if (start < existing.startTime || end > existing.endTime) throw new Refusal(TEXTS.periodMismatch);
-    const max = [existing.weight * MAX_VALIDATOR_WEIGHT_FACTOR, staking.maxValidatorStake].reduce((a, b) => (a < b ? a : b));
-    const delegated = [...world.stakers.values()].filter((s) => s.validatorTxID === existing.txID && s.endTime > start).reduce((sum, s) => sum + s.weight, 0n);
+    const max = [existing.weight * MAX_VALIDATOR_WEIGHT_FACTOR, staking.maxValidatorStake].reduce((a, b) =>
+      a < b ? a : b,
+    );
+    const delegated = [...world.stakers.values()]
+      .filter((s) => s.validatorTxID === existing.txID && s.endTime > start)
+      .reduce((sum, s) => sum + s.weight, 0n);
     if (existing.weight + delegated + weight > max) throw new Refusal(TEXTS.overDelegated);
   }
   const effects = noEffects();
@@ -73,7 +81,10 @@ export function verifyStaking(world: World, decoded: DecodedTx): Effects | undef
   effects.apply = (w) => {
     const reward = potentialReward(staking.rewardConfig, duration, weight, w.supply.get());
     w.supply.set(w.supply.get() + reward);
-    const signer = isValidator && tx.signer?.proof ? { publicKey: `0x${hex(tx.signer.proof.publicKey)}`, proofOfPossession: `0x${hex(tx.signer.proof.signature)}` } : undefined;
+    const signer =
+      isValidator && tx.signer?.proof
+        ? { publicKey: `0x${hex(tx.signer.proof.publicKey)}`, proofOfPossession: `0x${hex(tx.signer.proof.signature)}` }
+        : undefined;
     w.stakers.set(decoded.id, {
       txID: decoded.id,
       subnetID,
@@ -83,7 +94,9 @@ export function verifyStaking(world: World, decoded: DecodedTx): Effects | undef
       weight,
       stake,
       ...(rewardOwner ? { rewardOwner } : {}),
-      ...(isValidator ? { delegationRewardOwner: ownerOf(tx.delegatorRewardsOwner)!, delegationFee: tx.shares.value() } : {}),
+      ...(isValidator
+        ? { delegationRewardOwner: ownerOf(tx.delegatorRewardsOwner)!, delegationFee: tx.shares.value() }
+        : {}),
       ...(signer ? { signer } : {}),
       potentialReward: reward,
       ...(validatorOf ? { validatorTxID: validatorOf.txID } : {}),
@@ -100,10 +113,21 @@ export function verifyStaking(world: World, decoded: DecodedTx): Effects | undef
 export function advanceTime(world: World, time: bigint): void {
   const ending = [...world.stakers.values()]
     .filter((s) => s.endTime <= time && !world.rewardUtxos.has(s.txID))
-    .sort((a, b) => (a.endTime === b.endTime ? (a.validatorTxID ? -1 : 0) - (b.validatorTxID ? -1 : 0) : a.endTime < b.endTime ? -1 : 1));
+    .sort((a, b) =>
+      a.endTime === b.endTime
+        ? (a.validatorTxID ? -1 : 0) - (b.validatorTxID ? -1 : 0)
+        : a.endTime < b.endTime
+          ? -1
+          : 1,
+    );
   const accrued = new Map<string, bigint>();
   for (const staker of ending) {
-    for (const utxo of staker.stake) world.utxos.P.set(utxo.key, { ...utxo, stakeableLocktime: utxo.stakeableLocktime > staker.endTime ? utxo.stakeableLocktime : 0n, bytes: unlocked(utxo, staker.endTime) });
+    for (const utxo of staker.stake)
+      world.utxos.P.set(utxo.key, {
+        ...utxo,
+        stakeableLocktime: utxo.stakeableLocktime > staker.endTime ? utxo.stakeableLocktime : 0n,
+        bytes: unlocked(utxo, staker.endTime),
+      });
     const index = Math.max(-1, ...staker.stake.map((u) => u.outputIndex)) + 1;
     const rewards: Utxo[] = [];
     let own = staker.potentialReward;
@@ -115,7 +139,16 @@ export function advanceTime(world: World, time: bigint): void {
     }
     const pay = (amount: bigint, owner: Staker['rewardOwner'], outputIndex: number) => {
       if (amount <= 0n || !owner) return;
-      rewards.push(makeUtxo({ txID: staker.txID, outputIndex, assetID: world.network.avaxAssetID, amount, owner, stakeableLocktime: 0n }));
+      rewards.push(
+        makeUtxo({
+          txID: staker.txID,
+          outputIndex,
+          assetID: world.network.avaxAssetID,
+          amount,
+          owner,
+          stakeableLocktime: 0n,
+        }),
+      );
     };
     pay(own, staker.rewardOwner, index);
     pay(accrued.get(staker.txID) ?? 0n, staker.delegationRewardOwner, index + 1);

@@ -25,14 +25,18 @@ const reviver = (_: string, value: unknown) => {
   return value;
 };
 
-type Stored = { kind: 'table'; entries: Array<[unknown, unknown]> } | { kind: 'cell'; value: unknown } | { kind: 'log'; items: unknown[] };
+type Stored =
+  | { kind: 'table'; entries: Array<[unknown, unknown]> }
+  | { kind: 'cell'; value: unknown }
+  | { kind: 'log'; items: unknown[] };
 
 /** The world's journaled parts by property path (`utxos.X`, `time`, ...). */
 function parts(world: World): Array<[string, Table<unknown, unknown> | Cell<unknown> | Log<unknown>]> {
   const out: Array<[string, Table<unknown, unknown> | Cell<unknown> | Log<unknown>]> = [];
   const visit = (path: string, value: unknown, depth: number) => {
     if (value instanceof Table || value instanceof Cell || value instanceof Log) out.push([path, value as never]);
-    else if (depth === 0 && value && typeof value === 'object' && !Array.isArray(value)) for (const [k, v] of Object.entries(value)) visit(`${path}.${k}`, v, 1);
+    else if (depth === 0 && value && typeof value === 'object' && !Array.isArray(value))
+      for (const [k, v] of Object.entries(value)) visit(`${path}.${k}`, v, 1);
   };
   for (const [key, value] of Object.entries(world)) visit(key, value, 0);
   return out;
@@ -47,15 +51,23 @@ export function saveWorld(world: World, options: WorldOptions, file: string): vo
   }
   const { accounts, network, seed, utxosPerAccount } = options;
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify({ version: VERSION, options: { accounts, network, seed, utxosPerAccount }, data }, replacer));
+  writeFileSync(
+    temporary,
+    JSON.stringify({ version: VERSION, options: { accounts, network, seed, utxosPerAccount }, data }, replacer),
+  );
   renameSync(temporary, file);
 }
 
 /** The world saved in `file`, or undefined when there is no such file. Throws when the file is not a saved world. */
 export function loadWorld(file: string): { world: World; options: WorldOptions } | undefined {
   if (!existsSync(file)) return undefined;
-  const saved = JSON.parse(readFileSync(file, 'utf8'), reviver) as { version?: number; options: WorldOptions; data: Record<string, Stored> };
-  if (saved.version !== VERSION || !saved.data) throw new Error(`${file} is not a world saved by this mock (version ${VERSION})`);
+  const saved = JSON.parse(readFileSync(file, 'utf8'), reviver) as {
+    version?: number;
+    options: WorldOptions;
+    data: Record<string, Stored>;
+  };
+  if (saved.version !== VERSION || !saved.data)
+    throw new Error(`${file} is not a world saved by this mock (version ${VERSION})`);
   const world = buildWorld(saved.options);
   for (const [path, part] of parts(world)) {
     const stored = saved.data[path];
@@ -66,7 +78,8 @@ export function loadWorld(file: string): { world: World; options: WorldOptions }
     } else if (part instanceof Cell && stored.kind === 'cell') part.set(stored.value);
     else if (part instanceof Log && stored.kind === 'log') {
       for (let i = 0; i < part.length; i++) {
-        if ((part.at(i) as { id?: string }).id !== (stored.items[i] as { id?: string } | undefined)?.id) throw new Error(`${file} holds another network's ${path} (block ${i} differs)`);
+        if ((part.at(i) as { id?: string }).id !== (stored.items[i] as { id?: string } | undefined)?.id)
+          throw new Error(`${file} holds another network's ${path} (block ${i} differs)`);
       }
       for (const item of stored.items.slice(part.length)) part.push(item);
     } else throw new Error(`${file}: ${path} is not a ${stored.kind}`);

@@ -14,7 +14,9 @@ import { Refusal, TEXTS } from './refusals.ts';
 /** The node's GetValidator: a current or pending validator (not a delegator) of the subnet. */
 export function findValidator(world: World, subnetID: string, nodeID: string): Staker | undefined {
   const now = world.time.get();
-  for (const s of world.stakers.values()) if (s.subnetID === subnetID && s.nodeID === nodeID && !s.validatorTxID && (isCurrent(s, now) || s.startTime > now)) return s;
+  for (const s of world.stakers.values())
+    if (s.subnetID === subnetID && s.nodeID === nodeID && !s.validatorTxID && (isCurrent(s, now) || s.startTime > now))
+      return s;
   return undefined;
 }
 
@@ -44,12 +46,22 @@ export function verifySubnetTx(world: World, decoded: DecodedTx): Effects | unde
       const staking = world.config.staking;
       if (end - start < staking.minStakeDuration) throw new Refusal(TEXTS.stakeTooShort);
       if (end - start > staking.maxStakeDuration) throw new Refusal(TEXTS.stakeTooLong);
-      if (findValidator(world, subnetID, nodeID)) throw new Refusal(`attempted to issue duplicate validator for ${nodeID} on subnet ${subnetID}`);
+      if (findValidator(world, subnetID, nodeID))
+        throw new Refusal(`attempted to issue duplicate validator for ${nodeID} on subnet ${subnetID}`);
       const primary = findValidator(world, world.chainIDs.P, nodeID);
       if (!primary) throw new Refusal(`${nodeID} ${TEXTS.notValidator} of the primary network`);
       if (start < primary.startTime || end > primary.endTime) throw new Refusal(TEXTS.periodMismatch);
       pay(world, decoded, authorize(world, decoded, subnetID, tx.subnetAuth), effects);
-      const staker: Staker = { txID: decoded.id, subnetID, nodeID, startTime: start, endTime: end, weight: validator.weight.value(), stake: [], potentialReward: 0n };
+      const staker: Staker = {
+        txID: decoded.id,
+        subnetID,
+        nodeID,
+        startTime: start,
+        endTime: end,
+        weight: validator.weight.value(),
+        stake: [],
+        potentialReward: 0n,
+      };
       effects.apply = (w) => w.stakers.set(staker.txID, staker);
       return effects;
     }

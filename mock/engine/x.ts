@@ -62,7 +62,12 @@ function checkAsset(tx: DecodedTx['tx']): void {
 }
 
 /** avax.VerifyTx's flow check: per asset, inputs cover outputs, plus the fee in AVAX. */
-function flowCheck(world: World, ins: readonly TransferableInput[], outs: readonly TransferableOutput[], fee: bigint): void {
+function flowCheck(
+  world: World,
+  ins: readonly TransferableInput[],
+  outs: readonly TransferableOutput[],
+  fee: bigint,
+): void {
   const balance = new Map<string, bigint>([[world.network.avaxAssetID, -fee]]);
   for (const out of outs) balance.set(out.getAssetId(), (balance.get(out.getAssetId()) ?? 0n) - out.amount());
   for (const input of ins) balance.set(input.getAssetId(), (balance.get(input.getAssetId()) ?? 0n) + input.amount());
@@ -86,7 +91,8 @@ export function verifyX(world: World, decoded: DecodedTx): Effects {
   checkSortedUnique(parts.imported);
   flowCheck(world, [...parts.ins, ...parts.imported], [...parts.outs, ...parts.exported], parts.fee);
   const inputs = parts.ins.length + parts.imported.length;
-  if (decoded.credentials.length !== inputs) throw new Refusal(TEXTS.wrongNumberOfCredentials(decoded.credentials.length, inputs));
+  if (decoded.credentials.length !== inputs)
+    throw new Refusal(TEXTS.wrongNumberOfCredentials(decoded.credentials.length, inputs));
 
   const effects = noEffects();
   parts.ins.forEach((input, i) => {
@@ -124,13 +130,19 @@ export function verifyX(world: World, decoded: DecodedTx): Effects {
 /** verify.SameSubnet (vms/components/verify/subnet.go): another chain of the Primary Network. */
 export function sameSubnet(world: World, chainID: string, self: 'X' | 'P' = 'X'): void {
   if (chainID === world.chainIDs[self]) throw new Refusal(TEXTS.sameChainID);
-  if (chainID !== world.chainIDs.X && chainID !== world.chainIDs.P && chainID !== world.chainIDs.C) throw new Refusal(TEXTS.unknownPeerChain(chainID));
+  if (chainID !== world.chainIDs.X && chainID !== world.chainIDs.P && chainID !== world.chainIDs.C)
+    throw new Refusal(TEXTS.unknownPeerChain(chainID));
 }
 
 /** The asset is the transaction's ID; each initial state's outputs become UTXOs after the transaction's own outputs. */
 function createAsset(decoded: DecodedTx, effects: Effects, offset: number): void {
   const tx = decoded.tx;
-  const asset = { id: decoded.id, name: tx.name.value() as string, symbol: tx.symbol.value() as string, denomination: tx.denomination.value() as number };
+  const asset = {
+    id: decoded.id,
+    name: tx.name.value() as string,
+    symbol: tx.symbol.value() as string,
+    denomination: tx.denomination.value() as number,
+  };
   let index = offset;
   for (const state of tx.initialStates) {
     for (const output of state.outputs) effects.produced.push(utxoRecord('X', decoded.id, index++, decoded.id, output));

@@ -34,7 +34,12 @@ const runtimeNames: Plugin = {
   setup(b) {
     b.onLoad({ filter: /[\\/]generators[\\/]emit[\\/]runtime\.ts$/ }, async () => {
       const runtime = await import('../../generators/emit/runtime.ts');
-      const table = Object.fromEntries((['client', 'server'] as const).map((pkg) => [pkg, { modules: runtime.runtimeModules(pkg), exports: runtime.runtimeExports(pkg) }]));
+      const table = Object.fromEntries(
+        (['client', 'server'] as const).map((pkg) => [
+          pkg,
+          { modules: runtime.runtimeModules(pkg), exports: runtime.runtimeExports(pkg) },
+        ]),
+      );
       const unavailable = "() => { throw new Error('the mock package does not generate code'); }";
       return {
         contents: `const NAMES = ${JSON.stringify(table)};
@@ -59,16 +64,20 @@ export async function buildMockPackage(outDir: string): Promise<void> {
     format: 'esm',
     target: 'node20',
     // Bundled CommonJS code (ajv) may require Node's built-ins.
-    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __mockRequire } from 'node:module'; const require = __mockRequire(import.meta.url);" },
+    banner: {
+      js: "#!/usr/bin/env node\nimport { createRequire as __mockRequire } from 'node:module'; const require = __mockRequire(import.meta.url);",
+    },
     plugins: [staticRequires, runtimeNames],
     logLevel: 'error',
     legalComments: 'none',
   });
-  const version = (JSON.parse(readFileSync(join(ROOT, 'generated/server/package.json'), 'utf8')) as { version: string }).version;
+  const version = (JSON.parse(readFileSync(join(ROOT, 'generated/server/package.json'), 'utf8')) as { version: string })
+    .version;
   const manifest = {
     name: '@avalanche-openrpc/mock',
     version,
-    description: "A mock AvalancheGo node simulating one network (X- and P-Chain transactions, blocks, staking, development controls), for apps' test suites.",
+    description:
+      "A mock AvalancheGo node simulating one network (X- and P-Chain transactions, blocks, staking, development controls), for apps' test suites.",
     license: 'Apache-2.0',
     type: 'module',
     main: './dist/index.js',

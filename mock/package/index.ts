@@ -48,14 +48,22 @@ export async function startMockNode(options: StartOptions = {}): Promise<MockNod
   const node = await serve({
     port: options.port ?? 0,
     host: '127.0.0.1',
-    world: { network: options.network ?? 'local', accounts: options.accounts ?? 10, ...(options.seed === undefined ? {} : { seed: options.seed }) },
+    world: {
+      network: options.network ?? 'local',
+      accounts: options.accounts ?? 10,
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+    },
     ...(options.mining ? { mining: options.mining } : {}),
   });
   const { world } = node;
   const address = (chain: string, hex: string) => `${chain}-${bech32(world.network.hrp, hex)}`;
   return {
     url: node.url,
-    keys: world.accounts.map((a) => ({ privateKey: a.privateKey, x: address('X', a.address), p: address('P', a.address) })),
+    keys: world.accounts.map((a) => ({
+      privateKey: a.privateKey,
+      x: address('X', a.address),
+      p: address('P', a.address),
+    })),
     dev: node.state.dev,
     devClient: new DevClient({ baseUrl: node.url }),
     world,

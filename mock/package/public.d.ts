@@ -31,8 +31,17 @@ export interface DevControls {
   setTime(params: { timestamp: string | number; mine?: boolean }): { timestamp: string };
   increaseTime(params: { seconds: string | number; mine?: boolean }): { timestamp: string };
   mine(params: { chain: 'X' | 'P'; blocks?: string | number }): { blockIDs: string[]; height: string };
-  fund(params: { address: string; amount: string | number; assetID?: string; locktime?: string | number }): { utxoID: { txID: string; outputIndex: number }; balance: string };
-  setFeeState(params: { capacity?: string | number; excess?: string | number; validatorExcess?: string | number }): { capacity: number; excess: number; price: number; validatorExcess: number; validatorPrice: number };
+  fund(params: { address: string; amount: string | number; assetID?: string; locktime?: string | number }): {
+    utxoID: { txID: string; outputIndex: number };
+    balance: string;
+  };
+  setFeeState(params: { capacity?: string | number; excess?: string | number; validatorExcess?: string | number }): {
+    capacity: number;
+    excess: number;
+    price: number;
+    validatorExcess: number;
+    validatorPrice: number;
+  };
   reset(): Record<string, never>;
   setAutomine(params: { enabled: boolean }): Record<string, never>;
   setIntervalMining(params: { interval: string | number }): Record<string, never>;

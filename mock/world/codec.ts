@@ -93,7 +93,16 @@ export function makeUtxo(fields: UtxoFields): Utxo {
   bytes.set(idBytes(fields.assetID), 38);
   writeOutput(bytes, 70, fields.amount, fields.owner, fields.stakeableLocktime);
   const { txID, outputIndex, assetID, amount, owner, stakeableLocktime } = fields;
-  return { key: utxoIDBytes(txID, outputIndex).toString('hex'), txID, outputIndex, assetID, amount, owner, stakeableLocktime, bytes };
+  return {
+    key: utxoIDBytes(txID, outputIndex).toString('hex'),
+    txID,
+    outputIndex,
+    assetID,
+    amount,
+    owner,
+    stakeableLocktime,
+    bytes,
+  };
 }
 
 /** The key of the UTXO tables for a UTXO ID in cb58. */
@@ -112,7 +121,13 @@ const inBlock = (txBytes: Uint8Array) => txBytes.subarray(2);
  * A block on top of `parent` (or the first block of a chain when `parent` is undefined) holding `txs` (signed tx
  * bytes): a P-Chain BanffStandardBlock or an X-Chain StandardBlock, as the nodes build them after Banff/Cortina.
  */
-export function makeBlock(chain: UtxoChain, parent: { id: string; height: number } | undefined, timestamp: bigint, txs: Array<{ id: string; bytes: Uint8Array }>, parentID = parent?.id): Block {
+export function makeBlock(
+  chain: UtxoChain,
+  parent: { id: string; height: number } | undefined,
+  timestamp: bigint,
+  txs: Array<{ id: string; bytes: Uint8Array }>,
+  parentID = parent?.id,
+): Block {
   const height = parent ? parent.height + 1 : 0;
   const count = Buffer.alloc(4);
   count.writeUInt32BE(txs.length);
@@ -124,9 +139,20 @@ export function makeBlock(chain: UtxoChain, parent: { id: string; height: number
   const typeID = Buffer.alloc(6);
   typeID.writeUInt32BE(chain === 'P' ? P_BANFF_STANDARD_BLOCK : X_STANDARD_BLOCK, 2);
   const parentBytes = idBytes(parentID ?? cb58Encode(new Uint8Array(32)));
-  const body = chain === 'P' ? [u64(timestamp), parentBytes, u64(BigInt(height))] : [parentBytes, u64(BigInt(height)), u64(timestamp), new Uint8Array(32)];
+  const body =
+    chain === 'P'
+      ? [u64(timestamp), parentBytes, u64(BigInt(height))]
+      : [parentBytes, u64(BigInt(height)), u64(timestamp), new Uint8Array(32)];
   const bytes = Buffer.concat([typeID, ...body, count, ...txs.map((tx) => inBlock(tx.bytes))]);
-  return { id: idOf(bytes), chain, height, parentID: cb58Encode(parentBytes), timestamp, txIDs: txs.map((tx) => tx.id), bytes };
+  return {
+    id: idOf(bytes),
+    chain,
+    height,
+    parentID: cb58Encode(parentBytes),
+    timestamp,
+    txIDs: txs.map((tx) => tx.id),
+    bytes,
+  };
 }
 
 /** The P-Chain's genesis block: an ApricotCommitBlock at height 0 whose parent is the genesis bytes' hash. */

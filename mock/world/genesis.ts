@@ -14,10 +14,37 @@
 import { createECDH, createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Address, BigIntPr, Byte, Bytes, Id, Int, OutputOwners, Stringpr, TransferOutput, TransferableOutput, TypeSymbols, avaxSerial, avmSerial, pvmSerial, utils } from '@avalabs/avalanchejs';
+import {
+  Address,
+  BigIntPr,
+  Byte,
+  Bytes,
+  Id,
+  Int,
+  OutputOwners,
+  Stringpr,
+  TransferOutput,
+  TransferableOutput,
+  TypeSymbols,
+  avaxSerial,
+  avmSerial,
+  pvmSerial,
+  utils,
+} from '@avalabs/avalanchejs';
 import { bech32Decode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { idBytes, idOf, makeBlock, makeUtxo, outputLength, pGenesisBlock, sha256, writeOutput } from './codec.ts';
-import { type Allocation, EMPTY_ID, EWOQ_ADDRESS, EWOQ_PRIVATE_KEY, FX_IDS, NETWORKS, type NetworkIdentity, type NetworkName, type Staker, VM_IDS } from './networks.ts';
+import {
+  type Allocation,
+  EMPTY_ID,
+  EWOQ_ADDRESS,
+  EWOQ_PRIVATE_KEY,
+  FX_IDS,
+  NETWORKS,
+  type NetworkIdentity,
+  type NetworkName,
+  type Staker,
+  VM_IDS,
+} from './networks.ts';
 import { potentialReward } from './reward.ts';
 import { rememberSecret } from './signers.ts';
 import type { Owner, UtxoChain } from './types.ts';
@@ -56,7 +83,9 @@ export function deriveKeys(seed: string, count: number): FundedKey[] {
     // OpenSSL's secp256k1 is several times faster than a JavaScript one, and start-up derives every key.
     const ecdh = createECDH('secp256k1');
     ecdh.setPrivateKey(privateKey);
-    const address = createHash('ripemd160').update(sha256(ecdh.getPublicKey(null, 'compressed'))).digest('hex');
+    const address = createHash('ripemd160')
+      .update(sha256(ecdh.getPublicKey(null, 'compressed')))
+      .digest('hex');
     rememberSecret(privateKey, address);
     keys.push({ privateKey: `PrivateKey-${cb58Encode(privateKey)}`, address });
   }
@@ -65,8 +94,15 @@ export function deriveKeys(seed: string, count: number): FundedKey[] {
 
 /** The AVAX genesis transaction's holders of Fuji or Mainnet, recorded from AvalancheGo's genesis files (./data). */
 function recordedHolders(identity: NetworkIdentity): Allocation[] {
-  const data = JSON.parse(readFileSync(join(import.meta.dirname, 'data', `${identity.name}-x-holders.json`), 'utf8')) as { ethAddrs: string[]; holders: Array<[string, string, number]> };
-  return data.holders.map(([address, amount, eth]) => ({ address, ethAddr: data.ethAddrs[eth]!, initialAmount: BigInt(amount), unlockSchedule: [] }));
+  const data = JSON.parse(
+    readFileSync(join(import.meta.dirname, 'data', `${identity.name}-x-holders.json`), 'utf8'),
+  ) as { ethAddrs: string[]; holders: Array<[string, string, number]> };
+  return data.holders.map(([address, amount, eth]) => ({
+    address,
+    ethAddr: data.ethAddrs[eth]!,
+    initialAmount: BigInt(amount),
+    unlockSchedule: [],
+  }));
 }
 
 /** Fuji and Mainnet: their X-Chain genesis holders, and five stakers with their staked funds, named from the seed. */
@@ -80,7 +116,18 @@ function syntheticGenesis(identity: NetworkIdentity, seed: string): { allocation
     publicKey: '',
     proofOfPossession: '',
   }));
-  return { allocations: [{ address: staked, ethAddr: staked, initialAmount: 0n, unlockSchedule: [{ amount: 5n * 2_000_000n * AVAX, locktime: 0n }] }, ...recordedHolders(identity)], stakers };
+  return {
+    allocations: [
+      {
+        address: staked,
+        ethAddr: staked,
+        initialAmount: 0n,
+        unlockSchedule: [{ amount: 5n * 2_000_000n * AVAX, locktime: 0n }],
+      },
+      ...recordedHolders(identity),
+    ],
+    stakers,
+  };
 }
 
 export function buildWorld(options: WorldOptions = {}): World {
@@ -90,30 +137,73 @@ export function buildWorld(options: WorldOptions = {}): World {
   // Genesis is where every revert can go back to, never further: nothing to journal while building it.
   world.journal.recording = false;
   const synthetic = identity.allocations.length === 0 ? syntheticGenesis(identity, seed) : undefined;
-  const allocations: Allocation[] = (synthetic?.allocations ?? identity.allocations).map((a) => ({ ...a, address: a.address.length === 40 ? a.address : shortID(a.address) }));
-  const stakers = (synthetic?.stakers ?? identity.stakers).map((s) => ({ ...s, rewardAddress: s.rewardAddress.length === 40 ? s.rewardAddress : shortID(s.rewardAddress) }));
-  const stakedFunds = new Set((synthetic ? [allocations[0]!.address] : identity.initialStakedFunds.map(shortID)));
+  const allocations: Allocation[] = (synthetic?.allocations ?? identity.allocations).map((a) => ({
+    ...a,
+    address: a.address.length === 40 ? a.address : shortID(a.address),
+  }));
+  const stakers = (synthetic?.stakers ?? identity.stakers).map((s) => ({
+    ...s,
+    rewardAddress: s.rewardAddress.length === 40 ? s.rewardAddress : shortID(s.rewardAddress),
+  }));
+  const stakedFunds = new Set(synthetic ? [allocations[0]!.address] : identity.initialStakedFunds.map(shortID));
   world.accounts.push(...deriveKeys(seed, options.accounts ?? 10));
-  if (identity.name === 'local') rememberSecret(cb58Decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length))!, shortID(EWOQ_ADDRESS));
+  if (identity.name === 'local')
+    rememberSecret(cb58Decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length))!, shortID(EWOQ_ADDRESS));
   const { avaxAssetID, startTime } = identity;
   const chains = world.chainIDs;
 
   // Chains, aliases (genesis/aliases.go), the AVAX asset.
-  world.chains.set(chains.X, { id: chains.X, name: 'X-Chain', subnetID: EMPTY_ID, vmID: VM_IDS.avm, fxIDs: FX_IDS, genesisData: new Uint8Array() });
-  world.chains.set(chains.C, { id: chains.C, name: 'C-Chain', subnetID: EMPTY_ID, vmID: VM_IDS.evm, fxIDs: [], genesisData: new Uint8Array() });
-  for (const [id, aliases] of [[chains.P, ['P', 'platform']], [chains.X, ['X', 'avm']], [chains.C, ['C', 'evm']]] as const) {
+  world.chains.set(chains.X, {
+    id: chains.X,
+    name: 'X-Chain',
+    subnetID: EMPTY_ID,
+    vmID: VM_IDS.avm,
+    fxIDs: FX_IDS,
+    genesisData: new Uint8Array(),
+  });
+  world.chains.set(chains.C, {
+    id: chains.C,
+    name: 'C-Chain',
+    subnetID: EMPTY_ID,
+    vmID: VM_IDS.evm,
+    fxIDs: [],
+    genesisData: new Uint8Array(),
+  });
+  for (const [id, aliases] of [
+    [chains.P, ['P', 'platform']],
+    [chains.X, ['X', 'avm']],
+    [chains.C, ['C', 'evm']],
+  ] as const) {
     for (const alias of [...aliases, id]) world.addChainAlias(id, alias);
   }
   world.assets.set(avaxAssetID, { id: avaxAssetID, name: 'Avalanche', symbol: 'AVAX', denomination: 9 });
   world.assetAliases.set('AVAX', avaxAssetID);
 
   // X-Chain: the genesis asset's transaction, and its holders' UTXOs (its outputs, sorted by their bytes).
-  const holders = allocations.filter((a) => a.initialAmount > 0n).sort((a, b) => (a.initialAmount !== b.initialAmount ? (a.initialAmount < b.initialAmount ? -1 : 1) : a.address < b.address ? -1 : 1));
+  const holders = allocations
+    .filter((a) => a.initialAmount > 0n)
+    .sort((a, b) =>
+      a.initialAmount !== b.initialAmount
+        ? a.initialAmount < b.initialAmount
+          ? -1
+          : 1
+        : a.address < b.address
+          ? -1
+          : 1,
+    );
   const assetTx = avaxGenesisTx(identity, holders);
-  if (assetTx.id !== avaxAssetID) throw new Error(`the ${identity.name} genesis asset transaction hashes to ${assetTx.id}, not ${avaxAssetID}`);
+  if (assetTx.id !== avaxAssetID)
+    throw new Error(`the ${identity.name} genesis asset transaction hashes to ${assetTx.id}, not ${avaxAssetID}`);
   world.txs.set(avaxAssetID, { id: avaxAssetID, chain: 'X', bytes: assetTx.bytes, status: 'Accepted' });
   holders.forEach((holder, outputIndex) => {
-    const utxo = makeUtxo({ txID: avaxAssetID, outputIndex, assetID: avaxAssetID, amount: holder.initialAmount, owner: single(holder.address), stakeableLocktime: 0n });
+    const utxo = makeUtxo({
+      txID: avaxAssetID,
+      outputIndex,
+      assetID: avaxAssetID,
+      amount: holder.initialAmount,
+      owner: single(holder.address),
+      stakeableLocktime: 0n,
+    });
     world.utxos.X.set(utxo.key, utxo);
   });
 
@@ -123,17 +213,33 @@ export function buildWorld(options: WorldOptions = {}): World {
     if (stakedFunds.has(allocation.address)) continue;
     for (const unlock of allocation.unlockSchedule) {
       if (unlock.amount === 0n) continue;
-      const utxo = makeUtxo({ txID: EMPTY_ID, outputIndex: outputIndex++, assetID: avaxAssetID, amount: unlock.amount, owner: single(allocation.address), stakeableLocktime: unlock.locktime > startTime ? unlock.locktime : 0n });
+      const utxo = makeUtxo({
+        txID: EMPTY_ID,
+        outputIndex: outputIndex++,
+        assetID: avaxAssetID,
+        amount: unlock.amount,
+        owner: single(allocation.address),
+        stakeableLocktime: unlock.locktime > startTime ? unlock.locktime : 0n,
+      });
       world.utxos.P.set(utxo.key, utxo);
     }
   }
 
-  let supply = allocations.reduce((sum, a) => sum + a.initialAmount + a.unlockSchedule.reduce((s, u) => s + u.amount, 0n), 0n);
+  let supply = allocations.reduce(
+    (sum, a) => sum + a.initialAmount + a.unlockSchedule.reduce((s, u) => s + u.amount, 0n),
+    0n,
+  );
   const staked = allocations.filter((a) => stakedFunds.has(a.address));
   stakers.forEach((staker, i) => {
     const endTime = startTime + identity.initialStakeDuration - BigInt(i) * identity.initialStakeDurationOffset;
     // splitAllocations: the initially staked funds shared equally among the stakers.
-    const stake = staked.flatMap((a) => a.unlockSchedule.map((u) => ({ address: a.address, amount: u.amount / BigInt(stakers.length), locktime: u.locktime })));
+    const stake = staked.flatMap((a) =>
+      a.unlockSchedule.map((u) => ({
+        address: a.address,
+        amount: u.amount / BigInt(stakers.length),
+        locktime: u.locktime,
+      })),
+    );
     const weight = stake.reduce((sum, s) => sum + s.amount, 0n);
     const owner = single(staker.rewardAddress);
     const tx = genesisValidatorTx(identity, staker, startTime, endTime, stake, owner);
@@ -147,11 +253,22 @@ export function buildWorld(options: WorldOptions = {}): World {
       startTime,
       endTime,
       weight,
-      stake: stake.map((s, index) => makeUtxo({ txID: tx.id, outputIndex: index, assetID: avaxAssetID, amount: s.amount, owner: single(s.address), stakeableLocktime: s.locktime > startTime ? s.locktime : 0n })),
+      stake: stake.map((s, index) =>
+        makeUtxo({
+          txID: tx.id,
+          outputIndex: index,
+          assetID: avaxAssetID,
+          amount: s.amount,
+          owner: single(s.address),
+          stakeableLocktime: s.locktime > startTime ? s.locktime : 0n,
+        }),
+      ),
       rewardOwner: owner,
       delegationRewardOwner: owner,
       delegationFee: staker.delegationFee,
-      ...(staker.publicKey ? { signer: { publicKey: staker.publicKey, proofOfPossession: staker.proofOfPossession } } : {}),
+      ...(staker.publicKey
+        ? { signer: { publicKey: staker.publicKey, proofOfPossession: staker.proofOfPossession } }
+        : {}),
       potentialReward: reward,
     });
   });
@@ -161,11 +278,23 @@ export function buildWorld(options: WorldOptions = {}): World {
   if (world.accounts.length > 0) {
     const pieces = Math.max(1, options.utxosPerAccount ?? 1);
     for (const chain of ['X', 'P'] as const) {
-      const outputs = world.accounts.flatMap((account) => Array.from({ length: pieces }, (_, i) => ({ address: account.address, amount: ACCOUNT_FUNDS / BigInt(pieces) + (i === 0 ? ACCOUNT_FUNDS % BigInt(pieces) : 0n) })));
+      const outputs = world.accounts.flatMap((account) =>
+        Array.from({ length: pieces }, (_, i) => ({
+          address: account.address,
+          amount: ACCOUNT_FUNDS / BigInt(pieces) + (i === 0 ? ACCOUNT_FUNDS % BigInt(pieces) : 0n),
+        })),
+      );
       const tx = fundingTx(identity, chain, outputs);
       world.txs.set(tx.id, { id: tx.id, chain, bytes: tx.bytes, status: 'Processing' });
       outputs.forEach((output, outputIndex) => {
-        const utxo = makeUtxo({ txID: tx.id, outputIndex, assetID: avaxAssetID, amount: output.amount, owner: single(output.address), stakeableLocktime: 0n });
+        const utxo = makeUtxo({
+          txID: tx.id,
+          outputIndex,
+          assetID: avaxAssetID,
+          amount: output.amount,
+          owner: single(output.address),
+          stakeableLocktime: 0n,
+        });
         world.utxos[chain].set(utxo.key, utxo);
       });
       supply += ACCOUNT_FUNDS * BigInt(world.accounts.length);
@@ -178,15 +307,43 @@ export function buildWorld(options: WorldOptions = {}): World {
 }
 
 /** The genesis tx of a staker (an AddPermissionlessValidatorTx with its BLS key, else an AddValidatorTx), unsigned. */
-function genesisValidatorTx(identity: NetworkIdentity, staker: Staker, start: bigint, end: bigint, stake: Array<{ address: string; amount: bigint; locktime: bigint }>, owner: Owner): { id: string; bytes: Uint8Array } {
-  const baseTx = new avaxSerial.BaseTx(new Int(identity.networkID), Id.fromString(EMPTY_ID), [], [], new Bytes(new Uint8Array()));
+function genesisValidatorTx(
+  identity: NetworkIdentity,
+  staker: Staker,
+  start: bigint,
+  end: bigint,
+  stake: Array<{ address: string; amount: bigint; locktime: bigint }>,
+  owner: Owner,
+): { id: string; bytes: Uint8Array } {
+  const baseTx = new avaxSerial.BaseTx(
+    new Int(identity.networkID),
+    Id.fromString(EMPTY_ID),
+    [],
+    [],
+    new Bytes(new Uint8Array()),
+  );
   const assetID = Id.fromString(identity.avaxAssetID);
   const outputs = stake.map((s) => {
-    const transfer = new TransferOutput(new BigIntPr(s.amount), OutputOwners.fromNative([Buffer.from(s.address, 'hex')]));
-    return new TransferableOutput(assetID, s.locktime > start ? new pvmSerial.StakeableLockOut(new BigIntPr(s.locktime), transfer) : transfer);
+    const transfer = new TransferOutput(
+      new BigIntPr(s.amount),
+      OutputOwners.fromNative([Buffer.from(s.address, 'hex')]),
+    );
+    return new TransferableOutput(
+      assetID,
+      s.locktime > start ? new pvmSerial.StakeableLockOut(new BigIntPr(s.locktime), transfer) : transfer,
+    );
   });
-  const rewards = new OutputOwners(new BigIntPr(owner.locktime), new Int(owner.threshold), owner.addresses.map((a) => new Address(Buffer.from(a, 'hex'))));
-  const validator = pvmSerial.Validator.fromNative(staker.nodeID, start, end, stake.reduce((sum, s) => sum + s.amount, 0n));
+  const rewards = new OutputOwners(
+    new BigIntPr(owner.locktime),
+    new Int(owner.threshold),
+    owner.addresses.map((a) => new Address(Buffer.from(a, 'hex'))),
+  );
+  const validator = pvmSerial.Validator.fromNative(
+    staker.nodeID,
+    start,
+    end,
+    stake.reduce((sum, s) => sum + s.amount, 0n),
+  );
   const unsigned = staker.publicKey
     ? new pvmSerial.AddPermissionlessValidatorTx(
         baseTx,
@@ -205,11 +362,23 @@ function genesisValidatorTx(identity: NetworkIdentity, staker: Staker, start: bi
 /** The AVAX asset's genesis CreateAssetTx (avm.NewGenesis): its holders' outputs, their ETH addresses as memo. */
 function avaxGenesisTx(identity: NetworkIdentity, holders: Allocation[]): { id: string; bytes: Uint8Array } {
   const memo = Buffer.concat(holders.map((h) => Buffer.from(h.ethAddr, 'hex')));
-  const outputs = holders.map((h) => new TransferOutput(new BigIntPr(h.initialAmount), OutputOwners.fromNative([Buffer.from(h.address, 'hex')])));
+  const outputs = holders.map(
+    (h) => new TransferOutput(new BigIntPr(h.initialAmount), OutputOwners.fromNative([Buffer.from(h.address, 'hex')])),
+  );
   const states = outputs.length > 0 ? [new avmSerial.InitialState(new Int(0), outputs)] : [];
-  const unsigned = new avmSerial.CreateAssetTx(new avaxSerial.BaseTx(new Int(identity.networkID), Id.fromString(EMPTY_ID), [], [], new Bytes(memo)), new Stringpr('Avalanche'), new Stringpr('AVAX'), new Byte(new Uint8Array([9])), states);
+  const unsigned = new avmSerial.CreateAssetTx(
+    new avaxSerial.BaseTx(new Int(identity.networkID), Id.fromString(EMPTY_ID), [], [], new Bytes(memo)),
+    new Stringpr('Avalanche'),
+    new Stringpr('AVAX'),
+    new Byte(new Uint8Array([9])),
+    states,
+  );
   // A signed tx: codec version, the unsigned tx with its type ID, no credentials.
-  const bytes = Buffer.concat([Buffer.alloc(2), utils.getManagerForVM('AVM').getDefaultCodec().PackPrefix(unsigned), Buffer.alloc(4)]);
+  const bytes = Buffer.concat([
+    Buffer.alloc(2),
+    utils.getManagerForVM('AVM').getDefaultCodec().PackPrefix(unsigned),
+    Buffer.alloc(4),
+  ]);
   return { id: idOf(bytes), bytes };
 }
 
@@ -218,7 +387,11 @@ function avaxGenesisTx(identity: NetworkIdentity, holders: Allocation[]): { id: 
  * a second of CPU for five stakers); the genesis file's proofs are the node's own, so the check is skipped.
  */
 function proofOfPossession(staker: Staker): pvmSerial.ProofOfPossession {
-  const proof = Object.create(pvmSerial.ProofOfPossession.prototype) as { publicKey: Uint8Array; signature: Uint8Array; _type: unknown };
+  const proof = Object.create(pvmSerial.ProofOfPossession.prototype) as {
+    publicKey: Uint8Array;
+    signature: Uint8Array;
+    _type: unknown;
+  };
   proof.publicKey = utils.hexToBuffer(staker.publicKey);
   proof.signature = utils.hexToBuffer(staker.proofOfPossession);
   proof._type = TypeSymbols.ProofOfPossession;
@@ -229,7 +402,11 @@ function proofOfPossession(staker: Staker): pvmSerial.ProofOfPossession {
 const BASE_TX_TYPE: Record<UtxoChain, number> = { X: 0, P: 0x22 };
 
 /** The mock's funding transaction on a chain: a BaseTx with AVAX outputs and no inputs, memo or credentials. */
-function fundingTx(identity: NetworkIdentity, chain: UtxoChain, outputs: Array<{ address: string; amount: bigint }>): { id: string; bytes: Uint8Array } {
+function fundingTx(
+  identity: NetworkIdentity,
+  chain: UtxoChain,
+  outputs: Array<{ address: string; amount: bigint }>,
+): { id: string; bytes: Uint8Array } {
   const asset = idBytes(identity.avaxAssetID);
   const size = (o: { address: string }) => 32 + outputLength(single(o.address));
   // Laid out in one buffer: with --accounts, this transaction holds every funded output of the chain.

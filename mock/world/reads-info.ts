@@ -18,28 +18,62 @@ const STATIC_FEES: Record<string, { createSubnet: bigint; transformSubnet: bigin
 
 const INITIALLY_ACTIVE = '2020-12-05T05:00:00Z';
 const UNSCHEDULED = '9999-12-01T00:00:00Z';
-const at = (y: number, mo: number, d: number, h: number, mi = 0) => new Date(Date.UTC(y, mo - 1, d, h, mi)).toISOString().replace('.000Z', 'Z');
+const at = (y: number, mo: number, d: number, h: number, mi = 0) =>
+  new Date(Date.UTC(y, mo - 1, d, h, mi)).toISOString().replace('.000Z', 'Z');
 
 /** upgrade.Mainnet, upgrade.Fuji and upgrade.Default (every other network ID), as `info.upgrades` encodes them. */
 const UPGRADES: Record<string, Record<string, string | number>> = {
   mainnet: {
-    apricotPhase1Time: at(2021, 3, 31, 14), apricotPhase2Time: at(2021, 5, 10, 11), apricotPhase3Time: at(2021, 8, 24, 14), apricotPhase4Time: at(2021, 9, 22, 21),
-    apricotPhase4MinPChainHeight: 793005, apricotPhase5Time: at(2021, 12, 2, 18), apricotPhasePre6Time: at(2022, 9, 5, 1, 30), apricotPhase6Time: at(2022, 9, 6, 20),
-    apricotPhasePost6Time: at(2022, 9, 7, 3), banffTime: at(2022, 10, 18, 16), cortinaTime: at(2023, 4, 25, 15),
-    cortinaXChainStopVertexID: 'jrGWDh5Po9FMj54depyunNixpia5PN4aAYxfmNzU8n752Rjga', durangoTime: at(2024, 3, 6, 16), etnaTime: at(2024, 12, 16, 17),
-    fortunaTime: at(2025, 4, 8, 15), graniteTime: at(2025, 11, 19, 16), graniteEpochDuration: 300_000_000_000, heliconTime: UNSCHEDULED,
+    apricotPhase1Time: at(2021, 3, 31, 14),
+    apricotPhase2Time: at(2021, 5, 10, 11),
+    apricotPhase3Time: at(2021, 8, 24, 14),
+    apricotPhase4Time: at(2021, 9, 22, 21),
+    apricotPhase4MinPChainHeight: 793005,
+    apricotPhase5Time: at(2021, 12, 2, 18),
+    apricotPhasePre6Time: at(2022, 9, 5, 1, 30),
+    apricotPhase6Time: at(2022, 9, 6, 20),
+    apricotPhasePost6Time: at(2022, 9, 7, 3),
+    banffTime: at(2022, 10, 18, 16),
+    cortinaTime: at(2023, 4, 25, 15),
+    cortinaXChainStopVertexID: 'jrGWDh5Po9FMj54depyunNixpia5PN4aAYxfmNzU8n752Rjga',
+    durangoTime: at(2024, 3, 6, 16),
+    etnaTime: at(2024, 12, 16, 17),
+    fortunaTime: at(2025, 4, 8, 15),
+    graniteTime: at(2025, 11, 19, 16),
+    graniteEpochDuration: 300_000_000_000,
+    heliconTime: UNSCHEDULED,
   },
   fuji: {
-    apricotPhase1Time: at(2021, 3, 26, 14), apricotPhase2Time: at(2021, 5, 5, 14), apricotPhase3Time: at(2021, 8, 16, 19), apricotPhase4Time: at(2021, 9, 16, 21),
-    apricotPhase4MinPChainHeight: 47437, apricotPhase5Time: at(2021, 11, 24, 15), apricotPhasePre6Time: at(2022, 9, 6, 20), apricotPhase6Time: at(2022, 9, 6, 20),
-    apricotPhasePost6Time: at(2022, 9, 7, 6), banffTime: at(2022, 10, 3, 14), cortinaTime: at(2023, 4, 6, 15),
-    cortinaXChainStopVertexID: '2D1cmbiG36BqQMRyHt4kFhWarmatA1ighSpND3FeFgz3vFVtCZ', durangoTime: at(2024, 2, 13, 16), etnaTime: at(2024, 11, 25, 16),
-    fortunaTime: at(2025, 3, 13, 15), graniteTime: at(2025, 10, 29, 15), graniteEpochDuration: 300_000_000_000, heliconTime: UNSCHEDULED,
+    apricotPhase1Time: at(2021, 3, 26, 14),
+    apricotPhase2Time: at(2021, 5, 5, 14),
+    apricotPhase3Time: at(2021, 8, 16, 19),
+    apricotPhase4Time: at(2021, 9, 16, 21),
+    apricotPhase4MinPChainHeight: 47437,
+    apricotPhase5Time: at(2021, 11, 24, 15),
+    apricotPhasePre6Time: at(2022, 9, 6, 20),
+    apricotPhase6Time: at(2022, 9, 6, 20),
+    apricotPhasePost6Time: at(2022, 9, 7, 6),
+    banffTime: at(2022, 10, 3, 14),
+    cortinaTime: at(2023, 4, 6, 15),
+    cortinaXChainStopVertexID: '2D1cmbiG36BqQMRyHt4kFhWarmatA1ighSpND3FeFgz3vFVtCZ',
+    durangoTime: at(2024, 2, 13, 16),
+    etnaTime: at(2024, 11, 25, 16),
+    fortunaTime: at(2025, 3, 13, 15),
+    graniteTime: at(2025, 10, 29, 15),
+    graniteEpochDuration: 300_000_000_000,
+    heliconTime: UNSCHEDULED,
   },
   local: {
-    ...Object.fromEntries(['apricotPhase1', 'apricotPhase2', 'apricotPhase3', 'apricotPhase4'].map((u) => [`${u}Time`, INITIALLY_ACTIVE])),
+    ...Object.fromEntries(
+      ['apricotPhase1', 'apricotPhase2', 'apricotPhase3', 'apricotPhase4'].map((u) => [`${u}Time`, INITIALLY_ACTIVE]),
+    ),
     apricotPhase4MinPChainHeight: 0,
-    ...Object.fromEntries(['apricotPhase5', 'apricotPhasePre6', 'apricotPhase6', 'apricotPhasePost6', 'banff', 'cortina'].map((u) => [`${u}Time`, INITIALLY_ACTIVE])),
+    ...Object.fromEntries(
+      ['apricotPhase5', 'apricotPhasePre6', 'apricotPhase6', 'apricotPhasePost6', 'banff', 'cortina'].map((u) => [
+        `${u}Time`,
+        INITIALLY_ACTIVE,
+      ]),
+    ),
     cortinaXChainStopVertexID: '11111111111111111111111111111111LpoYY',
     ...Object.fromEntries(['durango', 'etna', 'fortuna', 'granite'].map((u) => [`${u}Time`, INITIALLY_ACTIVE])),
     graniteEpochDuration: 30_000_000_000,

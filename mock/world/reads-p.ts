@@ -5,7 +5,21 @@
 import { createHash } from 'node:crypto';
 import { gasPrice } from './fees.ts';
 import { EMPTY_ID } from './networks.ts';
-import { type Params, type Read, allUtxos, apiOwner, encode, encodingOf, formatAddress, idError, parseID, parseServiceAddress, rfc3339, utxoPage, utxoRef } from './reads.ts';
+import {
+  type Params,
+  type Read,
+  allUtxos,
+  apiOwner,
+  encode,
+  encodingOf,
+  formatAddress,
+  idError,
+  parseID,
+  parseServiceAddress,
+  rfc3339,
+  utxoPage,
+  utxoRef,
+} from './reads.ts';
 import { delegatorsOf, validatorSet, validatorsOf } from './stakers.ts';
 import type { Block, Staker } from './types.ts';
 import type { World } from './world.ts';
@@ -13,8 +27,10 @@ import type { World } from './world.ts';
 const MAX_STAKE_ADDRESSES = 256;
 
 const subnetOf = (params: Params) => parseID(params.subnetID) ?? EMPTY_ID;
-const amounts = (map: Map<string, bigint>) => Object.fromEntries([...map].map(([asset, amount]) => [asset, String(amount)]));
-const add = (map: Map<string, bigint>, asset: string, amount: bigint) => map.set(asset, (map.get(asset) ?? 0n) + amount);
+const amounts = (map: Map<string, bigint>) =>
+  Object.fromEntries([...map].map(([asset, amount]) => [asset, String(amount)]));
+const add = (map: Map<string, bigint>, asset: string, amount: bigint) =>
+  map.set(asset, (map.get(asset) ?? 0n) + amount);
 /** avajson.Float32 with four decimals, as the node writes percentages. */
 const percent = (ppm: number) => (ppm / 10000).toFixed(4);
 
@@ -25,7 +41,8 @@ function blockAnswer(block: Block, params: Params) {
 
 export function pChainReads(world: World): Record<string, Read> {
   const avax = world.network.avaxAssetID;
-  const addresses = (p: Params) => (Array.isArray(p.addresses) ? (p.addresses as string[]) : []).map((a) => parseServiceAddress(world, 'P', a));
+  const addresses = (p: Params) =>
+    (Array.isArray(p.addresses) ? (p.addresses as string[]) : []).map((a) => parseServiceAddress(world, 'P', a));
 
   const validatorJSON = (v: Staker, withDelegators: boolean) => {
     const delegators = delegatorsOf(world, v);
@@ -47,7 +64,17 @@ export function pChainReads(world: World): Record<string, Read> {
       delegatorCount: String(delegators.length),
       delegatorWeight: String(delegators.reduce((sum, d) => sum + d.weight, 0n)),
       ...(withDelegators
-        ? { delegators: delegators.map((d) => ({ txID: d.txID, startTime: String(d.startTime), endTime: String(d.endTime), weight: String(d.weight), nodeID: d.nodeID, ...(d.rewardOwner ? { rewardOwner: apiOwner(world, 'P', d.rewardOwner) } : {}), potentialReward: String(d.potentialReward) })) }
+        ? {
+            delegators: delegators.map((d) => ({
+              txID: d.txID,
+              startTime: String(d.startTime),
+              endTime: String(d.endTime),
+              weight: String(d.weight),
+              nodeID: d.nodeID,
+              ...(d.rewardOwner ? { rewardOwner: apiOwner(world, 'P', d.rewardOwner) } : {}),
+              potentialReward: String(d.potentialReward),
+            })),
+          }
         : {}),
     };
   };
@@ -56,11 +83,15 @@ export function pChainReads(world: World): Record<string, Read> {
     if (p.height === 'proposed') return world.tip('P').height;
     const height = Number(p.height ?? 0);
     const tip = world.tip('P').height;
-    if (height > tip) throw new Error(`failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = ${subnetOf(p)}: current P-chain height (${tip}) < requested P-Chain height (${height})`);
+    if (height > tip)
+      throw new Error(
+        `failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = ${subnetOf(p)}: current P-chain height (${tip}) < requested P-Chain height (${height})`,
+      );
     return height;
   };
 
-  const transformationNotFound = (subnetID: string) => new Error(`failed fetching subnet transformation for ${subnetID}: not found`);
+  const transformationNotFound = (subnetID: string) =>
+    new Error(`failed fetching subnet transformation for ${subnetID}: not found`);
 
   return {
     getBalance: (p) => {
@@ -75,7 +106,8 @@ export function pChainReads(world: World): Record<string, Read> {
         else add(unlocked, u.assetID, u.amount);
       }
       const total = new Map<string, bigint>();
-      for (const map of [lockedStakeable, lockedNotStakeable, unlocked]) for (const [asset, amount] of map) add(total, asset, amount);
+      for (const map of [lockedStakeable, lockedNotStakeable, unlocked])
+        for (const [asset, amount] of map) add(total, asset, amount);
       return {
         balance: String(total.get(avax) ?? 0n),
         unlocked: String(unlocked.get(avax) ?? 0n),
@@ -91,7 +123,8 @@ export function pChainReads(world: World): Record<string, Read> {
     getUTXOs: (p) => utxoPage(world, 'P', p),
     getStake: (p) => {
       const list = Array.isArray(p.addresses) ? p.addresses : [];
-      if (list.length > MAX_STAKE_ADDRESSES) throw new Error(`${list.length} addresses provided but this method can take at most ${MAX_STAKE_ADDRESSES}`);
+      if (list.length > MAX_STAKE_ADDRESSES)
+        throw new Error(`${list.length} addresses provided but this method can take at most ${MAX_STAKE_ADDRESSES}`);
       const owners = new Set(addresses(p));
       const staked = new Map<string, bigint>();
       const outputs: Uint8Array[] = [];
@@ -106,7 +139,12 @@ export function pChainReads(world: World): Record<string, Read> {
         }
       }
       const encoding = encodingOf(p);
-      return { staked: String(staked.get(avax) ?? 0n), stakeds: amounts(staked), stakedOutputs: outputs.map((o) => encode(o, encoding)), encoding };
+      return {
+        staked: String(staked.get(avax) ?? 0n),
+        stakeds: amounts(staked),
+        stakedOutputs: outputs.map((o) => encode(o, encoding)),
+        encoding,
+      };
     },
     getCurrentValidators: (p) => {
       const subnetID = subnetOf(p);
@@ -127,7 +165,10 @@ export function pChainReads(world: World): Record<string, Read> {
       // A deterministic draw: the chain's tip seeds the order, so the same state samples the same nodes.
       const seed = world.tip('P').id;
       const rank = (nodeID: string) => createHash('sha256').update(`${seed} ${nodeID}`).digest('hex');
-      const sample = set.map((v) => v.nodeID).sort((a, b) => (rank(a) < rank(b) ? -1 : 1)).slice(0, size);
+      const sample = set
+        .map((v) => v.nodeID)
+        .sort((a, b) => (rank(a) < rank(b) ? -1 : 1))
+        .slice(0, size);
       return { validators: sample.sort() };
     },
     getTotalStake: (p) => {
@@ -142,7 +183,10 @@ export function pChainReads(world: World): Record<string, Read> {
     getMinStake: (p) => {
       const subnetID = subnetOf(p);
       if (subnetID !== EMPTY_ID) throw transformationNotFound(subnetID);
-      return { minValidatorStake: String(world.config.staking.minValidatorStake), minDelegatorStake: String(world.config.staking.minDelegatorStake) };
+      return {
+        minValidatorStake: String(world.config.staking.minValidatorStake),
+        minDelegatorStake: String(world.config.staking.minDelegatorStake),
+      };
     },
     getStakingAssetID: (p) => {
       const subnetID = subnetOf(p);
@@ -170,14 +214,22 @@ export function pChainReads(world: World): Record<string, Read> {
       const ids = Array.isArray(p.ids) ? (p.ids as string[]) : [];
       const json = (id: string) => {
         const subnet = world.subnets.get(id);
-        return { id, controlKeys: (subnet?.owner.addresses ?? []).map((a) => formatAddress(world, 'P', a)), threshold: String(subnet?.owner.threshold ?? 0) };
+        return {
+          id,
+          controlKeys: (subnet?.owner.addresses ?? []).map((a) => formatAddress(world, 'P', a)),
+          threshold: String(subnet?.owner.threshold ?? 0),
+        };
       };
-      if (ids.length === 0) return { subnets: [...[...world.subnets.keys()].filter((id) => id !== EMPTY_ID).map(json), json(EMPTY_ID)] };
+      if (ids.length === 0)
+        return { subnets: [...[...world.subnets.keys()].filter((id) => id !== EMPTY_ID).map(json), json(EMPTY_ID)] };
       return { subnets: [...new Set(ids)].filter((id) => id === EMPTY_ID || world.subnets.has(id)).map(json) };
     },
     getBlockchains: () => {
       const chains = [...world.chains.values()];
-      const order = [...chains.filter((c) => c.subnetID !== EMPTY_ID), ...chains.filter((c) => c.subnetID === EMPTY_ID)];
+      const order = [
+        ...chains.filter((c) => c.subnetID !== EMPTY_ID),
+        ...chains.filter((c) => c.subnetID === EMPTY_ID),
+      ];
       return { blockchains: order.map((c) => ({ id: c.id, name: c.name, subnetID: c.subnetID, vmID: c.vmID })) };
     },
     getBlockchainStatus: (p) => {
@@ -185,7 +237,11 @@ export function pChainReads(world: World): Record<string, Read> {
       if (given === '') throw new Error("argument 'blockchainID' not given");
       const aliased = world.chainID(given);
       // The mock node validates every chain it serves: the Primary Network's.
-      if (aliased) return { status: world.chains.get(aliased)?.subnetID === EMPTY_ID || aliased === world.chainIDs.P ? 'Validating' : 'Syncing' };
+      if (aliased)
+        return {
+          status:
+            world.chains.get(aliased)?.subnetID === EMPTY_ID || aliased === world.chainIDs.P ? 'Validating' : 'Syncing',
+        };
       if (!parseID(given)) throw new Error(`problem parsing blockchainID ${JSON.stringify(given)}: ${idError(given)}`);
       return { status: world.chains.has(given) ? 'Created' : 'UnknownChain' };
     },
@@ -211,7 +267,8 @@ export function pChainReads(world: World): Record<string, Read> {
     getTx: (p) => {
       const id = String(p.txID ?? '');
       const tx = world.txs.get(id);
-      if (tx?.chain !== 'P' || (tx.status !== 'Committed' && tx.status !== 'Aborted')) throw new Error("couldn't get tx: not found");
+      if (tx?.chain !== 'P' || (tx.status !== 'Committed' && tx.status !== 'Aborted'))
+        throw new Error("couldn't get tx: not found");
       const encoding = encodingOf(p);
       return { tx: encode(tx.bytes, encoding), encoding };
     },
@@ -238,20 +295,41 @@ export function pChainReads(world: World): Record<string, Read> {
     },
     getFeeConfig: () => {
       const f = world.config.fee;
-      return { weights: f.weights, maxCapacity: Number(f.maxCapacity), maxPerSecond: Number(f.maxPerSecond), targetPerSecond: Number(f.targetPerSecond), minPrice: Number(f.minPrice), excessConversionConstant: Number(f.excessConversionConstant) };
+      return {
+        weights: f.weights,
+        maxCapacity: Number(f.maxCapacity),
+        maxPerSecond: Number(f.maxPerSecond),
+        targetPerSecond: Number(f.targetPerSecond),
+        minPrice: Number(f.minPrice),
+        excessConversionConstant: Number(f.excessConversionConstant),
+      };
     },
     getFeeState: () => {
       const s = world.feeState.get();
-      return { capacity: Number(s.capacity), excess: Number(s.excess), price: Number(gasPrice(world.config.fee.minPrice, s.excess, world.config.fee.excessConversionConstant)), timestamp: rfc3339(s.timestamp) };
+      return {
+        capacity: Number(s.capacity),
+        excess: Number(s.excess),
+        price: Number(gasPrice(world.config.fee.minPrice, s.excess, world.config.fee.excessConversionConstant)),
+        timestamp: rfc3339(s.timestamp),
+      };
     },
     getValidatorFeeConfig: () => {
       const f = world.config.validatorFee;
-      return { capacity: Number(f.capacity), target: Number(f.target), minPrice: Number(f.minPrice), excessConversionConstant: Number(f.excessConversionConstant) };
+      return {
+        capacity: Number(f.capacity),
+        target: Number(f.target),
+        minPrice: Number(f.minPrice),
+        excessConversionConstant: Number(f.excessConversionConstant),
+      };
     },
     getValidatorFeeState: () => {
       const s = world.validatorFeeState.get();
       const f = world.config.validatorFee;
-      return { excess: Number(s.excess), price: Number(gasPrice(f.minPrice, s.excess, f.excessConversionConstant)), timestamp: rfc3339(s.timestamp) };
+      return {
+        excess: Number(s.excess),
+        price: Number(gasPrice(f.minPrice, s.excess, f.excessConversionConstant)),
+        timestamp: rfc3339(s.timestamp),
+      };
     },
     getL1Validator: (p) => {
       const id = String(p.validationID ?? '');

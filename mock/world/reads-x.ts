@@ -3,7 +3,17 @@
  * address alone and unlocked at the chain's time (all of them with includePartial), as the node does.
  */
 import { EMPTY_ID } from './networks.ts';
-import { type Params, type Read, allUtxos, encode, encodingOf, parseID, parseServiceAddress, utxoPage, utxoRef } from './reads.ts';
+import {
+  type Params,
+  type Read,
+  allUtxos,
+  encode,
+  encodingOf,
+  parseID,
+  parseServiceAddress,
+  utxoPage,
+  utxoRef,
+} from './reads.ts';
 import type { Block } from './types.ts';
 import type { World } from './world.ts';
 
@@ -27,7 +37,10 @@ function serviceAddress(world: World, address: unknown): string {
 /** The transfer outputs a balance counts. */
 function counted(world: World, owner: string, includePartial: boolean) {
   const now = world.time.get();
-  return allUtxos(world, 'X', [owner]).filter((u) => u.stakeableLocktime === 0n && (includePartial || (u.owner.addresses.length === 1 && u.owner.locktime <= now)));
+  return allUtxos(world, 'X', [owner]).filter(
+    (u) =>
+      u.stakeableLocktime === 0n && (includePartial || (u.owner.addresses.length === 1 && u.owner.locktime <= now)),
+  );
 }
 
 function blockAnswer(block: Block, params: Params, what: string) {
@@ -57,14 +70,16 @@ export function xChainReads(world: World): Record<string, Read> {
     getAllBalances: (p) => {
       const owner = serviceAddress(world, p.address);
       const balances = new Map<string, bigint>();
-      for (const u of counted(world, owner, p.includePartial === true)) balances.set(u.assetID, (balances.get(u.assetID) ?? 0n) + u.amount);
+      for (const u of counted(world, owner, p.includePartial === true))
+        balances.set(u.assetID, (balances.get(u.assetID) ?? 0n) + u.amount);
       const alias = (id: string) => (id === world.network.avaxAssetID ? 'AVAX' : id);
       return { balances: [...balances].map(([asset, balance]) => ({ asset: alias(asset), balance: String(balance) })) };
     },
     getAssetDescription: (p) => {
       const assetID = lookupAssetID(world, p.assetID);
       const asset = world.assets.get(assetID);
-      if (!asset) throw new Error(world.txs.get(assetID)?.chain === 'X' ? "transaction doesn't create an asset" : 'not found');
+      if (!asset)
+        throw new Error(world.txs.get(assetID)?.chain === 'X' ? "transaction doesn't create an asset" : 'not found');
       return { assetID, name: asset.name, symbol: asset.symbol, denomination: String(asset.denomination) };
     },
     getTxFee: () => ({ txFee: String(world.config.txFee), createAssetTxFee: String(world.config.createAssetTxFee) }),

@@ -54,7 +54,11 @@ export function formatAddress(world: World, chain: UtxoChain, address: string): 
 }
 
 export function apiOwner(world: World, chain: UtxoChain, owner: Owner) {
-  return { locktime: String(owner.locktime), threshold: String(owner.threshold), addresses: owner.addresses.map((a) => formatAddress(world, chain, a)) };
+  return {
+    locktime: String(owner.locktime),
+    threshold: String(owner.threshold),
+    addresses: owner.addresses.map((a) => formatAddress(world, chain, a)),
+  };
 }
 
 /** avax.ParseServiceAddress: a raw cb58 short ID, or a bech32 address of this chain and network. 40-hex out. */
@@ -69,9 +73,11 @@ export function parseServiceAddress(world: World, chain: UtxoChain, address: str
   const alias = address.slice(0, dash);
   const chainID = world.chainID(alias);
   if (!chainID) throw fail(`there is no ID with alias: ${alias}`);
-  if (decoded.hrp !== world.network.hrp) throw fail(`expected hrp ${JSON.stringify(world.network.hrp)} but got ${JSON.stringify(decoded.hrp)}`);
+  if (decoded.hrp !== world.network.hrp)
+    throw fail(`expected hrp ${JSON.stringify(world.network.hrp)} but got ${JSON.stringify(decoded.hrp)}`);
   const ownID = world.chainIDs[chain];
-  if (chainID !== ownID) throw fail(`mismatched chainIDs: expected ${JSON.stringify(ownID)} but got ${JSON.stringify(chainID)}`);
+  if (chainID !== ownID)
+    throw fail(`mismatched chainIDs: expected ${JSON.stringify(ownID)} but got ${JSON.stringify(chainID)}`);
   return hex(decoded.payload);
 }
 
@@ -98,12 +104,16 @@ const MAX_UTXOS = 1024;
 export function utxoPage(world: World, chain: UtxoChain, params: Params) {
   const addresses = Array.isArray(params.addresses) ? (params.addresses as string[]) : [];
   if (addresses.length === 0) throw new Error('no addresses provided');
-  if (addresses.length > MAX_UTXOS) throw new Error(`number of addresses given, ${addresses.length}, exceeds maximum, ${MAX_UTXOS}`);
+  if (addresses.length > MAX_UTXOS)
+    throw new Error(`number of addresses given, ${addresses.length}, exceeds maximum, ${MAX_UTXOS}`);
   const ownID = world.chainIDs[chain];
   let source = ownID;
   if (typeof params.sourceChain === 'string' && params.sourceChain !== '') {
     const id = world.chainID(params.sourceChain);
-    if (!id) throw new Error(`problem parsing source chainID ${JSON.stringify(params.sourceChain)}: there is no ID with alias: ${params.sourceChain}`);
+    if (!id)
+      throw new Error(
+        `problem parsing source chainID ${JSON.stringify(params.sourceChain)}: there is no ID with alias: ${params.sourceChain}`,
+      );
     source = id;
   }
   const owners = [...new Set(addresses.map((a) => parseServiceAddress(world, chain, a)))].sort();
@@ -114,7 +124,9 @@ export function utxoPage(world: World, chain: UtxoChain, params: Params) {
     try {
       startOwner = parseServiceAddress(world, chain, start.address ?? '');
     } catch (error) {
-      throw new Error(`couldn't parse start index address ${JSON.stringify(start.address ?? '')}: ${(error as Error).message}`);
+      throw new Error(
+        `couldn't parse start index address ${JSON.stringify(start.address ?? '')}: ${(error as Error).message}`,
+      );
     }
     const id = cb58Decode(start.utxo ?? '');
     if (id?.length !== 32) throw new Error(`couldn't parse start index utxo: ${idError(start.utxo ?? '')}`);
@@ -126,7 +138,8 @@ export function utxoPage(world: World, chain: UtxoChain, params: Params) {
   const seen = new Set<string>();
   let lastOwner = startOwner;
   let lastKey = startKey;
-  const list = (owner: string) => (source === ownID ? world.utxosOf(chain, owner) : world.atomicUtxosOf(ownID, source, owner));
+  const list = (owner: string) =>
+    source === ownID ? world.utxosOf(chain, owner) : world.atomicUtxosOf(ownID, source, owner);
   outer: for (const owner of owners) {
     if (owner < startOwner) continue;
     const from = owner === startOwner ? startKey : '';
@@ -150,7 +163,10 @@ export function utxoPage(world: World, chain: UtxoChain, params: Params) {
         throw new Error(`couldn't encode UTXO ${utxoIDOf(utxo)} as ${encoding}: ${(error as Error).message}`);
       }
     }),
-    endIndex: { address: formatAddress(world, chain, lastOwner || '0'.repeat(40)), utxo: cb58Encode(Buffer.from(lastKey || '0'.repeat(64), 'hex')) },
+    endIndex: {
+      address: formatAddress(world, chain, lastOwner || '0'.repeat(40)),
+      utxo: cb58Encode(Buffer.from(lastKey || '0'.repeat(64), 'hex')),
+    },
     encoding,
   };
 }
@@ -158,7 +174,8 @@ export function utxoPage(world: World, chain: UtxoChain, params: Params) {
 /** ids.FromString's complaint about a string that is not a cb58 ID. */
 export function idError(text: string): string {
   for (const char of text) {
-    if (!'123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'.includes(char)) return `invalid base58 digit (${JSON.stringify(char).replace(/"/g, "'")})`;
+    if (!'123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'.includes(char))
+      return `invalid base58 digit (${JSON.stringify(char).replace(/"/g, "'")})`;
   }
   if (text.length < 5) return 'input string is smaller than the checksum size';
   return cb58Decode(text) ? 'expected 32 bytes' : 'invalid input checksum';

@@ -31,7 +31,7 @@ export function signedBy(hash: Uint8Array, signature: Uint8Array, address: strin
   const r = big(signature.subarray(0, 32));
   const s = big(signature.subarray(32, 64));
   if (r === 0n || r >= N || s === 0n || s > HALF_N) return undefined;
-  const k = (((big(hash) % N) + r * d) % N) * invert(s, N) % N;
+  const k = ((((big(hash) % N) + r * d) % N) * invert(s, N)) % N;
   if (k === 0n) return undefined;
   const R = ProjectivePoint.BASE.multiply(k).toAffine();
   return R.x === r && Number(R.y & 1n) === v ? true : undefined;

@@ -138,7 +138,14 @@ export interface WorldConfig {
   /** X-Chain static fees (avm.getTxFee). */
   txFee: bigint;
   createAssetTxFee: bigint;
-  fee: { weights: [number, number, number, number]; maxCapacity: bigint; maxPerSecond: bigint; targetPerSecond: bigint; minPrice: bigint; excessConversionConstant: bigint };
+  fee: {
+    weights: [number, number, number, number];
+    maxCapacity: bigint;
+    maxPerSecond: bigint;
+    targetPerSecond: bigint;
+    minPrice: bigint;
+    excessConversionConstant: bigint;
+  };
   validatorFee: { capacity: bigint; target: bigint; minPrice: bigint; excessConversionConstant: bigint };
   staking: {
     minValidatorStake: bigint;

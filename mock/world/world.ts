@@ -15,7 +15,21 @@
  */
 import { Cell, Journal, Log, Table } from './journal.ts';
 import type { NetworkIdentity } from './networks.ts';
-import type { Asset, AtomicUtxo, Block, Blockchain, FeeState, L1Validator, Staker, Subnet, Tx, Utxo, UtxoChain, ValidatorFeeState, WorldConfig } from './types.ts';
+import type {
+  Asset,
+  AtomicUtxo,
+  Block,
+  Blockchain,
+  FeeState,
+  L1Validator,
+  Staker,
+  Subnet,
+  Tx,
+  Utxo,
+  UtxoChain,
+  ValidatorFeeState,
+  WorldConfig,
+} from './types.ts';
 
 /** A key the world's `--accounts` funded: printed at start-up, usable by tests. */
 export interface FundedKey {
@@ -110,7 +124,11 @@ export class World {
     this.config = network.config;
     this.chainIDs = { X: network.xChainID, P: network.pChainID, C: network.cChainID };
     this.time = new Cell(this.journal, network.startTime);
-    this.feeState = new Cell(this.journal, { capacity: this.config.fee.maxCapacity, excess: 0n, timestamp: network.startTime });
+    this.feeState = new Cell(this.journal, {
+      capacity: this.config.fee.maxCapacity,
+      excess: 0n,
+      timestamp: network.startTime,
+    });
     this.validatorFeeState = new Cell(this.journal, { excess: 0n, timestamp: network.startTime });
     this.supply = new Cell(this.journal, 0n);
   }

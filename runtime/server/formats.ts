@@ -150,7 +150,13 @@ export function bech32Decode(text: string): { hrp: string; payload: Uint8Array }
   return payload ? { hrp, payload: Uint8Array.from(payload) } : undefined;
 }
 
-export type AvalancheFormat = 'avax-cb58' | 'avax-short-id' | 'avax-node-id' | 'avax-hex' | 'avax-bech32' | 'avax-address';
+export type AvalancheFormat =
+  | 'avax-cb58'
+  | 'avax-short-id'
+  | 'avax-node-id'
+  | 'avax-hex'
+  | 'avax-bech32'
+  | 'avax-address';
 
 /**
  * The format checks the spec's schemas name, by format name. Each returns true when the string is well formed. The

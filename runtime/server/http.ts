@@ -52,7 +52,12 @@ export function refuse(method: string | undefined, contentType: string | null | 
 }
 
 /** The refusal of a request whose body is `length` bytes (declared or read), or undefined when it goes on. */
-export function refuseBefore(method: string | undefined, contentType: string | null | undefined, length: number, maxBodyBytes: number): RpcReply | undefined {
+export function refuseBefore(
+  method: string | undefined,
+  contentType: string | null | undefined,
+  length: number,
+  maxBodyBytes: number,
+): RpcReply | undefined {
   return refuse(method, contentType) ?? (length > maxBodyBytes ? tooLarge() : undefined);
 }
 
@@ -121,7 +126,8 @@ class NodeCall implements CallInfo {
 
 const encoder = new TextEncoder();
 /** node:http runs where Buffer is, and its count is native; the loop is for runtimes that only imitate node:http. */
-const nativeByteLength = (globalThis as { Buffer?: { byteLength(text: string, encoding: 'utf8'): number } }).Buffer?.byteLength;
+const nativeByteLength = (globalThis as { Buffer?: { byteLength(text: string, encoding: 'utf8'): number } }).Buffer
+  ?.byteLength;
 
 function byteLength(text: string): number {
   if (nativeByteLength) return nativeByteLength(text, 'utf8');
@@ -166,7 +172,11 @@ export function nodeAdapter(answer: Answer, maxBodyBytes: number): NodeListener 
         return sendNode(res, internal(), extra);
       }
       // Answered in the same turn when the handler was synchronous: Node then sends head and body in one write.
-      if (reply instanceof Promise) reply.then((r) => sendNode(res, r, extra), () => sendNode(res, internal(), extra));
+      if (reply instanceof Promise)
+        reply.then(
+          (r) => sendNode(res, r, extra),
+          () => sendNode(res, internal(), extra),
+        );
       else sendNode(res, reply, extra);
     });
   };
@@ -199,7 +209,12 @@ export function toResponse(reply: RpcReply): Response {
 
 export function fetchAdapter(answer: Answer, maxBodyBytes: number): (request: Request) => Promise<Response> {
   return async (request) => {
-    const refusal = refuseBefore(request.method, request.headers.get('content-type'), Number(request.headers.get('content-length')), maxBodyBytes);
+    const refusal = refuseBefore(
+      request.method,
+      request.headers.get('content-type'),
+      Number(request.headers.get('content-length')),
+      maxBodyBytes,
+    );
     if (refusal) return toResponse(refusal);
     const body = await readLimited(request, maxBodyBytes);
     if (!body) return toResponse(tooLarge());

@@ -45,7 +45,16 @@ export function quoteChar(c: number): string {
 }
 
 function goQuoteRune(c: number): string {
-  const short: Record<number, string> = { 7: '\\a', 8: '\\b', 12: '\\f', 10: '\\n', 13: '\\r', 9: '\\t', 11: '\\v', 92: '\\\\' };
+  const short: Record<number, string> = {
+    7: '\\a',
+    8: '\\b',
+    12: '\\f',
+    10: '\\n',
+    13: '\\r',
+    9: '\\t',
+    11: '\\v',
+    92: '\\\\',
+  };
   if (short[c] !== undefined) return short[c]!;
   if (c < 0x20 || c === 0x7f) return `\\x${c.toString(16).padStart(2, '0')}`;
   if ((c >= 0x80 && c <= 0xa0) || c === 0xad) return `\\u${c.toString(16).padStart(4, '0')}`;
@@ -131,9 +140,17 @@ class Reader {
         this.pos++;
         const parent = this.stack[this.stack.length - 1];
         // A request is the top-level object or, in a batch, an object directly inside the top-level array.
-        const request = parent?.kind === 'object' && (this.stack.length === 1 || (this.stack.length === 2 && this.stack[0]!.kind === 'array'));
+        const request =
+          parent?.kind === 'object' &&
+          (this.stack.length === 1 || (this.stack.length === 2 && this.stack[0]!.kind === 'array'));
         const params = parent !== undefined && (parent.params || (request && parent.key.toUpperCase() === 'PARAMS'));
-        const container: Container = { kind: c === 0x7b ? 'object' : 'array', value: c === 0x7b ? {} : [], key: '', valueStart: 0, params };
+        const container: Container = {
+          kind: c === 0x7b ? 'object' : 'array',
+          value: c === 0x7b ? {} : [],
+          key: '',
+          valueStart: 0,
+          params,
+        };
         this.stack.push(container);
         opened = true;
         const next = this.skipSpace();
@@ -164,7 +181,8 @@ class Reader {
         }
         if (parent.kind === 'object') {
           setMember(parent.value as Record<string, unknown>, parent.key, finished);
-          if (this.stack.length === 1) members.push({ key: parent.key, value: finished, start: parent.valueStart, end: this.pos });
+          if (this.stack.length === 1)
+            members.push({ key: parent.key, value: finished, start: parent.valueStart, end: this.pos });
         } else (parent.value as unknown[]).push(finished);
         const after = this.skipSpace();
         if (after === 0x2c) {
@@ -177,7 +195,8 @@ class Reader {
           break;
         }
         const close = parent.kind === 'object' ? 0x7d : 0x5d;
-        if (after !== close) fail(after, parent.kind === 'object' ? 'after object key:value pair' : 'after array element');
+        if (after !== close)
+          fail(after, parent.kind === 'object' ? 'after object key:value pair' : 'after array element');
         this.pos++;
         finished = this.stack.pop()!.value;
       }
@@ -303,6 +322,7 @@ class Reader {
 
 /** A key named `__proto__` is data, as it is for JSON.parse, never the object's prototype. */
 export function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }

@@ -30,7 +30,15 @@ export interface ValidateFunction {
   errors?: Array<{ instancePath: string; message?: string; keyword: string; params?: Record<string, unknown> }> | null;
 }
 
-const CONSTRAINT_KEYWORDS = new Set(['required', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties']);
+const CONSTRAINT_KEYWORDS = new Set([
+  'required',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+]);
 const BRANCH_KEYWORDS = new Set(['anyOf', 'oneOf', 'if', 'allOf']);
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -103,7 +111,8 @@ function foldObject(value: Record<string, unknown>, shape: Shape): Record<string
 
 function keptAsIs(key: string, child: unknown, shape: Shape): boolean {
   const declared = shape.p?.[foldKey(key)];
-  if (declared) return declared[0] === key && (child !== null || declared[2] === 1) && foldValue(child, declared[1]) === child;
+  if (declared)
+    return declared[0] === key && (child !== null || declared[2] === 1) && foldValue(child, declared[1]) === child;
   return shape.m !== undefined && foldValue(child, shape.m) === child;
 }
 
@@ -130,7 +139,12 @@ export function violationsOf(validate: ValidateFunction): Violation[] {
 function describe(error: NonNullable<ValidateFunction['errors']>[number]): string {
   const params = error.params ?? {};
   if (error.keyword === 'required') return `missing required param "${String(params.missingProperty)}"`;
-  const detail = error.keyword === 'additionalProperties' ? ` ("${String(params.additionalProperty)}")` : error.keyword === 'enum' ? ` (${JSON.stringify(params.allowedValues)})` : '';
+  const detail =
+    error.keyword === 'additionalProperties'
+      ? ` ("${String(params.additionalProperty)}")`
+      : error.keyword === 'enum'
+        ? ` (${JSON.stringify(params.allowedValues)})`
+        : '';
   return `${error.instancePath || 'params'} ${error.message ?? error.keyword}${detail}`;
 }
 

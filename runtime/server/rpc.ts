@@ -4,7 +4,15 @@
  * specification (-32601, -32602, batches).
  */
 import { goQuote, goStringify, joinParts } from './encode.js';
-import { type Shape, type ValidateFunction, type Violation, foldValue, isDecodeFailure, nodeArgs, violationsOf } from './params.js';
+import {
+  type Shape,
+  type ValidateFunction,
+  type Violation,
+  foldValue,
+  isDecodeFailure,
+  nodeArgs,
+  violationsOf,
+} from './params.js';
 import { type ServerRequest, readNodeRequest } from './request.js';
 import { answerStandard } from './standard.js';
 
@@ -125,15 +133,19 @@ export function goMethodName(name: string): string {
 
 /** The reply; synchronous when the handler answered synchronously, so no promise is paid for when none is needed. */
 export function dispatch(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): RpcReply | Promise<RpcReply> {
-  return dispatcher.options.profile === 'node' ? answerNode(dispatcher, body, call) : answerStandard(dispatcher, body, call);
+  return dispatcher.options.profile === 'node'
+    ? answerNode(dispatcher, body, call)
+    : answerStandard(dispatcher, body, call);
 }
 
 // A call a synchronous handler answers allocates no closure on this path: at tens of thousands of calls a second,
 // each one shows.
 function answerNode(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): RpcReply | Promise<RpcReply> {
   const request = readNodeRequest(body);
-  if (request.typeError !== undefined) return refusal(dispatcher, request, -32700, request.typeError, requestData(request));
-  if (request.version !== '2.0') return refusal(dispatcher, request, -32600, 'jsonrpc must be 2.0', requestData(request));
+  if (request.typeError !== undefined)
+    return refusal(dispatcher, request, -32700, request.typeError, requestData(request));
+  if (request.version !== '2.0')
+    return refusal(dispatcher, request, -32600, 'jsonrpc must be 2.0', requestData(request));
 
   const resolved = resolveNodeMethod(dispatcher, request.method);
   if (typeof resolved === 'string') return refusal(dispatcher, request, -32000, resolved);
@@ -144,7 +156,9 @@ function answerNode(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): R
   if (ignored) for (const name of ignored) delete params[name];
   if (!resolved.validateParams(params)) {
     const violations = violationsOf(resolved.validateParams);
-    const rejection = isDecodeFailure(violations) ? undefined : dispatcher.options.rejectParams?.(resolved.name, params, violations);
+    const rejection = isDecodeFailure(violations)
+      ? undefined
+      : dispatcher.options.rejectParams?.(resolved.name, params, violations);
     if (rejection) {
       // The node's handler ran and refused the params, so the answer carries the handler's headers.
       return errorOf(rejection, (code, message, data) => {
@@ -157,22 +171,38 @@ function answerNode(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): R
     if (!violations.every(isMissing)) return refusal(dispatcher, request, -32000, dispatcher.invalidArgument);
   }
   const outcome = invoke(dispatcher, resolved, params, call, request.id === undefined);
-  return outcome instanceof Promise ? outcome.then((settled) => nodeOutcome(request, settled)) : nodeOutcome(request, outcome);
+  return outcome instanceof Promise
+    ? outcome.then((settled) => nodeOutcome(request, settled))
+    : nodeOutcome(request, outcome);
 }
 
 const isMissing = (violation: Violation) => violation.keyword === 'required';
 
 /** An error answered before any handler ran. */
-function refusal(dispatcher: Dispatcher, request: ServerRequest, code: number, message: string, data?: Array<string | Uint8Array>): RpcReply {
+function refusal(
+  dispatcher: Dispatcher,
+  request: ServerRequest,
+  code: number,
+  message: string,
+  data?: Array<string | Uint8Array>,
+): RpcReply {
   notify(dispatcher.options.onRefused, request.method, message);
   return nodeFailure(request, false, code, message, data);
 }
 
 function nodeOutcome(request: ServerRequest, outcome: Outcome): RpcReply {
-  if ('error' in outcome) return errorOf(outcome.error, (code, message, data) => nodeFailure(request, true, code, message, [goStringify(data)]));
+  if ('error' in outcome)
+    return errorOf(outcome.error, (code, message, data) =>
+      nodeFailure(request, true, code, message, [goStringify(data)]),
+    );
   const id = request.id;
   if (id === undefined) return nodeReply(true, undefined);
-  if (typeof id === 'string') return { status: 200, headers: { 'Content-Type': JSON_TYPE, 'X-Content-Type-Options': 'nosniff' }, body: `{"jsonrpc":"2.0","result":${outcome.json},"id":${id}}\n` };
+  if (typeof id === 'string')
+    return {
+      status: 200,
+      headers: { 'Content-Type': JSON_TYPE, 'X-Content-Type-Options': 'nosniff' },
+      body: `{"jsonrpc":"2.0","result":${outcome.json},"id":${id}}\n`,
+    };
   return nodeReply(true, ['{"jsonrpc":"2.0","result":', outcome.json, ',"id":', id, '}\n']);
 }
 
@@ -183,14 +213,45 @@ function nodeReply(ran: boolean, parts: Array<string | Uint8Array> | undefined):
   return { status: 200, headers, body: parts ? joinParts(parts) : '' };
 }
 
-function nodeFailure(request: ServerRequest, ran: boolean, code: number, message: string, data: Array<string | Uint8Array> = ['null']): RpcReply {
+function nodeFailure(
+  request: ServerRequest,
+  ran: boolean,
+  code: number,
+  message: string,
+  data: Array<string | Uint8Array> = ['null'],
+): RpcReply {
   const id = request.id ?? 'null';
-  return nodeReply(ran, request.id || code === -32700 ? ['{"jsonrpc":"2.0","error":{"code":', String(code), ',"message":', goStringify(message), ',"data":', ...data, '},"id":', id, '}\n'] : undefined);
+  return nodeReply(
+    ran,
+    request.id || code === -32700
+      ? [
+          '{"jsonrpc":"2.0","error":{"code":',
+          String(code),
+          ',"message":',
+          goStringify(message),
+          ',"data":',
+          ...data,
+          '},"id":',
+          id,
+          '}\n',
+        ]
+      : undefined,
+  );
 }
 
 function requestData(request: ServerRequest): Array<string | Uint8Array> {
   const params = request.rawParams?.() ?? (request.params === undefined ? 'null' : goStringify(request.params));
-  return ['{"jsonrpc":', goStringify(request.version), ',"method":', goStringify(request.method), ',"params":', params, ',"id":', request.id ?? 'null', '}'];
+  return [
+    '{"jsonrpc":',
+    goStringify(request.version),
+    ',"method":',
+    goStringify(request.method),
+    ',"params":',
+    params,
+    ',"id":',
+    request.id ?? 'null',
+    '}',
+  ];
 }
 
 /** The node's codec raises the initial of the part after the first dot; gorilla then looks up `service.Method`. */
@@ -244,10 +305,20 @@ class Context implements HandlerContext {
 }
 
 /** Runs a handler; its result is serialized here so a result that cannot be written is the handler's error. */
-export function invoke(dispatcher: Dispatcher, spec: MethodSpec, params: Record<string, unknown>, call: CallInfo, notification: boolean): Outcome | Promise<Outcome> {
+export function invoke(
+  dispatcher: Dispatcher,
+  spec: MethodSpec,
+  params: Record<string, unknown>,
+  call: CallInfo,
+  notification: boolean,
+): Outcome | Promise<Outcome> {
   let result: unknown;
   try {
-    result = dispatcher.handlers[spec.handler]!.call(dispatcher.handlers, params as never, new Context(spec.name, notification, call));
+    result = dispatcher.handlers[spec.handler]!.call(
+      dispatcher.handlers,
+      params as never,
+      new Context(spec.name, notification, call),
+    );
   } catch (error) {
     return failed(dispatcher, spec, error);
   }
@@ -271,7 +342,13 @@ function written(dispatcher: Dispatcher, spec: MethodSpec, result: unknown): Out
       const value = raw === undefined ? result : JSON.parse(raw);
       if (!spec.validateResult(value)) {
         const violations = violationsOf(spec.validateResult);
-        return { error: new RpcError(-32603, `result of ${spec.name} does not match its schema: ${violations.map((v) => v.message).join('; ')}`, violations) };
+        return {
+          error: new RpcError(
+            -32603,
+            `result of ${spec.name} does not match its schema: ${violations.map((v) => v.message).join('; ')}`,
+            violations,
+          ),
+        };
       }
     }
     return { json: raw ?? spec.writeResult?.(result) ?? goStringify(result) };

@@ -24,7 +24,11 @@ function errorJson(id: unknown, code: number, message: string, data?: unknown): 
 
 function replyOf(parts: string[], batch: boolean): RpcReply {
   if (parts.length === 0) return { status: 204, headers: {}, body: '' };
-  return { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: `${batch ? `[${parts.join(',')}]` : parts[0]}\n` };
+  return {
+    status: 200,
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    body: `${batch ? `[${parts.join(',')}]` : parts[0]}\n`,
+  };
 }
 
 export async function answerStandard(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): Promise<RpcReply> {
@@ -49,7 +53,10 @@ export async function answerStandard(dispatcher: Dispatcher, body: Uint8Array, c
     return replyOf([errorJson(null, -32600, 'Invalid Request', 'empty batch')], false);
   }
   const answers = await Promise.all(value.map((request) => answerOne(dispatcher, request, call)));
-  return replyOf(answers.filter((answer): answer is string => answer !== undefined), true);
+  return replyOf(
+    answers.filter((answer): answer is string => answer !== undefined),
+    true,
+  );
 }
 
 async function answerOne(dispatcher: Dispatcher, request: unknown, call: CallInfo): Promise<string | undefined> {
@@ -66,11 +73,17 @@ async function answerOne(dispatcher: Dispatcher, request: unknown, call: CallInf
   }
   const answer = (json: string) => (notification ? undefined : json);
   if (request.jsonrpc !== '2.0') return answer(refuse(id, -32600, 'Invalid Request', 'jsonrpc must be "2.0"'));
-  if (typeof request.method !== 'string') return answer(refuse(id, -32600, 'Invalid Request', 'method must be a string'));
+  if (typeof request.method !== 'string')
+    return answer(refuse(id, -32600, 'Invalid Request', 'method must be a string'));
   const spec = dispatcher.methods.get(request.method);
   if (!spec) return answer(refuse(id, -32601, 'Method not found', request.method));
   const params = paramsOf(spec, request.params);
-  if (typeof params === 'string') return answer(params === 'structure' ? refuse(id, -32600, 'Invalid Request', 'params must be an object or an array') : refuse(id, -32602, 'Invalid params', params));
+  if (typeof params === 'string')
+    return answer(
+      params === 'structure'
+        ? refuse(id, -32600, 'Invalid Request', 'params must be an object or an array')
+        : refuse(id, -32602, 'Invalid params', params),
+    );
   if (!spec.validateParams(params)) {
     const violations = violationsOf(spec.validateParams).map(({ path, message }) => ({ path, message }));
     return answer(refuse(id, -32602, 'Invalid params', violations));
@@ -78,7 +91,8 @@ async function answerOne(dispatcher: Dispatcher, request: unknown, call: CallInf
   const outcome = await invoke(dispatcher, spec, params, call, notification);
   if ('json' in outcome) return answer(`{"jsonrpc":"2.0","result":${outcome.json},"id":${JSON.stringify(id)}}`);
   const error = outcome.error;
-  if (error instanceof RpcError) return answer(errorJson(id, error.code, error.message, error.data === null ? undefined : error.data));
+  if (error instanceof RpcError)
+    return answer(errorJson(id, error.code, error.message, error.data === null ? undefined : error.data));
   return answer(errorJson(id, -32603, 'Internal error'));
 }
 

@@ -4,7 +4,19 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as client from '../../generated/client/dist/index.js';
-import { AvalancheRpcError, HttpStatusError, InvalidResponseError, JsonRpcError, KeystoreClient, NetworkError, NotServedError, PChainClient, TimeoutError, XChainClient, XWalletClient } from '../../generated/client/dist/index.js';
+import {
+  AvalancheRpcError,
+  HttpStatusError,
+  InvalidResponseError,
+  JsonRpcError,
+  KeystoreClient,
+  NetworkError,
+  NotServedError,
+  PChainClient,
+  TimeoutError,
+  XChainClient,
+  XWalletClient,
+} from '../../generated/client/dist/index.js';
 import { clientClassName } from '../../generators/model/names.ts';
 import { loadModel } from '../../generators/pipeline.ts';
 import { type NodeStub, answer, startNodeStub } from './node-stub.ts';
@@ -24,11 +36,17 @@ const model = loadModel('openrpc');
 
 describe('every method of every endpoint, with the examples of the spec', () => {
   const cases = model.endpoints.flatMap((endpoint) =>
-    endpoint.methods.map((method) => ({ label: `${clientClassName(endpoint.typeName)}.${method.shortName}`, endpoint, method })),
+    endpoint.methods.map((method) => ({
+      label: `${clientClassName(endpoint.typeName)}.${method.shortName}`,
+      endpoint,
+      method,
+    })),
   );
 
   it.each(cases)('$label', async ({ endpoint, method }) => {
-    const Client = (client as unknown as Record<string, new (options: object) => Record<string, AnyMethod>>)[clientClassName(endpoint.typeName)]!;
+    const Client = (client as unknown as Record<string, new (options: object) => Record<string, AnyMethod>>)[
+      clientClassName(endpoint.typeName)
+    ]!;
     const instance = new Client({ baseUrl: node.url });
     for (const example of method.examples) {
       node.requests.length = 0;
@@ -57,14 +75,25 @@ describe('requests', () => {
     ]);
   });
 
-  it('that the client\'s nodeVersion does not serve fail before sending, naming the release', async () => {
+  it("that the client's nodeVersion does not serve fail before sending, naming the release", async () => {
     const old = new PChainClient({ baseUrl: node.url, nodeVersion: 'v1.11.12' });
-    const added = await old.getL1Validator({ validationID: '2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm' }).catch((e: unknown) => e);
+    const added = await old
+      .getL1Validator({ validationID: '2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm' })
+      .catch((e: unknown) => e);
     expect(added).toBeInstanceOf(NotServedError);
     expect(added).toBeInstanceOf(AvalancheRpcError);
-    expect(added).toMatchObject({ method: 'platform.getL1Validator', nodeVersion: 'v1.11.12', since: 'v1.11.13', removedIn: undefined });
-    expect((added as Error).message).toBe('platform.getL1Validator: not served by AvalancheGo v1.11.12 (added in v1.11.13); nothing was sent');
-    const removed = await new KeystoreClient({ baseUrl: node.url, nodeVersion: 'v1.12.2' }).listUsers().catch((e: unknown) => e);
+    expect(added).toMatchObject({
+      method: 'platform.getL1Validator',
+      nodeVersion: 'v1.11.12',
+      since: 'v1.11.13',
+      removedIn: undefined,
+    });
+    expect((added as Error).message).toBe(
+      'platform.getL1Validator: not served by AvalancheGo v1.11.12 (added in v1.11.13); nothing was sent',
+    );
+    const removed = await new KeystoreClient({ baseUrl: node.url, nodeVersion: 'v1.12.2' })
+      .listUsers()
+      .catch((e: unknown) => e);
     expect(removed).toMatchObject({ name: 'NotServedError', removedIn: 'v1.12.2' });
     expect(node.requests).toEqual([]);
     // What the release serves is sent as always.
@@ -75,10 +104,17 @@ describe('requests', () => {
   });
 
   it('reach any AVM chain by blockchain ID or alias, and its wallet', async () => {
-    await new XChainClient({ baseUrl: `${node.url}/`, blockchainID: '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM' }).getHeight();
+    await new XChainClient({
+      baseUrl: `${node.url}/`,
+      blockchainID: '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM',
+    }).getHeight();
     await new XChainClient({ baseUrl: node.url }).getHeight();
     await new XWalletClient({ baseUrl: node.url, blockchainID: 'my chain' }).issueTx({ tx: '0x00' });
-    expect(node.requests.map((r) => r.path)).toEqual(['/ext/bc/2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM', '/ext/bc/X', '/ext/bc/my%20chain/wallet']);
+    expect(node.requests.map((r) => r.path)).toEqual([
+      '/ext/bc/2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM',
+      '/ext/bc/X',
+      '/ext/bc/my%20chain/wallet',
+    ]);
   });
 
   it('carry extra headers, through a custom fetch', async () => {
@@ -104,16 +140,33 @@ describe('errors', () => {
   it('a JSON-RPC error becomes a JsonRpcError with code, message, data and method', async () => {
     node.respond((request, response) => {
       const { id } = JSON.parse(request.body) as { id: number };
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'couldn\'t get block: not found', data: { height: 7 } }, id }));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: { code: -32000, message: "couldn't get block: not found", data: { height: 7 } },
+          id,
+        }),
+      );
     });
-    const error = await pchain().getBlock({ blockID: '2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm' }).catch((e: unknown) => e);
+    const error = await pchain()
+      .getBlock({ blockID: '2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JsonRpcError);
     expect(error).toBeInstanceOf(AvalancheRpcError);
-    expect(error).toMatchObject({ name: 'JsonRpcError', code: -32000, message: expect.stringContaining("couldn't get block: not found"), data: { height: 7 }, method: 'platform.getBlock', url: `${node.url}/ext/bc/P` });
+    expect(error).toMatchObject({
+      name: 'JsonRpcError',
+      code: -32000,
+      message: expect.stringContaining("couldn't get block: not found"),
+      data: { height: 7 },
+      method: 'platform.getBlock',
+      url: `${node.url}/ext/bc/P`,
+    });
   });
 
   it('an error the server could not tie to a request (id null) is still a JsonRpcError', async () => {
-    node.respond((_request, response) => response.end('{"jsonrpc":"2.0","error":{"code":-32700,"message":"unexpected EOF","data":null},"id":null}'));
+    node.respond((_request, response) =>
+      response.end('{"jsonrpc":"2.0","error":{"code":-32700,"message":"unexpected EOF","data":null},"id":null}'),
+    );
     await expect(pchain().getHeight()).rejects.toMatchObject({ name: 'JsonRpcError', code: -32700, data: null });
   });
 
@@ -123,7 +176,9 @@ describe('errors', () => {
     [503, 'API call rejected because chain is not done bootstrapping'],
   ])('HTTP %i becomes an HttpStatusError with the status and the body', async (status, body) => {
     node.respond((_request, response) => response.writeHead(status, { 'content-type': 'text/plain' }).end(body));
-    const error = await pchain().getHeight().catch((e: unknown) => e);
+    const error = await pchain()
+      .getHeight()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpStatusError);
     expect(error).toMatchObject({ status, body, method: 'platform.getHeight' });
     expect((error as Error).message).toBe(`platform.getHeight: ${node.url}/ext/bc/P answered HTTP ${status}: ${body}`);
@@ -131,7 +186,9 @@ describe('errors', () => {
 
   it('keeps only a short excerpt of a long body', async () => {
     node.respond((_request, response) => response.writeHead(500).end(`<html>\n${'x'.repeat(5000)}</html>`));
-    const error = (await pchain().getHeight().catch((e: unknown) => e)) as HttpStatusError;
+    const error = (await pchain()
+      .getHeight()
+      .catch((e: unknown) => e)) as HttpStatusError;
     expect(error.body.length).toBeLessThanOrEqual(203);
     expect(error.body).toMatch(/^<html> x+\.\.\.$/);
   });
@@ -148,7 +205,9 @@ describe('errors', () => {
     for (const [i, body] of bodies.entries()) {
       for (const status of [200, 500]) {
         node.respond((_request, response) => response.writeHead(status).end(body));
-        const error = (await keystore.exportUser({ username: 'alice', password: secret }).catch((e: unknown) => e)) as InvalidResponseError;
+        const error = (await keystore
+          .exportUser({ username: 'alice', password: secret })
+          .catch((e: unknown) => e)) as InvalidResponseError;
         expect(error.name, `${i} ${status}`).toBe(status === 200 ? 'InvalidResponseError' : 'HttpStatusError');
         for (const text of [error.message, error.body, error.stack ?? '', error.url]) {
           expect(text).not.toContain('Hunter2');
@@ -159,18 +218,35 @@ describe('errors', () => {
     }
     // Other endpoints have no secrets to hide and show bodies as they are.
     node.respond((_request, response) => response.writeHead(500).end('{"password":"shown"}'));
-    expect(((await pchain().getHeight().catch((e: unknown) => e)) as HttpStatusError).body).toBe('{"password":"shown"}');
+    expect(
+      (
+        (await pchain()
+          .getHeight()
+          .catch((e: unknown) => e)) as HttpStatusError
+      ).body,
+    ).toBe('{"password":"shown"}');
   });
 
   it('a body that is not JSON becomes an InvalidResponseError', async () => {
-    node.respond((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy login</html>'));
+    node.respond((_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy login</html>'),
+    );
     await expect(pchain().getHeight()).rejects.toThrow(InvalidResponseError);
-    await expect(pchain().getHeight()).rejects.toThrow(/platform\.getHeight: invalid response from .*: the body is not JSON; body: <html>proxy login<\/html>/);
+    await expect(pchain().getHeight()).rejects.toThrow(
+      /platform\.getHeight: invalid response from .*: the body is not JSON; body: <html>proxy login<\/html>/,
+    );
   });
 
   it('an answer to another request id becomes an InvalidResponseError naming both ids', async () => {
     node.respond((_request, response) => response.end('{"jsonrpc":"2.0","result":{"height":"1"},"id":999}'));
-    await expect(pchain().getHeight()).rejects.toThrow(new InvalidResponseError('platform.getHeight', `${node.url}/ext/bc/P`, 'the response id 999 does not match the request id 1', '{"jsonrpc":"2.0","result":{"height":"1"},"id":999}'));
+    await expect(pchain().getHeight()).rejects.toThrow(
+      new InvalidResponseError(
+        'platform.getHeight',
+        `${node.url}/ext/bc/P`,
+        'the response id 999 does not match the request id 1',
+        '{"jsonrpc":"2.0","result":{"height":"1"},"id":999}',
+      ),
+    );
   });
 
   it('a response without result or error, or without jsonrpc 2.0, is an InvalidResponseError', async () => {
@@ -183,8 +259,13 @@ describe('errors', () => {
   it('no answer within the timeout becomes a TimeoutError', async () => {
     node.respond(() => undefined);
     const started = performance.now();
-    await expect(new PChainClient({ baseUrl: node.url, timeoutMs: 150 }).getHeight()).rejects.toMatchObject({ name: 'TimeoutError', timeoutMs: 150 });
-    await expect(pchain().getHeight({ timeoutMs: 100 })).rejects.toThrow(new TimeoutError('platform.getHeight', `${node.url}/ext/bc/P`, 100));
+    await expect(new PChainClient({ baseUrl: node.url, timeoutMs: 150 }).getHeight()).rejects.toMatchObject({
+      name: 'TimeoutError',
+      timeoutMs: 150,
+    });
+    await expect(pchain().getHeight({ timeoutMs: 100 })).rejects.toThrow(
+      new TimeoutError('platform.getHeight', `${node.url}/ext/bc/P`, 100),
+    );
     expect(performance.now() - started).toBeLessThan(4000);
   });
 
@@ -215,6 +296,8 @@ describe('errors', () => {
     const error = await new PChainClient({ baseUrl: closed.url }).getHeight().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).cause).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/^platform\.getHeight: request to http:\/\/127\.0\.0\.1:\d+\/ext\/bc\/P failed: fetch failed/);
+    expect((error as Error).message).toMatch(
+      /^platform\.getHeight: request to http:\/\/127\.0\.0\.1:\d+\/ext\/bc\/P failed: fetch failed/,
+    );
   });
 });

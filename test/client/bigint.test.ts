@@ -16,7 +16,9 @@ describe('toBigInt', () => {
   });
 
   it.each(['', ' 1', '1 ', '-1', '+1', '1.0', '1e3', '0x10', 'NaN', '١٢'])('refuses %j', (text) => {
-    expect(() => toBigInt(text)).toThrow(new TypeError(`toBigInt expects a string of decimal digits, such as "1000"; got ${JSON.stringify(text)}`));
+    expect(() => toBigInt(text)).toThrow(
+      new TypeError(`toBigInt expects a string of decimal digits, such as "1000"; got ${JSON.stringify(text)}`),
+    );
   });
 
   it('refuses what is not a string, even from untyped callers', () => {
@@ -36,11 +38,13 @@ describe('fromBigInt', () => {
     );
   });
 
-  it.each([-1n, UINT64_MAX + 1n])('refuses %s, outside the node\'s range', (value) => {
+  it.each([-1n, UINT64_MAX + 1n])("refuses %s, outside the node's range", (value) => {
     expect(() => fromBigInt(value)).toThrow(RangeError);
   });
 
   it('refuses a number: it may already have lost digits', () => {
-    expect(() => fromBigInt(2 ** 60 as unknown as bigint)).toThrow(new TypeError('fromBigInt expects a bigint; got number'));
+    expect(() => fromBigInt((2 ** 60) as unknown as bigint)).toThrow(
+      new TypeError('fromBigInt expects a bigint; got number'),
+    );
   });
 });

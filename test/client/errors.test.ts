@@ -13,7 +13,11 @@ let node: RunningMockNode;
 beforeAll(async () => (node = await startMockNode({ port: 0, nodeVersion: 'all', log: () => undefined })));
 afterAll(() => node.close());
 
-const caught = async (call: Promise<unknown>): Promise<unknown> => call.then(() => expect.unreachable('the call succeeded'), (error: unknown) => error);
+const caught = async (call: Promise<unknown>): Promise<unknown> =>
+  call.then(
+    () => expect.unreachable('the call succeeded'),
+    (error: unknown) => error,
+  );
 
 describe('typed errors', () => {
   it('names the documented error, keeping the node’s own message, code and data', async () => {
@@ -24,7 +28,12 @@ describe('typed errors', () => {
     expect(error).toBeInstanceOf(JsonRpcError);
     const rpc = error as JsonRpcError;
     expect(rpc.message).toBe(`user already exists: ${user.username}`);
-    expect(rpc).toMatchObject({ code: -32000, data: null, method: 'keystore.createUser', documented: 'KeystoreUserAlreadyExists' });
+    expect(rpc).toMatchObject({
+      code: -32000,
+      data: null,
+      method: 'keystore.createUser',
+      documented: 'KeystoreUserAlreadyExists',
+    });
     expect(rpc.is('KeystoreUserAlreadyExists')).toBe(true);
     expect(rpc.is('KeystorePasswordTooWeak')).toBe(false);
     expect(keystore.failed(error, 'createUser', 'KeystoreUserAlreadyExists')).toBe(true);
@@ -49,13 +58,17 @@ describe('typed errors', () => {
     // An error written in place (no components.errors key) is named by its message; a variable part may differ.
     const stub = await startNodeStub();
     try {
-      const message = 'couldn\'t get block with id 2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm: not found';
+      const message = "couldn't get block with id 2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm: not found";
       stub.respond((request, response) => {
         const { id } = JSON.parse(request.body) as { id: number };
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message, data: null }, id }));
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message, data: null }, id }));
       });
       const stubbed = new PChainClient({ baseUrl: stub.url });
-      const notFound = await caught(stubbed.getBlock({ blockID: '2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm' }));
+      const notFound = await caught(
+        stubbed.getBlock({ blockID: '2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm' }),
+      );
       expect(notFound).toMatchObject({ message, documented: 'CouldntGetBlockWithIdNotFound' });
       expect(stubbed.failed(notFound, 'getBlock', 'CouldntGetBlockWithIdNotFound')).toBe(true);
       // The same text from a method that does not document it is not named.

@@ -23,7 +23,9 @@ export interface NodeStub {
 export function answer(result: unknown): Responder {
   return (request, response) => {
     const { id } = JSON.parse(request.body) as { id: unknown };
-    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(`${JSON.stringify({ jsonrpc: '2.0', result, id })}\n`);
+    response
+      .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+      .end(`${JSON.stringify({ jsonrpc: '2.0', result, id })}\n`);
   };
 }
 
@@ -34,7 +36,12 @@ export async function startNodeStub(): Promise<NodeStub> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const recorded = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(recorded);
       responder(recorded, res);
     });

@@ -16,7 +16,8 @@ const consumer = join(temp, 'consumer');
 let tarball: string;
 let node: NodeStub;
 
-const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
 
 const PROGRAM = `import { JsonRpcError, PChainClient, XChainClient, toBigInt, type PlatformGetBalanceResult } from '@avalanche-openrpc/client';
 
@@ -40,7 +41,9 @@ console.log(JSON.stringify({ height, next: next.toString(), balance: balance.bal
 `;
 
 beforeAll(async () => {
-  const packed = JSON.parse(npm(['pack', join(ROOT, 'generated/client'), '--pack-destination', temp, '--json'], temp)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const packed = JSON.parse(
+    npm(['pack', join(ROOT, 'generated/client'), '--pack-destination', temp, '--json'], temp),
+  ) as Array<{ filename: string; files: Array<{ path: string }> }>;
   tarball = join(temp, packed[0]!.filename);
   mkdirSync(consumer);
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
@@ -49,7 +52,16 @@ beforeAll(async () => {
   writeFileSync(
     join(consumer, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', outDir: 'out', skipLibCheck: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] },
+      compilerOptions: {
+        strict: true,
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        outDir: 'out',
+        skipLibCheck: false,
+        types: ['node'],
+        typeRoots: [join(ROOT, 'node_modules/@types')],
+      },
       files: ['main.ts'],
     }),
   );
@@ -73,26 +85,43 @@ describe('the client package', () => {
     expect(listing).toContain('package/dist/index.js');
     expect(listing).toContain('package/dist/index.d.ts');
     expect(listing).toContain('package/src/p-chain.ts');
-    const installed = JSON.parse(readFileSync(join(consumer, 'node_modules/@avalanche-openrpc/client/package.json'), 'utf8')) as Record<string, unknown>;
+    const installed = JSON.parse(
+      readFileSync(join(consumer, 'node_modules/@avalanche-openrpc/client/package.json'), 'utf8'),
+    ) as Record<string, unknown>;
     expect(installed).toMatchObject({ name: '@avalanche-openrpc/client', type: 'module', types: './dist/index.d.ts' });
     expect(installed.dependencies).toBeUndefined();
-    expect(installed.exports).toEqual({ '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './package.json': './package.json' });
+    expect(installed.exports).toEqual({
+      '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+      './package.json': './package.json',
+    });
   });
 
   it('type-checks a consumer program with tsc, and the program runs against a local server', async () => {
-    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', consumer], { encoding: 'utf8' });
+    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', consumer], {
+      encoding: 'utf8',
+    });
     expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
 
     node.respond((request, response) => {
       const { method } = JSON.parse(request.body) as { method: string };
       if (method === 'platform.getHeight') return answer({ height: '18446744073709551614' })(request, response);
-      if (method === 'platform.getBalance') return answer({ balance: '30000000000000000', utxoIDs: null })(request, response);
+      if (method === 'platform.getBalance')
+        return answer({ balance: '30000000000000000', utxoIDs: null })(request, response);
       const { id } = JSON.parse(request.body) as { id: number };
       response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'not found', data: null }, id }));
     });
     // Asynchronously: the local server answers from this process's event loop.
-    const run = await promisify(execFile)(process.execPath, [join(consumer, 'out/main.js'), node.url], { encoding: 'utf8', timeout: 20_000 });
-    expect(JSON.parse(run.stdout)).toEqual({ height: '18446744073709551614', next: '18446744073709551615', balance: '30000000000000000', utxos: 0, failure: 'avm.getTx -32000' });
+    const run = await promisify(execFile)(process.execPath, [join(consumer, 'out/main.js'), node.url], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(JSON.parse(run.stdout)).toEqual({
+      height: '18446744073709551614',
+      next: '18446744073709551615',
+      balance: '30000000000000000',
+      utxos: 0,
+      failure: 'avm.getTx -32000',
+    });
     expect(node.requests.map((r) => r.path)).toEqual(['/ext/bc/P', '/ext/bc/P', '/ext/bc/X']);
   });
 });

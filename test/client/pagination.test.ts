@@ -13,11 +13,16 @@ const PER_ACCOUNT = 7;
 let node: RunningMockNode;
 let calls = 0;
 beforeAll(async () => {
-  node = await startMockNode({ port: 0, world: { accounts: 3, utxosPerAccount: PER_ACCOUNT }, log: () => void (calls += 1) });
+  node = await startMockNode({
+    port: 0,
+    world: { accounts: 3, utxosPerAccount: PER_ACCOUNT },
+    log: () => void (calls += 1),
+  });
 });
 afterAll(() => node.close());
 
-const addresses = (chain: 'X' | 'P') => node.world.accounts.map((a) => `${chain}-${bech32Encode(node.world.network.hrp, Buffer.from(a.address, 'hex'))}`);
+const addresses = (chain: 'X' | 'P') =>
+  node.world.accounts.map((a) => `${chain}-${bech32Encode(node.world.network.hrp, Buffer.from(a.address, 'hex'))}`);
 const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
   const out: T[] = [];
   for await (const item of items) out.push(item);
@@ -38,7 +43,11 @@ describe('getUTXOsAll against the mock', () => {
     const byHand = new Set<string>();
     let startIndex: { address: string; utxo: string } | undefined;
     for (;;) {
-      const page = await client.getUTXOs({ addresses: owners, ...(limit ? { limit } : {}), ...(startIndex ? { startIndex } : {}) });
+      const page = await client.getUTXOs({
+        addresses: owners,
+        ...(limit ? { limit } : {}),
+        ...(startIndex ? { startIndex } : {}),
+      });
       for (const utxo of page.utxos) byHand.add(utxo);
       if (page.utxos.length < (limit ?? 1024)) break;
       startIndex = page.endIndex;
@@ -64,10 +73,18 @@ describe('getUTXOsAll against a node that repeats items across pages', () => {
       const key = params.startIndex?.utxo ?? 'first';
       const utxos = pages[key]!;
       const end = { address: 'X-local1x', utxo: utxos.at(-1)!.slice(2) };
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result: { numFetched: String(utxos.length), utxos, endIndex: end, encoding: 'hex' } }));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          result: { numFetched: String(utxos.length), utxos, endIndex: end, encoding: 'hex' },
+        }),
+      );
     });
     try {
-      const items = await collect(new XChainClient({ baseUrl: stub.url }).getUTXOsAll({ addresses: ['X-local1x'], limit: 2 }));
+      const items = await collect(
+        new XChainClient({ baseUrl: stub.url }).getUTXOsAll({ addresses: ['X-local1x'], limit: 2 }),
+      );
       expect(items).toEqual(['0xa1', '0xa2', '0xa3']);
       expect(sent).toEqual([null, { address: 'X-local1x', utxo: 'a2' }, { address: 'X-local1x', utxo: 'a3' }]);
     } finally {

@@ -29,7 +29,10 @@ import {
 
 export async function typeLevel(): Promise<void> {
   const pchain = new PChainClient();
-  const xchain = new XChainClient({ blockchainID: '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM', timeoutMs: 1000 });
+  const xchain = new XChainClient({
+    blockchainID: '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM',
+    timeoutMs: 1000,
+  });
 
   // Params: required ones must be there, with the spec's types; unknown ones are refused.
   // @ts-expect-error blockID is required
@@ -72,7 +75,9 @@ export async function typeLevel(): Promise<void> {
   expectTypeOf(balance.utxoIDs).toEqualTypeOf<Array<{ txID: string; outputIndex: number }> | null>();
   // @ts-expect-error utxoIDs may be null: it must be checked before use
   void balance.utxoIDs.length;
-  const validators: PlatformGetCurrentValidatorsResult = await pchain.getCurrentValidators({ nodeIDs: ['NodeID-5mb46qkSBj81k9g9e4VFjGGSbaaSLFRzD'] });
+  const validators: PlatformGetCurrentValidatorsResult = await pchain.getCurrentValidators({
+    nodeIDs: ['NodeID-5mb46qkSBj81k9g9e4VFjGGSbaaSLFRzD'],
+  });
   expectTypeOf(validators.validators).toBeArray();
   const users = await new KeystoreClient().listUsers();
   expectTypeOf(users.users).toEqualTypeOf<string[]>();
@@ -93,8 +98,12 @@ export async function typeLevel(): Promise<void> {
   expectTypeOf((await xchain.getTx({ txID: 'x', encoding: 'hexc' })).tx).toEqualTypeOf<EncodedBytes>();
   expectTypeOf((await xchain.getTx({ txID: 'x' })).tx).toEqualTypeOf<EncodedBytes>();
   expectTypeOf((await pchain.getTx({ txID: 'x', encoding: 'json' })).tx).toEqualTypeOf<PlatformTx>();
-  expectTypeOf((await pchain.getBlockByHeight({ height: 1, encoding: 'json' })).block).not.toEqualTypeOf<EncodedBytes>();
-  expectTypeOf((await new KeystoreClient().exportUser({ username: 'u', password: 'p', encoding: 'hexnc' })).user).toEqualTypeOf<HexNoChecksum>();
+  expectTypeOf(
+    (await pchain.getBlockByHeight({ height: 1, encoding: 'json' })).block,
+  ).not.toEqualTypeOf<EncodedBytes>();
+  expectTypeOf(
+    (await new KeystoreClient().exportUser({ username: 'u', password: 'p', encoding: 'hexnc' })).user,
+  ).toEqualTypeOf<HexNoChecksum>();
   expectTypeOf((await new KeystoreClient().exportUser({ username: 'u', password: 'p' })).user).toEqualTypeOf<Hex>();
   const chosen = 'json' as 'hex' | 'json';
   expectTypeOf((await xchain.getTx({ txID: 'x', encoding: chosen })).tx).toEqualTypeOf<EncodedBytes | AvmTx>();

@@ -9,10 +9,20 @@ const ROOT = resolve(import.meta.dirname, '../..');
 describe('types of the generated client', () => {
   it('reject wrong and missing params, and give results the spec types', () => {
     const file = join(ROOT, 'test/client/type-level.ts');
-    const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
+    const config = ts.getParsedCommandLineOfConfigFile(
+      join(ROOT, 'tsconfig.json'),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+    )!;
     const program = ts.createProgram([file], config.options);
-    const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file?.fileName.startsWith(`${ROOT}/generated`) || d.file?.fileName === file);
-    const host: ts.FormatDiagnosticsHost = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' };
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .filter((d) => d.file?.fileName.startsWith(`${ROOT}/generated`) || d.file?.fileName === file);
+    const host: ts.FormatDiagnosticsHost = {
+      getCanonicalFileName: (f) => f,
+      getCurrentDirectory: () => ROOT,
+      getNewLine: () => '\n',
+    };
     expect(diagnostics.length, ts.formatDiagnosticsWithColorAndContext(diagnostics, host)).toBe(0);
     expect(readFileSync(file, 'utf8').match(/@ts-expect-error/g)?.length).toBe(17);
   });

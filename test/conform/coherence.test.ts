@@ -11,7 +11,8 @@ import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { startSyntheticNode } from './synthetic-node.ts';
 
 const validator = new SpecValidator(loadSpecModel());
-const rows = (report: ConformReport) => Object.fromEntries(report.results.map((r) => [r.method.replace('coherence: ', ''), r.status]));
+const rows = (report: ConformReport) =>
+  Object.fromEntries(report.results.map((r) => [r.method.replace('coherence: ', ''), r.status]));
 
 describe('coherence rows', () => {
   let node: RunningMockNode;
@@ -32,7 +33,9 @@ describe('coherence rows', () => {
 
   it('fail against answers that are each valid but do not agree', async () => {
     const report = await runConformance({ url: wrong.url, validator, methods: /^$/, coherence: true });
-    const failures = report.results.flatMap((r) => r.checks.flatMap((c) => c.violations.map((v) => `${r.method}: ${v.message}`)));
+    const failures = report.results.flatMap((r) =>
+      r.checks.flatMap((c) => c.violations.map((v) => `${r.method}: ${v.message}`)),
+    );
     expect(rows(report), failures.join('\n')).toEqual(Object.fromEntries(COHERENCE_ROWS.map((name) => [name, 'FAIL'])));
   });
 });

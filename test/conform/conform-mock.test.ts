@@ -24,23 +24,40 @@ afterEach(async () => {
 
 async function conformMock(nodeVersion?: string): Promise<ConformReport> {
   // The spec's examples are Mainnet's: their addresses and IDs are valid on a simulated Mainnet.
-  node = await startMockNode({ port: 0, host: '127.0.0.1', world: { network: 'mainnet' }, ...(nodeVersion ? { nodeVersion } : {}) });
+  node = await startMockNode({
+    port: 0,
+    host: '127.0.0.1',
+    world: { network: 'mainnet' },
+    ...(nodeVersion ? { nodeVersion } : {}),
+  });
   return runConformance({ url: node.url, validator, includeWrites: true, ...(nodeVersion ? { nodeVersion } : {}) });
 }
 
 const failures = (report: ConformReport) =>
-  report.results.filter((r) => r.status === 'FAIL').flatMap((r) => r.checks.flatMap((c) => c.violations.map((v) => `${r.method} ${c.name}: ${v.pointer} [${v.rule}] ${v.message}`)));
+  report.results
+    .filter((r) => r.status === 'FAIL')
+    .flatMap((r) =>
+      r.checks.flatMap((c) => c.violations.map((v) => `${r.method} ${c.name}: ${v.pointer} [${v.rule}] ${v.message}`)),
+    );
 
 describe('conform against the mock node', () => {
   const passed = new Set<string>();
 
-  it.each([['newest', undefined], ['v1.12.1', 'v1.12.1'], ['v1.10.17', 'v1.10.17'], ['v1.10.5', 'v1.10.5']])('node release %s: every method PASSes or is SKIPped for its release', async (_label, version) => {
+  it.each([
+    ['newest', undefined],
+    ['v1.12.1', 'v1.12.1'],
+    ['v1.10.17', 'v1.10.17'],
+    ['v1.10.5', 'v1.10.5'],
+  ])('node release %s: every method PASSes or is SKIPped for its release', async (_label, version) => {
     const report = await conformMock(version);
     expect(failures(report)).toEqual([]);
     for (const result of report.results) {
       if (result.status === 'PASS') passed.add(result.method);
       // A SKIP is only ever the release's doing: with writes included, nothing else may be left out.
-      else expect(result.reason).toMatch(/^(not served by v\d+\.\d+\.\d+ \((served since|removed in|last served by) v|served only by the mock node \(x-mock-only\))/);
+      else
+        expect(result.reason).toMatch(
+          /^(not served by v\d+\.\d+\.\d+ \((served since|removed in|last served by) v|served only by the mock node \(x-mock-only\))/,
+        );
     }
     // Each PASS rests on real calls: results checked and invalid requests refused.
     const getTx = report.results.find((r) => r.method === 'platform.getTx')!;
@@ -58,19 +75,41 @@ describe('conform against the mock node', () => {
   it('finds live params on the node and uses them', async () => {
     const report = await conformMock();
     // A network at genesis has no subnet and no L1 validator to find.
-    expect(Object.keys(report.discovered)).toEqual(expect.arrayContaining(['height:P', 'height:X', 'txID:P', 'txID:X', 'address:P', 'blockchainID', 'nodeID', 'assetID']));
-    const answer = await fetch(`${node!.url}/ext/bc/P`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}' });
+    expect(Object.keys(report.discovered)).toEqual(
+      expect.arrayContaining([
+        'height:P',
+        'height:X',
+        'txID:P',
+        'txID:X',
+        'address:P',
+        'blockchainID',
+        'nodeID',
+        'assetID',
+      ]),
+    );
+    const answer = await fetch(`${node!.url}/ext/bc/P`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}',
+    });
     const { height } = ((await answer.json()) as { result: { height: string } }).result;
     const getBlock = report.results.find((r) => r.method === 'platform.getBlockByHeight')!;
     // Every numeric example height becomes the node's; a named one ("proposed") stays.
-    const expected = validator.methods.get('platform.getBlockByHeight')!.method.examples.map((e) => (/^\d+$/.test(String(e.params.height)) ? height : String(e.params.height)));
+    const expected = validator.methods
+      .get('platform.getBlockByHeight')!
+      .method.examples.map((e) => (/^\d+$/.test(String(e.params.height)) ? height : String(e.params.height)));
     expect(getBlock.checks.filter((c) => c.kind === 'example').map((c) => String(c.params.height))).toEqual(expected);
   });
 });
 
 describe('npm run conform -- --blockchain-id', () => {
   const run = (args: string[]) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, '../../conform/cli.ts'), ...args]).then(
+    promisify(execFile)(process.execPath, [
+      '--import',
+      'tsx',
+      resolve(import.meta.dirname, '../../conform/cli.ts'),
+      ...args,
+    ]).then(
       (out) => ({ code: 0, ...out }),
       (error: { code: number; stdout: string; stderr: string }) => error,
     );
@@ -91,7 +130,9 @@ describe('npm run conform -- --blockchain-id', () => {
     const { code, stdout } = await run(['--url', node.url, '--blockchain-id', P_CHAIN_ID, ...avmReads]);
     expect(code).toBe(1);
     expect(stdout).toContain('Node version: v1.14.2 (reported by info.getNodeVersion)');
-    expect(stdout).toMatch(/avm\.getHeight\s+FAIL\s+example "[^"]+": \/error \[served\] v1\.14\.2 should serve avm\.getHeight, but the node answers "rpc: can't find service "avm\.GetHeight""/);
+    expect(stdout).toMatch(
+      /avm\.getHeight\s+FAIL\s+example "[^"]+": \/error \[served\] v1\.14\.2 should serve avm\.getHeight, but the node answers "rpc: can't find service "avm\.GetHeight""/,
+    );
     expect(stdout).toContain('0 PASS, 2 FAIL, 0 SKIP');
   });
 });

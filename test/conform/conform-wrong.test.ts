@@ -21,7 +21,11 @@ const validator = new SpecValidator(loadSpecModel());
 
 /** Every violation as `method | check kind | pointer | rule`, the shape the assertions compare. */
 const failures = (report: ConformReport) =>
-  report.results.flatMap((r) => r.checks.flatMap((c) => c.violations.map((v) => `${r.method} | ${c.kind} | ${v.pointer} | ${v.rule}`))).sort();
+  report.results
+    .flatMap((r) =>
+      r.checks.flatMap((c) => c.violations.map((v) => `${r.method} | ${c.kind} | ${v.pointer} | ${v.rule}`)),
+    )
+    .sort();
 
 describe('conform against a faithful node', () => {
   let node: FakeNode;
@@ -39,7 +43,9 @@ describe('conform against a faithful node', () => {
       ['avm.getTxStatus', 'PASS'],
     ]);
     const getTx = report.results.find((r) => r.method === 'platform.getTx')!;
-    expect(getTx.checks.map((c) => c.kind)).toEqual(expect.arrayContaining(['example', 'wrong-type', 'missing-required', 'unknown-encoding']));
+    expect(getTx.checks.map((c) => c.kind)).toEqual(
+      expect.arrayContaining(['example', 'wrong-type', 'missing-required', 'unknown-encoding']),
+    );
     // The node's height was asked first and used in place of nothing it does not know: no example carried a height.
     expect(report.discovered).toMatchObject({ 'height:P': 1 });
     expect(report.nodeVersion.source).toBe('assumed');
@@ -56,7 +62,8 @@ describe('conform against a node that answers wrongly in known ways', () => {
       // 2. a missing field
       'platform.getTimestamp': () => ({ result: {} }),
       // 3. an answer outside the spec where txID was left out (the node reads it as the zero ID)
-      'avm.getTxStatus': (params) => ('txID' in params ? faithful['avm.getTxStatus']!(params) : { result: { status: 'Pending' } }),
+      'avm.getTxStatus': (params) =>
+        'txID' in params ? faithful['avm.getTxStatus']!(params) : { result: { status: 'Pending' } },
     });
   });
   afterAll(() => node.close());
@@ -83,10 +90,17 @@ describe('conform against a node that answers wrongly in known ways', () => {
     const odd = await startFakeNode({
       ...faithful,
       'platform.getBlockchainStatus': () => ({ error: { code: -32000, message: 'something the spec never mentions' } }),
-      'platform.getTx': (p) => (p.encoding === 'base64' ? { error: { code: -32000, message: "couldn't get tx: not found" } } : faithful['platform.getTx']!(p)),
+      'platform.getTx': (p) =>
+        p.encoding === 'base64'
+          ? { error: { code: -32000, message: "couldn't get tx: not found" } }
+          : faithful['platform.getTx']!(p),
     });
     try {
-      const report = await runConformance({ url: odd.url, validator, methods: /^platform\.(getBlockchainStatus|getTx)$/ });
+      const report = await runConformance({
+        url: odd.url,
+        validator,
+        methods: /^platform\.(getBlockchainStatus|getTx)$/,
+      });
       const examples = validator.methods.get('platform.getBlockchainStatus')!.method.examples.length;
       expect(failures(report)).toEqual([
         ...Array<string>(examples).fill('platform.getBlockchainStatus | example | /error | documented-errors'),
@@ -108,16 +122,27 @@ describe('a node that stops answering mid-way', () => {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const { id, method } = JSON.parse(Buffer.concat(chunks).toString()) as { id: number; method: string };
-        const json = (body: object) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, ...body }));
+        const json = (body: object) =>
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ jsonrpc: '2.0', id, ...body }));
         if (method === 'platform.getTx' && ++txCalls === 1) json({ result: { tx: 'not hex', encoding: 'hex' } });
-        else if (method === 'platform.getTx' || method === 'platform.getTimestamp') res.writeHead(503).end('node not ready');
+        else if (method === 'platform.getTx' || method === 'platform.getTimestamp')
+          res.writeHead(503).end('node not ready');
         else json({ error: { code: -32000, message: `rpc: can't find method "${method}"` } });
       });
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     try {
-      const report = await runConformance({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, validator, methods: /^platform\.(getTx|getTimestamp)$/ });
-      expect(report.results.map((r) => [r.method, r.status])).toEqual([['platform.getTimestamp', 'SKIP'], ['platform.getTx', 'FAIL']]);
+      const report = await runConformance({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        validator,
+        methods: /^platform\.(getTx|getTimestamp)$/,
+      });
+      expect(report.results.map((r) => [r.method, r.status])).toEqual([
+        ['platform.getTimestamp', 'SKIP'],
+        ['platform.getTx', 'FAIL'],
+      ]);
       expect(failures(report)).toEqual(['platform.getTx | example | /result/tx | format']);
       expect(txCalls).toBe(2);
     } finally {
@@ -131,17 +156,28 @@ describe('npm run conform (the CLI)', () => {
   beforeAll(async () => (node = await startFakeNode({ ...faithful, 'platform.getTimestamp': () => ({ result: {} }) })));
   afterAll(() => node.close());
   const run = (args: string[]) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, 'conform/cli.ts'), ...args], { cwd: ROOT }).then(
+    promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, 'conform/cli.ts'), ...args], {
+      cwd: ROOT,
+    }).then(
       (out) => ({ code: 0, ...out }),
       (error: { code: number; stdout: string; stderr: string }) => error,
     );
 
   it('prints the table, writes --json and exits 1 on a FAIL', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'conform-')), 'report.json');
-    const { code, stdout } = await run(['--url', node.url, '--methods', 'platform\\.get(Height|Timestamp)$', '--json', file]);
+    const { code, stdout } = await run([
+      '--url',
+      node.url,
+      '--methods',
+      'platform\\.get(Height|Timestamp)$',
+      '--json',
+      file,
+    ]);
     expect(code).toBe(1);
     expect(stdout).toMatch(/platform\.getHeight\s+PASS/);
-    expect(stdout).toMatch(/platform\.getTimestamp\s+FAIL\s+example "[^"]+": \/result \[required\] must have required property 'timestamp'/);
+    expect(stdout).toMatch(
+      /platform\.getTimestamp\s+FAIL\s+example "[^"]+": \/result \[required\] must have required property 'timestamp'/,
+    );
     expect(stdout).toContain('1 PASS, 1 FAIL, 0 SKIP');
     const json = JSON.parse(readFileSync(file, 'utf8')) as ConformReport;
     expect(json.totals).toEqual({ PASS: 1, FAIL: 1, SKIP: 0 });
@@ -160,7 +196,9 @@ describe('npm run conform (the CLI)', () => {
   it('exits 2 on a base URL that is not a node (a path typo: HTTP 404 everywhere), naming the cause', async () => {
     const typo = await run(['--url', `${node.url}/ext`]);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain(`conform: ${node.url}/ext is not an AvalancheGo node: every endpoint answered HTTP 404 (/ext/bc/P`);
+    expect(typo.stderr).toContain(
+      `conform: ${node.url}/ext is not an AvalancheGo node: every endpoint answered HTTP 404 (/ext/bc/P`,
+    );
     expect(typo.stderr).toContain('without a path');
   });
 
@@ -168,6 +206,8 @@ describe('npm run conform (the CLI)', () => {
     const writes = await run(['--url', node.url, '--methods', '^keystore\\.(createUser|deleteUser)$']);
     expect(writes.code).toBe(1);
     expect(writes.stdout).toMatch(/0 PASS, 0 FAIL, 2 SKIP/);
-    expect(writes.stderr).toBe('conform: nothing was checked: all 2 selected methods were skipped (2 × write method (changes node or chain state; --include-writes calls it))\n');
+    expect(writes.stderr).toBe(
+      'conform: nothing was checked: all 2 selected methods were skipped (2 × write method (changes node or chain state; --include-writes calls it))\n',
+    );
   });
 });

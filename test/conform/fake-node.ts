@@ -11,12 +11,22 @@ export type Answer = { result: unknown } | { error: { code: number; message: str
 type Params = Record<string, unknown>;
 type Handler = (params: Params) => Answer;
 
-const decodeError: Answer = { error: { code: -32000, message: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" } };
+const decodeError: Answer = {
+  error: {
+    code: -32000,
+    message:
+      "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+  },
+};
 const ENCODINGS = /^(hex|hexc|hexnc|json)$/i;
 const TX_BYTES = Uint8Array.from({ length: 48 }, (_, i) => i);
 const TX_ID = '2QouvFWUbjuySRxeX5xMbNCuAaKWfbk5FeEa2JmoF85RKLk2dD';
 const ZERO_ID = '11111111111111111111111111111111LpoYY';
-const TX_JSON = { unsignedTx: { networkID: 1, blockchainID: ZERO_ID, outputs: [], inputs: [], memo: '0x' }, credentials: [], id: TX_ID };
+const TX_JSON = {
+  unsignedTx: { networkID: 1, blockchainID: ZERO_ID, outputs: [], inputs: [], memo: '0x' },
+  credentials: [],
+  id: TX_ID,
+};
 
 /** Methods and the endpoint path each is served on. */
 const PATHS: Record<string, string> = {
@@ -37,10 +47,19 @@ export const faithful: Record<string, Handler> = {
     return { result: { status: 'Validating' } };
   },
   'platform.getTx': (p) => {
-    if ((p.txID !== undefined && typeof p.txID !== 'string') || (p.encoding !== undefined && (typeof p.encoding !== 'string' || !ENCODINGS.test(p.encoding)))) return decodeError;
+    if (
+      (p.txID !== undefined && typeof p.txID !== 'string') ||
+      (p.encoding !== undefined && (typeof p.encoding !== 'string' || !ENCODINGS.test(p.encoding)))
+    )
+      return decodeError;
     if (p.txID === undefined) return { error: { code: -32000, message: "couldn't get tx: not found" } };
     const encoding = String(p.encoding ?? 'hex').toLowerCase();
-    const tx = encoding === 'json' ? TX_JSON : encoding === 'hexnc' ? `0x${Buffer.from(TX_BYTES).toString('hex')}` : hexEncode(TX_BYTES);
+    const tx =
+      encoding === 'json'
+        ? TX_JSON
+        : encoding === 'hexnc'
+          ? `0x${Buffer.from(TX_BYTES).toString('hex')}`
+          : hexEncode(TX_BYTES);
     return { result: { tx, encoding } };
   },
   'avm.getTxStatus': (p) => {
@@ -72,15 +91,26 @@ export async function startFakeNode(handlers: Record<string, Handler>): Promise<
       try {
         request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof request;
       } catch (error) {
-        const parseError = { jsonrpc: '2.0', error: { code: -32700, message: (error as Error).message, data: null }, id: null };
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(parseError) + '\n');
+        const parseError = {
+          jsonrpc: '2.0',
+          error: { code: -32700, message: (error as Error).message, data: null },
+          id: null,
+        };
+        res
+          .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+          .end(JSON.stringify(parseError) + '\n');
         return;
       }
       const params = request.params ?? {};
       calls.push({ path: req.url ?? '', method: request.method, params });
       const handler = PATHS[request.method] === req.url ? handlers[request.method] : undefined;
-      const answer: Answer = handler ? handler(params) : { error: { code: -32000, message: `rpc: can't find method "${request.method}"` } };
-      const body = 'result' in answer ? { jsonrpc: '2.0', result: answer.result, id: request.id } : { jsonrpc: '2.0', error: { ...answer.error, data: null }, id: request.id };
+      const answer: Answer = handler
+        ? handler(params)
+        : { error: { code: -32000, message: `rpc: can't find method "${request.method}"` } };
+      const body =
+        'result' in answer
+          ? { jsonrpc: '2.0', result: answer.result, id: request.id }
+          : { jsonrpc: '2.0', error: { ...answer.error, data: null }, id: request.id };
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body) + '\n');
     });
   });

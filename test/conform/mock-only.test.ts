@@ -15,7 +15,9 @@ const server = createServer((req, res) => {
     const { id, method } = JSON.parse(body) as { id: unknown; method: string };
     called.push(method);
     const error = { code: -32000, message: `rpc: can't find service "${method}"`, data: null };
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ jsonrpc: '2.0', error, id }));
+    res
+      .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+      .end(JSON.stringify({ jsonrpc: '2.0', error, id }));
   });
 });
 let url: string;
@@ -30,7 +32,11 @@ it('skips every dev.* method and never calls one', async () => {
   const report = await runConformance({ url, validator, includeWrites: true, methods: /^(dev|info)\./ });
   const dev = report.results.filter((r) => r.method.startsWith('dev.'));
   expect(dev.length).toBe(11);
-  for (const result of dev) expect([result.status, result.reason]).toEqual(['SKIP', 'served only by the mock node (x-mock-only), never by a node']);
+  for (const result of dev)
+    expect([result.status, result.reason]).toEqual([
+      'SKIP',
+      'served only by the mock node (x-mock-only), never by a node',
+    ]);
   expect(called.filter((m) => m.startsWith('dev.'))).toEqual([]);
   // The Info reads beside them are called.
   expect(called).toContain('info.getNetworkID');

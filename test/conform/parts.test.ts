@@ -11,13 +11,21 @@ const entry = (name: string) => validator.methods.get(name)!;
 
 describe('documented error messages, variable parts as wildcards', () => {
   const cases: Array<[string, string, boolean]> = [
-    ['couldn\'t get block with id d7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG: not found', 'couldn\'t get block with id 2EW6trC7aMYCU1BNQpmKZQf2gR47YPwMyR3pZPe1V3RnwfwbDz: not found', true],
-    ['couldn\'t get block at height 99999999999: not found', 'couldn\'t get block at height 7: not found', true],
+    [
+      "couldn't get block with id d7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG: not found",
+      "couldn't get block with id 2EW6trC7aMYCU1BNQpmKZQf2gR47YPwMyR3pZPe1V3RnwfwbDz: not found",
+      true,
+    ],
+    ["couldn't get block at height 99999999999: not found", "couldn't get block at height 7: not found", true],
     ['logger with name "Z" not found', 'logger with name "http" not found', true],
-    ['asset \'FOO\' not found', 'asset \'\' not found', true],
-    ['fetching L1 validator "9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo" failed: not found', 'fetching L1 validator "x" failed: not found', true],
-    ['couldn\'t get tx: not found', 'couldn\'t get tx: not found', true],
-    ['couldn\'t get tx: not found', 'couldn\'t get block: not found', false],
+    ["asset 'FOO' not found", "asset '' not found", true],
+    [
+      'fetching L1 validator "9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo" failed: not found',
+      'fetching L1 validator "x" failed: not found',
+      true,
+    ],
+    ["couldn't get tx: not found", "couldn't get tx: not found", true],
+    ["couldn't get tx: not found", "couldn't get block: not found", false],
     ['not found', 'not found at all', false],
     ['nil transaction ID', 'nil transaction id', false],
   ];
@@ -27,7 +35,10 @@ describe('documented error messages, variable parts as wildcards', () => {
 });
 
 describe('a value of a type the param schema does not accept', () => {
-  const param = (method: string, name: string) => ({ document: entry(method).endpoint.document, schema: entry(method).method.params.find((p) => p.name === name)!.schema });
+  const param = (method: string, name: string) => ({
+    document: entry(method).endpoint.document,
+    schema: entry(method).method.params.find((p) => p.name === name)!.schema,
+  });
   it.each([
     ['platform.getTx', 'txID', true],
     ['platform.getBlockByHeight', 'height', true],
@@ -46,27 +57,54 @@ describe('live params swapped into examples', () => {
   const facts = new Facts();
   facts.harvest(entry('platform.getHeight').method, { height: '1000' });
   facts.harvest(entry('platform.getBlockByHeight').method, {
-    block: { parentID: '2VRGr8zAdk5R8zQ9Fskd1dUkCyXti63RVGhCkzQqkaaqMoiBHY', height: 1000, id: 'd7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG', txs: [{ unsignedTx: { outputs: [{ output: { addresses: ['P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5'] } }] }, credentials: [], id: 'AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ' }] },
+    block: {
+      parentID: '2VRGr8zAdk5R8zQ9Fskd1dUkCyXti63RVGhCkzQqkaaqMoiBHY',
+      height: 1000,
+      id: 'd7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG',
+      txs: [
+        {
+          unsignedTx: { outputs: [{ output: { addresses: ['P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5'] } }] },
+          credentials: [],
+          id: 'AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ',
+        },
+      ],
+    },
     encoding: 'json',
   });
-  const swap = (method: string, params: Record<string, unknown>) => substituteParams(entry(method).method, params as never, facts);
+  const swap = (method: string, params: Record<string, unknown>) =>
+    substituteParams(entry(method).method, params as never, facts);
 
   it('keeps the example form of a height and named heights', () => {
-    expect(swap('platform.getBlockByHeight', { height: 5, encoding: 'hex' })).toEqual({ height: 1000, encoding: 'hex' });
+    expect(swap('platform.getBlockByHeight', { height: 5, encoding: 'hex' })).toEqual({
+      height: 1000,
+      encoding: 'hex',
+    });
     expect(swap('platform.getBlockByHeight', { height: '5' })).toEqual({ height: '1000' });
     expect(swap('platform.getValidatorsAt', { height: 'proposed' })).toEqual({ height: 'proposed' });
   });
   it('uses transaction and block IDs of the same chain only', () => {
-    expect(swap('platform.getTx', { txID: '28KVjSw5h3XKGuNpJXWY74EdnGq4TUWvCgEtJPymgQTvudiugb' }).txID).toBe('AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ');
-    expect(swap('avm.getTx', { txID: '28KVjSw5h3XKGuNpJXWY74EdnGq4TUWvCgEtJPymgQTvudiugb' }).txID).toBe('28KVjSw5h3XKGuNpJXWY74EdnGq4TUWvCgEtJPymgQTvudiugb');
-    expect(swap('platform.getBlock', { blockID: '2EW6trC7aMYCU1BNQpmKZQf2gR47YPwMyR3pZPe1V3RnwfwbDz' }).blockID).toBe('d7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG');
+    expect(swap('platform.getTx', { txID: '28KVjSw5h3XKGuNpJXWY74EdnGq4TUWvCgEtJPymgQTvudiugb' }).txID).toBe(
+      'AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ',
+    );
+    expect(swap('avm.getTx', { txID: '28KVjSw5h3XKGuNpJXWY74EdnGq4TUWvCgEtJPymgQTvudiugb' }).txID).toBe(
+      '28KVjSw5h3XKGuNpJXWY74EdnGq4TUWvCgEtJPymgQTvudiugb',
+    );
+    expect(swap('platform.getBlock', { blockID: '2EW6trC7aMYCU1BNQpmKZQf2gR47YPwMyR3pZPe1V3RnwfwbDz' }).blockID).toBe(
+      'd7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG',
+    );
   });
   it('uses addresses found in outputs and drops a start index that belonged to the example', () => {
-    expect(swap('platform.getUTXOs', { addresses: ['P-avax1a', 'P-avax1b'], startIndex: { address: 'x', utxo: 'y' } })).toEqual({ addresses: ['P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5'] });
+    expect(
+      swap('platform.getUTXOs', { addresses: ['P-avax1a', 'P-avax1b'], startIndex: { address: 'x', utxo: 'y' } }),
+    ).toEqual({ addresses: ['P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5'] });
   });
   it('keeps the Primary Network ID and whatever nothing was found for', () => {
-    expect(swap('platform.getCurrentSupply', { subnetID: '11111111111111111111111111111111LpoYY' })).toEqual({ subnetID: '11111111111111111111111111111111LpoYY' });
-    expect(swap('platform.getL1Validator', { validationID: '9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo' })).toEqual({ validationID: '9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo' });
+    expect(swap('platform.getCurrentSupply', { subnetID: '11111111111111111111111111111111LpoYY' })).toEqual({
+      subnetID: '11111111111111111111111111111111LpoYY',
+    });
+    expect(
+      swap('platform.getL1Validator', { validationID: '9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo' }),
+    ).toEqual({ validationID: '9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo' });
   });
 });
 
@@ -77,7 +115,8 @@ describe('what is safe to call, and what a release serves', () => {
     ['chain', false],
     [undefined, false],
   ] as const)('calls a method whose x-side-effects is %s: %s (unsaid counts as a write)', (sideEffects, safe) => {
-    for (const { endpoint, method } of validator.methods.values()) expect(isSafeRead({ endpoint, method: { ...method, sideEffects } })).toBe(safe);
+    for (const { endpoint, method } of validator.methods.values())
+      expect(isSafeRead({ endpoint, method: { ...method, sideEffects } })).toBe(safe);
   });
   it.each([
     ['platform.getFeeConfig', 'v1.11.10', 'not served by v1.11.10 (served since v1.11.11)'],

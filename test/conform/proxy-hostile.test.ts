@@ -23,14 +23,22 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-async function upstream(answer: (body: string, headers: IncomingHttpHeaders, res: import('node:http').ServerResponse) => void): Promise<string> {
+async function upstream(
+  answer: (body: string, headers: IncomingHttpHeaders, res: import('node:http').ServerResponse) => void,
+): Promise<string> {
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => answer(body, req.headers, res));
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  closers.push(() => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }));
+  closers.push(
+    () =>
+      new Promise((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  );
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
@@ -42,12 +50,16 @@ async function proxyTo(url: string, extra: Partial<ProxyOptions> = {}) {
 
 function call(url: string, path: string, body: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; body: string }>((done, fail) => {
-    const req = request(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => done({ status: res.statusCode!, body: text }));
-      res.on('error', fail);
-    });
+    const req = request(
+      url + path,
+      { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => done({ status: res.statusCode!, body: text }));
+        res.on('error', fail);
+      },
+    );
     req.on('error', fail);
     req.end(body);
   });
@@ -56,7 +68,9 @@ function call(url: string, path: string, body: string, headers: Record<string, s
 const echo = (body: string, _h: IncomingHttpHeaders, res: import('node:http').ServerResponse) => {
   // Answers with the request's own id, as a node does: the proxy then compares two deep values.
   const id = body.slice(body.indexOf('"id":') + 5, body.lastIndexOf(',"method"'));
-  res.writeHead(200, { 'content-type': 'application/json' }).end(`{"jsonrpc":"2.0","result":{"height":"1"},"id":${id}}`);
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(`{"jsonrpc":"2.0","result":{"height":"1"},"id":${id}}`);
 };
 
 describe('the proxy under hostile input', () => {
@@ -90,7 +104,9 @@ describe('the proxy under hostile input', () => {
     expect(got.status).toBe(200);
     await proxy.settled();
     expect(internal).toEqual(['exchange #1: checking failed (RangeError); the proxy carries on']);
-    expect((await call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":2,"method":"platform.getHeight"}')).status).toBe(200);
+    expect((await call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":2,"method":"platform.getHeight"}')).status).toBe(
+      200,
+    );
   });
 
   it('answers 504 when the upstream stays silent past the timeout', async () => {
@@ -110,16 +126,36 @@ describe('the proxy under hostile input', () => {
       echo(body, headers, res);
     });
     const plain = await proxyTo(node);
-    await call(plain.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}', { host: 'evil.example' });
+    await call(plain.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}', {
+      host: 'evil.example',
+    });
     const named = await proxyTo(node, { hostHeader: 'localhost:9650' });
-    await call(named.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}', { host: 'evil.example' });
+    await call(named.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}', {
+      host: 'evil.example',
+    });
     expect(hosts).toEqual(['evil.example', 'localhost:9650']);
   });
 
   it('checks a request with 1,000,000 invalid items in time proportional to a valid one of the same size', async () => {
-    const proxy = await proxyTo(await upstream((_b, _h, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","error":{"code":-32000,"message":"x"},"id":1}')));
-    const invalid = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getBalance', params: { addresses: Array(1_000_000).fill('x') } });
-    const shape = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getBalance', params: { addresses: ['P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5'] } });
+    const proxy = await proxyTo(
+      await upstream((_b, _h, res) =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end('{"jsonrpc":"2.0","error":{"code":-32000,"message":"x"},"id":1}'),
+      ),
+    );
+    const invalid = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'platform.getBalance',
+      params: { addresses: Array(1_000_000).fill('x') },
+    });
+    const shape = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'platform.getBalance',
+      params: { addresses: ['P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5'] },
+    });
     const valid = shape.slice(0, -1) + ' '.repeat(invalid.length - shape.length) + '}';
     const timed = async (body: string) => {
       const start = performance.now();
@@ -149,14 +185,21 @@ describe('secrets through the proxy', () => {
       onInternalError: (m) => lines.push(m),
       onUnknownMethod: (m) => lines.push(m),
     });
-    const rpc = (method: string, params: unknown) => call(proxy.url, '/ext/keystore', JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
+    const rpc = (method: string, params: unknown) =>
+      call(proxy.url, '/ext/keystore', JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
     await rpc('keystore.createUser', { username: 'alice', password: PASSWORD });
-    const exported = JSON.parse((await rpc('keystore.exportUser', { username: 'alice', PASSWORD })).body) as { result: { user: string } };
+    const exported = JSON.parse((await rpc('keystore.exportUser', { username: 'alice', PASSWORD })).body) as {
+      result: { user: string };
+    };
     await rpc('keystore.importUser', { username: 'bob', paſſword: PASSWORD, user: exported.result.user });
     await rpc('keystore.deleteUser', [{ username: 'alice', password: PASSWORD }]);
     // Too long and not JSON: neither a violation nor the raw text may carry it.
     await rpc('keystore.createUser', { username: 'carol', password: `${PASSWORD}${'x'.repeat(1100)}` });
-    await call(proxy.url, '/ext/keystore', `{"jsonrpc":"2.0","id":1,"method":"keystore.createUser","params":{"password":"${PASSWORD}"`);
+    await call(
+      proxy.url,
+      '/ext/keystore',
+      `{"jsonrpc":"2.0","id":1,"method":"keystore.createUser","params":{"password":"${PASSWORD}"`,
+    );
     await proxy.settled();
 
     const files = readdirSync(dir);

@@ -26,7 +26,9 @@ interface Received {
 }
 
 /** An upstream that records what reached it and answers through `answer`. */
-async function upstream(answer: (req: Received, res: import('node:http').ServerResponse) => void | Promise<void>): Promise<{ url: string; received: Received[] }> {
+async function upstream(
+  answer: (req: Received, res: import('node:http').ServerResponse) => void | Promise<void>,
+): Promise<{ url: string; received: Received[] }> {
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -38,7 +40,13 @@ async function upstream(answer: (req: Received, res: import('node:http').ServerR
     });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  closers.push(() => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }));
+  closers.push(
+    () =>
+      new Promise((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
 }
 
@@ -49,23 +57,38 @@ async function proxyTo(url: string, violations: ProxyViolation[] = []): Promise<
 }
 
 /** A raw HTTP call: exact bytes out, exact bytes, status line and headers back. */
-function call(url: string, path: string, body: Buffer | string, headers: Record<string, string> = { 'content-type': 'application/json' }, onFirstChunk?: () => void) {
-  return new Promise<{ status: number; statusMessage: string; headers: IncomingHttpHeaders; body: Buffer }>((done, fail) => {
-    const req = request(url + path, { method: 'POST', headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => {
-        if (chunks.length === 0) onFirstChunk?.();
-        chunks.push(c);
+function call(
+  url: string,
+  path: string,
+  body: Buffer | string,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+  onFirstChunk?: () => void,
+) {
+  return new Promise<{ status: number; statusMessage: string; headers: IncomingHttpHeaders; body: Buffer }>(
+    (done, fail) => {
+      const req = request(url + path, { method: 'POST', headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => {
+          if (chunks.length === 0) onFirstChunk?.();
+          chunks.push(c);
+        });
+        res.on('end', () =>
+          done({
+            status: res.statusCode!,
+            statusMessage: res.statusMessage!,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', fail);
+        res.on('close', () => {
+          if (!res.complete) fail(new Error('the connection closed before the answer was complete'));
+        });
       });
-      res.on('end', () => done({ status: res.statusCode!, statusMessage: res.statusMessage!, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', fail);
-      res.on('close', () => {
-        if (!res.complete) fail(new Error('the connection closed before the answer was complete'));
-      });
-    });
-    req.on('error', fail);
-    req.end(body);
-  });
+      req.on('error', fail);
+      req.end(body);
+    },
+  );
 }
 
 /** Fails fast instead of at the suite's time limit when the proxy leaves a caller waiting. */
@@ -79,13 +102,24 @@ describe('the validating proxy', () => {
     const answer = Buffer.from('{"jsonrpc":"2.0","result":{"height":"42"},"id":7}\n');
     const node = await upstream((_req, res) => {
       res.sendDate = false;
-      res.writeHead(200, 'OK', ['Content-Type', 'application/json; charset=utf-8', 'X-Content-Type-Options', 'nosniff', 'node-id', 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg']);
+      res.writeHead(200, 'OK', [
+        'Content-Type',
+        'application/json; charset=utf-8',
+        'X-Content-Type-Options',
+        'nosniff',
+        'node-id',
+        'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg',
+      ]);
       res.end(answer);
     });
     const violations: ProxyViolation[] = [];
     const proxy = await proxyTo(node.url, violations);
     const sent = Buffer.from('{ "jsonrpc" : "2.0",\n "id":7, "method":"platform.getHeight", "params":{} }  ');
-    const got = await call(proxy.url, '/ext/bc/P?x=1', sent, { 'content-type': 'application/json', 'x-caller': 'test', 'content-length': String(sent.length) });
+    const got = await call(proxy.url, '/ext/bc/P?x=1', sent, {
+      'content-type': 'application/json',
+      'x-caller': 'test',
+      'content-length': String(sent.length),
+    });
 
     expect(node.received[0]!.body.equals(sent)).toBe(true);
     expect(node.received[0]!.headers['x-caller']).toBe('test');
@@ -99,16 +133,24 @@ describe('the validating proxy', () => {
     expect(got.headers.date).toBeUndefined();
     await proxy.settled();
     expect(violations).toEqual([]);
-    expect(proxy.stats.toJSON().methods).toEqual({ 'platform.getHeight': { calls: 1, violations: 0, specified: true } });
+    expect(proxy.stats.toJSON().methods).toEqual({
+      'platform.getHeight': { calls: 1, violations: 0, specified: true },
+    });
   });
 
   it('passes HTTP-level answers through as they are', async () => {
     const node = await upstream((_req, res) => {
-      res.writeHead(415, 'Unsupported Media Type', ['Content-Type', 'text/plain; charset=utf-8']).end('rpc: unrecognized Content-Type: text/plain\n');
+      res
+        .writeHead(415, 'Unsupported Media Type', ['Content-Type', 'text/plain; charset=utf-8'])
+        .end('rpc: unrecognized Content-Type: text/plain\n');
     });
     const proxy = await proxyTo(node.url);
     const got = await call(proxy.url, '/ext/bc/P', 'hello', { 'content-type': 'text/plain' });
-    expect([got.status, got.statusMessage, got.body.toString()]).toEqual([415, 'Unsupported Media Type', 'rpc: unrecognized Content-Type: text/plain\n']);
+    expect([got.status, got.statusMessage, got.body.toString()]).toEqual([
+      415,
+      'Unsupported Media Type',
+      'rpc: unrecognized Content-Type: text/plain\n',
+    ]);
   });
 
   it('streams an answer instead of holding it back', async () => {
@@ -122,14 +164,22 @@ describe('the validating proxy', () => {
       res.end('{"height":"1"},"id":1}\n');
     });
     const proxy = await proxyTo(node.url);
-    const got = await within(call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}', undefined, firstChunkSeen), 'the proxy held the first chunk back');
+    const got = await within(
+      call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}', undefined, firstChunkSeen),
+      'the proxy held the first chunk back',
+    );
     expect(got.body.toString()).toBe('{"jsonrpc":"2.0","result":{"height":"1"},"id":1}\n');
   });
 
   it('logs each violation with method, direction, JSON pointer and rule, and counts per method', async () => {
     const node = await upstream((req, res) => {
       const { id, method } = JSON.parse(req.body.toString()) as { id: number; method: string };
-      const result = method === 'platform.getHeight' ? { height: 42 } : method === 'platform.getTx' ? { tx: 'not hex', encoding: 'hex' } : { version: 'avalanchego/1.14.2' };
+      const result =
+        method === 'platform.getHeight'
+          ? { height: 42 }
+          : method === 'platform.getTx'
+            ? { tx: 'not hex', encoding: 'hex' }
+            : { version: 'avalanchego/1.14.2' };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', result, id }));
     });
     const violations: ProxyViolation[] = [];
@@ -140,11 +190,13 @@ describe('the validating proxy', () => {
     await proxy.settled();
 
     const seen = violations.map((v) => [v.method, v.direction, v.pointer, v.rule]);
-    expect(seen).toEqual(expect.arrayContaining([
-      ['platform.getHeight', 'response', '/result/height', 'type'],
-      ['platform.getTx', 'request', '/params/txID', 'type'],
-      ['platform.getTx', 'response', '/result/tx', 'format'],
-    ]));
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        ['platform.getHeight', 'response', '/result/height', 'type'],
+        ['platform.getTx', 'request', '/params/txID', 'type'],
+        ['platform.getTx', 'response', '/result/tx', 'format'],
+      ]),
+    );
     expect(seen.every(([method]) => method !== 'admin.getConfig')).toBe(true);
     const stats = proxy.stats.toJSON();
     expect(stats.calls).toBe(3);
@@ -165,7 +217,9 @@ describe('the validating proxy', () => {
     const got = await call(proxy.url, '/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}');
     expect(got.status).toBe(502);
     expect(got.headers['content-type']).toBe('text/plain; charset=utf-8');
-    expect(got.body.toString()).toMatch(new RegExp(`^502 Bad Gateway: the upstream node at ${gone.url} could not be reached \\(ECONNREFUSED\\)`));
+    expect(got.body.toString()).toMatch(
+      new RegExp(`^502 Bad Gateway: the upstream node at ${gone.url} could not be reached \\(ECONNREFUSED\\)`),
+    );
     expect(proxy.stats.upstreamFailures).toBe(1);
   });
 
@@ -179,7 +233,9 @@ describe('the validating proxy', () => {
     });
     const proxy = await proxyTo(node.url);
     const body = '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}';
-    await expect(within(call(proxy.url, '/ext/bc/P', body), 'the caller was left waiting')).rejects.toThrow(/^(aborted|the connection closed before the answer was complete)$/);
+    await expect(within(call(proxy.url, '/ext/bc/P', body), 'the caller was left waiting')).rejects.toThrow(
+      /^(aborted|the connection closed before the answer was complete)$/,
+    );
     const second = await call(proxy.url, '/ext/bc/P', body);
     expect(second.status).toBe(200);
     expect(JSON.parse(second.body.toString())).toEqual({ jsonrpc: '2.0', result: { height: '1' }, id: 1 });
@@ -190,10 +246,16 @@ describe('npm run proxy (the CLI)', () => {
   it('logs violations as they happen and prints calls and violations per method on SIGINT', async () => {
     const node = await upstream((req, res) => {
       const { id } = JSON.parse(req.body.toString()) as { id: number };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', result: { height: 42 }, id }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', result: { height: 42 }, id }));
     });
     const root = resolve(import.meta.dirname, '../..');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'conform/proxy-cli.ts'), '--upstream', node.url, '--port', '0'], { cwd: root });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'conform/proxy-cli.ts'), '--upstream', node.url, '--port', '0'],
+      { cwd: root },
+    );
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     const exited = new Promise<number | null>((done) => child.on('exit', done));

@@ -22,12 +22,18 @@ export async function startSyntheticNode(): Promise<{ url: string; close: () => 
     const endpoint = model.endpoints.find((e) => e.name === name)!;
     const handlers: Record<string, (params: Record<string, unknown>) => unknown> = {};
     for (const spec of methods) {
-      const answers = new MethodAnswers(model, endpoint.methods.find((m) => m.name === spec.name)!, spec, { chain, hrp: 'avax' });
+      const answers = new MethodAnswers(model, endpoint.methods.find((m) => m.name === spec.name)!, spec, {
+        chain,
+        hrp: 'avax',
+      });
       handlers[spec.handler] = (params) => answers.answer(params);
     }
     routes[path] = (create as (handlers: never) => server.Endpoint)(handlers as never);
   }
   const http: Server = createServer(server.createRouter(routes).node);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, close: () => new Promise((resolve) => http.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => http.close(() => resolve())),
+  };
 }

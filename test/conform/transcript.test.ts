@@ -16,7 +16,8 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-const post = (url: string, body: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const post = (url: string, body: string) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 
 describe('recording through the proxy', () => {
   it('writes <seq>-<method>.json per exchange, continuing the numbering of an earlier recording', async () => {
@@ -26,13 +27,20 @@ describe('recording through the proxy', () => {
     for (const round of [1, 2]) {
       const proxy = await startProxy({ upstream: node.url, validator, record: dir });
       await post(`${proxy.url}/ext/bc/P`, `{"jsonrpc":"2.0","id":${round},"method":"platform.getHeight"}`);
-      await post(`${proxy.url}/ext/bc/X`, '{"jsonrpc":"2.0","id":"a","method":"avm.getTxStatus","params":{"txID":"2QouvFWUbjuySRxeX5xMbNCuAaKWfbk5FeEa2JmoF85RKLk2dD"}}');
+      await post(
+        `${proxy.url}/ext/bc/X`,
+        '{"jsonrpc":"2.0","id":"a","method":"avm.getTxStatus","params":{"txID":"2QouvFWUbjuySRxeX5xMbNCuAaKWfbk5FeEa2JmoF85RKLk2dD"}}',
+      );
       await post(`${proxy.url}/ext/bc/P`, 'not json');
       await proxy.close();
     }
     expect(readdirSync(dir).sort()).toEqual([
-      '000001-platform.getHeight.json', '000002-avm.getTxStatus.json', '000003-no-method.json',
-      '000004-platform.getHeight.json', '000005-avm.getTxStatus.json', '000006-no-method.json',
+      '000001-platform.getHeight.json',
+      '000002-avm.getTxStatus.json',
+      '000003-no-method.json',
+      '000004-platform.getHeight.json',
+      '000005-avm.getTxStatus.json',
+      '000006-no-method.json',
     ]);
     const [first, second, third] = readTranscripts(dir).map((t) => t.transcript);
     expect(first).toEqual({
@@ -40,7 +48,11 @@ describe('recording through the proxy', () => {
       httpMethod: 'POST',
       method: 'platform.getHeight',
       request: { jsonrpc: '2.0', id: 1, method: 'platform.getHeight' },
-      response: { status: 200, contentType: 'application/json; charset=utf-8', body: { jsonrpc: '2.0', result: { height: '42' }, id: 1 } },
+      response: {
+        status: 200,
+        contentType: 'application/json; charset=utf-8',
+        body: { jsonrpc: '2.0', result: { height: '42' }, id: 1 },
+      },
     });
     expect(second!.endpoint).toBe('/ext/bc/X');
     expect(third).toMatchObject({ requestText: 'not json' });
@@ -50,8 +62,14 @@ describe('recording through the proxy', () => {
     const dir = mkdtempSync(join(tmpdir(), 'transcripts-'));
     const recorded = await startFakeNode(faithful);
     const proxy = await startProxy({ upstream: recorded.url, validator, record: dir });
-    closers.push(() => recorded.close(), () => proxy.close());
-    await post(`${proxy.url}/ext/bc/P`, '{"jsonrpc":"2.0","id":1,"method":"platform.getTx","params":{"txID":"AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ","encoding":"json"}}');
+    closers.push(
+      () => recorded.close(),
+      () => proxy.close(),
+    );
+    await post(
+      `${proxy.url}/ext/bc/P`,
+      '{"jsonrpc":"2.0","id":1,"method":"platform.getTx","params":{"txID":"AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ","encoding":"json"}}',
+    );
     await post(`${proxy.url}/ext/bc/P`, '{"jsonrpc":"2.0","id":2,"method":"platform.getBlockchainStatus","params":{}}');
     await proxy.settled();
 
@@ -59,7 +77,8 @@ describe('recording through the proxy', () => {
     closers.push(() => fresh.close());
     const transcripts = readTranscripts(dir);
     expect(transcripts).toHaveLength(2);
-    for (const { transcript } of transcripts) expect(await replayTranscript(transcript, fresh.url)).toEqual(transcript.response);
+    for (const { transcript } of transcripts)
+      expect(await replayTranscript(transcript, fresh.url)).toEqual(transcript.response);
     expect(fresh.calls.map((c) => c.method)).toEqual(['platform.getTx', 'platform.getBlockchainStatus']);
   });
 });
@@ -69,10 +88,16 @@ describe('a recording against the mock node', () => {
     const dir = mkdtempSync(join(tmpdir(), 'transcripts-'));
     const recorded = await startMockNode({ port: 0, host: '127.0.0.1' });
     const proxy = await startProxy({ upstream: recorded.url, validator, record: dir });
-    closers.push(() => recorded.close(), () => proxy.close());
+    closers.push(
+      () => recorded.close(),
+      () => proxy.close(),
+    );
     const calls: Array<[string, string]> = [
       ['/ext/bc/P', '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight"}'],
-      ['/ext/bc/P', '{"jsonrpc":"2.0","id":2,"method":"platform.getBlockByHeight","params":{"height":"1","encoding":"json"}}'],
+      [
+        '/ext/bc/P',
+        '{"jsonrpc":"2.0","id":2,"method":"platform.getBlockByHeight","params":{"height":"1","encoding":"json"}}',
+      ],
       ['/ext/bc/X', '{"jsonrpc":"2.0","id":3,"method":"avm.getAssetDescription","params":{"assetID":"AVAX"}}'],
       ['/ext/bc/P', '{"jsonrpc":"2.0","id":4,"method":"platform.getTx","params":{"txID":5}}'],
     ];
@@ -82,7 +107,13 @@ describe('a recording against the mock node', () => {
     const fresh = await startMockNode({ port: 0, host: '127.0.0.1' });
     closers.push(() => fresh.close());
     const transcripts = readTranscripts(dir);
-    expect(transcripts.map((t) => t.transcript.method)).toEqual(['platform.getHeight', 'platform.getBlockByHeight', 'avm.getAssetDescription', 'platform.getTx']);
-    for (const { transcript } of transcripts) expect(await replayTranscript(transcript, fresh.url)).toEqual(transcript.response);
+    expect(transcripts.map((t) => t.transcript.method)).toEqual([
+      'platform.getHeight',
+      'platform.getBlockByHeight',
+      'avm.getAssetDescription',
+      'platform.getTx',
+    ]);
+    for (const { transcript } of transcripts)
+      expect(await replayTranscript(transcript, fresh.url)).toEqual(transcript.response);
   });
 });

@@ -9,13 +9,17 @@ import { loadRevision } from '../../diff/load.ts';
 const FIXTURES = join(import.meta.dirname, '../fixtures/diff');
 const ROOT = join(import.meta.dirname, '../..');
 const run = promisify(execFile);
-const brief = (changes: Change[]) => changes.map(({ rule, method, pointer, clients, implementers }) => ({ rule, method, pointer, clients, implementers }));
+const brief = (changes: Change[]) =>
+  changes.map(({ rule, method, pointer, clients, implementers }) => ({ rule, method, pointer, clients, implementers }));
 
 describe('a fixture pair per kind of change', () => {
   for (const kind of readdirSync(FIXTURES).sort()) {
     it(kind, () => {
       const dir = join(FIXTURES, kind);
-      const changes = diffSpecs({ model: loadRevision(join(dir, 'old.json')) }, { model: loadRevision(join(dir, 'new.json')) });
+      const changes = diffSpecs(
+        { model: loadRevision(join(dir, 'old.json')) },
+        { model: loadRevision(join(dir, 'new.json')) },
+      );
       expect(brief(changes)).toEqual(JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')));
     });
   }
@@ -51,29 +55,50 @@ describe('the releases of this spec', () => {
       'platform.getValidatorFeeConfig method-added',
       'platform.getValidatorFeeState method-added',
     ]);
-    const removed = between('v1.12.1', 'v1.14.2').filter((c) => c.rule === 'result-property-removed').map((c) => c.pointer.split('/').at(-1));
+    const removed = between('v1.12.1', 'v1.14.2')
+      .filter((c) => c.rule === 'result-property-removed')
+      .map((c) => c.pointer.split('/').at(-1));
     expect(new Set(removed)).toEqual(new Set(['stakeAmount', 'rewardOwner']));
   });
 
   it('each change inside a method shows up between the releases on either side of it', () => {
-    expect(summary(between('v1.10.5', 'v1.10.6'))).toEqual(['platform.getValidatorsAt result-map-opened', 'platform.getValidatorsAt result-property-removed']);
+    expect(summary(between('v1.10.5', 'v1.10.6'))).toEqual([
+      'platform.getValidatorsAt result-map-opened',
+      'platform.getValidatorsAt result-property-removed',
+    ]);
     expect(summary(between('v1.10.15', 'v1.10.16'))).toEqual(['admin.setLoggerLevel result-property-added']);
     expect(summary(between('v1.11.12', 'v1.11.13'))).toEqual(
-      expect.arrayContaining(['platform.getSubnet result-property-added', 'platform.getValidatorsAt param-alternative-added', 'platform.getL1Validator method-added']),
+      expect.arrayContaining([
+        'platform.getSubnet result-property-added',
+        'platform.getValidatorsAt param-alternative-added',
+        'platform.getL1Validator method-added',
+      ]),
     );
-    expect(summary(between('v1.9.11', 'v1.9.12'))).toEqual(expect.arrayContaining(['avm.getTxStatus result-value-removed']));
+    expect(summary(between('v1.9.11', 'v1.9.12'))).toEqual(
+      expect.arrayContaining(['avm.getTxStatus result-value-removed']),
+    );
     expect(summary(between('v1.10.0', 'v1.10.1'))).toEqual(
-      expect.arrayContaining(['platform.getStake param-added', 'platform.getTx result-property-added', 'platform.getBlock result-property-added']),
+      expect.arrayContaining([
+        'platform.getStake param-added',
+        'platform.getTx result-property-added',
+        'platform.getBlock result-property-added',
+      ]),
     );
-    expect(summary(between('v1.9.7', 'v1.9.8'))).toEqual(expect.arrayContaining(['platform.getBalance param-removed', 'platform.getCurrentValidators result-property-added']));
+    expect(summary(between('v1.9.7', 'v1.9.8'))).toEqual(
+      expect.arrayContaining([
+        'platform.getBalance param-removed',
+        'platform.getCurrentValidators result-property-added',
+      ]),
+    );
   });
 });
 
 describe('npm run diff', () => {
-  const cli = (...args: string[]) => run('npx', ['tsx', 'diff/cli.ts', ...args], { cwd: ROOT }).then(
-    (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => e,
-  );
+  const cli = (...args: string[]) =>
+    run('npx', ['tsx', 'diff/cli.ts', ...args], { cwd: ROOT }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
 
   it('exits 1 on a breaking change, with text and JSON reports', async () => {
     const dir = join(FIXTURES, 'param-added-required');

@@ -22,7 +22,9 @@ if (!executable) {
   if (process.env.CI === 'true') {
     describe('docs in a real browser', () => {
       it('needs Chromium under CI=true', () => {
-        throw new Error('no Chromium found: install it (apt-get install chromium) or set CHROMIUM; CI requires the browser tests');
+        throw new Error(
+          'no Chromium found: install it (apt-get install chromium) or set CHROMIUM; CI requires the browser tests',
+        );
       });
     });
   }
@@ -66,7 +68,8 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
     await page.setViewportSize(viewport);
     const entry: Visit = { page, errors: [], requests: [], dialogs: [] };
     page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') entry.errors.push(`${message.type()}: ${message.text()}`);
+      if (message.type() === 'error' || message.type() === 'warning')
+        entry.errors.push(`${message.type()}: ${message.text()}`);
     });
     page.on('pageerror', (error) => entry.errors.push(`pageerror: ${error.message}`));
     page.on('request', (request) => entry.requests.push(request.url()));
@@ -88,13 +91,24 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
 
   const methodCount = () => real.model.endpoints.reduce((sum, endpoint) => sum + endpoint.methods.length, 0);
   const visibleMethods = (page: Page, scope: string) =>
-    page.$$eval(`${scope} [data-method]`, (items) => items.filter((item) => (item as HTMLElement).offsetParent !== null).map((item) => item.getAttribute('data-method')));
+    page.$$eval(`${scope} [data-method]`, (items) =>
+      items
+        .filter((item) => (item as HTMLElement).offsetParent !== null)
+        .map((item) => item.getAttribute('data-method')),
+    );
 
   it('lists every endpoint with its method count and every method on the landing page', async () => {
     const entry = await visit(realServer.url);
     const { page } = entry;
-    const cards = await page.$$eval('[data-endpoint]', (items) => items.map((item) => [item.getAttribute('data-endpoint'), item.querySelector('.count')?.textContent]));
-    expect(cards).toEqual(real.model.endpoints.map((endpoint) => [endpoint.name, `${endpoint.methods.length} method${endpoint.methods.length === 1 ? '' : 's'}`]));
+    const cards = await page.$$eval('[data-endpoint]', (items) =>
+      items.map((item) => [item.getAttribute('data-endpoint'), item.querySelector('.count')?.textContent]),
+    );
+    expect(cards).toEqual(
+      real.model.endpoints.map((endpoint) => [
+        endpoint.name,
+        `${endpoint.methods.length} method${endpoint.methods.length === 1 ? '' : 's'}`,
+      ]),
+    );
     expect(await visibleMethods(page, 'main')).toHaveLength(methodCount());
     expect(await visibleMethods(page, 'nav')).toHaveLength(methodCount());
     expect(await page.textContent('#search-status')).toBe(`${methodCount()} methods`);
@@ -108,7 +122,13 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
     const all = real.model.endpoints.flatMap((e) => e.methods);
     const expected = (query: string) =>
       all
-        .filter((m) => query.split(' ').every((word) => [m.name, m.summary, ...m.params.map((p) => p.name)].join(' ').toLowerCase().includes(word)))
+        .filter((m) =>
+          query
+            .split(' ')
+            .every((word) =>
+              [m.name, m.summary, ...m.params.map((p) => p.name)].join(' ').toLowerCase().includes(word),
+            ),
+        )
         .map((m) => m.name);
 
     await page.keyboard.press('/');
@@ -117,7 +137,9 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
     expect(await visibleMethods(page, 'nav')).toEqual(expected('getheight'));
     expect(await visibleMethods(page, 'main')).toEqual(expected('getheight'));
     expect(expected('getheight').length).toBeGreaterThan(1);
-    expect(await page.textContent('#search-status')).toBe(`${expected('getheight').length} of ${methodCount()} methods match`);
+    expect(await page.textContent('#search-status')).toBe(
+      `${expected('getheight').length} of ${methodCount()} methods match`,
+    );
 
     for (const query of ['subnetid', 'utxo address', 'validator']) {
       await page.fill('#search', query);
@@ -141,15 +163,24 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
   it('scrolls to the method when its link is followed, and the permalink is the address', async () => {
     const entry = await visit(realServer.url);
     const { page } = entry;
-    await Promise.all([page.waitForURL(/p-chain\.html#platform\.getCurrentValidators$/), page.click('main a[href="p-chain.html#platform.getCurrentValidators"]')]);
+    await Promise.all([
+      page.waitForURL(/p-chain\.html#platform\.getCurrentValidators$/),
+      page.click('main a[href="p-chain.html#platform.getCurrentValidators"]'),
+    ]);
     const position = await page.evaluate(() => {
       const section = document.getElementById('platform.getCurrentValidators')!;
-      return { top: section.getBoundingClientRect().top, scrolled: window.scrollY, targeted: section.matches(':target') };
+      return {
+        top: section.getBoundingClientRect().top,
+        scrolled: window.scrollY,
+        targeted: section.matches(':target'),
+      };
     });
     expect(position.targeted).toBe(true);
     expect(position.scrolled).toBeGreaterThan(0);
     expect(Math.abs(position.top)).toBeLessThan(40);
-    expect(await page.getAttribute('#platform\\.getCurrentValidators .permalink', 'href')).toBe('#platform.getCurrentValidators');
+    expect(await page.getAttribute('#platform\\.getCurrentValidators .permalink', 'href')).toBe(
+      '#platform.getCurrentValidators',
+    );
     await page.screenshot({ path: join(ARTIFACTS, 'docs-method.png'), fullPage: false });
     expectClean(entry, realServer.url);
   });
@@ -162,7 +193,10 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
     expect(await visibleMethods(page, 'main')).toHaveLength(methodCount());
     await page.fill('#search', 'issuetx');
     expect(await visibleMethods(page, 'nav')).toEqual(['platform.issueTx', 'avm.issueTx', 'wallet.issueTx']);
-    await Promise.all([page.waitForURL(/x-wallet\.html#wallet\.issueTx$/), page.click('nav a[href="x-wallet.html#wallet.issueTx"]')]);
+    await Promise.all([
+      page.waitForURL(/x-wallet\.html#wallet\.issueTx$/),
+      page.click('nav a[href="x-wallet.html#wallet.issueTx"]'),
+    ]);
     expect(await page.evaluate(() => document.getElementById('wallet.issueTx')!.matches(':target'))).toBe(true);
     expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toContain('system-ui');
     expectClean(entry, root);
@@ -175,7 +209,9 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
-    const landmarks = await page.evaluate(() => ['header', 'nav', 'main', 'footer'].map((tag) => document.querySelectorAll(tag).length));
+    const landmarks = await page.evaluate(() =>
+      ['header', 'nav', 'main', 'footer'].map((tag) => document.querySelectorAll(tag).length),
+    );
     expect(landmarks.every((count) => count > 0)).toBe(true);
     expect(await page.$$eval('h1', (items) => items.length)).toBe(1);
     expectClean(entry, realServer.url);
@@ -187,11 +223,16 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
       const { page } = entry;
       const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
       expect(widths[0], file).toBeLessThanOrEqual(widths[1]!);
-      expect(await page.evaluate(() => (document.querySelector('[data-nav-toggle]') as HTMLDetailsElement).open), file).toBe(false);
+      expect(
+        await page.evaluate(() => (document.querySelector('[data-nav-toggle]') as HTMLDetailsElement).open),
+        file,
+      ).toBe(false);
       if (file === 'index.html') {
         await page.screenshot({ path: join(ARTIFACTS, 'docs-landing-phone.png') });
         await page.fill('#search', 'getheight');
-        expect(await page.evaluate(() => (document.querySelector('[data-nav-toggle]') as HTMLDetailsElement).open)).toBe(true);
+        expect(
+          await page.evaluate(() => (document.querySelector('[data-nav-toggle]') as HTMLDetailsElement).open),
+        ).toBe(true);
       }
       expectClean(entry, realServer.url);
     }
@@ -206,7 +247,9 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
       request.on('data', (chunk) => (body += chunk));
       request.on('end', () => {
         received.push(`${request.url} ${body}`);
-        response.writeHead(200, { ...cors, 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":{"height":"4242"}}');
+        response
+          .writeHead(200, { ...cors, 'content-type': 'application/json' })
+          .end('{"jsonrpc":"2.0","id":1,"result":{"height":"4242"}}');
       });
     });
     await new Promise<void>((done) => node.listen(0, '127.0.0.1', done));
@@ -222,7 +265,10 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
       expect(await page.textContent(`${form} [data-try-output]`)).toContain('"height": "4242"');
       expect(received).toHaveLength(1);
       expect(received[0]!.startsWith('/ext/bc/P ')).toBe(true);
-      expect(JSON.parse(received[0]!.slice('/ext/bc/P '.length))).toMatchObject({ jsonrpc: '2.0', method: 'platform.getHeight' });
+      expect(JSON.parse(received[0]!.slice('/ext/bc/P '.length))).toMatchObject({
+        jsonrpc: '2.0',
+        method: 'platform.getHeight',
+      });
       expect(entry.errors).toEqual([]);
       expect(entry.requests.filter((url) => !url.startsWith(realServer.url) && !url.startsWith(nodeUrl))).toEqual([]);
     } finally {
@@ -236,7 +282,10 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
     const form = '#keystore\\.createUser .try-it';
     await page.click(`${form} summary`);
     await page.fill(`${form} input[name="baseUrl"]`, 'http://127.0.0.1:9');
-    await page.fill(`${form} textarea[name="body"]`, '{"jsonrpc":"2.0","id":1,"method":"keystore.createUser","params":{"username":"a","password": Hunter2Secret}}');
+    await page.fill(
+      `${form} textarea[name="body"]`,
+      '{"jsonrpc":"2.0","id":1,"method":"keystore.createUser","params":{"username":"a","password": Hunter2Secret}}',
+    );
     await page.click(`${form} button[type="submit"]`);
     const output = (await page.textContent(`${form} [data-try-output]`)) ?? '';
     expect(output).toMatch(/^The request is not valid JSON/);

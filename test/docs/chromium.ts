@@ -8,7 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 
-const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/lib/chromium/chromium', '/snap/bin/chromium'];
+const CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/lib/chromium/chromium',
+  '/snap/bin/chromium',
+];
 
 const LAUNCH_ARGS = [
   '--headless',
@@ -31,7 +36,10 @@ export function findChromium(): string | undefined {
   const found = CANDIDATES.find((path) => existsSync(path));
   if (found) return found;
   try {
-    return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim() || undefined;
+    return (
+      execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim() ||
+      undefined
+    );
   } catch {
     return undefined;
   }
@@ -41,7 +49,9 @@ export function missingChromiumBanner(ci: boolean): string {
   return [
     '',
     '*'.repeat(78),
-    ci ? '*  NO CHROMIUM, and CI=true requires the docs browser tests: this run FAILS.' : '*  NO CHROMIUM: the docs browser tests are SKIPPED.',
+    ci
+      ? '*  NO CHROMIUM, and CI=true requires the docs browser tests: this run FAILS.'
+      : '*  NO CHROMIUM: the docs browser tests are SKIPPED.',
     '*  Install it (`apt-get install chromium` on Debian) or set CHROMIUM=/path/to/chromium.',
     '*'.repeat(78),
     '',

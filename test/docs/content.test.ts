@@ -13,7 +13,12 @@ import { type BuiltSite, SPECS, attributeValues, buildSite, methodSection, textO
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const schemas: Record<string, JsonSchema> = {
   Uint64: { type: 'string', pattern: '^(0|[1-9][0-9]*)$', description: 'A decimal string.' },
-  Uint64Param: { anyOf: [{ type: 'string', pattern: '^[0-9]{1,20}$' }, { type: 'integer', minimum: 0 }] },
+  Uint64Param: {
+    anyOf: [
+      { type: 'string', pattern: '^[0-9]{1,20}$' },
+      { type: 'integer', minimum: 0 },
+    ],
+  },
   ID: { type: 'string', format: 'avax-cb58', description: 'A cb58 ID.' },
   NodeID: { type: 'string', format: 'avax-node-id' },
   HexNoChecksum: { type: 'string', pattern: '^0x([0-9a-fA-F]{2})*$' },
@@ -35,8 +40,14 @@ describe('types as the wire carries them', () => {
     [ref('NullableHex'), 'NullableHex (0x hex or null)'],
     [{ type: 'array', items: ref('NodeID') }, 'array of NodeID (NodeID- + cb58)'],
     [{ type: ['array', 'null'], items: ref('ID') }, 'array of ID (cb58) or null'],
-    [{ type: 'object', propertyNames: ref('NodeID'), additionalProperties: ref('Uint64') }, 'map of NodeID (NodeID- + cb58) → Uint64 (decimal string)'],
-    [{ type: 'object', additionalProperties: { title: 'Entry', type: 'object', properties: {} } }, 'map of string → Entry'],
+    [
+      { type: 'object', propertyNames: ref('NodeID'), additionalProperties: ref('Uint64') },
+      'map of NodeID (NodeID- + cb58) → Uint64 (decimal string)',
+    ],
+    [
+      { type: 'object', additionalProperties: { title: 'Entry', type: 'object', properties: {} } },
+      'map of string → Entry',
+    ],
     [{ type: 'string', enum: ['hex', 'json'] }, '"hex" | "json"'],
     [{ const: 'Dropped' }, '"Dropped"'],
     [{ anyOf: [ref('HexNoChecksum'), ref('Owner')] }, 'HexNoChecksum (0x hex) or Owner'],
@@ -47,9 +58,12 @@ describe('types as the wire carries them', () => {
     expect(typeText(schema)).toBe(expected);
   });
 
-  it.each(Object.keys(avalancheFormats))('tells how a string of format %s looks on the wire, not just its format name', (format) => {
-    expect(typeText({ type: 'string', format })).not.toBe(`string (${format})`);
-  });
+  it.each(Object.keys(avalancheFormats))(
+    'tells how a string of format %s looks on the wire, not just its format name',
+    (format) => {
+      expect(typeText({ type: 'string', format })).not.toBe(`string (${format})`);
+    },
+  );
 
   it('links a named type to its entry on the types page, with its description as a tooltip', () => {
     const html = typeExpression(ref('ID'), context).toHTML();
@@ -58,24 +72,40 @@ describe('types as the wire carries them', () => {
   });
 
   it('builds a tree: object fields, fields of a named type folded, variants as branches, and no endless loop', () => {
-    const node = schemaNode('result', { type: 'object', required: ['owner'], properties: { owner: ref('Owner'), kind: ref('Kind'), loop: ref('Loop') } }, context);
+    const node = schemaNode(
+      'result',
+      {
+        type: 'object',
+        required: ['owner'],
+        properties: { owner: ref('Owner'), kind: ref('Kind'), loop: ref('Loop') },
+      },
+      context,
+    );
     const [owner, kind, loop] = node.fields;
     expect(owner).toMatchObject({ name: 'owner', required: true, open: false, fieldsLabel: 'Fields of Owner' });
-    expect(owner!.fields.map((f) => [f.name, textOf(f.type.toHTML()), f.required])).toEqual([['threshold', 'Uint64 (decimal string)', true]]);
+    expect(owner!.fields.map((f) => [f.name, textOf(f.type.toHTML()), f.required])).toEqual([
+      ['threshold', 'Uint64 (decimal string)', true],
+    ]);
     expect(kind!.variants.map((v) => textOf(v.type.toHTML()))).toEqual(['A', 'Owner']);
     expect(loop!.fields[0]!.name).toBe('next');
     expect(loop!.fields[0]!.fields).toEqual([]);
   });
 
   it('tells if/then/else as a rule', () => {
-    const node = schemaNode('r', {
-      type: 'object',
-      properties: { status: { type: 'string' }, reason: { type: 'string' } },
-      if: { properties: { status: { const: 'Dropped' } } },
-      then: { required: ['reason'] },
-      else: { properties: { reason: false } },
-    }, context);
-    expect(node.rules.map((rule) => textOf(rule.toHTML()))).toEqual(['When status is "Dropped": reason is required. Otherwise: reason is absent.']);
+    const node = schemaNode(
+      'r',
+      {
+        type: 'object',
+        properties: { status: { type: 'string' }, reason: { type: 'string' } },
+        if: { properties: { status: { const: 'Dropped' } } },
+        then: { required: ['reason'] },
+        else: { properties: { reason: false } },
+      },
+      context,
+    );
+    expect(node.rules.map((rule) => textOf(rule.toHTML()))).toEqual([
+      'When status is "Dropped": reason is required. Otherwise: reason is absent.',
+    ]);
   });
 });
 
@@ -84,7 +114,9 @@ describe('method sections of the real spec', () => {
   let methods: Array<{ endpoint: string; method: MethodModel }>;
   beforeAll(async () => {
     site = await buildSite(SPECS.real);
-    methods = site.model.endpoints.flatMap((endpoint) => endpoint.methods.map((method) => ({ endpoint: endpoint.name, method })));
+    methods = site.model.endpoints.flatMap((endpoint) =>
+      endpoint.methods.map((method) => ({ endpoint: endpoint.name, method })),
+    );
   });
   const section = (endpoint: string, name: string) => methodSection(site.page(`${endpoint}.html`), name);
 
@@ -92,9 +124,13 @@ describe('method sections of the real spec', () => {
     const text = (endpoint: string, name: string) => textOf(section(endpoint, name)).replace(/\s+/g, ' ');
     expect(text('p-chain', 'platform.getL1Validator')).toMatch(/validationID.*Releases: since v1\.12\.2\./);
     expect(text('p-chain', 'platform.getStake')).toMatch(/validatorsOnly.*Releases: since v1\.10\.1\./);
-    expect(text('p-chain', 'platform.getValidatorsAt')).toContain('Earlier shape (removed in v1.10.6): The shape before v1.10.6');
+    expect(text('p-chain', 'platform.getValidatorsAt')).toContain(
+      'Earlier shape (removed in v1.10.6): The shape before v1.10.6',
+    );
     expect(text('x-chain', 'avm.getTxStatus')).toContain('Value "Rejected": removed in v1.9.12.');
-    expect(textOf(site.page('types.html')).replace(/\s+/g, ' ')).toMatch(/stakeAmount.*Releases: deprecated since v1\.9\.8; removed in v1\.12\.2\./);
+    expect(textOf(site.page('types.html')).replace(/\s+/g, ' ')).toMatch(
+      /stakeAmount.*Releases: deprecated since v1\.9\.8; removed in v1\.12\.2\./,
+    );
   });
 
   it('shows params with name, required and description, errors with codes and messages, and the result', () => {
@@ -104,14 +140,23 @@ describe('method sections of the real spec', () => {
       const text = textOf(html);
       // The params table: one row per param, its name in the row header and "required" or "optional" in its cell.
       const table = /<table class="params">([\s\S]*?)<\/table>/.exec(html)?.[1] ?? '';
-      const rows = [...table.matchAll(/<th scope="row"><code>([^<]*)<\/code><\/th>[\s\S]*?<td data-label="Required">([\s\S]*?)<\/td>/g)];
-      expect(rows.map((row) => [textOf(row[1]!), textOf(row[2]!)]), method.name).toEqual(
-        method.params.map((param) => [param.name, param.required ? 'required' : 'optional']),
-      );
-      for (const param of method.params) expect(text).toContain(textOf(param.description.split('\n')[0]!.replace(/`/g, '')).slice(0, 20));
+      const rows = [
+        ...table.matchAll(
+          /<th scope="row"><code>([^<]*)<\/code><\/th>[\s\S]*?<td data-label="Required">([\s\S]*?)<\/td>/g,
+        ),
+      ];
+      expect(
+        rows.map((row) => [textOf(row[1]!), textOf(row[2]!)]),
+        method.name,
+      ).toEqual(method.params.map((param) => [param.name, param.required ? 'required' : 'optional']));
+      for (const param of method.params)
+        expect(text).toContain(textOf(param.description.split('\n')[0]!.replace(/`/g, '')).slice(0, 20));
       for (const error of method.errors) expect(text).toContain(`${error.code}${error.message}`);
       const result = textOf(html.slice(html.indexOf('<h3>Result</h3>'), html.indexOf('<h3>Errors</h3>')));
-      if (method.result) expect(result, method.name).toContain(`${method.result.name} ${textOf(typeExpression(method.result.schema, siteContext).toHTML())}`);
+      if (method.result)
+        expect(result, method.name).toContain(
+          `${method.result.name} ${textOf(typeExpression(method.result.schema, siteContext).toHTML())}`,
+        );
       else expect(result, method.name).toContain('This method sends no result.');
     }
   });
@@ -129,7 +174,9 @@ describe('method sections of the real spec', () => {
   it('badges deprecations and node versions, and names the replacement', () => {
     for (const { endpoint, method } of methods) {
       const html = section(endpoint, method.name);
-      const badges = [...html.matchAll(/<span class="badge badge-(\w+)">([^<]*)<\/span>/g)].map((m) => `${m[1]}: ${m[2]}`);
+      const badges = [...html.matchAll(/<span class="badge badge-(\w+)">([^<]*)<\/span>/g)].map(
+        (m) => `${m[1]}: ${m[2]}`,
+      );
       const { since, deprecatedSince, removedIn } = method.versions;
       expect(badges.some((b) => b.startsWith('deprecated'))).toBe(method.deprecated);
       if (deprecatedSince) expect(badges).toContain(`deprecated: deprecated since ${deprecatedSince}`);
@@ -137,19 +184,34 @@ describe('method sections of the real spec', () => {
       if (removedIn) expect(badges).toContain(`removed: removed in ${removedIn}`);
       if (method.replacement) expect(textOf(html)).toContain(`Use instead: ${method.replacement.replace(/`/g, '')}`);
     }
-    expect(section('p-chain', 'platform.getBalance')).toContain('Use instead: <a href="p-chain.html#platform.getUTXOs">platform.getUTXOs</a>');
+    expect(section('p-chain', 'platform.getBalance')).toContain(
+      'Use instead: <a href="p-chain.html#platform.getUTXOs">platform.getUTXOs</a>',
+    );
   });
 
   it('draws the validator kinds of getCurrentValidators as branches of the result tree', () => {
     const html = section('p-chain', 'platform.getCurrentValidators');
-    const variants = [...html.matchAll(/<li class="variant"><div class="node-head"><span class="type"><a class="type-name" href="types.html#(\w+)"/g)].map((m) => m[1]);
-    expect(variants).toEqual(['PlatformPrimaryNetworkValidator', 'PlatformSubnetPermissionlessValidator', 'PlatformPermissionedValidator', 'PlatformL1Validator']);
+    const variants = [
+      ...html.matchAll(
+        /<li class="variant"><div class="node-head"><span class="type"><a class="type-name" href="types.html#(\w+)"/g,
+      ),
+    ].map((m) => m[1]);
+    expect(variants).toEqual([
+      'PlatformPrimaryNetworkValidator',
+      'PlatformSubnetPermissionlessValidator',
+      'PlatformPermissionedValidator',
+      'PlatformL1Validator',
+    ]);
     expect(textOf(html)).toContain('One of 4 kinds');
   });
 
   it('shows maps and conditional fields in words', () => {
-    expect(textOf(section('p-chain', 'platform.getValidatorsAt'))).toMatch(/map of NodeID \([^)]*\) → PlatformValidatorAtHeight/);
-    expect(textOf(section('p-chain', 'platform.getTxStatus'))).toContain('When status is "Dropped": reason is string (required). Otherwise: reason is absent.');
+    expect(textOf(section('p-chain', 'platform.getValidatorsAt'))).toMatch(
+      /map of NodeID \([^)]*\) → PlatformValidatorAtHeight/,
+    );
+    expect(textOf(section('p-chain', 'platform.getTxStatus'))).toContain(
+      'When status is "Dropped": reason is string (required). Otherwise: reason is absent.',
+    );
   });
 
   it('gives every shared type an entry on the types page, with the methods that use it', () => {

@@ -20,10 +20,22 @@ describe('the hostile fixture', () => {
   it('creates no element, attribute or link of its own on any page', () => {
     for (const { path, contents } of pages()) {
       const tags = [...contents.matchAll(/<([a-zA-Z][\w-]*)([^>]*)>/g)];
-      expect(tags.filter(([, tag]) => tag === 'script').map(([whole]) => whole), path).toEqual(['<script src="assets/site.js" defer>']);
-      expect(tags.filter(([, tag]) => tag === 'img'), path).toEqual([]);
-      expect(tags.filter(([, , attributes]) => /\son\w+\s*=/i.test(attributes!)).map(([whole]) => whole), path).toEqual([]);
-      expect(attributeValues(contents, 'href').filter((href) => /^\s*javascript:/i.test(href)), path).toEqual([]);
+      expect(
+        tags.filter(([, tag]) => tag === 'script').map(([whole]) => whole),
+        path,
+      ).toEqual(['<script src="assets/site.js" defer>']);
+      expect(
+        tags.filter(([, tag]) => tag === 'img'),
+        path,
+      ).toEqual([]);
+      expect(
+        tags.filter(([, , attributes]) => /\son\w+\s*=/i.test(attributes!)).map(([whole]) => whole),
+        path,
+      ).toEqual([]);
+      expect(
+        attributeValues(contents, 'href').filter((href) => /^\s*javascript:/i.test(href)),
+        path,
+      ).toEqual([]);
     }
   });
 
@@ -35,10 +47,10 @@ describe('the hostile fixture', () => {
       "{{constructor.constructor('window.__xss=2')()}}",
       '{{#each this}}{{/each}}',
       "</code></pre><script>window.__xss='fence'</script>",
-      "q\"><img src=x onerror=\"window.__xss='param-name'\">",
+      'q"><img src=x onerror="window.__xss=\'param-name\'">',
       "<script>window.__xss='error'</script> {{message}}",
       "The prose docs say <script>window.__xss='discrepancy'</script> and {{discrepancy}}; the wire says otherwise.",
-      'a link (javascript:window.__xss=\'link\')',
+      "a link (javascript:window.__xss='link')",
     ]) {
       expect(text).toContain(payload);
     }
@@ -57,7 +69,9 @@ describe('the hostile fixture', () => {
     expect(JSON.parse(request!).params.mode).toBe('{{mode}}');
     const [curl] = codeBlocks(section, 'curl');
     // The server variable holds `$(touch /tmp/pwned)'"...`: quoted, the shell sees one word.
-    expect(curl).toContain(`'http://127.0.0.1:9650/ext/bc/X$(touch /tmp/pwned)'\\''"><img src=x onerror=alert('\\''server'\\'')>'`);
+    expect(curl).toContain(
+      `'http://127.0.0.1:9650/ext/bc/X$(touch /tmp/pwned)'\\''"><img src=x onerror=alert('\\''server'\\'')>'`,
+    );
     const [typescript] = codeBlocks(section, 'TypeScript');
     expect(typescript).toContain(`'</script><script>window.__xss=\\'value\\'</script>\\'; alert(\\'ts\\'); \\''`);
   });
@@ -78,11 +92,16 @@ describe('snippet quoting', () => {
 });
 
 describe('markdown', () => {
-  const md = (source: string) => renderMarkdown(source, (name) => (name === 'platform.getUTXOs' ? 'p-chain.html#platform.getUTXOs' : undefined)).toHTML();
+  const md = (source: string) =>
+    renderMarkdown(source, (name) =>
+      name === 'platform.getUTXOs' ? 'p-chain.html#platform.getUTXOs' : undefined,
+    ).toHTML();
 
   it('renders paragraphs, lists, fenced code, inline code, bold and emphasis', () => {
     expect(md('One\nline.\n\nTwo.')).toBe('<p>One line.</p>\n<p>Two.</p>');
-    expect(md('- a `b`\n- **c** and *d*\n  continued')).toBe('<ul><li>a <code>b</code></li><li><strong>c</strong> and <em>d</em> continued</li></ul>');
+    expect(md('- a `b`\n- **c** and *d*\n  continued')).toBe(
+      '<ul><li>a <code>b</code></li><li><strong>c</strong> and <em>d</em> continued</li></ul>',
+    );
     expect(md('1. x\n2. y')).toBe('<ol><li>x</li><li>y</li></ol>');
     expect(md('```\n<b>\n```')).toBe('<pre class="code"><code>&lt;b&gt;</code></pre>');
   });
@@ -91,13 +110,17 @@ describe('markdown', () => {
     expect(md('Use `platform.getUTXOs` or platform.getUTXOs, not e.g. foo.bar.')).toBe(
       '<p>Use <a href="p-chain.html#platform.getUTXOs"><code>platform.getUTXOs</code></a> or <a href="p-chain.html#platform.getUTXOs">platform.getUTXOs</a>, not e.g. foo.bar.</p>',
     );
-    expect(md('[docs](https://build.avax.network/docs)')).toBe('<p><a href="https://build.avax.network/docs">docs</a></p>');
+    expect(md('[docs](https://build.avax.network/docs)')).toBe(
+      '<p><a href="https://build.avax.network/docs">docs</a></p>',
+    );
     expect(md('[x](javascript:alert(1))')).not.toContain('href');
     expect(md('[x](data:text/html,hi)')).not.toContain('href');
   });
 
   it('never lets raw HTML through', () => {
-    expect(md('<img src=x onerror=alert(1)> & "q"')).toBe('<p>&lt;img src&#61;x onerror&#61;alert(1)&gt; &amp; &quot;q&quot;</p>');
+    expect(md('<img src=x onerror=alert(1)> & "q"')).toBe(
+      '<p>&lt;img src&#61;x onerror&#61;alert(1)&gt; &amp; &quot;q&quot;</p>',
+    );
   });
 });
 

@@ -7,10 +7,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { HtmlValidate, type RuleConfig, StaticConfigLoader } from 'html-validate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type BuiltSite, SPECS, attributeValues, buildSite, codeBlocks, methodSection, renderDocs, textOf } from './site.ts';
+import {
+  type BuiltSite,
+  SPECS,
+  attributeValues,
+  buildSite,
+  codeBlocks,
+  methodSection,
+  renderDocs,
+  textOf,
+} from './site.ts';
 
 const sites: Record<keyof typeof SPECS, BuiltSite> = {} as never;
-const pagesOf = (site: BuiltSite) => site.files.filter((f) => f.path.endsWith('.html')).map((f) => f.path.slice('docs/'.length));
+const pagesOf = (site: BuiltSite) =>
+  site.files.filter((f) => f.path.endsWith('.html')).map((f) => f.path.slice('docs/'.length));
 
 beforeAll(async () => {
   for (const name of Object.keys(SPECS) as Array<keyof typeof SPECS>) sites[name] = await buildSite(SPECS[name]);
@@ -23,54 +33,74 @@ describe('docs site structure', () => {
       expect(paths).toContain(`docs/${endpoint.name}.html`);
       expect(paths).toContain(`docs/openrpc/${endpoint.name}.json`);
     }
-    expect(paths).toEqual(expect.arrayContaining(['docs/index.html', 'docs/types.html', 'docs/assets/site.css', 'docs/assets/site.js', 'docs/assets/favicon.svg']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'docs/index.html',
+        'docs/types.html',
+        'docs/assets/site.css',
+        'docs/assets/site.js',
+        'docs/assets/favicon.svg',
+      ]),
+    );
   });
 
-  it.each(['real', 'demo', 'hostile'] as const)('gives every method of the %s spec a section, a permalink and an entry in the navigation', (name) => {
-    const site = sites[name];
-    const index = site.page('index.html');
-    for (const endpoint of site.model.endpoints) {
-      const page = site.page(`${endpoint.name}.html`);
-      for (const method of endpoint.methods) {
-        expect(attributeValues(page, 'id')).toContain(method.name);
-        expect(attributeValues(page, 'href')).toContain(`#${method.name}`);
-        expect(attributeValues(index, 'href')).toContain(`${endpoint.name}.html#${method.name}`);
-        expect(textOf(methodSection(page, method.name))).toContain(method.summary);
-      }
-    }
-  });
-
-  it.each(['real', 'demo', 'hostile'] as const)('lists every endpoint and every method of the %s spec on the landing page', (name) => {
-    const { model } = sites[name];
-    const index = sites[name].page('index.html');
-    expect(attributeValues(index, 'data-endpoint')).toEqual(model.endpoints.map((endpoint) => endpoint.name));
-    expect(new Set(attributeValues(index, 'data-method'))).toEqual(new Set(model.endpoints.flatMap((endpoint) => endpoint.methods.map((method) => method.name))));
-  });
-
-  it.each(['real', 'demo', 'hostile'] as const)('resolves every link of the %s site to an existing file and id', (name) => {
-    const site = sites[name];
-    const idsByPage = new Map<string, Set<string>>();
-    const idsOf = (file: string) => {
-      if (!idsByPage.has(file)) idsByPage.set(file, new Set(attributeValues(readFileSync(file, 'utf8'), 'id')));
-      return idsByPage.get(file)!;
-    };
-    const broken: string[] = [];
-    for (const page of pagesOf(site)) {
-      const pageFile = join(site.dir, page);
-      const html = site.page(page);
-      for (const link of [...attributeValues(html, 'href'), ...attributeValues(html, 'src')]) {
-        if (/^[a-z]+:/i.test(link)) {
-          broken.push(`${page}: ${link} leaves the site`);
-          continue;
+  it.each(['real', 'demo', 'hostile'] as const)(
+    'gives every method of the %s spec a section, a permalink and an entry in the navigation',
+    (name) => {
+      const site = sites[name];
+      const index = site.page('index.html');
+      for (const endpoint of site.model.endpoints) {
+        const page = site.page(`${endpoint.name}.html`);
+        for (const method of endpoint.methods) {
+          expect(attributeValues(page, 'id')).toContain(method.name);
+          expect(attributeValues(page, 'href')).toContain(`#${method.name}`);
+          expect(attributeValues(index, 'href')).toContain(`${endpoint.name}.html#${method.name}`);
+          expect(textOf(methodSection(page, method.name))).toContain(method.summary);
         }
-        const [path, fragment] = link.split('#');
-        const target = path ? resolve(dirname(pageFile), path) : pageFile;
-        if (!target.startsWith(site.dir) || !existsSync(target)) broken.push(`${page}: ${link} (no file)`);
-        else if (fragment !== undefined && !idsOf(target).has(decodeURIComponent(fragment))) broken.push(`${page}: ${link} (no id)`);
       }
-    }
-    expect(broken).toEqual([]);
-  });
+    },
+  );
+
+  it.each(['real', 'demo', 'hostile'] as const)(
+    'lists every endpoint and every method of the %s spec on the landing page',
+    (name) => {
+      const { model } = sites[name];
+      const index = sites[name].page('index.html');
+      expect(attributeValues(index, 'data-endpoint')).toEqual(model.endpoints.map((endpoint) => endpoint.name));
+      expect(new Set(attributeValues(index, 'data-method'))).toEqual(
+        new Set(model.endpoints.flatMap((endpoint) => endpoint.methods.map((method) => method.name))),
+      );
+    },
+  );
+
+  it.each(['real', 'demo', 'hostile'] as const)(
+    'resolves every link of the %s site to an existing file and id',
+    (name) => {
+      const site = sites[name];
+      const idsByPage = new Map<string, Set<string>>();
+      const idsOf = (file: string) => {
+        if (!idsByPage.has(file)) idsByPage.set(file, new Set(attributeValues(readFileSync(file, 'utf8'), 'id')));
+        return idsByPage.get(file)!;
+      };
+      const broken: string[] = [];
+      for (const page of pagesOf(site)) {
+        const pageFile = join(site.dir, page);
+        const html = site.page(page);
+        for (const link of [...attributeValues(html, 'href'), ...attributeValues(html, 'src')]) {
+          if (/^[a-z]+:/i.test(link)) {
+            broken.push(`${page}: ${link} leaves the site`);
+            continue;
+          }
+          const [path, fragment] = link.split('#');
+          const target = path ? resolve(dirname(pageFile), path) : pageFile;
+          if (!target.startsWith(site.dir) || !existsSync(target)) broken.push(`${page}: ${link} (no file)`);
+          else if (fragment !== undefined && !idsOf(target).has(decodeURIComponent(fragment)))
+            broken.push(`${page}: ${link} (no id)`);
+        }
+      }
+      expect(broken).toEqual([]);
+    },
+  );
 });
 
 describe('docs output', () => {
@@ -99,7 +129,8 @@ describe('docs output', () => {
     for (const site of Object.values(sites)) {
       for (const page of pagesOf(site)) {
         const report = await validator.validateString(site.page(page), page);
-        for (const result of report.results) for (const m of result.messages) problems.push(`${page}:${m.line}:${m.column} ${m.ruleId} ${m.message}`);
+        for (const result of report.results)
+          for (const m of result.messages) problems.push(`${page}:${m.line}:${m.column} ${m.ruleId} ${m.message}`);
       }
     }
     expect(problems).toEqual([]);
@@ -123,9 +154,16 @@ describe('examples', () => {
         const section = methodSection(page, method.name);
         const requests = codeBlocks(section, 'Request');
         const responses = codeBlocks(section, 'Response');
-        const expected = method.examples.map((example) => ({ jsonrpc: '2.0', id: 1, method: method.name, params: example.params }));
+        const expected = method.examples.map((example) => ({
+          jsonrpc: '2.0',
+          id: 1,
+          method: method.name,
+          params: example.params,
+        }));
         expect(requests).toEqual(expected.map((request) => JSON.stringify(request, null, 2)));
-        expect(responses.map((text) => JSON.parse(text))).toEqual(method.examples.map((example) => ({ jsonrpc: '2.0', id: 1, result: example.result })));
+        expect(responses.map((text) => JSON.parse(text))).toEqual(
+          method.examples.map((example) => ({ jsonrpc: '2.0', id: 1, result: example.result })),
+        );
         for (const curl of codeBlocks(section, 'curl')) {
           expect(curl).toMatch(/^curl -X POST --data '/);
           expect(curl).toContain(`-H 'content-type:application/json;'`);

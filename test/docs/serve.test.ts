@@ -16,7 +16,11 @@ writeFileSync(join(site, 'assets', 'site.css'), 'body{}');
 writeFileSync(join(tmpdir(), 'docs-serve-secret.txt'), 'secret');
 
 /** A raw request, so paths reach the server exactly as written (fetch would normalise `..`). */
-function get(url: string, path: string, method = 'GET'): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function get(
+  url: string,
+  path: string,
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((done, fail) => {
     const target = new URL(url);
     const req = request({ host: target.hostname, port: target.port, path, method }, (response) => {
@@ -67,7 +71,12 @@ describe('the docs static server', () => {
   });
 
   it('never serves anything outside its folder', async () => {
-    for (const path of ['/../docs-serve-secret.txt', '/..%2fdocs-serve-secret.txt', '/%2e%2e/docs-serve-secret.txt', '/assets/..%2f..%2fdocs-serve-secret.txt']) {
+    for (const path of [
+      '/../docs-serve-secret.txt',
+      '/..%2fdocs-serve-secret.txt',
+      '/%2e%2e/docs-serve-secret.txt',
+      '/assets/..%2f..%2fdocs-serve-secret.txt',
+    ]) {
       const response = await get(server.url, path);
       expect(response.body, path).not.toContain('secret');
       expect([400, 404], path).toContain(response.status);
@@ -90,7 +99,9 @@ describe('npm run docs', () => {
   afterAll(() => children.forEach((child) => child.kill()));
 
   function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; child: ChildProcess }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'generators/docs/serve.ts'), ...args], { cwd: ROOT });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'generators/docs/serve.ts'), ...args], {
+      cwd: ROOT,
+    });
     children.push(child);
     let stdout = '';
     let stderr = '';

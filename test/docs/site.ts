@@ -43,7 +43,18 @@ export async function buildSite(spec: string): Promise<BuiltSite> {
   };
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#96': '`', '#61': '=', '#x27': "'", '#x60': '`', '#x3D': '=' };
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  '#39': "'",
+  '#96': '`',
+  '#61': '=',
+  '#x27': "'",
+  '#x60': '`',
+  '#x3D': '=',
+};
 
 export function decodeEntities(text: string): string {
   return text.replace(/&(#?[a-zA-Z0-9]+);/g, (whole, name: string) => ENTITIES[name] ?? whole);

@@ -4,7 +4,18 @@
  * with --artifact), and --validate --watch, which must keep validating only.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,7 +77,11 @@ describe('generate --check', () => {
     const run = cli('--spec', spec, '--out', out);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toContain('kept:    client/src/notes.ts');
-    expect((await generate({ spec, out, check: true })).report).toEqual({ stale: [], missing: [], extra: ['client/src/notes.ts'] });
+    expect((await generate({ spec, out, check: true })).report).toEqual({
+      stale: [],
+      missing: [],
+      extra: ['client/src/notes.ts'],
+    });
   });
 });
 
@@ -111,17 +126,23 @@ describe('pruning', () => {
     const result = await generate({ spec, out });
     expect(result.mode).toBe('write');
     if (result.mode !== 'write') return;
-    expect(result.report.removed).toEqual(expect.arrayContaining(['client/src/clock.ts', 'client/dist/clock.js', 'client/dist/clock.d.ts']));
+    expect(result.report.removed).toEqual(
+      expect.arrayContaining(['client/src/clock.ts', 'client/dist/clock.js', 'client/dist/clock.d.ts']),
+    );
     expect(result.report.kept).toEqual(['client/src/mine.ts']);
     expect(existsSync(join(out, 'client/src/clock.ts'))).toBe(false);
     expect(existsSync(join(out, 'client/src/ledger.ts'))).toBe(true);
     expect(readFileSync(join(out, 'client/src/mine.ts'), 'utf8')).toBe('export const mine = 1;\n');
-    expect((await generate({ spec, out, check: true })).report).toMatchObject({ stale: [], missing: [], extra: ['client/src/mine.ts'] });
+    expect((await generate({ spec, out, check: true })).report).toMatchObject({
+      stale: [],
+      missing: [],
+      extra: ['client/src/mine.ts'],
+    });
   });
 });
 
 describe('pruning with --artifact', () => {
-  it('deletes a removed endpoint\'s leftovers in the chosen artifacts\' folders, and leaves the other artifacts alone', async () => {
+  it("deletes a removed endpoint's leftovers in the chosen artifacts' folders, and leaves the other artifacts alone", async () => {
     const spec = join(temp, 'partial');
     mkdirSync(spec);
     cpSync(join(FIXTURES, 'by-name-params/ledger.json'), join(spec, 'ledger.json'));
@@ -131,14 +152,18 @@ describe('pruning with --artifact', () => {
 
     unlinkSync(join(spec, 'clock.json'));
     const check = await generate({ spec, out, artifacts: ['client'], check: true });
-    expect(check.report).toMatchObject({ extra: expect.arrayContaining(['client/src/clock.ts', 'client/dist/clock.js']) });
+    expect(check.report).toMatchObject({
+      extra: expect.arrayContaining(['client/src/clock.ts', 'client/dist/clock.js']),
+    });
     if (check.mode !== 'check') return;
     expect(check.report.extra.filter((path) => !path.startsWith('client/'))).toEqual([]);
 
     const result = await generate({ spec, out, artifacts: ['client'] });
     expect(result.mode).toBe('write');
     if (result.mode !== 'write') return;
-    expect(result.report.removed).toEqual(expect.arrayContaining(['client/src/clock.ts', 'client/dist/clock.js', 'client/dist/clock.d.ts']));
+    expect(result.report.removed).toEqual(
+      expect.arrayContaining(['client/src/clock.ts', 'client/dist/clock.js', 'client/dist/clock.d.ts']),
+    );
     expect(result.report.removed.filter((path) => !path.startsWith('client/'))).toEqual([]);
     expect(existsSync(join(out, 'client/src/clock.ts'))).toBe(false);
     expect(existsSync(join(out, 'openrpc/clock.json'))).toBe(true);
@@ -153,7 +178,11 @@ describe('--validate --watch', () => {
     const spec = join(temp, 'watch');
     cpSync(join(FIXTURES, 'by-name-params'), spec, { recursive: true });
     const out = join(temp, 'watch-out');
-    const child = spawn(process.execPath, [join(ROOT, 'generators/bin.js'), '--spec', spec, '--out', out, '--validate', '--watch'], { cwd: ROOT });
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'generators/bin.js'), '--spec', spec, '--out', out, '--validate', '--watch'],
+      { cwd: ROOT },
+    );
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
     const until = async (done: () => boolean) => {

@@ -33,7 +33,11 @@ const STRICT: ts.CompilerOptions = {
   skipLibCheck: false,
 };
 
-const FORMAT_HOST: ts.FormatDiagnosticsHost = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' };
+const FORMAT_HOST: ts.FormatDiagnosticsHost = {
+  getCanonicalFileName: (f) => f,
+  getCurrentDirectory: () => ROOT,
+  getNewLine: () => '\n',
+};
 
 function diagnostics(files: string[], options: ts.CompilerOptions): string {
   const program = ts.createProgram(files, options);
@@ -52,7 +56,11 @@ describe('generated/ compiles', () => {
   });
 
   it('the client, on Node without DOM types', () => {
-    const problems = diagnostics(typeScriptFiles(join(ROOT, 'generated/client')), { ...STRICT, ...NODE_TYPES, lib: ['lib.es2022.d.ts'] });
+    const problems = diagnostics(typeScriptFiles(join(ROOT, 'generated/client')), {
+      ...STRICT,
+      ...NODE_TYPES,
+      lib: ['lib.es2022.d.ts'],
+    });
     expect(problems, problems).toBe('');
   });
 

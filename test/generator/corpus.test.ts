@@ -18,7 +18,10 @@ import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
 const CORPUS = 'test/fixtures/corpus';
 const ROOT = resolve(import.meta.dirname, '../..');
 const UPDATE = process.env.UPDATE_GOLDENS === '1';
-const documents = readdirSync(CORPUS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const documents = readdirSync(CORPUS, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
 const out = mkdtempSync(join(tmpdir(), 'corpus-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
@@ -44,7 +47,8 @@ function names(model: SpecModel, files: GeneratedFile[]): string {
     for (const method of endpoint.methods) lines.push(`  ${method.shortName} = ${method.name}`);
   }
   const types = String(files.find((f) => f.path === 'client/src/types.ts')!.contents);
-  for (const [, kind, name] of types.matchAll(/^export (type|interface) ([A-Za-z0-9_$]+)/gm)) lines.push(`${kind} ${name}`);
+  for (const [, kind, name] of types.matchAll(/^export (type|interface) ([A-Za-z0-9_$]+)/gm))
+    lines.push(`${kind} ${name}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -53,44 +57,74 @@ describe('public OpenRPC documents', () => {
     expect(documents.length).toBeGreaterThanOrEqual(8);
   });
 
-  it.each(documents)('%s: every artifact, names pinned, docs rendered, server answers an example', { timeout: 120_000 }, async (name) => {
-    const { model, files } = await generate(name);
-    const paths = files.map((f) => f.path);
-    for (const endpoint of model.endpoints) {
-      expect(paths).toContain(`client/src/${endpoint.name}.ts`);
-      expect(paths).toContain(`server/src/${endpoint.name}.ts`);
-      expect(paths).toContain(`openrpc/${endpoint.name}.json`);
-      expect(String(files.find((f) => f.path === `docs/${endpoint.name}.html`)?.contents)).toContain(endpoint.methods[0]?.name ?? '');
-    }
+  it.each(documents)(
+    '%s: every artifact, names pinned, docs rendered, server answers an example',
+    { timeout: 120_000 },
+    async (name) => {
+      const { model, files } = await generate(name);
+      const paths = files.map((f) => f.path);
+      for (const endpoint of model.endpoints) {
+        expect(paths).toContain(`client/src/${endpoint.name}.ts`);
+        expect(paths).toContain(`server/src/${endpoint.name}.ts`);
+        expect(paths).toContain(`openrpc/${endpoint.name}.json`);
+        expect(String(files.find((f) => f.path === `docs/${endpoint.name}.html`)?.contents)).toContain(
+          endpoint.methods[0]?.name ?? '',
+        );
+      }
 
-    const golden = join(CORPUS, name, 'types.golden.txt');
-    if (UPDATE) writeFileSync(golden, names(model, files));
-    expect(names(model, files), `${golden} is stale; UPDATE_GOLDENS=1 rewrites it`).toBe(readFileSync(golden, 'utf8'));
+      const golden = join(CORPUS, name, 'types.golden.txt');
+      if (UPDATE) writeFileSync(golden, names(model, files));
+      expect(names(model, files), `${golden} is stale; UPDATE_GOLDENS=1 rewrites it`).toBe(
+        readFileSync(golden, 'utf8'),
+      );
 
-    // The server package, as generated, with its classic mock (exampleHandlers) answers an example call with its result.
-    const server = await import(pathToFileURL(join(out, name, 'server/dist/index.js')).href);
-    for (const endpoint of model.endpoints) {
-      const names = serverNames(endpoint.typeName);
-      const create = server[names.create] as (h: object) => { fetch: (r: Request) => Promise<Response> };
-      const app = create(server.exampleHandlers(server[names.document], server[names.methods]));
-      const method = endpoint.methods.find((m) => m.examples.length > 0 && m.result);
-      if (!method) continue;
-      const example = method.examples[0]!;
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: method.name, params: example.params });
-      const response = await app.fetch(new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
-      expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: example.result });
-      // An unknown method is refused as JSON-RPC 2.0 says, not as AvalancheGo does.
-      const unknown = await app.fetch(new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'no_such_method' }) }));
-      expect((await unknown.json()).error.code).toBe(-32601);
-    }
-  });
+      // The server package, as generated, with its classic mock (exampleHandlers) answers an example call with its result.
+      const server = await import(pathToFileURL(join(out, name, 'server/dist/index.js')).href);
+      for (const endpoint of model.endpoints) {
+        const names = serverNames(endpoint.typeName);
+        const create = server[names.create] as (h: object) => { fetch: (r: Request) => Promise<Response> };
+        const app = create(server.exampleHandlers(server[names.document], server[names.methods]));
+        const method = endpoint.methods.find((m) => m.examples.length > 0 && m.result);
+        if (!method) continue;
+        const example = method.examples[0]!;
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: method.name, params: example.params });
+        const response = await app.fetch(
+          new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+        );
+        expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: example.result });
+        // An unknown method is refused as JSON-RPC 2.0 says, not as AvalancheGo does.
+        const unknown = await app.fetch(
+          new Request('http://127.0.0.1/', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'no_such_method' }),
+          }),
+        );
+        expect((await unknown.json()).error.code).toBe(-32601);
+      }
+    },
+  );
 
   it('every client compiles under strict TypeScript', { timeout: 300_000 }, async () => {
     for (const name of documents) await generate(name);
-    const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] };
+    const options: ts.CompilerOptions = {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      noUncheckedIndexedAccess: true,
+      exactOptionalPropertyTypes: true,
+      types: ['node'],
+      typeRoots: [join(ROOT, 'node_modules/@types')],
+    };
     const files = ts.sys.readDirectory(out, ['.ts']).filter((file) => /\/client\/src\//.test(file));
     const found = ts.getPreEmitDiagnostics(ts.createProgram(files, options));
-    const host: ts.FormatDiagnosticsHost = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' };
+    const host: ts.FormatDiagnosticsHost = {
+      getCanonicalFileName: (f) => f,
+      getCurrentDirectory: () => ROOT,
+      getNewLine: () => '\n',
+    };
     expect(files.length).toBeGreaterThan(0);
     expect(found.length, ts.formatDiagnosticsWithColorAndContext(found, host)).toBe(0);
   });

@@ -46,7 +46,8 @@ function copyShuffled(from: string, to: string, seed: number): void {
     for (const name of readdirSync(dir).sort()) {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) visit(path);
-      else if (name.endsWith('.json')) writeFileSync(path, JSON.stringify(shuffleKeys(JSON.parse(readFileSync(path, 'utf8')), next), null, 2));
+      else if (name.endsWith('.json'))
+        writeFileSync(path, JSON.stringify(shuffleKeys(JSON.parse(readFileSync(path, 'utf8')), next), null, 2));
     }
   };
   visit(to);
@@ -63,11 +64,18 @@ describe('deterministic output', () => {
   it.each([1, 2])('shuffling the key order of every input file changes nothing (seed %i)', async (seed) => {
     const shuffled = join(temp, `spec-${seed}`);
     copyShuffled(SPEC, shuffled, seed);
-    expect(readFileSync(join(shuffled, 'p-chain.json'), 'utf8')).not.toBe(JSON.stringify(JSON.parse(readFileSync(join(SPEC, 'p-chain.json'), 'utf8')), null, 2));
+    expect(readFileSync(join(shuffled, 'p-chain.json'), 'utf8')).not.toBe(
+      JSON.stringify(JSON.parse(readFileSync(join(SPEC, 'p-chain.json'), 'utf8')), null, 2),
+    );
     const original = asMap(await client(SPEC));
     // Headers name the documents where they were read from; that is the one thing allowed to differ.
     const moved = relative(process.cwd(), shuffled).split('\\').join('/');
-    const fromShuffled = Object.fromEntries(Object.entries(asMap(await client(shuffled))).map(([path, contents]) => [path, contents.replaceAll(`${moved}/`, `${SPEC}/`)]));
+    const fromShuffled = Object.fromEntries(
+      Object.entries(asMap(await client(shuffled))).map(([path, contents]) => [
+        path,
+        contents.replaceAll(`${moved}/`, `${SPEC}/`),
+      ]),
+    );
     expect(fromShuffled).toEqual(original);
   });
 

@@ -6,6 +6,10 @@ describe('drift', () => {
   it('generated/ equals a fresh run of openrpc/ and templates/', async () => {
     const result = await generate({ check: true });
     expect(result.mode).toBe('check');
-    expect(result.report, 'generated/ is out of date: run npm run generate and commit the result').toEqual({ stale: [], missing: [], extra: [] });
+    expect(result.report, 'generated/ is out of date: run npm run generate and commit the result').toEqual({
+      stale: [],
+      missing: [],
+      extra: [],
+    });
   });
 });

@@ -12,7 +12,10 @@ import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
 
 const GOLDEN = 'test/fixtures/golden';
 const UPDATE = process.env.UPDATE_GOLDENS === '1';
-const features = readdirSync(GOLDEN, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const features = readdirSync(GOLDEN, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
 
 /** The client, server and docs artifacts of the fixture, or its spec error as `error.txt` when generation must refuse it. */
 async function render(feature: string): Promise<GeneratedFile[]> {
@@ -26,7 +29,14 @@ async function render(feature: string): Promise<GeneratedFile[]> {
 
 describe('golden output of the fixture documents', () => {
   it('covers one feature per fixture', () => {
-    expect(features).toEqual(['by-name-params', 'deprecated-method', 'errors', 'name-collisions', 'nested-ref', 'no-params']);
+    expect(features).toEqual([
+      'by-name-params',
+      'deprecated-method',
+      'errors',
+      'name-collisions',
+      'nested-ref',
+      'no-params',
+    ]);
   });
 
   it.each(features)('%s', async (feature) => {
@@ -41,15 +51,24 @@ describe('golden output of the fixture documents', () => {
     }
     const report = checkFiles(expectedDir, actual);
     for (const path of report.stale) {
-      expect(actual.find((f) => f.path === path)!.contents, `${expectedDir}/${path} is stale; UPDATE_GOLDENS=1 rewrites it`).toBe(readFileSync(join(expectedDir, path), 'utf8'));
+      expect(
+        actual.find((f) => f.path === path)!.contents,
+        `${expectedDir}/${path} is stale; UPDATE_GOLDENS=1 rewrites it`,
+      ).toBe(readFileSync(join(expectedDir, path), 'utf8'));
     }
-    expect(report, `golden ${expectedDir} differs from a fresh run; UPDATE_GOLDENS=1 rewrites it`).toEqual({ stale: [], missing: [], extra: [] });
+    expect(report, `golden ${expectedDir} differs from a fresh run; UPDATE_GOLDENS=1 rewrites it`).toEqual({
+      stale: [],
+      missing: [],
+      extra: [],
+    });
   });
 
   it('the collision fixture fails loudly, naming both owners and where they are written', async () => {
     const [error] = await render('name-collisions');
     expect(error!.path).toBe('error.txt');
-    expect(error!.contents).toContain('test/fixtures/golden/name-collisions/catalog.json#/methods/0/result/schema/properties/item');
+    expect(error!.contents).toContain(
+      'test/fixtures/golden/name-collisions/catalog.json#/methods/0/result/schema/properties/item',
+    );
     expect(error!.contents).toContain('components/shared.json#/schemas/Item');
     expect(error!.contents).toContain('CatalogClient.getItem would stand for both catalog.getItem and archive.getItem');
     expect(error!.contents).not.toMatch(/Item1|Item2/);

@@ -13,13 +13,19 @@ type OpenRpcGenerate = (options: { openrpcDocument: object; outDir: string; comp
 const openRpcGenerate = (createRequire(import.meta.url)('@open-rpc/generator') as { default: OpenRpcGenerate }).default;
 
 const BUNDLES = resolve(import.meta.dirname, '../../generated/openrpc');
-const documents = readdirSync(BUNDLES).filter((f) => f.endsWith('.json')).sort();
+const documents = readdirSync(BUNDLES)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const temp = mkdtempSync(join(tmpdir(), 'interop-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 describe('interop with @open-rpc/generator', () => {
   it('finds one published document per endpoint document of the spec', () => {
-    expect(documents).toEqual(specFiles('openrpc').map((file) => basename(file)).sort());
+    expect(documents).toEqual(
+      specFiles('openrpc')
+        .map((file) => basename(file))
+        .sort(),
+    );
   });
 
   it.each(documents)('%s generates a TypeScript client and server', async (document) => {
@@ -43,14 +49,20 @@ describe('interop with @open-rpc/generator', () => {
       });
     } catch (error) {
       const message = (error as { message?: unknown }).message;
-      throw new Error(`@open-rpc/generator rejected ${document}: ${typeof message === 'string' ? message : JSON.stringify(error)}`);
+      throw new Error(
+        `@open-rpc/generator rejected ${document}: ${typeof message === 'string' ? message : JSON.stringify(error)}`,
+      );
     } finally {
       spy.mockRestore();
       log.mockRestore();
       warn.mockRestore();
     }
     expect(errors).toEqual([]);
-    expect(warnings.map((args) => JSON.stringify(args)).filter((text) => !text.includes('is using an array for the field type'))).toEqual([]);
+    expect(
+      warnings
+        .map((args) => JSON.stringify(args))
+        .filter((text) => !text.includes('is using an array for the field type')),
+    ).toEqual([]);
     expect(existsSync(join(outDir, 'client/typescript/src/index.ts'))).toBe(true);
     expect(existsSync(join(outDir, 'server/typescript/src'))).toBe(true);
   });

@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SpecError } from '../../generators/load/index.ts';
-import { RESERVED_METHOD_NAMES, RESERVED_TYPE_NAMES, clientClassName, clientErrorsName, clientOptionsName, serverNames } from '../../generators/model/names.ts';
+import {
+  RESERVED_METHOD_NAMES,
+  RESERVED_TYPE_NAMES,
+  clientClassName,
+  clientErrorsName,
+  clientOptionsName,
+  serverNames,
+} from '../../generators/model/names.ts';
 import { loadModel } from '../../generators/pipeline.ts';
 import { JsonRpcClient } from '../../generated/client/dist/runtime.js';
 
@@ -35,19 +42,65 @@ function buildError(name: string, file: string, edit: (document: Document) => vo
 }
 
 const method = (document: Document) => document.methods[0]!;
-const resultProperties = (document: Document) => ((method(document).result as { schema: { properties: Record<string, unknown> } }).schema.properties);
+const resultProperties = (document: Document) =>
+  (method(document).result as { schema: { properties: Record<string, unknown> } }).schema.properties;
 
 describe('names', () => {
   it.each([
-    ['a titled schema named like a global type', 'ledger', (d: Document) => void (resultProperties(d).balance = { title: 'Promise', type: 'string' }), 'the name "Promise" would stand for both the global TypeScript type Promise and the schema titled "Promise"'],
-    ['a titled schema named like a runtime export', 'ledger', (d: Document) => void (resultProperties(d).balance = { title: 'timeout error', type: 'string' }), 'the name "TimeoutError" would stand for both the client runtime\'s export TimeoutError'],
-    ['a titled schema named like a server runtime export', 'ledger', (d: Document) => void (resultProperties(d).balance = { title: 'Endpoint', type: 'string' }), 'the name "Endpoint" would stand for both the server runtime\'s export Endpoint'],
-    ['a titled schema named like a server module export', 'ledger', (d: Document) => void (resultProperties(d).balance = { title: 'Ledger handlers', type: 'string' }), 'the name "LedgerHandlers" would stand for both the server handlers of'],
-    ['a titled schema named like a method type', 'ledger', (d: Document) => void (resultProperties(d).balance = { title: 'LedgerGetBalanceParams', type: 'string' }), 'the name "LedgerGetBalanceParams" would stand for both the params of ledger.getBalance and the schema titled'],
-    ['a method named like a member of the client class', 'ledger', (d: Document) => void (method(d).name = 'ledger.then'), 'method "ledger.then" would become LedgerClient.then, a name the client class needs for itself'],
-    ['a method named like a property of the client runtime', 'ledger', (d: Document) => void (method(d).name = 'ledger.url'), 'method "ledger.url" would become LedgerClient.url, a name the client class needs for itself'],
-    ['an endpoint named like a package file', 'runtime', () => undefined, 'the endpoint name "runtime" (the document\'s file name) is taken by a file of the generated packages'],
-    ['a title that is no TypeScript name', 'ledger', (d: Document) => void (resultProperties(d).balance = { title: '42', type: 'string' }), '"42" (the schema titled "42"'],
+    [
+      'a titled schema named like a global type',
+      'ledger',
+      (d: Document) => void (resultProperties(d).balance = { title: 'Promise', type: 'string' }),
+      'the name "Promise" would stand for both the global TypeScript type Promise and the schema titled "Promise"',
+    ],
+    [
+      'a titled schema named like a runtime export',
+      'ledger',
+      (d: Document) => void (resultProperties(d).balance = { title: 'timeout error', type: 'string' }),
+      'the name "TimeoutError" would stand for both the client runtime\'s export TimeoutError',
+    ],
+    [
+      'a titled schema named like a server runtime export',
+      'ledger',
+      (d: Document) => void (resultProperties(d).balance = { title: 'Endpoint', type: 'string' }),
+      'the name "Endpoint" would stand for both the server runtime\'s export Endpoint',
+    ],
+    [
+      'a titled schema named like a server module export',
+      'ledger',
+      (d: Document) => void (resultProperties(d).balance = { title: 'Ledger handlers', type: 'string' }),
+      'the name "LedgerHandlers" would stand for both the server handlers of',
+    ],
+    [
+      'a titled schema named like a method type',
+      'ledger',
+      (d: Document) => void (resultProperties(d).balance = { title: 'LedgerGetBalanceParams', type: 'string' }),
+      'the name "LedgerGetBalanceParams" would stand for both the params of ledger.getBalance and the schema titled',
+    ],
+    [
+      'a method named like a member of the client class',
+      'ledger',
+      (d: Document) => void (method(d).name = 'ledger.then'),
+      'method "ledger.then" would become LedgerClient.then, a name the client class needs for itself',
+    ],
+    [
+      'a method named like a property of the client runtime',
+      'ledger',
+      (d: Document) => void (method(d).name = 'ledger.url'),
+      'method "ledger.url" would become LedgerClient.url, a name the client class needs for itself',
+    ],
+    [
+      'an endpoint named like a package file',
+      'runtime',
+      () => undefined,
+      'the endpoint name "runtime" (the document\'s file name) is taken by a file of the generated packages',
+    ],
+    [
+      'a title that is no TypeScript name',
+      'ledger',
+      (d: Document) => void (resultProperties(d).balance = { title: '42', type: 'string' }),
+      '"42" (the schema titled "42"',
+    ],
   ])('%s fails loudly', (_label, file, edit, message) => {
     const error = buildError(_label.replace(/\W+/g, '-'), file, edit);
     expect(error).toContain(message);
@@ -56,21 +109,45 @@ describe('names', () => {
 
   it('the same titled schema written twice is one type, not two', () => {
     const summary = { title: 'Balance summary', type: 'object', properties: { total: { type: 'string' } } };
-    expect(buildError('same-title-twice', 'ledger', (d) => Object.assign(resultProperties(d), { now: summary, before: structuredClone(summary) }))).toBe('');
+    expect(
+      buildError('same-title-twice', 'ledger', (d) =>
+        Object.assign(resultProperties(d), { now: summary, before: structuredClone(summary) }),
+      ),
+    ).toBe('');
   });
 
-  it('reserves every name a package exports besides the spec\'s names', () => {
+  it("reserves every name a package exports besides the spec's names", () => {
     const model = loadModel('openrpc');
-    const fromSpec = new Set(model.endpoints.flatMap((e) => [clientClassName(e.typeName), clientOptionsName(e.typeName), clientErrorsName(e.typeName), ...Object.values(serverNames(e.typeName))]));
+    const fromSpec = new Set(
+      model.endpoints.flatMap((e) => [
+        clientClassName(e.typeName),
+        clientOptionsName(e.typeName),
+        clientErrorsName(e.typeName),
+        ...Object.values(serverNames(e.typeName)),
+      ]),
+    );
     for (const index of ['generated/client/src/index.ts', 'generated/server/src/index.ts']) {
-      const exported = [...readFileSync(index, 'utf8').matchAll(/^export (?:type )?\{([^}]*)\}/gm)].flatMap((m) => m[1]!.split(',').map((name) => name.trim().replace(/^type /, '')).filter(Boolean));
+      const exported = [...readFileSync(index, 'utf8').matchAll(/^export (?:type )?\{([^}]*)\}/gm)].flatMap((m) =>
+        m[1]!
+          .split(',')
+          .map((name) => name.trim().replace(/^type /, ''))
+          .filter(Boolean),
+      );
       expect(exported.length, index).toBeGreaterThan(0);
-      for (const name of exported) expect(name in RESERVED_TYPE_NAMES || fromSpec.has(name), `${index} exports ${name}, which RESERVED_TYPE_NAMES does not reserve`).toBe(true);
+      for (const name of exported)
+        expect(
+          name in RESERVED_TYPE_NAMES || fromSpec.has(name),
+          `${index} exports ${name}, which RESERVED_TYPE_NAMES does not reserve`,
+        ).toBe(true);
     }
   });
 
   it('reserves every member of the client runtime class as a method name', () => {
-    const client = new JsonRpcClient({ fetch: async () => ({ status: 200, text: async () => '' }) }, 'http://127.0.0.1:9650', '/ext/x');
+    const client = new JsonRpcClient(
+      { fetch: async () => ({ status: 200, text: async () => '' }) },
+      'http://127.0.0.1:9650',
+      '/ext/x',
+    );
     const members = [...Object.keys(client), ...Object.getOwnPropertyNames(JsonRpcClient.prototype)];
     expect(members).toContain('url');
     for (const member of members) expect(RESERVED_METHOD_NAMES, member).toContain(member);

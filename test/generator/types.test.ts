@@ -35,7 +35,15 @@ describe('types of the wire', () => {
   });
 
   it('names params and results <Service><Method>Params/Result and titled inline schemas by their title', () => {
-    for (const name of ['PlatformGetHeightResult', 'PlatformGetBalanceParams', 'AvmGetUTXOsResult', 'AdminAliasParams', 'KeystoreListUsersResult', 'PlatformValidatorAtHeight', 'PlatformValidatorSetHeight']) {
+    for (const name of [
+      'PlatformGetHeightResult',
+      'PlatformGetBalanceParams',
+      'AvmGetUTXOsResult',
+      'AdminAliasParams',
+      'KeystoreListUsersResult',
+      'PlatformValidatorAtHeight',
+      'PlatformValidatorSetHeight',
+    ]) {
       expect(names).toContain(name);
     }
     expect(declaration('PlatformGetValidatorsAtParams')).toMatch(/height: PlatformValidatorSetHeight;/);
@@ -46,11 +54,17 @@ describe('types of the wire', () => {
     expect(new Set(names).size).toBe(names.length);
     const declared = [...source.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]);
     expect(declared).toEqual(names);
-    for (const name of names) expect(names.includes(name.replace(/\d+$/, '')) && /\D\d+$/.test(name) && !/Uint\d+|Base\d+|\d+Param/.test(name), name).toBe(false);
+    for (const name of names)
+      expect(
+        names.includes(name.replace(/\d+$/, '')) && /\D\d+$/.test(name) && !/Uint\d+|Base\d+|\d+Param/.test(name),
+        name,
+      ).toBe(false);
   });
 
   it('documents fields from descriptions', () => {
-    expect(declaration('PlatformGetBalanceResult')).toContain('   * The UTXOs that were counted, or `null` when there are none.\n   */\n  utxoIDs');
+    expect(declaration('PlatformGetBalanceResult')).toContain(
+      '   * The UTXOs that were counted, or `null` when there are none.\n   */\n  utxoIDs',
+    );
   });
 
   it('marks deprecated params and fields @deprecated, after their description', async () => {
@@ -70,8 +84,13 @@ describe('types of the wire', () => {
 
 describe('the compiler configuration', () => {
   it('fails loudly when json-schema-to-typescript would declare more than the one type asked for', async () => {
-    const schema = { type: 'object', properties: { inner: { title: 'Inner', type: 'object', properties: { a: { type: 'string' } } } } };
-    await expect(compileAndPrintTypes([{ name: 'Outer', schema }], 'outer.ts')).rejects.toThrow(/declared Outer, Inner for the type Outer; expected exactly one declaration/);
+    const schema = {
+      type: 'object',
+      properties: { inner: { title: 'Inner', type: 'object', properties: { a: { type: 'string' } } } },
+    };
+    await expect(compileAndPrintTypes([{ name: 'Outer', schema }], 'outer.ts')).rejects.toThrow(
+      /declared Outer, Inner for the type Outer; expected exactly one declaration/,
+    );
   });
 
   it('keeps the name decided by the spec when the compiler would spell it differently', async () => {

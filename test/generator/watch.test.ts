@@ -20,9 +20,16 @@ const BROKEN = '"openrpc": 132';
 describe('generate --watch', () => {
   it('runs once per save for 20 saves of four kinds, each run seeing that save', async () => {
     const spec = join(temp, 'spec');
-    cpSync(join(ROOT, 'test/fixtures/golden/by-name-params'), spec, { recursive: true, filter: (path) => !path.includes('output') });
+    cpSync(join(ROOT, 'test/fixtures/golden/by-name-params'), spec, {
+      recursive: true,
+      filter: (path) => !path.includes('output'),
+    });
     const out = join(temp, 'out');
-    const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [join(ROOT, 'generators/bin.js'), '--spec', spec, '--out', out, '--validate', '--watch'], { cwd: temp });
+    const child: ChildProcessWithoutNullStreams = spawn(
+      process.execPath,
+      [join(ROOT, 'generators/bin.js'), '--spec', spec, '--out', out, '--validate', '--watch'],
+      { cwd: temp },
+    );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
@@ -40,17 +47,29 @@ describe('generate --watch', () => {
       const toggled = () => readFileSync(file, 'utf8').replace(broken ? BROKEN : VALID, broken ? VALID : BROKEN);
       const saves: Array<[string, () => void]> = [
         ['in place', () => writeFileSync(file, toggled())],
-        ['rename', () => {
-          const renamed = join(spec, `ledger-${Math.random().toString(36).slice(2, 8)}.json`);
-          renameSync(file, renamed);
-          file = renamed;
-        }],
-        ['sed -i', () => expect(spawnSync('sed', ['-i', `s/${broken ? BROKEN : VALID}/${broken ? VALID : BROKEN}/`, file]).status).toBe(0)],
-        ['atomic', () => {
-          const partial = `${file}.tmp-${process.pid}~`;
-          writeFileSync(partial, toggled());
-          renameSync(partial, file);
-        }],
+        [
+          'rename',
+          () => {
+            const renamed = join(spec, `ledger-${Math.random().toString(36).slice(2, 8)}.json`);
+            renameSync(file, renamed);
+            file = renamed;
+          },
+        ],
+        [
+          'sed -i',
+          () =>
+            expect(
+              spawnSync('sed', ['-i', `s/${broken ? BROKEN : VALID}/${broken ? VALID : BROKEN}/`, file]).status,
+            ).toBe(0),
+        ],
+        [
+          'atomic',
+          () => {
+            const partial = `${file}.tmp-${process.pid}~`;
+            writeFileSync(partial, toggled());
+            renameSync(partial, file);
+          },
+        ],
       ];
       for (let i = 0; i < 20; i += 1) {
         const [kind, save] = saves[i % saves.length]!;
@@ -61,9 +80,13 @@ describe('generate --watch', () => {
         if (kind !== 'rename') broken = !broken;
         await until(() => runs().length === i + 1);
         const run = output.slice(before);
-        expect(run, `save ${i + 1} (${kind})`).toContain(kind === 'rename' ? `${previous} removed` : `${name()} changed`);
+        expect(run, `save ${i + 1} (${kind})`).toContain(
+          kind === 'rename' ? `${previous} removed` : `${name()} changed`,
+        );
         if (kind === 'rename') expect(run).toContain(`${name()} added`);
-        expect(run, `save ${i + 1} (${kind})`).toMatch(broken ? /run \d+ failed in \d+ ms; still watching/ : /spec ok: .*\nrun \d+ done in \d+ ms; watching/);
+        expect(run, `save ${i + 1} (${kind})`).toMatch(
+          broken ? /run \d+ failed in \d+ ms; still watching/ : /spec ok: .*\nrun \d+ done in \d+ ms; watching/,
+        );
         if (broken) expect(run).toContain('OpenRPC meta-schema: must be string');
       }
       // Settle: nothing is run twice or late.

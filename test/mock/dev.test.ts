@@ -18,8 +18,16 @@ beforeAll(async () => {
 });
 afterAll(() => node?.close());
 
-async function rpc(path: string, method: string, params: object = {}): Promise<{ result?: Record<string, unknown>; error?: { message: string } }> {
-  const response = await fetch(node.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+async function rpc(
+  path: string,
+  method: string,
+  params: object = {},
+): Promise<{ result?: Record<string, unknown>; error?: { message: string } }> {
+  const response = await fetch(node.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return (await response.json()) as never;
 }
 
@@ -31,7 +39,13 @@ const balance = async (chain: 'X' | 'P', address: string) =>
 describe('/ext/dev through the generated DevClient', () => {
   it('snapshot, send a tx, revert: the old balances and UTXOs are back, the tx unknown', async () => {
     const w = node.world;
-    const context = { networkID: w.network.networkID, hrp: w.network.hrp, xBlockchainID: w.chainIDs.X, avaxAssetID: w.network.avaxAssetID, baseTxFee: w.config.txFee } as never;
+    const context = {
+      networkID: w.network.networkID,
+      hrp: w.network.hrp,
+      xBlockchainID: w.chainIDs.X,
+      avaxAssetID: w.network.avaxAssetID,
+      baseTxFee: w.config.txFee,
+    } as never;
     const from = `X-${utils.formatBech32(w.network.hrp, ewoq)}`;
     const to = `X-${utils.formatBech32(w.network.hrp, recipient)}`;
     const before = await balance('X', from);
@@ -39,7 +53,9 @@ describe('/ext/dev through the generated DevClient', () => {
 
     const api = new avm.AVMApi(node.url);
     const { utxos } = await api.getUTXOs({ addresses: [from] });
-    const tx = avm.newBaseTx(context, [ewoq], utxos, [TransferableOutput.fromNative(w.network.avaxAssetID, 5n * AVAX, [recipient])]);
+    const tx = avm.newBaseTx(context, [ewoq], utxos, [
+      TransferableOutput.fromNative(w.network.avaxAssetID, 5n * AVAX, [recipient]),
+    ]);
     await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ] });
     const { txID } = await api.issueSignedTx(tx.getSignedTx());
     expect((await api.getTxStatus({ txID })).status).toBe('Accepted');
@@ -55,11 +71,14 @@ describe('/ext/dev through the generated DevClient', () => {
     expect((await api.issueSignedTx(tx.getSignedTx())).txID).toBe(txID);
     await node.dev.revert({ snapshotID });
     expect(await balance('X', to)).toBe(0n);
-    await expect(node.dev.revert({ snapshotID: String(Number(snapshotID) + 1) })).rejects.toThrow(`unknown snapshot: ${Number(snapshotID) + 1}`);
+    await expect(node.dev.revert({ snapshotID: String(Number(snapshotID) + 1) })).rejects.toThrow(
+      `unknown snapshot: ${Number(snapshotID) + 1}`,
+    );
   });
 
   it('increaseTime moves the P-Chain time and builds a block at it', async () => {
-    const time = async () => Date.parse(String((await rpc('/ext/bc/P', 'platform.getTimestamp')).result!.timestamp)) / 1000;
+    const time = async () =>
+      Date.parse(String((await rpc('/ext/bc/P', 'platform.getTimestamp')).result!.timestamp)) / 1000;
     const height = async () => Number((await rpc('/ext/bc/P', 'platform.getHeight')).result!.height);
     const [t0, h0] = [await time(), await height()];
     const { timestamp } = await node.dev.increaseTime({ seconds: 3600 });
@@ -90,9 +109,12 @@ describe('/ext/dev through the generated DevClient', () => {
     expect(await balance('X', `X-${address}`)).toBe(x0 + 1234n);
     await node.dev.fund({ address: `P-${address}`, amount: 5000 });
     expect(await balance('P', `P-${address}`)).toBe(p0 + 5000n);
-    const { utxos } = (await rpc('/ext/bc/X', 'avm.getUTXOs', { addresses: [`X-${address}`], encoding: 'hex' })).result as { utxos: string[] };
+    const { utxos } = (await rpc('/ext/bc/X', 'avm.getUTXOs', { addresses: [`X-${address}`], encoding: 'hex' }))
+      .result as { utxos: string[] };
     expect(utxos.length).toBeGreaterThan(0);
-    await expect(node.dev.fund({ address: `X-${utils.formatBech32('fuji', recipient)}`, amount: '1' })).rejects.toThrow('is not on this network');
+    await expect(node.dev.fund({ address: `X-${utils.formatBech32('fuji', recipient)}`, amount: '1' })).rejects.toThrow(
+      'is not on this network',
+    );
   });
 });
 
@@ -100,7 +122,11 @@ describe('devControls: false', () => {
   it('does not serve /ext/dev', async () => {
     const off = await startMockNode({ port: 0, devControls: false, world: { accounts: 0 } });
     try {
-      const response = await fetch(`${off.url}/ext/dev`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'dev.snapshot', params: {} }) });
+      const response = await fetch(`${off.url}/ext/dev`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'dev.snapshot', params: {} }),
+      });
       expect(response.status).toBe(404);
       expect(off.routes.has('/ext/dev')).toBe(false);
     } finally {

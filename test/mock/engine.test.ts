@@ -2,7 +2,22 @@
  * The transaction engine on a local world, with transactions built and signed by avalanchejs 5.2.0 as an app builds
  * them: issue, see the effects, and each refusal in the node's words.
  */
-import { Credential, Signature, TransferableInput, TransferableOutput, type UnsignedTx, Utxo, addTxSignatures, avaxSerial, avm, avmSerial, pvm, pvmSerial, secp256k1, utils } from '@avalabs/avalanchejs';
+import {
+  Credential,
+  Signature,
+  TransferableInput,
+  TransferableOutput,
+  type UnsignedTx,
+  Utxo,
+  addTxSignatures,
+  avaxSerial,
+  avm,
+  avmSerial,
+  pvm,
+  pvmSerial,
+  secp256k1,
+  utils,
+} from '@avalabs/avalanchejs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,19 +60,35 @@ function contextOf(w: World) {
     avaxAssetID: w.network.avaxAssetID,
     baseTxFee: w.config.txFee,
     createAssetTxFee: w.config.createAssetTxFee,
-    platformFeeConfig: { weights: { 0: f.weights[0], 1: f.weights[1], 2: f.weights[2], 3: f.weights[3] }, maxCapacity: f.maxCapacity, maxPerSecond: f.maxPerSecond, targetPerSecond: f.targetPerSecond, minPrice: f.minPrice, excessConversionConstant: f.excessConversionConstant },
+    platformFeeConfig: {
+      weights: { 0: f.weights[0], 1: f.weights[1], 2: f.weights[2], 3: f.weights[3] },
+      maxCapacity: f.maxCapacity,
+      maxPerSecond: f.maxPerSecond,
+      targetPerSecond: f.targetPerSecond,
+      minPrice: f.minPrice,
+      excessConversionConstant: f.excessConversionConstant,
+    },
   };
 }
 const feeState = (w: World) => {
   const { capacity, excess } = w.feeState.get();
-  return { capacity, excess, price: gasPrice(w.config.fee.minPrice, excess, w.config.fee.excessConversionConstant), timestamp: new Date().toISOString() };
+  return {
+    capacity,
+    excess,
+    price: gasPrice(w.config.fee.minPrice, excess, w.config.fee.excessConversionConstant),
+    timestamp: new Date().toISOString(),
+  };
 };
 
 const manager = (chain: UtxoChain) => utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');
-const utxosOf = (chain: UtxoChain, owner: Uint8Array) => world.utxosOf(chain, hex(owner)).map((u) => manager(chain).unpack(u.bytes, Utxo));
-const balanceOf = (chain: UtxoChain, owner: Uint8Array) => world.utxosOf(chain, hex(owner)).reduce((sum, u) => sum + u.amount, 0n);
+const utxosOf = (chain: UtxoChain, owner: Uint8Array) =>
+  world.utxosOf(chain, hex(owner)).map((u) => manager(chain).unpack(u.bytes, Utxo));
+const balanceOf = (chain: UtxoChain, owner: Uint8Array) =>
+  world.utxosOf(chain, hex(owner)).reduce((sum, u) => sum + u.amount, 0n);
 const atomicOf = (destination: UtxoChain, source: UtxoChain, owner: Uint8Array) =>
-  world.atomicUtxosOf(world.chainIDs[destination], world.chainIDs[source], hex(owner)).map((u) => manager(destination).unpack(u.bytes, Utxo));
+  world
+    .atomicUtxosOf(world.chainIDs[destination], world.chainIDs[source], hex(owner))
+    .map((u) => manager(destination).unpack(u.bytes, Utxo));
 
 async function sign(unsigned: UnsignedTx, key = EWOQ): Promise<Uint8Array> {
   await addTxSignatures({ unsignedTx: unsigned, privateKeys: [key] });
@@ -75,15 +106,28 @@ async function signWrong(unsigned: UnsignedTx): Promise<Uint8Array> {
 async function rawSend(chain: UtxoChain, utxo: Utxo, amount: bigint): Promise<Uint8Array> {
   const input = TransferableInput.fromUtxoAndSigindicies(utxo, [0]);
   const output = TransferableOutput.fromNative(world.network.avaxAssetID, amount, [recipient]);
-  const base = avaxSerial.BaseTx.fromNative(world.network.networkID, world.chainIDs[chain], [output], [input], new Uint8Array());
+  const base = avaxSerial.BaseTx.fromNative(
+    world.network.networkID,
+    world.chainIDs[chain],
+    [output],
+    [input],
+    new Uint8Array(),
+  );
   const tx = chain === 'X' ? new avmSerial.BaseTx(base) : new pvmSerial.BaseTx(base);
   const signature = await secp256k1.sign(manager(chain).packCodec(tx), EWOQ);
   return new avaxSerial.SignedTx(tx, [new Credential([new Signature(signature)])]).toBytes();
 }
 
-const pay = (amount: bigint, to = recipient) => [TransferableOutput.fromNative(world.network.avaxAssetID, amount, [to])];
-const xSend = (amount: bigint, to = recipient) => avm.newBaseTx(contextOf(world), [ewoq], utxosOf('X', ewoq), pay(amount, to));
-const pSend = (amount: bigint, to = recipient) => pvm.newBaseTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), outputs: pay(amount, to) }, contextOf(world));
+const pay = (amount: bigint, to = recipient) => [
+  TransferableOutput.fromNative(world.network.avaxAssetID, amount, [to]),
+];
+const xSend = (amount: bigint, to = recipient) =>
+  avm.newBaseTx(contextOf(world), [ewoq], utxosOf('X', ewoq), pay(amount, to));
+const pSend = (amount: bigint, to = recipient) =>
+  pvm.newBaseTx(
+    { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), outputs: pay(amount, to) },
+    contextOf(world),
+  );
 
 describe('X-Chain', () => {
   it('accepts a BaseTx into a block of its own: the recipient is paid, the sender gets the change', async () => {
@@ -107,7 +151,9 @@ describe('X-Chain', () => {
     engine.issue('X', bytes);
     expect(() => engine.issue('X', bytes)).toThrow(/^failed to verify transfer: failed to get utxo \w+: not found$/);
     const wrong = await signWrong(xSend(5n));
-    expect(() => engine.issue('X', wrong)).toThrow(`failed to verify transfer: wrong signature: expected signature from ${cb58Encode(ewoq)} but got from ${cb58Encode(other)}`);
+    expect(() => engine.issue('X', wrong)).toThrow(
+      `failed to verify transfer: wrong signature: expected signature from ${cb58Encode(ewoq)} but got from ${cb58Encode(other)}`,
+    );
     const [utxo] = utxosOf('X', ewoq);
     expect(() => engine.issue('X', Uint8Array.of(0, 0, 0, 0))).toThrow();
     const over = await rawSend('X', utxo!, world.utxosOf('X', hex(ewoq))[0]!.amount);
@@ -115,7 +161,12 @@ describe('X-Chain', () => {
   });
 
   it('refuses to spend a time-locked output', async () => {
-    const locked = TransferableOutput.fromNative(world.network.avaxAssetID, 3n * AVAX, [ewoq], world.time.get() + 3600n);
+    const locked = TransferableOutput.fromNative(
+      world.network.avaxAssetID,
+      3n * AVAX,
+      [ewoq],
+      world.time.get() + 3600n,
+    );
     engine.issue('X', await sign(avm.newBaseTx(contextOf(world), [ewoq], utxosOf('X', ewoq), [locked])));
     const lockedUtxo = utxosOf('X', ewoq).find((u) => u.getOutputOwners().locktime.value() > 0n)!;
     const spend = await rawSend('X', lockedUtxo, AVAX);
@@ -132,19 +183,27 @@ describe('P-Chain', () => {
     expect(world.txs.get(txID)?.status).toBe('Committed');
     expect(balanceOf('P', recipient)).toBe(AVAX);
     const burned = before - AVAX - balanceOf('P', ewoq);
-    expect(burned).toBe(pvm.calculateFee(unsigned.getTx(), contextOf(world).platformFeeConfig.weights, feeState(world).price));
+    expect(burned).toBe(
+      pvm.calculateFee(unsigned.getTx(), contextOf(world).platformFeeConfig.weights, feeState(world).price),
+    );
     expect(world.tip('P').txIDs).toEqual([txID]);
   });
 
   it('refuses the same tx again, a wrong signature and an overspend in the node words', async () => {
     const bytes = await sign(pSend(AVAX));
     engine.issue('P', bytes);
-    expect(() => engine.issue('P', bytes)).toThrow(/^couldn't issue tx: failed verification: failed execution: failed to read consumed UTXO \w+:\d+ due to: not found$/);
+    expect(() => engine.issue('P', bytes)).toThrow(
+      /^couldn't issue tx: failed verification: failed execution: failed to read consumed UTXO \w+:\d+ due to: not found$/,
+    );
     const wrong = await signWrong(pSend(5n));
-    expect(() => engine.issue('P', wrong)).toThrow(`couldn't issue tx: failed verification: failed execution: failed to verify transfer: wrong signature: expected signature from ${cb58Encode(ewoq)} but got from ${cb58Encode(other)}`);
+    expect(() => engine.issue('P', wrong)).toThrow(
+      `couldn't issue tx: failed verification: failed execution: failed to verify transfer: wrong signature: expected signature from ${cb58Encode(ewoq)} but got from ${cb58Encode(other)}`,
+    );
     const utxo = world.utxosOf('P', hex(ewoq)).find((u) => u.stakeableLocktime === 0n)!;
     const over = await rawSend('P', manager('P').unpack(utxo.bytes, Utxo), utxo.amount);
-    expect(() => engine.issue('P', over)).toThrow(/^couldn't issue tx: failed verification: failed execution: insufficient unlocked funds: needs \d+ more \w+$/);
+    expect(() => engine.issue('P', over)).toThrow(
+      /^couldn't issue tx: failed verification: failed execution: insufficient unlocked funds: needs \d+ more \w+$/,
+    );
   });
 });
 
@@ -153,24 +212,50 @@ describe('atomic transfers', () => {
     const ctx = contextOf(world);
     const exported = avm.newExportTx(ctx, world.chainIDs.P, [ewoq], utxosOf('X', ewoq), pay(10n * AVAX, ewoq));
     engine.issue('X', await sign(exported));
-    expect(world.atomicUtxosOf(world.chainIDs.P, world.chainIDs.X, hex(ewoq)).map((u) => u.amount)).toEqual([10n * AVAX]);
-    const imported = pvm.newImportTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], sourceChainId: world.chainIDs.X, toAddressesBytes: [recipient], utxos: atomicOf('P', 'X', ewoq) }, ctx);
+    expect(world.atomicUtxosOf(world.chainIDs.P, world.chainIDs.X, hex(ewoq)).map((u) => u.amount)).toEqual([
+      10n * AVAX,
+    ]);
+    const imported = pvm.newImportTx(
+      {
+        feeState: feeState(world),
+        fromAddressesBytes: [ewoq],
+        sourceChainId: world.chainIDs.X,
+        toAddressesBytes: [recipient],
+        utxos: atomicOf('P', 'X', ewoq),
+      },
+      ctx,
+    );
     const txID = engine.issue('P', await sign(imported));
     expect(world.txs.get(txID)?.status).toBe('Committed');
     expect(atomicOf('P', 'X', ewoq)).toEqual([]);
     expect(balanceOf('P', recipient)).toBeGreaterThan(9n * AVAX);
-    expect(() => engine.issue('P', imported.getSignedTx().toBytes())).toThrow(/failed to get shared memory: not found$/);
+    expect(() => engine.issue('P', imported.getSignedTx().toBytes())).toThrow(
+      /failed to get shared memory: not found$/,
+    );
   });
 });
 
 describe('subnets and chains', () => {
   it('creates a subnet, then a chain on it authorized by the subnet owner', async () => {
     const ctx = contextOf(world);
-    const subnetTx = pvm.newCreateSubnetTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), subnetOwners: [ewoq] }, ctx);
+    const subnetTx = pvm.newCreateSubnetTx(
+      { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), subnetOwners: [ewoq] },
+      ctx,
+    );
     const subnetID = engine.issue('P', await sign(subnetTx));
     expect(world.subnets.get(subnetID)?.owner.addresses).toEqual([hex(ewoq)]);
     const chainTx = pvm.newCreateChainTx(
-      { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), chainName: 'mychain', subnetId: subnetID, vmId: world.chainIDs.X, fxIds: [], genesisData: { hello: 'world' }, subnetAuth: [0] },
+      {
+        feeState: feeState(world),
+        fromAddressesBytes: [ewoq],
+        utxos: utxosOf('P', ewoq),
+        chainName: 'mychain',
+        subnetId: subnetID,
+        vmId: world.chainIDs.X,
+        fxIds: [],
+        genesisData: { hello: 'world' },
+        subnetAuth: [0],
+      },
       ctx,
     );
     // avalanchejs' addTxSignatures signs inputs only: the subnet's owner signs the authorization (the last credential).
@@ -179,17 +264,37 @@ describe('subnets and chains', () => {
     const chainID = engine.issue('P', chainTx.getSignedTx().toBytes());
     expect(world.chains.get(chainID)).toMatchObject({ name: 'mychain', subnetID });
     const stranger = pvm.newCreateChainTx(
-      { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), chainName: 'other', subnetId: subnetID, vmId: world.chainIDs.X, fxIds: [], genesisData: {}, subnetAuth: [0] },
+      {
+        feeState: feeState(world),
+        fromAddressesBytes: [ewoq],
+        utxos: utxosOf('P', ewoq),
+        chainName: 'other',
+        subnetId: subnetID,
+        vmId: world.chainIDs.X,
+        fxIds: [],
+        genesisData: {},
+        subnetAuth: [0],
+      },
       ctx,
     );
     await addTxSignatures({ unsignedTx: stranger, privateKeys: [EWOQ] });
     stranger.credentials.at(-1)!.setSignature(0, await secp256k1.sign(stranger.toBytes(), OTHER_KEY));
-    expect(() => engine.issue('P', stranger.getSignedTx().toBytes())).toThrow(/unauthorized modification: wrong signature/);
+    expect(() => engine.issue('P', stranger.getSignedTx().toBytes())).toThrow(
+      /unauthorized modification: wrong signature/,
+    );
   });
 
   it('adds a subnet validator (a Primary Network validator), removes it, transfers the subnet', async () => {
     const ctx = contextOf(world);
-    const subnetID = engine.issue('P', await sign(pvm.newCreateSubnetTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), subnetOwners: [ewoq] }, ctx)));
+    const subnetID = engine.issue(
+      'P',
+      await sign(
+        pvm.newCreateSubnetTx(
+          { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), subnetOwners: [ewoq] },
+          ctx,
+        ),
+      ),
+    );
     const primary = [...world.stakers.values()].find((s) => s.subnetID === world.chainIDs.P && !s.validatorTxID)!;
     const authorized = async (unsigned: UnsignedTx) => {
       await addTxSignatures({ unsignedTx: unsigned, privateKeys: [EWOQ] });
@@ -197,15 +302,63 @@ describe('subnets and chains', () => {
       return unsigned.getSignedTx().toBytes();
     };
     const end = world.time.get() + world.config.staking.minStakeDuration;
-    const add = pvm.newAddSubnetValidatorTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: primary.nodeID, start: world.time.get(), end, weight: 10n, subnetId: subnetID, subnetAuth: [0] }, ctx);
+    const add = pvm.newAddSubnetValidatorTx(
+      {
+        feeState: feeState(world),
+        fromAddressesBytes: [ewoq],
+        utxos: utxosOf('P', ewoq),
+        nodeId: primary.nodeID,
+        start: world.time.get(),
+        end,
+        weight: 10n,
+        subnetId: subnetID,
+        subnetAuth: [0],
+      },
+      ctx,
+    );
     const addID = engine.issue('P', await authorized(add));
     expect(world.stakers.get(addID)).toMatchObject({ subnetID, nodeID: primary.nodeID, weight: 10n });
-    const stranger = pvm.newAddSubnetValidatorTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: `NodeID-${cb58Encode(new Uint8Array(20).fill(1))}`, start: world.time.get(), end, weight: 10n, subnetId: subnetID, subnetAuth: [0] }, ctx);
-    expect(() => engine.issue('P', stranger.getSignedTx().toBytes())).toThrow(/isn't a current or pending validator of the primary network$/);
-    const remove = pvm.newRemoveSubnetValidatorTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: primary.nodeID, subnetId: subnetID, subnetAuth: [0] }, ctx);
+    const stranger = pvm.newAddSubnetValidatorTx(
+      {
+        feeState: feeState(world),
+        fromAddressesBytes: [ewoq],
+        utxos: utxosOf('P', ewoq),
+        nodeId: `NodeID-${cb58Encode(new Uint8Array(20).fill(1))}`,
+        start: world.time.get(),
+        end,
+        weight: 10n,
+        subnetId: subnetID,
+        subnetAuth: [0],
+      },
+      ctx,
+    );
+    expect(() => engine.issue('P', stranger.getSignedTx().toBytes())).toThrow(
+      /isn't a current or pending validator of the primary network$/,
+    );
+    const remove = pvm.newRemoveSubnetValidatorTx(
+      {
+        feeState: feeState(world),
+        fromAddressesBytes: [ewoq],
+        utxos: utxosOf('P', ewoq),
+        nodeId: primary.nodeID,
+        subnetId: subnetID,
+        subnetAuth: [0],
+      },
+      ctx,
+    );
     engine.issue('P', await authorized(remove));
     expect(world.stakers.has(addID)).toBe(false);
-    const transfer = pvm.newTransferSubnetOwnershipTx({ feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), subnetId: subnetID, subnetAuth: [0], subnetOwners: [recipient] }, ctx);
+    const transfer = pvm.newTransferSubnetOwnershipTx(
+      {
+        feeState: feeState(world),
+        fromAddressesBytes: [ewoq],
+        utxos: utxosOf('P', ewoq),
+        subnetId: subnetID,
+        subnetAuth: [0],
+        subnetOwners: [recipient],
+      },
+      ctx,
+    );
     engine.issue('P', await authorized(transfer));
     expect(world.subnets.get(subnetID)?.owner.addresses).toEqual([hex(recipient)]);
   });
@@ -220,19 +373,56 @@ describe('staking', () => {
     const end = start + staking.minStakeDuration * 2n;
     const owner = new Uint8Array(20).fill(77);
     const validatorTx = pvm.newAddPermissionlessValidatorTx(
-      { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: nodeID, subnetId: world.chainIDs.P, start, end, weight: staking.minValidatorStake, rewardAddresses: [owner], delegatorRewardsOwner: [owner], shares: 20_000 },
+      {
+        feeState: feeState(world),
+        fromAddressesBytes: [ewoq],
+        utxos: utxosOf('P', ewoq),
+        nodeId: nodeID,
+        subnetId: world.chainIDs.P,
+        start,
+        end,
+        weight: staking.minValidatorStake,
+        rewardAddresses: [owner],
+        delegatorRewardsOwner: [owner],
+        shares: 20_000,
+      },
       ctx,
     );
     const validatorID = engine.issue('P', await sign(validatorTx));
-    const current = () => [...world.stakers.values()].filter((s) => s.startTime <= world.time.get() && world.time.get() < s.endTime).map((s) => s.txID);
+    const current = () =>
+      [...world.stakers.values()]
+        .filter((s) => s.startTime <= world.time.get() && world.time.get() < s.endTime)
+        .map((s) => s.txID);
     expect(current()).toContain(validatorID);
     const tooShort = pvm.newAddPermissionlessDelegatorTx(
-      { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: nodeID, subnetId: world.chainIDs.P, start, end: start + 60n, weight: staking.minDelegatorStake, rewardAddresses: [recipient] },
+      {
+        feeState: feeState(world),
+        fromAddressesBytes: [ewoq],
+        utxos: utxosOf('P', ewoq),
+        nodeId: nodeID,
+        subnetId: world.chainIDs.P,
+        start,
+        end: start + 60n,
+        weight: staking.minDelegatorStake,
+        rewardAddresses: [recipient],
+      },
       ctx,
     );
-    expect(() => engine.issue('P', tooShort.getSignedTx().toBytes())).toThrow(/^couldn't issue tx: failed verification: failed execution: staking period is too short$/);
+    expect(() => engine.issue('P', tooShort.getSignedTx().toBytes())).toThrow(
+      /^couldn't issue tx: failed verification: failed execution: staking period is too short$/,
+    );
     const delegatorTx = pvm.newAddPermissionlessDelegatorTx(
-      { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), nodeId: nodeID, subnetId: world.chainIDs.P, start, end, weight: staking.minDelegatorStake, rewardAddresses: [recipient] },
+      {
+        feeState: feeState(world),
+        fromAddressesBytes: [ewoq],
+        utxos: utxosOf('P', ewoq),
+        nodeId: nodeID,
+        subnetId: world.chainIDs.P,
+        start,
+        end,
+        weight: staking.minDelegatorStake,
+        rewardAddresses: [recipient],
+      },
       ctx,
     );
     const delegatorID = engine.issue('P', await sign(delegatorTx));
@@ -287,12 +477,25 @@ describe('dev controls', () => {
     const time = world.time.get();
     dev.increaseTime({ seconds: 3600 });
     expect(world.time.get()).toBe(time + 3600n);
-    expect(() => dev.setTime({ timestamp: String(time) })).toThrow(`time ${time} is before the chain time ${time + 3600n}`);
-    expect(dev.listAccounts().accounts[0]).toMatchObject({ privateKey: EWOQ_PRIVATE_KEY, xAddress: 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u', cAddress: '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC' });
+    expect(() => dev.setTime({ timestamp: String(time) })).toThrow(
+      `time ${time} is before the chain time ${time + 3600n}`,
+    );
+    expect(dev.listAccounts().accounts[0]).toMatchObject({
+      privateKey: EWOQ_PRIVATE_KEY,
+      xAddress: 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u',
+      cAddress: '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC',
+    });
     dev.setFeeState({ excess: '5000000' });
-    expect(gasPrice(world.config.fee.minPrice, world.feeState.get().excess, world.config.fee.excessConversionConstant)).toBeGreaterThan(1n);
+    expect(
+      gasPrice(world.config.fee.minPrice, world.feeState.get().excess, world.config.fee.excessConversionConstant),
+    ).toBeGreaterThan(1n);
     dev.reset();
-    expect([balanceOf('P', recipient), world.time.get(), world.feeState.get().excess, world.tip('X').height]).toEqual([0n, time, 0n, height]);
+    expect([balanceOf('P', recipient), world.time.get(), world.feeState.get().excess, world.tip('X').height]).toEqual([
+      0n,
+      time,
+      0n,
+      height,
+    ]);
   });
 });
 
@@ -321,4 +524,3 @@ describe('snapshots', () => {
     expect([balanceOf('X', recipient), balanceOf('X', ewoq)]).toEqual([0n, before]);
   });
 });
-

@@ -10,7 +10,8 @@ import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { decodeUtf8 } from '../../runtime/server/text.ts';
 import { rpc, send } from '../server/raw-http.ts';
 
-const DECODE_ERROR = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
+const DECODE_ERROR =
+  "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
 // The mock's network is a local one (hrp "local"), as a node started with no --network-id.
 const ADDRESS = `P-${bech32Encode('local', new Uint8Array(20).fill(7))}`;
 
@@ -27,9 +28,19 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 describe('hostile requests to the mock node', () => {
   it('answers 1,000,000 invalid items in time proportional to a valid request of the same size, serving others meanwhile', async () => {
-    const invalid = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getBalance', params: { addresses: Array(1_000_000).fill('x') } });
+    const invalid = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'platform.getBalance',
+      params: { addresses: Array(1_000_000).fill('x') },
+    });
     // The same million strings, in a key the node ignores: the same bytes to read, one valid address to check.
-    const shape = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getBalance', params: { addresses: [ADDRESS], ignored: Array(1_000_000).fill('x') } });
+    const shape = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'platform.getBalance',
+      params: { addresses: [ADDRESS], ignored: Array(1_000_000).fill('x') },
+    });
     const valid = `${shape.slice(0, -1)}${' '.repeat(Math.max(0, invalid.length - shape.length))}}`;
     const timed = async (body: string) => {
       const start = performance.now();
@@ -42,7 +53,8 @@ describe('hostile requests to the mock node', () => {
       const g = await timed(valid);
       const bad = timed(invalid);
       // Small calls on other connections while the large one is in flight: each must get its own answer.
-      for (let i = 0; i < 5; i++) others.push(send(port, { path: '/ext/bc/P', body: rpc('platform.getHeight') }).then((r) => r.text));
+      for (let i = 0; i < 5; i++)
+        others.push(send(port, { path: '/ext/bc/P', body: rpc('platform.getHeight') }).then((r) => r.text));
       const b = await bad;
       expect(JSON.parse(g.text)).toHaveProperty('result');
       expect(JSON.parse(b.text).error.message).toBe(DECODE_ERROR);
@@ -56,7 +68,9 @@ describe('hostile requests to the mock node', () => {
   }, 120_000);
 
   it('repairs invalid UTF-8 as Go does, in time linear in the input', async () => {
-    expect(decodeUtf8(Uint8Array.from([0x61, 0xe2, 0x82, 0x41, 0xff, 0xc3, 0xa9, 0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x98, 0x80]))).toBe('a\ufffd\ufffdA\ufffdé\ufffd\ufffd\ufffd😀');
+    expect(
+      decodeUtf8(Uint8Array.from([0x61, 0xe2, 0x82, 0x41, 0xff, 0xc3, 0xa9, 0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x98, 0x80])),
+    ).toBe('a\ufffd\ufffdA\ufffdé\ufffd\ufffd\ufffd😀');
     const timed = (bytes: Uint8Array) => {
       const start = performance.now();
       const text = decodeUtf8(bytes);
@@ -68,14 +82,27 @@ describe('hostile requests to the mock node', () => {
     // 15 times the input may cost 15 times as much, with room for noise; a byte-by-byte string was far worse.
     expect(large.ms).toBeLessThan(Math.max(small.ms, 5) * 40);
     // Through the server: 15 MB of 0xFF inside a param is refused like any bad address.
-    const body = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"platform.getBalance","params":{"addresses":["'), Buffer.alloc(15 * 1024 * 1024, 0xff), Buffer.from('"]}}')]);
+    const body = Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","id":1,"method":"platform.getBalance","params":{"addresses":["'),
+      Buffer.alloc(15 * 1024 * 1024, 0xff),
+      Buffer.from('"]}}'),
+    ]);
     const answer = await send(port, { path: '/ext/bc/P', body });
     expect(JSON.parse(answer.text).error.message).toBe(DECODE_ERROR);
   }, 60_000);
 
   it('refuses uint64 strings above 2^64-1 as the node does, and takes 2^64-1', async () => {
-    const height = async (value: string) => JSON.parse((await send(port, { path: '/ext/bc/P', body: rpc('platform.getBlockByHeight', { height: value }) })).text);
-    for (const value of ['18446744073709551616', '18446744073709552615', '99999999999999999999', '100000000000000000000']) expect((await height(value)).error.message).toBe(DECODE_ERROR);
+    const height = async (value: string) =>
+      JSON.parse(
+        (await send(port, { path: '/ext/bc/P', body: rpc('platform.getBlockByHeight', { height: value }) })).text,
+      );
+    for (const value of [
+      '18446744073709551616',
+      '18446744073709552615',
+      '99999999999999999999',
+      '100000000000000000000',
+    ])
+      expect((await height(value)).error.message).toBe(DECODE_ERROR);
     expect((await height('18446744073709551615')).error?.message).not.toBe(DECODE_ERROR);
   });
 
@@ -85,13 +112,27 @@ describe('hostile requests to the mock node', () => {
       const body = `{"jsonrpc":"2.0","id":1,"method":"platform.getBlockByHeight","params":{"${key}":${literal}}}`;
       return JSON.parse((await send(port, { path: '/ext/bc/P', body })).text);
     };
-    for (const literal of ['1e2', '1E2', '1.0', '0.5', '-0', '-1', '18446744073709551616', '18446744073709552616', '1e400']) {
+    for (const literal of [
+      '1e2',
+      '1E2',
+      '1.0',
+      '0.5',
+      '-0',
+      '-1',
+      '18446744073709551616',
+      '18446744073709552616',
+      '1e400',
+    ]) {
       expect((await height(literal)).error?.message, literal).toBe(DECODE_ERROR);
       expect((await height(literal, 'HEIGHT')).error?.message, literal).toBe(DECODE_ERROR);
     }
-    for (const literal of ['0', '1', '9007199254740993', '18446744073709551615']) expect((await height(literal)).error?.message, literal).not.toBe(DECODE_ERROR);
+    for (const literal of ['0', '1', '9007199254740993', '18446744073709551615'])
+      expect((await height(literal)).error?.message, literal).not.toBe(DECODE_ERROR);
     // Only params are read this way: an id of 1e2 is echoed as written, as json2's RawMessage does.
-    const id = await send(port, { path: '/ext/bc/P', body: '{"jsonrpc":"2.0","id":1e2,"method":"platform.getHeight","params":{"ignored":1e2}}' });
+    const id = await send(port, {
+      path: '/ext/bc/P',
+      body: '{"jsonrpc":"2.0","id":1e2,"method":"platform.getHeight","params":{"ignored":1e2}}',
+    });
     expect(id.text).toMatch(/"id":1e2}\n$/);
     expect(JSON.parse(id.text).result).toBeDefined();
   });
@@ -101,12 +142,15 @@ describe('hostile requests to the mock node', () => {
       const body = `{"jsonrpc":"2.0","id":1,"method":"avm.buildGenesis","params":{"networkID":${networkID},"genesisData":{},"encoding":"hex"}}`;
       return JSON.parse((await send(port, { path: '/ext/vm/avm', body })).text);
     };
-    for (const value of ['"4294967296"', '"9999999999"', '4294967296', '1.0', '1e2', '-0']) expect((await genesis(value)).error?.message, value).toBe(DECODE_ERROR);
-    for (const value of ['"4294967295"', '4294967295', '"12345"']) expect((await genesis(value)).error?.message, value).not.toBe(DECODE_ERROR);
+    for (const value of ['"4294967296"', '"9999999999"', '4294967296', '1.0', '1e2', '-0'])
+      expect((await genesis(value)).error?.message, value).toBe(DECODE_ERROR);
+    for (const value of ['"4294967295"', '4294967295', '"12345"'])
+      expect((await genesis(value)).error?.message, value).not.toBe(DECODE_ERROR);
   });
 
   it('scores only the first 50 characters of a password, as the node does', async () => {
-    const call = (username: string, password: string) => send(port, { path: '/ext/keystore', body: rpc('keystore.createUser', { username, password }) });
+    const call = (username: string, password: string) =>
+      send(port, { path: '/ext/keystore', body: rpc('keystore.createUser', { username, password }) });
     const weakStart = await call('weak-start', `${'a'.repeat(50)}Tr0ub4dor&3-Correct-Horse-Battery-Staple`);
     expect(JSON.parse(weakStart.text).error.message).toBe('password is too weak');
     const strongStart = await call('strong-start', `Correct-Horse-Battery-Staple-9${'a'.repeat(994)}`);
@@ -114,10 +158,16 @@ describe('hostile requests to the mock node', () => {
   });
 
   it('takes as long to refuse exportUser for an unknown user as for a wrong password', async () => {
-    await send(port, { path: '/ext/keystore', body: rpc('keystore.createUser', { username: 'timed', password: 'Correct-Horse-Battery-Staple-9' }) });
+    await send(port, {
+      path: '/ext/keystore',
+      body: rpc('keystore.createUser', { username: 'timed', password: 'Correct-Horse-Battery-Staple-9' }),
+    });
     const timed = async (username: string) => {
       const start = performance.now();
-      const answer = await send(port, { path: '/ext/keystore', body: rpc('keystore.exportUser', { username, password: 'Wrong-Horse-Battery-Staple-9' }) });
+      const answer = await send(port, {
+        path: '/ext/keystore',
+        body: rpc('keystore.exportUser', { username, password: 'Wrong-Horse-Battery-Staple-9' }),
+      });
       expect(JSON.parse(answer.text).error.message).toBe(`incorrect password: user "${username}"`);
       return performance.now() - start;
     };

@@ -20,14 +20,21 @@ afterAll(() => node.close());
 
 /** The error a call gets, as code and message on the wire. */
 async function refusal(method: string, params: object) {
-  const answer = JSON.parse((await send(port, { path: '/ext/info', body: rpc(method, params) })).text) as { error?: { code: number; message: string } };
+  const answer = JSON.parse((await send(port, { path: '/ext/info', body: rpc(method, params) })).text) as {
+    error?: { code: number; message: string };
+  };
   return answer.error && [answer.error.code, answer.error.message];
 }
 
 describe('info', () => {
   it('names the chains the mock serves, as admin.getChainAliases does', async () => {
     const admin = new AdminClient({ baseUrl: node.url });
-    for (const [alias, id] of [['X', X_CHAIN_ID], ['avm', X_CHAIN_ID], ['P', P_CHAIN_ID], [X_CHAIN_ID, X_CHAIN_ID]] as const) {
+    for (const [alias, id] of [
+      ['X', X_CHAIN_ID],
+      ['avm', X_CHAIN_ID],
+      ['P', P_CHAIN_ID],
+      [X_CHAIN_ID, X_CHAIN_ID],
+    ] as const) {
       expect((await info.getBlockchainID({ alias })).blockchainID).toBe(id);
       expect((await admin.getChainAliases({ chain: id })).aliases).toContain(alias);
     }
@@ -36,9 +43,12 @@ describe('info', () => {
     expect(await info.isBootstrapped({ chain: 'myX' })).toEqual({ isBootstrapped: true });
   });
 
-  it('refuses unknown aliases and chains with the node\'s texts', async () => {
+  it("refuses unknown aliases and chains with the node's texts", async () => {
     expect(await refusal('info.getBlockchainID', { alias: 'Y' })).toEqual([-32000, 'there is no ID with alias: Y']);
-    expect(await refusal('info.isBootstrapped', { chain: 'Y' })).toEqual([-32000, "there is no chain with alias/ID 'Y'"]);
+    expect(await refusal('info.isBootstrapped', { chain: 'Y' })).toEqual([
+      -32000,
+      "there is no chain with alias/ID 'Y'",
+    ]);
     expect(await refusal('info.isBootstrapped', {})).toEqual([-32000, "argument 'chain' not given"]);
     expect(await refusal('info.getBlockchainID', {})).toEqual([-32000, 'there is no ID with alias: ']);
     expect((await refusal('info.isBootstrapped', { chain: 1 }))?.[1]).toMatch(/^couldn't unmarshal an argument/);
@@ -47,7 +57,10 @@ describe('info', () => {
   it('is the node its headers name, on a local network', async () => {
     const { nodeID } = await info.getNodeID();
     expect(nodeID).toBe(node.nodeID);
-    const answer = await send(port, { path: '/ext/info', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'info.getNetworkID' }) });
+    const answer = await send(port, {
+      path: '/ext/info',
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'info.getNetworkID' }),
+    });
     expect(answer.headers['node-id']).toBe(nodeID);
     expect(await info.getNetworkID()).toEqual({ networkID: '12345' });
     expect(await info.getNetworkName()).toEqual({ networkName: 'local' });
@@ -58,7 +71,11 @@ describe('info', () => {
     const old = await startMockNode({ port: 0, nodeVersion: 'v1.12.1' });
     try {
       const answer = await new InfoClient({ baseUrl: old.url }).getNodeVersion();
-      expect([answer.version, answer.vmVersions.avm, answer.vmVersions.platform]).toEqual(['avalanchego/1.12.1', 'v1.12.1', 'v1.12.1']);
+      expect([answer.version, answer.vmVersions.avm, answer.vmVersions.platform]).toEqual([
+        'avalanchego/1.12.1',
+        'v1.12.1',
+        'v1.12.1',
+      ]);
     } finally {
       await old.close();
     }
@@ -101,7 +118,11 @@ describe('health', () => {
   });
 
   it('GET takes tags as repeated query parameters; other methods than GET reach JSON-RPC only at /ext/health', async () => {
-    const filtered = await send(port, { path: '/ext/health?tag=29uVeLPJB1eQJkzRemU8g8wZDw5uJRqpab5U2mX9euieVwiEbL&tag=x', method: 'GET', contentType: null });
+    const filtered = await send(port, {
+      path: '/ext/health?tag=29uVeLPJB1eQJkzRemU8g8wZDw5uJRqpab5U2mX9euieVwiEbL&tag=x',
+      method: 'GET',
+      contentType: null,
+    });
     expect(Object.keys((JSON.parse(filtered.text) as { checks: object }).checks)).not.toContain('P');
     const put = await send(port, { path: '/ext/health', method: 'PUT', contentType: null });
     expect([put.status, put.text]).toEqual([405, 'rpc: POST method required, received PUT']);
@@ -110,9 +131,14 @@ describe('health', () => {
     expect(JSON.parse(post.text)).toEqual(await health.readiness());
   });
 
-  it('answers an unhealthy report with 503, written as Go\'s encoder writes it', () => {
-    const reply = healthGetReply({ checks: { network: { error: 'no <peers> & no messages', timestamp: '2026-11-24T04:10:02Z', duration: 12 } }, healthy: false });
+  it("answers an unhealthy report with 503, written as Go's encoder writes it", () => {
+    const reply = healthGetReply({
+      checks: { network: { error: 'no <peers> & no messages', timestamp: '2026-11-24T04:10:02Z', duration: 12 } },
+      healthy: false,
+    });
     expect(reply.status).toBe(503);
-    expect(reply.body).toBe('{"checks":{"network":{"error":"no \\u003cpeers\\u003e \\u0026 no messages","timestamp":"2026-11-24T04:10:02Z","duration":12}},"healthy":false}\n');
+    expect(reply.body).toBe(
+      '{"checks":{"network":{"error":"no \\u003cpeers\\u003e \\u0026 no messages","timestamp":"2026-11-24T04:10:02Z","duration":12}},"healthy":false}\n',
+    );
   });
 });

@@ -31,16 +31,32 @@ function contextOf(w: World) {
     avaxAssetID: w.network.avaxAssetID,
     baseTxFee: w.config.txFee,
     createAssetTxFee: w.config.createAssetTxFee,
-    platformFeeConfig: { weights: { 0: f.weights[0], 1: f.weights[1], 2: f.weights[2], 3: f.weights[3] }, maxCapacity: f.maxCapacity, maxPerSecond: f.maxPerSecond, targetPerSecond: f.targetPerSecond, minPrice: f.minPrice, excessConversionConstant: f.excessConversionConstant },
+    platformFeeConfig: {
+      weights: { 0: f.weights[0], 1: f.weights[1], 2: f.weights[2], 3: f.weights[3] },
+      maxCapacity: f.maxCapacity,
+      maxPerSecond: f.maxPerSecond,
+      targetPerSecond: f.targetPerSecond,
+      minPrice: f.minPrice,
+      excessConversionConstant: f.excessConversionConstant,
+    },
   };
 }
 
-async function rpc(path: string, method: string, params: object): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
-  const response = await fetch(node.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+async function rpc(
+  path: string,
+  method: string,
+  params: object,
+): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
+  const response = await fetch(node.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return (await response.json()) as never;
 }
 
-const xBalance = async (address: string) => BigInt(String((await rpc('/ext/bc/X', 'avm.getBalance', { address, assetID: 'AVAX' })).result!.balance));
+const xBalance = async (address: string) =>
+  BigInt(String((await rpc('/ext/bc/X', 'avm.getBalance', { address, assetID: 'AVAX' })).result!.balance));
 
 describe('issuing over HTTP with avalanchejs 5.2.0', () => {
   it('X: getUTXOs, newBaseTx, issueTx, Accepted, balances and the block', async () => {
@@ -50,7 +66,9 @@ describe('issuing over HTTP with avalanchejs 5.2.0', () => {
     const to = `X-${utils.formatBech32(context.hrp, recipient)}`;
     const { utxos } = await api.getUTXOs({ addresses: [from] });
     const before = await xBalance(from);
-    const tx = avm.newBaseTx(context, [ewoq], utxos, [TransferableOutput.fromNative(context.avaxAssetID, 2n * AVAX, [recipient])]);
+    const tx = avm.newBaseTx(context, [ewoq], utxos, [
+      TransferableOutput.fromNative(context.avaxAssetID, 2n * AVAX, [recipient]),
+    ]);
     await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ] });
     const { txID } = await api.issueSignedTx(tx.getSignedTx());
     expect((await api.getTxStatus({ txID })).status).toBe('Accepted');
@@ -60,7 +78,9 @@ describe('issuing over HTTP with avalanchejs 5.2.0', () => {
     const block = (await rpc('/ext/bc/X', 'avm.getBlockByHeight', { height, encoding: 'hex' })).result!;
     expect(String(block.block)).toContain(Buffer.from(tx.getSignedTx().toBytes()).subarray(2).toString('hex'));
 
-    const again = await rpc('/ext/bc/X', 'avm.issueTx', { tx: utils.bufferToHex(utils.addChecksum(tx.getSignedTx().toBytes())) });
+    const again = await rpc('/ext/bc/X', 'avm.issueTx', {
+      tx: utils.bufferToHex(utils.addChecksum(tx.getSignedTx().toBytes())),
+    });
     expect(again.error?.message).toMatch(/^failed to verify transfer: failed to get utxo \w+: not found$/);
     const garbage = await rpc('/ext/bc/X', 'avm.issueTx', { tx: '0x00' });
     expect(garbage.error?.message).toMatch(/^problem decoding transaction: /);
@@ -72,8 +92,21 @@ describe('issuing over HTTP with avalanchejs 5.2.0', () => {
     const from = `P-${utils.formatBech32(context.hrp, ewoq)}`;
     const { utxos } = await api.getUTXOs({ addresses: [from] });
     const { capacity, excess } = node.world.feeState.get();
-    const feeState = { capacity, excess, price: gasPrice(1n, excess, context.platformFeeConfig.excessConversionConstant), timestamp: new Date().toISOString() };
-    const tx = pvm.newBaseTx({ feeState, fromAddressesBytes: [ewoq], utxos, outputs: [TransferableOutput.fromNative(context.avaxAssetID, AVAX, [recipient])] }, context);
+    const feeState = {
+      capacity,
+      excess,
+      price: gasPrice(1n, excess, context.platformFeeConfig.excessConversionConstant),
+      timestamp: new Date().toISOString(),
+    };
+    const tx = pvm.newBaseTx(
+      {
+        feeState,
+        fromAddressesBytes: [ewoq],
+        utxos,
+        outputs: [TransferableOutput.fromNative(context.avaxAssetID, AVAX, [recipient])],
+      },
+      context,
+    );
     await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ] });
     const { txID } = await api.issueSignedTx(tx.getSignedTx());
     expect((await api.getTxStatus({ txID })).status).toBe('Committed');
@@ -81,10 +114,22 @@ describe('issuing over HTTP with avalanchejs 5.2.0', () => {
     expect(BigInt((await api.getBalance({ addresses: [to] })).balance)).toBe(AVAX);
 
     // The same inputs again, to another recipient: a new tx, spending what is gone.
-    const second = pvm.newBaseTx({ feeState, fromAddressesBytes: [ewoq], utxos, outputs: [TransferableOutput.fromNative(context.avaxAssetID, AVAX, [ewoq])] }, context);
+    const second = pvm.newBaseTx(
+      {
+        feeState,
+        fromAddressesBytes: [ewoq],
+        utxos,
+        outputs: [TransferableOutput.fromNative(context.avaxAssetID, AVAX, [ewoq])],
+      },
+      context,
+    );
     await addTxSignatures({ unsignedTx: second, privateKeys: [EWOQ] });
-    const refused = await rpc('/ext/bc/P', 'platform.issueTx', { tx: utils.bufferToHex(utils.addChecksum(second.getSignedTx().toBytes())) });
-    expect(refused.error?.message).toMatch(/^couldn't issue tx: failed verification: failed execution: failed to read consumed UTXO \w+:\d+ due to: not found$/);
+    const refused = await rpc('/ext/bc/P', 'platform.issueTx', {
+      tx: utils.bufferToHex(utils.addChecksum(second.getSignedTx().toBytes())),
+    });
+    expect(refused.error?.message).toMatch(
+      /^couldn't issue tx: failed verification: failed execution: failed to read consumed UTXO \w+:\d+ due to: not found$/,
+    );
     const id = utils.base58check.encode((await import('@noble/hashes/sha2.js')).sha256(second.getSignedTx().toBytes()));
     expect(await api.getTxStatus({ txID: id })).toEqual({ status: 'Dropped', reason: refused.error!.message });
   });

@@ -21,7 +21,14 @@ async function start(options: MockNodeOptions = {}) {
 }
 async function call(port: number, path: string, method: string, params?: unknown) {
   const response = await send(port, { path, body: rpc(method, params) });
-  return { status: response.status, headers: response.headers, json: response.status === 200 && response.text ? (JSON.parse(response.text) as { result?: unknown; error?: { message: string } }) : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    json:
+      response.status === 200 && response.text
+        ? (JSON.parse(response.text) as { result?: unknown; error?: { message: string } })
+        : undefined,
+  };
 }
 
 describe('paths', () => {
@@ -50,18 +57,32 @@ describe('paths', () => {
     expect(answer.headers['node-id']).toBe(node!.nodeID);
   });
 
-  it('answers 404 elsewhere, and on the P-Chain path for an X-Chain method the node\'s error', async () => {
+  it("answers 404 elsewhere, and on the P-Chain path for an X-Chain method the node's error", async () => {
     const port = await start();
     expect((await call(port, '/ext/bc/C', 'avm.getHeight')).status).toBe(404);
     expect((await call(port, '/ext/bc/X/', 'avm.getHeight')).status).toBe(404);
-    expect((await call(port, '/ext/P', 'avm.getHeight')).json?.error?.message).toBe('rpc: can\'t find service "avm.GetHeight"');
+    expect((await call(port, '/ext/P', 'avm.getHeight')).json?.error?.message).toBe(
+      'rpc: can\'t find service "avm.GetHeight"',
+    );
   });
 
-  it('returns every endpoint\'s bundled document from rpc.discover', async () => {
+  it("returns every endpoint's bundled document from rpc.discover", async () => {
     const port = await start();
-    const paths: Record<EndpointName, string> = { dev: '/ext/dev',  'x-chain': '/ext/bc/X', 'x-wallet': '/ext/bc/X/wallet', 'avm-static': '/ext/vm/avm', 'p-chain': '/ext/P', admin: '/ext/admin', keystore: '/ext/keystore', info: '/ext/info', health: '/ext/health' };
+    const paths: Record<EndpointName, string> = {
+      dev: '/ext/dev',
+      'x-chain': '/ext/bc/X',
+      'x-wallet': '/ext/bc/X/wallet',
+      'avm-static': '/ext/vm/avm',
+      'p-chain': '/ext/P',
+      admin: '/ext/admin',
+      keystore: '/ext/keystore',
+      info: '/ext/info',
+      health: '/ext/health',
+    };
     for (const [name, path] of Object.entries(paths)) {
-      const published = JSON.parse(readFileSync(new URL(`../../generated/openrpc/${name}.json`, import.meta.url), 'utf8')) as unknown;
+      const published = JSON.parse(
+        readFileSync(new URL(`../../generated/openrpc/${name}.json`, import.meta.url), 'utf8'),
+      ) as unknown;
       expect((await call(port, path, 'rpc.discover')).json?.result).toEqual(published);
     }
   });
@@ -71,15 +92,21 @@ describe('node options', () => {
   it('serves only what v1.12.1 serves: the keystore, no avm.getTxFee, no /ext/vm/avm', async () => {
     const port = await start({ nodeVersion: 'v1.12.1' });
     expect((await call(port, '/ext/keystore', 'keystore.listUsers')).json?.result).toEqual({ users: [] });
-    expect((await call(port, '/ext/bc/X', 'avm.getTxFee')).json?.error?.message).toBe('rpc: can\'t find method "avm.GetTxFee"');
-    expect((await call(port, '/ext/bc/P', 'platform.getValidatorFeeConfig')).json?.error?.message).toBe('rpc: can\'t find method "platform.GetValidatorFeeConfig"');
+    expect((await call(port, '/ext/bc/X', 'avm.getTxFee')).json?.error?.message).toBe(
+      'rpc: can\'t find method "avm.GetTxFee"',
+    );
+    expect((await call(port, '/ext/bc/P', 'platform.getValidatorFeeConfig')).json?.error?.message).toBe(
+      'rpc: can\'t find method "platform.GetValidatorFeeConfig"',
+    );
     expect((await call(port, '/ext/vm/avm', 'avm.buildGenesis')).status).toBe(404);
   });
 
   it('has no keystore after v1.12.1 and no avm.getAddressTxs after v1.13.0, and /ext/vm/avm up to v1.10.17', async () => {
     let port = await start({ nodeVersion: 'v1.13.1' });
     expect((await call(port, '/ext/keystore', 'keystore.listUsers')).status).toBe(404);
-    expect((await call(port, '/ext/bc/X', 'avm.getAddressTxs')).json?.error?.message).toBe('rpc: can\'t find method "avm.GetAddressTxs"');
+    expect((await call(port, '/ext/bc/X', 'avm.getAddressTxs')).json?.error?.message).toBe(
+      'rpc: can\'t find method "avm.GetAddressTxs"',
+    );
     expect((await call(port, '/ext/bc/X', 'avm.getTxFee')).json).toHaveProperty('result');
     await node!.close();
     port = await start({ nodeVersion: 'v1.10.17' });
@@ -94,14 +121,34 @@ describe('node options', () => {
 
   it('refuses host names it does not allow, as the node does, and answers CORS preflights', async () => {
     const port = await start();
-    const refused = await send(port, { path: '/ext/bc/X', headers: { host: 'evil.example' }, body: rpc('avm.getHeight') });
+    const refused = await send(port, {
+      path: '/ext/bc/X',
+      headers: { host: 'evil.example' },
+      body: rpc('avm.getHeight'),
+    });
     expect([refused.status, refused.text]).toEqual([403, 'invalid host specified\n']);
-    expect((await send(port, { path: '/ext/bc/X', headers: { host: `localhost:${port}` }, body: rpc('avm.getHeight') })).status).toBe(200);
-    const preflight = await send(port, { path: '/ext/bc/X', method: 'OPTIONS', contentType: null, headers: { origin: 'http://app.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    expect(
+      (await send(port, { path: '/ext/bc/X', headers: { host: `localhost:${port}` }, body: rpc('avm.getHeight') }))
+        .status,
+    ).toBe(200);
+    const preflight = await send(port, {
+      path: '/ext/bc/X',
+      method: 'OPTIONS',
+      contentType: null,
+      headers: {
+        origin: 'http://app.test',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
     expect(preflight.headers['access-control-allow-methods']).toBe('POST');
-    const actual = await send(port, { path: '/ext/bc/X', headers: { origin: 'http://app.test' }, body: rpc('avm.getHeight') });
+    const actual = await send(port, {
+      path: '/ext/bc/X',
+      headers: { origin: 'http://app.test' },
+      body: rpc('avm.getHeight'),
+    });
     expect(actual.headers['access-control-allow-origin']).toBe('*');
   });
 });
@@ -133,7 +180,12 @@ describe('answers beyond the examples', () => {
     await node!.close();
     const port = await start();
     expect((await call(port, '/ext/bc/X', 'avm.getBalance', params(ewoq))).json).toEqual(first.json);
-    const other = await call(port, '/ext/bc/X', 'avm.getBalance', params(`X-${bech32Encode('local', new Uint8Array(20).fill(2))}`));
+    const other = await call(
+      port,
+      '/ext/bc/X',
+      'avm.getBalance',
+      params(`X-${bech32Encode('local', new Uint8Array(20).fill(2))}`),
+    );
     expect(other.json?.result).toEqual({ balance: '0', utxoIDs: [] });
     const txs = ((first.json!.result as { utxoIDs: Array<{ txID: string }> }).utxoIDs ?? []).map((u) => u.txID);
     for (const txID of txs) expect(avalancheFormats['avax-cb58']!(txID)).toBe(true);
@@ -142,17 +194,27 @@ describe('answers beyond the examples', () => {
   it('echo the requested encoding with bytes in it', async () => {
     const port = await start();
     const avax = node!.world.network.avaxAssetID;
-    const hexnc = (await call(port, '/ext/bc/X', 'avm.getTx', { txID: avax, encoding: 'hexnc' })).json?.result as { tx: string; encoding: string };
+    const hexnc = (await call(port, '/ext/bc/X', 'avm.getTx', { txID: avax, encoding: 'hexnc' })).json?.result as {
+      tx: string;
+      encoding: string;
+    };
     expect(hexnc.encoding).toBe('hexnc');
     expect(hexnc.tx).toMatch(/^0x[0-9a-f]+$/);
-    const json = (await call(port, '/ext/bc/X', 'avm.getTx', { txID: avax, encoding: 'JSON' })).json?.result as { tx: object; encoding: string };
+    const json = (await call(port, '/ext/bc/X', 'avm.getTx', { txID: avax, encoding: 'JSON' })).json?.result as {
+      tx: object;
+      encoding: string;
+    };
     expect([typeof json.tx, json.encoding]).toEqual(['object', 'json']);
   });
 });
 
 describe('npm run mock', () => {
   it('prints its URL and answers there', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', '--port', '0', '--node-version', 'v1.12.1', '--api-admin-enabled=false'], { cwd: new URL('../..', import.meta.url) });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'mock/cli.ts', '--port', '0', '--node-version', 'v1.12.1', '--api-admin-enabled=false'],
+      { cwd: new URL('../..', import.meta.url) },
+    );
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -172,7 +234,9 @@ describe('npm run mock', () => {
   });
 
   it('refuses a malformed option with its usage', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', '--node-version', '1.12'], { cwd: new URL('../..', import.meta.url) });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', '--node-version', '1.12'], {
+      cwd: new URL('../..', import.meta.url),
+    });
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

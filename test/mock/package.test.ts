@@ -12,7 +12,8 @@ import { buildMockPackage } from '../../mock/package/build.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'mock-pack-'));
 const consumer = join(temp, 'consumer');
-const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
 
 const PROGRAM = `import { startMockNode } from '@avalanche-openrpc/mock';
 
@@ -36,7 +37,9 @@ await node.close();
 beforeAll(async () => {
   const pkg = join(temp, 'pkg');
   await buildMockPackage(pkg);
-  const packed = JSON.parse(npm(['pack', pkg, '--pack-destination', temp, '--json'], temp)) as Array<{ filename: string }>;
+  const packed = JSON.parse(npm(['pack', pkg, '--pack-destination', temp, '--json'], temp)) as Array<{
+    filename: string;
+  }>;
   mkdirSync(consumer);
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   npm(['install', '--offline', '--no-audit', '--no-fund', join(temp, packed[0]!.filename)], consumer);
@@ -47,7 +50,10 @@ afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 describe('the mock package', () => {
   it('startMockNode runs an isolated node whose dev controls change what the API answers', () => {
-    const out = JSON.parse(execFileSync(process.execPath, ['main.js'], { cwd: consumer, encoding: 'utf8' })) as Record<string, unknown>;
+    const out = JSON.parse(execFileSync(process.execPath, ['main.js'], { cwd: consumer, encoding: 'utf8' })) as Record<
+      string,
+      unknown
+    >;
     expect(out.keys).toBe(2);
     expect(BigInt(String(out.funded))).toBe(BigInt(String(out.before)) + 1000n);
     expect(out.after).toBe(out.before);
@@ -56,7 +62,11 @@ describe('the mock package', () => {
   });
 
   it('the avalanche-mock bin prints its URL and answers there', async () => {
-    const child = spawn(join(consumer, 'node_modules/.bin/avalanche-mock'), ['--port', '0', '--accounts', '1', '--quiet'], { cwd: consumer });
+    const child = spawn(
+      join(consumer, 'node_modules/.bin/avalanche-mock'),
+      ['--port', '0', '--accounts', '1', '--quiet'],
+      { cwd: consumer },
+    );
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -67,7 +77,11 @@ describe('the mock package', () => {
         });
         child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
       });
-      const response = await fetch(`${url}/ext/bc/X`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.getHeight', params: {} }) });
+      const response = await fetch(`${url}/ext/bc/X`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.getHeight', params: {} }),
+      });
       expect(((await response.json()) as { result: { height: string } }).result.height).toMatch(/^\d+$/);
     } finally {
       child.kill();

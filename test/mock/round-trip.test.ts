@@ -50,12 +50,18 @@ function findMethod(name: string): { endpoint: string; method: MethodModel } {
 
 const served = model.endpoints;
 const cases = served.flatMap((endpoint) =>
-  endpoint.methods.flatMap((method) => method.examples.map((example, index) => ({ endpoint: endpoint.name, method, example, index }))),
+  endpoint.methods.flatMap((method) =>
+    method.examples.map((example, index) => ({ endpoint: endpoint.name, method, example, index })),
+  ),
 );
 
 /** The chain endpoints on example handlers, at the node's paths. */
 async function startExamplesServer(): Promise<{ url: string; close: () => Promise<void> }> {
-  const endpoint = <H>(create: (handlers: H) => server.Endpoint, document: server.OpenrpcDocument, methods: readonly server.MethodSpec[]) => create(server.exampleHandlers<H>(document, methods));
+  const endpoint = <H>(
+    create: (handlers: H) => server.Endpoint,
+    document: server.OpenrpcDocument,
+    methods: readonly server.MethodSpec[],
+  ) => create(server.exampleHandlers<H>(document, methods));
   const router = server.createRouter({
     '/ext/bc/X': endpoint(server.createXChainEndpoint, server.xChainDocument, server.xChainMethods),
     '/ext/bc/X/wallet': endpoint(server.createXWalletEndpoint, server.xWalletDocument, server.xWalletMethods),
@@ -65,7 +71,10 @@ async function startExamplesServer(): Promise<{ url: string; close: () => Promis
   });
   const http: Server = createServer(router.node);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, close: () => new Promise((resolve) => http.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => http.close(() => resolve())),
+  };
 }
 
 // The Info, Health and dev examples are a fresh local mock node's answers (its network, chains, node ID, peers, health).
@@ -91,29 +100,51 @@ describe('round trip of every example through the generated client', () => {
       wire.push(JSON.parse(init.body));
       return globalThis.fetch(url, init as RequestInit);
     };
-    const instance = new CLIENTS[endpoint]!({ baseUrl: node!.url, fetch }) as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const instance = new CLIENTS[endpoint]!({ baseUrl: node!.url, fetch }) as Record<
+      string,
+      (...args: unknown[]) => Promise<unknown>
+    >;
     return method.params.length > 0 ? instance[method.shortName]!(params) : instance[method.shortName]!();
   }
 
-  it.each(cases.map((c) => [`${c.method.name} / ${c.example.name}`, c] as const))('%s', async (_title, { endpoint, method, example }) => {
-    node = STATEFUL.has(endpoint) && !OTHER_CHAIN.has(method.name) ? await startMockNode({ port: 0, nodeVersion: 'all', validateResults: true, world: { accounts: 0 } }) : await startExamplesServer();
-    for (const [name, index] of BEFORE[`${method.name}/${example.name}`] ?? BEFORE[method.name] ?? []) {
-      const before = findMethod(name);
-      await call(before.endpoint, before.method, before.method.examples[index]!.params, []);
-    }
-    const wire: Array<{ method: string; params: unknown }> = [];
-    const result = await call(endpoint, method, example.params, wire);
-    expect(wire).toHaveLength(1);
-    expect(wire[0]!.method).toBe(method.name);
-    expect(wire[0]!.params).toEqual(example.params);
-    if (ILLUSTRATIVE.has(method.name)) expect(Object.keys(result as object).sort()).toEqual(Object.keys(example.result as object).sort());
-    else expect(result).toEqual(example.result);
-  });
+  it.each(cases.map((c) => [`${c.method.name} / ${c.example.name}`, c] as const))(
+    '%s',
+    async (_title, { endpoint, method, example }) => {
+      node =
+        STATEFUL.has(endpoint) && !OTHER_CHAIN.has(method.name)
+          ? await startMockNode({ port: 0, nodeVersion: 'all', validateResults: true, world: { accounts: 0 } })
+          : await startExamplesServer();
+      for (const [name, index] of BEFORE[`${method.name}/${example.name}`] ?? BEFORE[method.name] ?? []) {
+        const before = findMethod(name);
+        await call(before.endpoint, before.method, before.method.examples[index]!.params, []);
+      }
+      const wire: Array<{ method: string; params: unknown }> = [];
+      const result = await call(endpoint, method, example.params, wire);
+      expect(wire).toHaveLength(1);
+      expect(wire[0]!.method).toBe(method.name);
+      expect(wire[0]!.params).toEqual(example.params);
+      if (ILLUSTRATIVE.has(method.name))
+        expect(Object.keys(result as object).sort()).toEqual(Object.keys(example.result as object).sort());
+      else expect(result).toEqual(example.result);
+    },
+  );
 
   it('refuses, on the example handler set, params no example has', async () => {
     node = await startExamplesServer();
-    const response = await fetch(`${node.url}/ext/bc/P`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getBlockByHeight', params: { height: 123456789, encoding: 'hex' } }) });
-    const answer = await response.json(); expect(answer, JSON.stringify(answer)).toMatchObject({ error: { code: -32000, message: 'platform.getBlockByHeight: no example of the spec has these params' } });
+    const response = await fetch(`${node.url}/ext/bc/P`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'platform.getBlockByHeight',
+        params: { height: 123456789, encoding: 'hex' },
+      }),
+    });
+    const answer = await response.json();
+    expect(answer, JSON.stringify(answer)).toMatchObject({
+      error: { code: -32000, message: 'platform.getBlockByHeight: no example of the spec has these params' },
+    });
   });
 
   it('covers every method of the spec', () => {

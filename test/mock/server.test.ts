@@ -73,9 +73,14 @@ function talk(port: number, pieces: Array<string | Buffer>, waitMs = 300, pauseM
   });
 }
 
-const post = (body: string, headers = '') => `POST /ext/bc/X HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+const post = (body: string, headers = '') =>
+  `POST /ext/bc/X HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 const statuses = (text: string) => [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
-const bodies = (text: string) => text.split('HTTP/1.1 ').slice(1).map((answer) => answer.slice(answer.indexOf('\r\n\r\n') + 4));
+const bodies = (text: string) =>
+  text
+    .split('HTTP/1.1 ')
+    .slice(1)
+    .map((answer) => answer.slice(answer.indexOf('\r\n\r\n') + 4));
 
 describe('framing', () => {
   it('answers with the reply, its length and a date, and keeps the connection', async () => {
@@ -97,7 +102,8 @@ describe('framing', () => {
     const port = await serve();
     const request = post('bytes');
     expect(bodies((await talk(port, [...request], 1500, 1)).text)).toEqual(['POST /ext/bc/X bytes']);
-    const chunked = 'POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n2\r\nde\r\n0\r\nX-Trailer: t\r\n\r\n';
+    const chunked =
+      'POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n2\r\nde\r\n0\r\nX-Trailer: t\r\n\r\n';
     expect(bodies((await talk(port, [chunked])).text)).toEqual(['POST /c abcde']);
   });
 });
@@ -107,12 +113,17 @@ describe('connections', () => {
     const port = await serve();
     expect(await talk(port, [post('x', 'Connection: close\r\n')])).toMatchObject({ closed: true });
     expect(await talk(port, ['POST /a HTTP/1.0\r\nContent-Length: 1\r\n\r\nx'])).toMatchObject({ closed: true });
-    expect(await talk(port, ['POST /a HTTP/1.0\r\nConnection: keep-alive\r\nContent-Length: 1\r\n\r\nx'])).toMatchObject({ closed: false });
+    expect(
+      await talk(port, ['POST /a HTTP/1.0\r\nConnection: keep-alive\r\nContent-Length: 1\r\n\r\nx']),
+    ).toMatchObject({ closed: false });
   });
 
-  it('sends 100 Continue to a client waiting for it, and 417 in Go\'s words for other expectations', async () => {
+  it("sends 100 Continue to a client waiting for it, and 417 in Go's words for other expectations", async () => {
     const port = await serve();
-    const waiting = await talk(port, ['POST /x HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n', 'ok']);
+    const waiting = await talk(port, [
+      'POST /x HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n',
+      'ok',
+    ]);
     expect(statuses(waiting.text)).toEqual([100, 200]);
     expect(waiting.text).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
     const other = await talk(port, ['POST /x HTTP/1.1\r\nHost: h\r\nExpect: something\r\nContent-Length: 2\r\n\r\nok']);
@@ -137,26 +148,97 @@ describe('connections', () => {
   });
 });
 
-const refusal = (status: string, text: string) => `HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${text}`;
+const refusal = (status: string, text: string) =>
+  `HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${text}`;
 
 describe('refusals', () => {
   it.each([
-    ['a missing Host', 'POST /x HTTP/1.1\r\nContent-Length: 0\r\n\r\n', '400 Bad Request', '400 Bad Request: missing required Host header'],
-    ['two Host headers', 'POST /x HTTP/1.1\r\nHost: h\r\nHost: i\r\n\r\n', '400 Bad Request', '400 Bad Request: too many Host headers'],
-    ['another HTTP version', 'POST /x HTTP/2.0\r\nHost: h\r\n\r\n', '505 HTTP Version Not Supported', '505 HTTP Version Not Supported: unsupported protocol version'],
+    [
+      'a missing Host',
+      'POST /x HTTP/1.1\r\nContent-Length: 0\r\n\r\n',
+      '400 Bad Request',
+      '400 Bad Request: missing required Host header',
+    ],
+    [
+      'two Host headers',
+      'POST /x HTTP/1.1\r\nHost: h\r\nHost: i\r\n\r\n',
+      '400 Bad Request',
+      '400 Bad Request: too many Host headers',
+    ],
+    [
+      'another HTTP version',
+      'POST /x HTTP/2.0\r\nHost: h\r\n\r\n',
+      '505 HTTP Version Not Supported',
+      '505 HTTP Version Not Supported: unsupported protocol version',
+    ],
     ['no request line at all', 'hello\r\n\r\n', '400 Bad Request', '400 Bad Request: malformed HTTP request'],
-    ['a folded header line', 'POST /x HTTP/1.1\r\nHost: h\r\n folded\r\n\r\n', '400 Bad Request', '400 Bad Request: malformed MIME header line'],
-    ['a vertical tab around a value', 'POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: \x0bchunked\r\n\r\n', '400 Bad Request', '400 Bad Request: invalid header value'],
-    ['a no-break space around a length', 'POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: \xa05\r\n\r\n', '400 Bad Request', '400 Bad Request: invalid Content-Length'],
-    ['chunked followed by another coding line', 'POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n', '501 Not Implemented', 'Unsupported transfer encoding'],
-    ['a space before a header\'s colon', 'POST /x HTTP/1.1\r\nHost : h\r\n\r\n', '400 Bad Request', '400 Bad Request: malformed MIME header line'],
-    ['a control character in a value', 'POST /x HTTP/1.1\r\nHost: h\r\nX: a\x01b\r\n\r\n', '400 Bad Request', '400 Bad Request: invalid header value'],
-    ['two different lengths', 'POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab', '400 Bad Request', '400 Bad Request: invalid Content-Length'],
-    ['a signed length', 'POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: +1\r\n\r\na', '400 Bad Request', '400 Bad Request: invalid Content-Length'],
-    ['a length beside chunked', 'POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n', '400 Bad Request', '400 Bad Request: both Transfer-Encoding and Content-Length'],
-    ['a bad chunk size', 'POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', '400 Bad Request', '400 Bad Request: malformed chunked encoding'],
-    ['a coding other than chunked', 'POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n', '501 Not Implemented', 'Unsupported transfer encoding'],
-  ])('refuses %s in net/http\'s words and closes', async (_, request, status, text) => {
+    [
+      'a folded header line',
+      'POST /x HTTP/1.1\r\nHost: h\r\n folded\r\n\r\n',
+      '400 Bad Request',
+      '400 Bad Request: malformed MIME header line',
+    ],
+    [
+      'a vertical tab around a value',
+      'POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: \x0bchunked\r\n\r\n',
+      '400 Bad Request',
+      '400 Bad Request: invalid header value',
+    ],
+    [
+      'a no-break space around a length',
+      'POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: \xa05\r\n\r\n',
+      '400 Bad Request',
+      '400 Bad Request: invalid Content-Length',
+    ],
+    [
+      'chunked followed by another coding line',
+      'POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n',
+      '501 Not Implemented',
+      'Unsupported transfer encoding',
+    ],
+    [
+      "a space before a header's colon",
+      'POST /x HTTP/1.1\r\nHost : h\r\n\r\n',
+      '400 Bad Request',
+      '400 Bad Request: malformed MIME header line',
+    ],
+    [
+      'a control character in a value',
+      'POST /x HTTP/1.1\r\nHost: h\r\nX: a\x01b\r\n\r\n',
+      '400 Bad Request',
+      '400 Bad Request: invalid header value',
+    ],
+    [
+      'two different lengths',
+      'POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab',
+      '400 Bad Request',
+      '400 Bad Request: invalid Content-Length',
+    ],
+    [
+      'a signed length',
+      'POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: +1\r\n\r\na',
+      '400 Bad Request',
+      '400 Bad Request: invalid Content-Length',
+    ],
+    [
+      'a length beside chunked',
+      'POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n',
+      '400 Bad Request',
+      '400 Bad Request: both Transfer-Encoding and Content-Length',
+    ],
+    [
+      'a bad chunk size',
+      'POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+      '400 Bad Request',
+      '400 Bad Request: malformed chunked encoding',
+    ],
+    [
+      'a coding other than chunked',
+      'POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n',
+      '501 Not Implemented',
+      'Unsupported transfer encoding',
+    ],
+  ])("refuses %s in net/http's words and closes", async (_, request, status, text) => {
     const port = await serve();
     const answer = await talk(port, [Buffer.from(request, 'latin1')]);
     expect(answer).toEqual({ text: refusal(status, text), closed: true });
@@ -166,7 +248,10 @@ describe('refusals', () => {
   it('answers 431 to a head over the limit, even one never finished, and serves the next connection', async () => {
     const port = await serve({ maxHeaderBytes: 1024 });
     const long = `POST /x HTTP/1.1\r\nHost: h\r\nX: ${'a'.repeat(2000)}`;
-    expect(await talk(port, [long])).toEqual({ text: refusal('431 Request Header Fields Too Large', '431 Request Header Fields Too Large'), closed: true });
+    expect(await talk(port, [long])).toEqual({
+      text: refusal('431 Request Header Fields Too Large', '431 Request Header Fields Too Large'),
+      closed: true,
+    });
     expect((await talk(port, [post('fine')])).text).toContain('fine');
   });
 });

@@ -7,8 +7,10 @@ import { secp256k1 } from '@avalabs/avalanchejs';
 import { describe, expect, it } from 'vitest';
 import { rememberSecret, signedBy } from '../../mock/world/signers.ts';
 
-const addressOf = (key: Uint8Array) => Buffer.from(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(key))).toString('hex');
-const recovered = (hash: Uint8Array, sig: Uint8Array) => Buffer.from(secp256k1.publicKeyBytesToAddress(secp256k1.recoverPublicKey(hash, sig))).toString('hex');
+const addressOf = (key: Uint8Array) =>
+  Buffer.from(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(key))).toString('hex');
+const recovered = (hash: Uint8Array, sig: Uint8Array) =>
+  Buffer.from(secp256k1.publicKeyBytesToAddress(secp256k1.recoverPublicKey(hash, sig))).toString('hex');
 
 describe('signedBy', () => {
   it('confirms exactly the signatures that recover to a known key', async () => {

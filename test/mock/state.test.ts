@@ -36,32 +36,59 @@ describe('keystore', () => {
 
   it('creates, lists, exports, imports under another name and deletes users, with the node password rules', async () => {
     expect(await call(K, 'keystore.listUsers')).toEqual({ result: { users: [] } });
-    expect(await call(K, 'keystore.createUser', { username: 'alice', password: 'password' })).toMatchObject(failure('password is too weak'));
-    expect(await call(K, 'keystore.createUser', { username: 'alice', password: '' })).toMatchObject(failure('empty password'));
-    expect(await call(K, 'keystore.createUser', { username: 'alice', password: 'x'.repeat(1025) })).toMatchObject(failure('password exceeds maximum length of 1024 chars'));
+    expect(await call(K, 'keystore.createUser', { username: 'alice', password: 'password' })).toMatchObject(
+      failure('password is too weak'),
+    );
+    expect(await call(K, 'keystore.createUser', { username: 'alice', password: '' })).toMatchObject(
+      failure('empty password'),
+    );
+    expect(await call(K, 'keystore.createUser', { username: 'alice', password: 'x'.repeat(1025) })).toMatchObject(
+      failure('password exceeds maximum length of 1024 chars'),
+    );
     expect(await call(K, 'keystore.createUser', { username: '', password })).toMatchObject(failure('empty username'));
-    expect(await call(K, 'keystore.createUser', { username: 'é'.repeat(513), password })).toMatchObject(failure('username exceeds maximum length of 1024 chars'));
+    expect(await call(K, 'keystore.createUser', { username: 'é'.repeat(513), password })).toMatchObject(
+      failure('username exceeds maximum length of 1024 chars'),
+    );
     expect(await call(K, 'keystore.createUser', { username: 'alice', password })).toEqual({ result: {} });
-    expect(await call(K, 'keystore.createUser', { username: 'alice', password })).toMatchObject(failure('user already exists: alice'));
+    expect(await call(K, 'keystore.createUser', { username: 'alice', password })).toMatchObject(
+      failure('user already exists: alice'),
+    );
 
     const exported = await call(K, 'keystore.exportUser', { username: 'alice', password });
     const user = exported.result!.user as string;
     expect(exported.result!.encoding).toBe('hex');
     expect(hexDecode(user)?.subarray(0, 2)).toEqual(new Uint8Array([0, 0]));
-    expect(await call(K, 'keystore.exportUser', { username: 'alice', password: 'wrong-password-123' })).toMatchObject(failure('incorrect password: user "alice"'));
-
-    expect(await call(K, 'keystore.importUser', { username: 'bob', password: 'wrong-password-123', user })).toMatchObject(failure('incorrect password: user "bob"'));
-    expect(await call(K, 'keystore.importUser', { username: 'bob', password, user: user.slice(0, -2) + (user.endsWith('00') ? '01' : '00') })).toMatchObject(
-      failure("couldn't decode 'user' to bytes: invalid input checksum"),
+    expect(await call(K, 'keystore.exportUser', { username: 'alice', password: 'wrong-password-123' })).toMatchObject(
+      failure('incorrect password: user "alice"'),
     );
-    expect(await call(K, 'keystore.importUser', { username: 'bob', password, user })).toEqual({ result: {} });
-    expect(await call(K, 'keystore.importUser', { username: 'alice', password, user })).toMatchObject(failure('user already exists: alice'));
-    expect(await call(K, 'keystore.listUsers')).toEqual({ result: { users: ['alice', 'bob'] } });
-    expect((await call(K, 'keystore.exportUser', { username: 'bob', password, encoding: 'hexnc' })).result).toEqual({ user: user.slice(0, -8), encoding: 'hexnc' });
 
-    expect(await call(K, 'keystore.deleteUser', { username: 'alice', password: 'wrong-password-123' })).toMatchObject(failure('incorrect password: user "alice"'));
+    expect(
+      await call(K, 'keystore.importUser', { username: 'bob', password: 'wrong-password-123', user }),
+    ).toMatchObject(failure('incorrect password: user "bob"'));
+    expect(
+      await call(K, 'keystore.importUser', {
+        username: 'bob',
+        password,
+        user: user.slice(0, -2) + (user.endsWith('00') ? '01' : '00'),
+      }),
+    ).toMatchObject(failure("couldn't decode 'user' to bytes: invalid input checksum"));
+    expect(await call(K, 'keystore.importUser', { username: 'bob', password, user })).toEqual({ result: {} });
+    expect(await call(K, 'keystore.importUser', { username: 'alice', password, user })).toMatchObject(
+      failure('user already exists: alice'),
+    );
+    expect(await call(K, 'keystore.listUsers')).toEqual({ result: { users: ['alice', 'bob'] } });
+    expect((await call(K, 'keystore.exportUser', { username: 'bob', password, encoding: 'hexnc' })).result).toEqual({
+      user: user.slice(0, -8),
+      encoding: 'hexnc',
+    });
+
+    expect(await call(K, 'keystore.deleteUser', { username: 'alice', password: 'wrong-password-123' })).toMatchObject(
+      failure('incorrect password: user "alice"'),
+    );
     expect(await call(K, 'keystore.deleteUser', { username: 'alice', password })).toEqual({ result: {} });
-    expect(await call(K, 'keystore.deleteUser', { username: 'alice', password })).toMatchObject(failure("user doesn't exist: alice"));
+    expect(await call(K, 'keystore.deleteUser', { username: 'alice', password })).toMatchObject(
+      failure("user doesn't exist: alice"),
+    );
     expect(await call(K, 'keystore.listUsers')).toEqual({ result: { users: ['bob'] } });
   });
 
@@ -108,15 +135,25 @@ describe('admin', () => {
 
   it('aliases a chain, lists the alias, and serves the chain API under it', async () => {
     expect(await call(A, 'admin.aliasChain', { chain: 'X', alias: 'myX' })).toEqual({ result: {} });
-    expect(await call(A, 'admin.getChainAliases', { chain: X_CHAIN_ID })).toEqual({ result: { aliases: ['X', 'avm', X_CHAIN_ID, 'myX'] } });
+    expect(await call(A, 'admin.getChainAliases', { chain: X_CHAIN_ID })).toEqual({
+      result: { aliases: ['X', 'avm', X_CHAIN_ID, 'myX'] },
+    });
     expect((await call('/ext/bc/myX', 'avm.getHeight')).result).toHaveProperty('height');
-    expect(await call(A, 'admin.aliasChain', { chain: 'P', alias: 'myX' })).toMatchObject(failure('myX is already used as an alias for an ID'));
-    expect(await call(A, 'admin.aliasChain', { chain: 'nope', alias: 'other' })).toMatchObject(failure('there is no ID with alias nope'));
+    expect(await call(A, 'admin.aliasChain', { chain: 'P', alias: 'myX' })).toMatchObject(
+      failure('myX is already used as an alias for an ID'),
+    );
+    expect(await call(A, 'admin.aliasChain', { chain: 'nope', alias: 'other' })).toMatchObject(
+      failure('there is no ID with alias nope'),
+    );
   });
 
   it('limits aliases to 512 bytes', async () => {
-    expect(await call(A, 'admin.aliasChain', { chain: 'X', alias: 'a'.repeat(513) })).toMatchObject(failure('alias length is too long'));
-    expect(await call(A, 'admin.alias', { endpoint: 'bc/X', alias: 'a'.repeat(513) })).toMatchObject(failure('alias length is too long'));
+    expect(await call(A, 'admin.aliasChain', { chain: 'X', alias: 'a'.repeat(513) })).toMatchObject(
+      failure('alias length is too long'),
+    );
+    expect(await call(A, 'admin.alias', { endpoint: 'bc/X', alias: 'a'.repeat(513) })).toMatchObject(
+      failure('alias length is too long'),
+    );
     expect(await call(A, 'admin.aliasChain', { chain: 'X', alias: 'a'.repeat(512) })).toEqual({ result: {} });
   });
 
@@ -124,16 +161,32 @@ describe('admin', () => {
     expect(await call(A, 'admin.alias', { endpoint: 'bc/X', alias: 'myAlias' })).toEqual({ result: {} });
     expect((await call('/ext/myAlias', 'avm.getHeight')).result).toHaveProperty('height');
     expect((await call('/ext/myAlias/wallet', 'wallet.issueTx', { tx: 'x' })).error?.code).toBe(-32000);
-    expect(await call(A, 'admin.alias', { endpoint: 'bc/P', alias: 'myAlias' })).toMatchObject(failure('route is either already aliased or already maps to a handle: /ext/myAlias'));
+    expect(await call(A, 'admin.alias', { endpoint: 'bc/P', alias: 'myAlias' })).toMatchObject(
+      failure('route is either already aliased or already maps to a handle: /ext/myAlias'),
+    );
   });
 
   it('sets logger levels and reads them back', async () => {
-    expect(await call(A, 'admin.setLoggerLevel', { loggerName: 'X' })).toMatchObject(failure('need to specify either displayLevel or logLevel'));
-    expect(await call(A, 'admin.setLoggerLevel', { loggerName: 'X', logLevel: 'verbo' })).toEqual({ result: { loggerLevels: { X: { logLevel: 'VERBO', displayLevel: 'INFO' } } } });
-    expect(await call(A, 'admin.getLoggerLevel', { loggerName: 'X' })).toEqual({ result: { loggerLevels: { X: { logLevel: 'VERBO', displayLevel: 'INFO' } } } });
-    expect(await call(A, 'admin.setLoggerLevel', { displayLevel: 'warn' })).toMatchObject({ result: { loggerLevels: { main: { displayLevel: 'WARN' }, P: { displayLevel: 'WARN' } } } });
-    expect(await call(A, 'admin.getLoggerLevel', { loggerName: 'Z' })).toMatchObject(failure('logger with name "Z" not found'));
-    expect(await call(A, 'admin.setLoggerLevel', { loggerName: 'X', logLevel: 'LOUD' })).toMatchObject(failure("couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"));
+    expect(await call(A, 'admin.setLoggerLevel', { loggerName: 'X' })).toMatchObject(
+      failure('need to specify either displayLevel or logLevel'),
+    );
+    expect(await call(A, 'admin.setLoggerLevel', { loggerName: 'X', logLevel: 'verbo' })).toEqual({
+      result: { loggerLevels: { X: { logLevel: 'VERBO', displayLevel: 'INFO' } } },
+    });
+    expect(await call(A, 'admin.getLoggerLevel', { loggerName: 'X' })).toEqual({
+      result: { loggerLevels: { X: { logLevel: 'VERBO', displayLevel: 'INFO' } } },
+    });
+    expect(await call(A, 'admin.setLoggerLevel', { displayLevel: 'warn' })).toMatchObject({
+      result: { loggerLevels: { main: { displayLevel: 'WARN' }, P: { displayLevel: 'WARN' } } },
+    });
+    expect(await call(A, 'admin.getLoggerLevel', { loggerName: 'Z' })).toMatchObject(
+      failure('logger with name "Z" not found'),
+    );
+    expect(await call(A, 'admin.setLoggerLevel', { loggerName: 'X', logLevel: 'LOUD' })).toMatchObject(
+      failure(
+        "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+      ),
+    );
   });
 
   it('runs one CPU profile at a time', async () => {
@@ -152,7 +205,10 @@ describe('getUTXOs pagination', () => {
     node = await startMockNode({ port: 0, validateResults: true, world: { accounts: 1, utxosPerAccount: 1500 } });
   });
   async function busyAddress(chain: string): Promise<{ address: string; total: number }> {
-    return { address: `${chain}-${bech32Encode('local', Buffer.from(node.world.accounts[0]!.address, 'hex'))}`, total: 1500 };
+    return {
+      address: `${chain}-${bech32Encode('local', Buffer.from(node.world.accounts[0]!.address, 'hex'))}`,
+      total: 1500,
+    };
   }
 
   it.each([
@@ -161,13 +217,18 @@ describe('getUTXOs pagination', () => {
   ])('caps pages at 1024 and continues from endIndex on the %s-Chain', async (chain, path, method) => {
     const { address, total } = await busyAddress(chain);
     for (const limit of [0, 1025, 5000, undefined]) {
-      expect((await call(path, method, { addresses: [address], ...(limit === undefined ? {} : { limit }) })).result!.numFetched).toBe('1024');
+      expect(
+        (await call(path, method, { addresses: [address], ...(limit === undefined ? {} : { limit }) })).result!
+          .numFetched,
+      ).toBe('1024');
     }
     const seen = new Set<string>();
     let startIndex: unknown;
     let pages = 0;
     for (;;) {
-      const page = (await call(path, method, { addresses: [address], limit: 400, ...(startIndex ? { startIndex } : {}) })).result!;
+      const page = (
+        await call(path, method, { addresses: [address], limit: 400, ...(startIndex ? { startIndex } : {}) })
+      ).result!;
       const utxos = page.utxos as string[];
       for (const utxo of utxos) {
         expect(hexDecode(utxo)).toBeDefined();
@@ -190,17 +251,36 @@ describe('getUTXOs pagination', () => {
   });
 
   it("refuses another chain's address with the documented mismatched-chain error", async () => {
-    const documented = model.get('platform.getUTXOs')!.method.errors.filter((e) => e.message.includes('mismatched chainIDs'));
+    const documented = model
+      .get('platform.getUTXOs')!
+      .method.errors.filter((e) => e.message.includes('mismatched chainIDs'));
     expect(documented).toHaveLength(1);
     const address = `X-${bech32Encode('local', new Uint8Array(20).fill(7))}`;
     const answer = await call('/ext/P', 'platform.getUTXOs', { addresses: [address] });
-    expect(answer.error?.message).toBe(`couldn't parse address "${address}": mismatched chainIDs: expected "${P_CHAIN_ID}" but got "${X_CHAIN_ID}"`);
-    expect(findDocumentedError(documentedErrorsOf(model.get('platform.getUTXOs')!.method), answer.error!.code, answer.error!.message)).toEqual(expect.objectContaining(documented[0]));
+    expect(answer.error?.message).toBe(
+      `couldn't parse address "${address}": mismatched chainIDs: expected "${P_CHAIN_ID}" but got "${X_CHAIN_ID}"`,
+    );
+    expect(
+      findDocumentedError(
+        documentedErrorsOf(model.get('platform.getUTXOs')!.method),
+        answer.error!.code,
+        answer.error!.message,
+      ),
+    ).toEqual(expect.objectContaining(documented[0]));
   });
 
   it('refuses an empty address list and too many addresses with the node messages', async () => {
     expect(await call('/ext/bc/X', 'avm.getUTXOs', { addresses: [] })).toMatchObject(failure('no addresses provided'));
-    const many = Array.from({ length: 1025 }, (_, i) => `X-${bech32Encode('local', new Uint8Array(20).fill(i % 256).map((b, j) => (j === 0 ? i >> 8 : b)))}`);
-    expect(await call('/ext/bc/X', 'avm.getUTXOs', { addresses: many })).toMatchObject(failure('number of addresses given, 1025, exceeds maximum, 1024'));
+    const many = Array.from(
+      { length: 1025 },
+      (_, i) =>
+        `X-${bech32Encode(
+          'local',
+          new Uint8Array(20).fill(i % 256).map((b, j) => (j === 0 ? i >> 8 : b)),
+        )}`,
+    );
+    expect(await call('/ext/bc/X', 'avm.getUTXOs', { addresses: many })).toMatchObject(
+      failure('number of addresses given, 1025, exceeds maximum, 1024'),
+    );
   });
 });

@@ -25,7 +25,11 @@ async function node(version: string): Promise<RunningMockNode> {
 }
 afterAll(() => Promise.all([...nodes.values()].map((n) => n.close())));
 
-async function call(version: string, name: string, params: Record<string, unknown>): Promise<{ result?: Json; error?: { code: number; message: string } }> {
+async function call(
+  version: string,
+  name: string,
+  params: Record<string, unknown>,
+): Promise<{ result?: Json; error?: { code: number; message: string } }> {
   const { endpoint } = methods.get(name)!;
   const response = await fetch(`${(await node(version)).url}${endpoint.defaultPath}`, {
     method: 'POST',
@@ -36,10 +40,16 @@ async function call(version: string, name: string, params: Record<string, unknow
 }
 
 /** Every release the spec names: its ranges only change at these, so the one just below a change stands for all between. */
-const releases = [...new Set(JSON.stringify(model).match(/"v\d+\.\d+\.\d+"/g)!.map((v) => JSON.parse(v) as string))].sort(compareVersions);
+const releases = [
+  ...new Set(
+    JSON.stringify(model)
+      .match(/"v\d+\.\d+\.\d+"/g)!
+      .map((v) => JSON.parse(v) as string),
+  ),
+].sort(compareVersions);
 
 /** The release the spec names just before `version` (for a change at a `.0` release, the last of the line before). */
-function before(version: string): string {
+function releaseBefore(version: string): string {
   const earlier = releases.filter((v) => compareVersions(v, version) < 0);
   expect(earlier.length, `${version} has no release before it in the spec`).toBeGreaterThan(0);
   return earlier.at(-1)!;
@@ -53,68 +63,86 @@ describe('every x-changes entry, at a release on each side of it', () => {
     for (const { change } of changed) expect(change.pointers.length).toBeGreaterThan(0);
   });
 
-  it.each(changed.map(({ method, change }) => [`${method.name} ${change.version}`, method, change] as const))('%s', async (_label, method: MethodModel, change) => {
-    const sides = [before(change.version), change.version];
-    const document = methods.get(method.name)!.endpoint.document;
-    const raw = (document.methods as unknown[])[method.index];
-    for (const version of sides) {
-      const release = validator.atRelease(version);
-      for (const example of method.examples) {
-        const answer = await call(version, method.name, example.params);
-        // Every answer is what that release could send: its fields, shapes and enum values, or a documented error.
-        expect(release.checkResponse(method.name, { jsonrpc: '2.0', id: 1, ...answer }, 1), `${version} ${example.name}: ${JSON.stringify(answer).slice(0, 300)}`).toEqual([]);
-      }
-    }
-    for (const pointer of change.pointers) {
-      const target = resolveInMethod(document, raw, pointer) as Record<string, unknown>;
-      if (pointer.startsWith('/params/') && /^\/params\/\d+$/.test(pointer)) {
-        // A param the release did not read is ignored: the answer is the one without it.
-        const param = method.params[Number(pointer.split('/')[2])]!;
-        const example = method.examples.find((e) => param.name in e.params) ?? method.examples[0]!;
-        const addresses = example.params.addresses as string[] | undefined;
-        const value = example.params[param.name] ?? (param.name === 'address' ? addresses?.[0] : true);
-        const without = Object.fromEntries(Object.entries(example.params).filter(([k]) => k !== param.name));
-        const unknownAt = sides.find((v) => !inRangeOf(param.versions, v))!;
-        expect(await call(unknownAt, method.name, { ...without, [param.name]: value })).toEqual(await call(unknownAt, method.name, without));
-      } else if (pointer.includes('/params/')) {
-        // An alternative of a param's schema: the release without it refuses the value with its decode error.
-        const example = method.examples.find((e) => Object.values(e.params).some((v) => JSON.stringify(v) === JSON.stringify(target.const)))!;
-        const lacking = sides.find((v) => !inRangeOf(target['x-node-versions'] as MethodModel['versions'], v))!;
-        const having = sides.find((v) => v !== lacking)!;
-        expect((await call(lacking, method.name, example.params)).error?.message).toMatch(/^couldn't unmarshal an argument/);
-        expect((await call(having, method.name, example.params)).error).toBeUndefined();
-      } else if (pointer.includes('/x-enum-versions/')) {
-        // An enum value: the release that had it accepts it in an answer, the other does not.
-        const value = pointer.split('/').at(-1)!;
-        const [older, newer] = sides as [string, string];
-        const property = pointer.split('/').at(-3)!;
-        const wrong = { jsonrpc: '2.0', id: 1, result: { [property]: value } };
-        expect(validator.atRelease(older).checkResponse(method.name, wrong, 1)).toEqual([]);
-        expect(validator.atRelease(newer).checkResponse(method.name, wrong, 1)).not.toEqual([]);
-      } else if (pointer.startsWith('/x-result-history/')) {
-        // Another shape: the release inside the entry's range answers with it, the other with today's.
-        const index = Number(pointer.split('/')[2]);
-        const entry = method.resultHistory[index]!;
-        for (const version of sides) {
-          const answer = await call(version, method.name, method.examples[0]!.params);
-          const inside = inRangeOf(entry.versions, version);
-          const other = new SpecValidator(model).checkResponse(method.name, { jsonrpc: '2.0', id: 1, ...answer }, 1);
-          expect(other.length === 0, `${version}: ${JSON.stringify(answer).slice(0, 200)}`).toBe(!inside);
-        }
-      } else {
-        // A field or an alternative of the result: the release outside its range never sends it (checked above by the
-        // release's closed schema); where a field starts at this release, the examples show it there.
-        const range = (target['x-node-versions'] ?? {}) as MethodModel['versions'];
-        const name = pointer.split('/').at(-1)!;
-        if (range.since === change.version && /^[a-zA-Z]+$/.test(name) && pointer.includes('/properties/')) {
-          const answers = await Promise.all(method.examples.map((e) => call(change.version, method.name, e.params)));
-          const older = await Promise.all(method.examples.map((e) => call(before(change.version), method.name, e.params)));
-          const holds = (value: unknown): boolean => value !== null && typeof value === 'object' && (Object.hasOwn(value, name) || Object.values(value).some(holds));
-          if (answers.some((a) => holds(a.result))) expect(older.some((a) => holds(a.result) && !holdsElsewhere(method, name))).toBe(false);
+  it.each(changed.map(({ method, change }) => [`${method.name} ${change.version}`, method, change] as const))(
+    '%s',
+    async (_label, method: MethodModel, change) => {
+      const sides = [releaseBefore(change.version), change.version];
+      const document = methods.get(method.name)!.endpoint.document;
+      const raw = (document.methods as unknown[])[method.index];
+      for (const version of sides) {
+        const release = validator.atRelease(version);
+        for (const example of method.examples) {
+          const answer = await call(version, method.name, example.params);
+          // Every answer is what that release could send: its fields, shapes and enum values, or a documented error.
+          expect(
+            release.checkResponse(method.name, { jsonrpc: '2.0', id: 1, ...answer }, 1),
+            `${version} ${example.name}: ${JSON.stringify(answer).slice(0, 300)}`,
+          ).toEqual([]);
         }
       }
-    }
-  });
+      for (const pointer of change.pointers) {
+        const target = resolveInMethod(document, raw, pointer) as Record<string, unknown>;
+        if (pointer.startsWith('/params/') && /^\/params\/\d+$/.test(pointer)) {
+          // A param the release did not read is ignored: the answer is the one without it.
+          const param = method.params[Number(pointer.split('/')[2])]!;
+          const example = method.examples.find((e) => param.name in e.params) ?? method.examples[0]!;
+          const addresses = example.params.addresses as string[] | undefined;
+          const value = example.params[param.name] ?? (param.name === 'address' ? addresses?.[0] : true);
+          const without = Object.fromEntries(Object.entries(example.params).filter(([k]) => k !== param.name));
+          const unknownAt = sides.find((v) => !inRangeOf(param.versions, v))!;
+          expect(await call(unknownAt, method.name, { ...without, [param.name]: value })).toEqual(
+            await call(unknownAt, method.name, without),
+          );
+        } else if (pointer.includes('/params/')) {
+          // An alternative of a param's schema: the release without it refuses the value with its decode error.
+          const example = method.examples.find((e) =>
+            Object.values(e.params).some((v) => JSON.stringify(v) === JSON.stringify(target.const)),
+          )!;
+          const lacking = sides.find((v) => !inRangeOf(target['x-node-versions'] as MethodModel['versions'], v))!;
+          const having = sides.find((v) => v !== lacking)!;
+          expect((await call(lacking, method.name, example.params)).error?.message).toMatch(
+            /^couldn't unmarshal an argument/,
+          );
+          expect((await call(having, method.name, example.params)).error).toBeUndefined();
+        } else if (pointer.includes('/x-enum-versions/')) {
+          // An enum value: the release that had it accepts it in an answer, the other does not.
+          const value = pointer.split('/').at(-1)!;
+          const [older, newer] = sides as [string, string];
+          const property = pointer.split('/').at(-3)!;
+          const wrong = { jsonrpc: '2.0', id: 1, result: { [property]: value } };
+          expect(validator.atRelease(older).checkResponse(method.name, wrong, 1)).toEqual([]);
+          expect(validator.atRelease(newer).checkResponse(method.name, wrong, 1)).not.toEqual([]);
+        } else if (pointer.startsWith('/x-result-history/')) {
+          // Another shape: the release inside the entry's range answers with it, the other with today's.
+          const index = Number(pointer.split('/')[2]);
+          const entry = method.resultHistory[index]!;
+          for (const version of sides) {
+            const answer = await call(version, method.name, method.examples[0]!.params);
+            const inside = inRangeOf(entry.versions, version);
+            const other = new SpecValidator(model).checkResponse(method.name, { jsonrpc: '2.0', id: 1, ...answer }, 1);
+            expect(other.length === 0, `${version}: ${JSON.stringify(answer).slice(0, 200)}`).toBe(!inside);
+          }
+        } else {
+          // A field or an alternative of the result: the release outside its range never sends it (checked above by the
+          // release's closed schema); where a field starts at this release, the examples show it there.
+          const range = (target['x-node-versions'] ?? {}) as MethodModel['versions'];
+          const name = pointer.split('/').at(-1)!;
+          if (range.since === change.version && /^[a-zA-Z]+$/.test(name) && pointer.includes('/properties/')) {
+            const answers = await Promise.all(method.examples.map((e) => call(change.version, method.name, e.params)));
+            const older = await Promise.all(
+              method.examples.map((e) => call(releaseBefore(change.version), method.name, e.params)),
+            );
+            const holds = (value: unknown): boolean =>
+              value !== null &&
+              typeof value === 'object' &&
+              (Object.hasOwn(value, name) || Object.values(value).some(holds));
+            if (answers.some((a) => holds(a.result)))
+              expect(older.some((a) => holds(a.result) && !holdsElsewhere(method, name))).toBe(false);
+          }
+        }
+      }
+    },
+  );
 });
 
 /** Whether a field name also appears in parts of the result that the change does not touch (then absence says nothing). */
@@ -142,7 +170,9 @@ describe('the real libraries against v1.10.5', () => {
   it('avalanchejs 5.2.0 and avalanche.js v3 read getValidatorsAt as the node then sent it', async () => {
     const fromV5 = await new pvm.PVMApi(mock.url).getValidatorsAt({ height: 1 } as never);
     const url = new URL(mock.url);
-    const fromV3 = (await new Avalanche(url.hostname, Number(url.port), 'http').PChain().getValidatorsAt(1)) as { validators: Record<string, number> };
+    const fromV3 = (await new Avalanche(url.hostname, Number(url.port), 'http').PChain().getValidatorsAt(1)) as {
+      validators: Record<string, number>;
+    };
     for (const answer of [fromV5, fromV3] as Array<{ validators: Record<string, unknown> }>) {
       expect(Object.keys(answer.validators).length).toBeGreaterThan(0);
       for (const [nodeID, weight] of Object.entries(answer.validators)) {
@@ -155,7 +185,10 @@ describe('the real libraries against v1.10.5', () => {
 
   it('today the libraries get the bare map they do not expect', async () => {
     const newest = await node(newestSpecVersion(model));
-    const answer = (await new pvm.PVMApi(newest.url).getValidatorsAt({ height: 1 } as never)) as unknown as Record<string, unknown>;
+    const answer = (await new pvm.PVMApi(newest.url).getValidatorsAt({ height: 1 } as never)) as unknown as Record<
+      string,
+      unknown
+    >;
     expect(answer.validators).toBeUndefined();
   });
 });

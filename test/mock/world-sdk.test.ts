@@ -21,8 +21,16 @@ beforeAll(async () => {
 });
 afterAll(() => node.close());
 
-async function rpc(path: string, method: string, params: Record<string, unknown> = {}): Promise<{ result?: any; error?: { message: string } }> {
-  const response = await fetch(`${node.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+async function rpc(
+  path: string,
+  method: string,
+  params: Record<string, unknown> = {},
+): Promise<{ result?: any; error?: { message: string } }> {
+  const response = await fetch(`${node.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return (await response.json()) as { result?: any; error?: { message: string } };
 }
 
@@ -43,13 +51,19 @@ describe('avalanchejs 5.2.0', () => {
     expect(pSum).toBe(30_000_000_000_000_000n);
     const balance = await p.getBalance({ addresses: [address('P', EWOQ)] });
     expect([balance.balance, balance.unlocked, balance.lockedStakeable]).toEqual([pSum, pSum, 0n]);
-    expect(balance.utxoIDs.map((u) => `${u.txID}:${u.outputIndex}`).sort()).toEqual(pUtxos.map((u) => `${u.utxoId.txID.toString()}:${u.utxoId.outputIdx.value()}`).sort());
+    expect(balance.utxoIDs.map((u) => `${u.txID}:${u.outputIndex}`).sort()).toEqual(
+      pUtxos.map((u) => `${u.utxoId.txID.toString()}:${u.utxoId.outputIdx.value()}`).sort(),
+    );
   });
 
   it('reads the funded accounts, the asset, the fees and the staking asset of the network', async () => {
     const x = new avm.AVMApi(node.url);
     const p = new pvm.PVMApi(node.url);
-    expect(await x.getAssetDescription('AVAX')).toMatchObject({ assetID: local.avaxAssetID, symbol: 'AVAX', denomination: '9' });
+    expect(await x.getAssetDescription('AVAX')).toMatchObject({
+      assetID: local.avaxAssetID,
+      symbol: 'AVAX',
+      denomination: '9',
+    });
     expect(await x.getTxFee()).toEqual({ txFee: 1_000_000n, createAssetTxFee: 1_000_000n });
     expect((await p.getStakingAssetID({ subnetID: local.pChainID } as never)).assetID).toBe(local.avaxAssetID);
     for (const account of node.world.accounts) {
@@ -61,11 +75,19 @@ describe('avalanchejs 5.2.0', () => {
 });
 
 describe('avalanche.js v3', () => {
-  it("agrees: XChain().getUTXOs and getBalance of the ewoq key", async () => {
-    const avalanche = new Avalanche('127.0.0.1', Number(new URL(node.url).port), 'http', local.networkID, local.xChainID);
+  it('agrees: XChain().getUTXOs and getBalance of the ewoq key', async () => {
+    const avalanche = new Avalanche(
+      '127.0.0.1',
+      Number(new URL(node.url).port),
+      'http',
+      local.networkID,
+      local.xChainID,
+    );
     const xchain = avalanche.XChain();
     const set = (await xchain.getUTXOs([address('X', EWOQ)])).utxos;
-    const total = set.getAllUTXOs().reduce((sum: BN, u) => sum.add((u.getOutput() as unknown as { getAmount(): BN }).getAmount()), new BN(0));
+    const total = set
+      .getAllUTXOs()
+      .reduce((sum: BN, u) => sum.add((u.getOutput() as unknown as { getAmount(): BN }).getAmount()), new BN(0));
     const balance = await xchain.getBalance(address('X', EWOQ), local.avaxAssetID);
     expect(total.toString()).toBe('300000000000000000');
     expect(new BN(balance.balance).toString()).toBe(total.toString());
@@ -73,7 +95,10 @@ describe('avalanche.js v3', () => {
 });
 
 describe('coherence over RPC', () => {
-  it.each([['P', '/ext/bc/P', 'platform'], ['X', '/ext/bc/X', 'avm']])('walks the %s-Chain from its tip to genesis by parent ID', async (_chain, path, ns) => {
+  it.each([
+    ['P', '/ext/bc/P', 'platform'],
+    ['X', '/ext/bc/X', 'avm'],
+  ])('walks the %s-Chain from its tip to genesis by parent ID', async (_chain, path, ns) => {
     const tip = Number((await rpc(path, `${ns}.getHeight`)).result.height);
     let expectedID: string | undefined;
     for (let height = tip; height >= 0; height--) {
@@ -91,21 +116,35 @@ describe('coherence over RPC', () => {
 
   it('agrees on validators and chains across methods', async () => {
     const { validators } = (await rpc('/ext/bc/P', 'platform.getCurrentValidators')).result;
-    expect(validators.map((v: { nodeID: string }) => v.nodeID).sort()).toEqual(local.stakers.map((s) => s.nodeID).sort());
+    expect(validators.map((v: { nodeID: string }) => v.nodeID).sort()).toEqual(
+      local.stakers.map((s) => s.nodeID).sort(),
+    );
     const total = validators.reduce((sum: bigint, v: { weight: string }) => sum + BigInt(v.weight), 0n);
     expect((await rpc('/ext/bc/P', 'platform.getTotalStake', {})).result.weight).toBe(String(total));
     const { height } = (await rpc('/ext/bc/P', 'platform.getHeight')).result;
-    expect(Object.keys((await rpc('/ext/bc/P', 'platform.getValidatorsAt', { height })).result).sort()).toEqual(local.stakers.map((s) => s.nodeID).sort());
+    expect(Object.keys((await rpc('/ext/bc/P', 'platform.getValidatorsAt', { height })).result).sort()).toEqual(
+      local.stakers.map((s) => s.nodeID).sort(),
+    );
     const one = validators[0];
     const only = (await rpc('/ext/bc/P', 'platform.getCurrentValidators', { nodeIDs: [one.nodeID] })).result.validators;
     expect(only).toEqual([{ ...one, delegators: [] }]);
-    expect((await rpc('/ext/bc/P', 'platform.getTxStatus', { txID: one.txID })).result).toEqual({ status: 'Committed' });
+    expect((await rpc('/ext/bc/P', 'platform.getTxStatus', { txID: one.txID })).result).toEqual({
+      status: 'Committed',
+    });
     const { blockchains } = (await rpc('/ext/bc/P', 'platform.getBlockchains')).result;
     expect(blockchains.map((c: { id: string }) => c.id).sort()).toEqual([local.xChainID, local.cChainID].sort());
-    expect((await rpc('/ext/bc/P', 'platform.validates', { subnetID: local.pChainID })).result.blockchainIDs.sort()).toEqual([local.xChainID, local.cChainID].sort());
-    expect((await rpc('/ext/bc/P', 'platform.validatedBy', { blockchainID: local.xChainID })).result).toEqual({ subnetID: local.pChainID });
-    expect((await rpc('/ext/admin', 'admin.getChainAliases', { chain: local.xChainID })).result.aliases).toEqual(expect.arrayContaining(['X', 'avm']));
-    expect((await rpc('/ext/bc/P', 'platform.getBlockchainStatus', { blockchainID: 'X' })).result).toEqual({ status: 'Validating' });
+    expect(
+      (await rpc('/ext/bc/P', 'platform.validates', { subnetID: local.pChainID })).result.blockchainIDs.sort(),
+    ).toEqual([local.xChainID, local.cChainID].sort());
+    expect((await rpc('/ext/bc/P', 'platform.validatedBy', { blockchainID: local.xChainID })).result).toEqual({
+      subnetID: local.pChainID,
+    });
+    expect((await rpc('/ext/admin', 'admin.getChainAliases', { chain: local.xChainID })).result.aliases).toEqual(
+      expect.arrayContaining(['X', 'avm']),
+    );
+    expect((await rpc('/ext/bc/P', 'platform.getBlockchainStatus', { blockchainID: 'X' })).result).toEqual({
+      status: 'Validating',
+    });
   });
 
   it("answers every unknown ID, height and address with the node's error", async () => {
@@ -116,19 +155,50 @@ describe('coherence over RPC', () => {
       ['/ext/bc/X', 'avm.getBlockByHeight', { height: 99 }, "couldn't get block at height 99: not found"],
       ['/ext/bc/X', 'avm.getAssetDescription', { assetID: 'FOO' }, "asset 'FOO' not found"],
       ['/ext/bc/X', 'avm.getAssetDescription', { assetID: unknown }, 'not found'],
-      ['/ext/bc/X', 'avm.getBalance', { address: address('X', EWOQ, 'avax'), assetID: 'AVAX' }, `problem parsing address '${address('X', EWOQ, 'avax')}': couldn't parse address "${address('X', EWOQ, 'avax')}": expected hrp "local" but got "avax"`],
-      ['/ext/bc/X', 'avm.getBalance', { address: address('P', EWOQ), assetID: 'AVAX' }, `problem parsing address '${address('P', EWOQ)}': couldn't parse address "${address('P', EWOQ)}": mismatched chainIDs: expected "${local.xChainID}" but got "${local.pChainID}"`],
+      [
+        '/ext/bc/X',
+        'avm.getBalance',
+        { address: address('X', EWOQ, 'avax'), assetID: 'AVAX' },
+        `problem parsing address '${address('X', EWOQ, 'avax')}': couldn't parse address "${address('X', EWOQ, 'avax')}": expected hrp "local" but got "avax"`,
+      ],
+      [
+        '/ext/bc/X',
+        'avm.getBalance',
+        { address: address('P', EWOQ), assetID: 'AVAX' },
+        `problem parsing address '${address('P', EWOQ)}': couldn't parse address "${address('P', EWOQ)}": mismatched chainIDs: expected "${local.xChainID}" but got "${local.pChainID}"`,
+      ],
       ['/ext/bc/P', 'platform.getTx', { txID: unknown }, "couldn't get tx: not found"],
       ['/ext/bc/P', 'platform.getBlock', { blockID: unknown }, `couldn't get block with id ${unknown}: not found`],
       ['/ext/bc/P', 'platform.getBlockByHeight', { height: 99 }, "couldn't get block at height 99: not found"],
       ['/ext/bc/P', 'platform.getSubnet', { subnetID: unknown }, 'not found'],
       ['/ext/bc/P', 'platform.getSubnet', { subnetID: local.pChainID }, "the primary network isn't a subnet"],
-      ['/ext/bc/P', 'platform.getMinStake', { subnetID: unknown }, `failed fetching subnet transformation for ${unknown}: not found`],
-      ['/ext/bc/P', 'platform.getL1Validator', { validationID: unknown }, `fetching L1 validator "${unknown}" failed: not found`],
-      ['/ext/bc/P', 'platform.validatedBy', { blockchainID: unknown }, `problem retrieving blockchain "${unknown}": not found`],
-      ['/ext/bc/P', 'platform.getBalance', { addresses: [address('X', EWOQ)] }, `couldn't parse address "${address('X', EWOQ)}": mismatched chainIDs: expected "${local.pChainID}" but got "${local.xChainID}"`],
+      [
+        '/ext/bc/P',
+        'platform.getMinStake',
+        { subnetID: unknown },
+        `failed fetching subnet transformation for ${unknown}: not found`,
+      ],
+      [
+        '/ext/bc/P',
+        'platform.getL1Validator',
+        { validationID: unknown },
+        `fetching L1 validator "${unknown}" failed: not found`,
+      ],
+      [
+        '/ext/bc/P',
+        'platform.validatedBy',
+        { blockchainID: unknown },
+        `problem retrieving blockchain "${unknown}": not found`,
+      ],
+      [
+        '/ext/bc/P',
+        'platform.getBalance',
+        { addresses: [address('X', EWOQ)] },
+        `couldn't parse address "${address('X', EWOQ)}": mismatched chainIDs: expected "${local.pChainID}" but got "${local.xChainID}"`,
+      ],
     ];
-    for (const [path, method, params, message] of cases) expect((await rpc(path, method, params)).error?.message, method).toBe(message);
+    for (const [path, method, params, message] of cases)
+      expect((await rpc(path, method, params)).error?.message, method).toBe(message);
     expect((await rpc('/ext/bc/X', 'avm.getTxStatus', { txID: unknown })).result).toEqual({ status: 'Unknown' });
   });
 });
@@ -138,7 +208,11 @@ describe('networks', () => {
     const other = await startMockNode({ port: 0, world: { network, accounts: 1 } });
     try {
       const id = NETWORKS[network];
-      const response = await fetch(`${other.url}/ext/bc/${id.xChainID}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.getAssetDescription', params: { assetID: 'AVAX' } }) });
+      const response = await fetch(`${other.url}/ext/bc/${id.xChainID}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.getAssetDescription', params: { assetID: 'AVAX' } }),
+      });
       expect(((await response.json()) as { result: { assetID: string } }).result.assetID).toBe(id.avaxAssetID);
       const account = address('P', other.world.accounts[0]!.address, id.hrp);
       expect((await new pvm.PVMApi(other.url).getBalance({ addresses: [account] })).balance).toBe(2_500_000_000_000n);

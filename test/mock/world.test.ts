@@ -9,17 +9,36 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 describe('world model', () => {
   it('lays out UTXOs as avalanchejs 5.2.0 does, plain and stakeable-locked, with its UTXO ID', () => {
-    const owner = { locktime: 7n, threshold: 1, addresses: ['0101010101010101010101010101010101010101', '0202020202020202020202020202020202020202'] };
-    const fields = { txID: NETWORKS.local.genesisID, outputIndex: 3, assetID: NETWORKS.local.avaxAssetID, amount: 123456789n, owner, stakeableLocktime: 0n };
+    const owner = {
+      locktime: 7n,
+      threshold: 1,
+      addresses: ['0101010101010101010101010101010101010101', '0202020202020202020202020202020202020202'],
+    };
+    const fields = {
+      txID: NETWORKS.local.genesisID,
+      outputIndex: 3,
+      assetID: NETWORKS.local.avaxAssetID,
+      amount: 123456789n,
+      owner,
+      stakeableLocktime: 0n,
+    };
     const ours = makeUtxo(fields);
-    const owners = OutputOwners.fromNative(owner.addresses.map((a) => Buffer.from(a, 'hex')), 7n, 1);
+    const owners = OutputOwners.fromNative(
+      owner.addresses.map((a) => Buffer.from(a, 'hex')),
+      7n,
+      1,
+    );
     const transfer = new TransferOutput(new BigIntPr(123456789n), owners);
     const theirs = new Utxo(avaxSerial.UTXOID.fromNative(fields.txID, 3), Id.fromString(fields.assetID), transfer);
     expect(hex(ours.bytes)).toBe(`0000${hex(theirs.toBytes(utils.getManagerForVM('AVM').getDefaultCodec()))}`);
     expect(utxoIDOf(ours)).toBe(theirs.ID());
 
     const locked = makeUtxo({ ...fields, stakeableLocktime: 2000000000n });
-    const lockedTheirs = new Utxo(avaxSerial.UTXOID.fromNative(fields.txID, 3), Id.fromString(fields.assetID), new pvmSerial.StakeableLockOut(new BigIntPr(2000000000n), transfer));
+    const lockedTheirs = new Utxo(
+      avaxSerial.UTXOID.fromNative(fields.txID, 3),
+      Id.fromString(fields.assetID),
+      new pvmSerial.StakeableLockOut(new BigIntPr(2000000000n), transfer),
+    );
     expect(hex(locked.bytes)).toBe(`0000${hex(lockedTheirs.toBytes(utils.getManagerForVM('PVM').getDefaultCodec()))}`);
     const [decoded] = Utxo.fromBytes(locked.bytes.subarray(2), utils.getManagerForVM('PVM').getDefaultCodec());
     expect(decoded.ID()).toBe(utxoIDOf(locked));
@@ -29,10 +48,17 @@ describe('world model', () => {
     const world = buildWorld({ accounts: 0 });
     const ewoq = '3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c';
     expect(world.utxosOf('X', ewoq).map((u) => u.amount)).toEqual([300000000000000000n]);
-    expect(world.utxosOf('P', ewoq).map((u) => u.amount).sort()).toEqual([10000000000000000n, 20000000000000000n]);
+    expect(
+      world
+        .utxosOf('P', ewoq)
+        .map((u) => u.amount)
+        .sort(),
+    ).toEqual([10000000000000000n, 20000000000000000n]);
     const validators = [...world.stakers.values()];
     expect(validators.map((v) => v.nodeID)).toEqual(NETWORKS.local.stakers.map((s) => s.nodeID));
-    expect(validators.every((v) => v.weight === 2000000000000000n && world.txs.get(v.txID)?.status === 'Committed')).toBe(true);
+    expect(
+      validators.every((v) => v.weight === 2000000000000000n && world.txs.get(v.txID)?.status === 'Committed'),
+    ).toBe(true);
     expect(world.chainID('X')).toBe(NETWORKS.local.xChainID);
     expect(world.chainID('avm')).toBe(NETWORKS.local.xChainID);
     expect(world.tip('P').parentID).toBe(NETWORKS.local.genesisID);
@@ -47,17 +73,26 @@ describe('world model', () => {
       expect(tx.status).toBe(chain === 'X' ? 'Accepted' : 'Committed');
       const decoded = utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM').unpackTransaction(tx.bytes);
       expect((decoded as unknown as { baseTx: { outputs: unknown[] } }).baseTx.outputs.length).toBe(6);
-      for (const account of world.accounts) expect(world.utxosOf(chain, account.address).reduce((s, u) => s + u.amount, 0n)).toBe(2_500_000_000_000n);
+      for (const account of world.accounts)
+        expect(world.utxosOf(chain, account.address).reduce((s, u) => s + u.amount, 0n)).toBe(2_500_000_000_000n);
     }
   });
 
   it('is deterministic: same options, same world', () => {
     const dump = (options: Parameters<typeof buildWorld>[0]) => {
       const world = buildWorld(options);
-      return JSON.stringify([[...world.utxos.X.values(), ...world.utxos.P.values()].map((u) => hex(u.bytes)), [...world.txs.values()].map((t) => hex(t.bytes)), world.accounts, world.tip('P').id, world.tip('X').id]);
+      return JSON.stringify([
+        [...world.utxos.X.values(), ...world.utxos.P.values()].map((u) => hex(u.bytes)),
+        [...world.txs.values()].map((t) => hex(t.bytes)),
+        world.accounts,
+        world.tip('P').id,
+        world.tip('X').id,
+      ]);
     };
     expect(dump({ network: 'fuji', accounts: 3, seed: 's' })).toBe(dump({ network: 'fuji', accounts: 3, seed: 's' }));
-    expect(dump({ network: 'fuji', accounts: 3, seed: 's' })).not.toBe(dump({ network: 'fuji', accounts: 3, seed: 't' }));
+    expect(dump({ network: 'fuji', accounts: 3, seed: 's' })).not.toBe(
+      dump({ network: 'fuji', accounts: 3, seed: 't' }),
+    );
   });
 
   it('reverts every journaled change, any number of times', () => {
@@ -67,7 +102,14 @@ describe('world model', () => {
     const mark = world.snapshot();
     for (let round = 0; round < 2; round++) {
       for (const utxo of world.utxosOf('X', owner)) world.utxos.X.delete(utxo.key);
-      const fresh = makeUtxo({ txID: cb58Encode(new Uint8Array(32).fill(round + 1)), outputIndex: 0, assetID: world.network.avaxAssetID, amount: 5n, owner: { locktime: 0n, threshold: 1, addresses: [owner] }, stakeableLocktime: 0n });
+      const fresh = makeUtxo({
+        txID: cb58Encode(new Uint8Array(32).fill(round + 1)),
+        outputIndex: 0,
+        assetID: world.network.avaxAssetID,
+        amount: 5n,
+        owner: { locktime: 0n, threshold: 1, addresses: [owner] },
+        stakeableLocktime: 0n,
+      });
       world.utxos.X.set(fresh.key, fresh);
       world.time.set(world.time.get() + 10n);
       expect(world.utxosOf('X', owner).map((u) => u.key)).toEqual([fresh.key]);

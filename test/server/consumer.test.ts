@@ -12,11 +12,28 @@ import { createPChainEndpoint, createRouter } from '../../generated/server/dist/
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
-const STRICT = ['--noEmit', '--strict', '--noUncheckedIndexedAccess', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--types', 'node', '--skipLibCheck'];
+const STRICT = [
+  '--noEmit',
+  '--strict',
+  '--noUncheckedIndexedAccess',
+  '--target',
+  'ES2022',
+  '--module',
+  'NodeNext',
+  '--moduleResolution',
+  'NodeNext',
+  '--types',
+  'node',
+  '--skipLibCheck',
+];
 
 describe('a consumer of the generated packages', () => {
   it.each([[[]], [['--exactOptionalPropertyTypes']]])('compiles under strict %j', (extra) => {
-    const result = spawnSync(process.execPath, [TSC, ...STRICT, ...extra, join(ROOT, 'test/fixtures/consumer/strict.ts')], { encoding: 'utf8', cwd: ROOT });
+    const result = spawnSync(
+      process.execPath,
+      [TSC, ...STRICT, ...extra, join(ROOT, 'test/fixtures/consumer/strict.ts')],
+      { encoding: 'utf8', cwd: ROOT },
+    );
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
   });
@@ -29,10 +46,20 @@ describe('partial handlers', () => {
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/ext/bc/P`;
     const post = async (method: string, params: object) =>
-      (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json();
+      (
+        await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        })
+      ).json();
     try {
       expect(await post('platform.getHeight', {})).toEqual({ jsonrpc: '2.0', result: { height: '42' }, id: 1 });
-      expect(await post('platform.getBalance', { addresses: [] })).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: 'rpc: can\'t find method "platform.GetBalance"', data: null }, id: 1 });
+      expect(await post('platform.getBalance', { addresses: [] })).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'rpc: can\'t find method "platform.GetBalance"', data: null },
+        id: 1,
+      });
     } finally {
       await new Promise((done) => server.close(done));
     }

@@ -24,7 +24,9 @@ describe('the validators’ error budget', () => {
 
   it('keeps valid input valid and reports the real error after many discarded branch errors', () => {
     // A short ID fails the address branch of AddressOrShortID (two errors each, discarded) before matching the other.
-    const shortIDs = Array.from({ length: 1000 }, (_, i) => cb58Encode(Uint8Array.from({ length: 20 }, (_, j) => (i + j) % 256)));
+    const shortIDs = Array.from({ length: 1000 }, (_, i) =>
+      cb58Encode(Uint8Array.from({ length: 20 }, (_, j) => (i + j) % 256)),
+    );
     const { validateParams } = method('platform.getUTXOs');
     expect(validateParams({ addresses: shortIDs })).toBe(true);
     expect(validateParams({ addresses: [...shortIDs, 'x'] })).toBe(false);

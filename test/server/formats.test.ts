@@ -11,24 +11,50 @@ const candidates = fc.oneof(
   bytes(0, 40).map((b) => hexEncode(b)),
   bytes(0, 40).map((b) => `0x${Buffer.from(b).toString('hex')}`),
   fc.tuple(fc.constantFrom('avax', 'fuji', 'local', 'custom'), bytes(18, 22)).map(([hrp, b]) => bech32Encode(hrp, b)),
-  fc.tuple(fc.constantFrom('X', 'P', 'C'), fc.constantFrom('avax', 'fuji'), bytes(18, 22)).map(([chain, hrp, b]) => `${chain}-${bech32Encode(hrp, b)}`),
+  fc
+    .tuple(fc.constantFrom('X', 'P', 'C'), fc.constantFrom('avax', 'fuji'), bytes(18, 22))
+    .map(([chain, hrp, b]) => `${chain}-${bech32Encode(hrp, b)}`),
   fc.string(),
   fc.string().map((s) => `X-${s}`),
 );
 /** One character changed: checksums must catch it. */
-const mutated = fc.tuple(candidates, fc.nat(), fc.constantFrom(...'1qpzry9x8A0fZ-')).map(([text, at, ch]) => (text.length === 0 ? text : text.slice(0, at % text.length) + ch + text.slice((at % text.length) + 1)));
+const mutated = fc
+  .tuple(candidates, fc.nat(), fc.constantFrom(...'1qpzry9x8A0fZ-'))
+  .map(([text, at, ch]) =>
+    text.length === 0 ? text : text.slice(0, at % text.length) + ch + text.slice((at % text.length) + 1),
+  );
 
 describe('server runtime formats', () => {
   it.each(Object.keys(formatChecks))('gives the same verdict on %s from memory as when first computed', (name) => {
     const check = formatChecks[name]!;
     const remembered = formats[name]!.validate;
-    fc.assert(fc.property(fc.oneof(candidates, mutated), (text) => remembered(text) === check(text) && remembered(text) === check(text)), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        fc.oneof(candidates, mutated),
+        (text) => remembered(text) === check(text) && remembered(text) === check(text),
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('checks date-time as RFC 3339 wants it', () => {
     const check = formatChecks['date-time']!;
-    for (const ok of ['2024-06-01T00:00:00Z', '2020-09-13T12:26:40.123456789Z', '2020-02-29T23:59:59+05:30', '2020-09-13t12:26:40z']) expect(check(ok), ok).toBe(true);
-    for (const bad of ['2024-06-01', '2021-02-29T00:00:00Z', '2024-13-01T00:00:00Z', '2024-06-01T24:00:00Z', '2024-06-01T00:00:00', 'x']) expect(check(bad), bad).toBe(false);
+    for (const ok of [
+      '2024-06-01T00:00:00Z',
+      '2020-09-13T12:26:40.123456789Z',
+      '2020-02-29T23:59:59+05:30',
+      '2020-09-13t12:26:40z',
+    ])
+      expect(check(ok), ok).toBe(true);
+    for (const bad of [
+      '2024-06-01',
+      '2021-02-29T00:00:00Z',
+      '2024-13-01T00:00:00Z',
+      '2024-06-01T24:00:00Z',
+      '2024-06-01T00:00:00',
+      'x',
+    ])
+      expect(check(bad), bad).toBe(false);
   });
 
   it('implements every format the spec uses', () => {
@@ -36,7 +62,8 @@ describe('server runtime formats', () => {
     const visit = (value: unknown): void => {
       if (Array.isArray(value)) value.forEach(visit);
       else if (value && typeof value === 'object') {
-        for (const [key, child] of Object.entries(value)) (key === 'format' && typeof child === 'string' ? used.add(child) : visit(child));
+        for (const [key, child] of Object.entries(value))
+          key === 'format' && typeof child === 'string' ? used.add(child) : visit(child);
       }
     };
     visit(loadModel('openrpc').endpoints.map((e) => e.document));

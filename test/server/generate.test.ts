@@ -13,9 +13,27 @@ import { listen, rpc, send } from './raw-http.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
-const STRICT = ['--noEmit', '--strict', '--noUncheckedIndexedAccess', '--exactOptionalPropertyTypes', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--types', 'node', '--skipLibCheck'];
+const STRICT = [
+  '--noEmit',
+  '--strict',
+  '--noUncheckedIndexedAccess',
+  '--exactOptionalPropertyTypes',
+  '--target',
+  'ES2022',
+  '--module',
+  'NodeNext',
+  '--moduleResolution',
+  'NodeNext',
+  '--types',
+  'node',
+  '--skipLibCheck',
+];
 
-const render = async (spec: string) => (await renderArtifacts(loadModel(spec), { artifacts: ['server'] })).map((f) => ({ ...f, path: f.path.replace(/^server\//, '') }));
+const render = async (spec: string) =>
+  (await renderArtifacts(loadModel(spec), { artifacts: ['server'] })).map((f) => ({
+    ...f,
+    path: f.path.replace(/^server\//, ''),
+  }));
 
 describe('server artifact', () => {
   const temp = mkdtempSync(join(tmpdir(), 'server-artifact-'));
@@ -23,17 +41,25 @@ describe('server artifact', () => {
 
   it('is what generated/server holds, file for file', async () => {
     const files = await render(join(ROOT, 'openrpc'));
-    for (const file of files) expect(readFileSync(join(ROOT, 'generated/server', file.path), 'utf8'), file.path).toBe(file.contents);
+    for (const file of files)
+      expect(readFileSync(join(ROOT, 'generated/server', file.path), 'utf8'), file.path).toBe(file.contents);
     expect(files.some((f) => f.path === 'dist/index.d.ts')).toBe(true);
-    const pkg = JSON.parse(files.find((f) => f.path === 'package.json')!.contents) as { name: string; dependencies?: unknown };
+    const pkg = JSON.parse(files.find((f) => f.path === 'package.json')!.contents) as {
+      name: string;
+      dependencies?: unknown;
+    };
     expect(pkg.name).toBe('@avalanche-openrpc/server');
     // The runtime's one dependency, at the toolkit's own version: SHA-256 for the checksummed formats.
-    const toolkit = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const toolkit = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(pkg.dependencies).toEqual({ '@noble/hashes': toolkit.dependencies['@noble/hashes'] });
   });
 
   it('type-checks under strict TypeScript', () => {
-    const result = spawnSync(process.execPath, [TSC, ...STRICT, join(ROOT, 'generated/server/src/index.ts')], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [TSC, ...STRICT, join(ROOT, 'generated/server/src/index.ts')], {
+      encoding: 'utf8',
+    });
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
   });
@@ -49,19 +75,38 @@ describe('server artifact', () => {
     const tsc = spawnSync(process.execPath, [TSC, ...STRICT, join(temp, 'src/index.ts')], { encoding: 'utf8' });
     expect(tsc.stdout + tsc.stderr).toBe('');
 
-    const pkg = (await import(join(temp, 'dist/index.js'))) as Record<string, (...args: never[]) => unknown> & { createRouter: (routes: object) => { node: unknown } };
-    const create = Object.entries(pkg).find(([name]) => /^create.+Endpoint$/.test(name) && name !== 'createEndpoint')![1] as (handlers: object, options: object) => object;
+    const pkg = (await import(join(temp, 'dist/index.js'))) as Record<string, (...args: never[]) => unknown> & {
+      createRouter: (routes: object) => { node: unknown };
+    };
+    const create = Object.entries(pkg).find(
+      ([name]) => /^create.+Endpoint$/.test(name) && name !== 'createEndpoint',
+    )![1] as (handlers: object, options: object) => object;
     const model = loadModel(spec);
     const method = model.endpoints[0]!.methods.find((m) => m.examples.length > 0 && m.params.length > 0)!;
     const example = method.examples[0]!;
-    const handlers = Object.fromEntries(model.endpoints[0]!.methods.map((m) => [m.shortName, () => m.examples[0]!.result]));
-    const server = await listen(pkg.createRouter({ '/rpc': create(handlers, { validateResults: true }) }).node as never);
+    const handlers = Object.fromEntries(
+      model.endpoints[0]!.methods.map((m) => [m.shortName, () => m.examples[0]!.result]),
+    );
+    const server = await listen(
+      pkg.createRouter({ '/rpc': create(handlers, { validateResults: true }) }).node as never,
+    );
     try {
-      const answer = JSON.parse((await send(server.port, { path: '/rpc', body: rpc(method.name, example.params) })).text) as { result: unknown };
+      const answer = JSON.parse(
+        (await send(server.port, { path: '/rpc', body: rpc(method.name, example.params) })).text,
+      ) as { result: unknown };
       expect(answer.result).toEqual(example.result);
-      const refused = JSON.parse((await send(server.port, { path: '/rpc', body: rpc(method.name, { [method.params[0]!.name]: { not: 'valid' } }) })).text) as { error: { code: number } };
+      const refused = JSON.parse(
+        (
+          await send(server.port, {
+            path: '/rpc',
+            body: rpc(method.name, { [method.params[0]!.name]: { not: 'valid' } }),
+          })
+        ).text,
+      ) as { error: { code: number } };
       expect(refused.error.code).toBe(-32000);
-      const discovered = JSON.parse((await send(server.port, { path: '/rpc', body: rpc('rpc.discover') })).text) as { result: { methods: unknown[] } };
+      const discovered = JSON.parse((await send(server.port, { path: '/rpc', body: rpc('rpc.discover') })).text) as {
+        result: { methods: unknown[] };
+      };
       expect(discovered.result.methods).toHaveLength(model.endpoints[0]!.methods.length);
     } finally {
       await server.close();

@@ -4,12 +4,20 @@ import { type Shape, foldValue } from '../../generated/server/dist/runtime/param
 
 const INNER: Shape = { p: { TXID: ['txID', 0, 0] } };
 const SHAPE: Shape = {
-  p: { ADDRESS: ['address', 0, 0], MEMO: ['memo', 0, 1], OUTPUT: ['output', INNER, 0], OUTPUTS: ['outputs', { i: INNER }, 0], BYNAME: ['byName', { m: INNER }, 0] },
+  p: {
+    ADDRESS: ['address', 0, 0],
+    MEMO: ['memo', 0, 1],
+    OUTPUT: ['output', INNER, 0],
+    OUTPUTS: ['outputs', { i: INNER }, 0],
+    BYNAME: ['byName', { m: INNER }, 0],
+  },
 };
 
 describe('foldValue', () => {
   it('returns params already spelled as declared as they are, nested ones included', () => {
-    const params = JSON.parse('{"address":"a","memo":null,"output":{"txID":"t"},"outputs":[{"txID":"t"}],"byName":{"k":{"txID":"t"}}}') as object;
+    const params = JSON.parse(
+      '{"address":"a","memo":null,"output":{"txID":"t"},"outputs":[{"txID":"t"}],"byName":{"k":{"txID":"t"}}}',
+    ) as object;
     expect(foldValue(params, SHAPE)).toBe(params);
   });
 
@@ -33,7 +41,10 @@ describe('foldValue', () => {
   });
 
   it('keeps the unchanged items of a copied array and the untouched members of a copied object', () => {
-    const params = JSON.parse('{"outputs":[{"txID":"t"},{"TXID":"u"}],"output":{"txID":"v"},"ADDRESS":"a"}') as { outputs: object[]; output: object };
+    const params = JSON.parse('{"outputs":[{"txID":"t"},{"TXID":"u"}],"output":{"txID":"v"},"ADDRESS":"a"}') as {
+      outputs: object[];
+      output: object;
+    };
     const folded = foldValue(params, SHAPE) as { outputs: object[]; output: object };
     expect(folded.outputs[0]).toBe(params.outputs[0]);
     expect(folded.output).toBe(params.output);

@@ -3,9 +3,22 @@
  * echo (its decoded args, Go zero values included), fail, nothing and mapped, served by the generated runtime.
  */
 import { createAjv } from '../../generators/load/ajv.ts';
-import { type Endpoint, type EndpointOptions, INVALID_ARGUMENT, type MethodSpec, type Shape, type ValidateFunction, createEndpoint } from '../../generated/server/dist/index.js';
+import {
+  type Endpoint,
+  type EndpointOptions,
+  INVALID_ARGUMENT,
+  type MethodSpec,
+  type Shape,
+  type ValidateFunction,
+  createEndpoint,
+} from '../../generated/server/dist/index.js';
 
-const uint = { anyOf: [{ type: 'string', pattern: '^[0-9]+$' }, { type: 'integer', minimum: 0 }] };
+const uint = {
+  anyOf: [
+    { type: 'string', pattern: '^[0-9]+$' },
+    { type: 'integer', minimum: 0 },
+  ],
+};
 const echoParams = {
   type: 'object',
   properties: {
@@ -80,5 +93,14 @@ export function probeEndpoint(options: EndpointOptions = {}): Endpoint {
     method('nothing', none),
     method('mapped', none),
   ];
-  return createEndpoint({ name: 'probe', methods, document: { openrpc: '1.3.2', info: { title: 'probe', version: '1' }, methods: [] }, invalidArgument: INVALID_ARGUMENT }, probeHandlers, { discover: false, ...options });
+  return createEndpoint(
+    {
+      name: 'probe',
+      methods,
+      document: { openrpc: '1.3.2', info: { title: 'probe', version: '1' }, methods: [] },
+      invalidArgument: INVALID_ARGUMENT,
+    },
+    probeHandlers,
+    { discover: false, ...options },
+  );
 }

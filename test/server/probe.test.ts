@@ -16,7 +16,9 @@ interface ProbeCase {
   nosniff: string;
 }
 
-const cases = JSON.parse(readFileSync(new URL('./fixtures/rpc-layer-probe.json', import.meta.url), 'utf8')) as ProbeCase[];
+const cases = JSON.parse(
+  readFileSync(new URL('./fixtures/rpc-layer-probe.json', import.meta.url), 'utf8'),
+) as ProbeCase[];
 
 describe('node profile reproduces the recorded RPC layer', () => {
   let server: Awaited<ReturnType<typeof listen>>;

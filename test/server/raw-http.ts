@@ -23,21 +23,26 @@ export function send(port: number, options: RawRequest = {}): Promise<RawRespons
   if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
   const body = options.body ?? '';
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: options.path ?? '/', method: options.method ?? 'POST', headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const data = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data, text: data.toString('utf8') });
-      });
-      res.on('error', reject);
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: options.path ?? '/', method: options.method ?? 'POST', headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const data = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data, text: data.toString('utf8') });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-export async function listen(listener: RequestListener): Promise<{ server: Server; port: number; close: () => Promise<void> }> {
+export async function listen(
+  listener: RequestListener,
+): Promise<{ server: Server; port: number; close: () => Promise<void> }> {
   const server = createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;

@@ -1,5 +1,11 @@
 /** A generated X-Chain stub with recording handlers, behind a router, on 127.0.0.1 (for the wire tests). */
-import { type EndpointOptions, RpcError, createRouter, createXChainEndpoint, xChainMethods } from '../../generated/server/dist/index.js';
+import {
+  type EndpointOptions,
+  RpcError,
+  createRouter,
+  createXChainEndpoint,
+  xChainMethods,
+} from '../../generated/server/dist/index.js';
 import { listen } from './raw-http.ts';
 
 export const ADDRESS = 'X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5';
@@ -11,7 +17,10 @@ export interface Recorder {
 
 /** Handlers: getBalance echoes a fixed balance, getTx fails the way its txID asks, getHeight returns `height`. */
 export function stubHandlers(recorder: Recorder, height: unknown = '42') {
-  const handlers: Record<string, (params: Record<string, unknown>, context: { method: string; notification: boolean }) => unknown> = {};
+  const handlers: Record<
+    string,
+    (params: Record<string, unknown>, context: { method: string; notification: boolean }) => unknown
+  > = {};
   for (const spec of xChainMethods) {
     handlers[spec.handler] = (params, context) => {
       recorder.calls.push({ method: context.method, params, notification: context.notification });

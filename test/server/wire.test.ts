@@ -7,13 +7,18 @@ import { listen, rpc, send } from './raw-http.ts';
 
 const PATH = '/ext/bc/X';
 /** The spec's own text for params that fail to decode: the stub must answer with it. */
-const INVALID_ARGUMENT = (JSON.parse(readFileSync(new URL('../../openrpc/components/common.json', import.meta.url), 'utf8')) as { errors: { InvalidArgument: { message: string } } }).errors.InvalidArgument.message;
+const INVALID_ARGUMENT = (
+  JSON.parse(readFileSync(new URL('../../openrpc/components/common.json', import.meta.url), 'utf8')) as {
+    errors: { InvalidArgument: { message: string } };
+  }
+).errors.InvalidArgument.message;
 const errorBody = (code: number, message: string, id = '1', data = 'null') =>
   `{"jsonrpc":"2.0","error":{"code":${code},"message":${JSON.stringify(message)},"data":${data}},"id":${id}}\n`;
 
 describe('node profile of a generated stub', () => {
   let stub: Awaited<ReturnType<typeof startStub>>;
-  const post = (body: string | Buffer, contentType?: string | null) => send(stub.port, { path: PATH, body, ...(contentType === undefined ? {} : { contentType }) });
+  const post = (body: string | Buffer, contentType?: string | null) =>
+    send(stub.port, { path: PATH, body, ...(contentType === undefined ? {} : { contentType }) });
   beforeAll(async () => {
     stub = await startStub();
   });
@@ -71,7 +76,9 @@ describe('node profile of a generated stub', () => {
   });
 
   it('takes [{...}] as the params object and ignores further elements; null values as absent', async () => {
-    const response = await post(`{"jsonrpc":"2.0","id":1,"method":"avm.getBalance","params":[{"address":"${ADDRESS}","assetID":"AVAX","includePartial":null},{"x":1}]}`);
+    const response = await post(
+      `{"jsonrpc":"2.0","id":1,"method":"avm.getBalance","params":[{"address":"${ADDRESS}","assetID":"AVAX","includePartial":null},{"x":1}]}`,
+    );
     expect(response.status).toBe(200);
     expect(stub.recorder.calls[0]!.params).toEqual({ address: ADDRESS, assetID: 'AVAX' });
   });
@@ -82,17 +89,22 @@ describe('node profile of a generated stub', () => {
     ['an array of a string', '["x"]'],
     ['a wrong type', `{"address":5,"assetID":"AVAX"}`],
     ['a malformed address', `{"address":"X-avax1bad","assetID":"AVAX"}`],
-  ])('answers -32000 "couldn\'t unmarshal" for params that are %s, without running the handler', async (_name, params) => {
-    const response = await post(`{"jsonrpc":"2.0","id":1,"method":"avm.getBalance","params":${params}}`);
-    expect(response.text).toBe(errorBody(-32000, INVALID_ARGUMENT));
-    expect(response.headers['x-content-type-options']).toBeUndefined();
-    expect(stub.recorder.calls).toHaveLength(0);
-  });
+  ])(
+    'answers -32000 "couldn\'t unmarshal" for params that are %s, without running the handler',
+    async (_name, params) => {
+      const response = await post(`{"jsonrpc":"2.0","id":1,"method":"avm.getBalance","params":${params}}`);
+      expect(response.text).toBe(errorBody(-32000, INVALID_ARGUMENT));
+      expect(response.headers['x-content-type-options']).toBeUndefined();
+      expect(stub.recorder.calls).toHaveLength(0);
+    },
+  );
 
   it('leaves a missing required param to the handler, as Go decodes it to its zero value', async () => {
     const response = await post(rpc('avm.getBalance', { assetID: 'AVAX' }));
     expect(response.text).toBe('{"jsonrpc":"2.0","result":{"balance":"7","utxoIDs":[]},"id":1}\n');
-    expect(stub.recorder.calls).toEqual([{ method: 'avm.getBalance', params: { assetID: 'AVAX' }, notification: false }]);
+    expect(stub.recorder.calls).toEqual([
+      { method: 'avm.getBalance', params: { assetID: 'AVAX' }, notification: false },
+    ]);
     // A missing param beside one that fails to decode is still the decode error.
     expect((await post(rpc('avm.getBalance', { assetID: 42 }))).text).toBe(errorBody(-32000, INVALID_ARGUMENT));
   });
@@ -111,11 +123,15 @@ describe('node profile of a generated stub', () => {
     ['avm.get\nHeight', 'rpc: can\'t find method "avm.Get\\nHeight"'],
   ])('names the method %j the way the node does', async (method, message) => {
     const response = await post(rpc(method));
-    expect(response.text).toBe(errorBody(-32000, message).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`));
+    expect(response.text).toBe(
+      errorBody(-32000, message).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`),
+    );
   });
 
   it('answers handler errors with -32000 and the error message; an RpcError keeps its code and data', async () => {
-    expect((await post(rpc('avm.getTx', { txID: TX_ID }))).text).toBe('{"jsonrpc":"2.0","error":{"code":-32000,"message":"tx not found \\u003c\\u0026\\u003e","data":null},"id":1}\n');
+    expect((await post(rpc('avm.getTx', { txID: TX_ID }))).text).toBe(
+      '{"jsonrpc":"2.0","error":{"code":-32000,"message":"tx not found \\u003c\\u0026\\u003e","data":null},"id":1}\n',
+    );
     const custom = await post(rpc('avm.getTx', { txID: '2QouvFWUbjuySRxeX5xMbNCuAaKWfbk5FeEa2JmoF85RKLk2dD' }));
     expect(custom.text).toBe(errorBody(-32042, 'custom failure', '1', '{"reason":"chosen"}'));
     expect(custom.headers['x-content-type-options']).toBe('nosniff');
@@ -123,7 +139,14 @@ describe('node profile of a generated stub', () => {
 
   it('answers a wrong jsonrpc with -32600 and the decoded request as data', async () => {
     const response = await post('{"jsonrpc":"1.0","id":7,"method":"avm.getHeight","params":{ "a" : 1 }}');
-    expect(response.text).toBe(errorBody(-32600, 'jsonrpc must be 2.0', '7', '{"jsonrpc":"1.0","method":"avm.getHeight","params":{"a":1},"id":7}'));
+    expect(response.text).toBe(
+      errorBody(
+        -32600,
+        'jsonrpc must be 2.0',
+        '7',
+        '{"jsonrpc":"1.0","method":"avm.getHeight","params":{"a":1},"id":7}',
+      ),
+    );
   });
 
   it.each([
@@ -138,31 +161,60 @@ describe('node profile of a generated stub', () => {
     ['"a\u0001"', "invalid character '\\x01' in string literal"],
     ['{"a":-}', "invalid character '}' in numeric literal"],
     ['\u00ff', "invalid character 'ÿ' looking for beginning of value"],
-    ['[{"jsonrpc":"2.0","id":1,"method":"avm.getHeight"}]', 'json: cannot unmarshal array into Go value of type json2.serverRequest'],
+    [
+      '[{"jsonrpc":"2.0","id":1,"method":"avm.getHeight"}]',
+      'json: cannot unmarshal array into Go value of type json2.serverRequest',
+    ],
     ['"text"', 'json: cannot unmarshal string into Go value of type json2.serverRequest'],
     ['5', 'json: cannot unmarshal number into Go value of type json2.serverRequest'],
-  ])('answers the body %j with -32700 and Go\'s message', async (body, message) => {
+  ])("answers the body %j with -32700 and Go's message", async (body, message) => {
     const response = await post(Buffer.from(body, body === '\u00ff' ? 'latin1' : 'utf8'));
-    expect(response.text).toBe(errorBody(-32700, message, 'null', '{"jsonrpc":"","method":"","params":null,"id":null}'));
+    expect(response.text).toBe(
+      errorBody(-32700, message, 'null', '{"jsonrpc":"","method":"","params":null,"id":null}'),
+    );
   });
 
   it('answers a field of the wrong type with -32700 and still echoes the id it decoded', async () => {
     const response = await post('{"jsonrpc":"2.0","id":3,"method":5}');
-    expect(response.text).toBe(errorBody(-32700, 'json: cannot unmarshal number into Go struct field serverRequest.method of type string', '3', '{"jsonrpc":"2.0","method":"","params":null,"id":3}'));
+    expect(response.text).toBe(
+      errorBody(
+        -32700,
+        'json: cannot unmarshal number into Go struct field serverRequest.method of type string',
+        '3',
+        '{"jsonrpc":"2.0","method":"","params":null,"id":3}',
+      ),
+    );
   });
 
-  it('refuses deep nesting beyond Go\'s limit and accepts it up to the limit', async () => {
+  it("refuses deep nesting beyond Go's limit and accepts it up to the limit", async () => {
     const deep = await post(`{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":[${'['.repeat(10000)}`);
-    expect(deep.text).toBe(errorBody(-32700, "invalid character '[' exceeded max depth", 'null', '{"jsonrpc":"","method":"","params":null,"id":null}'));
-    const ok = await post(`{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":{"x":${'['.repeat(9998)}${']'.repeat(9998)}}}`);
+    expect(deep.text).toBe(
+      errorBody(
+        -32700,
+        "invalid character '[' exceeded max depth",
+        'null',
+        '{"jsonrpc":"","method":"","params":null,"id":null}',
+      ),
+    );
+    const ok = await post(
+      `{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":{"x":${'['.repeat(9998)}${']'.repeat(9998)}}}`,
+    );
     expect(ok.text).toBe('{"jsonrpc":"2.0","result":{"height":"42"},"id":1}\n');
   });
 
   it('keeps invalid UTF-8 of the id as it came and decodes it as U+FFFD inside strings, as Go does', async () => {
-    const body = Buffer.concat([Buffer.from('{"jsonrpc":"1.0","id":"'), Buffer.from([0xff]), Buffer.from('","method":"a'), Buffer.from([0xc3]), Buffer.from('"}')]);
+    const body = Buffer.concat([
+      Buffer.from('{"jsonrpc":"1.0","id":"'),
+      Buffer.from([0xff]),
+      Buffer.from('","method":"a'),
+      Buffer.from([0xc3]),
+      Buffer.from('"}'),
+    ]);
     const response = await post(body);
     const expected = Buffer.concat([
-      Buffer.from('{"jsonrpc":"2.0","error":{"code":-32600,"message":"jsonrpc must be 2.0","data":{"jsonrpc":"1.0","method":"a\ufffd","params":null,"id":"'),
+      Buffer.from(
+        '{"jsonrpc":"2.0","error":{"code":-32600,"message":"jsonrpc must be 2.0","data":{"jsonrpc":"1.0","method":"a\ufffd","params":null,"id":"',
+      ),
       Buffer.from([0xff]),
       Buffer.from('"}},"id":"'),
       Buffer.from([0xff]),
@@ -193,12 +245,15 @@ describe('node profile of a generated stub', () => {
     expect(response.text).toBe(text);
   });
 
-  it.each(['application/json', 'APPLICATION/JSON', 'application/json;', 'application/json; charset=utf-8', 'Application/Json;charset=UTF-8;x=y'])(
-    'accepts the content type %j',
-    async (contentType) => {
-      expect((await post(rpc('avm.getHeight'), contentType)).status).toBe(200);
-    },
-  );
+  it.each([
+    'application/json',
+    'APPLICATION/JSON',
+    'application/json;',
+    'application/json; charset=utf-8',
+    'Application/Json;charset=UTF-8;x=y',
+  ])('accepts the content type %j', async (contentType) => {
+    expect((await post(rpc('avm.getHeight'), contentType)).status).toBe(200);
+  });
 
   it('answers 404 for a path no endpoint has', async () => {
     const response = await send(stub.port, { path: '/ext/bc/Y', body: rpc('avm.getHeight') });
@@ -223,10 +278,19 @@ describe('body size limit', () => {
       expect(declared.text).toBe('http: request body too large');
       const streamed = await new Promise<number>((resolve, reject) => {
         import('node:http').then(({ request }) => {
-          const req = request({ host: '127.0.0.1', port: stub.port, path: PATH, method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-            res.resume();
-            resolve(res.statusCode ?? 0);
-          });
+          const req = request(
+            {
+              host: '127.0.0.1',
+              port: stub.port,
+              path: PATH,
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+            },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            },
+          );
           req.on('error', reject);
           for (let i = 0; i < 20; i++) req.write('x'.repeat(100));
           req.end();
@@ -244,7 +308,9 @@ describe('result validation (strict mode)', () => {
   it('answers -32603 naming the mismatch when a handler returns a result off the spec', async () => {
     const stub = await startStub({ validateResults: true }, 42);
     try {
-      const response = JSON.parse((await send(stub.port, { path: PATH, body: rpc('avm.getHeight') })).text) as { error: { code: number; message: string } };
+      const response = JSON.parse((await send(stub.port, { path: PATH, body: rpc('avm.getHeight') })).text) as {
+        error: { code: number; message: string };
+      };
       expect(response.error.code).toBe(-32603);
       expect(response.error.message).toMatch(/^result of avm\.getHeight does not match its schema: .*height/);
     } finally {
@@ -259,12 +325,16 @@ describe('results written ahead (rawJson)', () => {
     return listen(createRouter({ [PATH]: createXChainEndpoint(handlers as never, { validateResults }) }).node as never);
   };
 
-  it('sends the written JSON as it is, with Go\'s escaping, and checks it in strict mode', async () => {
+  it("sends the written JSON as it is, with Go's escaping, and checks it in strict mode", async () => {
     const loose = await serve('<4&2>', false);
     const strict = await serve('<4&2>', true);
     try {
-      expect((await send(loose.port, { path: PATH, body: rpc('avm.getHeight') })).text).toBe('{"jsonrpc":"2.0","result":{"height":"\\u003c4\\u00262\\u003e"},"id":1}\n');
-      const refused = JSON.parse((await send(strict.port, { path: PATH, body: rpc('avm.getHeight') })).text) as { error: { code: number; message: string } };
+      expect((await send(loose.port, { path: PATH, body: rpc('avm.getHeight') })).text).toBe(
+        '{"jsonrpc":"2.0","result":{"height":"\\u003c4\\u00262\\u003e"},"id":1}\n',
+      );
+      const refused = JSON.parse((await send(strict.port, { path: PATH, body: rpc('avm.getHeight') })).text) as {
+        error: { code: number; message: string };
+      };
       expect(refused.error.code).toBe(-32603);
       expect(refused.error.message).toMatch(/^result of avm\.getHeight does not match its schema: .*height/);
     } finally {
@@ -275,7 +345,9 @@ describe('results written ahead (rawJson)', () => {
   it('passes strict mode when the written result matches the spec', async () => {
     const strict = await serve('42', true);
     try {
-      expect((await send(strict.port, { path: PATH, body: rpc('avm.getHeight') })).text).toBe('{"jsonrpc":"2.0","result":{"height":"42"},"id":1}\n');
+      expect((await send(strict.port, { path: PATH, body: rpc('avm.getHeight') })).text).toBe(
+        '{"jsonrpc":"2.0","result":{"height":"42"},"id":1}\n',
+      );
     } finally {
       await strict.close();
     }
@@ -285,29 +357,46 @@ describe('results written ahead (rawJson)', () => {
 describe('router headers', () => {
   it('go with every reply: answers, refusals, 404 and CORS preflights', async () => {
     const endpoint = createXChainEndpoint(stubHandlers({ calls: [] }) as never);
-    const router = await listen(createRouter({ [PATH]: endpoint }, { headers: { 'node-id': 'NodeID-test' }, cors: true }).node as never);
+    const router = await listen(
+      createRouter({ [PATH]: endpoint }, { headers: { 'node-id': 'NodeID-test' }, cors: true }).node as never,
+    );
     try {
       const replies = await Promise.all([
         send(router.port, { path: PATH, body: rpc('avm.getHeight') }),
         send(router.port, { path: PATH, body: rpc('avm.getHeight'), contentType: 'text/plain' }),
         send(router.port, { path: PATH, method: 'GET' }),
         send(router.port, { path: '/nowhere', body: rpc('avm.getHeight') }),
-        send(router.port, { path: PATH, method: 'OPTIONS', headers: { origin: 'http://127.0.0.1:1', 'access-control-request-method': 'POST' } }),
+        send(router.port, {
+          path: PATH,
+          method: 'OPTIONS',
+          headers: { origin: 'http://127.0.0.1:1', 'access-control-request-method': 'POST' },
+        }),
       ]);
       expect(replies.map((reply) => reply.status)).toEqual([200, 415, 405, 404, 204]);
       for (const reply of replies) expect(reply.headers['node-id']).toBe('NodeID-test');
       expect(replies[0]!.headers['access-control-allow-origin']).toBeUndefined();
       expect(replies[4]!.headers['access-control-allow-origin']).toBe('*');
-      const withOrigin = await send(router.port, { path: PATH, body: rpc('avm.getHeight'), headers: { origin: 'http://127.0.0.1:1' } });
-      expect(withOrigin.headers).toMatchObject({ 'node-id': 'NodeID-test', 'access-control-allow-origin': '*', vary: 'Origin' });
+      const withOrigin = await send(router.port, {
+        path: PATH,
+        body: rpc('avm.getHeight'),
+        headers: { origin: 'http://127.0.0.1:1' },
+      });
+      expect(withOrigin.headers).toMatchObject({
+        'node-id': 'NodeID-test',
+        'access-control-allow-origin': '*',
+        vary: 'Origin',
+      });
     } finally {
       await router.close();
     }
   });
 
-  it('give way to the reply\'s own header of the same name, whatever its case, over node:http and fetch', async () => {
+  it("give way to the reply's own header of the same name, whatever its case, over node:http and fetch", async () => {
     const endpoint = createXChainEndpoint(stubHandlers({ calls: [] }) as never);
-    const routes = createRouter({ [PATH]: endpoint }, { headers: { 'x-content-type-options': 'router', 'content-type': 'text/router' }, cors: true });
+    const routes = createRouter(
+      { [PATH]: endpoint },
+      { headers: { 'x-content-type-options': 'router', 'content-type': 'text/router' }, cors: true },
+    );
     const router = await listen(routes.node as never);
     const preflight = { origin: 'http://127.0.0.1:1', 'access-control-request-method': 'POST' };
     const preflightVary = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers';
@@ -315,11 +404,24 @@ describe('router headers', () => {
       const answer = await send(router.port, { path: PATH, body: rpc('avm.getHeight') });
       expect(answer.headers['x-content-type-options']).toBe('nosniff');
       expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect((await send(router.port, { path: PATH, method: 'OPTIONS', headers: preflight })).headers.vary).toBe(preflightVary);
-      const viaFetch = await routes.fetch(new Request(`http://127.0.0.1${PATH}`, { method: 'OPTIONS', headers: preflight }));
+      expect((await send(router.port, { path: PATH, method: 'OPTIONS', headers: preflight })).headers.vary).toBe(
+        preflightVary,
+      );
+      const viaFetch = await routes.fetch(
+        new Request(`http://127.0.0.1${PATH}`, { method: 'OPTIONS', headers: preflight }),
+      );
       expect(viaFetch.headers.get('vary')).toBe(preflightVary);
-      const fetched = await routes.fetch(new Request(`http://127.0.0.1${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: rpc('avm.getHeight') }));
-      expect([fetched.headers.get('x-content-type-options'), fetched.headers.get('content-type')]).toEqual(['nosniff', 'application/json; charset=utf-8']);
+      const fetched = await routes.fetch(
+        new Request(`http://127.0.0.1${PATH}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: rpc('avm.getHeight'),
+        }),
+      );
+      expect([fetched.headers.get('x-content-type-options'), fetched.headers.get('content-type')]).toEqual([
+        'nosniff',
+        'application/json; charset=utf-8',
+      ]);
     } finally {
       await router.close();
     }
@@ -328,10 +430,16 @@ describe('router headers', () => {
   it('reach an endpoint listener that takes no headers argument, set on the response', async () => {
     const endpoint = createXChainEndpoint(stubHandlers({ calls: [] }) as never);
     const wrapped: typeof endpoint = { ...endpoint, node: (req, res) => endpoint.node(req, res) };
-    const router = await listen(createRouter({ [PATH]: wrapped }, { headers: { 'node-id': 'NodeID-test' } }).node as never);
+    const router = await listen(
+      createRouter({ [PATH]: wrapped }, { headers: { 'node-id': 'NodeID-test' } }).node as never,
+    );
     try {
       const answer = await send(router.port, { path: PATH, body: rpc('avm.getHeight') });
-      expect([answer.status, answer.headers['node-id'], answer.text]).toEqual([200, 'NodeID-test', '{"jsonrpc":"2.0","result":{"height":"42"},"id":1}\n']);
+      expect([answer.status, answer.headers['node-id'], answer.text]).toEqual([
+        200,
+        'NodeID-test',
+        '{"jsonrpc":"2.0","result":{"height":"42"},"id":1}\n',
+      ]);
     } finally {
       await router.close();
     }
@@ -367,9 +475,14 @@ describe('onRefused', () => {
       throw new Error('log is down');
     };
     const body = new TextEncoder().encode(rpc('avm.noSuchMethod'));
-    const node = await createXChainEndpoint(stubHandlers({ calls: [] }) as never, { onRefused }).answer(body, { headers: {} });
+    const node = await createXChainEndpoint(stubHandlers({ calls: [] }) as never, { onRefused }).answer(body, {
+      headers: {},
+    });
     expect([node.status, node.body]).toEqual([200, errorBody(-32000, 'rpc: can\'t find method "avm.NoSuchMethod"')]);
-    const standard = await createXChainEndpoint(stubHandlers({ calls: [] }) as never, { onRefused, profile: 'jsonrpc2' }).answer(body, { headers: {} });
+    const standard = await createXChainEndpoint(stubHandlers({ calls: [] }) as never, {
+      onRefused,
+      profile: 'jsonrpc2',
+    }).answer(body, { headers: {} });
     expect(standard.status).toBe(200);
     expect(JSON.parse(String(standard.body))).toMatchObject({ error: { code: -32601 } });
   });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { avalancheFormats, bech32Decode, bech32Encode, cb58Decode, cb58Encode, hexDecode, hexEncode } from '../../generators/formats.ts';
+import {
+  avalancheFormats,
+  bech32Decode,
+  bech32Encode,
+  cb58Decode,
+  cb58Encode,
+  hexDecode,
+  hexEncode,
+} from '../../generators/formats.ts';
 
 // Real values from the node's documentation samples.
 const TX_ID = '2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm';

@@ -35,8 +35,18 @@ function problems(spec: string): SpecProblem[] {
   throw new Error('the spec was accepted');
 }
 
-const doc = (methods: unknown[], components: Record<string, unknown> = {}) => ({ openrpc: '1.2.6', info: { title: 'T', version: '1' }, methods, components });
-const method = (name: string, schema: unknown, extra: Record<string, unknown> = {}) => ({ name, params: [{ name: 'p', schema }], result: { name: 'r', schema: { type: 'string' } }, ...extra });
+const doc = (methods: unknown[], components: Record<string, unknown> = {}) => ({
+  openrpc: '1.2.6',
+  info: { title: 'T', version: '1' },
+  methods,
+  components,
+});
+const method = (name: string, schema: unknown, extra: Record<string, unknown> = {}) => ({
+  name,
+  params: [{ name: 'p', schema }],
+  result: { name: 'r', schema: { type: 'string' } },
+  ...extra,
+});
 
 describe('standard OpenRPC in', () => {
   it('resolves #/components/<kind>/... of every kind, and any JSON pointer into a file of the spec folder', () => {
@@ -46,22 +56,43 @@ describe('standard OpenRPC in', () => {
           [
             {
               name: 'eth_getBalance',
-              params: [{ $ref: '#/components/contentDescriptors/Address' }, { name: 'block', schema: { $ref: './defs.json#/definitions/BLOCK_ID' } }],
+              params: [
+                { $ref: '#/components/contentDescriptors/Address' },
+                { name: 'block', schema: { $ref: './defs.json#/definitions/BLOCK_ID' } },
+              ],
               result: { name: 'balance', schema: { $ref: './defs.json#/definitions/Quantity' } },
               errors: [{ $ref: '#/components/errors/NotFound' }],
               tags: [{ $ref: '#/components/tags/eth' }],
               examples: [{ $ref: '#/components/examplePairingObjects/Zero' }],
             },
-            { name: 'get_versions', params: [], result: { name: 'v', schema: { type: 'array', items: { type: 'string' } } } },
+            {
+              name: 'get_versions',
+              params: [],
+              result: { name: 'v', schema: { type: 'array', items: { type: 'string' } } },
+            },
             { name: 'link_clicked', params: [{ name: 'url', schema: { type: 'string' } }] },
           ],
           {
-            contentDescriptors: { Address: { name: 'address', required: true, schema: { $ref: '#/components/schemas/Address' } } },
-            schemas: { Address: { type: 'string', pattern: '^0x[0-9a-f]{40}$' }, Config: { type: 'object', properties: { default: { $ref: './defs.json#/definitions/Quantity' } } } },
+            contentDescriptors: {
+              Address: { name: 'address', required: true, schema: { $ref: '#/components/schemas/Address' } },
+            },
+            schemas: {
+              Address: { type: 'string', pattern: '^0x[0-9a-f]{40}$' },
+              Config: { type: 'object', properties: { default: { $ref: './defs.json#/definitions/Quantity' } } },
+            },
             errors: { NotFound: { code: 4004, message: 'not found' } },
             tags: { eth: { name: 'eth' } },
             examples: { Zero: { name: 'zero', value: '0x0' } },
-            examplePairingObjects: { Zero: { name: 'zero', params: [{ name: 'address', value: `0x${'0'.repeat(40)}` }, { name: 'block', value: 'latest' }], result: { $ref: '#/components/examples/Zero' } } },
+            examplePairingObjects: {
+              Zero: {
+                name: 'zero',
+                params: [
+                  { name: 'address', value: `0x${'0'.repeat(40)}` },
+                  { name: 'block', value: 'latest' },
+                ],
+                result: { $ref: '#/components/examples/Zero' },
+              },
+            },
           },
         ),
         'x-vendor': { note: 'carried as written', schema: { $ref: './defs.json#/definitions/Quantity' } },
@@ -79,7 +110,10 @@ describe('standard OpenRPC in', () => {
     expect(document.components.schemas.Config.properties.default).toEqual({ $ref: '#/components/schemas/Quantity' });
     expect(document.methods[0].params[1].schema).toEqual({ $ref: '#/components/schemas/BLOCK_ID' });
     expect(document.components.schemas.BLOCK_ID.oneOf[1]).toEqual({ $ref: '#/components/schemas/Quantity' });
-    expect(document['x-vendor']).toEqual({ note: 'carried as written', schema: { $ref: '#/components/schemas/Quantity' } });
+    expect(document['x-vendor']).toEqual({
+      note: 'carried as written',
+      schema: { $ref: '#/components/schemas/Quantity' },
+    });
     expect(JSON.stringify(document)).not.toContain('defs.json');
     const model = loadModel(join(dir, 'api.json'));
     expect(model.endpoints[0]!.methods.map((m) => [m.name, m.shortName, m.typeNames.params])).toEqual([
@@ -91,22 +125,44 @@ describe('standard OpenRPC in', () => {
   });
 
   it('names any naming style idiomatically and keeps the wire name', () => {
-    expect(['eth_getBalance', 'starknet_getBlockWithTxs', 'get_versions', 'platform.getHeight', 'ETH_call'].map(clientMethodName)).toEqual(['ethGetBalance', 'starknetGetBlockWithTxs', 'getVersions', 'getHeight', 'ethCall']);
-    expect(['Pet', 'BLOCK_ID', 'NodeID', 'Uint64', 'pet', 'block_header'].map(schemaTypeName)).toEqual(['Pet', 'BlockId', 'NodeID', 'Uint64', 'Pet', 'BlockHeader']);
-    expect(methodTypeNames('starknet_getBlockWithTxs')).toEqual({ params: 'StarknetGetBlockWithTxsParams', result: 'StarknetGetBlockWithTxsResult' });
+    expect(
+      ['eth_getBalance', 'starknet_getBlockWithTxs', 'get_versions', 'platform.getHeight', 'ETH_call'].map(
+        clientMethodName,
+      ),
+    ).toEqual(['ethGetBalance', 'starknetGetBlockWithTxs', 'getVersions', 'getHeight', 'ethCall']);
+    expect(['Pet', 'BLOCK_ID', 'NodeID', 'Uint64', 'pet', 'block_header'].map(schemaTypeName)).toEqual([
+      'Pet',
+      'BlockId',
+      'NodeID',
+      'Uint64',
+      'Pet',
+      'BlockHeader',
+    ]);
+    expect(methodTypeNames('starknet_getBlockWithTxs')).toEqual({
+      params: 'StarknetGetBlockWithTxsParams',
+      result: 'StarknetGetBlockWithTxsResult',
+    });
   });
 
   it('refuses two wire names that would share a client name, naming both', () => {
-    const dir = folder({ 'api.json': doc([method('get_block', { type: 'string' }), method('getBlock', { type: 'string' })]) });
-    expect(() => loadModel(dir)).toThrow(/client method ApiClient\.getBlock would stand for both get_block and getBlock/);
+    const dir = folder({
+      'api.json': doc([method('get_block', { type: 'string' }), method('getBlock', { type: 'string' })]),
+    });
+    expect(() => loadModel(dir)).toThrow(
+      /client method ApiClient\.getBlock would stand for both get_block and getBlock/,
+    );
   });
 
   it('applies the avalanche profile only where the folder opts in', () => {
     const files = { 'api.json': doc([method('get_block', { type: 'string' })]) };
     expect(loadSpec(specFiles(folder(files)))).toHaveLength(1);
     const opted = problems(folder({ ...files, 'openrpc.config.json': { profile: 'avalanche' } })).map((p) => p.message);
-    expect(opted).toContain('method name "get_block" must be <service>.<lowerCamelCase>, the only form the node accepts');
-    expect(problems(folder({ ...files, 'openrpc.config.json': { profile: 'ethereum' } }))[0]!.message).toBe('unknown profile "ethereum"; known: avalanche');
+    expect(opted).toContain(
+      'method name "get_block" must be <service>.<lowerCamelCase>, the only form the node accepts',
+    );
+    expect(problems(folder({ ...files, 'openrpc.config.json': { profile: 'ethereum' } }))[0]!.message).toBe(
+      'unknown profile "ethereum"; known: avalanche',
+    );
   });
 });
 
@@ -131,7 +187,11 @@ describe('$ref reads only inside the spec folder', () => {
   it('a symlink inside the folder that leads outside is refused too', () => {
     const dir = folder({ 'api.json': doc([method('get', { $ref: './link.json#/definitions/Key' })]) });
     symlinkSync(secret, join(dir, 'link.json'));
-    expect(problems(dir).map((p) => p.message)).toEqual([expect.stringMatching(/^\$ref "\.\/link\.json#\/definitions\/Key" points outside the spec folder .+; only files inside it are read$/)]);
+    expect(problems(dir).map((p) => p.message)).toEqual([
+      expect.stringMatching(
+        /^\$ref "\.\/link\.json#\/definitions\/Key" points outside the spec folder .+; only files inside it are read$/,
+      ),
+    ]);
   });
 });
 
@@ -140,7 +200,9 @@ describe('recursive schemas, end to end', () => {
     const model = loadModel('test/fixtures/recursive');
     const files = await renderArtifacts(model);
     const text = (path: string) => String(files.find((f) => f.path === path)!.contents);
-    expect(text('client/src/types.ts')).toMatch(/export interface Node \{[^}]*children\?: Node\[\];[^}]*parent\?: Parent;/s);
+    expect(text('client/src/types.ts')).toMatch(
+      /export interface Node \{[^}]*children\?: Node\[\];[^}]*parent\?: Parent;/s,
+    );
     expect(text('client/src/types.ts')).toContain('export type Parent = null | Node;');
     expect(text('docs/tree.html')).toContain('tree_put');
     const out = join(temp, 'recursive');
@@ -152,9 +214,15 @@ describe('recursive schemas, end to end', () => {
     const app = createTreeEndpoint({ treePut: () => 2, treePath: () => ({ value: 'leaf', children: [] }) });
     const call = async (node: unknown) => {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tree_put', params: { node } });
-      return (await app.fetch(new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json' }, body }))).json();
+      return (
+        await app.fetch(
+          new Request('http://127.0.0.1/', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+        )
+      ).json();
     };
-    expect(await call({ value: 'a', children: [{ value: 'b', children: [{ value: 'c', parent: { value: 'b' } }] }] })).toEqual({ jsonrpc: '2.0', id: 1, result: 2 });
+    expect(
+      await call({ value: 'a', children: [{ value: 'b', children: [{ value: 'c', parent: { value: 'b' } }] }] }),
+    ).toEqual({ jsonrpc: '2.0', id: 1, result: 2 });
     const refused = await call({ value: 'a', children: [{ value: 'b', children: [{ value: 3 }] }] });
     expect(refused.error.code).toBe(-32602);
   });
@@ -166,8 +234,10 @@ describe('one root cause per problem', () => {
     cpSync('openrpc', dir, { recursive: true });
     return dir;
   };
-  const edit = (dir: string, file: string, change: (text: string) => string) => writeFileSync(join(dir, file), change(readFileSync(join(dir, file), 'utf8')));
-  const lines = (found: SpecProblem[]) => found.map((p) => `${p.file.replace(/^.*?\/project-\d+\//, '')}#${p.pointer}: ${p.message}`);
+  const edit = (dir: string, file: string, change: (text: string) => string) =>
+    writeFileSync(join(dir, file), change(readFileSync(join(dir, file), 'utf8')));
+  const lines = (found: SpecProblem[]) =>
+    found.map((p) => `${p.file.replace(/^.*?\/project-\d+\//, '')}#${p.pointer}: ${p.message}`);
 
   it('one wrong character in an example txID: one line, the format', () => {
     const dir = project();
@@ -175,29 +245,58 @@ describe('one root cause per problem', () => {
       const id = /"txID":\s*"([1-9A-HJ-NP-Za-km-z]{45,52})"/.exec(text.slice(text.indexOf('"examples"')))![1]!;
       return text.replaceAll(id, `${id.slice(0, -1)}${id.endsWith('a') ? 'b' : 'a'}`);
     });
-    expect(lines(problems(dir))).toEqual([expect.stringMatching(/^methods\/avm\/getTx\.json#\/examples\/\d+\/.*txID: must match format "avax-cb58"$/)]);
+    expect(lines(problems(dir))).toEqual([
+      expect.stringMatching(/^methods\/avm\/getTx\.json#\/examples\/\d+\/.*txID: must match format "avax-cb58"$/),
+    ]);
   });
 
   it('invalid JSON in a shared components file: reported once, with line and column', () => {
     const dir = project();
     edit(dir, 'components/common.json', (text) => text.replace('"schemas": {', '"schemas": {,'));
-    expect(lines(problems(dir))).toEqual([expect.stringMatching(/^components\/common\.json#: invalid JSON \(line \d+, column \d+\): unexpected ","$/)]);
+    expect(lines(problems(dir))).toEqual([
+      expect.stringMatching(/^components\/common\.json#: invalid JSON \(line \d+, column \d+\): unexpected ","$/),
+    ]);
   });
 
   it('an unknown type: one line, with what was meant', () => {
     const dir = project();
     edit(dir, 'methods/platform/getBalance.json', (text) => text.replace('"type": "object"', '"type": "obejct"'));
-    expect(lines(problems(dir))).toEqual([expect.stringMatching(/^methods\/platform\/getBalance\.json#\/.+\/type: unknown type "obejct": did you mean "object"\?$/)]);
+    expect(lines(problems(dir))).toEqual([
+      expect.stringMatching(
+        /^methods\/platform\/getBalance\.json#\/.+\/type: unknown type "obejct": did you mean "object"\?$/,
+      ),
+    ]);
   });
 
   it('a value that fails a oneOf: the closest branch only', () => {
     const dir = folder({
       'api.json': doc([
-        method('put', { oneOf: [{ type: 'string' }, { type: 'object', required: ['id', 'size'], properties: { id: { type: 'string' }, size: { type: 'integer' } } }] }, {
-          examples: [{ name: 'bad', params: [{ name: 'p', value: { id: 'a', size: 'big' } }], result: { name: 'r', value: 'ok' } }],
-        }),
+        method(
+          'put',
+          {
+            oneOf: [
+              { type: 'string' },
+              {
+                type: 'object',
+                required: ['id', 'size'],
+                properties: { id: { type: 'string' }, size: { type: 'integer' } },
+              },
+            ],
+          },
+          {
+            examples: [
+              {
+                name: 'bad',
+                params: [{ name: 'p', value: { id: 'a', size: 'big' } }],
+                result: { name: 'r', value: 'ok' },
+              },
+            ],
+          },
+        ),
       ]),
     });
-    expect(lines(problems(dir)).map((line) => line.replace(/^.*api\.json/, 'api.json'))).toEqual(['api.json#/methods/0/examples/0/params/0/value/size: must be integer']);
+    expect(lines(problems(dir)).map((line) => line.replace(/^.*api\.json/, 'api.json'))).toEqual([
+      'api.json#/methods/0/examples/0/params/0/value/size: must be integer',
+    ]);
   });
 });

@@ -90,7 +90,9 @@ describe('a broken spec is rejected with the file and JSON pointer', () => {
     const doc = brokenCopy('methods/demo/getHeight.json', (m) => {
       m['x-node-versions'] = { since: 'v1.10.0', removedIn: 'v1.10.0' };
     });
-    expect(problemsOf(doc)).toEqual([expect.objectContaining({ pointer: '/x-node-versions', message: 'since must be before removedIn' })]);
+    expect(problemsOf(doc)).toEqual([
+      expect.objectContaining({ pointer: '/x-node-versions', message: 'since must be before removedIn' }),
+    ]);
   });
 
   it('rejects a deprecation before the method existed', () => {
@@ -99,7 +101,9 @@ describe('a broken spec is rejected with the file and JSON pointer', () => {
       m['x-replacement'] = 'demo.getTx';
       m['x-node-versions'] = { since: 'v1.11.13', deprecatedSince: 'v1.9.12' };
     });
-    expect(problemsOf(doc)).toEqual([expect.objectContaining({ pointer: '/x-node-versions', message: 'deprecatedSince must not be before since' })]);
+    expect(problemsOf(doc)).toEqual([
+      expect.objectContaining({ pointer: '/x-node-versions', message: 'deprecatedSince must not be before since' }),
+    ]);
   });
 
   it('asks a deprecated method with node versions for the release that deprecated it', () => {
@@ -108,7 +112,12 @@ describe('a broken spec is rejected with the file and JSON pointer', () => {
       m['x-replacement'] = 'demo.getTx';
       m['x-node-versions'] = { since: 'v1.9.12' };
     });
-    expect(problemsOf(doc)).toEqual([expect.objectContaining({ pointer: '/x-node-versions', message: 'a deprecated method with node versions must give deprecatedSince' })]);
+    expect(problemsOf(doc)).toEqual([
+      expect.objectContaining({
+        pointer: '/x-node-versions',
+        message: 'a deprecated method with node versions must give deprecatedSince',
+      }),
+    ]);
   });
 
   it('names a component defined in a shared file with a broken inner $ref', () => {
@@ -124,7 +133,10 @@ describe('a broken spec is rejected with the file and JSON pointer', () => {
     const doc = brokenCopy('demo.json', (d) => {
       d.servers[0].url = '{baseUrl}/ext/demo';
     });
-    expect(problemsOf(doc)[0]).toMatchObject({ pointer: '/servers/0/url', message: 'OpenRPC meta-schema: must match format "uri"' });
+    expect(problemsOf(doc)[0]).toMatchObject({
+      pointer: '/servers/0/url',
+      message: 'OpenRPC meta-schema: must match format "uri"',
+    });
     const templated = brokenCopy('demo.json', (d) => {
       d.servers[0].url = 'http://127.0.0.1:9650/ext/bc/{chain}';
       d.servers[0].variables = { chain: { default: 'X' } };
@@ -154,7 +166,12 @@ describe('a broken spec is rejected with the file and JSON pointer', () => {
       m['x-node-versions'] = { since: 'v1.10.0' };
       m.params[0]['x-node-versions'] = { since: 'v1.9.0' };
       m.result.schema.properties.txID['x-node-versions'] = { since: 'v1.12.0', removedIn: 'v1.11.0' };
-      m.result.schema.properties.status = { type: 'string', enum: ['A'], 'x-enum-versions': { B: { since: 'v1.11.0' } }, description: 's' };
+      m.result.schema.properties.status = {
+        type: 'string',
+        enum: ['A'],
+        'x-enum-versions': { B: { since: 'v1.11.0' } },
+        description: 's',
+      };
       m['x-result-history'] = [
         { 'x-node-versions': { removedIn: 'v1.11.0' }, schema: { type: 'object' } },
         { 'x-node-versions': { removedIn: 'v1.12.0' }, schema: { type: 'object' } },
@@ -168,7 +185,7 @@ describe('a broken spec is rejected with the file and JSON pointer', () => {
     const messages = problemsOf(doc).map((p) => `${p.pointer}: ${p.message}`);
     expect(messages).toEqual(
       expect.arrayContaining([
-        '/params/0/x-node-versions: since v1.9.0 is before the method\'s own since v1.10.0',
+        "/params/0/x-node-versions: since v1.9.0 is before the method's own since v1.10.0",
         '/result/schema/properties/txID/x-node-versions: since must be before removedIn',
         '/result/schema/properties/status/x-enum-versions/B: "B" is not a value of the enum',
         '/x-result-history/1/x-node-versions: overlaps another entry of x-result-history',

@@ -12,32 +12,111 @@ import type { MethodModel } from '../../generators/model/types.ts';
 const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
   'x-chain': {
     path: '/ext/bc/X',
-    methods: ['getAddressTxs', 'getAllBalances', 'getAssetDescription', 'getBalance', 'getBlock', 'getBlockByHeight', 'getHeight', 'getTx', 'getTxFee', 'getTxStatus', 'getUTXOs', 'issueTx'].map((m) => `avm.${m}`),
+    methods: [
+      'getAddressTxs',
+      'getAllBalances',
+      'getAssetDescription',
+      'getBalance',
+      'getBlock',
+      'getBlockByHeight',
+      'getHeight',
+      'getTx',
+      'getTxFee',
+      'getTxStatus',
+      'getUTXOs',
+      'issueTx',
+    ].map((m) => `avm.${m}`),
   },
   'avm-static': { path: '/ext/vm/avm', methods: ['avm.buildGenesis'] },
   'x-wallet': { path: '/ext/bc/X/wallet', methods: ['wallet.issueTx'] },
   'p-chain': {
     path: '/ext/bc/P',
     methods: [
-      'getBalance', 'getBlock', 'getBlockByHeight', 'getBlockchains', 'getBlockchainStatus', 'getCurrentSupply', 'getCurrentValidators',
-      'getFeeConfig', 'getFeeState', 'getHeight', 'getL1Validator', 'getProposedHeight', 'getMinStake', 'getRewardUTXOs', 'getStake',
-      'getStakingAssetID', 'getSubnet', 'getSubnets', 'getTimestamp', 'getTotalStake', 'getTx', 'getTxStatus', 'getUTXOs', 'getValidatorsAt',
-      'getValidatorFeeConfig', 'getValidatorFeeState', 'issueTx', 'sampleValidators', 'validatedBy', 'validates',
+      'getBalance',
+      'getBlock',
+      'getBlockByHeight',
+      'getBlockchains',
+      'getBlockchainStatus',
+      'getCurrentSupply',
+      'getCurrentValidators',
+      'getFeeConfig',
+      'getFeeState',
+      'getHeight',
+      'getL1Validator',
+      'getProposedHeight',
+      'getMinStake',
+      'getRewardUTXOs',
+      'getStake',
+      'getStakingAssetID',
+      'getSubnet',
+      'getSubnets',
+      'getTimestamp',
+      'getTotalStake',
+      'getTx',
+      'getTxStatus',
+      'getUTXOs',
+      'getValidatorsAt',
+      'getValidatorFeeConfig',
+      'getValidatorFeeState',
+      'issueTx',
+      'sampleValidators',
+      'validatedBy',
+      'validates',
     ].map((m) => `platform.${m}`),
   },
   admin: {
     path: '/ext/admin',
-    methods: ['alias', 'aliasChain', 'getChainAliases', 'getLoggerLevel', 'loadVMs', 'lockProfile', 'memoryProfile', 'setLoggerLevel', 'startCPUProfiler', 'stopCPUProfiler'].map((m) => `admin.${m}`),
+    methods: [
+      'alias',
+      'aliasChain',
+      'getChainAliases',
+      'getLoggerLevel',
+      'loadVMs',
+      'lockProfile',
+      'memoryProfile',
+      'setLoggerLevel',
+      'startCPUProfiler',
+      'stopCPUProfiler',
+    ].map((m) => `admin.${m}`),
   },
-  keystore: { path: '/ext/keystore', methods: ['createUser', 'deleteUser', 'exportUser', 'importUser', 'listUsers'].map((m) => `keystore.${m}`) },
+  keystore: {
+    path: '/ext/keystore',
+    methods: ['createUser', 'deleteUser', 'exportUser', 'importUser', 'listUsers'].map((m) => `keystore.${m}`),
+  },
   info: {
     path: '/ext/info',
-    methods: ['acps', 'getBlockchainID', 'getNetworkID', 'getNetworkName', 'getNodeID', 'getNodeIP', 'getNodeVersion', 'getTxFee', 'getVMs', 'isBootstrapped', 'peers', 'upgrades', 'uptime'].map((m) => `info.${m}`),
+    methods: [
+      'acps',
+      'getBlockchainID',
+      'getNetworkID',
+      'getNetworkName',
+      'getNodeID',
+      'getNodeIP',
+      'getNodeVersion',
+      'getTxFee',
+      'getVMs',
+      'isBootstrapped',
+      'peers',
+      'upgrades',
+      'uptime',
+    ].map((m) => `info.${m}`),
   },
   health: { path: '/ext/health', methods: ['health', 'liveness', 'readiness'].map((m) => `health.${m}`) },
   dev: {
     path: '/ext/dev',
-    methods: ['fund', 'increaseTime', 'listAccounts', 'mine', 'reset', 'revert', 'setAutomine', 'setFeeState', 'setIntervalMining', 'setTime', 'snapshot'].map((m) => `dev.${m}`),
+    methods: [
+      'fund',
+      'increaseTime',
+      'listAccounts',
+      'mine',
+      'reset',
+      'revert',
+      'setAutomine',
+      'setFeeState',
+      'setIntervalMining',
+      'setTime',
+      'snapshot',
+    ].map((m) => `dev.${m}`),
   },
 };
 
@@ -46,39 +125,43 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
  * notes deprecate every keystore method, createUser included) and availability from the node's release history
  * (wire notes §1 and RELEASES.md). Methods not listed are served by every release from v1.9.0 on and are not deprecated.
  */
-const VERSIONS: Record<string, { deprecatedSince?: string; since?: string; lastVersion?: string; removedIn?: string }> = {
-  'avm.buildGenesis': { lastVersion: 'v1.10.17', removedIn: 'v1.10.18' },
-  'avm.getAddressTxs': { deprecatedSince: 'v1.9.12', lastVersion: 'v1.13.0', removedIn: 'v1.13.1' },
-  'avm.getAllBalances': { deprecatedSince: 'v1.9.12' },
-  'avm.getBalance': { deprecatedSince: 'v1.9.12' },
-  'avm.getTxStatus': { deprecatedSince: 'v1.10.0' },
-  'avm.getTxFee': { since: 'v1.12.2' },
-  // The X-Chain's block API arrived with its linearisation work (RELEASES.md v1.9.12); the P-Chain's by-height read in v1.10.8.
-  'avm.getBlock': { since: 'v1.9.12' },
-  'avm.getBlockByHeight': { since: 'v1.9.12' },
-  'avm.getHeight': { since: 'v1.9.12' },
-  'platform.getBlockByHeight': { since: 'v1.10.8' },
-  'platform.getSubnet': { since: 'v1.11.0' },
-  'wallet.issueTx': { deprecatedSince: 'v1.9.12' },
-  'platform.getBalance': { deprecatedSince: 'v1.9.12' },
-  'platform.getBlockchains': { deprecatedSince: 'v1.9.12' },
-  'platform.getRewardUTXOs': { deprecatedSince: 'v1.9.12' },
-  'platform.getStake': { deprecatedSince: 'v1.9.12' },
-  'platform.getSubnets': { deprecatedSince: 'v1.9.12' },
-  'platform.getFeeConfig': { since: 'v1.11.11' },
-  'platform.getFeeState': { since: 'v1.11.11' },
-  'platform.getL1Validator': { since: 'v1.11.13' },
-  'platform.getProposedHeight': { since: 'v1.11.13' },
-  'platform.getValidatorFeeConfig': { since: 'v1.12.2' },
-  'platform.getValidatorFeeState': { since: 'v1.12.2' },
-  // api/info/service.md and RELEASES.md: info.acps in v1.10.18, info.upgrades in v1.11.11, info.getTxFee deprecated in v1.12.2.
-  'info.acps': { since: 'v1.10.18' },
-  'info.upgrades': { since: 'v1.11.11' },
-  'info.getTxFee': { deprecatedSince: 'v1.12.2' },
-  ...Object.fromEntries(
-    ENDPOINTS.keystore!.methods.map((m) => [m, { deprecatedSince: 'v1.9.12', lastVersion: 'v1.12.1', removedIn: 'v1.12.2' }]),
-  ),
-};
+const VERSIONS: Record<string, { deprecatedSince?: string; since?: string; lastVersion?: string; removedIn?: string }> =
+  {
+    'avm.buildGenesis': { lastVersion: 'v1.10.17', removedIn: 'v1.10.18' },
+    'avm.getAddressTxs': { deprecatedSince: 'v1.9.12', lastVersion: 'v1.13.0', removedIn: 'v1.13.1' },
+    'avm.getAllBalances': { deprecatedSince: 'v1.9.12' },
+    'avm.getBalance': { deprecatedSince: 'v1.9.12' },
+    'avm.getTxStatus': { deprecatedSince: 'v1.10.0' },
+    'avm.getTxFee': { since: 'v1.12.2' },
+    // The X-Chain's block API arrived with its linearisation work (RELEASES.md v1.9.12); the P-Chain's by-height read in v1.10.8.
+    'avm.getBlock': { since: 'v1.9.12' },
+    'avm.getBlockByHeight': { since: 'v1.9.12' },
+    'avm.getHeight': { since: 'v1.9.12' },
+    'platform.getBlockByHeight': { since: 'v1.10.8' },
+    'platform.getSubnet': { since: 'v1.11.0' },
+    'wallet.issueTx': { deprecatedSince: 'v1.9.12' },
+    'platform.getBalance': { deprecatedSince: 'v1.9.12' },
+    'platform.getBlockchains': { deprecatedSince: 'v1.9.12' },
+    'platform.getRewardUTXOs': { deprecatedSince: 'v1.9.12' },
+    'platform.getStake': { deprecatedSince: 'v1.9.12' },
+    'platform.getSubnets': { deprecatedSince: 'v1.9.12' },
+    'platform.getFeeConfig': { since: 'v1.11.11' },
+    'platform.getFeeState': { since: 'v1.11.11' },
+    'platform.getL1Validator': { since: 'v1.11.13' },
+    'platform.getProposedHeight': { since: 'v1.11.13' },
+    'platform.getValidatorFeeConfig': { since: 'v1.12.2' },
+    'platform.getValidatorFeeState': { since: 'v1.12.2' },
+    // api/info/service.md and RELEASES.md: info.acps in v1.10.18, info.upgrades in v1.11.11, info.getTxFee deprecated in v1.12.2.
+    'info.acps': { since: 'v1.10.18' },
+    'info.upgrades': { since: 'v1.11.11' },
+    'info.getTxFee': { deprecatedSince: 'v1.12.2' },
+    ...Object.fromEntries(
+      ENDPOINTS.keystore!.methods.map((m) => [
+        m,
+        { deprecatedSince: 'v1.9.12', lastVersion: 'v1.12.1', removedIn: 'v1.12.2' },
+      ]),
+    ),
+  };
 
 const model = loadModel('openrpc');
 const methods = model.endpoints.flatMap((e) => e.methods.map((m) => ({ endpoint: e.name, method: m })));
@@ -88,13 +171,18 @@ describe('the spec', () => {
   it('has exactly the 86 methods, each on its endpoint, once', () => {
     expect(methods).toHaveLength(86);
     expect(new Set(methods.map(({ method }) => method.name)).size).toBe(86);
-    const actual = Object.fromEntries(model.endpoints.map((e) => [e.name, { path: e.defaultPath, methods: e.methods.map((m) => m.name).sort() }]));
-    const expected = Object.fromEntries(Object.entries(ENDPOINTS).map(([name, e]) => [name, { path: e.path, methods: [...e.methods].sort() }]));
+    const actual = Object.fromEntries(
+      model.endpoints.map((e) => [e.name, { path: e.defaultPath, methods: e.methods.map((m) => m.name).sort() }]),
+    );
+    const expected = Object.fromEntries(
+      Object.entries(ENDPOINTS).map(([name, e]) => [name, { path: e.path, methods: [...e.methods].sort() }]),
+    );
     expect(actual).toEqual(expected);
   });
 
   it('names every method <service>.<lowerCamelCase>, the only form the node accepts', () => {
-    for (const { method } of methods) expect(method.name).toMatch(/^(avm|wallet|platform|admin|keystore|info|health|dev)\.[a-z][a-zA-Z0-9]*$/);
+    for (const { method } of methods)
+      expect(method.name).toMatch(/^(avm|wallet|platform|admin|keystore|info|health|dev)\.[a-z][a-zA-Z0-9]*$/);
   });
 
   it('serves each endpoint on the default base URL, with the blockchain ID as a variable on AVM chains', () => {
@@ -112,13 +200,16 @@ describe('the spec', () => {
     }
   });
 
-  it.each(Object.keys(ENDPOINTS).flatMap((e) => ENDPOINTS[e]!.methods))('%s: versions and deprecation agree with the docs and the node', (name) => {
-    const method = byName.get(name)!;
-    const expected = VERSIONS[name] ?? {};
-    expect(method.versions).toEqual(expected);
-    expect(method.deprecated).toBe(expected.deprecatedSince !== undefined);
-    if (method.deprecated) expect(method.replacement).toBeTruthy();
-  });
+  it.each(Object.keys(ENDPOINTS).flatMap((e) => ENDPOINTS[e]!.methods))(
+    '%s: versions and deprecation agree with the docs and the node',
+    (name) => {
+      const method = byName.get(name)!;
+      const expected = VERSIONS[name] ?? {};
+      expect(method.versions).toEqual(expected);
+      expect(method.deprecated).toBe(expected.deprecatedSince !== undefined);
+      if (method.deprecated) expect(method.replacement).toBeTruthy();
+    },
+  );
 
   it.each(methods.map(({ method }) => [method.name, method] as const))('%s: is fully described', (_name, method) => {
     expect(method.summary.length).toBeGreaterThan(10);
@@ -158,10 +249,13 @@ describe('the wire truths the prose docs get wrong', () => {
   });
   it('marks the development controls, and only them, as served by the mock alone', () => {
     expect(model.endpoints.filter((e) => e.document['x-mock-only'] === true).map((e) => e.name)).toEqual(['dev']);
-    for (const method of model.endpoints.find((e) => e.name === 'dev')!.methods) expect(method.description).toMatch(/never by AvalancheGo or a server generated from this spec/);
+    for (const method of model.endpoints.find((e) => e.name === 'dev')!.methods)
+      expect(method.description).toMatch(/never by AvalancheGo or a server generated from this spec/);
   });
   it('Health documents its GET forms', () => {
-    const document = model.endpoints.find((e) => e.name === 'health')!.document as { methods: Array<{ name: string; 'x-http-get': { paths: string[] } }> };
+    const document = model.endpoints.find((e) => e.name === 'health')!.document as {
+      methods: Array<{ name: string; 'x-http-get': { paths: string[] } }>;
+    };
     const paths = (name: string) => document.methods.find((m) => m.name === name)!['x-http-get'].paths;
     expect(paths('health.health')).toEqual(['/ext/health', '/ext/health/health']);
     expect(paths('health.readiness')).toEqual(['/ext/health/readiness']);
@@ -204,25 +298,34 @@ describe('errors and examples the node really produces', () => {
   });
 
   it('every method documents the decode error, params or not (the node decodes params of every method the same way)', () => {
-    const decodeError = '-32000 couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls';
+    const decodeError =
+      "-32000 couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
     for (const { method } of methods) expect(messages(method.name), method.name).toContain(decodeError);
   });
 
   it('every method with an encoding param documents the decode error an unknown encoding gets', () => {
-    const decodeError = '-32000 couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls';
+    const decodeError =
+      "-32000 couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
     const withEncoding = methods.filter(({ method }) => method.params.some((p) => p.name === 'encoding'));
     expect(withEncoding.length).toBeGreaterThan(10);
     for (const { method } of withEncoding) expect(messages(method.name), method.name).toContain(decodeError);
   });
 
-  it.each(['avm.getBlock', 'avm.getBlockByHeight', 'avm.getTx', 'avm.getUTXOs', 'platform.getBlock', 'platform.getTx', 'platform.getUTXOs', 'platform.getCurrentValidators', 'platform.getTotalStake'])(
-    '%s has an example for each materially different answer',
-    (name) => {
-      const examples = byName.get(name)!.examples;
-      expect(examples.length).toBeGreaterThanOrEqual(2);
-      expect(new Set(examples.map((e) => JSON.stringify(e.result))).size).toBe(examples.length);
-    },
-  );
+  it.each([
+    'avm.getBlock',
+    'avm.getBlockByHeight',
+    'avm.getTx',
+    'avm.getUTXOs',
+    'platform.getBlock',
+    'platform.getTx',
+    'platform.getUTXOs',
+    'platform.getCurrentValidators',
+    'platform.getTotalStake',
+  ])('%s has an example for each materially different answer', (name) => {
+    const examples = byName.get(name)!.examples;
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(examples.map((e) => JSON.stringify(e.result))).size).toBe(examples.length);
+  });
 
   it('shows hex and json encodings of blocks and transactions', () => {
     for (const name of ['avm.getBlock', 'avm.getTx', 'platform.getBlock', 'platform.getTx']) {
@@ -232,7 +335,7 @@ describe('errors and examples the node really produces', () => {
   });
 });
 
-describe('encoded bytes follow the answer\'s own encoding', () => {
+describe("encoded bytes follow the answer's own encoding", () => {
   const ajv = createAjv({ strict: false });
   for (const endpoint of model.endpoints) ajv.addSchema(publishedDocument(endpoint), endpoint.name);
   const validatorOf = (name: string) => {
@@ -244,20 +347,38 @@ describe('encoded bytes follow the answer\'s own encoding', () => {
   const corrupt = (hex: string) => hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0');
 
   it.each([
-    ['avm.getTx', 'tx'], ['avm.getBlock', 'block'], ['avm.getBlockByHeight', 'block'], ['platform.getTx', 'tx'],
-    ['platform.getBlock', 'block'], ['platform.getBlockByHeight', 'block'], ['avm.getUTXOs', 'utxos'], ['platform.getUTXOs', 'utxos'],
-    ['keystore.exportUser', 'user'], ['avm.buildGenesis', 'bytes'], ['platform.getRewardUTXOs', 'utxos'], ['platform.getStake', 'stakedOutputs'],
+    ['avm.getTx', 'tx'],
+    ['avm.getBlock', 'block'],
+    ['avm.getBlockByHeight', 'block'],
+    ['platform.getTx', 'tx'],
+    ['platform.getBlock', 'block'],
+    ['platform.getBlockByHeight', 'block'],
+    ['avm.getUTXOs', 'utxos'],
+    ['platform.getUTXOs', 'utxos'],
+    ['keystore.exportUser', 'user'],
+    ['avm.buildGenesis', 'bytes'],
+    ['platform.getRewardUTXOs', 'utxos'],
+    ['platform.getStake', 'stakedOutputs'],
   ])('%s: `hex` needs the checksum, `hexnc` does not, `json` needs the object form', (name, field) => {
     const validate = validatorOf(name);
-    const example = byName.get(name)!.examples.map((e) => e.result as Record<string, unknown>).find((r) => r.encoding === 'hex')!;
+    const example = byName
+      .get(name)!
+      .examples.map((e) => e.result as Record<string, unknown>)
+      .find((r) => r.encoding === 'hex')!;
     const bytes = example[field];
     const hex = Array.isArray(bytes) ? (bytes[0] as string) : (bytes as string);
-    const withBytes = (value: string, encoding: string) => ({ ...example, encoding, [field]: Array.isArray(bytes) ? [value] : value });
+    const withBytes = (value: string, encoding: string) => ({
+      ...example,
+      encoding,
+      [field]: Array.isArray(bytes) ? [value] : value,
+    });
     expect(validate(withBytes(hex, 'hex')), name).toBe(true);
     expect(validate(withBytes(hex, 'hexc')), name).toBe(true);
     expect(validate(withBytes(corrupt(hex), 'hex')), name).toBe(false);
     expect(validate(withBytes(corrupt(hex), 'hexnc')), name).toBe(true);
-    if (byName.get(name)!.params.find((p) => p.name === 'encoding')?.schema.$ref === '#/components/schemas/EncodingParam') {
+    if (
+      byName.get(name)!.params.find((p) => p.name === 'encoding')?.schema.$ref === '#/components/schemas/EncodingParam'
+    ) {
       expect(validate(withBytes(hex, 'json')), name).toBe(false);
     }
   });
@@ -285,23 +406,59 @@ describe('integer encodings on the wire', () => {
   }
   const OUTPUT_INTEGERS = ['Uint64', 'Uint32', 'Uint8', 'UnixTime'];
 
-  it.each(methods.map(({ method }) => [method.name, method] as const))('%s: params accept both forms, results use the quoted form', (_name, method) => {
-    for (const param of method.params) {
-      const used = [...reachable(param.schema)];
-      expect(used.filter((n) => OUTPUT_INTEGERS.includes(n)), `param ${param.name}`).toEqual([]);
-    }
-    const resultTypes = [...reachable(method.result!.schema)];
-    expect(resultTypes.filter((n) => n.endsWith('Param')), 'result').toEqual([]);
-  });
+  it.each(methods.map(({ method }) => [method.name, method] as const))(
+    '%s: params accept both forms, results use the quoted form',
+    (_name, method) => {
+      for (const param of method.params) {
+        const used = [...reachable(param.schema)];
+        expect(
+          used.filter((n) => OUTPUT_INTEGERS.includes(n)),
+          `param ${param.name}`,
+        ).toEqual([]);
+      }
+      const resultTypes = [...reachable(method.result!.schema)];
+      expect(
+        resultTypes.filter((n) => n.endsWith('Param')),
+        'result',
+      ).toEqual([]);
+    },
+  );
 });
 
 describe('side effects', () => {
   it('marks exactly the transaction submitters as chain writes and the node-state changers as node writes', () => {
-    const of = (kind: string) => methods.filter(({ method }) => method.sideEffects === kind).map(({ method }) => method.name).sort();
-    expect(of('chain')).toEqual(['avm.issueTx', 'dev.fund', 'dev.increaseTime', 'dev.mine', 'dev.reset', 'dev.revert', 'dev.setFeeState', 'dev.setTime', 'platform.issueTx', 'wallet.issueTx']);
+    const of = (kind: string) =>
+      methods
+        .filter(({ method }) => method.sideEffects === kind)
+        .map(({ method }) => method.name)
+        .sort();
+    expect(of('chain')).toEqual([
+      'avm.issueTx',
+      'dev.fund',
+      'dev.increaseTime',
+      'dev.mine',
+      'dev.reset',
+      'dev.revert',
+      'dev.setFeeState',
+      'dev.setTime',
+      'platform.issueTx',
+      'wallet.issueTx',
+    ]);
     expect(of('node')).toEqual([
-      'admin.alias', 'admin.aliasChain', 'admin.loadVMs', 'admin.lockProfile', 'admin.memoryProfile', 'admin.setLoggerLevel',
-      'admin.startCPUProfiler', 'admin.stopCPUProfiler', 'dev.setAutomine', 'dev.setIntervalMining', 'dev.snapshot', 'keystore.createUser', 'keystore.deleteUser', 'keystore.importUser',
+      'admin.alias',
+      'admin.aliasChain',
+      'admin.loadVMs',
+      'admin.lockProfile',
+      'admin.memoryProfile',
+      'admin.setLoggerLevel',
+      'admin.startCPUProfiler',
+      'admin.stopCPUProfiler',
+      'dev.setAutomine',
+      'dev.setIntervalMining',
+      'dev.snapshot',
+      'keystore.createUser',
+      'keystore.deleteUser',
+      'keystore.importUser',
     ]);
     expect(of('none')).toHaveLength(62);
   });

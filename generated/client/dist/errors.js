@@ -23,7 +23,9 @@ export class JsonRpcError extends AvalancheRpcError {
     this.name = "JsonRpcError";
     this.code = code;
     this.data = data;
-    this.documented = Object.keys(documented).find((name) => documented[name][0] === code && documented[name][1].test(message));
+    this.documented = Object.keys(documented).find(
+      (name) => documented[name][0] === code && documented[name][1].test(message)
+    );
   }
   /** Whether this is the method's documented error of that name. */
   is(name) {

@@ -35,12 +35,21 @@ export class JsonRpcError<Name extends string = string> extends AvalancheRpcErro
   /** The spec's name of this error among the method's documented ones; undefined for an error the spec does not list. */
   readonly documented: Name | undefined;
 
-  constructor(method: string, url: string, code: number, message: string, data: unknown, documented: DocumentedErrors = {}) {
+  constructor(
+    method: string,
+    url: string,
+    code: number,
+    message: string,
+    data: unknown,
+    documented: DocumentedErrors = {},
+  ) {
     super(message, method, url);
     this.name = 'JsonRpcError';
     this.code = code;
     this.data = data;
-    this.documented = Object.keys(documented).find((name) => documented[name]![0] === code && documented[name]![1].test(message)) as Name | undefined;
+    this.documented = Object.keys(documented).find(
+      (name) => documented[name]![0] === code && documented[name]![1].test(message),
+    ) as Name | undefined;
   }
 
   /** Whether this is the method's documented error of that name. */
@@ -95,8 +104,18 @@ export class NotServedError extends AvalancheRpcError {
   readonly since: string | undefined;
   readonly removedIn: string | undefined;
 
-  constructor(method: string, url: string, nodeVersion: string, range: { since?: string; removedIn?: string; lastVersion?: string }) {
-    const why = range.since && compare(nodeVersion, range.since) < 0 ? `added in ${range.since}` : range.removedIn ? `removed in ${range.removedIn}` : `last served by ${range.lastVersion}`;
+  constructor(
+    method: string,
+    url: string,
+    nodeVersion: string,
+    range: { since?: string; removedIn?: string; lastVersion?: string },
+  ) {
+    const why =
+      range.since && compare(nodeVersion, range.since) < 0
+        ? `added in ${range.since}`
+        : range.removedIn
+          ? `removed in ${range.removedIn}`
+          : `last served by ${range.lastVersion}`;
     super(`${method}: not served by AvalancheGo ${nodeVersion} (${why}); nothing was sent`, method, url);
     this.name = 'NotServedError';
     this.nodeVersion = nodeVersion;

@@ -9,7 +9,9 @@ const UINT64_MAX = 18446744073709551615n;
  */
 export function toBigInt(value: string): bigint {
   if (typeof value !== 'string' || !/^[0-9]+$/.test(value)) {
-    throw new TypeError(`toBigInt expects a string of decimal digits, such as "1000"; got ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`);
+    throw new TypeError(
+      `toBigInt expects a string of decimal digits, such as "1000"; got ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`,
+    );
   }
   return BigInt(value);
 }
@@ -20,6 +22,7 @@ export function toBigInt(value: string): bigint {
  */
 export function fromBigInt(value: bigint): string {
   if (typeof value !== 'bigint') throw new TypeError(`fromBigInt expects a bigint; got ${typeof value}`);
-  if (value < 0n || value > UINT64_MAX) throw new RangeError(`fromBigInt: ${value} is outside the node's unsigned 64-bit range 0 to ${UINT64_MAX}`);
+  if (value < 0n || value > UINT64_MAX)
+    throw new RangeError(`fromBigInt: ${value} is outside the node's unsigned 64-bit range 0 to ${UINT64_MAX}`);
   return value.toString();
 }

@@ -3,10 +3,22 @@
  * What every client shares: the JSON-RPC 2.0 call over HTTP POST with plain `fetch`, no dependencies, on Node >= 20
  * and in browsers.
  */
-import { type DocumentedErrors, HttpStatusError, InvalidResponseError, JsonRpcError, NetworkError, NotServedError, TimeoutError, compare } from './errors.js';
+import {
+  type DocumentedErrors,
+  HttpStatusError,
+  InvalidResponseError,
+  JsonRpcError,
+  NetworkError,
+  NotServedError,
+  TimeoutError,
+  compare,
+} from './errors.js';
 
 /** The subset of `fetch` the clients use; pass your own (a proxy, a test double, an instrumented fetch). */
-export type FetchLike = (url: string, init: { method: 'POST'; headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<FetchResponseLike>;
+export type FetchLike = (
+  url: string,
+  init: { method: 'POST'; headers: Record<string, string>; body: string; signal: AbortSignal },
+) => Promise<FetchResponseLike>;
 
 /** The subset of a fetch `Response` the clients read. */
 export interface FetchResponseLike {
@@ -69,7 +81,8 @@ export interface Pagination {
   itemsField: string;
 }
 
-const isObject = (value: unknown): value is { [key: string]: unknown } => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is { [key: string]: unknown } =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The base of every generated client: one endpoint URL, one JSON-RPC 2.0 call per method. `Errors` names, per client
@@ -92,7 +105,14 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
    * @param path - The endpoint's path; `{name}` parts are replaced by `values[name]`, URL-encoded.
    * @param sensitiveKeys - Keys whose values (passwords, exported users) error excerpts show as "<redacted>".
    */
-  constructor(options: ClientOptions, defaultBaseUrl: string, path: string, values: Record<string, string> = {}, releases: MethodReleases = {}, sensitiveKeys: readonly string[] = []) {
+  constructor(
+    options: ClientOptions,
+    defaultBaseUrl: string,
+    path: string,
+    values: Record<string, string> = {},
+    releases: MethodReleases = {},
+    sensitiveKeys: readonly string[] = [],
+  ) {
     const expanded = path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? ''));
     this.url = (options.baseUrl ?? defaultBaseUrl).replace(/\/+$/, '') + expanded;
     const globalFetch = (globalThis as { fetch?: FetchLike }).fetch;
@@ -102,7 +122,8 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
     this.#headers = { 'content-type': 'application/json' };
     for (const [name, value] of Object.entries(options.headers ?? {})) this.#headers[name.toLowerCase()] = value;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
-    if (options.nodeVersion !== undefined && !/^v\d+\.\d+\.\d+$/.test(options.nodeVersion)) throw new TypeError(`nodeVersion must look like v1.12.1, not "${options.nodeVersion}"`);
+    if (options.nodeVersion !== undefined && !/^v\d+\.\d+\.\d+$/.test(options.nodeVersion))
+      throw new TypeError(`nodeVersion must look like v1.12.1, not "${options.nodeVersion}"`);
     this.#nodeVersion = options.nodeVersion;
     this.#releases = releases;
     this.#secrets = secretPattern(sensitiveKeys);
@@ -127,8 +148,17 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
    * Whether `error` is the documented error `name` of this client's method `method`, e.g.
    * `keystore.failed(error, 'createUser', 'KeystoreUserAlreadyExists')`; a name the method does not document does not compile.
    */
-  failed<Method extends keyof Errors & string>(error: unknown, method: Method, name: Errors[Method]): error is JsonRpcError<Errors[Method]> {
-    return error instanceof JsonRpcError && error.url === this.url && error.method === this.wireNames[method] && error.is(name);
+  failed<Method extends keyof Errors & string>(
+    error: unknown,
+    method: Method,
+    name: Errors[Method],
+  ): error is JsonRpcError<Errors[Method]> {
+    return (
+      error instanceof JsonRpcError &&
+      error.url === this.url &&
+      error.method === this.wireNames[method] &&
+      error.is(name)
+    );
   }
 
   /**
@@ -137,7 +167,13 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
    * repeat an item (the node restarts a listing at the cursor's address), so an item already given is skipped: equal
    * items are equal bytes, and one UTXO ID always has the same bytes.
    */
-  protected async *paginate<Item>(method: string, first: object, options: CallOptions | undefined, errors: DocumentedErrors | undefined, paging: Pagination): AsyncGenerator<Item, void, undefined> {
+  protected async *paginate<Item>(
+    method: string,
+    first: object,
+    options: CallOptions | undefined,
+    errors: DocumentedErrors | undefined,
+    paging: Pagination,
+  ): AsyncGenerator<Item, void, undefined> {
     const params = first as { [name: string]: unknown };
     const requested = Number(params[paging.pageSizeParam] ?? 0);
     const pageSize = requested > 0 && requested <= paging.maxPageSize ? requested : paging.maxPageSize;
@@ -146,7 +182,13 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
     for (;;) {
       const page = await this.request<{ [field: string]: unknown }>(method, next, options, errors);
       const items = page[paging.itemsField];
-      if (!Array.isArray(items)) throw new InvalidResponseError(method, this.url, `the result has no ${paging.itemsField} list`, this.#excerpt(JSON.stringify(page)));
+      if (!Array.isArray(items))
+        throw new InvalidResponseError(
+          method,
+          this.url,
+          `the result has no ${paging.itemsField} list`,
+          this.#excerpt(JSON.stringify(page)),
+        );
       for (const item of items as Item[]) {
         const key = typeof item === 'string' ? item : JSON.stringify(item);
         if (seen.has(key)) continue;
@@ -155,7 +197,12 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
       }
       const cursor = page[paging.cursorField];
       // A full page whose cursor did not move would be fetched again forever.
-      if (items.length < pageSize || cursor === undefined || JSON.stringify(cursor) === JSON.stringify(next[paging.cursorParam])) return;
+      if (
+        items.length < pageSize ||
+        cursor === undefined ||
+        JSON.stringify(cursor) === JSON.stringify(next[paging.cursorParam])
+      )
+        return;
       next = { ...params, [paging.cursorParam]: cursor };
     }
   }
@@ -164,11 +211,17 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
    * Sends one call and returns its `result`; every failure rejects with an `AvalancheRpcError` (errors.ts) or the abort
    * reason. A JSON-RPC error is named from `errors`, the method's documented ones.
    */
-  protected async request<Result>(method: string, params: object, options: CallOptions = {}, errors?: DocumentedErrors): Promise<Result> {
+  protected async request<Result>(
+    method: string,
+    params: object,
+    options: CallOptions = {},
+    errors?: DocumentedErrors,
+  ): Promise<Result> {
     const { signal } = options;
     signal?.throwIfAborted();
     const range = this.#nodeVersion === undefined ? undefined : this.#releases[method];
-    if (range && !served(range, this.#nodeVersion!)) throw new NotServedError(method, this.url, this.#nodeVersion!, range);
+    if (range && !served(range, this.#nodeVersion!))
+      throw new NotServedError(method, this.url, this.#nodeVersion!, range);
     const id = this.#nextId++;
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
@@ -176,17 +229,27 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     let timedOut = false;
-    const timer = timeoutMs > 0 && Number.isFinite(timeoutMs) ? setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs) : undefined;
+    const timer =
+      timeoutMs > 0 && Number.isFinite(timeoutMs)
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+          }, timeoutMs)
+        : undefined;
     // A custom fetch may ignore the signal; the call still ends when it fires.
-    const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
+    const aborted = new Promise<never>((_, reject) =>
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }),
+    );
     aborted.catch(() => undefined);
     try {
       const fetch = this.#fetch;
       const send = async () => {
-        const response = await fetch(this.url, { method: 'POST', headers: { ...this.#headers }, body, signal: controller.signal });
+        const response = await fetch(this.url, {
+          method: 'POST',
+          headers: { ...this.#headers },
+          body,
+          signal: controller.signal,
+        });
         return { status: response.status, text: await response.text() };
       };
       let answer: { status: number; text: string };
@@ -204,7 +267,13 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
     }
   }
 
-  #read<Result>(method: string, id: number, status: number, text: string, errors: DocumentedErrors | undefined): Result {
+  #read<Result>(
+    method: string,
+    id: number,
+    status: number,
+    text: string,
+    errors: DocumentedErrors | undefined,
+  ): Result {
     if (status !== 200) throw new HttpStatusError(method, this.url, status, this.#excerpt(text));
     let response: unknown;
     try {
@@ -212,19 +281,45 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
     } catch {
       throw new InvalidResponseError(method, this.url, 'the body is not JSON', this.#excerpt(text));
     }
-    if (!isObject(response) || (response as ResponseObject).jsonrpc !== '2.0') throw new InvalidResponseError(method, this.url, 'not a JSON-RPC 2.0 response object', this.#excerpt(text));
+    if (!isObject(response) || (response as ResponseObject).jsonrpc !== '2.0')
+      throw new InvalidResponseError(method, this.url, 'not a JSON-RPC 2.0 response object', this.#excerpt(text));
     return this.#result<Result>(method, id, response as ResponseObject, text, errors);
   }
 
-  #result<Result>(method: string, id: number, response: ResponseObject, text: string, errors: DocumentedErrors | undefined): Result {
+  #result<Result>(
+    method: string,
+    id: number,
+    response: ResponseObject,
+    text: string,
+    errors: DocumentedErrors | undefined,
+  ): Result {
     const { error } = response;
     // An error the server could not tie to a request carries id null (JSON-RPC 2.0, section 5).
     if (isObject(error) && (response.id === id || response.id === null)) {
       const code = typeof error.code === 'number' ? error.code : NaN;
-      throw new JsonRpcError(method, this.url, code, typeof error.message === 'string' ? error.message : JSON.stringify(error.message), error.data ?? null, errors);
+      throw new JsonRpcError(
+        method,
+        this.url,
+        code,
+        typeof error.message === 'string' ? error.message : JSON.stringify(error.message),
+        error.data ?? null,
+        errors,
+      );
     }
-    if (response.id !== id) throw new InvalidResponseError(method, this.url, `the response id ${JSON.stringify(response.id)} does not match the request id ${id}`, this.#excerpt(text));
-    if (!('result' in response)) throw new InvalidResponseError(method, this.url, 'the response has neither result nor error', this.#excerpt(text));
+    if (response.id !== id)
+      throw new InvalidResponseError(
+        method,
+        this.url,
+        `the response id ${JSON.stringify(response.id)} does not match the request id ${id}`,
+        this.#excerpt(text),
+      );
+    if (!('result' in response))
+      throw new InvalidResponseError(
+        method,
+        this.url,
+        'the response has neither result nor error',
+        this.#excerpt(text),
+      );
     return response.result as Result;
   }
 }

@@ -35,10 +35,14 @@ export function ucs2length(text) {
 }
 export function equal(a, b) {
   if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return Number.isNaN(a) && Number.isNaN(b);
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null)
+    return Number.isNaN(a) && Number.isNaN(b);
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === b.length && a.every((item, i) => equal(item, b[i]));
+  if (Array.isArray(a))
+    return a.length === b.length && a.every((item, i) => equal(item, b[i]));
   const keysA = Object.keys(a);
   const keysB = Object.keys(b);
-  return keysA.length === keysB.length && keysA.every((key) => Object.hasOwn(b, key) && equal(a[key], b[key]));
+  return keysA.length === keysB.length && keysA.every(
+    (key) => Object.hasOwn(b, key) && equal(a[key], b[key])
+  );
 }

@@ -13,7 +13,8 @@ export function writeString(text) {
   return NEEDS_ESCAPE.test(text) ? goStringify(text) : `"${text}"`;
 }
 export function writeScalar(value) {
-  if (value === void 0 || typeof value === "function" || typeof value === "symbol" || typeof value === "object" && value !== null) return void 0;
+  if (value === void 0 || typeof value === "function" || typeof value === "symbol" || typeof value === "object" && value !== null)
+    return void 0;
   return goStringify(value);
 }
 export function compactRaw(bytes, start, end) {
@@ -73,7 +74,8 @@ export function goQuote(text) {
   for (const ch of text) {
     const code = ch.codePointAt(0);
     if (ch === '"' || ch === "\\") out += `\\${ch}`;
-    else if (ch === " " || code >= 33 && code < 127 || code >= 161 && code !== 173 && isPrintable(ch)) out += ch;
+    else if (ch === " " || code >= 33 && code < 127 || code >= 161 && code !== 173 && isPrintable(ch))
+      out += ch;
     else if (SHORT_ESCAPES[code] !== void 0) out += SHORT_ESCAPES[code];
     else if (code < 32 || code === 127) out += `\\x${code.toString(16).padStart(2, "0")}`;
     else if (code < 65536) out += `\\u${code.toString(16).padStart(4, "0")}`;
@@ -81,7 +83,15 @@ export function goQuote(text) {
   }
   return `${out}"`;
 }
-const SHORT_ESCAPES = { 7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\v" };
+const SHORT_ESCAPES = {
+  7: "\\a",
+  8: "\\b",
+  12: "\\f",
+  10: "\\n",
+  13: "\\r",
+  9: "\\t",
+  11: "\\v"
+};
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
 function isPrintable(ch) {
   return PRINTABLE.test(ch);

@@ -2,7 +2,8 @@
 import { RpcError, rawJson } from "./rpc.js";
 function sameJson(a, b) {
   if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b))
+    return false;
   const left = a;
   const right = b;
   const keys = Object.keys(left);
@@ -13,7 +14,8 @@ function deref(document, node) {
   const ref = node?.$ref;
   if (typeof ref !== "string" || !ref.startsWith("#/")) return node ?? {};
   let found = document;
-  for (const token of ref.slice(2).split("/")) found = found?.[token.replace(/~1/g, "/").replace(/~0/g, "~")];
+  for (const token of ref.slice(2).split("/"))
+    found = found?.[token.replace(/~1/g, "/").replace(/~0/g, "~")];
   return found ?? {};
 }
 function examplesOf(document) {

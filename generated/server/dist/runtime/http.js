@@ -100,7 +100,11 @@ export function nodeAdapter(answer, maxBodyBytes) {
       } catch {
         return sendNode(res, internal(), extra);
       }
-      if (reply instanceof Promise) reply.then((r) => sendNode(res, r, extra), () => sendNode(res, internal(), extra));
+      if (reply instanceof Promise)
+        reply.then(
+          (r) => sendNode(res, r, extra),
+          () => sendNode(res, internal(), extra)
+        );
       else sendNode(res, reply, extra);
     });
   };
@@ -125,7 +129,12 @@ export function toResponse(reply) {
 }
 export function fetchAdapter(answer, maxBodyBytes) {
   return async (request) => {
-    const refusal = refuseBefore(request.method, request.headers.get("content-type"), Number(request.headers.get("content-length")), maxBodyBytes);
+    const refusal = refuseBefore(
+      request.method,
+      request.headers.get("content-type"),
+      Number(request.headers.get("content-length")),
+      maxBodyBytes
+    );
     if (refusal) return toResponse(refusal);
     const body = await readLimited(request, maxBodyBytes);
     if (!body) return toResponse(tooLarge());

@@ -18,7 +18,16 @@ export function quoteChar(c) {
   return `'${goQuoteRune(c)}'`;
 }
 function goQuoteRune(c) {
-  const short = { 7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\v", 92: "\\\\" };
+  const short = {
+    7: "\\a",
+    8: "\\b",
+    12: "\\f",
+    10: "\\n",
+    13: "\\r",
+    9: "\\t",
+    11: "\\v",
+    92: "\\\\"
+  };
   if (short[c] !== void 0) return short[c];
   if (c < 32 || c === 127) return `\\x${c.toString(16).padStart(2, "0")}`;
   if (c >= 128 && c <= 160 || c === 173) return `\\u${c.toString(16).padStart(4, "0")}`;
@@ -80,7 +89,13 @@ class Reader {
         const parent = this.stack[this.stack.length - 1];
         const request = parent?.kind === "object" && (this.stack.length === 1 || this.stack.length === 2 && this.stack[0].kind === "array");
         const params = parent !== void 0 && (parent.params || request && parent.key.toUpperCase() === "PARAMS");
-        const container = { kind: c === 123 ? "object" : "array", value: c === 123 ? {} : [], key: "", valueStart: 0, params };
+        const container = {
+          kind: c === 123 ? "object" : "array",
+          value: c === 123 ? {} : [],
+          key: "",
+          valueStart: 0,
+          params
+        };
         this.stack.push(container);
         opened = true;
         const next = this.skipSpace();
@@ -110,7 +125,8 @@ class Reader {
         }
         if (parent.kind === "object") {
           setMember(parent.value, parent.key, finished);
-          if (this.stack.length === 1) members.push({ key: parent.key, value: finished, start: parent.valueStart, end: this.pos });
+          if (this.stack.length === 1)
+            members.push({ key: parent.key, value: finished, start: parent.valueStart, end: this.pos });
         } else parent.value.push(finished);
         const after = this.skipSpace();
         if (after === 44) {
@@ -123,7 +139,8 @@ class Reader {
           break;
         }
         const close = parent.kind === "object" ? 125 : 93;
-        if (after !== close) fail(after, parent.kind === "object" ? "after object key:value pair" : "after array element");
+        if (after !== close)
+          fail(after, parent.kind === "object" ? "after object key:value pair" : "after array element");
         this.pos++;
         finished = this.stack.pop().value;
       }
@@ -238,6 +255,7 @@ class Reader {
   }
 }
 export function setMember(target, key, value) {
-  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }

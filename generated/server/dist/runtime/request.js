@@ -2,7 +2,12 @@
 import { compactRaw, goStringify } from "./encode.js";
 import { GoSyntaxError, parseFirstValue } from "./json.js";
 import { foldKey } from "./params.js";
-const FIELDS = { JSONRPC: "jsonrpc", METHOD: "method", PARAMS: "params", ID: "id" };
+const FIELDS = {
+  JSONRPC: "jsonrpc",
+  METHOD: "method",
+  PARAMS: "params",
+  ID: "id"
+};
 const utf8 = new TextDecoder("utf-8");
 const FAST_MAX_BYTES = 16384;
 const ID_MEMBER = /"id"\s*:\s*(-?\d{1,15})\s*[,}]/;
@@ -27,7 +32,8 @@ function fastRequest(body) {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
   const envelope = value;
-  for (const key in envelope) if (key !== "jsonrpc" && key !== "method" && key !== "params" && key !== "id") return void 0;
+  for (const key in envelope)
+    if (key !== "jsonrpc" && key !== "method" && key !== "params" && key !== "id") return void 0;
   const { jsonrpc, method, params, id } = envelope;
   if (jsonrpc !== "2.0" || typeof method !== "string") return void 0;
   let idText;
@@ -48,7 +54,8 @@ function hasNumber(value) {
   while (pending.length > 0) {
     const next = pending.pop();
     if (typeof next === "number") return true;
-    if (typeof next === "object" && next !== null) for (const key in next) pending.push(next[key]);
+    if (typeof next === "object" && next !== null)
+      for (const key in next) pending.push(next[key]);
   }
   return false;
 }

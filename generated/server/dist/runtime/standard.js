@@ -14,8 +14,12 @@ function errorJson(id, code, message, data) {
 }
 function replyOf(parts, batch) {
   if (parts.length === 0) return { status: 204, headers: {}, body: "" };
-  return { status: 200, headers: { "Content-Type": "application/json; charset=utf-8" }, body: `${batch ? `[${parts.join(",")}]` : parts[0]}
-` };
+  return {
+    status: 200,
+    headers: { "Content-Type": "application/json; charset=utf-8" },
+    body: `${batch ? `[${parts.join(",")}]` : parts[0]}
+`
+  };
 }
 export async function answerStandard(dispatcher, body, call) {
   let value;
@@ -39,7 +43,10 @@ export async function answerStandard(dispatcher, body, call) {
     return replyOf([errorJson(null, -32600, "Invalid Request", "empty batch")], false);
   }
   const answers = await Promise.all(value.map((request) => answerOne(dispatcher, request, call)));
-  return replyOf(answers.filter((answer) => answer !== void 0), true);
+  return replyOf(
+    answers.filter((answer) => answer !== void 0),
+    true
+  );
 }
 async function answerOne(dispatcher, request, call) {
   const method = isObject(request) && typeof request.method === "string" ? request.method : "";
@@ -55,11 +62,15 @@ async function answerOne(dispatcher, request, call) {
   }
   const answer = (json) => notification ? void 0 : json;
   if (request.jsonrpc !== "2.0") return answer(refuse(id, -32600, "Invalid Request", 'jsonrpc must be "2.0"'));
-  if (typeof request.method !== "string") return answer(refuse(id, -32600, "Invalid Request", "method must be a string"));
+  if (typeof request.method !== "string")
+    return answer(refuse(id, -32600, "Invalid Request", "method must be a string"));
   const spec = dispatcher.methods.get(request.method);
   if (!spec) return answer(refuse(id, -32601, "Method not found", request.method));
   const params = paramsOf(spec, request.params);
-  if (typeof params === "string") return answer(params === "structure" ? refuse(id, -32600, "Invalid Request", "params must be an object or an array") : refuse(id, -32602, "Invalid params", params));
+  if (typeof params === "string")
+    return answer(
+      params === "structure" ? refuse(id, -32600, "Invalid Request", "params must be an object or an array") : refuse(id, -32602, "Invalid params", params)
+    );
   if (!spec.validateParams(params)) {
     const violations = violationsOf(spec.validateParams).map(({ path, message }) => ({ path, message }));
     return answer(refuse(id, -32602, "Invalid params", violations));
@@ -67,7 +78,8 @@ async function answerOne(dispatcher, request, call) {
   const outcome = await invoke(dispatcher, spec, params, call, notification);
   if ("json" in outcome) return answer(`{"jsonrpc":"2.0","result":${outcome.json},"id":${JSON.stringify(id)}}`);
   const error = outcome.error;
-  if (error instanceof RpcError) return answer(errorJson(id, error.code, error.message, error.data === null ? void 0 : error.data));
+  if (error instanceof RpcError)
+    return answer(errorJson(id, error.code, error.message, error.data === null ? void 0 : error.data));
   return answer(errorJson(id, -32603, "Internal error"));
 }
 function paramsOf(spec, given) {

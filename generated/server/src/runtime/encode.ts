@@ -9,7 +9,12 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 function escapeHtml(json: string): string {
   // Five native searches cost less than one regular expression over the whole text, which is the common case.
-  const unsafe = json.indexOf('<') >= 0 || json.indexOf('>') >= 0 || json.indexOf('&') >= 0 || json.indexOf('\u2028') >= 0 || json.indexOf('\u2029') >= 0;
+  const unsafe =
+    json.indexOf('<') >= 0 ||
+    json.indexOf('>') >= 0 ||
+    json.indexOf('&') >= 0 ||
+    json.indexOf('\u2028') >= 0 ||
+    json.indexOf('\u2029') >= 0;
   return unsafe ? json.replace(HTML_UNSAFE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : json;
 }
 
@@ -31,7 +36,13 @@ export function writeString(text: string): string {
  * for objects, whose toJSON would see another key, and for what JSON.stringify leaves out.
  */
 export function writeScalar(value: unknown): string | undefined {
-  if (value === undefined || typeof value === 'function' || typeof value === 'symbol' || (typeof value === 'object' && value !== null)) return undefined;
+  if (
+    value === undefined ||
+    typeof value === 'function' ||
+    typeof value === 'symbol' ||
+    (typeof value === 'object' && value !== null)
+  )
+    return undefined;
   return goStringify(value);
 }
 
@@ -101,7 +112,8 @@ export function goQuote(text: string): string {
   for (const ch of text) {
     const code = ch.codePointAt(0)!;
     if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (ch === ' ' || (code >= 0x21 && code < 0x7f) || (code >= 0xa1 && code !== 0xad && isPrintable(ch))) out += ch;
+    else if (ch === ' ' || (code >= 0x21 && code < 0x7f) || (code >= 0xa1 && code !== 0xad && isPrintable(ch)))
+      out += ch;
     else if (SHORT_ESCAPES[code] !== undefined) out += SHORT_ESCAPES[code];
     else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
     else if (code < 0x10000) out += `\\u${code.toString(16).padStart(4, '0')}`;
@@ -110,7 +122,15 @@ export function goQuote(text: string): string {
   return `${out}"`;
 }
 
-const SHORT_ESCAPES: Record<number, string> = { 7: '\\a', 8: '\\b', 12: '\\f', 10: '\\n', 13: '\\r', 9: '\\t', 11: '\\v' };
+const SHORT_ESCAPES: Record<number, string> = {
+  7: '\\a',
+  8: '\\b',
+  12: '\\f',
+  10: '\\n',
+  13: '\\r',
+  9: '\\t',
+  11: '\\v',
+};
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
 
 function isPrintable(ch: string): boolean {

@@ -4,9 +4,30 @@
  * `rpc.discover` answering the endpoint's bundled OpenRPC document. A router serves several endpoints on one server,
  * 404 for any other path, like the node's HTTP mux.
  */
-import { type Answer, DEFAULT_MAX_BODY_BYTES, type NodeListener, type NodeRequest, type NodeResponse, fetchAdapter, firstHeader, nodeAdapter, sendNode, textReply, toResponse } from './http.js';
+import {
+  type Answer,
+  DEFAULT_MAX_BODY_BYTES,
+  type NodeListener,
+  type NodeRequest,
+  type NodeResponse,
+  fetchAdapter,
+  firstHeader,
+  nodeAdapter,
+  sendNode,
+  textReply,
+  toResponse,
+} from './http.js';
 import type { Violation } from './params.js';
-import { type DispatchOptions, type Dispatcher, type Handler, type MethodSpec, type Profile, type RpcReply, dispatch, goMethodName } from './rpc.js';
+import {
+  type DispatchOptions,
+  type Dispatcher,
+  type Handler,
+  type MethodSpec,
+  type Profile,
+  type RpcReply,
+  dispatch,
+  goMethodName,
+} from './rpc.js';
 
 export interface EndpointOptions {
   /** `node` (default): answer exactly as AvalancheGo does. `jsonrpc2`: plain JSON-RPC 2.0. */
@@ -19,7 +40,9 @@ export interface EndpointOptions {
   methods?: readonly string[] | undefined;
   /** Answer `rpc.discover` with the endpoint's OpenRPC document. Default true. */
   discover?: boolean | undefined;
-  rejectParams?: ((method: string, params: Record<string, unknown>, violations: Violation[]) => Error | undefined) | undefined;
+  rejectParams?:
+    | ((method: string, params: Record<string, unknown>, violations: Violation[]) => Error | undefined)
+    | undefined;
   /** Node profile: params (by method) this node does not read; dropped before decoding, as Go ignores unknown keys. */
   ignoredParams?: ReadonlyMap<string, readonly string[]> | undefined;
   onError?: ((error: unknown, method: string) => void) | undefined;
@@ -65,7 +88,11 @@ export interface Endpoint {
 
 const acceptAll = Object.assign(() => true, { errors: null });
 
-export function createEndpoint(definition: EndpointDefinition, handlers: object, options: EndpointOptions = {}): Endpoint {
+export function createEndpoint(
+  definition: EndpointDefinition,
+  handlers: object,
+  options: EndpointOptions = {},
+): Endpoint {
   const dispatchOptions: DispatchOptions = {
     profile: options.profile ?? 'node',
     validateResults: options.validateResults ?? false,
@@ -76,12 +103,28 @@ export function createEndpoint(definition: EndpointDefinition, handlers: object,
   };
   const table = handlers as Record<string, Handler>;
   const served = options.methods ? new Set(options.methods) : undefined;
-  const dispatcher: Dispatcher = { methods: new Map(), goNames: new Map(), services: new Set(), resolved: new Map(), handlers: { ...table }, options: dispatchOptions, invalidArgument: definition.invalidArgument };
+  const dispatcher: Dispatcher = {
+    methods: new Map(),
+    goNames: new Map(),
+    services: new Set(),
+    resolved: new Map(),
+    handlers: { ...table },
+    options: dispatchOptions,
+    invalidArgument: definition.invalidArgument,
+  };
   const specs = [...definition.methods];
   if (options.discover ?? true) {
     const document = definition.document;
     dispatcher.handlers['rpc.discover'] = () => document;
-    specs.push({ name: 'rpc.discover', handler: 'rpc.discover', params: [], byName: true, shape: { p: {} }, validateParams: acceptAll, validateResult: acceptAll });
+    specs.push({
+      name: 'rpc.discover',
+      handler: 'rpc.discover',
+      params: [],
+      byName: true,
+      shape: { p: {} },
+      validateParams: acceptAll,
+      validateResult: acceptAll,
+    });
   }
   for (const spec of specs) {
     // A service the node registers exists even when none of its methods is served here.
@@ -110,7 +153,11 @@ export interface RouterOptions {
   cors?: boolean | undefined;
 }
 
-const CORS: Record<string, string> = { Vary: 'Origin', 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Credentials': 'true' };
+const CORS: Record<string, string> = {
+  Vary: 'Origin',
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Credentials': 'true',
+};
 
 export interface Router {
   readonly node: NodeListener;
@@ -118,7 +165,10 @@ export interface Router {
 }
 
 /** Routes by exact path (query ignored) to an endpoint; any other path is 404, as the node's mux answers it. */
-export function createRouter(routes: Record<string, Endpoint> | ((path: string) => Endpoint | undefined), options: RouterOptions = {}): Router {
+export function createRouter(
+  routes: Record<string, Endpoint> | ((path: string) => Endpoint | undefined),
+  options: RouterOptions = {},
+): Router {
   const table = typeof routes === 'function' ? undefined : new Map(Object.entries(routes));
   const resolve = typeof routes === 'function' ? routes : (path: string) => table!.get(path);
   const pathOf = (url: string) => {
@@ -127,22 +177,33 @@ export function createRouter(routes: Record<string, Endpoint> | ((path: string) 
     const query = url.indexOf('?', start);
     return url.slice(start, query < 0 ? undefined : query);
   };
-  const fixed: Record<string, string> | undefined = options.headers && Object.keys(options.headers).length > 0 ? { ...options.headers } : undefined;
+  const fixed: Record<string, string> | undefined =
+    options.headers && Object.keys(options.headers).length > 0 ? { ...options.headers } : undefined;
   const withCors: Record<string, string> = { ...fixed, ...CORS };
-  const extra = (origin: string | undefined): Record<string, string> | undefined => (options.cors && origin ? withCors : fixed);
+  const extra = (origin: string | undefined): Record<string, string> | undefined =>
+    options.cors && origin ? withCors : fixed;
   const notFound = (): RpcReply => textReply(404, '404 page not found\n', { 'X-Content-Type-Options': 'nosniff' });
   /**
    * Where a request goes: a reply of the router's own (a CORS preflight, 404) or an endpoint, with the headers every
    * reply gets. `preflight` holds the Access-Control-Request-Method and -Headers of an OPTIONS request with an origin.
    */
-  const route = (url: string, origin: string | undefined, preflight: [string | undefined, string | string[] | undefined] | undefined) => {
+  const route = (
+    url: string,
+    origin: string | undefined,
+    preflight: [string | undefined, string | string[] | undefined] | undefined,
+  ) => {
     const headers = extra(origin);
     if (preflight?.[0]) return { headers, reply: preflightReply(preflight[0], preflight[1]) };
     const endpoint = resolve(pathOf(url));
     return endpoint ? { headers, endpoint } : { headers, reply: notFound() };
   };
   const preflightOf = (method: string | undefined, origin: string | undefined, headers: NodeRequest['headers']) =>
-    origin && method === 'OPTIONS' ? ([firstHeader(headers['access-control-request-method']), headers['access-control-request-headers']] as [string | undefined, string | string[] | undefined]) : undefined;
+    origin && method === 'OPTIONS'
+      ? ([firstHeader(headers['access-control-request-method']), headers['access-control-request-headers']] as [
+          string | undefined,
+          string | string[] | undefined,
+        ])
+      : undefined;
   // The router's headers travel with the reply into one writeHead: headers set ahead of it take node:http's slow path.
   const node: NodeListener = (req, res) => {
     const origin = options.cors ? firstHeader(req.headers.origin) : undefined;
@@ -158,10 +219,16 @@ export function createRouter(routes: Record<string, Endpoint> | ((path: string) 
   const fetch = async (request: Request): Promise<Response> => {
     const origin = options.cors ? (request.headers.get('origin') ?? undefined) : undefined;
     const preflight: [string | undefined, string | undefined] | undefined =
-      origin && request.method === 'OPTIONS' ? [request.headers.get('access-control-request-method') ?? undefined, request.headers.get('access-control-request-headers') ?? undefined] : undefined;
+      origin && request.method === 'OPTIONS'
+        ? [
+            request.headers.get('access-control-request-method') ?? undefined,
+            request.headers.get('access-control-request-headers') ?? undefined,
+          ]
+        : undefined;
     const { headers, reply, endpoint } = route(request.url, origin, preflight);
     const response = endpoint ? await endpoint.fetch(request) : toResponse(reply);
-    for (const [name, value] of Object.entries(headers ?? {})) if (!response.headers.has(name)) response.headers.set(name, value);
+    for (const [name, value] of Object.entries(headers ?? {}))
+      if (!response.headers.has(name)) response.headers.set(name, value);
     return response;
   };
   return { node, fetch };

@@ -16,7 +16,14 @@ interface Example {
 /** Equal as JSON values: the same members (in any order) and items, with equal numbers, strings and literals. */
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return false;
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
   const keys = Object.keys(left);
@@ -31,7 +38,8 @@ function deref(document: OpenrpcDocument, node: unknown): Node {
   const ref = (node as Node | null)?.$ref;
   if (typeof ref !== 'string' || !ref.startsWith('#/')) return (node ?? {}) as Node;
   let found: unknown = document;
-  for (const token of ref.slice(2).split('/')) found = (found as Node | undefined)?.[token.replace(/~1/g, '/').replace(/~0/g, '~')];
+  for (const token of ref.slice(2).split('/'))
+    found = (found as Node | undefined)?.[token.replace(/~1/g, '/').replace(/~0/g, '~')];
   return (found ?? {}) as Node;
 }
 

@@ -24,7 +24,12 @@ export interface ServerRequest {
   typeError?: string;
 }
 
-const FIELDS: Record<string, 'jsonrpc' | 'method' | 'params' | 'id'> = { JSONRPC: 'jsonrpc', METHOD: 'method', PARAMS: 'params', ID: 'id' };
+const FIELDS: Record<string, 'jsonrpc' | 'method' | 'params' | 'id'> = {
+  JSONRPC: 'jsonrpc',
+  METHOD: 'method',
+  PARAMS: 'params',
+  ID: 'id',
+};
 const utf8 = new TextDecoder('utf-8');
 /** Below Go's nesting limit whatever the content: 10000 levels take more bytes than this. */
 const FAST_MAX_BYTES = 16384;
@@ -57,7 +62,8 @@ function fastRequest(body: Uint8Array): ServerRequest | undefined {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const envelope = value as Record<string, unknown>;
-  for (const key in envelope) if (key !== 'jsonrpc' && key !== 'method' && key !== 'params' && key !== 'id') return undefined;
+  for (const key in envelope)
+    if (key !== 'jsonrpc' && key !== 'method' && key !== 'params' && key !== 'id') return undefined;
   const { jsonrpc, method, params, id } = envelope;
   if (jsonrpc !== '2.0' || typeof method !== 'string') return undefined;
   let idText: string | undefined;
@@ -81,7 +87,8 @@ function hasNumber(value: unknown): boolean {
   while (pending.length > 0) {
     const next = pending.pop();
     if (typeof next === 'number') return true;
-    if (typeof next === 'object' && next !== null) for (const key in next) pending.push((next as Record<string, unknown>)[key]);
+    if (typeof next === 'object' && next !== null)
+      for (const key in next) pending.push((next as Record<string, unknown>)[key]);
   }
   return false;
 }
