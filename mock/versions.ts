@@ -1,7 +1,7 @@
 /**
  * The mock as one release answered: a layer between any handler and the wire, derived from the spec's ranges alone
- * (no code per method). Params the release did not know are dropped before the handler (Go's decoder ignores unknown
- * keys); values the release could not decode (an alternative it lacked, as `height: "proposed"` before v1.11.13) get
+ * (no code per method). Params the release did not know never reach it: the endpoint drops them before validation
+ * (`ignoredParams`, set in ./node.ts, as Go's decoder ignores unknown keys); values the release could not decode (an alternative it lacked, as `height: "proposed"` before v1.11.13) get
  * its decode error. The handler's answer is cut to the release: fields it did not send are removed, enum values it
  * could not send become one it could, and where the result had another shape (`x-result-history`) the answer is
  * built from that shape's schema, deterministically from the params.
@@ -28,7 +28,6 @@ export function atRelease(
 ): Answer {
   if (!version) return answer;
   const spec = compilerOf(model);
-  const unknown = method.params.filter((p) => !inRange(p.versions, version)).map((p) => p.name);
   const narrowed = method.params
     .filter((p) => inRange(p.versions, version))
     .map((p) => ({ name: p.name, schema: schemaAt(p.schema, version, model.schemas), original: p.schema }))
@@ -38,7 +37,7 @@ export function atRelease(
     ? schemaAt(earlier?.schema ?? method.result.schema, version, model.schemas)
     : undefined;
   const reshape = resultSchema !== undefined && (earlier !== undefined || resultSchema !== method.result!.schema);
-  if (unknown.length === 0 && narrowed.length === 0 && !reshape) return answer;
+  if (narrowed.length === 0 && !reshape) return answer;
 
   const synthesizer =
     earlier && method.result
@@ -66,12 +65,7 @@ export function atRelease(
     return fit(value, earlier?.schema ?? method.result!.schema, version, model.schemas, spec);
   };
 
-  return (params) => {
-    let sent = params;
-    if (unknown.some((name) => name in params)) {
-      sent = { ...params };
-      for (const name of unknown) delete sent[name];
-    }
+  return (sent) => {
     for (const param of narrowed) {
       if (param.name in sent && !spec.check(param.schema, sent[param.name])) throw new Error(INVALID_ARGUMENT);
     }
