@@ -14,6 +14,7 @@ import { Refusal, TEXTS } from './refusals.ts';
 import { verifyStaking } from './staking.ts';
 import { verifySubnetTx } from './subnets.ts';
 import { verifyX } from './x.ts';
+import { verifyL1Tx } from './l1.ts';
 
 const DROPPED_KEPT = 1024;
 
@@ -72,7 +73,7 @@ export class Engine {
       effects =
         chain === 'X'
           ? verifyX(this.world, decoded)
-          : verifyP(this.world, decoded, (w, d) => verifyStaking(w, d) ?? verifySubnetTx(w, d));
+          : verifyP(this.world, decoded, (w, d) => verifyStaking(w, d) ?? verifySubnetTx(w, d) ?? verifyL1Tx(w, d));
     } catch (error) {
       if (error instanceof Refusal) this.drop(chain, decoded, error.message);
       throw error;

@@ -17,7 +17,8 @@ import {
   ownerOf,
 } from './codec.ts';
 import { type Effects, checkSortedUnique, exportsOf, noEffects, outputsOf } from './effects.ts';
-import { Refusal, TEXTS, pIssue, pMissingUtxo } from './refusals.ts';
+import { Refusal, TEXTS, pIssue, pMissingUtxo, pWarp } from './refusals.ts';
+import { WarpRefusal } from './warp.ts';
 import { verifyCredentials, verifySpend } from './spend.ts';
 import { sameSubnet } from './x.ts';
 
@@ -221,6 +222,7 @@ export function verifyP(
   try {
     return staking?.(world, decoded) ?? standard(world, decoded);
   } catch (error) {
-    throw error instanceof Refusal ? new Refusal(pIssue(error.message)) : error;
+    if (error instanceof WarpRefusal) throw new Refusal(pWarp(error.message));
+    throw error instanceof Refusal ? new Refusal(pIssue(error.message, decoded.id)) : error;
   }
 }

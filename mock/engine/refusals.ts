@@ -79,6 +79,9 @@ export const TEXTS = {
   periodMismatch: 'proposed staking period is not inside dependent staking period',
   overDelegated: 'validator would be over delegated',
   wrongStakedAsset: (expected: string, got: string) => `incorrect staked assetID: ${expected} != ${got}`,
+  // vms/platformvm/txs/add_permissionless_validator_tx.go SyntacticVerify
+  signerOrOwners: 'failed to verify validator, signer, or rewards owners',
+  invalidSigner: 'invalid signer',
   duplicateValidator: (nodeID: string, subnetID: string) => `duplicate validator: ${nodeID} on ${subnetID}`,
   noValidator: (nodeID: string, subnetID: string) =>
     `failed to fetch the validator for ${nodeID} on ${subnetID}: not found`,
@@ -96,8 +99,15 @@ export const TEXTS = {
 export const xTransfer = (inner: string) => `failed to verify transfer: ${inner}`;
 /** X-Chain: vms/avm/txs/executor/semantic_verifier.go verifyTransfer, a UTXO the chain does not have. */
 export const xMissingUtxo = (inputID: string) => xTransfer(`failed to get utxo ${inputID}: ${TEXTS.notFound}`);
-/** P-Chain `platform.issueTx`: platformvm/service.go, network/gossip.go and block/executor/manager.go wrap each refusal. */
-export const pIssue = (inner: string) => `couldn't issue tx: failed verification: failed execution: ${inner}`;
+/**
+ * P-Chain `platform.issueTx`: platformvm/service.go, network/gossip.go and block/executor/manager.go wrap each refusal,
+ * and txs/executor/standard_tx_executor.go StandardTx names the transaction.
+ */
+export const pIssue = (inner: string, txID: string) =>
+  `couldn't issue tx: failed verification: failed execution: standard tx ${txID} failed execution: ${inner}`;
+/** P-Chain: block/executor/manager.go VerifyTx, a warp message whose signature fails (before execution). */
+export const pWarp = (inner: string) =>
+  `couldn't issue tx: failed verification: failed verifying warp messages: ${inner}`;
 /** P-Chain: vms/platformvm/utxo/verifier.go VerifySpend, a UTXO the chain does not have (UTXOID prints `txID:index`). */
 export const pMissingUtxo = (txID: string, index: number) =>
   `failed to read consumed UTXO ${txID}:${index} due to: ${TEXTS.notFound}`;

@@ -8,11 +8,13 @@ import { potentialReward } from '../world/reward.ts';
 import { isCurrent } from '../world/stakers.ts';
 import type { Staker, Utxo } from '../world/types.ts';
 import type { World } from '../world/world.ts';
-import { type DecodedTx, ownerOf, utxoRecord } from './codec.ts';
+import { type DecodedTx, type Transaction, ownerOf, utxoRecord } from './codec.ts';
+import { verifyProofOfPossession } from './bls.ts';
 import { type Effects, noEffects, outputsOf } from './effects.ts';
 import { makeUtxo } from '../world/codec.ts';
 import { Refusal, TEXTS } from './refusals.ts';
 import { dynamicFee, flowP, spendAll, syntacticP } from './p.ts';
+import { advanceL1 } from './l1-state.ts';
 
 const MAX_VALIDATOR_WEIGHT_FACTOR = 5n;
 const PERCENT = 1_000_000n;
@@ -44,6 +46,7 @@ export function verifyStaking(world: World, decoded: DecodedTx): Effects | undef
   const stakeOuts = [...tx.stake];
   const stakedAsset: string = stakeOuts[0]?.getAssetId() ?? '';
   const isValidator = tx._type === 'pvm.AddPermissionlessValidator';
+  if (isValidator) verifySigner(tx.signer);
   let validatorOf: Staker | undefined;
   if (isValidator) {
     if (weight < staking.minValidatorStake) throw new Refusal(TEXTS.weightTooSmall);
@@ -106,11 +109,27 @@ export function verifyStaking(world: World, decoded: DecodedTx): Effects | undef
 }
 
 /**
+ * AddPermissionlessValidatorTx.SyntacticVerify's signer: its proof of possession verifies, and a Primary Network
+ * validator (the only kind the mock's permissionless staking takes) has a key.
+ */
+function verifySigner(signer: Transaction): void {
+  const proof = signer?.proof;
+  if (proof) {
+    try {
+      verifyProofOfPossession(proof.publicKey, proof.signature);
+    } catch (error) {
+      throw error instanceof Refusal ? new Refusal(`${TEXTS.signerOrOwners}: ${error.message}`) : error;
+    }
+  } else throw new Refusal(`${TEXTS.invalidSigner}: hasKey=false != isPrimaryNetwork=true`);
+}
+
+/**
  * Moves the chain time to `time`, ending every staking period that ends by then, earliest first (delegators before
  * their validator at the same time): the stake comes back as UTXOs, the reward is paid to the reward owner (a
  * delegator's reward less its validator's fee, which is paid with the validator's), and getRewardUTXOs lists them.
  */
 export function advanceTime(world: World, time: bigint): void {
+  advanceL1(world, time);
   const ending = [...world.stakers.values()]
     .filter((s) => s.endTime <= time && !world.rewardUtxos.has(s.txID))
     .sort((a, b) =>

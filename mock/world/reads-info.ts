@@ -81,6 +81,12 @@ const UPGRADES: Record<string, Record<string, string | number>> = {
   },
 };
 
+/** Whether the network's upgrade `name` (`durango`, `etna`, …) is active at `time` (Unix seconds), as the node decides. */
+export function upgradeActive(world: World, name: string, time: bigint): boolean {
+  const at = UPGRADES[world.network.name in UPGRADES ? world.network.name : 'local']![`${name}Time`];
+  return typeof at === 'string' && BigInt(Date.parse(at) / 1000) <= time;
+}
+
 export function infoReads(world: World): Record<string, Read> {
   const network = world.network.name in STATIC_FEES ? world.network.name : 'local';
   const fees = STATIC_FEES[network]!;

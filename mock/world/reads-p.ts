@@ -21,11 +21,13 @@ import {
   utxoRef,
 } from './reads.ts';
 import { delegatorsOf, validatorSet, validatorsOf } from './stakers.ts';
-import type { Block, Staker } from './types.ts';
+import type { Block, L1Validator, Staker } from './types.ts';
+import { cb58Decode } from '../../generators/formats.ts';
 import type { World } from './world.ts';
 
 const MAX_STAKE_ADDRESSES = 256;
 
+const nodeIDBytes = (nodeID: string) => Buffer.from(cb58Decode(nodeID.slice('NodeID-'.length)) ?? []);
 const subnetOf = (params: Params) => parseID(params.subnetID) ?? EMPTY_ID;
 const amounts = (map: Map<string, bigint>) =>
   Object.fromEntries([...map].map(([asset, amount]) => [asset, String(amount)]));
@@ -78,6 +80,19 @@ export function pChainReads(world: World): Record<string, Read> {
         : {}),
     };
   };
+
+  /** service.go convertL1ValidatorToAPI (platformapi.APIL1Validator). */
+  const l1ValidatorJSON = (v: L1Validator) => ({
+    nodeID: v.nodeID,
+    weight: String(v.weight),
+    startTime: String(v.startTime),
+    validationID: v.validationID,
+    publicKey: v.publicKey,
+    remainingBalanceOwner: apiOwner(world, 'P', v.remainingBalanceOwner),
+    deactivationOwner: apiOwner(world, 'P', v.deactivationOwner),
+    minNonce: String(v.minNonce),
+    balance: String(v.balance),
+  });
 
   const heightParam = (p: Params): number => {
     if (p.height === 'proposed') return world.tip('P').height;
@@ -150,7 +165,13 @@ export function pChainReads(world: World): Record<string, Read> {
       const subnetID = subnetOf(p);
       const nodeIDs = new Set(Array.isArray(p.nodeIDs) ? (p.nodeIDs as string[]) : []);
       const validators = validatorsOf(world, subnetID).filter((v) => nodeIDs.size === 0 || nodeIDs.has(v.nodeID));
-      return { validators: validators.map((v) => validatorJSON(v, nodeIDs.size === 1)) };
+      const legacy = validators.map((v) => validatorJSON(v, nodeIDs.size === 1));
+      if (!world.subnets.get(subnetID)?.conversion) return { validators: legacy };
+      // An L1 (service.go getL1Validators): its legacy validators, then every L1 validator, by node ID bytes.
+      const l1 = [...world.l1Validators.values()]
+        .filter((v) => v.subnetID === subnetID && (nodeIDs.size === 0 || nodeIDs.has(v.nodeID)))
+        .sort((a, b) => Buffer.compare(nodeIDBytes(a.nodeID), nodeIDBytes(b.nodeID)));
+      return { validators: [...legacy, ...l1.map(l1ValidatorJSON)] };
     },
     getValidatorsAt: (p) => {
       const set = validatorSet(world, subnetOf(p), heightParam(p));
@@ -335,19 +356,7 @@ export function pChainReads(world: World): Record<string, Read> {
       const id = String(p.validationID ?? '');
       const v = world.l1Validators.get(id);
       if (!v) throw new Error(`fetching L1 validator ${JSON.stringify(id)} failed: not found`);
-      return {
-        validationID: v.validationID,
-        nodeID: v.nodeID,
-        publicKey: v.publicKey,
-        remainingBalanceOwner: apiOwner(world, 'P', v.remainingBalanceOwner),
-        deactivationOwner: apiOwner(world, 'P', v.deactivationOwner),
-        startTime: String(v.startTime),
-        weight: String(v.weight),
-        minNonce: String(v.minNonce),
-        balance: String(v.balance),
-        subnetID: v.subnetID,
-        height: String(world.tip('P').height),
-      };
+      return { ...l1ValidatorJSON(v), subnetID: v.subnetID, height: String(world.tip('P').height) };
     },
   };
 }

@@ -23,6 +23,9 @@ export function delegatorsOf(world: World, validator: Staker, time = world.time.
   return [...world.stakers.values()].filter((s) => s.validatorTxID === validator.txID && isCurrent(s, time));
 }
 
+/** ids.EmptyNodeID, under which the node counts inactive L1 validators' weight. */
+export const EMPTY_NODE_ID = 'NodeID-111111111111111111116DBWJs';
+
 const byNodeID = (a: Staker, b: Staker) => (a.nodeID < b.nodeID ? -1 : a.nodeID > b.nodeID ? 1 : 0);
 
 /** The validator set of a subnet at a P-Chain height: node ID, BLS key and weight (delegations included). */
@@ -44,9 +47,17 @@ export function validatorSet(
     const entry = weights.get(d.validatorTxID!);
     if (entry) entry.weight += d.weight;
   }
+  // L1 validators as the validator manager holds them (state/l1_validator.go addL1ValidatorToValidatorManager): the
+  // active under their own node ID and key, the inactive together under the empty node ID, keyless.
+  // The world keeps L1 validators as they are now, without their history: every height reads the current ones.
   for (const v of world.l1Validators.values()) {
-    if (v.subnetID === subnetID && v.weight > 0n)
-      weights.set(v.validationID, { nodeID: v.nodeID, publicKey: v.publicKey, weight: v.weight });
+    if (v.subnetID !== subnetID || v.weight === 0n) continue;
+    if (v.balance > 0n) weights.set(v.validationID, { nodeID: v.nodeID, publicKey: v.publicKey, weight: v.weight });
+    else {
+      const inactive = weights.get(EMPTY_NODE_ID) ?? { nodeID: EMPTY_NODE_ID, publicKey: null, weight: 0n };
+      inactive.weight += v.weight;
+      weights.set(EMPTY_NODE_ID, inactive);
+    }
   }
   return [...weights.values()].sort((a, b) => (a.nodeID < b.nodeID ? -1 : a.nodeID > b.nodeID ? 1 : 0));
 }

@@ -8,7 +8,7 @@
  * - `txs`: by ID with status; `blocks.X` / `blocks.P`: push(block) (see acceptBlock), `blockIDs` by ID.
  * - `assets` (+ `assetAliases`), `subnets` (not the Primary Network), `chains` (+ addChainAlias), `stakers`
  *   (validators and delegators of every subnet, current and pending, by txID), `rewardUtxos` by staker txID,
- *   `l1Validators` by validation ID.
+ *   `l1Validators` by validation ID, `l1Expiries` (replay protection of their registrations).
  * - `time`, `feeState`, `validatorFeeState`, `supply`: cells.
  *
  * Reads (./reads.ts) never change anything. Derived indexes (UTXOs by owner) are rebuilt from table changes only.
@@ -114,6 +114,8 @@ export class World {
   /** The UTXOs a finished staker's transaction was rewarded with, by its ID (platform.getRewardUTXOs). */
   readonly rewardUtxos = new Table<string, readonly Utxo[]>(this.journal);
   readonly l1Validators = new Table<string, L1Validator>(this.journal);
+  /** RegisterL1Validator messages' expiries (`${expiry}:${validationID}` to the expiry), kept until it passes. */
+  readonly l1Expiries = new Table<string, bigint>(this.journal);
   readonly time: Cell<bigint>;
   readonly feeState: Cell<FeeState>;
   readonly validatorFeeState: Cell<ValidatorFeeState>;

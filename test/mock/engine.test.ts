@@ -26,6 +26,7 @@ import { cb58Encode } from '../../generators/formats.ts';
 import { DevControls } from '../../mock/engine/dev.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { gasPrice } from '../../mock/engine/p.ts';
+import { proofOfPossession as pop } from '../../mock/engine/bls.ts';
 import { advanceTime } from '../../mock/engine/staking.ts';
 import { loadWorld, saveWorld } from '../../mock/engine/state-file.ts';
 import { idOf } from '../../mock/world/codec.ts';
@@ -41,6 +42,10 @@ const other = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(OTHER_KEY
 const recipient = new Uint8Array(20).fill(9);
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const AVAX = 1_000_000_000n;
+const proofOfPossession = (secret: Uint8Array) => {
+  const { publicKey, proof } = pop(secret);
+  return { publicKey, signature: proof };
+};
 
 let world: World;
 let engine: Engine;
@@ -193,16 +198,16 @@ describe('P-Chain', () => {
     const bytes = await sign(pSend(AVAX));
     engine.issue('P', bytes);
     expect(() => engine.issue('P', bytes)).toThrow(
-      /^couldn't issue tx: failed verification: failed execution: failed to read consumed UTXO \w+:\d+ due to: not found$/,
+      /^couldn't issue tx: failed verification: failed execution: standard tx \w+ failed execution: failed to read consumed UTXO \w+:\d+ due to: not found$/,
     );
     const wrong = await signWrong(pSend(5n));
     expect(() => engine.issue('P', wrong)).toThrow(
-      `couldn't issue tx: failed verification: failed execution: failed to verify transfer: wrong signature: expected signature from ${cb58Encode(ewoq)} but got from ${cb58Encode(other)}`,
+      `couldn't issue tx: failed verification: failed execution: standard tx ${idOf(wrong)} failed execution: failed to verify transfer: wrong signature: expected signature from ${cb58Encode(ewoq)} but got from ${cb58Encode(other)}`,
     );
     const utxo = world.utxosOf('P', hex(ewoq)).find((u) => u.stakeableLocktime === 0n)!;
     const over = await rawSend('P', manager('P').unpack(utxo.bytes, Utxo), utxo.amount);
     expect(() => engine.issue('P', over)).toThrow(
-      /^couldn't issue tx: failed verification: failed execution: insufficient unlocked funds: needs \d+ more \w+$/,
+      /^couldn't issue tx: failed verification: failed execution: standard tx \w+ failed execution: insufficient unlocked funds: needs \d+ more \w+$/,
     );
   });
 });
@@ -385,6 +390,7 @@ describe('staking', () => {
         rewardAddresses: [owner],
         delegatorRewardsOwner: [owner],
         shares: 20_000,
+        ...proofOfPossession(new Uint8Array(32).fill(5)),
       },
       ctx,
     );
@@ -409,7 +415,7 @@ describe('staking', () => {
       ctx,
     );
     expect(() => engine.issue('P', tooShort.getSignedTx().toBytes())).toThrow(
-      /^couldn't issue tx: failed verification: failed execution: staking period is too short$/,
+      /^couldn't issue tx: failed verification: failed execution: standard tx \w+ failed execution: staking period is too short$/,
     );
     const delegatorTx = pvm.newAddPermissionlessDelegatorTx(
       {
