@@ -72,7 +72,7 @@ export class MockState {
     /** The release the mock stands for (`--node-version`), which `info.getNodeVersion` reports; the spec's newest when absent. */
     private readonly nodeVersion?: string,
   ) {
-    this.engine = new Engine(world, mining);
+    this.engine = new Engine(world, mining, nodeVersion);
     this.dev = new DevControls(world, this.engine);
     this.reads = { 'x-chain': xChainReads(world), 'p-chain': pChainReads(world), info: infoReads(world) };
     const imports = examplesOf('keystore.importUser');

@@ -14,7 +14,7 @@ import { Refusal, TEXTS } from './refusals.ts';
 import { verifyStaking } from './staking.ts';
 import { verifySubnetTx } from './subnets.ts';
 import { verifyX } from './x.ts';
-import { verifyL1Tx } from './l1.ts';
+import { unknownToRelease, verifyL1Tx } from './l1.ts';
 
 const DROPPED_KEPT = 1024;
 
@@ -36,6 +36,8 @@ export class Engine {
   constructor(
     public world: World,
     mining: Mining = { mode: 'auto' },
+    /** The release the mock stands for (`--node-version`): its codec's transaction types. */
+    private readonly nodeVersion?: string,
   ) {
     this.automine = mining.mode === 'auto';
     if (mining.mode === 'interval') this.setInterval(mining.blockTimeMs);
@@ -60,6 +62,7 @@ export class Engine {
   /** The transaction's ID once pooled (a transaction already pooled is not an error); the node's refusal otherwise. */
   issue(chain: UtxoChain, bytes: Uint8Array): string {
     let decoded: DecodedTx;
+    if (chain === 'P') unknownToRelease(this.nodeVersion, bytes);
     try {
       decoded = decodeTx(chain, bytes);
     } catch (error) {

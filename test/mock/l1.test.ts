@@ -29,6 +29,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cb58Encode } from '../../generators/formats.ts';
 import { Engine } from '../../mock/engine/engine.ts';
+import { startMockNode } from '../../mock/node.ts';
 import { appendIndex, conversionID } from '../../mock/engine/l1.ts';
 import { gasPrice } from '../../mock/engine/p.ts';
 import { advanceTime } from '../../mock/engine/staking.ts';
@@ -493,5 +494,59 @@ describe('conversion and validation IDs', () => {
     expect(appendIndex(cb58Encode(seq(0x01, 32)), 1)).toBe(
       cb58Encode(sha256(utils.concatBytes(seq(0x01, 32), new Uint8Array([0, 0, 0, 1])))),
     );
+  });
+});
+
+describe('over HTTP, answers checked against the spec', () => {
+  async function rpc(url: string, method: string, params: object) {
+    const response = await fetch(`${url}/ext/bc/P`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    return (await response.json()) as { result?: Record<string, unknown>; error?: { message: string } };
+  }
+  const hexTx = (bytes: Uint8Array) => utils.bufferToHex(utils.addChecksum(bytes));
+
+  it('platform.issueTx registers an L1 validator; getL1Validator and getCurrentValidators read it', async () => {
+    const node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 }, validateResults: true });
+    try {
+      world = node.world;
+      engine = node.state.engine;
+      const { subnetID, chainID } = await convertedL1();
+      const payload = registerPayload(subnetID, world.time.get() + 60n);
+      const tx = await register(warpMessage(chainID, payload, [0, 1], bitsFor([0, 1], [0, 1])));
+      const issued = await rpc(node.url, 'platform.issueTx', { tx: hexTx(tx), encoding: 'hex' });
+      const validationID = cb58Encode(sha256(payload));
+      expect(issued.result?.txID).toBe(cb58Encode(sha256(tx)));
+      expect((await rpc(node.url, 'platform.getTxStatus', { txID: issued.result?.txID })).result?.status).toBe(
+        'Committed',
+      );
+      const read = await rpc(node.url, 'platform.getL1Validator', { validationID });
+      expect(read.result).toMatchObject({ validationID, subnetID, nodeID: nodeIDs[2], weight: '50' });
+      const current = await rpc(node.url, 'platform.getCurrentValidators', { subnetID });
+      expect((current.result?.validators as unknown[]).length).toBe(3);
+      const subnet = await rpc(node.url, 'platform.getSubnet', { subnetID });
+      expect(subnet.result).toMatchObject({ isPermissioned: false, managerChainID: chainID });
+    } finally {
+      await node.close();
+    }
+  });
+
+  it('a release before the Etna types cannot parse an L1 transaction', async () => {
+    const node = await startMockNode({ port: 0, world: { network: 'local', accounts: 0 }, nodeVersion: 'v1.11.12' });
+    try {
+      world = node.world;
+      const topUp = pvm.newIncreaseL1ValidatorBalanceTx(
+        { ...base(), balance: 1n, validationId: cb58Encode(new Uint8Array(32)) },
+        context(),
+      );
+      const refused = await rpc(node.url, 'platform.issueTx', { tx: hexTx(await sign(topUp)), encoding: 'hex' });
+      expect(refused.error?.message).toBe(
+        "couldn't parse tx: couldn't parse tx: couldn't unmarshal interface: unknown type ID 38",
+      );
+    } finally {
+      await node.close();
+    }
   });
 });
