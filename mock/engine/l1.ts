@@ -166,6 +166,7 @@ function convert(world: World, decoded: DecodedTx, tx: Transaction): Effects {
       weight: v.weight.value(),
       minNonce: 0n,
       balance,
+      addedBy: decoded.id,
     });
   });
   const effects = noEffects();
@@ -236,6 +237,7 @@ function register(world: World, decoded: DecodedTx, tx: Transaction): Effects {
     weight,
     minNonce: 0n,
     balance,
+    addedBy: decoded.id,
   };
   effects.apply = (w) => {
     w.l1Validators.set(validationID, validator);

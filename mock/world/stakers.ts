@@ -9,7 +9,11 @@ export const isCurrent = (staker: Staker, time: bigint) => staker.startTime <= t
 
 /** The height of the block that added the staker (genesis stakers: 0). */
 export function addedAt(world: World, staker: Staker): number {
-  const blockID = world.txs.get(staker.txID)?.blockID;
+  return addedHeight(world, staker.txID);
+}
+
+function addedHeight(world: World, txID: string | undefined): number {
+  const blockID = txID ? world.txs.get(txID)?.blockID : undefined;
   return blockID ? (world.blockIDs.get(blockID)?.height ?? 0) : 0;
 }
 
@@ -49,9 +53,9 @@ export function validatorSet(
   }
   // L1 validators as the validator manager holds them (state/l1_validator.go addL1ValidatorToValidatorManager): the
   // active under their own node ID and key, the inactive together under the empty node ID, keyless.
-  // The world keeps L1 validators as they are now, without their history: every height reads the current ones.
+  // The world keeps L1 validators as they are now: a height after their addition reads their current weight and state.
   for (const v of world.l1Validators.values()) {
-    if (v.subnetID !== subnetID || v.weight === 0n) continue;
+    if (v.subnetID !== subnetID || v.weight === 0n || addedHeight(world, v.addedBy) > height) continue;
     if (v.balance > 0n) weights.set(v.validationID, { nodeID: v.nodeID, publicKey: v.publicKey, weight: v.weight });
     else {
       const inactive = weights.get(EMPTY_NODE_ID) ?? { nodeID: EMPTY_NODE_ID, publicKey: null, weight: 0n };

@@ -119,6 +119,8 @@ export interface L1Validator {
   minNonce: bigint;
   /** nAVAX left to pay the continuous fee; 0 when inactive. */
   balance: bigint;
+  /** The transaction that added it (ConvertSubnetToL1Tx or RegisterL1ValidatorTx): its block's height is its first. */
+  addedBy?: string;
 }
 
 export interface FeeState {

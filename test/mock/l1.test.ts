@@ -304,6 +304,11 @@ describe('RegisterL1ValidatorTx and SetL1ValidatorWeightTx', () => {
       weight: '50',
       balance: String(AVAX),
     });
+    // In the set from the height of its block on, not before.
+    const at = (height: number) => Object.keys(reads.getValidatorsAt!({ subnetID, height: String(height) }) as object);
+    const height = world.tip('P').height;
+    expect(at(height)).toContain(nodeIDs[2]);
+    expect(at(height - 1)).not.toContain(nodeIDs[2]);
     // The same registration again, now signed by the three validators (two of them are short of quorum).
     const replay = await register(warpMessage(chainID, payload, [0, 1, 2], bitsFor([0, 1, 2], [0, 1, 2])));
     const original = await register(message);
