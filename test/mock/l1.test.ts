@@ -530,7 +530,9 @@ describe('over HTTP, answers checked against the spec', () => {
       const read = await rpc(node.url, 'platform.getL1Validator', { validationID });
       expect(read.result).toMatchObject({ validationID, subnetID, nodeID: nodeIDs[2], weight: '50' });
       const current = await rpc(node.url, 'platform.getCurrentValidators', { subnetID });
-      expect((current.result?.validators as unknown[]).length).toBe(3);
+      const listed = current.result!.validators as Array<{ validationID: string }>;
+      expect(listed.map((v) => v.validationID)).toContain(validationID);
+      expect(listed).toHaveLength(3);
       const subnet = await rpc(node.url, 'platform.getSubnet', { subnetID });
       expect(subnet.result).toMatchObject({ isPermissioned: false, managerChainID: chainID });
     } finally {
