@@ -158,9 +158,16 @@ async function convertedL1(balances: [bigint, bigint] = [AVAX, AVAX]) {
 }
 
 /** A warp message from `chainID`, signed by `signers` (indexes into keys, in the canonical order's bit vector). */
-function warpMessage(chainID: string, payload: Uint8Array, signers: number[], bitset: number[], networkID?: number) {
+function warpMessage(
+  chainID: string,
+  payload: Uint8Array,
+  signers: number[],
+  bitset: number[],
+  networkID?: number,
+  source = MANAGER,
+) {
   const codec = pvmSerial.warp.getWarpManager().getDefaultCodec();
-  const call = new pvmSerial.warp.AddressedCallPayloads.AddressedCall(new Address(MANAGER), new Bytes(payload));
+  const call = new pvmSerial.warp.AddressedCallPayloads.AddressedCall(new Address(source), new Bytes(payload));
   const unsigned = new pvmSerial.warp.WarpUnsignedMessage(
     new Int(networkID ?? world.network.networkID),
     Id.fromString(chainID),
@@ -387,6 +394,28 @@ describe('RegisterL1ValidatorTx and SetL1ValidatorWeightTx', () => {
     expect(() => engine.issue('P', removeLast)).toThrow(
       refusal('attempting to remove the last L1 validator from a converted subnet'),
     );
+  });
+
+  it('refuses a message from another address, for an unconverted subnet, an unknown validation, a reserved nonce', async () => {
+    const { subnetID, chainID } = await convertedL1();
+    const signed = (payload: Uint8Array, source = MANAGER) =>
+      warpMessage(chainID, payload, [0, 1], bitsFor([0, 1], [0, 1]), undefined, source);
+    const expiry = world.time.get() + 60n;
+    const stranger = new Uint8Array(20).fill(0xbb);
+    const elsewhere = await register(signed(registerPayload(subnetID, expiry), stranger));
+    expect(() => engine.issue('P', elsewhere)).toThrow(
+      refusal(`wrong warp message source address expected 0x${hex(MANAGER)} but got 0x${hex(stranger)}`),
+    );
+    const plain = engine.issue('P', await sign(pvm.newCreateSubnetTx({ ...base(), subnetOwners: [ewoq] }, context())));
+    const unconverted = await register(signed(registerPayload(plain, expiry)));
+    expect(() => engine.issue('P', unconverted)).toThrow(
+      refusal(`could not load subnet conversion for ${plain} with: not found`),
+    );
+    const unknown = cb58Encode(new Uint8Array(32).fill(6));
+    const nobody = await setWeight(signed(weightPayload(unknown, 0n, 5n)));
+    expect(() => engine.issue('P', nobody)).toThrow(refusal('could not load L1 validator: not found'));
+    const reserved = await setWeight(signed(weightPayload(appendIndex(subnetID, 0), 0xffff_ffff_ffff_ffffn, 5n)));
+    expect(() => engine.issue('P', reserved)).toThrow(refusal('maxUint64 nonce is reserved for removal'));
   });
 });
 
