@@ -441,6 +441,11 @@ describe('the continuous fee, IncreaseL1ValidatorBalanceTx and DisableL1Validato
     const nowhere = pvm.newIncreaseL1ValidatorBalanceTx({ ...base(), balance: 1n, validationId: missing }, context());
     const nowhereBytes = await sign(nowhere);
     expect(() => engine.issue('P', nowhereBytes)).toThrow(refusal('not found'));
+    // avalanchejs builds no zero top-up: its balance is set to zero after.
+    const nothing = pvm.newIncreaseL1ValidatorBalanceTx({ ...base(), balance: 1n, validationId: first }, context());
+    Object.assign(nothing.getTx(), { balance: new BigIntPr(0n) });
+    const nothingBytes = signSync(nothing);
+    expect(() => engine.issue('P', nothingBytes)).toThrow(refusal('balance must be greater than 0'));
   });
 
   it('disables a validator with its deactivation owner: the balance is refunded; others are unauthorized', async () => {
@@ -456,6 +461,9 @@ describe('the continuous fee, IncreaseL1ValidatorBalanceTx and DisableL1Validato
     );
     engine.issue('P', await sign(disable(), DISABLER));
     expect(reads.getL1Validator!({ validationID })).toMatchObject({ balance: '0', weight: '100' });
+    expect(world.utxosOf('P', hex(refundee)).reduce((sum, u) => sum + u.amount, 0n)).toBe(3n * AVAX);
+    // Disabling it again changes nothing but the fee: no second refund.
+    engine.issue('P', await sign(disable(), DISABLER));
     expect(world.utxosOf('P', hex(refundee)).reduce((sum, u) => sum + u.amount, 0n)).toBe(3n * AVAX);
   });
 });
