@@ -4,7 +4,7 @@
  * after Etna (advanceValidatorFeeState, removeStaleExpiries; validators/fee/fee.go for the cost).
  */
 import { upgradeActive } from '../world/reads-info.ts';
-import type { L1Validator } from '../world/types.ts';
+import type { L1Validator, WorldConfig } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import { gasPrice } from './p.ts';
 
@@ -58,8 +58,13 @@ function advanceExcess(excess: bigint, current: bigint, target: bigint, seconds:
 }
 
 /** fee.State.CostOf: what one active validator pays for `seconds`, the price following the excess second by second. */
-export function validatorCost(world: World, current: bigint, excess: bigint, seconds: bigint): bigint {
-  const { target, minPrice, excessConversionConstant: k } = world.config.validatorFee;
+export function validatorCost(
+  config: WorldConfig['validatorFee'],
+  current: bigint,
+  excess: bigint,
+  seconds: bigint,
+): bigint {
+  const { target, minPrice, excessConversionConstant: k } = config;
   if (current === target) {
     const cost = seconds * gasPrice(minPrice, excess, k);
     return cost > MAX_UINT64 ? MAX_UINT64 : cost;
@@ -86,7 +91,7 @@ export function advanceL1(world: World, time: bigint): void {
   const active = [...world.l1Validators.values()].filter(isActive);
   const state = world.validatorFeeState.get();
   const current = BigInt(active.length);
-  const cost = validatorCost(world, current, state.excess, seconds);
+  const cost = validatorCost(world.config.validatorFee, current, state.excess, seconds);
   for (const v of active)
     world.l1Validators.set(v.validationID, { ...v, balance: v.balance > cost ? v.balance - cost : 0n });
   const excess = advanceExcess(state.excess, current, world.config.validatorFee.target, seconds);

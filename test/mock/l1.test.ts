@@ -31,6 +31,7 @@ import { cb58Encode } from '../../generators/formats.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { startMockNode } from '../../mock/node.ts';
 import { appendIndex, conversionID } from '../../mock/engine/l1.ts';
+import { validatorCost } from '../../mock/engine/l1-state.ts';
 import { gasPrice } from '../../mock/engine/p.ts';
 import { advanceTime } from '../../mock/engine/staking.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
@@ -592,5 +593,17 @@ describe('over HTTP, answers checked against the spec', () => {
     } finally {
       await node.close();
     }
+  });
+});
+
+describe('the continuous fee', () => {
+  it('costs what fee.State.CostOf does (the node test vectors of validators/fee/fee_test.go)', () => {
+    const config = { capacity: 20_000n, target: 10_000n, minPrice: 2_048n, excessConversionConstant: 1_246_488_515n };
+    const minute = 60n;
+    expect(validatorCost(config, 10n, 0n, minute)).toBe(122_880n);
+    expect(validatorCost(config, 10_000n, 0n, minute)).toBe(122_880n);
+    expect(validatorCost(config, 10_000n, 1_246_488_515n, minute)).toBe(334_020n);
+    expect(validatorCost(config, 15_000n, 0n, minute)).toBe(122_880n);
+    expect(validatorCost(config, 9_000n, 6n * 3600n * 1_000n, 86_400n)).toBe(177_321_939n);
   });
 });
