@@ -112,6 +112,10 @@ function verifyConversion(world: World, subnetID: string, chainID: string, addre
     throw new Refusal(L1_TEXTS.wrongSourceAddress(conversion.address.slice(2), hex(address)));
 }
 
+/** The validator as the block that applies a transaction finds it (its balance may have drained since the pool). */
+const current = (world: World, verified: L1Validator): L1Validator =>
+  world.l1Validators.get(verified.validationID) ?? verified;
+
 /** The UTXO a removed or disabled validator's remaining balance is refunded with (output index after the outs). */
 function refund(world: World, decoded: DecodedTx, validator: L1Validator) {
   const base = decoded.tx.baseTx;
@@ -270,7 +274,7 @@ function setWeight(world: World, decoded: DecodedTx, tx: Transaction): Effects {
   }
   effects.apply = (w) => {
     if (weight === 0n) w.l1Validators.delete(validationID);
-    else w.l1Validators.set(validationID, { ...validator, minNonce: nonce + 1n, weight });
+    else w.l1Validators.set(validationID, { ...current(w, validator), minNonce: nonce + 1n, weight });
   };
   return effects;
 }
@@ -285,7 +289,10 @@ function increaseBalance(world: World, decoded: DecodedTx, tx: Transaction): Eff
   const validator = world.l1Validators.get(validationID);
   if (!validator) throw new Refusal(TEXTS.notFound);
   if (!isActive(validator)) checkCapacity(world);
-  effects.apply = (w) => w.l1Validators.set(validationID, { ...validator, balance: validator.balance + balance });
+  effects.apply = (w) => {
+    const now = current(w, validator);
+    w.l1Validators.set(validationID, { ...now, balance: now.balance + balance });
+  };
   return effects;
 }
 
@@ -310,7 +317,7 @@ function disable(world: World, decoded: DecodedTx, tx: Transaction): Effects {
   pay(world, decoded, decoded.credentials.slice(0, -1), 0n, effects);
   if (!isActive(validator)) return effects;
   effects.produced.push(refund(world, decoded, validator));
-  effects.apply = (w) => w.l1Validators.set(validationID, { ...validator, balance: 0n });
+  effects.apply = (w) => w.l1Validators.set(validationID, { ...current(w, validator), balance: 0n });
   return effects;
 }
 
