@@ -18,6 +18,7 @@ import {
 } from './codec.ts';
 import { type Effects, checkSortedUnique, exportsOf, noEffects, outputsOf } from './effects.ts';
 import { Refusal, TEXTS, pIssue, pMissingUtxo, pWarp } from './refusals.ts';
+import { requireUpgrade } from './upgrades.ts';
 import { WarpRefusal } from './warp.ts';
 import { verifyCredentials, verifySpend } from './spend.ts';
 import { sameSubnet } from './x.ts';
@@ -220,6 +221,7 @@ export function verifyP(
   staking?: (world: World, decoded: DecodedTx) => Effects | undefined,
 ): Effects {
   try {
+    requireUpgrade(world, decoded);
     return staking?.(world, decoded) ?? standard(world, decoded);
   } catch (error) {
     if (error instanceof WarpRefusal) throw new Refusal(pWarp(error.message));

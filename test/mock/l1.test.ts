@@ -470,7 +470,7 @@ describe('the continuous fee, IncreaseL1ValidatorBalanceTx and DisableL1Validato
 });
 
 describe('upgrade rules and BLS proofs of possession', () => {
-  it('refuses L1 transactions before Etna (a Fuji world starts in 2020) in the node words', () => {
+  it('refuses L1 transactions before Etna and BaseTx before Durango (a Fuji world starts in 2020)', () => {
     const fuji = buildWorld({ network: 'fuji', accounts: 0 });
     const baseTx = avaxSerial.BaseTx.fromNative(fuji.network.networkID, fuji.chainIDs.P, [], [], new Uint8Array());
     const tx = new pvmSerial.IncreaseL1ValidatorBalanceTx(
@@ -481,6 +481,11 @@ describe('upgrade rules and BLS proofs of possession', () => {
     const bytes = new avaxSerial.SignedTx(tx, []).toBytes();
     expect(() => new Engine(fuji).issue('P', bytes)).toThrow(
       refusal('attempting to use an Etna-upgrade feature prior to activation'),
+    );
+    // The P-Chain's BaseTx came with Durango (2024 on Fuji).
+    const send = new avaxSerial.SignedTx(new pvmSerial.BaseTx(baseTx), []).toBytes();
+    expect(() => new Engine(fuji).issue('P', send)).toThrow(
+      refusal('attempting to use a Durango-upgrade feature prior to activation'),
     );
   });
 
