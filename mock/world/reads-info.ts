@@ -81,7 +81,7 @@ const UPGRADES: Record<string, Record<string, string | number>> = {
   },
 };
 
-/** Whether the network's upgrade `name` (`durango`, `etna`, …) is active at `time` (Unix seconds), as the node decides. */
+/** Whether the network's upgrade `name` (`durango`, `etna`, …) is active at `time` (Unix seconds). */
 export function upgradeActive(world: World, name: string, time: bigint): boolean {
   const at = UPGRADES[world.network.name in UPGRADES ? world.network.name : 'local']![`${name}Time`];
   return typeof at === 'string' && BigInt(Date.parse(at) / 1000) <= time;

@@ -262,7 +262,7 @@ describe('ConvertSubnetToL1Tx', () => {
     });
   });
 
-  it('refuses a second conversion, a bad proof of possession and a missing authorization in the node words', async () => {
+  it('refuses a second conversion, a bad proof of possession, a missing authorization', async () => {
     const { subnetID, chainID } = await convertedL1();
     const again = pvm.newConvertSubnetToL1Tx(
       {
@@ -397,7 +397,7 @@ describe('RegisterL1ValidatorTx and SetL1ValidatorWeightTx', () => {
     );
   });
 
-  it('refuses a message from another address, for an unconverted subnet, an unknown validation, a reserved nonce', async () => {
+  it('refuses another source address, an unconverted subnet, an unknown validation, a reserved nonce', async () => {
     const { subnetID, chainID } = await convertedL1();
     const signed = (payload: Uint8Array, source = MANAGER) =>
       warpMessage(chainID, payload, [0, 1], bitsFor([0, 1], [0, 1]), undefined, source);
@@ -457,7 +457,8 @@ describe('the continuous fee, IncreaseL1ValidatorBalanceTx and DisableL1Validato
     const byStranger = await sign(disable(), EWOQ);
     expect(() => engine.issue('P', byStranger)).toThrow(
       refusal(
-        `unauthorized modification: wrong signature: expected signature from ${cb58Encode(disabler)} but got from ${cb58Encode(ewoq)}`,
+        'unauthorized modification: wrong signature: ' +
+          `expected signature from ${cb58Encode(disabler)} but got from ${cb58Encode(ewoq)}`,
       ),
     );
     engine.issue('P', await sign(disable(), DISABLER));
