@@ -139,7 +139,7 @@ function convert(world: World, decoded: DecodedTx, tx: Transaction): Effects {
   for (let i = 1; i < validators.length; i++)
     if (compare(validators[i - 1].nodeId.bytes, validators[i].nodeId.bytes) >= 0)
       throw new Refusal(L1_TEXTS.validatorsNotSorted);
-  syntacticP(world, decoded);
+  syntacticP(world, decoded, false);
   const keys = validators.map((v) => {
     if (v.weight.value() === 0n) throw new Refusal(L1_TEXTS.zeroWeight);
     const nodeID = nodeIDOf(v.nodeId.bytes);
@@ -149,6 +149,7 @@ function convert(world: World, decoded: DecodedTx, tx: Transaction): Effects {
     verifyOwner(pOwner(v.deactivationOwner));
     return key;
   });
+  syntacticP(world, decoded);
   const creds = authorize(world, decoded, subnetID, tx.subnetAuth);
   const now = world.time.get();
   const added: L1Validator[] = [];

@@ -94,8 +94,15 @@ export function flowP(
     if (amount < 0n) throw new Refusal(TEXTS.insufficientUnlocked(-amount, assetID));
 }
 
-/** BaseTx.SyntacticVerify (vms/platformvm/txs/base_tx.go) and the post-Durango empty memo. */
-export function syntacticP(world: World, decoded: DecodedTx): { ins: TransferableInput[]; outs: TransferableOutput[] } {
+/**
+ * BaseTx.SyntacticVerify (vms/platformvm/txs/base_tx.go) and the post-Durango empty memo; with `memo` false the memo's
+ * emptiness is left to the caller, whose transaction's own syntactic checks come between (see ./l1.ts).
+ */
+export function syntacticP(
+  world: World,
+  decoded: DecodedTx,
+  memo = true,
+): { ins: TransferableInput[]; outs: TransferableOutput[] } {
   const base = decoded.tx.baseTx.baseTx ?? decoded.tx.baseTx;
   if (base.NetworkId.value() !== world.network.networkID)
     throw new Refusal(`metadata failed verification: ${TEXTS.wrongNetworkID}`);
@@ -104,7 +111,7 @@ export function syntacticP(world: World, decoded: DecodedTx): { ins: Transferabl
   if (base.memo.length > 256)
     throw new Refusal(`metadata failed verification: ${TEXTS.memoTooLarge(base.memo.length, 256)}`);
   checkSortedUnique(base.inputs);
-  if (base.memo.length > 0) throw new Refusal(TEXTS.pMemoNotEmpty(base.memo.length));
+  if (memo && base.memo.length > 0) throw new Refusal(TEXTS.pMemoNotEmpty(base.memo.length));
   return { ins: [...base.inputs], outs: [...base.outputs] };
 }
 
