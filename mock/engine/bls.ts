@@ -61,11 +61,20 @@ function pairingHolds(publicKey: G1, signature: G2, message: Uint8Array, dst: st
   }
 }
 
+/** Proofs already verified, by key and proof: a pairing costs tens of milliseconds, and a key's proof recurs. */
+const verifiedProofs = new Map<string, G1>();
+const VERIFIED_KEPT = 1024;
+
 /** signer.ProofOfPossession.Verify: the key parses, the proof parses, and the proof signs the key (PoP suite). */
 export function verifyProofOfPossession(publicKey: Uint8Array, proof: Uint8Array): G1 {
+  const id = Buffer.concat([publicKey, proof]).toString('hex');
+  const known = verifiedProofs.get(id);
+  if (known) return known;
   const key = publicKeyFromBytes(publicKey);
   const signature = signatureFromBytes(proof);
   if (!pairingHolds(key, signature, publicKey, POP_DST)) throw new Refusal(BLS_TEXTS.invalidPop);
+  if (verifiedProofs.size >= VERIFIED_KEPT) verifiedProofs.delete(verifiedProofs.keys().next().value!);
+  verifiedProofs.set(id, key);
   return key;
 }
 
