@@ -14,7 +14,8 @@ import { Refusal, TEXTS } from './refusals.ts';
 import { verifyStaking } from './staking.ts';
 import { verifySubnetTx } from './subnets.ts';
 import { verifyX } from './x.ts';
-import { unknownToRelease, verifyL1Tx } from './l1.ts';
+import { verifyL1Tx } from './l1.ts';
+import { unknownToRelease } from './upgrades.ts';
 
 const DROPPED_KEPT = 1024;
 

@@ -6,7 +6,6 @@
 import { Id, Int, BigIntPr, Bytes, utils } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { cb58Encode } from '../../generators/formats.ts';
-import { compareVersions } from '../../generators/model/versions.ts';
 import { idBytes, makeUtxo } from '../world/codec.ts';
 import { EMPTY_ID } from '../world/networks.ts';
 import { upgradeActive } from '../world/reads-info.ts';
@@ -329,20 +328,6 @@ const L1_TXS: Record<string, (world: World, decoded: DecodedTx, tx: Transaction)
   'pvm.IncreaseL1ValidatorBalanceTx': increaseBalance,
   'pvm.DisableL1ValidatorTx': disable,
 };
-
-/** The L1 transactions' type IDs in the P-Chain codec (txs/codec.go RegisterEtnaTypes), registered in v1.11.13. */
-const ETNA_TYPES = { first: 35, last: 39, since: 'v1.11.13' };
-
-/**
- * A release before the Etna types cannot parse an L1 transaction: its codec answers the type ID unknown (service.go
- * and txs.Parse both wrap it). v1.11.12's ConvertSubnetTx, type 35 with another layout, is taken as unknown too.
- */
-export function unknownToRelease(nodeVersion: string | undefined, bytes: Uint8Array): void {
-  if (!nodeVersion || compareVersions(nodeVersion, ETNA_TYPES.since) >= 0 || bytes.length < 6) return;
-  const type = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).readUInt32BE(2);
-  if (type >= ETNA_TYPES.first && type <= ETNA_TYPES.last)
-    throw new Refusal(`couldn't parse tx: couldn't parse tx: couldn't unmarshal interface: unknown type ID ${type}`);
-}
 
 /** Verifies an L1 transaction on the world's state; undefined for any other kind. */
 export function verifyL1Tx(world: World, decoded: DecodedTx): Effects | undefined {

@@ -490,6 +490,32 @@ describe('upgrade rules and BLS proofs of possession', () => {
     );
   });
 
+  it('refuses Helicon staking before Helicon; a release before v1.15.0 cannot parse it', async () => {
+    const renewed = pvm.newAddAutoRenewedValidatorTx(
+      {
+        ...base(),
+        nodeId: `NodeID-${cb58Encode(new Uint8Array(20).fill(43))}`,
+        publicKey: keys[0]!.publicKey,
+        signature: keys[0]!.pop,
+        rewardAddresses: [ewoq],
+        delegatorRewardsOwner: [ewoq],
+        ownerAddresses: [ewoq],
+        shares: 20_000,
+        weight: world.config.staking.minValidatorStake,
+        autoCompoundRewardShares: 0,
+        period: world.config.staking.minStakeDuration,
+      },
+      context(),
+    );
+    const bytes = await sign(renewed);
+    expect(() => engine.issue('P', bytes)).toThrow(
+      refusal('attempting to use a Helicon-upgrade feature prior to activation'),
+    );
+    expect(() => new Engine(world, { mode: 'auto' }, 'v1.14.2').issue('P', bytes)).toThrow(
+      "couldn't parse tx: couldn't parse tx: couldn't unmarshal interface: unknown type ID 40",
+    );
+  });
+
   it('verifies the proof of possession of a Primary Network validator', async () => {
     const staking = world.config.staking;
     const add = (extra: object) =>
