@@ -8,6 +8,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { cb58Encode } from '../../generators/formats.ts';
 import { idOf, utxoIDBytes } from '../world/codec.ts';
 import type { Owner, Utxo, UtxoChain } from '../world/types.ts';
+import { MAX_TX_SIZE, parseError, trailing } from './parse-errors.ts';
+import { Refusal } from './refusals.ts';
 
 /**
  * A decoded transaction, read by field: the engine dispatches on `_type` over some twenty classes whose declared
@@ -32,16 +34,25 @@ export interface DecodedTx {
 const manager = (chain: UtxoChain) => utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
-/** Decodes the signed bytes of a transaction of `chain`; the codec's own error when they are not one. */
+/** Decodes the signed bytes of a transaction of `chain`; the node's parse error (./parse-errors.ts) when they are not one. */
 export function decodeTx(chain: UtxoChain, bytes: Uint8Array): DecodedTx {
   const codecs = manager(chain);
-  const signed = codecs.unpack(bytes, avaxSerial.SignedTx);
+  if (bytes.length > MAX_TX_SIZE) throw new Refusal(parseError(chain, bytes, ''));
+  let signed: avaxSerial.SignedTx;
+  try {
+    signed = codecs.unpack(bytes, avaxSerial.SignedTx);
+  } catch (error) {
+    throw new Refusal(parseError(chain, bytes, (error as Error).message));
+  }
   const tx = signed.unsignedTx;
   const creds: { getSignatures(): string[] }[] = signed.getCredentials();
   const credentials = creds.map((credential) =>
     credential.getSignatures().map((sig) => utils.hexToBuffer(sig) as Uint8Array),
   );
   const unsigned = codecs.packCodec(tx);
+  const read = unsigned.length + codecs.getDefaultCodec().PackPrefixList(signed.credentials).length;
+  if (read !== bytes.length)
+    throw new Refusal(read < bytes.length ? trailing(read, bytes.length) : parseError(chain, bytes, ''));
   const credentialTypes = credentialTypesOf(chain, bytes, unsigned.length, creds.length);
   return { chain, tx, credentials, credentialTypes, bytes, id: idOf(bytes), unsignedHash: sha256(unsigned) };
 }

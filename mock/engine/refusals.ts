@@ -116,7 +116,12 @@ export const TEXTS = {
   // vms/platformvm/txs/base_tx.go (memo after Durango: vms/components/avax/base_tx.go VerifyMemoFieldLength)
   pMemoNotEmpty: (size: number) => `memo exceeds maximum length: ${size} > 0`,
   // vms/platformvm/txs/executor/standard_tx_executor.go, staker_tx_verification.go, subnet_tx_verification.go
-  wrongTxType: 'unsupported tx type',
+  wrongTxType: 'wrong transaction type',
+  addValidatorPostDurango: 'AddValidatorTx is not permitted post-Durango',
+  addDelegatorPostDurango: 'AddDelegatorTx is not permitted post-Durango',
+  transformSubnetPostEtna: 'TransformSubnetTx is not permitted post-Etna',
+  emptyNodeID: 'validator nodeID cannot be empty',
+  heliconNotActive: 'attempting to use a Helicon-upgrade feature prior to activation',
   pNoImportInputs: 'tx has no imported inputs',
   authWrongNumberOfCredentials: 'should have the same number of credentials as inputs',
   unauthorized: 'unauthorized modification',

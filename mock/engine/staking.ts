@@ -34,8 +34,8 @@ export function verifyStaking(world: World, decoded: DecodedTx): Effects | undef
   const staking = world.config.staking;
   const validator = tx.subnetValidator.validator;
   const subnetID: string = tx.subnetValidator.subnetId.toString();
-  if (subnetID !== world.chainIDs.P)
-    throw new Refusal(`${TEXTS.wrongTxType}: permissionless staking on a subnet other than the Primary Network`);
+  // getValidatorRules: any other subnet's rules come from its TransformSubnetTx, which none has since Etna.
+  if (subnetID !== world.chainIDs.P) throw new Refusal(TEXTS.notFound);
   const nodeID = `NodeID-${cb58Encode(validator.nodeId.toBytes())}`;
   const start = world.time.get();
   const end: bigint = validator.endTime.value();
