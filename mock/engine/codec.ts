@@ -49,12 +49,28 @@ export function decodeTx(chain: UtxoChain, bytes: Uint8Array): DecodedTx {
   const credentials = creds.map((credential) =>
     credential.getSignatures().map((sig) => utils.hexToBuffer(sig) as Uint8Array),
   );
+  if (chain === 'X') checkTransferables(tx);
   const unsigned = codecs.packCodec(tx);
   const read = unsigned.length + codecs.getDefaultCodec().PackPrefixList(signed.credentials).length;
   if (read !== bytes.length)
     throw new Refusal(read < bytes.length ? trailing(read, bytes.length) : parseError(chain, bytes, ''));
   const credentialTypes = credentialTypesOf(chain, bytes, unsigned.length, creds.length);
   return { chain, tx, credentials, credentialTypes, bytes, id: idOf(bytes), unsignedHash: sha256(unsigned) };
+}
+
+/**
+ * The node's codec refuses, while parsing, an X-Chain output or input of a type its interface does not admit (a mint
+ * output or an NFT where a TransferableOut must be, an output where a TransferableIn must be); avalanchejs' admits any
+ * registered type there. avalanchejs names the X-Chain's types after the node's Go packages.
+ */
+function checkTransferables(tx: Transaction): void {
+  const refuse = (value: { _type: string }, iface: string) => {
+    throw new Refusal(`couldn't unmarshal interface: *${value._type} does not implement interface ${iface}`);
+  };
+  for (const out of [...tx.baseTx.outputs, ...(tx._type === 'avm.ExportTx' ? tx.outs : [])])
+    if (out.output._type !== 'secp256k1fx.TransferOutput') refuse(out.output, 'avax.TransferableOut');
+  for (const input of [...tx.baseTx.inputs, ...(tx._type === 'avm.ImportTx' ? tx.ins : [])])
+    if (input.input._type !== 'secp256k1fx.TransferInput') refuse(input.input, 'avax.TransferableIn');
 }
 
 const CREDENTIAL_TYPES: Record<number, string> = { 9: 'secp256k1fx.Credential', 14: 'nftfx.Credential' };

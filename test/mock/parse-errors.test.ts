@@ -3,7 +3,20 @@
  * wrapped as avm.issueTx (not at all) and platform.issueTx ("couldn't parse tx: " twice) wrap it: a real signed tx,
  * cut at each kind of field, with a byte too many, a slice too long, a wrong version or type.
  */
-import { addTxSignatures, avm, secp256k1, TransferableOutput, Utxo, utils } from '@avalabs/avalanchejs';
+import {
+  Id,
+  MintOutput,
+  OutputOwners,
+  TransferableOutput,
+  type TransferOutput,
+  Utxo,
+  addTxSignatures,
+  avaxSerial,
+  avm,
+  avmSerial,
+  secp256k1,
+  utils,
+} from '@avalabs/avalanchejs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../mock/engine/engine.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
@@ -117,5 +130,23 @@ describe('types platform.issueTx parses but refuses', () => {
   it('AdvanceTimeTx and RewardValidatorTx: the wrong transaction type', () => {
     expect(refusal('P', hex(`000000000013${'00'.repeat(8)}00000000`))).toBe(`${P}wrong transaction type`);
     expect(refusal('P', hex(`000000000014${'11'.repeat(32)}00000000`))).toBe(`${P}wrong transaction type`);
+  });
+});
+
+describe('types the node codec does not admit where avalanchejs does', () => {
+  it('an X-Chain BaseTx paying out a mint output', () => {
+    const mint = new TransferableOutput(
+      Id.fromString(world.network.avaxAssetID),
+      // avalanchejs' types refuse a mint output here, but its codec encodes and decodes one.
+      new MintOutput(OutputOwners.fromNative([ewoq])) as unknown as TransferOutput,
+    );
+    const base = avaxSerial.BaseTx.fromNative(world.network.networkID, world.chainIDs.X, [mint], [], new Uint8Array());
+    const bytes = utils.concatBytes(
+      utils.getManagerForVM('AVM').packCodec(new avmSerial.BaseTx(base)),
+      hex('00000000'),
+    );
+    expect(refusal('X', bytes)).toBe(
+      "couldn't unmarshal interface: *secp256k1fx.MintOutput does not implement interface avax.TransferableOut",
+    );
   });
 });
