@@ -3,6 +3,7 @@
  * (vms/platformvm/txs/executor/staker_tx_verification.go, post-Durango: a staker starts at the chain time), and the
  * end of staking periods when the chain time passes them (RewardValidatorTx's effects: stake returned, reward paid).
  */
+import { utils } from '@avalabs/avalanchejs';
 import { cb58Encode } from '../../generators/formats.ts';
 import { potentialReward } from '../world/reward.ts';
 import { isCurrent } from '../world/stakers.ts';
@@ -12,7 +13,8 @@ import { type DecodedTx, ownerOf, utxoRecord } from './codec.ts';
 import { type Effects, noEffects, outputsOf } from './effects.ts';
 import { makeUtxo } from '../world/codec.ts';
 import { Refusal, TEXTS } from './refusals.ts';
-import { dynamicFee, flowP, spendAll, syntacticP } from './p.ts';
+import { dynamicFee, flowP, spendAll, syntacticP, wrapped } from './p.ts';
+import { checkOutputsSorted, verifyTransferableOutput } from './syntax.ts';
 
 const MAX_VALIDATOR_WEIGHT_FACTOR = 5n;
 const PERCENT = 1_000_000n;
@@ -42,6 +44,9 @@ export function verifyStaking(world: World, decoded: DecodedTx): Effects | undef
   const weight: bigint = validator.weight.value();
   const duration = end - start;
   const stakeOuts = [...tx.stake];
+  // add_permissionless_*_tx.go SyntacticVerify: each stake output verified, then the stake outputs sorted.
+  for (const out of stakeOuts) wrapped('failed to verify output', () => verifyTransferableOutput(out));
+  checkOutputsSorted(stakeOuts, utils.getManagerForVM('PVM').getDefaultCodec());
   const stakedAsset: string = stakeOuts[0]?.getAssetId() ?? '';
   const isValidator = tx._type === 'pvm.AddPermissionlessValidator';
   let validatorOf: Staker | undefined;
