@@ -237,6 +237,32 @@ describe('X-Chain CreateAssetTx and OperationTx', () => {
     ).toEqual(['nftfx.TransferOutput']);
   });
 
+  it('refuses operations out of order (by their codec bytes), and takes them in order', async () => {
+    const minters = [new MintOutput(owners(ewoq)), new MintOutput(owners(other))].sort((a, b) =>
+      Buffer.compare(codec().PackPrefix(a), codec().PackPrefix(b)),
+    );
+    const create = createAssetTx('Two Minters', 'TWO', [{ fx: 0, outputs: minters }]);
+    const assetID = engine.issue('X', await signed(create, [EWOQ]));
+    const keyOf = (minter: Any) =>
+      minter === minters.find((m) => m.getOutputOwners().equals(owners(ewoq))) ? EWOQ : OTHER_KEY;
+    const ops = minters.map((minter, i) => ({
+      assetID,
+      utxoIDs: [utxoID(assetID, 1 + i)],
+      op: new MintOperation(Input.fromNative([0]), minter, transferOut(BigInt(10 + i), ewoq)),
+      key: keyOf(minter),
+    }));
+    // A TransferableOp's codec bytes: asset ID, UTXO IDs, then the fx operation with its type ID.
+    const opBytes = (op: (typeof ops)[number]) =>
+      (operationTx(baseOf(world.config.txFee), [op]) as Any).ops[0].toBytes(codec()) as Uint8Array;
+    const ordered = [...ops].sort((a, b) => Buffer.compare(opBytes(a), opBytes(b)));
+    const issue = async (list: typeof ops) =>
+      engine.issue('X', await signed(operationTx(baseOf(world.config.txFee), list), [EWOQ, ...list.map((o) => o.key)]));
+    await expect(issue([...ordered].reverse())).rejects.toThrow(/^operations not sorted and unique$/);
+    const txID = await issue(ordered);
+    expect(read('getBalance', { address: address(ewoq), assetID })).toMatchObject({ balance: '21' });
+    expect(world.txs.get(txID)?.status).toBe('Accepted');
+  });
+
   it('refuses a CreateAssetTx whose initial states or outputs break the node rules', async () => {
     const issue = async (states: { fx: number; outputs: Any[] }[]) =>
       engine.issue('X', await signed(createAssetTx('Coin', 'CN', states), [EWOQ]));
