@@ -191,6 +191,7 @@ function standard(world: World, decoded: DecodedTx): Effects {
     case 'pvm.ImportTx': {
       imported = [...tx.ins];
       if (imported.length === 0) throw new Refusal(TEXTS.pNoImportInputs);
+      for (const input of imported) wrapped('input failed verification', () => verifyTransferableInput(input));
       checkSortedUnique(imported);
       const source: string = tx.sourceChain.toString();
       sameSubnet(world, source, 'P');
@@ -199,6 +200,11 @@ function standard(world: World, decoded: DecodedTx): Effects {
     case 'pvm.ExportTx':
       exported = [...tx.outs];
       if (exported.length === 0) throw new Refusal(TEXTS.noExportOutputs);
+      for (const out of exported) {
+        wrapped('output failed verification', () => verifyTransferableOutput(out));
+        if ((out.output as Transaction)._type === 'pvm.StakeableLockOut') throw new Refusal(TEXTS.wrongLocktime);
+      }
+      checkOutputsSorted(exported, utils.getManagerForVM('PVM').getDefaultCodec());
       sameSubnet(world, tx.destination.toString(), 'P');
       break;
     case 'pvm.CreateSubnetTx': {

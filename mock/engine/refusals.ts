@@ -123,6 +123,8 @@ export const TEXTS = {
   emptyNodeID: 'validator nodeID cannot be empty',
   heliconNotActive: 'attempting to use a Helicon-upgrade feature prior to activation',
   pNoImportInputs: 'tx has no imported inputs',
+  // vms/platformvm/txs/export_tx.go
+  wrongLocktime: 'wrong locktime reported',
   authWrongNumberOfCredentials: 'should have the same number of credentials as inputs',
   unauthorized: 'unauthorized modification',
   immutable: 'is immutable',

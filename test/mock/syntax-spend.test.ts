@@ -152,6 +152,34 @@ describe('orderings, as the syntactic verifiers check them', () => {
   });
 });
 
+describe('P-Chain export outputs (export_tx.go SyntacticVerify)', () => {
+  it('refuses an exported stakeable lock and exported outputs out of order', async () => {
+    const a = give('P', 10n * AVAX);
+    const exportTx = (outs: TransferableOutput[]) => {
+      const base = avaxSerial.BaseTx.fromNative(
+        world.network.networkID,
+        world.chainIDs.P,
+        [],
+        [inputOf(a)],
+        new Uint8Array(),
+      );
+      return new pvmSerial.ExportTx(base, Id.fromString(world.chainIDs.X), outs);
+    };
+    const issueExport = async (outs: TransferableOutput[]) => {
+      const tx = exportTx(outs);
+      const message = manager('P').packCodec(tx);
+      const credential = new Credential([new Signature(await secp256k1.sign(message, EWOQ))]);
+      return engine.issue('P', utils.concatBytes(message, manager('P').getDefaultCodec().PackPrefixList([credential])));
+    };
+    await expect(issueExport([out(AVAX, owners(ewoq), world.time.get() + 60n)])).rejects.toThrow(
+      `${P_PREFIX}wrong locktime reported`,
+    );
+    await expect(issueExport([out(2n, owners(ewoq)), out(1n, owners(ewoq))])).rejects.toThrow(
+      `${P_PREFIX}outputs not sorted`,
+    );
+  });
+});
+
 describe('P-Chain locked funds (utxo/verifier.go VerifySpend)', () => {
   const locktime = () => world.time.get() + 3600n;
 
