@@ -8,6 +8,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { cb58Encode } from '../../generators/formats.ts';
 import { idOf, utxoIDBytes } from '../world/codec.ts';
 import type { Owner, Utxo, UtxoChain } from '../world/types.ts';
+import { MAX_TX_SIZE, parseError, trailing } from './parse-errors.ts';
+import { Refusal } from './refusals.ts';
 
 /**
  * A decoded transaction, read by field: the engine dispatches on `_type` over some twenty classes whose declared
@@ -21,6 +23,8 @@ export interface DecodedTx {
   tx: Transaction;
   /** One list of signatures per credential, in the transaction's order. */
   credentials: Uint8Array[][];
+  /** Each credential's type (`secp256k1fx.Credential`, `nftfx.Credential`): the fx it belongs to. */
+  credentialTypes: string[];
   bytes: Uint8Array;
   id: string;
   /** What every signature signs. */
@@ -30,17 +34,63 @@ export interface DecodedTx {
 const manager = (chain: UtxoChain) => utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
-/** Decodes the signed bytes of a transaction of `chain`; the codec's own error when they are not one. */
+/** Decodes the signed bytes of a transaction of `chain`; the node's parse error (./parse-errors.ts) when they are not one. */
 export function decodeTx(chain: UtxoChain, bytes: Uint8Array): DecodedTx {
   const codecs = manager(chain);
-  const signed = codecs.unpack(bytes, avaxSerial.SignedTx);
+  if (bytes.length > MAX_TX_SIZE) throw new Refusal(parseError(chain, bytes, ''));
+  let signed: avaxSerial.SignedTx;
+  try {
+    signed = codecs.unpack(bytes, avaxSerial.SignedTx);
+  } catch (error) {
+    throw new Refusal(parseError(chain, bytes, (error as Error).message));
+  }
   const tx = signed.unsignedTx;
-  const credentials = signed
-    .getCredentials()
-    .map((credential: { getSignatures(): string[] }) =>
-      credential.getSignatures().map((sig) => utils.hexToBuffer(sig) as Uint8Array),
-    );
-  return { chain, tx, credentials, bytes, id: idOf(bytes), unsignedHash: sha256(codecs.packCodec(tx)) };
+  const creds: { getSignatures(): string[] }[] = signed.getCredentials();
+  const credentials = creds.map((credential) =>
+    credential.getSignatures().map((sig) => utils.hexToBuffer(sig) as Uint8Array),
+  );
+  if (chain === 'X') checkTransferables(tx);
+  const unsigned = codecs.packCodec(tx);
+  const read = unsigned.length + codecs.getDefaultCodec().PackPrefixList(signed.credentials).length;
+  if (read !== bytes.length)
+    throw new Refusal(read < bytes.length ? trailing(read, bytes.length) : parseError(chain, bytes, ''));
+  const credentialTypes = credentialTypesOf(chain, bytes, unsigned.length, creds.length);
+  return { chain, tx, credentials, credentialTypes, bytes, id: idOf(bytes), unsignedHash: sha256(unsigned) };
+}
+
+/**
+ * The node's codec refuses, while parsing, an X-Chain output or input of a type its interface does not admit (a mint
+ * output or an NFT where a TransferableOut must be, an output where a TransferableIn must be); avalanchejs' admits any
+ * registered type there. avalanchejs names the X-Chain's types after the node's Go packages.
+ */
+function checkTransferables(tx: Transaction): void {
+  const refuse = (value: { _type: string }, iface: string) => {
+    throw new Refusal(`couldn't unmarshal interface: *${value._type} does not implement interface ${iface}`);
+  };
+  for (const out of [...tx.baseTx.outputs, ...(tx._type === 'avm.ExportTx' ? tx.outs : [])])
+    if (out.output._type !== 'secp256k1fx.TransferOutput') refuse(out.output, 'avax.TransferableOut');
+  for (const input of [...tx.baseTx.inputs, ...(tx._type === 'avm.ImportTx' ? tx.ins : [])])
+    if (input.input._type !== 'secp256k1fx.TransferInput') refuse(input.input, 'avax.TransferableIn');
+}
+
+const CREDENTIAL_TYPES: Record<number, string> = { 9: 'secp256k1fx.Credential', 14: 'nftfx.Credential' };
+
+/**
+ * Each credential's type, read from its type ID in the signed bytes: avalanchejs 5.2.0 decodes an nftfx credential
+ * into a secp256k1fx one (the subclass inherits its parent's fromBytes), and the fx a credential names matters to the
+ * node. The layout after the unsigned bytes is the codec's: a count, then per credential its type ID, a signature
+ * count and 65-byte signatures, already checked by the decode above.
+ */
+function credentialTypesOf(chain: UtxoChain, bytes: Uint8Array, offset: number, count: number): string[] {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const types: string[] = [];
+  let at = offset + 4;
+  for (let i = 0; i < count; i++) {
+    const typeID = view.readUInt32BE(at);
+    types.push(chain === 'X' ? (CREDENTIAL_TYPES[typeID] ?? `type ${typeID}`) : 'secp256k1fx.Credential');
+    at += 8 + 65 * view.readUInt32BE(at + 4);
+  }
+  return types;
 }
 
 /** The UTXO table key (hex of the UTXO ID) of an input's UTXOID. */
@@ -104,6 +154,21 @@ export function utxoRecord(chain: UtxoChain, txID: string, index: number, assetI
 export const outputType = (utxo: Utxo): number =>
   Buffer.from(utxo.bytes.buffer, utxo.bytes.byteOffset, utxo.bytes.length).readUInt32BE(70);
 export const TRANSFER_OUTPUT = 7;
+/** The AVM codec's type IDs of the fxs' outputs (vms/avm/txs/parser.go: secp256k1fx from 5, nftfx from 10). */
+export const MINT_OUTPUT = 6;
+export const NFT_MINT_OUTPUT = 10;
+export const NFT_TRANSFER_OUTPUT = 11;
+
+/** The fx output a stored X-Chain UTXO holds, decoded by the codec (operations compare its group ID and payload). */
+export function storedOutput(utxo: Utxo): Transaction {
+  return manager('X').unpack(utxo.bytes, CodecUtxo).output;
+}
+
+/** The class the AVM codec registers under `typeID` (avalanchejs exports no nftfx classes by name). */
+export function avmClass(typeID: number): new (...args: never[]) => Transaction {
+  const codec = manager('X').getDefaultCodec() as unknown as { typeIdToType: (new (...args: never[]) => unknown)[] };
+  return codec.typeIdToType[typeID]!;
+}
 export const STAKEABLE_LOCK_OUT = 22;
 
 export const shortIDText = (address: string): string => cb58Encode(Buffer.from(address, 'hex'));

@@ -68,7 +68,8 @@ export class Engine {
       decoded = decodeTx(chain, bytes);
     } catch (error) {
       const text = (error as Error).message;
-      throw new Refusal(chain === 'P' ? `couldn't parse tx: ${text}` : text);
+      // P: txs.Parse wraps the codec's error, then service.go IssueTx wraps that; X answers the codec's error as is.
+      throw new Refusal(chain === 'P' ? `couldn't parse tx: couldn't parse tx: ${text}` : text);
     }
     const pool = this.pools[chain];
     if (pool.some((p) => p.decoded.id === decoded.id)) return decoded.id;

@@ -4,7 +4,7 @@
  * the wrapping that block/executor/manager.go, network/gossip.go and service.go add (./refusals.ts pIssue).
  * Staking transactions are in ./staking.ts.
  */
-import { type TransferableInput, type TransferableOutput, pvm } from '@avalabs/avalanchejs';
+import { type TransferableInput, type TransferableOutput, pvm, utils } from '@avalabs/avalanchejs';
 import { atomicKey, type World } from '../world/world.ts';
 import type { Utxo } from '../world/types.ts';
 import {
@@ -20,7 +20,9 @@ import { type Effects, checkSortedUnique, exportsOf, noEffects, outputsOf } from
 import { Refusal, TEXTS, pIssue, pMissingUtxo, pWarp } from './refusals.ts';
 import { requireUpgrade } from './upgrades.ts';
 import { WarpRefusal } from './warp.ts';
+import { verifyConservation } from './locked.ts';
 import { verifyCredentials, verifySpend } from './spend.ts';
+import { checkOutputsSorted, verifyOwners, verifyTransferableInput, verifyTransferableOutput } from './syntax.ts';
 import { sameSubnet } from './x.ts';
 
 /** gas.CalculatePrice (vms/components/gas/gas.go): minPrice * e^(excess / K), by the node's integer Taylor series. */
@@ -74,24 +76,23 @@ export function spendP(
   }
 }
 
-/** A stakeable lock (stakeable.LockOut or LockIn) still in force at `now`. */
-const lockedUntil = (value: Transaction, now: bigint): boolean =>
-  (value._type === 'pvm.StakeableLockOut' || value._type === 'pvm.StakeableLockIn') && value.lockTime.value() > now;
-
-/** The unlocked flow: AVAX and other assets consumed cover those produced, plus the fee (`produced` holds extra burns). */
+/** The conservation of funds, locked and unlocked, plus the fee (./locked.ts); `fee` holds any extra AVAX burnt. */
 export function flowP(
   world: World,
   ins: readonly TransferableInput[],
   outs: readonly TransferableOutput[],
   fee: bigint,
 ): void {
-  const now = world.time.get();
-  const balance = new Map<string, bigint>([[world.network.avaxAssetID, -fee]]);
-  const add = (assetID: string, amount: bigint) => balance.set(assetID, (balance.get(assetID) ?? 0n) + amount);
-  for (const out of outs) if (!lockedUntil(out.output, now)) add(out.getAssetId(), -out.amount());
-  for (const input of ins) if (!lockedUntil(input.input, now)) add(input.getAssetId(), input.amount());
-  for (const [assetID, amount] of balance)
-    if (amount < 0n) throw new Refusal(TEXTS.insufficientUnlocked(-amount, assetID));
+  verifyConservation(world, ins, outs, fee);
+}
+
+/** Runs `check`, prefixing its refusal with `prefix` as the node's `fmt.Errorf("prefix: %w")` does. */
+export function wrapped(prefix: string, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    throw error instanceof Refusal ? new Refusal(`${prefix}: ${error.message}`) : error;
+  }
 }
 
 /**
@@ -110,6 +111,9 @@ export function syntacticP(
     throw new Refusal(`metadata failed verification: ${TEXTS.wrongChainID}`);
   if (base.memo.length > 256)
     throw new Refusal(`metadata failed verification: ${TEXTS.memoTooLarge(base.memo.length, 256)}`);
+  for (const out of base.outputs) wrapped('output failed verification', () => verifyTransferableOutput(out));
+  for (const input of base.inputs) wrapped('input failed verification', () => verifyTransferableInput(input));
+  checkOutputsSorted(base.outputs, utils.getManagerForVM('PVM').getDefaultCodec());
   checkSortedUnique(base.inputs);
   if (memo && base.memo.length > 0) throw new Refusal(TEXTS.pMemoNotEmpty(base.memo.length));
   return { ins: [...base.inputs], outs: [...base.outputs] };
@@ -158,8 +162,29 @@ export function spendAll(
   });
 }
 
+/**
+ * The P-Chain types the codec parses but a node does not accept (retired, or of an upgrade not yet active), refused
+ * before any other check, in the words of standard_tx_executor.go and staker_tx_verification.go.
+ */
+function refuseRetired(tx: Transaction): void {
+  switch (tx._type) {
+    case 'pvm.AdvanceTimeTx':
+    case 'pvm.RewardValidatorTx':
+    case 'pvm.RewardAutoRenewedValidatorTx':
+      throw new Refusal(TEXTS.wrongTxType);
+    case 'pvm.AddValidatorTx':
+      if (Buffer.from(tx.validator.nodeId.toBytes()).every((b) => b === 0)) throw new Refusal(TEXTS.emptyNodeID);
+      throw new Refusal(TEXTS.addValidatorPostDurango);
+    case 'pvm.AddDelegatorTx':
+      throw new Refusal(TEXTS.addDelegatorPostDurango);
+    case 'pvm.TransformSubnetTx':
+      throw new Refusal(TEXTS.transformSubnetPostEtna);
+  }
+}
+
 function standard(world: World, decoded: DecodedTx): Effects {
   const tx = decoded.tx;
+  refuseRetired(tx);
   const { ins, outs } = syntacticP(world, decoded);
   let creds = decoded.credentials;
   const effects = noEffects();
@@ -171,6 +196,7 @@ function standard(world: World, decoded: DecodedTx): Effects {
     case 'pvm.ImportTx': {
       imported = [...tx.ins];
       if (imported.length === 0) throw new Refusal(TEXTS.pNoImportInputs);
+      for (const input of imported) wrapped('input failed verification', () => verifyTransferableInput(input));
       checkSortedUnique(imported);
       const source: string = tx.sourceChain.toString();
       sameSubnet(world, source, 'P');
@@ -179,9 +205,15 @@ function standard(world: World, decoded: DecodedTx): Effects {
     case 'pvm.ExportTx':
       exported = [...tx.outs];
       if (exported.length === 0) throw new Refusal(TEXTS.noExportOutputs);
+      for (const out of exported) {
+        wrapped('output failed verification', () => verifyTransferableOutput(out));
+        if ((out.output as Transaction)._type === 'pvm.StakeableLockOut') throw new Refusal(TEXTS.wrongLocktime);
+      }
+      checkOutputsSorted(exported, utils.getManagerForVM('PVM').getDefaultCodec());
       sameSubnet(world, tx.destination.toString(), 'P');
       break;
     case 'pvm.CreateSubnetTx': {
+      verifyOwners(tx.subnetOwners);
       const subnet = { id: decoded.id, owner: ownerOf(tx.getSubnetOwners?.() ?? tx.subnetOwners)! };
       effects.apply = (w) => w.subnets.set(subnet.id, subnet);
       break;
@@ -201,7 +233,7 @@ function standard(world: World, decoded: DecodedTx): Effects {
       break;
     }
     default:
-      throw new Refusal(`${TEXTS.wrongTxType}: ${tx._type}`);
+      throw new Refusal(TEXTS.wrongTxType);
   }
   effects.consumed = spendAll(world, decoded, ins, creds.slice(0, ins.length));
   if (creds.length !== ins.length + imported.length)

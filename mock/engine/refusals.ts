@@ -19,6 +19,8 @@ export const TEXTS = {
   // vms/components/avax/transferables.go
   outputsNotSorted: 'outputs not sorted',
   inputsNotSortedUnique: 'inputs not sorted and unique',
+  // vms/components/avax/asset.go
+  emptyAssetID: 'empty asset ID is not valid',
   // database/errors.go (a missing or spent UTXO)
   notFound: 'not found',
   // vms/secp256k1fx/fx.go
@@ -32,6 +34,26 @@ export const TEXTS = {
     `wrong signature: expected signature from ${expected} but got from ${got}`,
   wrongUtxoType: 'wrong utxo type',
   wrongInputType: 'wrong input type',
+  wrongOpType: 'wrong operation type',
+  wrongCredentialType: 'wrong credential type',
+  wrongNumberOfUTXOs: 'wrong number of utxos for the operation',
+  wrongMintCreated: 'wrong mint output created from the operation',
+  // vms/secp256k1fx/output_owners.go, input.go, transfer_output.go, transfer_input.go
+  outputUnspendable: 'output is unspendable',
+  outputUnoptimized: 'output representation should be optimized',
+  addrsNotSortedUnique: 'addresses not sorted and unique',
+  sigIndicesNotSortedUnique: 'address indices not sorted and unique',
+  noValueOutput: 'output has no value',
+  noValueInput: 'input has no value',
+  // vms/nftfx/fx.go, transfer_output.go
+  nftWrongNumberOfUTXOs: 'wrong number of UTXOs for the operation',
+  wrongUniqueID: 'wrong unique ID provided',
+  wrongBytes: 'wrong bytes provided',
+  cantTransfer: 'cant transfer with this fx',
+  payloadTooLarge: 'payload too large',
+  // vms/platformvm/stakeable/stakeable_lock.go
+  invalidLocktime: 'invalid locktime',
+  nestedStakeableLocks: "shouldn't nest stakeable locks",
   // utils/crypto/secp256k1/secp256k1.go
   invalidSig: 'invalid signature',
   mutatedSig: 'signature was mutated from its original format',
@@ -54,8 +76,17 @@ export const TEXTS = {
   unexpectedWhitespace: 'unexpected whitespace provided',
   illegalName: "asset's name must be made up of only letters and numbers",
   illegalSymbol: "asset's symbol must be all upper case letters",
+  initialStatesNotSortedUnique: 'initial states not sorted and unique',
+  noOperations: 'an operationTx must have at least one operation',
+  doubleSpend: 'inputs attempt to double spend an input',
+  operationsNotSortedUnique: 'operations not sorted and unique',
+  // vms/avm/txs/operation.go, initial_state.go
+  utxoIDsNotSortedUnique: 'utxo IDs not sorted and unique',
+  unknownFx: 'unknown feature extension',
   // vms/avm/txs/executor/semantic_verifier.go
   assetIDMismatch: "asset IDs in the input don't match the utxo",
+  notAnAsset: 'not an asset',
+  incompatibleFx: 'incompatible feature extension',
   // vms/platformvm/utxo/verifier.go
   pWrongNumberOfCredentials: (inputs: number, creds: number) =>
     `wrong number of credentials: ${inputs} inputs != ${creds} credentials`,
@@ -88,8 +119,14 @@ export const TEXTS = {
   // vms/platformvm/txs/base_tx.go (memo after Durango: vms/components/avax/base_tx.go VerifyMemoFieldLength)
   pMemoNotEmpty: (size: number) => `memo exceeds maximum length: ${size} > 0`,
   // vms/platformvm/txs/executor/standard_tx_executor.go, staker_tx_verification.go, subnet_tx_verification.go
-  wrongTxType: 'unsupported tx type',
+  wrongTxType: 'wrong transaction type',
+  addValidatorPostDurango: 'AddValidatorTx is not permitted post-Durango',
+  addDelegatorPostDurango: 'AddDelegatorTx is not permitted post-Durango',
+  transformSubnetPostEtna: 'TransformSubnetTx is not permitted post-Etna',
+  emptyNodeID: 'validator nodeID cannot be empty',
   pNoImportInputs: 'tx has no imported inputs',
+  // vms/platformvm/txs/export_tx.go
+  wrongLocktime: 'wrong locktime reported',
   authWrongNumberOfCredentials: 'should have the same number of credentials as inputs',
   unauthorized: 'unauthorized modification',
   immutable: 'is immutable',

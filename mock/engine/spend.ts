@@ -66,8 +66,8 @@ export function verifySpend(
   now: bigint,
   type = outputType(utxo),
 ): void {
-  if (type !== TRANSFER_OUTPUT) throw new Refusal(TEXTS.wrongUtxoType);
   if (input._type !== 'secp256k1fx.TransferInput') throw new Refusal(TEXTS.wrongInputType);
+  if (type !== TRANSFER_OUTPUT) throw new Refusal(TEXTS.wrongUtxoType);
   if (utxo.amount !== input.amount()) throw new Refusal(TEXTS.mismatchedAmounts(utxo.amount, input.amount()));
   verifyCredentials(hash, input.sigIndicies(), signatures, utxo.owner, now);
 }

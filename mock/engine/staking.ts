@@ -3,6 +3,7 @@
  * (vms/platformvm/txs/executor/staker_tx_verification.go, post-Durango: a staker starts at the chain time), and the
  * end of staking periods when the chain time passes them (RewardValidatorTx's effects: stake returned, reward paid).
  */
+import { utils } from '@avalabs/avalanchejs';
 import { cb58Encode } from '../../generators/formats.ts';
 import { potentialReward } from '../world/reward.ts';
 import { isCurrent } from '../world/stakers.ts';
@@ -13,8 +14,9 @@ import { verifyProofOfPossession } from './bls.ts';
 import { type Effects, noEffects, outputsOf } from './effects.ts';
 import { makeUtxo } from '../world/codec.ts';
 import { Refusal, TEXTS } from './refusals.ts';
-import { dynamicFee, flowP, spendAll, syntacticP } from './p.ts';
+import { dynamicFee, flowP, spendAll, syntacticP, wrapped } from './p.ts';
 import { advanceL1 } from './l1-state.ts';
+import { checkOutputsSorted, verifyTransferableOutput } from './syntax.ts';
 
 const MAX_VALIDATOR_WEIGHT_FACTOR = 5n;
 const PERCENT = 1_000_000n;
@@ -36,14 +38,17 @@ export function verifyStaking(world: World, decoded: DecodedTx): Effects | undef
   const staking = world.config.staking;
   const validator = tx.subnetValidator.validator;
   const subnetID: string = tx.subnetValidator.subnetId.toString();
-  if (subnetID !== world.chainIDs.P)
-    throw new Refusal(`${TEXTS.wrongTxType}: permissionless staking on a subnet other than the Primary Network`);
+  // getValidatorRules: any other subnet's rules come from its TransformSubnetTx, which none has since Etna.
+  if (subnetID !== world.chainIDs.P) throw new Refusal(TEXTS.notFound);
   const nodeID = `NodeID-${cb58Encode(validator.nodeId.toBytes())}`;
   const start = world.time.get();
   const end: bigint = validator.endTime.value();
   const weight: bigint = validator.weight.value();
   const duration = end - start;
   const stakeOuts = [...tx.stake];
+  // add_permissionless_*_tx.go SyntacticVerify: each stake output verified, then the stake outputs sorted.
+  for (const out of stakeOuts) wrapped('failed to verify output', () => verifyTransferableOutput(out));
+  checkOutputsSorted(stakeOuts, utils.getManagerForVM('PVM').getDefaultCodec());
   const stakedAsset: string = stakeOuts[0]?.getAssetId() ?? '';
   const isValidator = tx._type === 'pvm.AddPermissionlessValidator';
   if (isValidator) verifySigner(tx.signer);

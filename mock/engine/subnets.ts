@@ -8,6 +8,7 @@ import type { Staker } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import { type DecodedTx, ownerOf } from './codec.ts';
 import { type Effects, noEffects, outputsOf } from './effects.ts';
+import { verifyOwners, verifySigIndices } from './syntax.ts';
 import { authorize, dynamicFee, flowP, spendAll, syntacticP } from './p.ts';
 import { Refusal, TEXTS } from './refusals.ts';
 
@@ -78,6 +79,8 @@ export function verifySubnetTx(world: World, decoded: DecodedTx): Effects | unde
     }
     case 'pvm.TransferSubnetOwnershipTx': {
       syntacticP(world, decoded);
+      verifySigIndices(tx.subnetAuth);
+      verifyOwners(tx.subnetOwners);
       const subnetID: string = tx.subnetID.toString();
       pay(world, decoded, authorize(world, decoded, subnetID, tx.subnetAuth, false), effects);
       const owner = ownerOf(tx.subnetOwners)!;

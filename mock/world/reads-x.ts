@@ -14,7 +14,7 @@ import {
   utxoPage,
   utxoRef,
 } from './reads.ts';
-import type { Block } from './types.ts';
+import type { Block, Utxo } from './types.ts';
 import type { World } from './world.ts';
 
 /** vm.lookupAssetID: an asset ID as it is, else an alias of one. */
@@ -34,12 +34,18 @@ function serviceAddress(world: World, address: unknown): string {
   }
 }
 
-/** The transfer outputs a balance counts. */
+/** The linearcodec type ID of a UTXO's output (after codec version, tx ID, output index and asset ID). */
+const outputTypeID = (u: Utxo) => Buffer.from(u.bytes.buffer, u.bytes.byteOffset, u.bytes.length).readUInt32BE(70);
+const SECP256K1FX_TRANSFER_OUTPUT = 7;
+
+/** The transfer outputs a balance counts: secp256k1fx ones alone (not mint outputs, not NFTs). */
 function counted(world: World, owner: string, includePartial: boolean) {
   const now = world.time.get();
   return allUtxos(world, 'X', [owner]).filter(
     (u) =>
-      u.stakeableLocktime === 0n && (includePartial || (u.owner.addresses.length === 1 && u.owner.locktime <= now)),
+      outputTypeID(u) === SECP256K1FX_TRANSFER_OUTPUT &&
+      u.stakeableLocktime === 0n &&
+      (includePartial || (u.owner.addresses.length === 1 && u.owner.locktime <= now)),
   );
 }
 

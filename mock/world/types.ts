@@ -63,6 +63,8 @@ export interface Asset {
   name: string;
   symbol: string;
   denomination: number;
+  /** The fx indices of its initial states (0 secp256k1fx, 1 nftfx, 2 propertyfx); absent means secp256k1fx alone. */
+  fxs?: number[];
 }
 
 export interface Subnet {

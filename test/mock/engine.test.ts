@@ -530,3 +530,40 @@ describe('snapshots', () => {
     expect([balanceOf('X', recipient), balanceOf('X', ewoq)]).toEqual([0n, before]);
   });
 });
+
+describe('stake outputs (add_permissionless_validator_tx.go SyntacticVerify)', () => {
+  it('refuses a zero stake output and stake outputs out of order', async () => {
+    const staking = world.config.staking;
+    const build = (stake: (weight: bigint) => TransferableOutput[]) => {
+      const unsigned = pvm.newAddPermissionlessValidatorTx(
+        {
+          feeState: feeState(world),
+          fromAddressesBytes: [ewoq],
+          utxos: utxosOf('P', ewoq),
+          nodeId: `NodeID-${cb58Encode(new Uint8Array(20).fill(43))}`,
+          subnetId: world.chainIDs.P,
+          start: world.time.get(),
+          end: world.time.get() + staking.minStakeDuration * 2n,
+          weight: staking.minValidatorStake,
+          rewardAddresses: [ewoq],
+          delegatorRewardsOwner: [ewoq],
+          shares: 20_000,
+        },
+        contextOf(world),
+      );
+      // What no SDK builds: the stake outputs replaced before signing.
+      (unsigned.getTx() as unknown as { stake: TransferableOutput[] }).stake = stake(staking.minValidatorStake);
+      return sign(unsigned);
+    };
+    const stakeOut = (amount: bigint) => TransferableOutput.fromNative(world.network.avaxAssetID, amount, [ewoq]);
+    const prefix = "couldn't issue tx: failed verification: failed execution: ";
+    const zero = await build((w) => [stakeOut(0n), stakeOut(w)]);
+    expect(() => engine.issue('P', zero)).toThrow(
+      `${prefix}standard tx ${idOf(zero)} failed execution: failed to verify output: output has no value`,
+    );
+    const unsorted = await build((w) => [stakeOut(w / 2n + 1n), stakeOut(w / 2n - 1n)]);
+    expect(() => engine.issue('P', unsorted)).toThrow(
+      `${prefix}standard tx ${idOf(unsorted)} failed execution: outputs not sorted`,
+    );
+  });
+});

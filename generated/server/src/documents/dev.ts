@@ -319,9 +319,9 @@ export const devDocument: OpenrpcDocument = {
             "name": "mineResult",
             "value": {
               "blockIDs": [
-                "2YHkaVv9tQQ5fQcycbLHTkkZ4Uq61aEG5SPM2kWXaj7WNNMM4E"
+                "6tqv6gRrvyK2iWod2sYr8Bsj8jt7SMgx1Q748YhSg3ogd2FZA"
               ],
-              "height": "2"
+              "height": "1"
             }
           }
         },
@@ -341,10 +341,10 @@ export const devDocument: OpenrpcDocument = {
             "name": "mineResult",
             "value": {
               "blockIDs": [
-                "TUpACNubLhRNtZkoP8xNLW5iXtTpVgW12M6JrfC8w6T44F1Dw",
-                "f5ezwc3pnyF3icM2Cuc5u27AaXttYfL5rhQgSCuZczM1jQnju"
+                "onP9TXf3AcyVAQwKhAzAeppAwTyGX8y9hGgikxuddUaoMSKNG",
+                "n5zqjfGm2ZwsCa8y5Cq6hgAKKXYAiEz7mzVJhuPjpm6c146Dg"
               ],
-              "height": "3"
+              "height": "2"
             }
           }
         }
@@ -442,10 +442,10 @@ export const devDocument: OpenrpcDocument = {
             "name": "fundResult",
             "value": {
               "utxoID": {
-                "txID": "2SSVKRC57oVKBi7fTMCrmab5wD9E1KUNC1S1QNfaxy6qneamA8",
+                "txID": "9DNByrx1y7rtuHA1U1NpGTKSwZGcbuMHUJoCkfskQY1gukrnA",
                 "outputIndex": 0
               },
-              "balance": "100000000000"
+              "balance": "300000100000000000"
             }
           }
         },
@@ -469,10 +469,10 @@ export const devDocument: OpenrpcDocument = {
             "name": "fundResult",
             "value": {
               "utxoID": {
-                "txID": "2bWzmAStkb1LQjmMdKp7XB7Gjnx4xUZwQmEeFtPyRfWVPcDeUa",
+                "txID": "9DNByrx1y7rtuHA1U1NpGTKSwZGcbuMHUJoCkfskQY1gukrnA",
                 "outputIndex": 0
               },
-              "balance": "2000000000000"
+              "balance": "30002000000000000"
             }
           }
         }
