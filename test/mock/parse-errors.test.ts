@@ -128,8 +128,12 @@ describe('codec errors of platform.issueTx', () => {
 describe('types platform.issueTx parses but refuses', () => {
   const P = /^couldn't issue tx: failed verification: failed execution: standard tx \w+ failed execution: /;
   it('AdvanceTimeTx and RewardValidatorTx: the wrong transaction type', () => {
-    expect(refusal('P', hex(`000000000013${'00'.repeat(8)}00000000`))).toMatch(new RegExp(`${P.source}wrong transaction type$`));
-    expect(refusal('P', hex(`000000000014${'11'.repeat(32)}00000000`))).toMatch(new RegExp(`${P.source}wrong transaction type$`));
+    expect(refusal('P', hex(`000000000013${'00'.repeat(8)}00000000`))).toMatch(
+      new RegExp(`${P.source}wrong transaction type$`),
+    );
+    expect(refusal('P', hex(`000000000014${'11'.repeat(32)}00000000`))).toMatch(
+      new RegExp(`${P.source}wrong transaction type$`),
+    );
   });
 });
 

@@ -217,7 +217,9 @@ describe('P-Chain locked funds (utxo/verifier.go VerifySpend)', () => {
     const moved = lockedSpend(AVAX, () => [out(5n * AVAX, owners(low), locktime())]);
     const lowOwner = ownerID({ locktime: 0n, threshold: 1, addresses: [hex(low)] });
     await expect(issue('P', moved)).rejects.toThrow(
-      pRefusal(`insufficient locked funds: ${lowOwner} needs ${4n * AVAX} more ${world.network.avaxAssetID} for locktime ${locktime()}`),
+      pRefusal(
+        `insufficient locked funds: ${lowOwner} needs ${4n * AVAX} more ${world.network.avaxAssetID} for locktime ${locktime()}`,
+      ),
     );
     const later = lockedSpend(AVAX, () => [out(5n * AVAX, owners(ewoq), locktime() + 1n)]);
     await expect(issue('P', later)).rejects.toThrow(/insufficient locked funds: \w+ needs 4000000000 more/);
