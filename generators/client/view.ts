@@ -5,7 +5,8 @@ import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { clientClassName, clientErrorsName, clientOptionsName } from '../model/names.ts';
 import { sensitiveKeys } from '../model/sensitive.ts';
 import type { EndpointModel, ExampleModel, Json, MethodModel, SpecModel } from '../model/types.ts';
-import { commentLines, methodComment } from './docs.ts';
+import { commentLines } from '../shared/comments.ts';
+import { methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
 import { messagePattern } from '../model/errors.ts';
 

@@ -78,8 +78,10 @@ function buildEndpoint(
     .map(([name, variable]) => ({ name, default: str(variable.default), description: str(variable.description) }));
 
   const typeName = endpointTypeName(bundle.name);
-  const componentSchemas = ((doc.components as Obj | undefined)?.schemas ?? {}) as Record<string, JsonSchema>;
+  const components = (doc.components ?? {}) as Obj;
+  const componentSchemas = (components.schemas ?? {}) as Record<string, JsonSchema>;
   for (const [name, schema] of Object.entries(componentSchemas)) schemas[name] = schema;
+  const invalidArgument = ((components.errors ?? {}) as Record<string, Obj>).InvalidArgument?.message;
   const methods = ((doc.methods ?? []) as Obj[]).map((method, index) => buildMethod(doc, method, index));
   claimNames(bundle, typeName, methods, names, titledTypes);
   return {
@@ -97,6 +99,8 @@ function buildEndpoint(
     pathVariables,
     defaultBaseUrl,
     methods,
+    license: str((info.license as Obj | undefined)?.name),
+    invalidArgument: str(invalidArgument),
     document: doc as JsonSchema,
     ...(bundle.profile ? { profile: bundle.profile } : {}),
   };
@@ -145,6 +149,7 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
     summary: str(method.summary),
     description: str(method.description),
     params,
+    paramStructure: paramStructureOf(method.paramStructure),
     result: resultNode
       ? {
           name: str(resultNode.name),
@@ -284,4 +289,8 @@ function paginationOf(pagination: MethodModel['pagination']): MethodModel['pagin
   if (!pagination) return undefined;
   const { cursorParam, cursorField, pageSizeParam, maxPageSize, itemsField } = pagination;
   return { cursorParam, cursorField, pageSizeParam, maxPageSize, itemsField };
+}
+
+function paramStructureOf(value: unknown): MethodModel['paramStructure'] {
+  return value === 'by-name' || value === 'by-position' ? value : 'either';
 }

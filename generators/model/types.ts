@@ -48,6 +48,13 @@ export interface EndpointModel {
   methods: MethodModel[];
   /** The bundled document exactly as loaded (for publishing, `rpc.discover` and validators). */
   document: JsonSchema;
+  /** `info.license.name`; empty when the document names none. */
+  license: string;
+  /**
+   * The node's message for params that fail to decode: the message of the document's `InvalidArgument` error
+   * (`components.errors`), which every method lists (openrpc/README.md); empty when the document has none.
+   */
+  invalidArgument: string;
   /** The rule set the spec folder opts into (`avalanche`: Avalanche's formats, node RPC layer); absent for plain OpenRPC. */
   profile?: 'avalanche';
 }
@@ -109,6 +116,8 @@ export interface MethodModel {
   summary: string;
   description: string;
   params: ParamModel[];
+  /** How the method takes its params (OpenRPC `paramStructure`): `either` when the document does not say. */
+  paramStructure: 'by-name' | 'by-position' | 'either';
   result: { name: string; description: string; schema: JsonSchema } | undefined;
   errors: ErrorModel[];
   examples: ExampleModel[];

@@ -3,7 +3,7 @@
  * method's `x-docs-discrepancies` also written into its description, so plain OpenRPC tools, which ignore `x-`
  * fields, still tell readers where the prose docs differ from the node.
  */
-import { discrepancyNote } from '../client/docs.ts';
+import { discrepancyNote } from '../shared/comments.ts';
 import type { GeneratedFile } from '../emit/files.ts';
 import { jsonFile } from '../emit/files.ts';
 import type { EndpointModel, JsonSchema, SpecModel } from '../model/types.ts';

@@ -1,5 +1,5 @@
 /** What the server templates show, computed from the model: the templates only lay it out. */
-import { commentLines, deprecation } from '../client/docs.ts';
+import { commentLines, deprecation } from '../shared/comments.ts';
 import { headerText } from '../emit/header.ts';
 import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, packageFacts } from '../emit/package.ts';
@@ -69,19 +69,11 @@ export function serverPackageView(model: SpecModel): ServerPackageView {
 }
 
 /**
- * The node's text for params that fail to decode: the spec's `InvalidArgument` error, which every method lists
- * (openrpc/README.md). A spec without one (a small test fixture) gets JSON-RPC 2.0's own wording.
+ * The node's text for params that fail to decode (the model's `invalidArgument`), which all endpoints must agree on.
+ * A spec without one (a small test fixture) gets JSON-RPC 2.0's own wording.
  */
 function invalidArgumentMessage(model: SpecModel): string {
-  const messages = new Set(
-    model.endpoints
-      .map(
-        (endpoint) =>
-          (endpoint.document.components as { errors?: Record<string, { message?: unknown }> } | undefined)?.errors
-            ?.InvalidArgument?.message,
-      )
-      .filter((message): message is string => typeof message === 'string'),
-  );
+  const messages = new Set(model.endpoints.map((endpoint) => endpoint.invalidArgument).filter(Boolean));
   if (messages.size > 1)
     throw new Error(`the endpoints disagree on the message of the InvalidArgument error: ${[...messages].join(' / ')}`);
   return [...messages][0] ?? 'Invalid params';
@@ -103,7 +95,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
       paramsType: method.params.length > 0 ? method.typeNames.params : EMPTY,
       resultType: method.result ? method.typeNames.result : EMPTY,
       paramsLiteral: JSON.stringify(method.params.map((p) => p.name)),
-      byName: method.params.length === 0 || paramStructure(endpoint, method) !== 'by-position',
+      byName: method.params.length === 0 || method.paramStructure !== 'by-position',
       shapeLiteral: JSON.stringify(paramsShape(model, method)),
       validateParams: validatorNames(method.name).params,
       validateResult: validatorNames(method.name).result,
@@ -132,11 +124,6 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
     typeImports: [...typeNames].sort().join(', '),
     methods,
   };
-}
-
-function paramStructure(endpoint: EndpointModel, method: MethodModel): string {
-  const methods = endpoint.document.methods as Array<{ paramStructure?: string }>;
-  return methods[method.index]?.paramStructure ?? 'either';
 }
 
 function handlerComment(model: SpecModel, endpoint: EndpointModel, method: MethodModel): string[] {
