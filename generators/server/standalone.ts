@@ -12,7 +12,10 @@ const RUNTIME_HELPERS: Record<string, keyof typeof ajvHelpers> = {
 };
 
 export interface BudgetedCode {
+  /** JavaScript, for the package's `dist/`. */
   code: string;
+  /** The same code as TypeScript, for its `src/`. */
+  typedCode: string;
   /** The runtime/server/ajv.ts helpers the code calls through `require` in ajv's output. */
   helpers: string[];
 }
@@ -76,7 +79,8 @@ export function budgetedCode(standalone: string, who: string): BudgetedCode {
     );
   if (/\brequire\(/.test(code))
     throw new Error(`the validators of ${who} require a module the server runtime does not provide`);
-  return { code: indent(prettySchemas(code)).trim(), helpers: [...helpers].sort() };
+  code = prettySchemas(code);
+  return { code: indent(code).trim(), typedCode: indent(typedCode(code)).trim(), helpers: [...helpers].sort() };
 }
 
 /** ajv writes each schema it keeps as one line of JSON (thousands of columns for a large one); they get one key a line. */
@@ -120,4 +124,33 @@ function bracketBalance(line: string): number {
     else if (ch === '}' || ch === ']' || ch === ')') balance--;
   }
   return balance;
+}
+
+/**
+ * The TypeScript of the same code: ajv's untyped parameters and error list get the runtime's types, and the reads
+ * that ajv knows to be non-null (a called validator's errors after it failed, a format it was given) say so.
+ */
+const TYPINGS: Array<[RegExp, string]> = [
+  [
+    /^function (validate\d+)\(data, \{instancePath="", parentData, parentDataProperty, rootData=data\}=\{\}\)\{$/gm,
+    'function $1(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){',
+  ],
+  [/^let vErrors = null;$/gm, 'let vErrors: ValidationError[] | null = null;'],
+  [/^(for \(const e of [\w.]+\.errors)\)/gm, '$1!)'],
+  [/^(errors \+= [\w.]+\.errors)\.length;$/gm, '$1!.length;'],
+  [/^(const formats\d+ = formats\["[^"]+"\]);$/gm, '$1!;'],
+  // The errors of an `if` branch, which ajv only counts and discards, are empty objects.
+  [/^(const err\d+ = --budget\.left < 0 \? TOO_MANY : )\{\};$/gm, '$1{} as ValidationError;'],
+  [/^export const (validate\w+) = /gm, 'export const $1: ValidateFunction = '],
+];
+
+function typedCode(code: string): string {
+  let typed = code;
+  for (const [pattern, replacement] of TYPINGS) typed = typed.replace(pattern, replacement);
+  if (/^function validate\d+\(data,/m.test(typed))
+    throw new Error('ajv wrote a validator signature generators/server/standalone.ts does not type: update it');
+  // ajv keeps a validator's errors on the function, as ajv's own API does; declared once for TypeScript.
+  const validators = [...typed.matchAll(/^function (validate\d+)\(/gm)].map((match) => match[1]!);
+  const declarations = validators.map((name) => `declare namespace ${name} { let errors: ValidationError[] | null; }`);
+  return `${typed}\n\n${declarations.join('\n')}`;
 }

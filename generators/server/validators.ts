@@ -88,7 +88,7 @@ export function validatorModules(model: SpecModel): Map<string, ValidatorsModule
       imports: [...module.imports, `import { ${WRITER_HELPERS.join(', ')} } from '../runtime/encode.js';`],
       writers: writers.names,
       code: `${module.code}\n${writers.code}`,
-      typedCode: `${module.typedCode}\n${writers.code}`,
+      typedCode: `${module.typedCode}\n${writers.typedCode}`,
     });
   }
   return modules;
@@ -96,7 +96,7 @@ export function validatorModules(model: SpecModel): Map<string, ValidatorsModule
 
 /** Points the standalone code's requires at the runtime's modules and bounds its error lists (standalone.ts). */
 function moduleOf(endpointName: string, standalone: string, names: string[]): Omit<ValidatorsModule, 'writers'> {
-  const { code, helpers } = budgetedCode(standalone, endpointName);
+  const { code, typedCode, helpers } = budgetedCode(standalone, endpointName);
   const formats = [...code.matchAll(/\bformats(?:\["([^"]+)"\]|\.([A-Za-z_$][\w$]*))/g)].map((m) => (m[1] ?? m[2])!);
   const missing = formats.filter((name) => !Object.hasOwn(formatChecks, name));
   if (missing.length > 0)
@@ -105,6 +105,5 @@ function moduleOf(endpointName: string, standalone: string, names: string[]): Om
     ...(formats.length > 0 ? ["import { formats } from '../runtime/formats.js';"] : []),
     `import { ${['budget', 'budgeted', 'keep', 'TOO_MANY', ...helpers].join(', ')} } from '../runtime/ajv.js';`,
   ];
-  const typedCode = code.replace(/^export const (validate\w+) = /gm, 'export const $1: ValidateFunction = ');
   return { imports, names, code, typedCode };
 }

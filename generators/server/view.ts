@@ -4,7 +4,7 @@ import { headerText } from '../emit/header.ts';
 import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { serverNames, validatorNames } from '../model/names.ts';
-import type { EndpointModel, MethodModel, SpecModel } from '../model/types.ts';
+import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import { lifecycle } from '../model/versions.ts';
 import { paramsShape } from './shapes.ts';
 
@@ -94,9 +94,12 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
       wireLiteral: literal(method.name),
       paramsType: method.params.length > 0 ? method.typeNames.params : EMPTY,
       resultType: method.result ? method.typeNames.result : EMPTY,
-      paramsLiteral: JSON.stringify(method.params.map((p) => p.name)),
+      paramsLiteral: compactLiteral(
+        method.params.map((p) => p.name),
+        '    ',
+      ),
       byName: method.params.length === 0 || method.paramStructure !== 'by-position',
-      shapeLiteral: JSON.stringify(paramsShape(model, method)),
+      shapeLiteral: compactLiteral(paramsShape(model, method) as unknown as Json, '    '),
       validateParams: validatorNames(method.name).params,
       validateResult: validatorNames(method.name).result,
       writeResult: validatorNames(method.name).writer,
@@ -135,4 +138,21 @@ function handlerComment(model: SpecModel, endpoint: EndpointModel, method: Metho
   ];
   if (method.deprecated) tags.push(`@deprecated ${deprecation(model, method, { link: false })}`);
   return commentLines([method.summary, served, tags.join('\n')]);
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A literal on one line where it fits in 100 columns after `indent`, else one entry a line, likewise inside. */
+function compactLiteral(value: Json, indent: string): string {
+  if (value === null || typeof value !== 'object') return literal(value);
+  const inner = `${indent}  `;
+  const entries = Array.isArray(value)
+    ? value.map((item) => compactLiteral(item, inner))
+    : Object.entries(value).map(
+        ([key, item]) => `${IDENTIFIER.test(key) ? key : literal(key)}: ${compactLiteral(item, inner)}`,
+      );
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{ ', ' }'];
+  const oneLine = entries.length === 0 ? open.trim() + close.trim() : `${open}${entries.join(', ')}${close}`;
+  if (indent.length + oneLine.length <= 100 && !oneLine.includes('\n')) return oneLine;
+  return `${open.trim()}\n${entries.map((entry) => `${inner}${entry},`).join('\n')}\n${indent}${close.trim()}`;
 }

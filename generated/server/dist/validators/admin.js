@@ -1338,7 +1338,7 @@ function validate59(data, {instancePath="", parentData, parentDataProperty, root
   validate59.errors = vErrors;
   return errors === 0;
 }
-function f0(v) {
+function emptyFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -1356,32 +1356,32 @@ function f0(v) {
   }
   return out + '}';
 }
-function c_Empty(v) { return f0(v); }
-const k0 = writeString("aliases") + ':';
-function f1(v) {
+function emptyJson(v) { return emptyFieldsJson(v); }
+const aliasesKey = writeString("aliases") + ':';
+function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
-function f2(v) {
+function stringListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : f1(x);
+    const s = x === undefined ? 'null' : stringJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f3(v) {
+function nullJson(v) {
   return v === null ? 'null' : undefined;
 }
-function f4(v) {
+function adminGetChainAliasesResultAliasesJson(v) {
   let s;
-  if ((s = f2(v)) !== undefined) return s;
-  if ((s = f3(v)) !== undefined) return s;
+  if ((s = stringListJson(v)) !== undefined) return s;
+  if ((s = nullJson(v)) !== undefined) return s;
   return undefined;
 }
-function f5(v) {
+function adminGetChainAliasesResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -1392,7 +1392,7 @@ function f5(v) {
     let key;
     let s;
     switch (k) {
-      case "aliases": key = k0; s = f4(x); break;
+      case "aliases": key = aliasesKey; s = adminGetChainAliasesResultAliasesJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -1400,11 +1400,11 @@ function f5(v) {
   }
   return out + '}';
 }
-const k1 = writeString("loggerLevels") + ':';
-const k2 = writeString("logLevel") + ':';
-function c_AdminLogLevel(v) { return f1(v); }
-const k3 = writeString("displayLevel") + ':';
-function f6(v) {
+const loggerLevelsKey = writeString("loggerLevels") + ':';
+const logLevelKey = writeString("logLevel") + ':';
+function adminLogLevelJson(v) { return stringJson(v); }
+const displayLevelKey = writeString("displayLevel") + ':';
+function adminLogAndDisplayLevelsFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -1415,8 +1415,8 @@ function f6(v) {
     let key;
     let s;
     switch (k) {
-      case "logLevel": key = k2; s = c_AdminLogLevel(x); break;
-      case "displayLevel": key = k3; s = c_AdminLogLevel(x); break;
+      case "logLevel": key = logLevelKey; s = adminLogLevelJson(x); break;
+      case "displayLevel": key = displayLevelKey; s = adminLogLevelJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -1424,8 +1424,8 @@ function f6(v) {
   }
   return out + '}';
 }
-function c_AdminLogAndDisplayLevels(v) { return f6(v); }
-function f7(v) {
+function adminLogAndDisplayLevelsJson(v) { return adminLogAndDisplayLevelsFieldsJson(v); }
+function adminLoggerLevelsFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -1436,15 +1436,15 @@ function f7(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = c_AdminLogAndDisplayLevels(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = adminLogAndDisplayLevelsJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-function c_AdminLoggerLevels(v) { return f7(v); }
-function f8(v) {
+function adminLoggerLevelsJson(v) { return adminLoggerLevelsFieldsJson(v); }
+function adminGetLoggerLevelResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -1455,7 +1455,7 @@ function f8(v) {
     let key;
     let s;
     switch (k) {
-      case "loggerLevels": key = k1; s = c_AdminLoggerLevels(x); break;
+      case "loggerLevels": key = loggerLevelsKey; s = adminLoggerLevelsJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -1463,8 +1463,8 @@ function f8(v) {
   }
   return out + '}';
 }
-const k4 = writeString("newVMs") + ':';
-function f9(v) {
+const newVMsKey = writeString("newVMs") + ':';
+function adminLoadVMsResultNewVMsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -1475,15 +1475,15 @@ function f9(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = f2(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = stringListJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-const k5 = writeString("failedVMs") + ':';
-function f10(v) {
+const failedVMsKey = writeString("failedVMs") + ':';
+function adminLoadVMsResultFailedVMsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -1494,14 +1494,14 @@ function f10(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = f1(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = stringJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-function f11(v) {
+function adminLoadVMsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -1512,8 +1512,8 @@ function f11(v) {
     let key;
     let s;
     switch (k) {
-      case "newVMs": key = k4; s = f9(x); break;
-      case "failedVMs": key = k5; s = f10(x); break;
+      case "newVMs": key = newVMsKey; s = adminLoadVMsResultNewVMsJson(x); break;
+      case "failedVMs": key = failedVMsKey; s = adminLoadVMsResultFailedVMsJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -1521,13 +1521,13 @@ function f11(v) {
   }
   return out + '}';
 }
-export const writeAdminAliasResult = c_Empty;
-export const writeAdminAliasChainResult = c_Empty;
-export const writeAdminGetChainAliasesResult = f5;
-export const writeAdminGetLoggerLevelResult = f8;
-export const writeAdminLoadVMsResult = f11;
-export const writeAdminLockProfileResult = c_Empty;
-export const writeAdminMemoryProfileResult = c_Empty;
-export const writeAdminSetLoggerLevelResult = f8;
-export const writeAdminStartCPUProfilerResult = c_Empty;
-export const writeAdminStopCPUProfilerResult = c_Empty;
+export const writeAdminAliasResult = emptyJson;
+export const writeAdminAliasChainResult = emptyJson;
+export const writeAdminGetChainAliasesResult = adminGetChainAliasesResultJson;
+export const writeAdminGetLoggerLevelResult = adminGetLoggerLevelResultJson;
+export const writeAdminLoadVMsResult = adminLoadVMsResultJson;
+export const writeAdminLockProfileResult = emptyJson;
+export const writeAdminMemoryProfileResult = emptyJson;
+export const writeAdminSetLoggerLevelResult = adminGetLoggerLevelResultJson;
+export const writeAdminStartCPUProfilerResult = emptyJson;
+export const writeAdminStopCPUProfilerResult = emptyJson;

@@ -2196,12 +2196,12 @@ function validate132(data, {instancePath="", parentData, parentDataProperty, roo
   validate132.errors = vErrors;
   return errors === 0;
 }
-const k0 = writeString("snapshotID") + ':';
-function f0(v) {
+const snapshotIDKey = writeString("snapshotID") + ':';
+function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
-function c_Uint64(v) { return f0(v); }
-function f1(v) {
+function uint64Json(v) { return stringJson(v); }
+function devSnapshotResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -2212,7 +2212,7 @@ function f1(v) {
     let key;
     let s;
     switch (k) {
-      case "snapshotID": key = k0; s = c_Uint64(x); break;
+      case "snapshotID": key = snapshotIDKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -2220,7 +2220,7 @@ function f1(v) {
   }
   return out + '}';
 }
-function f2(v) {
+function emptyFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -2238,10 +2238,10 @@ function f2(v) {
   }
   return out + '}';
 }
-function c_Empty(v) { return f2(v); }
-const k1 = writeString("timestamp") + ':';
-function c_Time(v) { return f0(v); }
-function f3(v) {
+function emptyJson(v) { return emptyFieldsJson(v); }
+const timestampKey = writeString("timestamp") + ':';
+function timeJson(v) { return stringJson(v); }
+function devSetTimeResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -2252,7 +2252,7 @@ function f3(v) {
     let key;
     let s;
     switch (k) {
-      case "timestamp": key = k1; s = c_Time(x); break;
+      case "timestamp": key = timestampKey; s = timeJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -2260,21 +2260,21 @@ function f3(v) {
   }
   return out + '}';
 }
-const k2 = writeString("blockIDs") + ':';
-function c_ID(v) { return f0(v); }
-function f4(v) {
+const blockIDsKey = writeString("blockIDs") + ':';
+function iDJson(v) { return stringJson(v); }
+function iDListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_ID(x);
+    const s = x === undefined ? 'null' : iDJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-const k3 = writeString("height") + ':';
-function f5(v) {
+const heightKey = writeString("height") + ':';
+function devMineResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -2285,8 +2285,8 @@ function f5(v) {
     let key;
     let s;
     switch (k) {
-      case "blockIDs": key = k2; s = f4(x); break;
-      case "height": key = k3; s = c_Uint64(x); break;
+      case "blockIDs": key = blockIDsKey; s = iDListJson(x); break;
+      case "height": key = heightKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -2294,14 +2294,14 @@ function f5(v) {
   }
   return out + '}';
 }
-const k4 = writeString("utxoID") + ':';
-const k5 = writeString("txID") + ':';
-const k6 = writeString("outputIndex") + ':';
-function f6(v) {
+const utxoIDKey = writeString("utxoID") + ':';
+const txIDKey = writeString("txID") + ':';
+const outputIndexKey = writeString("outputIndex") + ':';
+function numberJson(v) {
   return typeof v === 'number' ? (Number.isFinite(v) ? '' + v : 'null') : undefined;
 }
-function c_BareUint64(v) { return f6(v); }
-function f7(v) {
+function bareUint64Json(v) { return numberJson(v); }
+function uTXOIDFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -2312,8 +2312,8 @@ function f7(v) {
     let key;
     let s;
     switch (k) {
-      case "txID": key = k5; s = c_ID(x); break;
-      case "outputIndex": key = k6; s = c_BareUint64(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
+      case "outputIndex": key = outputIndexKey; s = bareUint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -2321,9 +2321,9 @@ function f7(v) {
   }
   return out + '}';
 }
-function c_UTXOID(v) { return f7(v); }
-const k7 = writeString("balance") + ':';
-function f8(v) {
+function uTXOIDJson(v) { return uTXOIDFieldsJson(v); }
+const balanceKey = writeString("balance") + ':';
+function devFundResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -2334,8 +2334,8 @@ function f8(v) {
     let key;
     let s;
     switch (k) {
-      case "utxoID": key = k4; s = c_UTXOID(x); break;
-      case "balance": key = k7; s = c_Uint64(x); break;
+      case "utxoID": key = utxoIDKey; s = uTXOIDJson(x); break;
+      case "balance": key = balanceKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -2343,12 +2343,12 @@ function f8(v) {
   }
   return out + '}';
 }
-const k8 = writeString("capacity") + ':';
-const k9 = writeString("excess") + ':';
-const k10 = writeString("price") + ':';
-const k11 = writeString("validatorExcess") + ':';
-const k12 = writeString("validatorPrice") + ':';
-function f9(v) {
+const capacityKey = writeString("capacity") + ':';
+const excessKey = writeString("excess") + ':';
+const priceKey = writeString("price") + ':';
+const validatorExcessKey = writeString("validatorExcess") + ':';
+const validatorPriceKey = writeString("validatorPrice") + ':';
+function devSetFeeStateResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -2359,11 +2359,11 @@ function f9(v) {
     let key;
     let s;
     switch (k) {
-      case "capacity": key = k8; s = c_BareUint64(x); break;
-      case "excess": key = k9; s = c_BareUint64(x); break;
-      case "price": key = k10; s = c_BareUint64(x); break;
-      case "validatorExcess": key = k11; s = c_BareUint64(x); break;
-      case "validatorPrice": key = k12; s = c_BareUint64(x); break;
+      case "capacity": key = capacityKey; s = bareUint64Json(x); break;
+      case "excess": key = excessKey; s = bareUint64Json(x); break;
+      case "price": key = priceKey; s = bareUint64Json(x); break;
+      case "validatorExcess": key = validatorExcessKey; s = bareUint64Json(x); break;
+      case "validatorPrice": key = validatorPriceKey; s = bareUint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -2371,13 +2371,13 @@ function f9(v) {
   }
   return out + '}';
 }
-const k13 = writeString("accounts") + ':';
-const k14 = writeString("privateKey") + ':';
-const k15 = writeString("xAddress") + ':';
-function c_Address(v) { return f0(v); }
-const k16 = writeString("pAddress") + ':';
-const k17 = writeString("cAddress") + ':';
-function f10(v) {
+const accountsKey = writeString("accounts") + ':';
+const privateKeyKey = writeString("privateKey") + ':';
+const xAddressKey = writeString("xAddress") + ':';
+function addressJson(v) { return stringJson(v); }
+const pAddressKey = writeString("pAddress") + ':';
+const cAddressKey = writeString("cAddress") + ':';
+function devListAccountsResultAccountsItemJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -2388,10 +2388,10 @@ function f10(v) {
     let key;
     let s;
     switch (k) {
-      case "privateKey": key = k14; s = f0(x); break;
-      case "xAddress": key = k15; s = c_Address(x); break;
-      case "pAddress": key = k16; s = c_Address(x); break;
-      case "cAddress": key = k17; s = f0(x); break;
+      case "privateKey": key = privateKeyKey; s = stringJson(x); break;
+      case "xAddress": key = xAddressKey; s = addressJson(x); break;
+      case "pAddress": key = pAddressKey; s = addressJson(x); break;
+      case "cAddress": key = cAddressKey; s = stringJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -2399,18 +2399,18 @@ function f10(v) {
   }
   return out + '}';
 }
-function f11(v) {
+function devListAccountsResultAccountsItemListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : f10(x);
+    const s = x === undefined ? 'null' : devListAccountsResultAccountsItemJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f12(v) {
+function devListAccountsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -2421,7 +2421,7 @@ function f12(v) {
     let key;
     let s;
     switch (k) {
-      case "accounts": key = k13; s = f11(x); break;
+      case "accounts": key = accountsKey; s = devListAccountsResultAccountsItemListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -2429,14 +2429,14 @@ function f12(v) {
   }
   return out + '}';
 }
-export const writeDevSnapshotResult = f1;
-export const writeDevRevertResult = c_Empty;
-export const writeDevSetTimeResult = f3;
-export const writeDevIncreaseTimeResult = f3;
-export const writeDevMineResult = f5;
-export const writeDevFundResult = f8;
-export const writeDevSetFeeStateResult = f9;
-export const writeDevResetResult = c_Empty;
-export const writeDevSetAutomineResult = c_Empty;
-export const writeDevSetIntervalMiningResult = c_Empty;
-export const writeDevListAccountsResult = f12;
+export const writeDevSnapshotResult = devSnapshotResultJson;
+export const writeDevRevertResult = emptyJson;
+export const writeDevSetTimeResult = devSetTimeResultJson;
+export const writeDevIncreaseTimeResult = devSetTimeResultJson;
+export const writeDevMineResult = devMineResultJson;
+export const writeDevFundResult = devFundResultJson;
+export const writeDevSetFeeStateResult = devSetFeeStateResultJson;
+export const writeDevResetResult = emptyJson;
+export const writeDevSetAutomineResult = emptyJson;
+export const writeDevSetIntervalMiningResult = emptyJson;
+export const writeDevListAccountsResult = devListAccountsResultJson;

@@ -699,22 +699,22 @@ function validate147(data, {instancePath="", parentData, parentDataProperty, roo
   validate147.errors = vErrors;
   return errors === 0;
 }
-const k0 = writeString("checks") + ':';
-const k1 = writeString("message") + ':';
-const k2 = writeString("error") + ':';
-function f0(v) {
+const checksKey = writeString("checks") + ':';
+const messageKey = writeString("message") + ':';
+const errorKey = writeString("error") + ':';
+function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
-const k3 = writeString("timestamp") + ':';
-function c_Time(v) { return f0(v); }
-const k4 = writeString("duration") + ':';
-function f1(v) {
+const timestampKey = writeString("timestamp") + ':';
+function timeJson(v) { return stringJson(v); }
+const durationKey = writeString("duration") + ':';
+function numberJson(v) {
   return typeof v === 'number' ? (Number.isFinite(v) ? '' + v : 'null') : undefined;
 }
-function c_BareUint64(v) { return f1(v); }
-const k5 = writeString("contiguousFailures") + ':';
-const k6 = writeString("timeOfFirstFailure") + ':';
-function f2(v) {
+function bareUint64Json(v) { return numberJson(v); }
+const contiguousFailuresKey = writeString("contiguousFailures") + ':';
+const timeOfFirstFailureKey = writeString("timeOfFirstFailure") + ':';
+function healthCheckResultFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -725,12 +725,12 @@ function f2(v) {
     let key;
     let s;
     switch (k) {
-      case "message": key = k1; s = writeScalar(x); break;
-      case "error": key = k2; s = f0(x); break;
-      case "timestamp": key = k3; s = c_Time(x); break;
-      case "duration": key = k4; s = c_BareUint64(x); break;
-      case "contiguousFailures": key = k5; s = c_BareUint64(x); break;
-      case "timeOfFirstFailure": key = k6; s = c_Time(x); break;
+      case "message": key = messageKey; s = writeScalar(x); break;
+      case "error": key = errorKey; s = stringJson(x); break;
+      case "timestamp": key = timestampKey; s = timeJson(x); break;
+      case "duration": key = durationKey; s = bareUint64Json(x); break;
+      case "contiguousFailures": key = contiguousFailuresKey; s = bareUint64Json(x); break;
+      case "timeOfFirstFailure": key = timeOfFirstFailureKey; s = timeJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -738,8 +738,8 @@ function f2(v) {
   }
   return out + '}';
 }
-function c_HealthCheckResult(v) { return f2(v); }
-function f3(v) {
+function healthCheckResultJson(v) { return healthCheckResultFieldsJson(v); }
+function healthReportFieldsChecksJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -750,18 +750,18 @@ function f3(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = c_HealthCheckResult(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = healthCheckResultJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-const k7 = writeString("healthy") + ':';
-function f4(v) {
+const healthyKey = writeString("healthy") + ':';
+function booleanJson(v) {
   return v === true ? 'true' : v === false ? 'false' : undefined;
 }
-function f5(v) {
+function healthReportFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -772,8 +772,8 @@ function f5(v) {
     let key;
     let s;
     switch (k) {
-      case "checks": key = k0; s = f3(x); break;
-      case "healthy": key = k7; s = f4(x); break;
+      case "checks": key = checksKey; s = healthReportFieldsChecksJson(x); break;
+      case "healthy": key = healthyKey; s = booleanJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -781,7 +781,7 @@ function f5(v) {
   }
   return out + '}';
 }
-function c_HealthReport(v) { return f5(v); }
-export const writeHealthHealthResult = c_HealthReport;
-export const writeHealthReadinessResult = c_HealthReport;
-export const writeHealthLivenessResult = c_HealthReport;
+function healthReportJson(v) { return healthReportFieldsJson(v); }
+export const writeHealthHealthResult = healthReportJson;
+export const writeHealthReadinessResult = healthReportJson;
+export const writeHealthLivenessResult = healthReportJson;

@@ -3453,12 +3453,12 @@ function validate228(data, {instancePath="", parentData, parentDataProperty, roo
   validate228.errors = vErrors;
   return errors === 0;
 }
-const k0 = writeString("networkID") + ':';
-function f0(v) {
+const networkIDKey = writeString("networkID") + ':';
+function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
-function c_Uint32(v) { return f0(v); }
-function f1(v) {
+function uint32Json(v) { return stringJson(v); }
+function infoGetNetworkIDResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3469,7 +3469,7 @@ function f1(v) {
     let key;
     let s;
     switch (k) {
-      case "networkID": key = k0; s = c_Uint32(x); break;
+      case "networkID": key = networkIDKey; s = uint32Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -3477,8 +3477,8 @@ function f1(v) {
   }
   return out + '}';
 }
-const k1 = writeString("networkName") + ':';
-function f2(v) {
+const networkNameKey = writeString("networkName") + ':';
+function infoGetNetworkNameResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3489,7 +3489,7 @@ function f2(v) {
     let key;
     let s;
     switch (k) {
-      case "networkName": key = k1; s = f0(x); break;
+      case "networkName": key = networkNameKey; s = stringJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -3497,9 +3497,9 @@ function f2(v) {
   }
   return out + '}';
 }
-const k2 = writeString("blockchainID") + ':';
-function c_ID(v) { return f0(v); }
-function f3(v) {
+const blockchainIDKey = writeString("blockchainID") + ':';
+function iDJson(v) { return stringJson(v); }
+function infoGetBlockchainIDResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3510,7 +3510,7 @@ function f3(v) {
     let key;
     let s;
     switch (k) {
-      case "blockchainID": key = k2; s = c_ID(x); break;
+      case "blockchainID": key = blockchainIDKey; s = iDJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -3518,13 +3518,13 @@ function f3(v) {
   }
   return out + '}';
 }
-const k3 = writeString("nodeID") + ':';
-function c_NodeID(v) { return f0(v); }
-const k4 = writeString("nodePOP") + ':';
-const k5 = writeString("publicKey") + ':';
-function c_HexNoChecksum(v) { return f0(v); }
-const k6 = writeString("proofOfPossession") + ':';
-function f4(v) {
+const nodeIDKey = writeString("nodeID") + ':';
+function nodeIDJson(v) { return stringJson(v); }
+const nodePOPKey = writeString("nodePOP") + ':';
+const publicKeyKey = writeString("publicKey") + ':';
+function hexNoChecksumJson(v) { return stringJson(v); }
+const proofOfPossessionKey = writeString("proofOfPossession") + ':';
+function proofOfPossessionFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3535,8 +3535,8 @@ function f4(v) {
     let key;
     let s;
     switch (k) {
-      case "publicKey": key = k5; s = c_HexNoChecksum(x); break;
-      case "proofOfPossession": key = k6; s = c_HexNoChecksum(x); break;
+      case "publicKey": key = publicKeyKey; s = hexNoChecksumJson(x); break;
+      case "proofOfPossession": key = proofOfPossessionKey; s = hexNoChecksumJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -3544,8 +3544,8 @@ function f4(v) {
   }
   return out + '}';
 }
-function c_ProofOfPossession(v) { return f4(v); }
-function f5(v) {
+function proofOfPossessionJson(v) { return proofOfPossessionFieldsJson(v); }
+function infoGetNodeIDResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3556,8 +3556,8 @@ function f5(v) {
     let key;
     let s;
     switch (k) {
-      case "nodeID": key = k3; s = c_NodeID(x); break;
-      case "nodePOP": key = k4; s = c_ProofOfPossession(x); break;
+      case "nodeID": key = nodeIDKey; s = nodeIDJson(x); break;
+      case "nodePOP": key = nodePOPKey; s = proofOfPossessionJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -3565,8 +3565,8 @@ function f5(v) {
   }
   return out + '}';
 }
-const k7 = writeString("ip") + ':';
-function f6(v) {
+const ipKey = writeString("ip") + ':';
+function infoGetNodeIPResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3577,7 +3577,7 @@ function f6(v) {
     let key;
     let s;
     switch (k) {
-      case "ip": key = k7; s = f0(x); break;
+      case "ip": key = ipKey; s = stringJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -3585,12 +3585,12 @@ function f6(v) {
   }
   return out + '}';
 }
-const k8 = writeString("version") + ':';
-const k9 = writeString("databaseVersion") + ':';
-const k10 = writeString("rpcProtocolVersion") + ':';
-const k11 = writeString("gitCommit") + ':';
-const k12 = writeString("vmVersions") + ':';
-function f7(v) {
+const versionKey = writeString("version") + ':';
+const databaseVersionKey = writeString("databaseVersion") + ':';
+const rpcProtocolVersionKey = writeString("rpcProtocolVersion") + ':';
+const gitCommitKey = writeString("gitCommit") + ':';
+const vmVersionsKey = writeString("vmVersions") + ':';
+function infoGetNodeVersionResultVmVersionsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3601,14 +3601,14 @@ function f7(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = f0(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = stringJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-function f8(v) {
+function infoGetNodeVersionResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3619,11 +3619,11 @@ function f8(v) {
     let key;
     let s;
     switch (k) {
-      case "version": key = k8; s = f0(x); break;
-      case "databaseVersion": key = k9; s = f0(x); break;
-      case "rpcProtocolVersion": key = k10; s = c_Uint32(x); break;
-      case "gitCommit": key = k11; s = f0(x); break;
-      case "vmVersions": key = k12; s = f7(x); break;
+      case "version": key = versionKey; s = stringJson(x); break;
+      case "databaseVersion": key = databaseVersionKey; s = stringJson(x); break;
+      case "rpcProtocolVersion": key = rpcProtocolVersionKey; s = uint32Json(x); break;
+      case "gitCommit": key = gitCommitKey; s = stringJson(x); break;
+      case "vmVersions": key = vmVersionsKey; s = infoGetNodeVersionResultVmVersionsJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -3631,19 +3631,19 @@ function f8(v) {
   }
   return out + '}';
 }
-const k13 = writeString("vms") + ':';
-function f9(v) {
+const vmsKey = writeString("vms") + ':';
+function stringListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : f0(x);
+    const s = x === undefined ? 'null' : stringJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f10(v) {
+function infoGetVMsResultVmsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3654,15 +3654,15 @@ function f10(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = f9(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = stringListJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-const k14 = writeString("fxs") + ':';
-function f11(v) {
+const fxsKey = writeString("fxs") + ':';
+function infoGetVMsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3673,8 +3673,8 @@ function f11(v) {
     let key;
     let s;
     switch (k) {
-      case "vms": key = k13; s = f10(x); break;
-      case "fxs": key = k14; s = f7(x); break;
+      case "vms": key = vmsKey; s = infoGetVMsResultVmsJson(x); break;
+      case "fxs": key = fxsKey; s = infoGetNodeVersionResultVmVersionsJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -3682,17 +3682,17 @@ function f11(v) {
   }
   return out + '}';
 }
-const k15 = writeString("txFee") + ':';
-function c_Uint64(v) { return f0(v); }
-const k16 = writeString("createAssetTxFee") + ':';
-const k17 = writeString("createSubnetTxFee") + ':';
-const k18 = writeString("transformSubnetTxFee") + ':';
-const k19 = writeString("createBlockchainTxFee") + ':';
-const k20 = writeString("addPrimaryNetworkValidatorFee") + ':';
-const k21 = writeString("addPrimaryNetworkDelegatorFee") + ':';
-const k22 = writeString("addSubnetValidatorFee") + ':';
-const k23 = writeString("addSubnetDelegatorFee") + ':';
-function f12(v) {
+const txFeeKey = writeString("txFee") + ':';
+function uint64Json(v) { return stringJson(v); }
+const createAssetTxFeeKey = writeString("createAssetTxFee") + ':';
+const createSubnetTxFeeKey = writeString("createSubnetTxFee") + ':';
+const transformSubnetTxFeeKey = writeString("transformSubnetTxFee") + ':';
+const createBlockchainTxFeeKey = writeString("createBlockchainTxFee") + ':';
+const addPrimaryNetworkValidatorFeeKey = writeString("addPrimaryNetworkValidatorFee") + ':';
+const addPrimaryNetworkDelegatorFeeKey = writeString("addPrimaryNetworkDelegatorFee") + ':';
+const addSubnetValidatorFeeKey = writeString("addSubnetValidatorFee") + ':';
+const addSubnetDelegatorFeeKey = writeString("addSubnetDelegatorFee") + ':';
+function infoGetTxFeeResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3703,15 +3703,15 @@ function f12(v) {
     let key;
     let s;
     switch (k) {
-      case "txFee": key = k15; s = c_Uint64(x); break;
-      case "createAssetTxFee": key = k16; s = c_Uint64(x); break;
-      case "createSubnetTxFee": key = k17; s = c_Uint64(x); break;
-      case "transformSubnetTxFee": key = k18; s = c_Uint64(x); break;
-      case "createBlockchainTxFee": key = k19; s = c_Uint64(x); break;
-      case "addPrimaryNetworkValidatorFee": key = k20; s = c_Uint64(x); break;
-      case "addPrimaryNetworkDelegatorFee": key = k21; s = c_Uint64(x); break;
-      case "addSubnetValidatorFee": key = k22; s = c_Uint64(x); break;
-      case "addSubnetDelegatorFee": key = k23; s = c_Uint64(x); break;
+      case "txFee": key = txFeeKey; s = uint64Json(x); break;
+      case "createAssetTxFee": key = createAssetTxFeeKey; s = uint64Json(x); break;
+      case "createSubnetTxFee": key = createSubnetTxFeeKey; s = uint64Json(x); break;
+      case "transformSubnetTxFee": key = transformSubnetTxFeeKey; s = uint64Json(x); break;
+      case "createBlockchainTxFee": key = createBlockchainTxFeeKey; s = uint64Json(x); break;
+      case "addPrimaryNetworkValidatorFee": key = addPrimaryNetworkValidatorFeeKey; s = uint64Json(x); break;
+      case "addPrimaryNetworkDelegatorFee": key = addPrimaryNetworkDelegatorFeeKey; s = uint64Json(x); break;
+      case "addSubnetValidatorFee": key = addSubnetValidatorFeeKey; s = uint64Json(x); break;
+      case "addSubnetDelegatorFee": key = addSubnetDelegatorFeeKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -3719,11 +3719,11 @@ function f12(v) {
   }
   return out + '}';
 }
-const k24 = writeString("isBootstrapped") + ':';
-function f13(v) {
+const isBootstrappedKey = writeString("isBootstrapped") + ':';
+function booleanJson(v) {
   return v === true ? 'true' : v === false ? 'false' : undefined;
 }
-function f14(v) {
+function infoIsBootstrappedResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3734,7 +3734,7 @@ function f14(v) {
     let key;
     let s;
     switch (k) {
-      case "isBootstrapped": key = k24; s = f13(x); break;
+      case "isBootstrapped": key = isBootstrappedKey; s = booleanJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -3742,20 +3742,20 @@ function f14(v) {
   }
   return out + '}';
 }
-const k25 = writeString("numPeers") + ':';
-const k26 = writeString("peers") + ':';
-const k27 = writeString("publicIP") + ':';
-const k28 = writeString("upgradeTime") + ':';
-function f15(v) {
+const numPeersKey = writeString("numPeers") + ':';
+const peersKey = writeString("peers") + ':';
+const publicIPKey = writeString("publicIP") + ':';
+const upgradeTimeKey = writeString("upgradeTime") + ':';
+function numberJson(v) {
   return typeof v === 'number' ? (Number.isFinite(v) ? '' + v : 'null') : undefined;
 }
-function c_BareUint64(v) { return f15(v); }
-const k29 = writeString("lastSent") + ':';
-function c_Time(v) { return f0(v); }
-const k30 = writeString("lastReceived") + ':';
-const k31 = writeString("observedUptime") + ':';
-const k32 = writeString("observedSubnetUptimes") + ':';
-function f16(v) {
+function bareUint64Json(v) { return numberJson(v); }
+const lastSentKey = writeString("lastSent") + ':';
+function timeJson(v) { return stringJson(v); }
+const lastReceivedKey = writeString("lastReceived") + ':';
+const observedUptimeKey = writeString("observedUptime") + ':';
+const observedSubnetUptimesKey = writeString("observedSubnetUptimes") + ':';
+function peerFieldsObservedSubnetUptimesJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3766,40 +3766,40 @@ function f16(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = c_Uint32(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = uint32Json(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-const k33 = writeString("trackedSubnets") + ':';
-function f17(v) {
+const trackedSubnetsKey = writeString("trackedSubnets") + ':';
+function iDListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_ID(x);
+    const s = x === undefined ? 'null' : iDJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-const k34 = writeString("supportedACPs") + ':';
-function f18(v) {
+const supportedACPsKey = writeString("supportedACPs") + ':';
+function bareUint64ListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_BareUint64(x);
+    const s = x === undefined ? 'null' : bareUint64Json(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-const k35 = writeString("objectedACPs") + ':';
-const k36 = writeString("benched") + ':';
-function f19(v) {
+const objectedACPsKey = writeString("objectedACPs") + ':';
+const benchedKey = writeString("benched") + ':';
+function peerFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3810,19 +3810,19 @@ function f19(v) {
     let key;
     let s;
     switch (k) {
-      case "ip": key = k7; s = f0(x); break;
-      case "publicIP": key = k27; s = f0(x); break;
-      case "nodeID": key = k3; s = c_NodeID(x); break;
-      case "version": key = k8; s = f0(x); break;
-      case "upgradeTime": key = k28; s = c_BareUint64(x); break;
-      case "lastSent": key = k29; s = c_Time(x); break;
-      case "lastReceived": key = k30; s = c_Time(x); break;
-      case "observedUptime": key = k31; s = c_Uint32(x); break;
-      case "observedSubnetUptimes": key = k32; s = f16(x); break;
-      case "trackedSubnets": key = k33; s = f17(x); break;
-      case "supportedACPs": key = k34; s = f18(x); break;
-      case "objectedACPs": key = k35; s = f18(x); break;
-      case "benched": key = k36; s = f9(x); break;
+      case "ip": key = ipKey; s = stringJson(x); break;
+      case "publicIP": key = publicIPKey; s = stringJson(x); break;
+      case "nodeID": key = nodeIDKey; s = nodeIDJson(x); break;
+      case "version": key = versionKey; s = stringJson(x); break;
+      case "upgradeTime": key = upgradeTimeKey; s = bareUint64Json(x); break;
+      case "lastSent": key = lastSentKey; s = timeJson(x); break;
+      case "lastReceived": key = lastReceivedKey; s = timeJson(x); break;
+      case "observedUptime": key = observedUptimeKey; s = uint32Json(x); break;
+      case "observedSubnetUptimes": key = observedSubnetUptimesKey; s = peerFieldsObservedSubnetUptimesJson(x); break;
+      case "trackedSubnets": key = trackedSubnetsKey; s = iDListJson(x); break;
+      case "supportedACPs": key = supportedACPsKey; s = bareUint64ListJson(x); break;
+      case "objectedACPs": key = objectedACPsKey; s = bareUint64ListJson(x); break;
+      case "benched": key = benchedKey; s = stringListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -3830,19 +3830,19 @@ function f19(v) {
   }
   return out + '}';
 }
-function c_Peer(v) { return f19(v); }
-function f20(v) {
+function peerJson(v) { return peerFieldsJson(v); }
+function peerListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_Peer(x);
+    const s = x === undefined ? 'null' : peerJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f21(v) {
+function infoPeersResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3853,8 +3853,8 @@ function f21(v) {
     let key;
     let s;
     switch (k) {
-      case "numPeers": key = k25; s = c_Uint64(x); break;
-      case "peers": key = k26; s = f20(x); break;
+      case "numPeers": key = numPeersKey; s = uint64Json(x); break;
+      case "peers": key = peersKey; s = peerListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -3862,9 +3862,9 @@ function f21(v) {
   }
   return out + '}';
 }
-const k37 = writeString("rewardingStakePercentage") + ':';
-const k38 = writeString("weightedAveragePercentage") + ':';
-function f22(v) {
+const rewardingStakePercentageKey = writeString("rewardingStakePercentage") + ':';
+const weightedAveragePercentageKey = writeString("weightedAveragePercentage") + ':';
+function infoUptimeResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3875,8 +3875,8 @@ function f22(v) {
     let key;
     let s;
     switch (k) {
-      case "rewardingStakePercentage": key = k37; s = f0(x); break;
-      case "weightedAveragePercentage": key = k38; s = f0(x); break;
+      case "rewardingStakePercentage": key = rewardingStakePercentageKey; s = stringJson(x); break;
+      case "weightedAveragePercentage": key = weightedAveragePercentageKey; s = stringJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -3884,26 +3884,26 @@ function f22(v) {
   }
   return out + '}';
 }
-const k39 = writeString("apricotPhase1Time") + ':';
-const k40 = writeString("apricotPhase2Time") + ':';
-const k41 = writeString("apricotPhase3Time") + ':';
-const k42 = writeString("apricotPhase4Time") + ':';
-const k43 = writeString("apricotPhase4MinPChainHeight") + ':';
-const k44 = writeString("apricotPhase5Time") + ':';
-const k45 = writeString("apricotPhasePre6Time") + ':';
-const k46 = writeString("apricotPhase6Time") + ':';
-const k47 = writeString("apricotPhasePost6Time") + ':';
-const k48 = writeString("banffTime") + ':';
-const k49 = writeString("cortinaTime") + ':';
-const k50 = writeString("cortinaXChainStopVertexID") + ':';
-const k51 = writeString("durangoTime") + ':';
-const k52 = writeString("etnaTime") + ':';
-const k53 = writeString("fUpgradeTime") + ':';
-const k54 = writeString("fortunaTime") + ':';
-const k55 = writeString("graniteTime") + ':';
-const k56 = writeString("graniteEpochDuration") + ':';
-const k57 = writeString("heliconTime") + ':';
-function f23(v) {
+const apricotPhase1TimeKey = writeString("apricotPhase1Time") + ':';
+const apricotPhase2TimeKey = writeString("apricotPhase2Time") + ':';
+const apricotPhase3TimeKey = writeString("apricotPhase3Time") + ':';
+const apricotPhase4TimeKey = writeString("apricotPhase4Time") + ':';
+const apricotPhase4MinPChainHeightKey = writeString("apricotPhase4MinPChainHeight") + ':';
+const apricotPhase5TimeKey = writeString("apricotPhase5Time") + ':';
+const apricotPhasePre6TimeKey = writeString("apricotPhasePre6Time") + ':';
+const apricotPhase6TimeKey = writeString("apricotPhase6Time") + ':';
+const apricotPhasePost6TimeKey = writeString("apricotPhasePost6Time") + ':';
+const banffTimeKey = writeString("banffTime") + ':';
+const cortinaTimeKey = writeString("cortinaTime") + ':';
+const cortinaXChainStopVertexIDKey = writeString("cortinaXChainStopVertexID") + ':';
+const durangoTimeKey = writeString("durangoTime") + ':';
+const etnaTimeKey = writeString("etnaTime") + ':';
+const fUpgradeTimeKey = writeString("fUpgradeTime") + ':';
+const fortunaTimeKey = writeString("fortunaTime") + ':';
+const graniteTimeKey = writeString("graniteTime") + ':';
+const graniteEpochDurationKey = writeString("graniteEpochDuration") + ':';
+const heliconTimeKey = writeString("heliconTime") + ':';
+function infoUpgradesResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3914,25 +3914,25 @@ function f23(v) {
     let key;
     let s;
     switch (k) {
-      case "apricotPhase1Time": key = k39; s = c_Time(x); break;
-      case "apricotPhase2Time": key = k40; s = c_Time(x); break;
-      case "apricotPhase3Time": key = k41; s = c_Time(x); break;
-      case "apricotPhase4Time": key = k42; s = c_Time(x); break;
-      case "apricotPhase4MinPChainHeight": key = k43; s = c_BareUint64(x); break;
-      case "apricotPhase5Time": key = k44; s = c_Time(x); break;
-      case "apricotPhasePre6Time": key = k45; s = c_Time(x); break;
-      case "apricotPhase6Time": key = k46; s = c_Time(x); break;
-      case "apricotPhasePost6Time": key = k47; s = c_Time(x); break;
-      case "banffTime": key = k48; s = c_Time(x); break;
-      case "cortinaTime": key = k49; s = c_Time(x); break;
-      case "cortinaXChainStopVertexID": key = k50; s = c_ID(x); break;
-      case "durangoTime": key = k51; s = c_Time(x); break;
-      case "etnaTime": key = k52; s = c_Time(x); break;
-      case "fUpgradeTime": key = k53; s = c_Time(x); break;
-      case "fortunaTime": key = k54; s = c_Time(x); break;
-      case "graniteTime": key = k55; s = c_Time(x); break;
-      case "graniteEpochDuration": key = k56; s = c_BareUint64(x); break;
-      case "heliconTime": key = k57; s = c_Time(x); break;
+      case "apricotPhase1Time": key = apricotPhase1TimeKey; s = timeJson(x); break;
+      case "apricotPhase2Time": key = apricotPhase2TimeKey; s = timeJson(x); break;
+      case "apricotPhase3Time": key = apricotPhase3TimeKey; s = timeJson(x); break;
+      case "apricotPhase4Time": key = apricotPhase4TimeKey; s = timeJson(x); break;
+      case "apricotPhase4MinPChainHeight": key = apricotPhase4MinPChainHeightKey; s = bareUint64Json(x); break;
+      case "apricotPhase5Time": key = apricotPhase5TimeKey; s = timeJson(x); break;
+      case "apricotPhasePre6Time": key = apricotPhasePre6TimeKey; s = timeJson(x); break;
+      case "apricotPhase6Time": key = apricotPhase6TimeKey; s = timeJson(x); break;
+      case "apricotPhasePost6Time": key = apricotPhasePost6TimeKey; s = timeJson(x); break;
+      case "banffTime": key = banffTimeKey; s = timeJson(x); break;
+      case "cortinaTime": key = cortinaTimeKey; s = timeJson(x); break;
+      case "cortinaXChainStopVertexID": key = cortinaXChainStopVertexIDKey; s = iDJson(x); break;
+      case "durangoTime": key = durangoTimeKey; s = timeJson(x); break;
+      case "etnaTime": key = etnaTimeKey; s = timeJson(x); break;
+      case "fUpgradeTime": key = fUpgradeTimeKey; s = timeJson(x); break;
+      case "fortunaTime": key = fortunaTimeKey; s = timeJson(x); break;
+      case "graniteTime": key = graniteTimeKey; s = timeJson(x); break;
+      case "graniteEpochDuration": key = graniteEpochDurationKey; s = bareUint64Json(x); break;
+      case "heliconTime": key = heliconTimeKey; s = timeJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -3940,24 +3940,24 @@ function f23(v) {
   }
   return out + '}';
 }
-const k58 = writeString("acps") + ':';
-const k59 = writeString("supportWeight") + ':';
-const k60 = writeString("supporters") + ':';
-function f24(v) {
+const acpsKey = writeString("acps") + ':';
+const supportWeightKey = writeString("supportWeight") + ':';
+const supportersKey = writeString("supporters") + ':';
+function nodeIDListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_NodeID(x);
+    const s = x === undefined ? 'null' : nodeIDJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-const k61 = writeString("objectWeight") + ':';
-const k62 = writeString("objectors") + ':';
-const k63 = writeString("abstainWeight") + ':';
-function f25(v) {
+const objectWeightKey = writeString("objectWeight") + ':';
+const objectorsKey = writeString("objectors") + ':';
+const abstainWeightKey = writeString("abstainWeight") + ':';
+function infoAcpsResultAcpsValueJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3968,11 +3968,11 @@ function f25(v) {
     let key;
     let s;
     switch (k) {
-      case "supportWeight": key = k59; s = c_Uint64(x); break;
-      case "supporters": key = k60; s = f24(x); break;
-      case "objectWeight": key = k61; s = c_Uint64(x); break;
-      case "objectors": key = k62; s = f24(x); break;
-      case "abstainWeight": key = k63; s = c_Uint64(x); break;
+      case "supportWeight": key = supportWeightKey; s = uint64Json(x); break;
+      case "supporters": key = supportersKey; s = nodeIDListJson(x); break;
+      case "objectWeight": key = objectWeightKey; s = uint64Json(x); break;
+      case "objectors": key = objectorsKey; s = nodeIDListJson(x); break;
+      case "abstainWeight": key = abstainWeightKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -3980,7 +3980,7 @@ function f25(v) {
   }
   return out + '}';
 }
-function f26(v) {
+function infoAcpsResultAcpsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -3991,14 +3991,14 @@ function f26(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = f25(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = infoAcpsResultAcpsValueJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-function f27(v) {
+function infoAcpsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -4009,7 +4009,7 @@ function f27(v) {
     let key;
     let s;
     switch (k) {
-      case "acps": key = k58; s = f26(x); break;
+      case "acps": key = acpsKey; s = infoAcpsResultAcpsJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -4017,16 +4017,16 @@ function f27(v) {
   }
   return out + '}';
 }
-export const writeInfoGetNetworkIDResult = f1;
-export const writeInfoGetNetworkNameResult = f2;
-export const writeInfoGetBlockchainIDResult = f3;
-export const writeInfoGetNodeIDResult = f5;
-export const writeInfoGetNodeIPResult = f6;
-export const writeInfoGetNodeVersionResult = f8;
-export const writeInfoGetVMsResult = f11;
-export const writeInfoGetTxFeeResult = f12;
-export const writeInfoIsBootstrappedResult = f14;
-export const writeInfoPeersResult = f21;
-export const writeInfoUptimeResult = f22;
-export const writeInfoUpgradesResult = f23;
-export const writeInfoAcpsResult = f27;
+export const writeInfoGetNetworkIDResult = infoGetNetworkIDResultJson;
+export const writeInfoGetNetworkNameResult = infoGetNetworkNameResultJson;
+export const writeInfoGetBlockchainIDResult = infoGetBlockchainIDResultJson;
+export const writeInfoGetNodeIDResult = infoGetNodeIDResultJson;
+export const writeInfoGetNodeIPResult = infoGetNodeIPResultJson;
+export const writeInfoGetNodeVersionResult = infoGetNodeVersionResultJson;
+export const writeInfoGetVMsResult = infoGetVMsResultJson;
+export const writeInfoGetTxFeeResult = infoGetTxFeeResultJson;
+export const writeInfoIsBootstrappedResult = infoIsBootstrappedResultJson;
+export const writeInfoPeersResult = infoPeersResultJson;
+export const writeInfoUptimeResult = infoUptimeResultJson;
+export const writeInfoUpgradesResult = infoUpgradesResultJson;
+export const writeInfoAcpsResult = infoAcpsResultJson;

@@ -1066,7 +1066,7 @@ function validate259(data, {instancePath="", parentData, parentDataProperty, roo
   validate259.errors = vErrors;
   return errors === 0;
 }
-function f0(v) {
+function emptyFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -1084,23 +1084,23 @@ function f0(v) {
   }
   return out + '}';
 }
-function c_Empty(v) { return f0(v); }
-const k0 = writeString("users") + ':';
-function f1(v) {
+function emptyJson(v) { return emptyFieldsJson(v); }
+const usersKey = writeString("users") + ':';
+function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
-function f2(v) {
+function stringListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : f1(x);
+    const s = x === undefined ? 'null' : stringJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f3(v) {
+function keystoreListUsersResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -1111,7 +1111,7 @@ function f3(v) {
     let key;
     let s;
     switch (k) {
-      case "users": key = k0; s = f2(x); break;
+      case "users": key = usersKey; s = stringListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -1119,8 +1119,8 @@ function f3(v) {
   }
   return out + '}';
 }
-export const writeKeystoreCreateUserResult = c_Empty;
-export const writeKeystoreDeleteUserResult = c_Empty;
+export const writeKeystoreCreateUserResult = emptyJson;
+export const writeKeystoreDeleteUserResult = emptyJson;
 export const writeKeystoreExportUserResult = writeScalar;
-export const writeKeystoreImportUserResult = c_Empty;
-export const writeKeystoreListUsersResult = f3;
+export const writeKeystoreImportUserResult = emptyJson;
+export const writeKeystoreListUsersResult = keystoreListUsersResultJson;

@@ -11604,16 +11604,16 @@ function validate582(data, {instancePath="", parentData, parentDataProperty, roo
   validate582.errors = vErrors;
   return errors === 0;
 }
-const k0 = writeString("balance") + ':';
-function f0(v) {
+const balanceKey = writeString("balance") + ':';
+function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
-function c_Uint64(v) { return f0(v); }
-const k1 = writeString("unlocked") + ':';
-const k2 = writeString("lockedStakeable") + ':';
-const k3 = writeString("lockedNotStakeable") + ':';
-const k4 = writeString("balances") + ':';
-function f1(v) {
+function uint64Json(v) { return stringJson(v); }
+const unlockedKey = writeString("unlocked") + ':';
+const lockedStakeableKey = writeString("lockedStakeable") + ':';
+const lockedNotStakeableKey = writeString("lockedNotStakeable") + ':';
+const balancesKey = writeString("balances") + ':';
+function platformBalanceMapFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -11624,26 +11624,26 @@ function f1(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = c_Uint64(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = uint64Json(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-function c_PlatformBalanceMap(v) { return f1(v); }
-const k5 = writeString("unlockeds") + ':';
-const k6 = writeString("lockedStakeables") + ':';
-const k7 = writeString("lockedNotStakeables") + ':';
-const k8 = writeString("utxoIDs") + ':';
-const k9 = writeString("txID") + ':';
-function c_ID(v) { return f0(v); }
-const k10 = writeString("outputIndex") + ':';
-function f2(v) {
+function platformBalanceMapJson(v) { return platformBalanceMapFieldsJson(v); }
+const unlockedsKey = writeString("unlockeds") + ':';
+const lockedStakeablesKey = writeString("lockedStakeables") + ':';
+const lockedNotStakeablesKey = writeString("lockedNotStakeables") + ':';
+const utxoIDsKey = writeString("utxoIDs") + ':';
+const txIDKey = writeString("txID") + ':';
+function iDJson(v) { return stringJson(v); }
+const outputIndexKey = writeString("outputIndex") + ':';
+function numberJson(v) {
   return typeof v === 'number' ? (Number.isFinite(v) ? '' + v : 'null') : undefined;
 }
-function c_BareUint64(v) { return f2(v); }
-function f3(v) {
+function bareUint64Json(v) { return numberJson(v); }
+function uTXOIDFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -11654,8 +11654,8 @@ function f3(v) {
     let key;
     let s;
     switch (k) {
-      case "txID": key = k9; s = c_ID(x); break;
-      case "outputIndex": key = k10; s = c_BareUint64(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
+      case "outputIndex": key = outputIndexKey; s = bareUint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -11663,28 +11663,28 @@ function f3(v) {
   }
   return out + '}';
 }
-function c_UTXOID(v) { return f3(v); }
-function f4(v) {
+function uTXOIDJson(v) { return uTXOIDFieldsJson(v); }
+function uTXOIDListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_UTXOID(x);
+    const s = x === undefined ? 'null' : uTXOIDJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f5(v) {
+function nullJson(v) {
   return v === null ? 'null' : undefined;
 }
-function f6(v) {
+function platformGetBalanceResultUtxoIDsJson(v) {
   let s;
-  if ((s = f4(v)) !== undefined) return s;
-  if ((s = f5(v)) !== undefined) return s;
+  if ((s = uTXOIDListJson(v)) !== undefined) return s;
+  if ((s = nullJson(v)) !== undefined) return s;
   return undefined;
 }
-function f7(v) {
+function platformGetBalanceResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -11695,15 +11695,15 @@ function f7(v) {
     let key;
     let s;
     switch (k) {
-      case "balance": key = k0; s = c_Uint64(x); break;
-      case "unlocked": key = k1; s = c_Uint64(x); break;
-      case "lockedStakeable": key = k2; s = c_Uint64(x); break;
-      case "lockedNotStakeable": key = k3; s = c_Uint64(x); break;
-      case "balances": key = k4; s = c_PlatformBalanceMap(x); break;
-      case "unlockeds": key = k5; s = c_PlatformBalanceMap(x); break;
-      case "lockedStakeables": key = k6; s = c_PlatformBalanceMap(x); break;
-      case "lockedNotStakeables": key = k7; s = c_PlatformBalanceMap(x); break;
-      case "utxoIDs": key = k8; s = f6(x); break;
+      case "balance": key = balanceKey; s = uint64Json(x); break;
+      case "unlocked": key = unlockedKey; s = uint64Json(x); break;
+      case "lockedStakeable": key = lockedStakeableKey; s = uint64Json(x); break;
+      case "lockedNotStakeable": key = lockedNotStakeableKey; s = uint64Json(x); break;
+      case "balances": key = balancesKey; s = platformBalanceMapJson(x); break;
+      case "unlockeds": key = unlockedsKey; s = platformBalanceMapJson(x); break;
+      case "lockedStakeables": key = lockedStakeablesKey; s = platformBalanceMapJson(x); break;
+      case "lockedNotStakeables": key = lockedNotStakeablesKey; s = platformBalanceMapJson(x); break;
+      case "utxoIDs": key = utxoIDsKey; s = platformGetBalanceResultUtxoIDsJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -11711,12 +11711,12 @@ function f7(v) {
   }
   return out + '}';
 }
-const k11 = writeString("blockchains") + ':';
-const k12 = writeString("id") + ':';
-const k13 = writeString("name") + ':';
-const k14 = writeString("subnetID") + ':';
-const k15 = writeString("vmID") + ':';
-function f8(v) {
+const blockchainsKey = writeString("blockchains") + ':';
+const idKey = writeString("id") + ':';
+const nameKey = writeString("name") + ':';
+const subnetIDKey = writeString("subnetID") + ':';
+const vmIDKey = writeString("vmID") + ':';
+function platformGetBlockchainsResultBlockchainsItemJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -11727,10 +11727,10 @@ function f8(v) {
     let key;
     let s;
     switch (k) {
-      case "id": key = k12; s = c_ID(x); break;
-      case "name": key = k13; s = f0(x); break;
-      case "subnetID": key = k14; s = c_ID(x); break;
-      case "vmID": key = k15; s = c_ID(x); break;
+      case "id": key = idKey; s = iDJson(x); break;
+      case "name": key = nameKey; s = stringJson(x); break;
+      case "subnetID": key = subnetIDKey; s = iDJson(x); break;
+      case "vmID": key = vmIDKey; s = iDJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -11738,18 +11738,18 @@ function f8(v) {
   }
   return out + '}';
 }
-function f9(v) {
+function platformGetBlockchainsResultBlockchainsItemListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : f8(x);
+    const s = x === undefined ? 'null' : platformGetBlockchainsResultBlockchainsItemJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f10(v) {
+function platformGetBlockchainsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -11760,7 +11760,7 @@ function f10(v) {
     let key;
     let s;
     switch (k) {
-      case "blockchains": key = k11; s = f9(x); break;
+      case "blockchains": key = blockchainsKey; s = platformGetBlockchainsResultBlockchainsItemListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -11768,8 +11768,8 @@ function f10(v) {
   }
   return out + '}';
 }
-const k16 = writeString("status") + ':';
-function f11(v) {
+const statusKey = writeString("status") + ':';
+function platformGetBlockchainStatusResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -11780,7 +11780,7 @@ function f11(v) {
     let key;
     let s;
     switch (k) {
-      case "status": key = k16; s = f0(x); break;
+      case "status": key = statusKey; s = stringJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -11788,9 +11788,9 @@ function f11(v) {
   }
   return out + '}';
 }
-const k17 = writeString("supply") + ':';
-const k18 = writeString("height") + ':';
-function f12(v) {
+const supplyKey = writeString("supply") + ':';
+const heightKey = writeString("height") + ':';
+function platformGetCurrentSupplyResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -11801,8 +11801,8 @@ function f12(v) {
     let key;
     let s;
     switch (k) {
-      case "supply": key = k17; s = c_Uint64(x); break;
-      case "height": key = k18; s = c_Uint64(x); break;
+      case "supply": key = supplyKey; s = uint64Json(x); break;
+      case "height": key = heightKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -11810,20 +11810,20 @@ function f12(v) {
   }
   return out + '}';
 }
-const k19 = writeString("validators") + ':';
-function c_PlatformCurrentValidator(v) { return writeScalar(v); }
-function f13(v) {
+const validatorsKey = writeString("validators") + ':';
+function platformCurrentValidatorJson(v) { return writeScalar(v); }
+function platformCurrentValidatorListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_PlatformCurrentValidator(x);
+    const s = x === undefined ? 'null' : platformCurrentValidatorJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f14(v) {
+function platformGetCurrentValidatorsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -11834,7 +11834,7 @@ function f14(v) {
     let key;
     let s;
     switch (k) {
-      case "validators": key = k19; s = f13(x); break;
+      case "validators": key = validatorsKey; s = platformCurrentValidatorListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -11842,24 +11842,24 @@ function f14(v) {
   }
   return out + '}';
 }
-const k20 = writeString("weights") + ':';
-function f15(v) {
+const weightsKey = writeString("weights") + ':';
+function bareUint64ListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_BareUint64(x);
+    const s = x === undefined ? 'null' : bareUint64Json(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-const k21 = writeString("maxCapacity") + ':';
-const k22 = writeString("maxPerSecond") + ':';
-const k23 = writeString("targetPerSecond") + ':';
-const k24 = writeString("minPrice") + ':';
-const k25 = writeString("excessConversionConstant") + ':';
-function f16(v) {
+const maxCapacityKey = writeString("maxCapacity") + ':';
+const maxPerSecondKey = writeString("maxPerSecond") + ':';
+const targetPerSecondKey = writeString("targetPerSecond") + ':';
+const minPriceKey = writeString("minPrice") + ':';
+const excessConversionConstantKey = writeString("excessConversionConstant") + ':';
+function platformGetFeeConfigResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -11870,12 +11870,12 @@ function f16(v) {
     let key;
     let s;
     switch (k) {
-      case "weights": key = k20; s = f15(x); break;
-      case "maxCapacity": key = k21; s = c_BareUint64(x); break;
-      case "maxPerSecond": key = k22; s = c_BareUint64(x); break;
-      case "targetPerSecond": key = k23; s = c_BareUint64(x); break;
-      case "minPrice": key = k24; s = c_BareUint64(x); break;
-      case "excessConversionConstant": key = k25; s = c_BareUint64(x); break;
+      case "weights": key = weightsKey; s = bareUint64ListJson(x); break;
+      case "maxCapacity": key = maxCapacityKey; s = bareUint64Json(x); break;
+      case "maxPerSecond": key = maxPerSecondKey; s = bareUint64Json(x); break;
+      case "targetPerSecond": key = targetPerSecondKey; s = bareUint64Json(x); break;
+      case "minPrice": key = minPriceKey; s = bareUint64Json(x); break;
+      case "excessConversionConstant": key = excessConversionConstantKey; s = bareUint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -11883,12 +11883,12 @@ function f16(v) {
   }
   return out + '}';
 }
-const k26 = writeString("capacity") + ':';
-const k27 = writeString("excess") + ':';
-const k28 = writeString("price") + ':';
-const k29 = writeString("timestamp") + ':';
-function c_Time(v) { return f0(v); }
-function f17(v) {
+const capacityKey = writeString("capacity") + ':';
+const excessKey = writeString("excess") + ':';
+const priceKey = writeString("price") + ':';
+const timestampKey = writeString("timestamp") + ':';
+function timeJson(v) { return stringJson(v); }
+function platformGetFeeStateResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -11899,10 +11899,10 @@ function f17(v) {
     let key;
     let s;
     switch (k) {
-      case "capacity": key = k26; s = c_BareUint64(x); break;
-      case "excess": key = k27; s = c_BareUint64(x); break;
-      case "price": key = k28; s = c_BareUint64(x); break;
-      case "timestamp": key = k29; s = c_Time(x); break;
+      case "capacity": key = capacityKey; s = bareUint64Json(x); break;
+      case "excess": key = excessKey; s = bareUint64Json(x); break;
+      case "price": key = priceKey; s = bareUint64Json(x); break;
+      case "timestamp": key = timestampKey; s = timeJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -11910,7 +11910,7 @@ function f17(v) {
   }
   return out + '}';
 }
-function f18(v) {
+function platformHeightFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -11921,7 +11921,7 @@ function f18(v) {
     let key;
     let s;
     switch (k) {
-      case "height": key = k18; s = c_Uint64(x); break;
+      case "height": key = heightKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -11929,33 +11929,33 @@ function f18(v) {
   }
   return out + '}';
 }
-function c_PlatformHeight(v) { return f18(v); }
-const k30 = writeString("nodeID") + ':';
-function c_NodeID(v) { return f0(v); }
-const k31 = writeString("weight") + ':';
-const k32 = writeString("startTime") + ':';
-function c_UnixTime(v) { return c_Uint64(v); }
-const k33 = writeString("validationID") + ':';
-const k34 = writeString("publicKey") + ':';
-function c_PlatformBLSPublicKey(v) { return f0(v); }
-const k35 = writeString("remainingBalanceOwner") + ':';
-const k36 = writeString("locktime") + ':';
-const k37 = writeString("threshold") + ':';
-function c_Uint32(v) { return f0(v); }
-const k38 = writeString("addresses") + ':';
-function c_Address(v) { return f0(v); }
-function f19(v) {
+function platformHeightJson(v) { return platformHeightFieldsJson(v); }
+const nodeIDKey = writeString("nodeID") + ':';
+function nodeIDJson(v) { return stringJson(v); }
+const weightKey = writeString("weight") + ':';
+const startTimeKey = writeString("startTime") + ':';
+function unixTimeJson(v) { return uint64Json(v); }
+const validationIDKey = writeString("validationID") + ':';
+const publicKeyKey = writeString("publicKey") + ':';
+function platformBLSPublicKeyJson(v) { return stringJson(v); }
+const remainingBalanceOwnerKey = writeString("remainingBalanceOwner") + ':';
+const locktimeKey = writeString("locktime") + ':';
+const thresholdKey = writeString("threshold") + ':';
+function uint32Json(v) { return stringJson(v); }
+const addressesKey = writeString("addresses") + ':';
+function addressJson(v) { return stringJson(v); }
+function addressListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_Address(x);
+    const s = x === undefined ? 'null' : addressJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f20(v) {
+function outputOwnersFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -11966,9 +11966,9 @@ function f20(v) {
     let key;
     let s;
     switch (k) {
-      case "locktime": key = k36; s = c_Uint64(x); break;
-      case "threshold": key = k37; s = c_Uint32(x); break;
-      case "addresses": key = k38; s = f19(x); break;
+      case "locktime": key = locktimeKey; s = uint64Json(x); break;
+      case "threshold": key = thresholdKey; s = uint32Json(x); break;
+      case "addresses": key = addressesKey; s = addressListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -11976,10 +11976,10 @@ function f20(v) {
   }
   return out + '}';
 }
-function c_OutputOwners(v) { return f20(v); }
-const k39 = writeString("deactivationOwner") + ':';
-const k40 = writeString("minNonce") + ':';
-function f21(v) {
+function outputOwnersJson(v) { return outputOwnersFieldsJson(v); }
+const deactivationOwnerKey = writeString("deactivationOwner") + ':';
+const minNonceKey = writeString("minNonce") + ':';
+function platformGetL1ValidatorResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -11990,17 +11990,17 @@ function f21(v) {
     let key;
     let s;
     switch (k) {
-      case "nodeID": key = k30; s = c_NodeID(x); break;
-      case "weight": key = k31; s = c_Uint64(x); break;
-      case "startTime": key = k32; s = c_UnixTime(x); break;
-      case "validationID": key = k33; s = c_ID(x); break;
-      case "publicKey": key = k34; s = c_PlatformBLSPublicKey(x); break;
-      case "remainingBalanceOwner": key = k35; s = c_OutputOwners(x); break;
-      case "deactivationOwner": key = k39; s = c_OutputOwners(x); break;
-      case "minNonce": key = k40; s = c_Uint64(x); break;
-      case "balance": key = k0; s = c_Uint64(x); break;
-      case "subnetID": key = k14; s = c_ID(x); break;
-      case "height": key = k18; s = c_Uint64(x); break;
+      case "nodeID": key = nodeIDKey; s = nodeIDJson(x); break;
+      case "weight": key = weightKey; s = uint64Json(x); break;
+      case "startTime": key = startTimeKey; s = unixTimeJson(x); break;
+      case "validationID": key = validationIDKey; s = iDJson(x); break;
+      case "publicKey": key = publicKeyKey; s = platformBLSPublicKeyJson(x); break;
+      case "remainingBalanceOwner": key = remainingBalanceOwnerKey; s = outputOwnersJson(x); break;
+      case "deactivationOwner": key = deactivationOwnerKey; s = outputOwnersJson(x); break;
+      case "minNonce": key = minNonceKey; s = uint64Json(x); break;
+      case "balance": key = balanceKey; s = uint64Json(x); break;
+      case "subnetID": key = subnetIDKey; s = iDJson(x); break;
+      case "height": key = heightKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -12008,9 +12008,9 @@ function f21(v) {
   }
   return out + '}';
 }
-const k41 = writeString("minValidatorStake") + ':';
-const k42 = writeString("minDelegatorStake") + ':';
-function f22(v) {
+const minValidatorStakeKey = writeString("minValidatorStake") + ':';
+const minDelegatorStakeKey = writeString("minDelegatorStake") + ':';
+function platformGetMinStakeResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -12021,8 +12021,8 @@ function f22(v) {
     let key;
     let s;
     switch (k) {
-      case "minValidatorStake": key = k41; s = c_Uint64(x); break;
-      case "minDelegatorStake": key = k42; s = c_Uint64(x); break;
+      case "minValidatorStake": key = minValidatorStakeKey; s = uint64Json(x); break;
+      case "minDelegatorStake": key = minDelegatorStakeKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -12030,8 +12030,8 @@ function f22(v) {
   }
   return out + '}';
 }
-const k43 = writeString("assetID") + ':';
-function f23(v) {
+const assetIDKey = writeString("assetID") + ':';
+function platformGetStakingAssetIDResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -12042,7 +12042,7 @@ function f23(v) {
     let key;
     let s;
     switch (k) {
-      case "assetID": key = k43; s = c_ID(x); break;
+      case "assetID": key = assetIDKey; s = iDJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -12050,17 +12050,17 @@ function f23(v) {
   }
   return out + '}';
 }
-const k44 = writeString("isPermissioned") + ':';
-function f24(v) {
+const isPermissionedKey = writeString("isPermissioned") + ':';
+function booleanJson(v) {
   return v === true ? 'true' : v === false ? 'false' : undefined;
 }
-const k45 = writeString("controlKeys") + ':';
-const k46 = writeString("subnetTransformationTxID") + ':';
-const k47 = writeString("conversionID") + ':';
-const k48 = writeString("managerChainID") + ':';
-const k49 = writeString("managerAddress") + ':';
-function c_NullableHexNoChecksum(v) { return writeScalar(v); }
-function f25(v) {
+const controlKeysKey = writeString("controlKeys") + ':';
+const subnetTransformationTxIDKey = writeString("subnetTransformationTxID") + ':';
+const conversionIDKey = writeString("conversionID") + ':';
+const managerChainIDKey = writeString("managerChainID") + ':';
+const managerAddressKey = writeString("managerAddress") + ':';
+function nullableHexNoChecksumJson(v) { return writeScalar(v); }
+function platformGetSubnetResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -12071,14 +12071,14 @@ function f25(v) {
     let key;
     let s;
     switch (k) {
-      case "isPermissioned": key = k44; s = f24(x); break;
-      case "controlKeys": key = k45; s = f19(x); break;
-      case "threshold": key = k37; s = c_Uint32(x); break;
-      case "locktime": key = k36; s = c_Uint64(x); break;
-      case "subnetTransformationTxID": key = k46; s = c_ID(x); break;
-      case "conversionID": key = k47; s = c_ID(x); break;
-      case "managerChainID": key = k48; s = c_ID(x); break;
-      case "managerAddress": key = k49; s = c_NullableHexNoChecksum(x); break;
+      case "isPermissioned": key = isPermissionedKey; s = booleanJson(x); break;
+      case "controlKeys": key = controlKeysKey; s = addressListJson(x); break;
+      case "threshold": key = thresholdKey; s = uint32Json(x); break;
+      case "locktime": key = locktimeKey; s = uint64Json(x); break;
+      case "subnetTransformationTxID": key = subnetTransformationTxIDKey; s = iDJson(x); break;
+      case "conversionID": key = conversionIDKey; s = iDJson(x); break;
+      case "managerChainID": key = managerChainIDKey; s = iDJson(x); break;
+      case "managerAddress": key = managerAddressKey; s = nullableHexNoChecksumJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -12086,8 +12086,8 @@ function f25(v) {
   }
   return out + '}';
 }
-const k50 = writeString("subnets") + ':';
-function f26(v) {
+const subnetsKey = writeString("subnets") + ':';
+function platformGetSubnetsResultSubnetsItemJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -12098,9 +12098,9 @@ function f26(v) {
     let key;
     let s;
     switch (k) {
-      case "id": key = k12; s = c_ID(x); break;
-      case "controlKeys": key = k45; s = f19(x); break;
-      case "threshold": key = k37; s = c_Uint32(x); break;
+      case "id": key = idKey; s = iDJson(x); break;
+      case "controlKeys": key = controlKeysKey; s = addressListJson(x); break;
+      case "threshold": key = thresholdKey; s = uint32Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -12108,24 +12108,24 @@ function f26(v) {
   }
   return out + '}';
 }
-function f27(v) {
+function platformGetSubnetsResultSubnetsItemListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : f26(x);
+    const s = x === undefined ? 'null' : platformGetSubnetsResultSubnetsItemJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f28(v) {
+function platformGetSubnetsResultSubnetsJson(v) {
   let s;
-  if ((s = f27(v)) !== undefined) return s;
-  if ((s = f5(v)) !== undefined) return s;
+  if ((s = platformGetSubnetsResultSubnetsItemListJson(v)) !== undefined) return s;
+  if ((s = nullJson(v)) !== undefined) return s;
   return undefined;
 }
-function f29(v) {
+function platformGetSubnetsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -12136,7 +12136,7 @@ function f29(v) {
     let key;
     let s;
     switch (k) {
-      case "subnets": key = k50; s = f28(x); break;
+      case "subnets": key = subnetsKey; s = platformGetSubnetsResultSubnetsJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -12144,7 +12144,7 @@ function f29(v) {
   }
   return out + '}';
 }
-function f30(v) {
+function platformGetTimestampResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -12155,7 +12155,7 @@ function f30(v) {
     let key;
     let s;
     switch (k) {
-      case "timestamp": key = k29; s = c_Time(x); break;
+      case "timestamp": key = timestampKey; s = timeJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -12163,8 +12163,8 @@ function f30(v) {
   }
   return out + '}';
 }
-const k51 = writeString("stake") + ':';
-function f31(v) {
+const stakeKey = writeString("stake") + ':';
+function platformGetTotalStakeResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -12175,8 +12175,8 @@ function f31(v) {
     let key;
     let s;
     switch (k) {
-      case "stake": key = k51; s = c_Uint64(x); break;
-      case "weight": key = k31; s = c_Uint64(x); break;
+      case "stake": key = stakeKey; s = uint64Json(x); break;
+      case "weight": key = weightKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -12184,8 +12184,8 @@ function f31(v) {
   }
   return out + '}';
 }
-function c_UTXOPage(v) { return writeScalar(v); }
-function f32(v) {
+function uTXOPageJson(v) { return writeScalar(v); }
+function platformGetValidatorsAtResultValueJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -12196,8 +12196,8 @@ function f32(v) {
     let key;
     let s;
     switch (k) {
-      case "publicKey": key = k34; s = writeScalar(x); break;
-      case "weight": key = k31; s = c_Uint64(x); break;
+      case "publicKey": key = publicKeyKey; s = writeScalar(x); break;
+      case "weight": key = weightKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -12205,7 +12205,7 @@ function f32(v) {
   }
   return out + '}';
 }
-function f33(v) {
+function platformGetValidatorsAtResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -12216,15 +12216,15 @@ function f33(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = f32(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = platformGetValidatorsAtResultValueJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-const k52 = writeString("target") + ':';
-function f34(v) {
+const targetKey = writeString("target") + ':';
+function platformGetValidatorFeeConfigResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -12235,10 +12235,10 @@ function f34(v) {
     let key;
     let s;
     switch (k) {
-      case "capacity": key = k26; s = c_BareUint64(x); break;
-      case "target": key = k52; s = c_BareUint64(x); break;
-      case "minPrice": key = k24; s = c_BareUint64(x); break;
-      case "excessConversionConstant": key = k25; s = c_BareUint64(x); break;
+      case "capacity": key = capacityKey; s = bareUint64Json(x); break;
+      case "target": key = targetKey; s = bareUint64Json(x); break;
+      case "minPrice": key = minPriceKey; s = bareUint64Json(x); break;
+      case "excessConversionConstant": key = excessConversionConstantKey; s = bareUint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -12246,7 +12246,7 @@ function f34(v) {
   }
   return out + '}';
 }
-function f35(v) {
+function platformGetValidatorFeeStateResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -12257,9 +12257,9 @@ function f35(v) {
     let key;
     let s;
     switch (k) {
-      case "excess": key = k27; s = c_BareUint64(x); break;
-      case "price": key = k28; s = c_BareUint64(x); break;
-      case "timestamp": key = k29; s = c_Time(x); break;
+      case "excess": key = excessKey; s = bareUint64Json(x); break;
+      case "price": key = priceKey; s = bareUint64Json(x); break;
+      case "timestamp": key = timestampKey; s = timeJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -12267,7 +12267,7 @@ function f35(v) {
   }
   return out + '}';
 }
-function f36(v) {
+function platformIssueTxResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -12278,7 +12278,7 @@ function f36(v) {
     let key;
     let s;
     switch (k) {
-      case "txID": key = k9; s = c_ID(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -12286,18 +12286,18 @@ function f36(v) {
   }
   return out + '}';
 }
-function f37(v) {
+function nodeIDListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_NodeID(x);
+    const s = x === undefined ? 'null' : nodeIDJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f38(v) {
+function platformSampleValidatorsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -12308,7 +12308,7 @@ function f38(v) {
     let key;
     let s;
     switch (k) {
-      case "validators": key = k19; s = f37(x); break;
+      case "validators": key = validatorsKey; s = nodeIDListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -12316,7 +12316,7 @@ function f38(v) {
   }
   return out + '}';
 }
-function f39(v) {
+function platformValidatedByResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -12327,7 +12327,7 @@ function f39(v) {
     let key;
     let s;
     switch (k) {
-      case "subnetID": key = k14; s = c_ID(x); break;
+      case "subnetID": key = subnetIDKey; s = iDJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -12335,19 +12335,19 @@ function f39(v) {
   }
   return out + '}';
 }
-const k53 = writeString("blockchainIDs") + ':';
-function f40(v) {
+const blockchainIDsKey = writeString("blockchainIDs") + ':';
+function iDListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_ID(x);
+    const s = x === undefined ? 'null' : iDJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f41(v) {
+function platformValidatesResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -12358,7 +12358,7 @@ function f41(v) {
     let key;
     let s;
     switch (k) {
-      case "blockchainIDs": key = k53; s = f40(x); break;
+      case "blockchainIDs": key = blockchainIDsKey; s = iDListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -12366,33 +12366,33 @@ function f41(v) {
   }
   return out + '}';
 }
-export const writePlatformGetBalanceResult = f7;
+export const writePlatformGetBalanceResult = platformGetBalanceResultJson;
 export const writePlatformGetBlockResult = writeScalar;
 export const writePlatformGetBlockByHeightResult = writeScalar;
-export const writePlatformGetBlockchainsResult = f10;
-export const writePlatformGetBlockchainStatusResult = f11;
-export const writePlatformGetCurrentSupplyResult = f12;
-export const writePlatformGetCurrentValidatorsResult = f14;
-export const writePlatformGetFeeConfigResult = f16;
-export const writePlatformGetFeeStateResult = f17;
-export const writePlatformGetHeightResult = c_PlatformHeight;
-export const writePlatformGetL1ValidatorResult = f21;
-export const writePlatformGetProposedHeightResult = c_PlatformHeight;
-export const writePlatformGetMinStakeResult = f22;
+export const writePlatformGetBlockchainsResult = platformGetBlockchainsResultJson;
+export const writePlatformGetBlockchainStatusResult = platformGetBlockchainStatusResultJson;
+export const writePlatformGetCurrentSupplyResult = platformGetCurrentSupplyResultJson;
+export const writePlatformGetCurrentValidatorsResult = platformGetCurrentValidatorsResultJson;
+export const writePlatformGetFeeConfigResult = platformGetFeeConfigResultJson;
+export const writePlatformGetFeeStateResult = platformGetFeeStateResultJson;
+export const writePlatformGetHeightResult = platformHeightJson;
+export const writePlatformGetL1ValidatorResult = platformGetL1ValidatorResultJson;
+export const writePlatformGetProposedHeightResult = platformHeightJson;
+export const writePlatformGetMinStakeResult = platformGetMinStakeResultJson;
 export const writePlatformGetRewardUTXOsResult = writeScalar;
 export const writePlatformGetStakeResult = writeScalar;
-export const writePlatformGetStakingAssetIDResult = f23;
-export const writePlatformGetSubnetResult = f25;
-export const writePlatformGetSubnetsResult = f29;
-export const writePlatformGetTimestampResult = f30;
-export const writePlatformGetTotalStakeResult = f31;
+export const writePlatformGetStakingAssetIDResult = platformGetStakingAssetIDResultJson;
+export const writePlatformGetSubnetResult = platformGetSubnetResultJson;
+export const writePlatformGetSubnetsResult = platformGetSubnetsResultJson;
+export const writePlatformGetTimestampResult = platformGetTimestampResultJson;
+export const writePlatformGetTotalStakeResult = platformGetTotalStakeResultJson;
 export const writePlatformGetTxResult = writeScalar;
 export const writePlatformGetTxStatusResult = writeScalar;
-export const writePlatformGetUTXOsResult = c_UTXOPage;
-export const writePlatformGetValidatorsAtResult = f33;
-export const writePlatformGetValidatorFeeConfigResult = f34;
-export const writePlatformGetValidatorFeeStateResult = f35;
-export const writePlatformIssueTxResult = f36;
-export const writePlatformSampleValidatorsResult = f38;
-export const writePlatformValidatedByResult = f39;
-export const writePlatformValidatesResult = f41;
+export const writePlatformGetUTXOsResult = uTXOPageJson;
+export const writePlatformGetValidatorsAtResult = platformGetValidatorsAtResultJson;
+export const writePlatformGetValidatorFeeConfigResult = platformGetValidatorFeeConfigResultJson;
+export const writePlatformGetValidatorFeeStateResult = platformGetValidatorFeeStateResultJson;
+export const writePlatformIssueTxResult = platformIssueTxResultJson;
+export const writePlatformSampleValidatorsResult = platformSampleValidatorsResultJson;
+export const writePlatformValidatedByResult = platformValidatedByResultJson;
+export const writePlatformValidatesResult = platformValidatesResultJson;

@@ -5600,34 +5600,34 @@ function validate706(data, {instancePath="", parentData, parentDataProperty, roo
   validate706.errors = vErrors;
   return errors === 0;
 }
-const k0 = writeString("txIDs") + ':';
-function f0(v) {
+const txIDsKey = writeString("txIDs") + ':';
+function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
-function c_ID(v) { return f0(v); }
-function f1(v) {
+function iDJson(v) { return stringJson(v); }
+function iDListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_ID(x);
+    const s = x === undefined ? 'null' : iDJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f2(v) {
+function nullJson(v) {
   return v === null ? 'null' : undefined;
 }
-function f3(v) {
+function avmGetAddressTxsResultTxIDsJson(v) {
   let s;
-  if ((s = f1(v)) !== undefined) return s;
-  if ((s = f2(v)) !== undefined) return s;
+  if ((s = iDListJson(v)) !== undefined) return s;
+  if ((s = nullJson(v)) !== undefined) return s;
   return undefined;
 }
-const k1 = writeString("cursor") + ':';
-function c_Uint64(v) { return f0(v); }
-function f4(v) {
+const cursorKey = writeString("cursor") + ':';
+function uint64Json(v) { return stringJson(v); }
+function avmGetAddressTxsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -5638,8 +5638,8 @@ function f4(v) {
     let key;
     let s;
     switch (k) {
-      case "txIDs": key = k0; s = f3(x); break;
-      case "cursor": key = k1; s = c_Uint64(x); break;
+      case "txIDs": key = txIDsKey; s = avmGetAddressTxsResultTxIDsJson(x); break;
+      case "cursor": key = cursorKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -5647,10 +5647,10 @@ function f4(v) {
   }
   return out + '}';
 }
-const k2 = writeString("balances") + ':';
-const k3 = writeString("asset") + ':';
-const k4 = writeString("balance") + ':';
-function f5(v) {
+const balancesKey = writeString("balances") + ':';
+const assetKey = writeString("asset") + ':';
+const balanceKey = writeString("balance") + ':';
+function avmGetAllBalancesResultBalancesItemJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -5661,8 +5661,8 @@ function f5(v) {
     let key;
     let s;
     switch (k) {
-      case "asset": key = k3; s = f0(x); break;
-      case "balance": key = k4; s = c_Uint64(x); break;
+      case "asset": key = assetKey; s = stringJson(x); break;
+      case "balance": key = balanceKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -5670,18 +5670,18 @@ function f5(v) {
   }
   return out + '}';
 }
-function f6(v) {
+function avmGetAllBalancesResultBalancesItemListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : f5(x);
+    const s = x === undefined ? 'null' : avmGetAllBalancesResultBalancesItemJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f7(v) {
+function avmGetAllBalancesResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -5692,7 +5692,7 @@ function f7(v) {
     let key;
     let s;
     switch (k) {
-      case "balances": key = k2; s = f6(x); break;
+      case "balances": key = balancesKey; s = avmGetAllBalancesResultBalancesItemListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -5700,12 +5700,12 @@ function f7(v) {
   }
   return out + '}';
 }
-const k5 = writeString("assetID") + ':';
-const k6 = writeString("name") + ':';
-const k7 = writeString("symbol") + ':';
-const k8 = writeString("denomination") + ':';
-function c_Uint8(v) { return f0(v); }
-function f8(v) {
+const assetIDKey = writeString("assetID") + ':';
+const nameKey = writeString("name") + ':';
+const symbolKey = writeString("symbol") + ':';
+const denominationKey = writeString("denomination") + ':';
+function uint8Json(v) { return stringJson(v); }
+function avmGetAssetDescriptionResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -5716,10 +5716,10 @@ function f8(v) {
     let key;
     let s;
     switch (k) {
-      case "assetID": key = k5; s = c_ID(x); break;
-      case "name": key = k6; s = f0(x); break;
-      case "symbol": key = k7; s = f0(x); break;
-      case "denomination": key = k8; s = c_Uint8(x); break;
+      case "assetID": key = assetIDKey; s = iDJson(x); break;
+      case "name": key = nameKey; s = stringJson(x); break;
+      case "symbol": key = symbolKey; s = stringJson(x); break;
+      case "denomination": key = denominationKey; s = uint8Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -5727,14 +5727,14 @@ function f8(v) {
   }
   return out + '}';
 }
-const k9 = writeString("utxoIDs") + ':';
-const k10 = writeString("txID") + ':';
-const k11 = writeString("outputIndex") + ':';
-function f9(v) {
+const utxoIDsKey = writeString("utxoIDs") + ':';
+const txIDKey = writeString("txID") + ':';
+const outputIndexKey = writeString("outputIndex") + ':';
+function numberJson(v) {
   return typeof v === 'number' ? (Number.isFinite(v) ? '' + v : 'null') : undefined;
 }
-function c_BareUint64(v) { return f9(v); }
-function f10(v) {
+function bareUint64Json(v) { return numberJson(v); }
+function uTXOIDFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -5745,8 +5745,8 @@ function f10(v) {
     let key;
     let s;
     switch (k) {
-      case "txID": key = k10; s = c_ID(x); break;
-      case "outputIndex": key = k11; s = c_BareUint64(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
+      case "outputIndex": key = outputIndexKey; s = bareUint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -5754,19 +5754,19 @@ function f10(v) {
   }
   return out + '}';
 }
-function c_UTXOID(v) { return f10(v); }
-function f11(v) {
+function uTXOIDJson(v) { return uTXOIDFieldsJson(v); }
+function uTXOIDListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_UTXOID(x);
+    const s = x === undefined ? 'null' : uTXOIDJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f12(v) {
+function avmGetBalanceResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -5777,8 +5777,8 @@ function f12(v) {
     let key;
     let s;
     switch (k) {
-      case "balance": key = k4; s = c_Uint64(x); break;
-      case "utxoIDs": key = k9; s = f11(x); break;
+      case "balance": key = balanceKey; s = uint64Json(x); break;
+      case "utxoIDs": key = utxoIDsKey; s = uTXOIDListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -5786,8 +5786,8 @@ function f12(v) {
   }
   return out + '}';
 }
-const k12 = writeString("height") + ':';
-function f13(v) {
+const heightKey = writeString("height") + ':';
+function avmGetHeightResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -5798,7 +5798,7 @@ function f13(v) {
     let key;
     let s;
     switch (k) {
-      case "height": key = k12; s = c_Uint64(x); break;
+      case "height": key = heightKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -5806,9 +5806,9 @@ function f13(v) {
   }
   return out + '}';
 }
-const k13 = writeString("txFee") + ':';
-const k14 = writeString("createAssetTxFee") + ':';
-function f14(v) {
+const txFeeKey = writeString("txFee") + ':';
+const createAssetTxFeeKey = writeString("createAssetTxFee") + ':';
+function avmGetTxFeeResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -5819,8 +5819,8 @@ function f14(v) {
     let key;
     let s;
     switch (k) {
-      case "txFee": key = k13; s = c_Uint64(x); break;
-      case "createAssetTxFee": key = k14; s = c_Uint64(x); break;
+      case "txFee": key = txFeeKey; s = uint64Json(x); break;
+      case "createAssetTxFee": key = createAssetTxFeeKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -5828,8 +5828,8 @@ function f14(v) {
   }
   return out + '}';
 }
-const k15 = writeString("status") + ':';
-function f15(v) {
+const statusKey = writeString("status") + ':';
+function avmGetTxStatusResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -5840,7 +5840,7 @@ function f15(v) {
     let key;
     let s;
     switch (k) {
-      case "status": key = k15; s = f0(x); break;
+      case "status": key = statusKey; s = stringJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -5848,8 +5848,8 @@ function f15(v) {
   }
   return out + '}';
 }
-function c_UTXOPage(v) { return writeScalar(v); }
-function f16(v) {
+function uTXOPageJson(v) { return writeScalar(v); }
+function avmIssueTxResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -5860,7 +5860,7 @@ function f16(v) {
     let key;
     let s;
     switch (k) {
-      case "txID": key = k10; s = c_ID(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -5868,15 +5868,15 @@ function f16(v) {
   }
   return out + '}';
 }
-export const writeAvmGetAddressTxsResult = f4;
-export const writeAvmGetAllBalancesResult = f7;
-export const writeAvmGetAssetDescriptionResult = f8;
-export const writeAvmGetBalanceResult = f12;
+export const writeAvmGetAddressTxsResult = avmGetAddressTxsResultJson;
+export const writeAvmGetAllBalancesResult = avmGetAllBalancesResultJson;
+export const writeAvmGetAssetDescriptionResult = avmGetAssetDescriptionResultJson;
+export const writeAvmGetBalanceResult = avmGetBalanceResultJson;
 export const writeAvmGetBlockResult = writeScalar;
 export const writeAvmGetBlockByHeightResult = writeScalar;
-export const writeAvmGetHeightResult = f13;
+export const writeAvmGetHeightResult = avmGetHeightResultJson;
 export const writeAvmGetTxResult = writeScalar;
-export const writeAvmGetTxFeeResult = f14;
-export const writeAvmGetTxStatusResult = f15;
-export const writeAvmGetUTXOsResult = c_UTXOPage;
-export const writeAvmIssueTxResult = f16;
+export const writeAvmGetTxFeeResult = avmGetTxFeeResultJson;
+export const writeAvmGetTxStatusResult = avmGetTxStatusResultJson;
+export const writeAvmGetUTXOsResult = uTXOPageJson;
+export const writeAvmIssueTxResult = avmIssueTxResultJson;

@@ -256,12 +256,12 @@ function validate711(data, {instancePath="", parentData, parentDataProperty, roo
   validate711.errors = vErrors;
   return errors === 0;
 }
-const k0 = writeString("txID") + ':';
-function f0(v) {
+const txIDKey = writeString("txID") + ':';
+function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
-function c_ID(v) { return f0(v); }
-function f1(v) {
+function iDJson(v) { return stringJson(v); }
+function walletIssueTxResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -272,7 +272,7 @@ function f1(v) {
     let key;
     let s;
     switch (k) {
-      case "txID": key = k0; s = c_ID(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -280,4 +280,4 @@ function f1(v) {
   }
   return out + '}';
 }
-export const writeWalletIssueTxResult = f1;
+export const writeWalletIssueTxResult = walletIssueTxResultJson;
