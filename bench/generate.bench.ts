@@ -21,7 +21,10 @@ interface Run {
   maxRssKb: number;
 }
 
-/** Runs node with `args`, reporting wall time and the child's peak resident memory (from a preload that prints it at exit). */
+/**
+ * Runs node with `args`, reporting wall time and the child's peak resident memory (from a preload that prints it at
+ * exit).
+ */
 function timeNode(args: string[], work: string): Run {
   const preload = join(work, 'max-rss.mjs');
   writeFileSync(
@@ -42,7 +45,9 @@ function ours(work: string, round: number, ...only: string[]): Run {
   );
 }
 
-/** @open-rpc/generator, once per document; its validator wants a server URL with a scheme, so `{baseUrl}` is spelt out. */
+/**
+ * @open-rpc/generator, once per document; its validator wants a server URL with a scheme, so `{baseUrl}` is spelt out.
+ */
 function baseline(work: string, round: number, documents: string[]): Run {
   const cli = join(ROOT, 'node_modules/@open-rpc/generator/build/cli.js');
   let ms = 0;

@@ -67,7 +67,10 @@ export function syntheticDocument(count: number): Record<string, unknown> {
 
 interface Run {
   ms: number;
-  /** CPU time of the generator's process, threads included: on a shared machine, wall time mostly measures the neighbours. */
+  /**
+   * CPU time of the generator's process, threads included: on a shared machine, wall time mostly measures the
+   * neighbours.
+   */
   cpuMs: number;
   maxRssMb: number;
 }

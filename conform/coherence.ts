@@ -11,7 +11,9 @@ import { bech32Encode, cb58Encode, hexDecode } from '../generators/formats.ts';
 import type { CheckResult, MethodResult } from './runner.ts';
 
 /** Calls a method on an endpoint path (`/ext/bc/P`): its result, or the error the node sent. */
-/** `unserved`: the release being checked does not serve the method (why, as notServedReason says it); nothing was sent. */
+/**
+ * `unserved`: the release being checked does not serve the method (why, as notServedReason says it); nothing was sent.
+ */
 export type Caller = (
   path: string,
   method: string,

@@ -93,7 +93,9 @@ export function judge(
   return { kind: 'checked', answer: 'error', ...(error ? { error } : {}), violations };
 }
 
-/** The error the node gives for params it cannot decode: `components.errors.InvalidArgument`, when the method lists it. */
+/**
+ * The error the node gives for params it cannot decode: `components.errors.InvalidArgument`, when the method lists it.
+ */
 export function documentedDecodeError(
   endpoint: EndpointModel,
   method: MethodModel,

@@ -37,7 +37,9 @@ export interface ProxyOptions {
   onInternalError?: (message: string) => void;
   /** The first call of each method the spec does not describe (it passes through unchecked). */
   onUnknownMethod?: (method: string, seq: number) => void;
-  /** Milliseconds the upstream may stay silent (before and while answering) before the caller gets 504. Default 30 s. */
+  /**
+   * Milliseconds the upstream may stay silent (before and while answering) before the caller gets 504. Default 30 s.
+   */
   timeoutMs?: number;
   /** The Host header to send upstream instead of the caller's. */
   hostHeader?: string;

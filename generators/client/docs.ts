@@ -12,9 +12,10 @@ export function methodComment(model: SpecModel, endpoint: EndpointModel, method:
   if (method.params.length > 0)
     tags.push(`@param params - The params, sent by name ({@link ${method.typeNames.params}}).`);
   tags.push('@param options - Abort signal and timeout of this call.');
-  tags.push(
-    `@returns ${method.result ? oneLine(method.result.description) || `The result ({@link ${method.typeNames.result}}).` : 'Nothing.'}`,
-  );
+  const returns = method.result
+    ? oneLine(method.result.description) || `The result ({@link ${method.typeNames.result}}).`
+    : 'Nothing.';
+  tags.push(`@returns ${returns}`);
   for (const error of method.errors) {
     const data = error.data === undefined ? '' : ` (data: \`${JSON.stringify(error.data)}\`)`;
     tags.push(`@throws {@link JsonRpcError} ${error.code}: ${oneLine(error.message)}${data}`);

@@ -37,7 +37,9 @@ export interface EndpointView {
   /** A literal array of the keys whose values error excerpts hide (`x-sensitive`), or empty when there are none. */
   sensitiveKeys: string;
   methods: MethodView[];
-  /** The releases of the methods that have a range, as a literal for the runtime's `nodeVersion` check; `{}` when none. */
+  /**
+   * The releases of the methods that have a range, as a literal for the runtime's `nodeVersion` check; `{}` when none.
+   */
   releasesLiteral: string;
 }
 
@@ -141,7 +143,8 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     for (const name of signatures.flatMap((o) => o.types ?? [])) typeNames.add(name);
     const general = signatures.at(-1);
     const paramList = (type: string, defaulted: boolean) =>
-      `params${paramsOptional && !defaulted ? '?' : ''}: ${type}${paramsOptional && defaulted ? ' = {}' : ''}, options?: CallOptions`;
+      `params${paramsOptional && !defaulted ? '?' : ''}: ${type}${paramsOptional && defaulted ? ' = {}' : ''}, ` +
+      'options?: CallOptions';
     return {
       name: method.shortName,
       wireName: method.name,
@@ -171,7 +174,9 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
           }
         : {}),
       errorNames: method.errors.map((e) => literal(e.name)).join(' | ') || 'never',
-      errorTable: `{ ${method.errors.map((e) => `${e.name}: [${e.code}, /${messagePattern(e.message).source}/]`).join(', ')} }`,
+      errorTable: `{ ${method.errors
+        .map((e) => `${e.name}: [${e.code}, /${messagePattern(e.message).source}/]`)
+        .join(', ')} }`,
     };
   });
   return {

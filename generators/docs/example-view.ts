@@ -50,7 +50,9 @@ export function exampleView(
   };
 }
 
-/** A shell word: bare when it is plainly safe (a usual URL), else single-quoted, so a pasted command runs nothing else. */
+/**
+ * A shell word: bare when it is plainly safe (a usual URL), else single-quoted, so a pasted command runs nothing else.
+ */
 export function shellQuote(text: string): string {
   return /^[A-Za-z0-9_\-.:/@%+=,]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -111,7 +111,8 @@ function methodView(endpoint: EndpointModel, method: MethodModel, context: Schem
     })),
     params,
     hasDefaults: params.some((param) => param.defaultValue !== null),
-    // The result's own fields are what the reader came for, so they start unfolded even when the result is a named type.
+    // The result's own fields are what the reader came for, so they start unfolded even when the result is a named
+    // type.
     result: method.result ? resultNode(method, context) : null,
     errors: method.errors.map((error) => ({
       name: error.name,

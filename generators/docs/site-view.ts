@@ -67,7 +67,9 @@ export function schemaContext(model: SpecModel): SchemaContext {
   return { schemas: model.schemas, typeHref: (name) => `types.html#${name}`, linker };
 }
 
-/** The words two or more endpoint titles start with ("AvalancheGo "), left out of the short labels in the navigation. */
+/**
+ * The words two or more endpoint titles start with ("AvalancheGo "), left out of the short labels in the navigation.
+ */
 function commonTitlePrefix(endpoints: EndpointModel[]): string {
   if (endpoints.length < 2) return '';
   const split = endpoints.map((endpoint) => endpoint.title.split(' '));

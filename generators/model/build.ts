@@ -131,7 +131,8 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
       name: str(example.name),
       ...(example.summary ? { summary: str(example.summary) } : {}),
       ...(example.description ? { description: str(example.description) } : {}),
-      // A value whose name is not a param's (by-position examples name them freely) belongs to the param at its position.
+      // A value whose name is not a param's (by-position examples name them freely) belongs to the param at its
+      // position.
       params: Object.fromEntries(
         exampleParams.map((p, i) => [
           params.some((d) => d.name === str(p.name)) ? str(p.name) : (params[i]?.name ?? str(p.name)),
@@ -193,7 +194,8 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
 
 /**
  * Claims every name the endpoint's generated code will use, so that two different things never share one: the client
- * class and its options, the server's handlers, factory, method table and document, shared schemas, titled inline schemas, each method's Params/Result types and client method.
+ * class and its options, the server's handlers, factory, method table and document, shared schemas, titled inline
+ * schemas, each method's Params/Result types and client method.
  */
 function claimNames(
   bundle: BundledDocument,
@@ -208,7 +210,9 @@ function claimNames(
   if (RESERVED_MODULE_NAMES.has(bundle.name)) {
     names.collisions.push({
       ...at(''),
-      message: `the endpoint name "${bundle.name}" (the document's file name) is taken by a file of the generated packages; rename the document`,
+      message:
+        `the endpoint name "${bundle.name}" (the document's file name) is taken by a file of the generated ` +
+        'packages; rename the document',
     });
   }
   names.claim(client, { identity: `endpoint:${bundle.file}`, what: `the client of ${bundle.file}`, ...at('') });
@@ -270,12 +274,16 @@ function claimNames(
     if (RESERVED_METHOD_NAMES.has(method.shortName)) {
       names.collisions.push({
         ...where,
-        message: `method "${method.name}" would become ${client}.${method.shortName}, a name the client class needs for itself`,
+        message:
+          `method "${method.name}" would become ${client}.${method.shortName}, ` +
+          'a name the client class needs for itself',
       });
     } else if (owner) {
       names.collisions.push({
         ...where,
-        message: `the client method ${client}.${method.shortName} would stand for both ${owner} and ${method.name}: one endpoint cannot have two methods with the same client name (see generators/model/names.ts)`,
+        message:
+          `the client method ${client}.${method.shortName} would stand for both ${owner} and ${method.name}: ` +
+          'one endpoint cannot have two methods with the same client name (see generators/model/names.ts)',
       });
     }
     methodOwners.set(method.shortName, method.name);

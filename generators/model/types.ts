@@ -23,7 +23,9 @@ export interface ServerVariable {
 }
 
 export interface EndpointModel {
-  /** File name of the endpoint document without `.json`, e.g. `x-chain`: also the name of everything generated for it. */
+  /**
+   * File name of the endpoint document without `.json`, e.g. `x-chain`: also the name of everything generated for it.
+   */
   name: string;
   /** The endpoint document as given to the loader, relative to the working directory, e.g. `openrpc/x-chain.json`. */
   file: string;
@@ -55,7 +57,10 @@ export interface EndpointModel {
    * (`components.errors`), which every method lists (openrpc/README.md); empty when the document has none.
    */
   invalidArgument: string;
-  /** The rule set the spec folder opts into (`avalanche`: Avalanche's formats, node RPC layer); absent for plain OpenRPC. */
+  /**
+   * The rule set the spec folder opts into (`avalanche`: Avalanche's formats, node RPC layer); absent for plain
+   * OpenRPC.
+   */
   profile?: 'avalanche';
 }
 

@@ -83,7 +83,9 @@ export function budgetedCode(standalone: string, who: string): BudgetedCode {
   return { code: indent(code).trim(), typedCode: indent(typedCode(code)).trim(), helpers: [...helpers].sort() };
 }
 
-/** ajv writes each schema it keeps as one line of JSON (thousands of columns for a large one); they get one key a line. */
+/**
+ * ajv writes each schema it keeps as one line of JSON (thousands of columns for a large one); they get one key a line.
+ */
 function prettySchemas(code: string): string {
   return code.replace(/^(const schema\d+ = )(.*);$/gm, (line, head: string, json: string) => {
     try {

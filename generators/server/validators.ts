@@ -23,7 +23,10 @@ const standaloneCode = (
 
 const ROOT = 'https://avalanche-openrpc.invalid/schemas.json';
 
-/** One endpoint's validators module: JavaScript by nature, so the templates write its source, JavaScript and declarations. */
+/**
+ * One endpoint's validators module: JavaScript by nature, so the templates write its source, JavaScript and
+ * declarations.
+ */
 export interface ValidatorsModule {
   /** The runtime imports the code needs (formats, ajv's helpers), as import statements. */
   imports: string[];

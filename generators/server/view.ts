@@ -61,7 +61,8 @@ export function serverPackageView(model: SpecModel): ServerPackageView {
     ...packageFacts(
       model,
       SERVER_PACKAGE_NAME,
-      `Server stubs for ${model.endpoints.map((e) => e.title || e.name).join('; ')}: typed handlers behind an RPC layer that answers like AvalancheGo.`,
+      `Server stubs for ${model.endpoints.map((e) => e.title || e.name).join('; ')}: ` +
+        'typed handlers behind an RPC layer that answers like AvalancheGo.',
     ),
     invalidArgument,
     endpoints: model.endpoints.map((endpoint) => endpointView(model, endpoint, invalidArgument)),
@@ -134,7 +135,8 @@ function handlerComment(model: SpecModel, endpoint: EndpointModel, method: Metho
     .filter(Boolean)
     .join(' ');
   const tags = [
-    `@returns ${method.result?.description.replace(/\s+/g, ' ').trim() || 'The result.'} Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.`,
+    `@returns ${method.result?.description.replace(/\s+/g, ' ').trim() || 'The result.'} ` +
+      'Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.',
   ];
   if (method.deprecated) tags.push(`@deprecated ${deprecation(model, method, { link: false })}`);
   return commentLines([method.summary, served, tags.join('\n')]);

@@ -32,9 +32,9 @@ export function deprecation(model: SpecModel, method: MethodModel, { link = true
   const replacement = method.replacement?.trim();
   if (!replacement) return since || 'Deprecated.';
   const target = findMethod(model, replacement);
-  const use = target
-    ? `Use \`${replacement}\` instead${link ? ` ({@link ${clientClassName(target.endpoint.typeName)}.${target.method.shortName}})` : ''}.`
-    : `Replacement: ${replacement}`;
+  const linked =
+    target && link ? ` ({@link ${clientClassName(target.endpoint.typeName)}.${target.method.shortName}})` : '';
+  const use = target ? `Use \`${replacement}\` instead${linked}.` : `Replacement: ${replacement}`;
   return [since, use].filter(Boolean).join(' ');
 }
 

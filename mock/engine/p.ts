@@ -76,7 +76,9 @@ export function spendP(
 const lockedUntil = (value: Transaction, now: bigint): boolean =>
   (value._type === 'pvm.StakeableLockOut' || value._type === 'pvm.StakeableLockIn') && value.lockTime.value() > now;
 
-/** The unlocked flow: AVAX and other assets consumed cover those produced, plus the fee (`produced` holds extra burns). */
+/**
+ * The unlocked flow: AVAX and other assets consumed cover those produced, plus the fee (`produced` holds extra burns).
+ */
 export function flowP(
   world: World,
   ins: readonly TransferableInput[],

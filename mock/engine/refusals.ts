@@ -96,8 +96,12 @@ export const TEXTS = {
 export const xTransfer = (inner: string) => `failed to verify transfer: ${inner}`;
 /** X-Chain: vms/avm/txs/executor/semantic_verifier.go verifyTransfer, a UTXO the chain does not have. */
 export const xMissingUtxo = (inputID: string) => xTransfer(`failed to get utxo ${inputID}: ${TEXTS.notFound}`);
-/** P-Chain `platform.issueTx`: platformvm/service.go, network/gossip.go and block/executor/manager.go wrap each refusal. */
+/**
+ * P-Chain `platform.issueTx`: platformvm/service.go, network/gossip.go and block/executor/manager.go wrap each refusal.
+ */
 export const pIssue = (inner: string) => `couldn't issue tx: failed verification: failed execution: ${inner}`;
-/** P-Chain: vms/platformvm/utxo/verifier.go VerifySpend, a UTXO the chain does not have (UTXOID prints `txID:index`). */
+/**
+ * P-Chain: vms/platformvm/utxo/verifier.go VerifySpend, a UTXO the chain does not have (UTXOID prints `txID:index`).
+ */
 export const pMissingUtxo = (txID: string, index: number) =>
   `failed to read consumed UTXO ${txID}:${index} due to: ${TEXTS.notFound}`;

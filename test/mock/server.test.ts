@@ -43,7 +43,9 @@ interface Talk {
   closed: boolean;
 }
 
-/** Sends each piece (a pause between pieces), then collects what comes back until the server closes or `waitMs` passes. */
+/**
+ * Sends each piece (a pause between pieces), then collects what comes back until the server closes or `waitMs` passes.
+ */
 function talk(port: number, pieces: Array<string | Buffer>, waitMs = 300, pauseMs = 5): Promise<Talk> {
   return new Promise((resolve) => {
     const socket: Socket = connect(port, '127.0.0.1');

@@ -38,5 +38,7 @@ export declare function nodeArgs(params: unknown): Record<string, unknown> | und
 /** Decodes `value` into the shape of its schema, as Go decodes JSON into a struct. */
 export declare function foldValue(value: unknown, shape: Shape | undefined): unknown;
 export declare function violationsOf(validate: ValidateFunction): Violation[];
-/** A decode failure when any leaf failure is about the value's kind or form; only sizes and presence are constraints. */
+/**
+ * A decode failure when any leaf failure is about the value's kind or form; only sizes and presence are constraints.
+ */
 export declare function isDecodeFailure(violations: Violation[]): boolean;

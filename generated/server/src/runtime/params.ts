@@ -161,7 +161,9 @@ function describe(error: NonNullable<ValidateFunction['errors']>[number]): strin
   return `${error.instancePath || 'params'} ${error.message ?? error.keyword}${detail}`;
 }
 
-/** A decode failure when any leaf failure is about the value's kind or form; only sizes and presence are constraints. */
+/**
+ * A decode failure when any leaf failure is about the value's kind or form; only sizes and presence are constraints.
+ */
 export function isDecodeFailure(violations: Violation[]): boolean {
   return violations.some((v) => !CONSTRAINT_KEYWORDS.has(v.keyword) && !BRANCH_KEYWORDS.has(v.keyword));
 }
