@@ -146,13 +146,14 @@ describe('X-Chain', () => {
     expect(idOf(block.bytes)).toBe(block.id);
   });
 
-  it('refuses the same tx again, a wrong signature, an overspend and a time-locked UTXO in the node words', async () => {
+  it('refuses the same tx again, a wrong signature, an overspend and a time-locked UTXO as the node does', async () => {
     const bytes = await sign(xSend(AVAX));
     engine.issue('X', bytes);
     expect(() => engine.issue('X', bytes)).toThrow(/^failed to verify transfer: failed to get utxo \w+: not found$/);
     const wrong = await signWrong(xSend(5n));
     expect(() => engine.issue('X', wrong)).toThrow(
-      `failed to verify transfer: wrong signature: expected signature from ${cb58Encode(ewoq)} but got from ${cb58Encode(other)}`,
+      `failed to verify transfer: wrong signature: expected signature from ${cb58Encode(ewoq)} but got from ` +
+        `${cb58Encode(other)}`,
     );
     const [utxo] = utxosOf('X', ewoq);
     expect(() => engine.issue('X', Uint8Array.of(0, 0, 0, 0))).toThrow();
@@ -193,11 +194,15 @@ describe('P-Chain', () => {
     const bytes = await sign(pSend(AVAX));
     engine.issue('P', bytes);
     expect(() => engine.issue('P', bytes)).toThrow(
-      /^couldn't issue tx: failed verification: failed execution: failed to read consumed UTXO \w+:\d+ due to: not found$/,
+      new RegExp(
+        "^couldn't issue tx: failed verification: failed execution: " +
+          String.raw`failed to read consumed UTXO \w+:\d+ due to: not found$`,
+      ),
     );
     const wrong = await signWrong(pSend(5n));
     expect(() => engine.issue('P', wrong)).toThrow(
-      `couldn't issue tx: failed verification: failed execution: failed to verify transfer: wrong signature: expected signature from ${cb58Encode(ewoq)} but got from ${cb58Encode(other)}`,
+      `couldn't issue tx: failed verification: failed execution: failed to verify transfer: wrong signature: ` +
+        `expected signature from ${cb58Encode(ewoq)} but got from ${cb58Encode(other)}`,
     );
     const utxo = world.utxosOf('P', hex(ewoq)).find((u) => u.stakeableLocktime === 0n)!;
     const over = await rawSend('P', manager('P').unpack(utxo.bytes, Utxo), utxo.amount);

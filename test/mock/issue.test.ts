@@ -128,7 +128,10 @@ describe('issuing over HTTP with avalanchejs 5.2.0', () => {
       tx: utils.bufferToHex(utils.addChecksum(second.getSignedTx().toBytes())),
     });
     expect(refused.error?.message).toMatch(
-      /^couldn't issue tx: failed verification: failed execution: failed to read consumed UTXO \w+:\d+ due to: not found$/,
+      new RegExp(
+        "^couldn't issue tx: failed verification: failed execution: " +
+          String.raw`failed to read consumed UTXO \w+:\d+ due to: not found$`,
+      ),
     );
     const id = utils.base58check.encode((await import('@noble/hashes/sha2.js')).sha256(second.getSignedTx().toBytes()));
     expect(await api.getTxStatus({ txID: id })).toEqual({ status: 'Dropped', reason: refused.error!.message });

@@ -301,15 +301,17 @@ describe('errors and examples the node really produces', () => {
     expect(messages(name)).toContain(message);
   });
 
-  it('every method documents the decode error, params or not (the node decodes params of every method the same way)', () => {
+  it('every method documents the decode error, params or not (the node decodes the params of all alike)', () => {
     const decodeError =
-      "-32000 couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
+      "-32000 couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation " +
+      'for example calls';
     for (const { method } of methods) expect(messages(method.name), method.name).toContain(decodeError);
   });
 
   it('every method with an encoding param documents the decode error an unknown encoding gets', () => {
     const decodeError =
-      "-32000 couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
+      "-32000 couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation " +
+      'for example calls';
     const withEncoding = methods.filter(({ method }) => method.params.some((p) => p.name === 'encoding'));
     expect(withEncoding.length).toBeGreaterThan(10);
     for (const { method } of withEncoding) expect(messages(method.name), method.name).toContain(decodeError);
