@@ -131,7 +131,8 @@ const ROWS: Row[] = [
         const fetched = utxos.map(utxoRef).sort();
         if (listed.join() !== fetched.join())
           problems.push(
-            `platform.getBalance of P-${address} lists ${listed.length} UTXOs, platform.getUTXOs ${fetched.length} others`,
+            `platform.getBalance of P-${address} lists ${listed.length} UTXOs, ` +
+              `platform.getUTXOs ${fetched.length} others`,
           );
       }
       return problems;

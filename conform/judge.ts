@@ -87,7 +87,9 @@ export function judge(
     violations.push({
       pointer: '/error',
       rule: 'decode-error',
-      message: `a param that cannot be decoded must get ${decodeError.code} "${decodeError.message}", not ${error.code} "${error.message}"`,
+      message:
+        `a param that cannot be decoded must get ${decodeError.code} "${decodeError.message}", not ` +
+        `${error.code} "${error.message}"`,
     });
   }
   return { kind: 'checked', answer: 'error', ...(error ? { error } : {}), violations };

@@ -212,7 +212,8 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
           ? [504, `the upstream node at ${upstream.origin}${basePath} did not answer within ${timeoutMs / 1000} s`]
           : [
               502,
-              `the upstream node at ${upstream.origin}${basePath} could not be reached (${error.code ?? error.message})`,
+              `the upstream node at ${upstream.origin}${basePath} could not be reached ` +
+                `(${error.code ?? error.message})`,
             ];
         options.onUpstreamError?.(`${status} to the caller: ${message}`);
         res

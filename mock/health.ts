@@ -60,6 +60,8 @@ export class HealthState {
  * unhealthy.
  */
 export function healthGetReply(report: HealthReport): RpcReply {
-  const body = `${JSON.stringify({ checks: report.checks, healthy: report.healthy }).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+  const json = JSON.stringify({ checks: report.checks, healthy: report.healthy });
+  const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  const body = `${json.replace(/[<>&\u2028\u2029]/g, escape)}\n`;
   return { status: report.healthy ? 200 : 503, headers: { 'Content-Type': 'application/json' }, body };
 }

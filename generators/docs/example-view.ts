@@ -45,7 +45,9 @@ export function exampleView(
     request: highlightJson(request),
     response: highlightJson({ jsonrpc: '2.0', id: 1, result: example.result }),
     requestText,
-    curl: `curl -X POST --data ${shellQuote(requestText)} \\\n  -H 'content-type:application/json;' \\\n  ${shellQuote(endpointUrl(endpoint))}`,
+    curl:
+      `curl -X POST --data ${shellQuote(requestText)} \\\n  -H 'content-type:application/json;' \\\n  ` +
+      `${shellQuote(endpointUrl(endpoint))}`,
     typescript: clientSnippet(endpoint, method, example),
   };
 }

@@ -139,7 +139,9 @@ function resultNode(method: MethodModel, context: SchemaContext) {
   });
   const earlier = method.resultHistory.map(
     (entry) =>
-      html`Earlier shape (${describeRange(entry.versions)}): ${entry.description ? renderInline(entry.description, context.linker) : 'another shape'} (${typeExpression(entry.schema, context)}).`,
+      html`Earlier shape (${describeRange(entry.versions)}): ${
+        entry.description ? renderInline(entry.description, context.linker) : 'another shape'
+      } (${typeExpression(entry.schema, context)}).`,
   );
   return { ...node, rules: [...earlier, ...node.rules], open: true };
 }
