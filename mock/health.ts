@@ -61,7 +61,7 @@ export class HealthState {
  */
 export function healthGetReply(report: HealthReport): RpcReply {
   const json = JSON.stringify({ checks: report.checks, healthy: report.healthy });
-  const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  const body = `${json.replace(/[<>&\u2028\u2029]/g, escape)}\n`;
+  const goEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  const body = `${json.replace(/[<>&\u2028\u2029]/g, goEscape)}\n`;
   return { status: report.healthy ? 200 : 503, headers: { 'Content-Type': 'application/json' }, body };
 }
