@@ -6,11 +6,10 @@ import { clientClassName, clientErrorsName, clientOptionsName } from '../model/n
 import { sensitiveKeys } from '../model/sensitive.ts';
 import type { EndpointModel, ExampleModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import { commentLines } from '../shared/comments.ts';
+import { PACKAGE_NAME, clientConstruction, clientSnippet } from '../shared/snippets.ts';
 import { methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
 import { messagePattern } from '../model/errors.ts';
-
-export const PACKAGE_NAME = '@avalanche-openrpc/client';
 
 export interface PackageView extends PackageFacts {
   /** A short usage example for the README, from the spec's own examples. */
@@ -107,28 +106,6 @@ function usageExample(model: SpecModel): string {
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-
-/** How to construct the endpoint's client: AVM endpoints name their chain, the others need nothing. */
-export function clientConstruction(endpoint: EndpointModel): string {
-  const options = endpoint.pathVariables.map((variable) => `${variable.name}: ${literal(variable.default)}`);
-  return `new ${clientClassName(endpoint.typeName)}(${options.length > 0 ? `{ ${options.join(', ')} }` : ''})`;
-}
-
-/** A call of the method with the example's params through the generated client, ready to paste. */
-export function clientSnippet(
-  endpoint: EndpointModel,
-  method: MethodModel,
-  example: ExampleModel,
-  target = 'result',
-): string {
-  const args = method.params.length === 0 ? '' : literal(example.params);
-  return [
-    `import { ${clientClassName(endpoint.typeName)} } from '${PACKAGE_NAME}';`,
-    '',
-    `const client = ${clientConstruction(endpoint)};`,
-    `const ${target} = await client.${method.shortName}(${args});`,
-  ].join('\n');
-}
 
 function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
   const className = clientClassName(endpoint.typeName);

@@ -3,7 +3,7 @@
  * command, and as a few lines of TypeScript using the generated client.
  */
 import type { EndpointModel, ExampleModel, Json, MethodModel } from '../model/types.ts';
-import { clientSnippet } from '../client/view.ts';
+import { clientSnippet } from '../shared/snippets.ts';
 import { type Html, html, joinHtml } from './html.ts';
 import { type MethodLinker, renderMarkdown } from './markdown.ts';
 

@@ -2,8 +2,8 @@
 import { clientClassName } from '../model/names.ts';
 import type { EndpointModel, MethodModel } from '../model/types.ts';
 import { describeRange, lifecycle } from '../model/versions.ts';
-import { clientConstruction } from '../client/view.ts';
-import { publishedPath } from '../openrpc/generate.ts';
+import { clientConstruction } from '../shared/snippets.ts';
+import { publishedPath } from '../shared/published.ts';
 import { type ExampleView, endpointUrl, exampleView } from './example-view.ts';
 import { type Html, html } from './html.ts';
 import { renderInline } from './markdown.ts';

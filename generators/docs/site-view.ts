@@ -6,7 +6,7 @@ import { headerText } from '../emit/header.ts';
 import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import type { Html } from './html.ts';
 import type { MethodLinker } from './markdown.ts';
-import { publishedPath } from '../openrpc/generate.ts';
+import { publishedPath } from '../shared/published.ts';
 import { type Badge, type EndpointView, badges, endpointView } from './method-view.ts';
 import { type SchemaNode, schemaNode } from './schema-tree.ts';
 import { type SchemaContext, describe, refName } from './schema-view.ts';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createAjv } from '../../generators/load/ajv.ts';
 import { checkDocument } from '../../generators/load/meta-schema.ts';
 import { loadModel } from '../../generators/pipeline.ts';
-import { publishedDocument } from '../../generators/openrpc/generate.ts';
+import { publishedDocument } from '../../generators/shared/published.ts';
 import type { MethodModel } from '../../generators/model/types.ts';
 
 const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
