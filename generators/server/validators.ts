@@ -30,13 +30,13 @@ const ROOT = 'https://avalanche-openrpc.invalid/schemas.json';
 export interface ValidatorsModule {
   /** The runtime imports the code needs (formats, ajv's helpers), as import statements. */
   imports: string[];
-  /** The exported validators: `p<i>` checks the params object of method i, `r<i>` its result. */
+  /** The exported validators, named after their method (validatorNames): `validatePlatformGetHeightParams`. */
   names: string[];
-  /** The exported result writers, `w<i>` for method i (see writers.ts). */
+  /** The exported result writers, `writePlatformGetHeightResult` (see writers.ts). */
   writers: string[];
-  /** ajv's standalone code, exporting each name as a plain `const`. */
+  /** ajv's standalone code (one statement a line, indented) and the writers, as JavaScript. */
   code: string;
-  /** The same code with each export typed as the runtime's `ValidateFunction`. */
+  /** The same code as TypeScript: typed parameters, error lists and exports, so it needs no `@ts-nocheck`. */
   typedCode: string;
 }
 
