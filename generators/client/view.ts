@@ -4,7 +4,7 @@ import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { clientClassName, clientErrorsName, clientOptionsName } from '../model/names.ts';
 import { sensitiveKeys } from '../model/sensitive.ts';
-import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
+import type { EndpointModel, Json, SpecModel } from '../model/types.ts';
 import { commentLines } from '../shared/comments.ts';
 import { PACKAGE_NAME, clientConstruction, clientSnippet } from '../shared/snippets.ts';
 import { methodComment } from './docs.ts';
