@@ -21,7 +21,10 @@ interface Run {
   maxRssKb: number;
 }
 
-/** Runs node with `args`, reporting wall time and the child's peak resident memory (from a preload that prints it at exit). */
+/**
+ * Runs node with `args`, reporting wall time and the child's peak resident memory (from a preload that prints it at
+ * exit).
+ */
 function timeNode(args: string[], work: string): Run {
   const preload = join(work, 'max-rss.mjs');
   writeFileSync(
@@ -42,7 +45,9 @@ function ours(work: string, round: number, ...only: string[]): Run {
   );
 }
 
-/** @open-rpc/generator, once per document; its validator wants a server URL with a scheme, so `{baseUrl}` is spelt out. */
+/**
+ * @open-rpc/generator, once per document; its validator wants a server URL with a scheme, so `{baseUrl}` is spelt out.
+ */
 function baseline(work: string, round: number, documents: string[]): Run {
   const cli = join(ROOT, 'node_modules/@open-rpc/generator/build/cli.js');
   let ms = 0;
@@ -111,24 +116,30 @@ export default async function generateBench(): Promise<void> {
     const theirsMs = median(theirs.map((r) => r.ms));
     console.log(`documents: ${documents.length} (${documents.join(', ')}), ${ROUNDS} alternating rounds`);
     console.log(
-      `ours, full generation (every artifact):            median ${oursMs.toFixed(0)} ms  (${mine.map((r) => r.ms.toFixed(0)).join(', ')})`,
+      `ours, full generation (every artifact):            median ${oursMs.toFixed(0)} ms  ` +
+        `(${mine.map((r) => r.ms.toFixed(0)).join(', ')})`,
     );
     console.log(
-      `@open-rpc/generator, TS client + server per doc:   median ${theirsMs.toFixed(0)} ms  (${theirs.map((r) => r.ms.toFixed(0)).join(', ')})`,
+      `@open-rpc/generator, TS client + server per doc:   median ${theirsMs.toFixed(0)} ms  ` +
+        `(${theirs.map((r) => r.ms.toFixed(0)).join(', ')})`,
     );
     console.log(`ratio ours / @open-rpc/generator: ${(oursMs / theirsMs).toFixed(2)} (target <= 0.50)`);
     console.log(
       `  ours, first run after installing or changing the toolkit (its caches built): ${cold.ms.toFixed(0)} ms`,
     );
     console.log(
-      `  of ours: loading and checking the spec alone (--validate) median ${median(validateOnly.map((r) => r.ms)).toFixed(0)} ms; with the client artifact only, median ${median(clientOnly.map((r) => r.ms)).toFixed(0)} ms`,
+      `  of ours: loading and checking the spec alone (--validate) median ` +
+        `${median(validateOnly.map((r) => r.ms)).toFixed(0)} ms; with the client artifact only, median ` +
+        `${median(clientOnly.map((r) => r.ms)).toFixed(0)} ms`,
     );
     console.log(
-      `peak memory: ours ${(Math.max(...mine.map((r) => r.maxRssKb)) / 1024).toFixed(0)} MB, @open-rpc/generator ${(Math.max(...theirs.map((r) => r.maxRssKb)) / 1024).toFixed(0)} MB per run`,
+      `peak memory: ours ${(Math.max(...mine.map((r) => r.maxRssKb)) / 1024).toFixed(0)} MB, @open-rpc/generator ` +
+        `${(Math.max(...theirs.map((r) => r.maxRssKb)) / 1024).toFixed(0)} MB per run`,
     );
     const size = await clientSize();
     console.log(
-      `client, all ${documents.length} endpoints: ${(size.minified / 1024).toFixed(1)} KB minified, ${(size.gzipped / 1024).toFixed(1)} KB gzipped (target <= 10 KB)`,
+      `client, all ${documents.length} endpoints: ${(size.minified / 1024).toFixed(1)} KB minified, ` +
+        `${(size.gzipped / 1024).toFixed(1)} KB gzipped (target <= 10 KB)`,
     );
   } finally {
     rmSync(work, { recursive: true, force: true });

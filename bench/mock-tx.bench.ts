@@ -118,7 +118,8 @@ export default async function bench(): Promise<void> {
   }
   const seconds = ms(all) / 1000;
   console.log(
-    `issueTx of a signed 2-input BaseTx to Accepted (in process): ${median(times).toFixed(3)} ms median; ${(txs.length / seconds).toFixed(0)} tx/s over ${txs.length} (targets < 2 ms, >= 500/s)`,
+    `issueTx of a signed 2-input BaseTx to Accepted (in process): ${median(times).toFixed(3)} ms median; ` +
+      `${(txs.length / seconds).toFixed(0)} tx/s over ${txs.length} (targets < 2 ms, >= 500/s)`,
   );
 
   const heapBefore = process.memoryUsage().heapUsed;
@@ -136,6 +137,8 @@ export default async function bench(): Promise<void> {
     rounds.push(ms(start));
   }
   console.log(
-    `snapshot + issueTx (signatures already recovered once) + revert on ${utxos} UTXOs: ${median(rounds).toFixed(3)} ms median of 20 (target < 5 ms); the world's heap ~${heap.toFixed(0)} MB, process RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB (target < 200 MB)`,
+    `snapshot + issueTx (signatures already recovered once) + revert on ${utxos} UTXOs: ` +
+      `${median(rounds).toFixed(3)} ms median of 20 (target < 5 ms); the world's heap ~${heap.toFixed(0)} MB, ` +
+      `process RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB (target < 200 MB)`,
   );
 }

@@ -70,7 +70,8 @@ export default async function bench(): Promise<void> {
       console.log(`p${String(p).padEnd(11)}${ms(d).padEnd(12)}${ms(v).padEnd(12)}${ms(v - d)}`);
     const added = rows[0]![2] - rows[0]![1];
     console.log(
-      `added at the median: ${ms(added)} (target < 1 ms: ${added < 1 ? 'met' : 'NOT met'}); violations seen: ${proxy.stats.violations}`,
+      `added at the median: ${ms(added)} (target < 1 ms: ${added < 1 ? 'met' : 'NOT met'}); violations seen: ` +
+        `${proxy.stats.violations}`,
     );
   } finally {
     direct.destroy();

@@ -67,7 +67,10 @@ export function syntheticDocument(count: number): Record<string, unknown> {
 
 interface Run {
   ms: number;
-  /** CPU time of the generator's process, threads included: on a shared machine, wall time mostly measures the neighbours. */
+  /**
+   * CPU time of the generator's process, threads included: on a shared machine, wall time mostly measures the
+   * neighbours.
+   */
   cpuMs: number;
   maxRssMb: number;
 }
@@ -76,7 +79,8 @@ function generate(spec: string, out: string, work: string): Run {
   const preload = join(work, 'max-rss.mjs');
   writeFileSync(
     preload,
-    "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write(`\\nmax-rss-kb ${u.maxRSS} cpu-us ${u.userCPUTime + u.systemCPUTime}\\n`); });\n",
+    "process.on('exit', () => { const u = process.resourceUsage(); " +
+      'process.stderr.write(`\\nmax-rss-kb ${u.maxRSS} cpu-us ${u.userCPUTime + u.systemCPUTime}\\n`); });\n',
   );
   const start = performance.now();
   const child = spawnSync(
@@ -95,7 +99,8 @@ export default async function scaleBench(): Promise<void> {
   try {
     const largest = generate(join(ROOT, 'test/fixtures/corpus/starknet'), join(work, 'starknet-out'), work);
     console.log(
-      `largest public document (starknet node API, 141 KB, 410 refs): ${(largest.ms / 1000).toFixed(1)} s wall, ${(largest.cpuMs / 1000).toFixed(1)} s CPU, ${largest.maxRssMb.toFixed(0)} MB (targets < 10 s, < 500 MB)`,
+      `largest public document (starknet node API, 141 KB, 410 refs): ${(largest.ms / 1000).toFixed(1)} s wall, ` +
+        `${(largest.cpuMs / 1000).toFixed(1)} s CPU, ${largest.maxRssMb.toFixed(0)} MB (targets < 10 s, < 500 MB)`,
     );
     for (const count of SIZES) {
       const dir = join(work, `synthetic-${count}`);
@@ -104,7 +109,9 @@ export default async function scaleBench(): Promise<void> {
       const run = generate(join(dir, 'synthetic.json'), join(work, `out-${count}`), work);
       const per = count / 1000;
       console.log(
-        `${count} methods: ${(run.ms / 1000).toFixed(1)} s wall, ${(run.cpuMs / 1000).toFixed(1)} s CPU, ${run.maxRssMb.toFixed(0)} MB; per 1,000 methods ${(run.cpuMs / 1000 / per).toFixed(2)} s CPU, ${(run.maxRssMb / per).toFixed(0)} MB`,
+        `${count} methods: ${(run.ms / 1000).toFixed(1)} s wall, ${(run.cpuMs / 1000).toFixed(1)} s CPU, ` +
+          `${run.maxRssMb.toFixed(0)} MB; per 1,000 methods ${(run.cpuMs / 1000 / per).toFixed(2)} s CPU, ` +
+          `${(run.maxRssMb / per).toFixed(0)} MB`,
       );
       rmSync(join(work, `out-${count}`), { recursive: true, force: true });
     }

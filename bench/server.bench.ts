@@ -61,10 +61,9 @@ async function serve(target: Target): Promise<void> {
         const chunks: Buffer[] = [];
         req.on('data', (chunk: Buffer) => target === 'json' && chunks.push(chunk));
         req.on('end', () => {
+          const id = () => (JSON.parse(Buffer.concat(chunks).toString()) as { id: unknown }).id;
           const answer =
-            target === 'bare'
-              ? fixed
-              : `${JSON.stringify({ jsonrpc: '2.0', result: RESULT, id: (JSON.parse(Buffer.concat(chunks).toString()) as { id: unknown }).id })}\n`;
+            target === 'bare' ? fixed : `${JSON.stringify({ jsonrpc: '2.0', result: RESULT, id: id() })}\n`;
           res.writeHead(200, {
             'Content-Type': 'application/json; charset=utf-8',
             'Content-Length': String(Buffer.byteLength(answer)),
@@ -186,7 +185,8 @@ async function check(target: Target, port: number): Promise<void> {
 /** Answers per second from one target over `ms`, after `warmupMs` of load that is not counted. */
 async function measure(port: number, warmupMs: number, ms: number): Promise<number> {
   const request = Buffer.from(
-    `POST ${PATH} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY}`,
+    `POST ${PATH} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ` +
+      `${Buffer.byteLength(BODY)}\r\n\r\n${BODY}`,
   );
   let counted = 0;
   let counting = false;
@@ -233,14 +233,16 @@ export default async function bench(): Promise<void> {
   const line = (label: string, target: Target) => {
     const all = rounds.map((r) => r[target]);
     console.log(
-      `  ${label.padEnd(48)} ${Math.round(rate(target)).toString().padStart(7)} req/s   (rounds: ${Math.round(Math.min(...all))}-${Math.round(Math.max(...all))})`,
+      `  ${label.padEnd(48)} ${Math.round(rate(target)).toString().padStart(7)} req/s   (rounds: ` +
+        `${Math.round(Math.min(...all))}-${Math.round(Math.max(...all))})`,
     );
   };
   const placement = pinned
     ? `load generator and servers pinned to two CPUs`
     : 'nothing pinned (needs taskset and 2 cores)';
   console.log(
-    `avm.getBalance over ${CONNECTIONS} keep-alive connections, ${placement}; ${ROUNDS} rounds of ${MEASURE_MS / 1000} s per server, medians:`,
+    `avm.getBalance over ${CONNECTIONS} keep-alive connections, ${placement}; ${ROUNDS} rounds of ` +
+      `${MEASURE_MS / 1000} s per server, medians:`,
   );
   line('(a) mock node', 'mock');
   line('(b) generated stub, validation, trivial handler', 'stub');
@@ -252,7 +254,8 @@ export default async function bench(): Promise<void> {
     const middle = median(perRound);
     // Cut, not rounded, to two places: 0.7496 must not print as a 0.75 that missed 0.75.
     const shown = (value: number) => (Math.floor(value * 100 + 1e-9) / 100).toFixed(2);
-    const spread = `middle half ${shown(perRound[Math.floor(ROUNDS / 4)]!)}-${shown(perRound[Math.ceil((3 * ROUNDS) / 4) - 1]!)}`;
+    const [low, high] = [perRound[Math.floor(ROUNDS / 4)]!, perRound[Math.ceil((3 * ROUNDS) / 4) - 1]!];
+    const spread = `middle half ${shown(low)}-${shown(high)}`;
     const verdict = target === undefined ? '' : `, target >= ${target}: ${middle >= target ? 'met' : 'MISSED'}`;
     return `  ${name} ${shown(middle)} (${spread}${verdict})`;
   };

@@ -136,7 +136,8 @@ export default async function soak(): Promise<void> {
     for (const problem of [...new Set(errors)].slice(0, 5)) console.log(`    ${problem}`);
     const back = (settled - start) / start;
     console.log(
-      `  node RSS: start ${mb(start)}, end ${mb(end)}, ${SETTLE_SECONDS} s later ${mb(settled)} (${(back * 100).toFixed(0)}% of start; target within 20%: ${Math.abs(back) <= 0.2 ? 'met' : 'not met'})`,
+      `  node RSS: start ${mb(start)}, end ${mb(end)}, ${SETTLE_SECONDS} s later ${mb(settled)} ` +
+        `(${(back * 100).toFixed(0)}% of start; target within 20%: ${Math.abs(back) <= 0.2 ? 'met' : 'not met'})`,
     );
   } finally {
     child.kill('SIGTERM');

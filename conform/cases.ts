@@ -1,7 +1,8 @@
 /**
  * The calls made per method: its examples (with IDs the node knows swapped in), invalid requests derived from its
  * param schemas that a conforming node must refuse (a param of the wrong JSON type, an encoding that does not exist),
- * and each required param left out, which the node answers as its zero value: with a valid result or a documented error.
+ * and each required param left out, which the node answers as its zero value: with a valid result or a documented
+ * error.
  */
 import { resolvePointer } from '../generators/load/problems.ts';
 import type { EndpointModel, Json, JsonSchema, MethodModel } from '../generators/model/types.ts';

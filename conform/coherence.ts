@@ -11,7 +11,9 @@ import { bech32Encode, cb58Encode, hexDecode } from '../generators/formats.ts';
 import type { CheckResult, MethodResult } from './runner.ts';
 
 /** Calls a method on an endpoint path (`/ext/bc/P`): its result, or the error the node sent. */
-/** `unserved`: the release being checked does not serve the method (why, as notServedReason says it); nothing was sent. */
+/**
+ * `unserved`: the release being checked does not serve the method (why, as notServedReason says it); nothing was sent.
+ */
 export type Caller = (
   path: string,
   method: string,
@@ -129,7 +131,8 @@ const ROWS: Row[] = [
         const fetched = utxos.map(utxoRef).sort();
         if (listed.join() !== fetched.join())
           problems.push(
-            `platform.getBalance of P-${address} lists ${listed.length} UTXOs, platform.getUTXOs ${fetched.length} others`,
+            `platform.getBalance of P-${address} lists ${listed.length} UTXOs, ` +
+              `platform.getUTXOs ${fetched.length} others`,
           );
       }
       return problems;

@@ -87,13 +87,17 @@ export function judge(
     violations.push({
       pointer: '/error',
       rule: 'decode-error',
-      message: `a param that cannot be decoded must get ${decodeError.code} "${decodeError.message}", not ${error.code} "${error.message}"`,
+      message:
+        `a param that cannot be decoded must get ${decodeError.code} "${decodeError.message}", not ` +
+        `${error.code} "${error.message}"`,
     });
   }
   return { kind: 'checked', answer: 'error', ...(error ? { error } : {}), violations };
 }
 
-/** The error the node gives for params it cannot decode: `components.errors.InvalidArgument`, when the method lists it. */
+/**
+ * The error the node gives for params it cannot decode: `components.errors.InvalidArgument`, when the method lists it.
+ */
 export function documentedDecodeError(
   endpoint: EndpointModel,
   method: MethodModel,

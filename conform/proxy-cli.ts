@@ -1,5 +1,6 @@
 /**
- * npm run proxy -- --upstream <base URL> --port <port> [--host 127.0.0.1] [--record <dir>] [--timeout-ms <n>] [--host-header <name>]
+ * npm run proxy -- --upstream <base URL> --port <port> [--host 127.0.0.1] [--record <dir>] [--timeout-ms <n>]
+ * [--host-header <name>]
  * Forwards everything to the upstream node, logs each spec violation as it is found (and each method outside the
  * spec the first time it passes), and prints calls and violations per method on Ctrl-C (SIGINT) or SIGTERM. No line
  * it prints holds a value the spec marks x-sensitive.

@@ -45,7 +45,8 @@ export function formatSummary(stats: ProxyStats): string {
   const rows = [...stats.methods].sort(([a], [b]) => (a < b ? -1 : 1));
   const width = Math.max('METHOD'.length, ...rows.map(([name]) => name.length)) + 2;
   const lines = [
-    `Proxy summary: ${stats.calls} call${stats.calls === 1 ? '' : 's'}, ${stats.violations} violation${stats.violations === 1 ? '' : 's'}` +
+    `Proxy summary: ${stats.calls} call${stats.calls === 1 ? '' : 's'}, ${stats.violations} ` +
+      `violation${stats.violations === 1 ? '' : 's'}` +
       (stats.upstreamFailures > 0
         ? `, ${stats.upstreamFailures} answered 502/504 (upstream unreachable or silent)`
         : ''),
@@ -54,7 +55,9 @@ export function formatSummary(stats: ProxyStats): string {
     lines.push(`${'METHOD'.padEnd(width)}${'CALLS'.padStart(7)}${'VIOLATIONS'.padStart(12)}`);
     for (const [name, m] of rows)
       lines.push(
-        `${name.padEnd(width)}${String(m.calls).padStart(7)}${(m.specified ? String(m.violations) : 'not in spec').padStart(12)}`,
+        name.padEnd(width) +
+          String(m.calls).padStart(7) +
+          (m.specified ? String(m.violations) : 'not in spec').padStart(12),
       );
   }
   return lines.join('\n') + '\n';

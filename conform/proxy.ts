@@ -37,7 +37,9 @@ export interface ProxyOptions {
   onInternalError?: (message: string) => void;
   /** The first call of each method the spec does not describe (it passes through unchecked). */
   onUnknownMethod?: (method: string, seq: number) => void;
-  /** Milliseconds the upstream may stay silent (before and while answering) before the caller gets 504. Default 30 s. */
+  /**
+   * Milliseconds the upstream may stay silent (before and while answering) before the caller gets 504. Default 30 s.
+   */
   timeoutMs?: number;
   /** The Host header to send upstream instead of the caller's. */
   hostHeader?: string;
@@ -210,7 +212,8 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
           ? [504, `the upstream node at ${upstream.origin}${basePath} did not answer within ${timeoutMs / 1000} s`]
           : [
               502,
-              `the upstream node at ${upstream.origin}${basePath} could not be reached (${error.code ?? error.message})`,
+              `the upstream node at ${upstream.origin}${basePath} could not be reached ` +
+                `(${error.code ?? error.message})`,
             ];
         options.onUpstreamError?.(`${status} to the caller: ${message}`);
         res

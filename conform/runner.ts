@@ -124,7 +124,9 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
   }
   if (!answered && notFound.size > 0) {
     throw new NotANodeError(
-      `${baseUrl} is not an AvalancheGo node: every endpoint answered HTTP 404 (${[...notFound].slice(0, 3).join(', ')}${notFound.size > 3 ? ', ...' : ''}); the URL should be the node's base, e.g. http://127.0.0.1:9650, without a path`,
+      `${baseUrl} is not an AvalancheGo node: every endpoint answered HTTP 404 ` +
+        `(${[...notFound].slice(0, 3).join(', ')}${notFound.size > 3 ? ', ...' : ''}); the URL should be the node's ` +
+        `base, e.g. http://127.0.0.1:9650, without a path`,
     );
   }
   const totals = { PASS: 0, FAIL: 0, SKIP: 0 };

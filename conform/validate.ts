@@ -86,7 +86,8 @@ export class SpecValidator {
     if (!checks) return [];
     if (params === undefined || params === null) params = {};
     if (Array.isArray(params)) {
-      // The node also takes `[{...}]`, but the spec says by-name: the array form is the caller's dialect, not the spec's.
+      // The node also takes `[{...}]`, but the spec says by-name: the array form is the caller's dialect, not the
+      // spec's.
       return [
         {
           pointer: '/params',

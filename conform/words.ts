@@ -92,7 +92,9 @@ export function violationsInWords(prefix: string, errors: ErrorObject[], root: u
       out.push({
         pointer: prefix + pointer,
         rule: 'pattern',
-        message: `does not have the allowed form (${list(patterns.map((e) => String((e.params as { pattern: string }).pattern)))})`,
+        message:
+          `does not have the allowed form ` +
+          `(${list(patterns.map((e) => String((e.params as { pattern: string }).pattern)))})`,
       });
     } else if (other.length > 0) {
       for (const error of other)

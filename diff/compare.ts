@@ -16,7 +16,9 @@ export interface Change {
   rule: string;
   method: string;
   endpoint: string;
-  /** JSON pointer into the endpoint's bundled document (the new one; the old one for what was removed), through `$ref`s. */
+  /**
+   * JSON pointer into the endpoint's bundled document (the new one; the old one for what was removed), through `$ref`s.
+   */
   pointer: string;
   text: string;
   clients: Level;

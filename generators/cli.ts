@@ -24,7 +24,8 @@ async function run(options: GenerateOptions, validateOnly: boolean): Promise<boo
     if (validateOnly) {
       const model = loadModel(options.spec);
       console.log(
-        `spec ok: ${model.endpoints.length} documents, ${model.endpoints.reduce((n, e) => n + e.methods.length, 0)} methods`,
+        `spec ok: ${model.endpoints.length} documents, ` +
+          `${model.endpoints.reduce((n, e) => n + e.methods.length, 0)} methods`,
       );
       return true;
     }

@@ -83,7 +83,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const model = loadModel(options.spec);
   const generated = await renderArtifacts(model, options);
   const out = options.out ?? DEFAULT_OUT;
-  // With --artifact, the run answers for the chosen artifacts' folders only: the others' files are neither extra nor lost.
+  // With --artifact, the run answers for the chosen artifacts' folders only: the others' files are neither extra nor
+  // lost.
   const scope: Scope = options.artifacts === undefined ? {} : { folders: foldersOf(generated) };
   const files = [...generated, manifestFile(out, headerText(model.endpoints.map((e) => e.file)), generated, scope)];
   return options.check

@@ -142,10 +142,17 @@ try {
   console.log(`mock AvalancheGo node ${release} listening on ${node.url} (${node.nodeID})`);
   const { world } = node;
   console.log(
-    `network: ${world.network.name} (network ID ${world.network.networkID}, HRP ${world.network.hrp}); X-Chain ${world.chainIDs.X}, AVAX ${world.network.avaxAssetID}`,
+    `network: ${world.network.name} (network ID ${world.network.networkID}, HRP ${world.network.hrp}); ` +
+      `X-Chain ${world.chainIDs.X}, AVAX ${world.network.avaxAssetID}`,
   );
   console.log(
-    `blocks: ${mining.mode === 'auto' ? 'automine (one per transaction)' : mining.mode === 'interval' ? `every ${mining.blockTimeMs} ms` : 'only when mined (dev.mine)'}`,
+    `blocks: ${
+      mining.mode === 'auto'
+        ? 'automine (one per transaction)'
+        : mining.mode === 'interval'
+          ? `every ${mining.blockTimeMs} ms`
+          : 'only when mined (dev.mine)'
+    }`,
   );
   console.log(`endpoints: ${[...new Set(node.routes.values())].join(', ')}; e.g. ${node.url}/ext/bc/X`);
   if (world.accounts.length > 0) {

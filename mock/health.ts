@@ -11,7 +11,10 @@ export interface HealthReport {
 
 export type HealthKind = 'health' | 'readiness' | 'liveness';
 
-/** The GET paths of each report (the node's `NewGetHandler` routes, which answer any HTTP method but `/ext/health`'s POST). */
+/**
+ * The GET paths of each report (the node's `NewGetHandler` routes, which answer any HTTP method but `/ext/health`'s
+ * POST).
+ */
 const GET_PATHS: Record<string, HealthKind> = {
   '/ext/health': 'health',
   '/ext/health/health': 'health',
@@ -52,8 +55,13 @@ export class HealthState {
   }
 }
 
-/** As the node's GET handler writes it: Go's json.Encoder (HTML characters escaped, a final newline), 503 when unhealthy. */
+/**
+ * As the node's GET handler writes it: Go's json.Encoder (HTML characters escaped, a final newline), 503 when
+ * unhealthy.
+ */
 export function healthGetReply(report: HealthReport): RpcReply {
-  const body = `${JSON.stringify({ checks: report.checks, healthy: report.healthy }).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+  const json = JSON.stringify({ checks: report.checks, healthy: report.healthy });
+  const goEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  const body = `${json.replace(/[<>&\u2028\u2029]/g, goEscape)}\n`;
   return { status: report.healthy ? 200 : 503, headers: { 'Content-Type': 'application/json' }, body };
 }

@@ -47,7 +47,8 @@ const REFUSALS: Array<[code: string, reason: RegExp | undefined, status: number,
 function refuse(socket: Duplex, status: number, text: string): void {
   if (socket.writable)
     socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${text}`,
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        `Content-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${text}`,
     );
   else socket.destroy();
 }

@@ -69,7 +69,10 @@ export class MockState {
     readonly world: World,
     routes: string[],
     mining: Mining = { mode: 'auto' },
-    /** The release the mock stands for (`--node-version`), which `info.getNodeVersion` reports; the spec's newest when absent. */
+    /**
+     * The release the mock stands for (`--node-version`), which `info.getNodeVersion` reports; the spec's newest when
+     * absent.
+     */
     private readonly nodeVersion?: string,
   ) {
     this.engine = new Engine(world, mining, nodeVersion);
@@ -153,7 +156,8 @@ export class MockState {
       'admin.loadVMs': { answer: () => this.admin.loadVMs() },
       'info.getNetworkID': { answer: () => ({ networkID: String(this.world.network.networkID) }) },
       'info.getNetworkName': { answer: () => ({ networkName: this.world.network.networkName }) },
-      // Only an absent (or null) param passes the node's decoder and reaches the handler's refusal; a wrong type does not.
+      // Only an absent (or null) param passes the node's decoder and reaches the handler's refusal; a wrong type does
+      // not.
       'info.getBlockchainID': { answer: (p) => this.blockchainID(p), check: (p) => p.alias ?? this.blockchainID({}) },
       'info.isBootstrapped': {
         answer: (p) => this.isBootstrapped(p),

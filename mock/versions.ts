@@ -1,7 +1,8 @@
 /**
  * The mock as one release answered: a layer between any handler and the wire, derived from the spec's ranges alone
  * (no code per method). Params the release did not know never reach it: the endpoint drops them before validation
- * (`ignoredParams`, set in ./node.ts, as Go's decoder ignores unknown keys); values the release could not decode (an alternative it lacked, as `height: "proposed"` before v1.11.13) get
+ * (`ignoredParams`, set in ./node.ts, as Go's decoder ignores unknown keys); values the release could not decode (an
+ * alternative it lacked, as `height: "proposed"` before v1.11.13) get
  * its decode error. The handler's answer is cut to the release: fields it did not send are removed, enum values it
  * could not send become one it could, and where the result had another shape (`x-result-history`) the answer is
  * built from that shape's schema, deterministically from the params.
@@ -75,7 +76,9 @@ export function atRelease(
   };
 }
 
-/** `value` cut to `schema` as release `version` has it: closed objects lose fields it lacks, enums keep to its values. */
+/**
+ * `value` cut to `schema` as release `version` has it: closed objects lose fields it lacks, enums keep to its values.
+ */
 export function fit(
   value: Json,
   schema: JsonSchema,

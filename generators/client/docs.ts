@@ -1,48 +1,7 @@
 /** The documentation comments of the generated client: what each method does, may throw, and what replaces it. */
-import { clientClassName } from '../model/names.ts';
 import type { EndpointModel, MethodModel, SpecModel } from '../model/types.ts';
 import { lifecycle } from '../model/versions.ts';
-
-/** Lines of a `/** ... *\/` comment, each ready to follow ` *` (empty, or starting with a space). */
-export function commentLines(paragraphs: string[]): string[] {
-  const text = paragraphs
-    .filter((p) => p.trim())
-    .join('\n\n')
-    .replaceAll('*/', '*\\/');
-  return text.split('\n').map((line) => (line.trim() ? ` ${line.trimEnd()}` : ''));
-}
-
-/**
- * The method's `x-docs-discrepancies` as a Markdown paragraph, for readers of the published documents and of the
- * client's comments alike. Empty when there are none.
- */
-export function discrepancyNote(method: MethodModel): string {
-  if (method.discrepancies.length === 0) return '';
-  return ['**Where the prose docs differ from the node:**', ...method.discrepancies.map((d) => `- ${d}`)].join('\n');
-}
-
-/**
- * `@deprecated` text: since when, and what to use instead; with `link`, also the client method when the replacement
- * is one (the server package has no client to link to).
- */
-export function deprecation(model: SpecModel, method: MethodModel, { link = true } = {}): string {
-  const since = method.versions.deprecatedSince ? `Since AvalancheGo ${method.versions.deprecatedSince}.` : '';
-  const replacement = method.replacement?.trim();
-  if (!replacement) return since || 'Deprecated.';
-  const target = findMethod(model, replacement);
-  const use = target
-    ? `Use \`${replacement}\` instead${link ? ` ({@link ${clientClassName(target.endpoint.typeName)}.${target.method.shortName}})` : ''}.`
-    : `Replacement: ${replacement}`;
-  return [since, use].filter(Boolean).join(' ');
-}
-
-function findMethod(model: SpecModel, name: string): { endpoint: EndpointModel; method: MethodModel } | undefined {
-  for (const endpoint of model.endpoints) {
-    const method = endpoint.methods.find((m) => m.name === name);
-    if (method) return { endpoint, method };
-  }
-  return undefined;
-}
+import { commentLines, deprecation, discrepancyNote } from '../shared/comments.ts';
 
 export function methodComment(model: SpecModel, endpoint: EndpointModel, method: MethodModel): string[] {
   const paragraphs = [method.summary, method.description, discrepancyNote(method)];
@@ -53,9 +12,10 @@ export function methodComment(model: SpecModel, endpoint: EndpointModel, method:
   if (method.params.length > 0)
     tags.push(`@param params - The params, sent by name ({@link ${method.typeNames.params}}).`);
   tags.push('@param options - Abort signal and timeout of this call.');
-  tags.push(
-    `@returns ${method.result ? oneLine(method.result.description) || `The result ({@link ${method.typeNames.result}}).` : 'Nothing.'}`,
-  );
+  const returns = method.result
+    ? oneLine(method.result.description) || `The result ({@link ${method.typeNames.result}}).`
+    : 'Nothing.';
+  tags.push(`@returns ${returns}`);
   for (const error of method.errors) {
     const data = error.data === undefined ? '' : ` (data: \`${JSON.stringify(error.data)}\`)`;
     tags.push(`@throws {@link JsonRpcError} ${error.code}: ${oneLine(error.message)}${data}`);

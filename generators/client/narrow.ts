@@ -113,7 +113,9 @@ export function overloads(model: SpecModel, method: MethodModel, paramsType: str
   const narrowed = (values: Map<string, string[]>) =>
     values.size === 0
       ? paramsType
-      : `${paramsType} & { ${[...values].map(([name, v]) => `${name}${optional(name) ? '?' : ''}: ${union(v)}`).join('; ')} }`;
+      : `${paramsType} & { ${[...values]
+          .map(([name, v]) => `${name}${optional(name) ? '?' : ''}: ${union(v)}`)
+          .join('; ')} }`;
   const general: Overload = { params: narrowed(literals), result: resultType };
   const branch = method.result ? conditionalField(method.result.schema) : undefined;
   const values = branch ? literals.get(branch.param) : undefined;

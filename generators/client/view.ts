@@ -4,12 +4,12 @@ import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { clientClassName, clientErrorsName, clientOptionsName } from '../model/names.ts';
 import { sensitiveKeys } from '../model/sensitive.ts';
-import type { EndpointModel, ExampleModel, Json, MethodModel, SpecModel } from '../model/types.ts';
-import { commentLines, methodComment } from './docs.ts';
+import type { EndpointModel, Json, SpecModel } from '../model/types.ts';
+import { commentLines } from '../shared/comments.ts';
+import { PACKAGE_NAME, clientConstruction, clientSnippet } from '../shared/snippets.ts';
+import { methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
 import { messagePattern } from '../model/errors.ts';
-
-export const PACKAGE_NAME = '@avalanche-openrpc/client';
 
 export interface PackageView extends PackageFacts {
   /** A short usage example for the README, from the spec's own examples. */
@@ -36,7 +36,9 @@ export interface EndpointView {
   /** A literal array of the keys whose values error excerpts hide (`x-sensitive`), or empty when there are none. */
   sensitiveKeys: string;
   methods: MethodView[];
-  /** The releases of the methods that have a range, as a literal for the runtime's `nodeVersion` check; `{}` when none. */
+  /**
+   * The releases of the methods that have a range, as a literal for the runtime's `nodeVersion` check; `{}` when none.
+   */
   releasesLiteral: string;
 }
 
@@ -105,28 +107,6 @@ function usageExample(model: SpecModel): string {
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-/** How to construct the endpoint's client: AVM endpoints name their chain, the others need nothing. */
-export function clientConstruction(endpoint: EndpointModel): string {
-  const options = endpoint.pathVariables.map((variable) => `${variable.name}: ${literal(variable.default)}`);
-  return `new ${clientClassName(endpoint.typeName)}(${options.length > 0 ? `{ ${options.join(', ')} }` : ''})`;
-}
-
-/** A call of the method with the example's params through the generated client, ready to paste. */
-export function clientSnippet(
-  endpoint: EndpointModel,
-  method: MethodModel,
-  example: ExampleModel,
-  target = 'result',
-): string {
-  const args = method.params.length === 0 ? '' : literal(example.params);
-  return [
-    `import { ${clientClassName(endpoint.typeName)} } from '${PACKAGE_NAME}';`,
-    '',
-    `const client = ${clientConstruction(endpoint)};`,
-    `const ${target} = await client.${method.shortName}(${args});`,
-  ].join('\n');
-}
-
 function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
   const className = clientClassName(endpoint.typeName);
   const typeNames = new Set<string>();
@@ -140,7 +120,8 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     for (const name of signatures.flatMap((o) => o.types ?? [])) typeNames.add(name);
     const general = signatures.at(-1);
     const paramList = (type: string, defaulted: boolean) =>
-      `params${paramsOptional && !defaulted ? '?' : ''}: ${type}${paramsOptional && defaulted ? ' = {}' : ''}, options?: CallOptions`;
+      `params${paramsOptional && !defaulted ? '?' : ''}: ${type}${paramsOptional && defaulted ? ' = {}' : ''}, ` +
+      'options?: CallOptions';
     return {
       name: method.shortName,
       wireName: method.name,
@@ -170,7 +151,9 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
           }
         : {}),
       errorNames: method.errors.map((e) => literal(e.name)).join(' | ') || 'never',
-      errorTable: `{ ${method.errors.map((e) => `${e.name}: [${e.code}, /${messagePattern(e.message).source}/]`).join(', ')} }`,
+      errorTable: `{ ${method.errors
+        .map((e) => `${e.name}: [${e.code}, /${messagePattern(e.message).source}/]`)
+        .join(', ')} }`,
     };
   });
   return {

@@ -3,7 +3,7 @@
  * command, and as a few lines of TypeScript using the generated client.
  */
 import type { EndpointModel, ExampleModel, Json, MethodModel } from '../model/types.ts';
-import { clientSnippet } from '../client/view.ts';
+import { clientSnippet } from '../shared/snippets.ts';
 import { type Html, html, joinHtml } from './html.ts';
 import { type MethodLinker, renderMarkdown } from './markdown.ts';
 
@@ -45,12 +45,16 @@ export function exampleView(
     request: highlightJson(request),
     response: highlightJson({ jsonrpc: '2.0', id: 1, result: example.result }),
     requestText,
-    curl: `curl -X POST --data ${shellQuote(requestText)} \\\n  -H 'content-type:application/json;' \\\n  ${shellQuote(endpointUrl(endpoint))}`,
+    curl:
+      `curl -X POST --data ${shellQuote(requestText)} \\\n  -H 'content-type:application/json;' \\\n  ` +
+      `${shellQuote(endpointUrl(endpoint))}`,
     typescript: clientSnippet(endpoint, method, example),
   };
 }
 
-/** A shell word: bare when it is plainly safe (a usual URL), else single-quoted, so a pasted command runs nothing else. */
+/**
+ * A shell word: bare when it is plainly safe (a usual URL), else single-quoted, so a pasted command runs nothing else.
+ */
 export function shellQuote(text: string): string {
   return /^[A-Za-z0-9_\-.:/@%+=,]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

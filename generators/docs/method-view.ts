@@ -2,8 +2,8 @@
 import { clientClassName } from '../model/names.ts';
 import type { EndpointModel, MethodModel } from '../model/types.ts';
 import { describeRange, lifecycle } from '../model/versions.ts';
-import { clientConstruction } from '../client/view.ts';
-import { publishedPath } from '../openrpc/generate.ts';
+import { clientConstruction } from '../shared/snippets.ts';
+import { publishedPath } from '../shared/published.ts';
 import { type ExampleView, endpointUrl, exampleView } from './example-view.ts';
 import { type Html, html } from './html.ts';
 import { renderInline } from './markdown.ts';
@@ -111,7 +111,8 @@ function methodView(endpoint: EndpointModel, method: MethodModel, context: Schem
     })),
     params,
     hasDefaults: params.some((param) => param.defaultValue !== null),
-    // The result's own fields are what the reader came for, so they start unfolded even when the result is a named type.
+    // The result's own fields are what the reader came for, so they start unfolded even when the result is a named
+    // type.
     result: method.result ? resultNode(method, context) : null,
     errors: method.errors.map((error) => ({
       name: error.name,
@@ -138,7 +139,9 @@ function resultNode(method: MethodModel, context: SchemaContext) {
   });
   const earlier = method.resultHistory.map(
     (entry) =>
-      html`Earlier shape (${describeRange(entry.versions)}): ${entry.description ? renderInline(entry.description, context.linker) : 'another shape'} (${typeExpression(entry.schema, context)}).`,
+      html`Earlier shape (${describeRange(entry.versions)}): ${
+        entry.description ? renderInline(entry.description, context.linker) : 'another shape'
+      } (${typeExpression(entry.schema, context)}).`,
   );
   return { ...node, rules: [...earlier, ...node.rules], open: true };
 }

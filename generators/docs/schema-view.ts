@@ -104,7 +104,8 @@ export function typeExpression(schema: Schema, context: SchemaContext): Html {
   if (ref) {
     const hint = wireHint(schema, context);
     const title = typeof ref.target?.description === 'string' ? ref.target.description : '';
-    return html`<a class="type-name" href="${context.typeHref(ref.name)}" title="${title}">${ref.name}</a>${hint ? html` <span class="hint">(${hint})</span>` : ''}`;
+    const hinted = hint ? html` <span class="hint">(${hint})</span>` : '';
+    return html`<a class="type-name" href="${context.typeHref(ref.name)}" title="${title}">${ref.name}</a>${hinted}`;
   }
   if (schema.const !== undefined) return html`<code>${JSON.stringify(schema.const)}</code>`;
   if (Array.isArray(schema.enum))
@@ -145,7 +146,8 @@ function baseType(type: string, schema: JsonSchema, context: SchemaContext): Htm
     if (!schema.properties && typeof values === 'object') {
       const keys = asSchema(schema.propertyNames);
       const keyType = keys === undefined ? html`<span class="type-word">string</span>` : typeExpression(keys, context);
-      return html`<span class="type-word">map of</span> ${keyType} → ${title ? html`<span class="type-title">${title}</span>` : typeExpression(values, context)}`;
+      const valueType = title ? html`<span class="type-title">${title}</span>` : typeExpression(values, context);
+      return html`<span class="type-word">map of</span> ${keyType} → ${valueType}`;
     }
     return html`<span class="type-title">${title ?? 'object'}</span>`;
   }

@@ -40,7 +40,10 @@ function send(response: ServerResponse, status: number, message: string, headers
   response.end(`${message}\n`);
 }
 
-/** The request's path (still percent-encoded) and the file it names, or undefined when it is malformed or points outside the root. */
+/**
+ * The request's path (still percent-encoded) and the file it names, or undefined when it is malformed or points outside
+ * the root.
+ */
 function resolveRequest(root: string, url: string): { path: string; file: string } | undefined {
   if (!url.startsWith('/')) return undefined;
   let path: string;

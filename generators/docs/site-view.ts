@@ -6,7 +6,7 @@ import { headerText } from '../emit/header.ts';
 import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import type { Html } from './html.ts';
 import type { MethodLinker } from './markdown.ts';
-import { publishedPath } from '../openrpc/generate.ts';
+import { publishedPath } from '../shared/published.ts';
 import { type Badge, type EndpointView, badges, endpointView } from './method-view.ts';
 import { type SchemaNode, schemaNode } from './schema-tree.ts';
 import { type SchemaContext, describe, refName } from './schema-view.ts';
@@ -67,7 +67,9 @@ export function schemaContext(model: SpecModel): SchemaContext {
   return { schemas: model.schemas, typeHref: (name) => `types.html#${name}`, linker };
 }
 
-/** The words two or more endpoint titles start with ("AvalancheGo "), left out of the short labels in the navigation. */
+/**
+ * The words two or more endpoint titles start with ("AvalancheGo "), left out of the short labels in the navigation.
+ */
 function commonTitlePrefix(endpoints: EndpointModel[]): string {
   if (endpoints.length < 2) return '';
   const split = endpoints.map((endpoint) => endpoint.title.split(' '));

@@ -1,4 +1,7 @@
-/** JavaScript literals for generated code and examples: one escaping, so no generator writes a string that breaks its file. */
+/**
+ * JavaScript literals for generated code and examples: one escaping, so no generator writes a string that breaks its
+ * file.
+ */
 import type { Json } from '../model/types.ts';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -18,9 +18,7 @@ export interface PackageFacts {
  * highest `info.version`, `0.0.0` when none is semver) and the license, when every document names the same one.
  */
 export function packageFacts(model: SpecModel, name: string, description: string): PackageFacts {
-  const licenses = new Set(
-    model.endpoints.map((e) => (e.document.info as { license?: { name?: string } } | undefined)?.license?.name ?? ''),
-  );
+  const licenses = new Set(model.endpoints.map((endpoint) => endpoint.license));
   const [license] = licenses;
   const version = newestSpecVersion(model).slice(1);
   return {

@@ -30,8 +30,11 @@ export function runtimeFiles(
   }));
 }
 
-const EXPORT_DECLARATION =
-  /^export (?:declare )?(?:abstract )?(?:async )?(?:function\*?|const|let|class|interface|type|enum) ([A-Za-z_$][\w$]*)/gm;
+const EXPORT_DECLARATION = new RegExp(
+  '^export (?:declare )?(?:abstract )?(?:async )?' +
+    '(?:function\\*?|const|let|class|interface|type|enum) ([A-Za-z_$][\\w$]*)',
+  'gm',
+);
 const EXPORT_LIST = /^export (?:type )?\{([^}]*)\}/gm;
 
 /** Every name a package's runtime exports, so no spec type can take one (the package index re-exports the runtime). */

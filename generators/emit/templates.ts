@@ -18,7 +18,8 @@ const hbsFiles = (dir: string) =>
 
 /**
  * Loads `templates/<artifact>/*.hbs`. Files starting with `_` are partials, available to every template of the
- * artifact; those directly in `templates/` are shared by all artifacts (an artifact's own partial of the same name wins).
+ * artifact; those directly in `templates/` are shared by all artifacts (an artifact's own partial of the same name
+ * wins).
  */
 export function loadTemplates(templatesDir: string, artifact: string): TemplateSet {
   const dir = join(templatesDir, artifact);

@@ -141,7 +141,8 @@ export function bundleDocument(file: string, read: (file: string) => Json = read
     tokens: Array<string | number>,
   ): string | undefined => {
     if (path === '') return currentFile;
-    const outside = `$ref "${ref}" points outside the spec folder ${displayPath(folder) || '.'}; only files inside it are read`;
+    const folderName = displayPath(folder) || '.';
+    const outside = `$ref "${ref}" points outside the spec folder ${folderName}; only files inside it are read`;
     if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
       problems.push({
         ...where(currentFile, tokens),

@@ -87,7 +87,9 @@ function deepest(errors: ErrorObject[] | null | undefined, document: unknown): M
       const meant = suggestion(value, allowed.map(String));
       problems.push({
         pointer,
-        message: `unknown type ${JSON.stringify(value)}: ${meant ? `did you mean ${JSON.stringify(meant)}?` : `a type is one of ${allowed.join(', ')}`}`,
+        message: `unknown type ${JSON.stringify(value)}: ${
+          meant ? `did you mean ${JSON.stringify(meant)}?` : `a type is one of ${allowed.join(', ')}`
+        }`,
       });
       continue;
     }

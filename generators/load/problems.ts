@@ -1,4 +1,6 @@
-/** Every spec problem names the hand-written file and the JSON pointer inside it, so an author can go straight there. */
+/**
+ * Every spec problem names the hand-written file and the JSON pointer inside it, so an author can go straight there.
+ */
 export interface SpecProblem {
   file: string;
   pointer: string;

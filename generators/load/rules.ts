@@ -269,7 +269,8 @@ function checkPagination(
     ) {
       report(
         at('x-pagination'),
-        'x-pagination must give cursorParam, cursorField, pageSizeParam and itemsField as names and maxPageSize as a positive integer',
+        'x-pagination must give cursorParam, cursorField, pageSizeParam and itemsField as names ' +
+          'and maxPageSize as a positive integer',
       );
     } else {
       for (const key of ['cursorParam', 'pageSizeParam'])

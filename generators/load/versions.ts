@@ -169,7 +169,8 @@ export function checkPartVersions(
     if (!Array.isArray(pointers) || pointers.length === 0)
       return report(
         `${pointer}/pointers`,
-        'a change must point (JSON pointers into the method) at the params, fields, enum values or result shapes it changed',
+        'a change must point (JSON pointers into the method) ' +
+          'at the params, fields, enum values or result shapes it changed',
       );
     pointers.forEach((target, t) => {
       const node = typeof target === 'string' ? resolveInMethod(document, method, target) : undefined;

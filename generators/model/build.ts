@@ -78,8 +78,10 @@ function buildEndpoint(
     .map(([name, variable]) => ({ name, default: str(variable.default), description: str(variable.description) }));
 
   const typeName = endpointTypeName(bundle.name);
-  const componentSchemas = ((doc.components as Obj | undefined)?.schemas ?? {}) as Record<string, JsonSchema>;
+  const components = (doc.components ?? {}) as Obj;
+  const componentSchemas = (components.schemas ?? {}) as Record<string, JsonSchema>;
   for (const [name, schema] of Object.entries(componentSchemas)) schemas[name] = schema;
+  const invalidArgument = ((components.errors ?? {}) as Record<string, Obj>).InvalidArgument?.message;
   const methods = ((doc.methods ?? []) as Obj[]).map((method, index) => buildMethod(doc, method, index));
   claimNames(bundle, typeName, methods, names, titledTypes);
   return {
@@ -97,6 +99,8 @@ function buildEndpoint(
     pathVariables,
     defaultBaseUrl,
     methods,
+    license: str((info.license as Obj | undefined)?.name),
+    invalidArgument: str(invalidArgument),
     document: doc as JsonSchema,
     ...(bundle.profile ? { profile: bundle.profile } : {}),
   };
@@ -127,7 +131,8 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
       name: str(example.name),
       ...(example.summary ? { summary: str(example.summary) } : {}),
       ...(example.description ? { description: str(example.description) } : {}),
-      // A value whose name is not a param's (by-position examples name them freely) belongs to the param at its position.
+      // A value whose name is not a param's (by-position examples name them freely) belongs to the param at its
+      // position.
       params: Object.fromEntries(
         exampleParams.map((p, i) => [
           params.some((d) => d.name === str(p.name)) ? str(p.name) : (params[i]?.name ?? str(p.name)),
@@ -145,6 +150,7 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
     summary: str(method.summary),
     description: str(method.description),
     params,
+    paramStructure: paramStructureOf(method.paramStructure),
     result: resultNode
       ? {
           name: str(resultNode.name),
@@ -188,7 +194,8 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
 
 /**
  * Claims every name the endpoint's generated code will use, so that two different things never share one: the client
- * class and its options, the server's handlers, factory, method table and document, shared schemas, titled inline schemas, each method's Params/Result types and client method.
+ * class and its options, the server's handlers, factory, method table and document, shared schemas, titled inline
+ * schemas, each method's Params/Result types and client method.
  */
 function claimNames(
   bundle: BundledDocument,
@@ -203,7 +210,9 @@ function claimNames(
   if (RESERVED_MODULE_NAMES.has(bundle.name)) {
     names.collisions.push({
       ...at(''),
-      message: `the endpoint name "${bundle.name}" (the document's file name) is taken by a file of the generated packages; rename the document`,
+      message:
+        `the endpoint name "${bundle.name}" (the document's file name) is taken by a file of the generated ` +
+        'packages; rename the document',
     });
   }
   names.claim(client, { identity: `endpoint:${bundle.file}`, what: `the client of ${bundle.file}`, ...at('') });
@@ -265,12 +274,16 @@ function claimNames(
     if (RESERVED_METHOD_NAMES.has(method.shortName)) {
       names.collisions.push({
         ...where,
-        message: `method "${method.name}" would become ${client}.${method.shortName}, a name the client class needs for itself`,
+        message:
+          `method "${method.name}" would become ${client}.${method.shortName}, ` +
+          'a name the client class needs for itself',
       });
     } else if (owner) {
       names.collisions.push({
         ...where,
-        message: `the client method ${client}.${method.shortName} would stand for both ${owner} and ${method.name}: one endpoint cannot have two methods with the same client name (see generators/model/names.ts)`,
+        message:
+          `the client method ${client}.${method.shortName} would stand for both ${owner} and ${method.name}: ` +
+          'one endpoint cannot have two methods with the same client name (see generators/model/names.ts)',
       });
     }
     methodOwners.set(method.shortName, method.name);
@@ -284,4 +297,8 @@ function paginationOf(pagination: MethodModel['pagination']): MethodModel['pagin
   if (!pagination) return undefined;
   const { cursorParam, cursorField, pageSizeParam, maxPageSize, itemsField } = pagination;
   return { cursorParam, cursorField, pageSizeParam, maxPageSize, itemsField };
+}
+
+function paramStructureOf(value: unknown): MethodModel['paramStructure'] {
+  return value === 'by-name' || value === 'by-position' ? value : 'either';
 }

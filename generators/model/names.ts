@@ -84,7 +84,10 @@ export function methodTypeNames(methodName: string): { params: string; result: s
   return { params: `${stem}Params`, result: `${stem}Result` };
 }
 
-/** The server package's checks and writer of a method: `validatePlatformGetHeightParams`, `writePlatformGetHeightResult`. */
+/**
+ * The server package's checks and writer of a method: `validatePlatformGetHeightParams`,
+ * `writePlatformGetHeightResult`.
+ */
 export function validatorNames(methodName: string): { params: string; result: string; writer: string } {
   const types = methodTypeNames(methodName);
   return { params: `validate${types.params}`, result: `validate${types.result}`, writer: `write${types.result}` };
@@ -249,7 +252,10 @@ export const RESERVED_METHOD_NAMES = new Set([
 export interface NameClaim {
   /** Two claims of one name are one thing when their identities are equal (e.g. the same schema in two endpoints). */
   identity: string;
-  /** What the name would stand for, for the error message, e.g. `the schema titled "Foo" in openrpc/methods/a/b.json#/result/schema`. */
+  /**
+   * What the name would stand for, for the error message, e.g. `the schema titled "Foo" in
+   * openrpc/methods/a/b.json#/result/schema`.
+   */
   what: string;
   file: string;
   pointer: string;
@@ -292,7 +298,9 @@ export class NameRegistry {
   }
 }
 
-/** JSON with object keys sorted at every depth: equal values give equal text, whatever order their keys were written in. */
+/**
+ * JSON with object keys sorted at every depth: equal values give equal text, whatever order their keys were written in.
+ */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, node: unknown) =>
     node !== null && typeof node === 'object' && !Array.isArray(node)

@@ -23,7 +23,9 @@ export interface ServerVariable {
 }
 
 export interface EndpointModel {
-  /** File name of the endpoint document without `.json`, e.g. `x-chain`: also the name of everything generated for it. */
+  /**
+   * File name of the endpoint document without `.json`, e.g. `x-chain`: also the name of everything generated for it.
+   */
   name: string;
   /** The endpoint document as given to the loader, relative to the working directory, e.g. `openrpc/x-chain.json`. */
   file: string;
@@ -48,7 +50,17 @@ export interface EndpointModel {
   methods: MethodModel[];
   /** The bundled document exactly as loaded (for publishing, `rpc.discover` and validators). */
   document: JsonSchema;
-  /** The rule set the spec folder opts into (`avalanche`: Avalanche's formats, node RPC layer); absent for plain OpenRPC. */
+  /** `info.license.name`; empty when the document names none. */
+  license: string;
+  /**
+   * The node's message for params that fail to decode: the message of the document's `InvalidArgument` error
+   * (`components.errors`), which every method lists (openrpc/README.md); empty when the document has none.
+   */
+  invalidArgument: string;
+  /**
+   * The rule set the spec folder opts into (`avalanche`: Avalanche's formats, node RPC layer); absent for plain
+   * OpenRPC.
+   */
   profile?: 'avalanche';
 }
 
@@ -109,6 +121,8 @@ export interface MethodModel {
   summary: string;
   description: string;
   params: ParamModel[];
+  /** How the method takes its params (OpenRPC `paramStructure`): `either` when the document does not say. */
+  paramStructure: 'by-name' | 'by-position' | 'either';
   result: { name: string; description: string; schema: JsonSchema } | undefined;
   errors: ErrorModel[];
   examples: ExampleModel[];

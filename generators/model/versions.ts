@@ -160,7 +160,9 @@ export function paramsAt(method: MethodModel, version: string): ParamModel[] {
   return method.params.filter((param) => inRange(param.versions, version));
 }
 
-/** The result schema of release `version`: a shape from `x-result-history` when one covers it, pruned to the release. */
+/**
+ * The result schema of release `version`: a shape from `x-result-history` when one covers it, pruned to the release.
+ */
 export function resultSchemaAt(
   method: MethodModel,
   version: string,

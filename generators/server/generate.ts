@@ -11,7 +11,7 @@ import { packageJson } from '../emit/package.ts';
 import { runtimeDependencies, runtimeFiles } from '../emit/runtime.ts';
 import { type TypeScriptSource, emitJavaScript, typesOnlySource } from '../emit/javascript.ts';
 import type { SpecModel } from '../model/types.ts';
-import { publishedDocument } from '../openrpc/generate.ts';
+import { publishedDocument } from '../shared/published.ts';
 import { renderTypes } from '../types/index.ts';
 import { validatorModules } from './validators.ts';
 import { serverPackageView } from './view.ts';

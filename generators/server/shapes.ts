@@ -5,7 +5,7 @@
  */
 import { componentName } from '../model/schema-walk.ts';
 import type { Json, JsonSchema, MethodModel, SpecModel } from '../model/types.ts';
-import { type Shape, foldKey } from '../../runtime/server/params.ts';
+import { type PropertyShape, type Shape, foldKey } from '../../runtime/server/params.ts';
 
 export type { Shape };
 export { foldKey };
@@ -44,41 +44,40 @@ export function acceptsNull(model: SpecModel, schema: JsonSchema, path: Set<stri
   });
 }
 
-function shapeOf(model: SpecModel, schema: JsonSchema, path: Set<string>): Shape | 0 {
+function shapeOf(model: SpecModel, schema: JsonSchema, path: Set<string>): Shape | undefined {
   const seen = new Set(path);
   const resolved = resolve(model, schema, seen);
-  if (!resolved) return 0;
+  if (!resolved) return undefined;
   const shape: Shape = {};
   if (isSchema(resolved.properties)) {
-    shape.p = {};
-    for (const [name, child] of Object.entries(resolved.properties)) {
-      if (!isSchema(child)) continue;
-      shape.p[foldKey(name)] = [name, shapeOf(model, child, seen), acceptsNull(model, child) ? 1 : 0];
-    }
+    shape.properties = {};
+    for (const [name, child] of Object.entries(resolved.properties))
+      if (isSchema(child)) shape.properties[foldKey(name)] = propertyShape(model, name, child, seen);
   }
-  if (isSchema(resolved.additionalProperties)) shape.m = shapeOf(model, resolved.additionalProperties, seen) || {};
+  if (isSchema(resolved.additionalProperties)) shape.values = shapeOf(model, resolved.additionalProperties, seen) ?? {};
   if (isSchema(resolved.items)) {
     const items = shapeOf(model, resolved.items, seen);
-    if (items) shape.i = items;
+    if (items) shape.items = items;
   }
-  if (shape.p || shape.m || shape.i) return shape;
+  if (shape.properties || shape.values || shape.items) return shape;
   // A union decodes like its one structured branch (`X` or null); with several, the value is left as sent.
   const branches = ['anyOf', 'oneOf', 'allOf']
     .flatMap((key) => (Array.isArray(resolved[key]) ? (resolved[key] as Json[]) : []))
     .filter(isSchema)
     .map((branch) => shapeOf(model, branch, seen))
-    .filter((branch): branch is Shape => branch !== 0);
-  return branches.length === 1 ? branches[0]! : 0;
+    .filter((branch): branch is Shape => branch !== undefined);
+  return branches.length === 1 ? branches[0]! : undefined;
+}
+
+function propertyShape(model: SpecModel, name: string, schema: JsonSchema, path: Set<string>): PropertyShape {
+  const shape = shapeOf(model, schema, path);
+  return { name, ...(shape ? { shape } : {}), ...(acceptsNull(model, schema) ? { nullable: true } : {}) };
 }
 
 /** The shape of a method's params object: its params by folded name. */
 export function paramsShape(model: SpecModel, method: MethodModel): Shape {
-  const p: NonNullable<Shape['p']> = {};
+  const properties: NonNullable<Shape['properties']> = {};
   for (const param of method.params)
-    p[foldKey(param.name)] = [
-      param.name,
-      shapeOf(model, param.schema, new Set()),
-      acceptsNull(model, param.schema) ? 1 : 0,
-    ];
-  return { p };
+    properties[foldKey(param.name)] = propertyShape(model, param.name, param.schema, new Set());
+  return { properties };
 }

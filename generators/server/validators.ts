@@ -6,12 +6,12 @@
  */
 import { type Ajv, _ } from 'ajv';
 import { createRequire } from 'node:module';
-import type * as ajvHelpers from '../../runtime/server/ajv.ts';
 import { formatChecks } from '../../runtime/server/formats.ts';
 import { createAjv } from '../load/ajv.ts';
 import { componentName, mapSubschemas } from '../model/schema-walk.ts';
 import { validatorNames } from '../model/names.ts';
 import type { JsonSchema, SpecModel } from '../model/types.ts';
+import { budgetedCode } from './standalone.ts';
 import { WRITER_HELPERS, writersCode } from './writers.ts';
 
 // ajv's standalone module is CommonJS with a default export, which NodeNext's ESM interop types as a namespace.
@@ -23,23 +23,20 @@ const standaloneCode = (
 
 const ROOT = 'https://avalanche-openrpc.invalid/schemas.json';
 
-/** ajv's runtime helpers the standalone code may require, and the runtime export standing in for each. */
-const RUNTIME_HELPERS: Record<string, keyof typeof ajvHelpers> = {
-  'ajv/dist/runtime/ucs2length': 'ucs2length',
-  'ajv/dist/runtime/equal': 'equal',
-};
-
-/** One endpoint's validators module: JavaScript by nature, so the templates write its source, JavaScript and declarations. */
+/**
+ * One endpoint's validators module: JavaScript by nature, so the templates write its source, JavaScript and
+ * declarations.
+ */
 export interface ValidatorsModule {
   /** The runtime imports the code needs (formats, ajv's helpers), as import statements. */
   imports: string[];
-  /** The exported validators: `p<i>` checks the params object of method i, `r<i>` its result. */
+  /** The exported validators, named after their method (validatorNames): `validatePlatformGetHeightParams`. */
   names: string[];
-  /** The exported result writers, `w<i>` for method i (see writers.ts). */
+  /** The exported result writers, `writePlatformGetHeightResult` (see writers.ts). */
   writers: string[];
-  /** ajv's standalone code, exporting each name as a plain `const`. */
+  /** ajv's standalone code (one statement a line, indented) and the writers, as JavaScript. */
   code: string;
-  /** The same code with each export typed as the runtime's `ValidateFunction`. */
+  /** The same code as TypeScript: typed parameters, error lists and exports, so it needs no `@ts-nocheck`. */
   typedCode: string;
 }
 
@@ -59,7 +56,7 @@ export function validatorModules(model: SpecModel): Map<string, ValidatorsModule
   // A foreign document's schemas may use other dialects' keywords and formats, which JSON Schema ignores.
   const strict = model.endpoints.every((endpoint) => endpoint.profile === 'avalanche');
   const ajv = createAjv({
-    code: { source: true, esm: true, formats: _`formats` },
+    code: { source: true, esm: true, lines: true, formats: _`formats` },
     inlineRefs: false,
     ...(strict ? {} : { strict: false, logger: false }),
   });
@@ -94,57 +91,22 @@ export function validatorModules(model: SpecModel): Map<string, ValidatorsModule
       imports: [...module.imports, `import { ${WRITER_HELPERS.join(', ')} } from '../runtime/encode.js';`],
       writers: writers.names,
       code: `${module.code}\n${writers.code}`,
-      typedCode: `${module.typedCode}\n${writers.code}`,
+      typedCode: `${module.typedCode}\n${writers.typedCode}`,
     });
   }
   return modules;
 }
 
-/** Points the standalone code's requires at the runtime's modules, failing on anything the runtime does not provide. */
+/** Points the standalone code's requires at the runtime's modules and bounds its error lists (standalone.ts). */
 function moduleOf(endpointName: string, standalone: string, names: string[]): Omit<ValidatorsModule, 'writers'> {
-  const helpers = new Set<string>();
-  const code = standalone
-    .replace(/^"use strict";/, '')
-    // ajv appends a called validator's errors with concat, copying the list each time: quadratic in the invalid items
-    // of an array. Errors are appended in place instead, and past the runtime's error budget (runtime/server/ajv.ts)
-    // an error is the shared TOO_MANY, kept once at the end of a list. `errors` still counts every error, and ajv
-    // decides validity by that count alone, so what is valid stays valid; errors a branch discards go back to the budget.
-    // A recursive schema's validator calls itself through a wrapper (`wrapper0.validate`), hence the dotted name.
-    .replace(
-      /vErrors = vErrors === null \? ([\w.]+)\.errors : vErrors\.concat\(\1\.errors\);errors = vErrors\.length;/g,
-      (_m, fn: string) =>
-        `if (vErrors === null) vErrors = ${fn}.errors; else for (const e of ${fn}.errors) keep(vErrors, e);errors += ${fn}.errors.length;`,
-    )
-    .replace(/const (err\d+) = \{/g, 'const $1 = --budget.left < 0 ? TOO_MANY : {')
-    .replace(/else \{vErrors\.push\((err\d+)\);\}/g, 'else keep(vErrors, $1);')
-    .replace(
-      /if\(vErrors !== null\)\{if\((_errs\d+)\)\{vErrors\.length = \1;\}/g,
-      'if(vErrors !== null){if($1){budget.left += Math.max(0, vErrors.length - $1);if($1 < vErrors.length) vErrors.length = $1;}',
-    )
-    .replace(/else \{vErrors = null;\}/g, 'else {budget.left += vErrors.length;vErrors = null;}')
-    .replace(/export const (validate\w+) = (\w+);/g, 'export const $1 = budgeted($2);')
-    .replace(/require\("([^"]+)"\)\.default/g, (_match, module: string) => {
-      const helper = RUNTIME_HELPERS[module];
-      if (!helper)
-        throw new Error(`the validators of ${endpointName} need ${module}, which the server runtime does not provide`);
-      helpers.add(helper);
-      return helper;
-    })
-    .trim();
-  if (/vErrors\.concat\(|vErrors\.push\(err|\{vErrors\.length = _errs\d+;/.test(code))
-    throw new Error(
-      `the validators of ${endpointName} keep errors in a way the rewrite above does not know (this ajv's code changed): update it`,
-    );
-  if (/\brequire\(/.test(code))
-    throw new Error(`the validators of ${endpointName} require a module the server runtime does not provide`);
+  const { code, typedCode, helpers } = budgetedCode(standalone, endpointName);
   const formats = [...code.matchAll(/\bformats(?:\["([^"]+)"\]|\.([A-Za-z_$][\w$]*))/g)].map((m) => (m[1] ?? m[2])!);
   const missing = formats.filter((name) => !Object.hasOwn(formatChecks, name));
   if (missing.length > 0)
     throw new Error(`the spec uses format ${missing.join(', ')}, which runtime/server/formats.ts does not implement`);
   const imports = [
     ...(formats.length > 0 ? ["import { formats } from '../runtime/formats.js';"] : []),
-    `import { ${['budget', 'budgeted', 'keep', 'TOO_MANY', ...[...helpers].sort()].join(', ')} } from '../runtime/ajv.js';`,
+    `import { ${['budget', 'budgeted', 'keep', 'TOO_MANY', ...helpers].join(', ')} } from '../runtime/ajv.js';`,
   ];
-  const typedCode = code.replace(/export const (validate\w+) = /g, 'export const $1: ValidateFunction = ');
   return { imports, names, code, typedCode };
 }

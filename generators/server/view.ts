@@ -1,10 +1,10 @@
 /** What the server templates show, computed from the model: the templates only lay it out. */
-import { commentLines, deprecation } from '../client/docs.ts';
+import { commentLines, deprecation } from '../shared/comments.ts';
 import { headerText } from '../emit/header.ts';
 import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, packageFacts } from '../emit/package.ts';
 import { serverNames, validatorNames } from '../model/names.ts';
-import type { EndpointModel, MethodModel, SpecModel } from '../model/types.ts';
+import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
 import { lifecycle } from '../model/versions.ts';
 import { paramsShape } from './shapes.ts';
 
@@ -61,7 +61,8 @@ export function serverPackageView(model: SpecModel): ServerPackageView {
     ...packageFacts(
       model,
       SERVER_PACKAGE_NAME,
-      `Server stubs for ${model.endpoints.map((e) => e.title || e.name).join('; ')}: typed handlers behind an RPC layer that answers like AvalancheGo.`,
+      `Server stubs for ${model.endpoints.map((e) => e.title || e.name).join('; ')}: ` +
+        'typed handlers behind an RPC layer that answers like AvalancheGo.',
     ),
     invalidArgument,
     endpoints: model.endpoints.map((endpoint) => endpointView(model, endpoint, invalidArgument)),
@@ -69,19 +70,11 @@ export function serverPackageView(model: SpecModel): ServerPackageView {
 }
 
 /**
- * The node's text for params that fail to decode: the spec's `InvalidArgument` error, which every method lists
- * (openrpc/README.md). A spec without one (a small test fixture) gets JSON-RPC 2.0's own wording.
+ * The node's text for params that fail to decode (the model's `invalidArgument`), which all endpoints must agree on.
+ * A spec without one (a small test fixture) gets JSON-RPC 2.0's own wording.
  */
 function invalidArgumentMessage(model: SpecModel): string {
-  const messages = new Set(
-    model.endpoints
-      .map(
-        (endpoint) =>
-          (endpoint.document.components as { errors?: Record<string, { message?: unknown }> } | undefined)?.errors
-            ?.InvalidArgument?.message,
-      )
-      .filter((message): message is string => typeof message === 'string'),
-  );
+  const messages = new Set(model.endpoints.map((endpoint) => endpoint.invalidArgument).filter(Boolean));
   if (messages.size > 1)
     throw new Error(`the endpoints disagree on the message of the InvalidArgument error: ${[...messages].join(' / ')}`);
   return [...messages][0] ?? 'Invalid params';
@@ -102,9 +95,12 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
       wireLiteral: literal(method.name),
       paramsType: method.params.length > 0 ? method.typeNames.params : EMPTY,
       resultType: method.result ? method.typeNames.result : EMPTY,
-      paramsLiteral: JSON.stringify(method.params.map((p) => p.name)),
-      byName: method.params.length === 0 || paramStructure(endpoint, method) !== 'by-position',
-      shapeLiteral: JSON.stringify(paramsShape(model, method)),
+      paramsLiteral: compactLiteral(
+        method.params.map((p) => p.name),
+        '    ',
+      ),
+      byName: method.params.length === 0 || method.paramStructure !== 'by-position',
+      shapeLiteral: compactLiteral(paramsShape(model, method) as unknown as Json, '    '),
       validateParams: validatorNames(method.name).params,
       validateResult: validatorNames(method.name).result,
       writeResult: validatorNames(method.name).writer,
@@ -134,18 +130,31 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
   };
 }
 
-function paramStructure(endpoint: EndpointModel, method: MethodModel): string {
-  const methods = endpoint.document.methods as Array<{ paramStructure?: string }>;
-  return methods[method.index]?.paramStructure ?? 'either';
-}
-
 function handlerComment(model: SpecModel, endpoint: EndpointModel, method: MethodModel): string[] {
   const served = [`Answers \`${method.name}\` at \`${endpoint.pathTemplate}\`.`, lifecycle(method)]
     .filter(Boolean)
     .join(' ');
   const tags = [
-    `@returns ${method.result?.description.replace(/\s+/g, ' ').trim() || 'The result.'} Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.`,
+    `@returns ${method.result?.description.replace(/\s+/g, ' ').trim() || 'The result.'} ` +
+      'Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.',
   ];
   if (method.deprecated) tags.push(`@deprecated ${deprecation(model, method, { link: false })}`);
   return commentLines([method.summary, served, tags.join('\n')]);
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A literal on one line where it fits in 100 columns after `indent`, else one entry a line, likewise inside. */
+function compactLiteral(value: Json, indent: string): string {
+  if (value === null || typeof value !== 'object') return literal(value);
+  const inner = `${indent}  `;
+  const entries = Array.isArray(value)
+    ? value.map((item) => compactLiteral(item, inner))
+    : Object.entries(value).map(
+        ([key, item]) => `${IDENTIFIER.test(key) ? key : literal(key)}: ${compactLiteral(item, inner)}`,
+      );
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{ ', ' }'];
+  const oneLine = entries.length === 0 ? open.trim() + close.trim() : `${open}${entries.join(', ')}${close}`;
+  if (indent.length + oneLine.length <= 100 && !oneLine.includes('\n')) return oneLine;
+  return `${open.trim()}\n${entries.map((entry) => `${inner}${entry},`).join('\n')}\n${indent}${close.trim()}`;
 }

@@ -7,7 +7,7 @@
  * with goStringify. So a writer can only make an answer faster, never different.
  */
 import type * as encode from '../../runtime/server/encode.ts';
-import { validatorNames } from '../model/names.ts';
+import { pascalCase, validatorNames } from '../model/names.ts';
 import { componentName } from '../model/schema-walk.ts';
 import type { JsonSchema, MethodModel } from '../model/types.ts';
 
@@ -16,6 +16,23 @@ export const WRITER_HELPERS = ['writeString', 'writeScalar'] as const satisfies 
 
 const GENERIC: (typeof WRITER_HELPERS)[number] = 'writeScalar';
 
+/** The JavaScript or the TypeScript of the same writers: TypeScript gets its types, JavaScript none. */
+interface Syntax {
+  /** A writer's parameter and return type. */
+  signature: string;
+  /** The types of the locals an object writer fills in its switch. */
+  key: string;
+  text: string;
+}
+const JAVASCRIPT: Syntax = { signature: '(v)', key: '', text: '' };
+const TYPESCRIPT: Syntax = { signature: '(v: any): string | undefined', key: ': string', text: ': string | undefined' };
+
+/** Names the writers by what they write, e.g. `stringJson`, `outputOwnersJson`, `platformGetBalanceResultJson`. */
+const camel = (text: string): string => {
+  const pascal = pascalCase(text) || 'Value';
+  return pascal[0]!.toLowerCase() + pascal.slice(1);
+};
+
 class WriterCompiler {
   private readonly functions: string[] = [];
   private readonly components = new Map<string, string>();
@@ -23,39 +40,46 @@ class WriterCompiler {
   private readonly bodies = new Map<string, string>();
   /** Constants holding each property name as written, `"name":`, by the runtime's writeString when the module loads. */
   private readonly keys = new Map<string, string>();
+  private readonly names = new Set<string>();
 
-  constructor(private readonly schemas: Record<string, JsonSchema>) {}
+  constructor(
+    private readonly schemas: Record<string, JsonSchema>,
+    private readonly syntax: Syntax,
+  ) {}
 
-  /** The name of a function writing values of `schema`. */
-  writer(schema: JsonSchema | boolean | undefined): string {
+  /** The name of a function writing values of `schema`; `hint` says what the value is, for naming its writer. */
+  writer(schema: JsonSchema | boolean | undefined, hint: string): string {
     if (typeof schema !== 'object' || schema === null) return GENERIC;
     const component = componentName(schema.$ref);
     if (component) return this.component(component);
     if (['$ref', 'oneOf', 'anyOf', 'allOf', 'not', 'if'].some((keyword) => keyword in schema)) return GENERIC;
     if (Array.isArray(schema.type)) {
       // Each type's writer turns down values of other types, so the first that writes a value writes it right.
-      const writers = (schema.type as string[]).map((type) => this.writer({ ...schema, type }));
+      const types = schema.type as string[];
+      const writers = types.map((type) => this.writer({ ...schema, type }, hint));
       if (writers.includes(GENERIC)) return GENERIC;
+      const simple = types.every((type) => PRIMITIVES.has(type));
       return this.add(
-        'v',
-        `let s;\n  ${writers.map((w) => `if ((s = ${w}(v)) !== undefined) return s;`).join('\n  ')}\n  return undefined;`,
+        simple ? types.join(' or ') : hint,
+        `let s${this.syntax.text};\n  ${writers.map((w) => `if ((s = ${w}(v)) !== undefined) return s;`).join('\n  ')}
+  return undefined;`,
       );
     }
     switch (schema.type) {
       case 'string':
-        return this.add('v', `return typeof v === 'string' ? writeString(v) : undefined;`);
+        return this.add('string', `return typeof v === 'string' ? writeString(v) : undefined;`);
       case 'integer':
       case 'number':
         // Number's own text is JSON.stringify's; the non-finite ones it writes as null.
-        return this.add('v', `return typeof v === 'number' ? (Number.isFinite(v) ? '' + v : 'null') : undefined;`);
+        return this.add('number', `return typeof v === 'number' ? (Number.isFinite(v) ? '' + v : 'null') : undefined;`);
       case 'boolean':
-        return this.add('v', `return v === true ? 'true' : v === false ? 'false' : undefined;`);
+        return this.add('boolean', `return v === true ? 'true' : v === false ? 'false' : undefined;`);
       case 'null':
-        return this.add('v', `return v === null ? 'null' : undefined;`);
+        return this.add('null', `return v === null ? 'null' : undefined;`);
       case 'array':
-        return this.array(schema);
+        return this.array(schema, hint);
       case 'object':
-        return this.object(schema);
+        return this.object(schema, hint);
       default:
         return GENERIC;
     }
@@ -65,14 +89,22 @@ class WriterCompiler {
     return this.functions.join('\n');
   }
 
+  private unique(name: string): string {
+    let unique = name;
+    for (let n = 2; this.names.has(unique); n++) unique = `${name}${n}`;
+    this.names.add(unique);
+    return unique;
+  }
+
   private component(name: string): string {
     let fn = this.components.get(name);
     if (!fn) {
       // Named before compiling, so a schema that refers to itself calls its own function.
-      fn = `c_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+      fn = this.unique(`${camel(name)}Json`);
       this.components.set(name, fn);
       const schema = this.schemas[name];
-      this.functions.push(`function ${fn}(v) { return ${schema ? this.writer(schema) : GENERIC}(v); }`);
+      const inner = schema ? this.writer(schema, `${name} fields`) : GENERIC;
+      this.functions.push(`function ${fn}${this.syntax.signature} { return ${inner}(v); }`);
     }
     return fn;
   }
@@ -80,28 +112,32 @@ class WriterCompiler {
   private key(name: string): string {
     let constant = this.keys.get(name);
     if (!constant) {
-      constant = `k${this.keys.size}`;
+      constant = this.unique(`${camel(name)}Key`);
       this.keys.set(name, constant);
       this.functions.push(`const ${constant} = writeString(${JSON.stringify(name)}) + ':';`);
     }
     return constant;
   }
 
-  private add(param: string, body: string): string {
+  /** The function with this body, named after `what` it writes the first time the body is seen. */
+  private add(what: string, body: string): string {
     let name = this.bodies.get(body);
     if (!name) {
-      name = `f${this.bodies.size}`;
+      name = this.unique(`${camel(what)}Json`);
       this.bodies.set(body, name);
-      this.functions.push(`function ${name}(${param}) {\n  ${body}\n}`);
+      this.functions.push(`function ${name}${this.syntax.signature} {\n  ${body}\n}`);
     }
     return name;
   }
 
-  private array(schema: JsonSchema): string {
-    const item = Array.isArray(schema.items) ? GENERIC : this.writer(schema.items as JsonSchema | undefined);
+  private array(schema: JsonSchema, hint: string): string {
+    const item = Array.isArray(schema.items)
+      ? GENERIC
+      : this.writer(schema.items as JsonSchema | undefined, `${hint} item`);
+    const itemName = item === GENERIC ? 'any' : item.replace(/Json$/, '');
     // JSON.stringify writes a missing or undefined item as null.
     return this.add(
-      'v',
+      `${itemName} list`,
       `if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
@@ -114,10 +150,11 @@ class WriterCompiler {
     );
   }
 
-  private object(schema: JsonSchema): string {
+  private object(schema: JsonSchema, hint: string): string {
     const properties = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>);
     const cases = properties.map(
-      ([key, child]) => `case ${JSON.stringify(key)}: key = ${this.key(key)}; s = ${this.writer(child)}(x); break;`,
+      ([key, child]) =>
+        `case ${JSON.stringify(key)}: key = ${this.key(key)}; s = ${this.writer(child, `${hint} ${key}`)}(x); break;`,
     );
     const extra = schema.additionalProperties;
     // Keys the schema does not name are written only where the schema allows them, and only own ones (for-in also
@@ -125,9 +162,10 @@ class WriterCompiler {
     const otherwise =
       extra === false || 'patternProperties' in schema
         ? 'return undefined;'
-        : `if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = ${this.writer(extra as JsonSchema | undefined)}(x);`;
+        : "if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; " +
+          `s = ${this.writer(extra as JsonSchema | undefined, `${hint} value`)}(x);`;
     return this.add(
-      'v',
+      hint,
       `if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -135,8 +173,8 @@ class WriterCompiler {
   for (const k in v) {
     const x = v[k];
     if (x === undefined) continue;
-    let key;
-    let s;
+    let key${this.syntax.key};
+    let s${this.syntax.text};
     switch (k) {
       ${[...cases, `default: ${otherwise}`].join('\n      ')}
     }
@@ -148,13 +186,24 @@ class WriterCompiler {
   }
 }
 
-/** The writers of one endpoint's results, named by validatorNames, as JavaScript (functions and their exports). */
+const PRIMITIVES = new Set(['string', 'integer', 'number', 'boolean', 'null']);
+
+/**
+ * The writers of one endpoint's results, exported under validatorNames' names, as JavaScript (`code`) and as
+ * TypeScript (`typedCode`): the same functions, with types in the latter.
+ */
 export function writersCode(
   methods: Array<Pick<MethodModel, 'name' | 'result'>>,
   schemas: Record<string, JsonSchema>,
-): { code: string; names: string[] } {
-  const compiler = new WriterCompiler(schemas);
+): { code: string; typedCode: string; names: string[] } {
   const names = methods.map((method) => validatorNames(method.name).writer);
-  const exports = methods.map((method, i) => `export const ${names[i]} = ${compiler.writer(method.result?.schema)};`);
-  return { code: `${compiler.code()}\n${exports.join('\n')}`, names };
+  const render = (syntax: Syntax) => {
+    const compiler = new WriterCompiler(schemas, syntax);
+    const exports = methods.map((method, i) => {
+      const hint = names[i]!.replace(/^write/, '');
+      return `export const ${names[i]} = ${compiler.writer(method.result?.schema, hint)};`;
+    });
+    return `${compiler.code()}\n${exports.join('\n')}`;
+  };
+  return { code: render(JAVASCRIPT), typedCode: render(TYPESCRIPT), names };
 }

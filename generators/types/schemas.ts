@@ -15,7 +15,10 @@ export interface NamedType {
   schema: JsonSchema;
 }
 
-/** Conditionals and negations have no TypeScript form; leaving them out keeps their titled subschemas from becoming types. */
+/**
+ * Conditionals and negations have no TypeScript form; leaving them out keeps their titled subschemas from becoming
+ * types.
+ */
 const NOT_TYPED = new Set([
   'if',
   'then',
@@ -70,7 +73,9 @@ const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const isObject = (value: unknown): value is JsonSchema =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** All named types of the model, in output order: per endpoint its methods' Params and Result, then the shared schemas. */
+/**
+ * All named types of the model, in output order: per endpoint its methods' Params and Result, then the shared schemas.
+ */
 export function namedTypes(model: SpecModel): NamedType[] {
   const out = new Map<string, JsonSchema>();
   const hoister = new Hoister(model.titledTypes !== false);

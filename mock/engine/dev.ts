@@ -79,7 +79,7 @@ export class DevControls {
     return { blockIDs, height: String(this.world.tip(chain).height) };
   }
 
-  /** Gives an `X-…`/`P-…` address `amount` of an asset (AVAX by default) in one new UTXO, optionally time-locked. */
+  /** Gives an `X-…`/`P-…` address `amount` of an asset (AVAX by default) in one new UTXO, maybe time-locked. */
   fund(p: Params): { utxoID: { txID: string; outputIndex: number }; balance: string } {
     const address = String(p.address ?? '');
     const dash = address.indexOf('-');

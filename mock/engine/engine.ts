@@ -44,7 +44,9 @@ export class Engine {
     if (mining.mode === 'interval') this.setInterval(mining.blockTimeMs);
   }
 
-  /** Every `ms` each chain with pooled transactions builds one block from its pool; 0 stops (independent of automine). */
+  /**
+   * Every `ms` each chain with pooled transactions builds one block from its pool; 0 stops (independent of automine).
+   */
   setInterval(ms: number): void {
     clearInterval(this.timer);
     this.timer = undefined;
@@ -97,7 +99,9 @@ export class Engine {
     return decoded.id;
   }
 
-  /** Remembers why a transaction the chain never accepted was refused: `platform.getTxStatus` answers Dropped with it. */
+  /**
+   * Remembers why a transaction the chain never accepted was refused: `platform.getTxStatus` answers Dropped with it.
+   */
   private drop(chain: UtxoChain, decoded: DecodedTx, reason: string): void {
     const known = this.world.txs.get(decoded.id);
     if (chain !== 'P' || (known && known.status !== 'Dropped')) return;

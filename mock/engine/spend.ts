@@ -57,7 +57,10 @@ export function verifyCredentials(
   });
 }
 
-/** VerifySpend: a secp256k1fx TransferInput spending the TransferOutput of `utxo` (its stakeable lock already unwrapped). */
+/**
+ * VerifySpend: a secp256k1fx TransferInput spending the TransferOutput of `utxo` (its stakeable lock already
+ * unwrapped).
+ */
 export function verifySpend(
   hash: Uint8Array,
   input: Transaction,

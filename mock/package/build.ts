@@ -65,7 +65,9 @@ export async function buildMockPackage(outDir: string): Promise<void> {
     target: 'node20',
     // Bundled CommonJS code (ajv) may require Node's built-ins.
     banner: {
-      js: "#!/usr/bin/env node\nimport { createRequire as __mockRequire } from 'node:module'; const require = __mockRequire(import.meta.url);",
+      js:
+        "#!/usr/bin/env node\nimport { createRequire as __mockRequire } from 'node:module'; " +
+        'const require = __mockRequire(import.meta.url);',
     },
     plugins: [staticRequires, runtimeNames],
     logLevel: 'error',
@@ -77,7 +79,8 @@ export async function buildMockPackage(outDir: string): Promise<void> {
     name: '@avalanche-openrpc/mock',
     version,
     description:
-      "A mock AvalancheGo node simulating one network (X- and P-Chain transactions, blocks, staking, development controls), for apps' test suites.",
+      'A mock AvalancheGo node simulating one network (X- and P-Chain transactions, blocks, staking, development ' +
+      "controls), for apps' test suites.",
     license: 'Apache-2.0',
     type: 'module',
     main: './dist/index.js',

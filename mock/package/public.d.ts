@@ -23,7 +23,10 @@ export interface FundedKey {
   p: string;
 }
 
-/** Development controls (the methods of `/ext/dev`, openrpc/dev.json). Amounts and times: decimal strings or safe integers. */
+/**
+ * Development controls (the methods of `/ext/dev`, openrpc/dev.json). Amounts and times: decimal strings or safe
+ * integers.
+ */
 export interface DevControls {
   snapshot(): { snapshotID: string };
   /** Later snapshots are discarded; this one stays, so reverting to it again does the same. */

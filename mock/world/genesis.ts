@@ -1,6 +1,7 @@
 /**
  * A world at genesis, built as AvalancheGo's genesis.FromConfig builds a network's (genesis/genesis.go,
- * vms/platformvm/genesis/genesis.go): the AVAX asset's genesis transaction and the X-Chain UTXOs of its holders, P-Chain
+ * vms/platformvm/genesis/genesis.go): the AVAX asset's genesis transaction and the X-Chain UTXOs of its holders,
+ * P-Chain
  * UTXOs of the unlock schedules (a stakeable.LockOut while locked), the initial stakers as validators staking the
  * "initially staked" funds, the X-, P- and C-Chain with their aliases, and each chain's first block. Fuji and Mainnet
  * keep their real identity and their real AVAX genesis transaction (its holders recorded in ./data, so the asset ID

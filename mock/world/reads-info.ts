@@ -9,7 +9,7 @@ import type { World } from './world.ts';
 const MILLI = 1_000_000n;
 const AVAX = 1_000_000_000n;
 
-/** The P-Chain's static fees `info.getTxFee` still reports: mainnetGetTxFeeResponse, fuji…, default… of service.go. */
+/** The P-Chain's static fees `info.getTxFee` still reports: mainnetGetTxFeeResponse, fuji…, default… (service.go). */
 const STATIC_FEES: Record<string, { createSubnet: bigint; transformSubnet: bigint; createBlockchain: bigint }> = {
   mainnet: { createSubnet: AVAX, transformSubnet: 10n * AVAX, createBlockchain: AVAX },
   fuji: { createSubnet: 100n * MILLI, transformSubnet: AVAX, createBlockchain: 100n * MILLI },

@@ -100,7 +100,8 @@ export function pChainReads(world: World): Record<string, Read> {
     const tip = world.tip('P').height;
     if (height > tip)
       throw new Error(
-        `failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = ${subnetOf(p)}: current P-chain height (${tip}) < requested P-Chain height (${height})`,
+        `failed to get validator set: failed to fetch validator set at unfinalized height with SubnetID = ` +
+          `${subnetOf(p)}: current P-chain height (${tip}) < requested P-Chain height (${height})`,
       );
     return height;
   };

@@ -24,7 +24,8 @@ export function encodingOf(params: Params): string {
 export function encode(bytes: Uint8Array, encoding: string): string {
   if (encoding !== 'hex' && encoding !== 'hexc') return encodeBytes(bytes, encoding);
   const checksum = createHash('sha256').update(bytes).digest().subarray(28);
-  return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}${checksum.toString('hex')}`;
+  const hex = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+  return `0x${hex}${checksum.toString('hex')}`;
 }
 
 /** Each UTXO's `hex` form, written once: a UTXO's bytes never change. */
@@ -112,7 +113,8 @@ export function utxoPage(world: World, chain: UtxoChain, params: Params) {
     const id = world.chainID(params.sourceChain);
     if (!id)
       throw new Error(
-        `problem parsing source chainID ${JSON.stringify(params.sourceChain)}: there is no ID with alias: ${params.sourceChain}`,
+        `problem parsing source chainID ${JSON.stringify(params.sourceChain)}: there is no ID with alias: ` +
+          `${params.sourceChain}`,
       );
     source = id;
   }

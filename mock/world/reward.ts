@@ -1,6 +1,7 @@
 /**
  * The staking reward a validator or delegator is promised: vms/platformvm/reward/calculator.go, in the node's units
- * (durations in nanoseconds, rates in parts per million) so that every integer division truncates where the node's does.
+ * (durations in nanoseconds, rates in parts per million) so that every integer division truncates where the node's
+ * does.
  */
 import type { WorldConfig } from './types.ts';
 

@@ -39,7 +39,9 @@ export interface FundedKey {
   address: string;
 }
 
-/** UTXOs by owner (40-hex), each owner's listed in the node's order (by ID bytes) on demand and cached until changed. */
+/**
+ * UTXOs by owner (40-hex), each owner's listed in the node's order (by ID bytes) on demand and cached until changed.
+ */
 export class OwnerIndex<U extends Utxo = Utxo> {
   private readonly byOwner = new Map<string, Map<string, U>>();
   private readonly sorted = new Map<string, U[]>();

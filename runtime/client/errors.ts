@@ -31,7 +31,9 @@ export class JsonRpcError<Name extends string = string> extends AvalancheRpcErro
   readonly code: number;
   /** The `data` member of the error object (null when the node sends none). */
   readonly data: unknown;
-  /** The spec's name of this error among the method's documented ones; undefined for an error the spec does not list. */
+  /**
+   * The spec's name of this error among the method's documented ones; undefined for an error the spec does not list.
+   */
   readonly documented: Name | undefined;
 
   constructor(
@@ -57,7 +59,10 @@ export class JsonRpcError<Name extends string = string> extends AvalancheRpcErro
   }
 }
 
-/** The endpoint answered with an HTTP status other than 200 (415 for a wrong Content-Type, 503 while bootstrapping, ...). */
+/**
+ * The endpoint answered with an HTTP status other than 200 (415 for a wrong Content-Type, 503 while bootstrapping,
+ * ...).
+ */
 export class HttpStatusError extends AvalancheRpcError {
   readonly status: number;
   /** The start of the response body, at most 200 characters. */
@@ -131,7 +136,9 @@ export function compare(a: string, b: string): number {
   return 0;
 }
 
-/** The request did not reach the node or the answer was cut off (connection refused, DNS, TLS, reset); `cause` says why. */
+/**
+ * The request did not reach the node or the answer was cut off (connection refused, DNS, TLS, reset); `cause` says why.
+ */
 export class NetworkError extends AvalancheRpcError {
   constructor(method: string, url: string, cause: unknown) {
     super(`${method}: request to ${url} failed: ${describe(cause)}`, method, url, { cause });

@@ -32,7 +32,10 @@ export interface ClientOptions {
   fetch?: FetchLike | undefined;
   /** Extra HTTP headers for every request (`Authorization`, ...). */
   headers?: Record<string, string> | undefined;
-  /** How long each call may take, in milliseconds, before it fails with a {@link TimeoutError}. Default 30000; 0 waits forever. */
+  /**
+   * How long each call may take, in milliseconds, before it fails with a {@link TimeoutError}. Default 30000; 0 waits
+   * forever.
+   */
   timeoutMs?: number | undefined;
   /**
    * The AvalancheGo release of the node, e.g. `v1.12.1`: a method that release does not serve fails with a
@@ -145,7 +148,8 @@ export class JsonRpcClient<Errors extends { [method: string]: string } = { [meth
 
   /**
    * Whether `error` is the documented error `name` of this client's method `method`, e.g.
-   * `keystore.failed(error, 'createUser', 'KeystoreUserAlreadyExists')`; a name the method does not document does not compile.
+   * `keystore.failed(error, 'createUser', 'KeystoreUserAlreadyExists')`; a name the method does not document does not
+   * compile.
    */
   failed<Method extends keyof Errors & string>(
     error: unknown,

@@ -4,6 +4,15 @@
 import type { ValidateFunction } from './params.js';
 
 type ErrorObject = NonNullable<ValidateFunction['errors']>[number];
+/** What the generated validators (ajv's standalone code, typed) build their error lists of. */
+export type ValidationError = ErrorObject;
+/** The second parameter of ajv's compiled validators: where the value sits in the data a validation started at. */
+export interface ValidateOptions {
+  instancePath?: string;
+  parentData?: unknown;
+  parentDataProperty?: unknown;
+  rootData?: unknown;
+}
 
 /**
  * ajv collects every error (allErrors, so a caller hears about each bad field), which would let one request with a

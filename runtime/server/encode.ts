@@ -22,7 +22,10 @@ export function goStringify(value: unknown): string {
   return escapeHtml(JSON.stringify(value) ?? 'null');
 }
 
-/** Characters JSON or Go escapes, and surrogates (JSON.stringify escapes lone ones): strings without them are written as they are. */
+/**
+ * Characters JSON or Go escapes, and surrogates (JSON.stringify escapes lone ones): strings without them are written as
+ * they are.
+ */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]/;
 
 /** A string as goStringify writes it (used by the compiled result writers). */

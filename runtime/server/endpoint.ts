@@ -120,7 +120,7 @@ export function createEndpoint(
       handler: 'rpc.discover',
       params: [],
       byName: true,
-      shape: { p: {} },
+      shape: { properties: {} },
       validateParams: acceptAll,
       validateResult: acceptAll,
     });

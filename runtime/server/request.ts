@@ -34,7 +34,9 @@ const utf8 = new TextDecoder('utf-8');
 const FAST_MAX_BYTES = 16384;
 const ID_MEMBER = /"id"\s*:\s*(-?\d{1,15})\s*[,}]/;
 
-/** Text that may hold a number literal with a fraction, an exponent, negative zero or 20 digits (or may not: strings). */
+/**
+ * Text that may hold a number literal with a fraction, an exponent, negative zero or 20 digits (or may not: strings).
+ */
 const MAYBE_REFUSED_NUMBER = /[0-9][.eE]|-0|[0-9]{20}/;
 
 function kindOf(value: unknown): string {
@@ -126,7 +128,8 @@ function fromParsed(parsed: ParsedValue, body: Uint8Array): ServerRequest {
     } else if (typeof member.value === 'string') {
       request[field === 'jsonrpc' ? 'version' : 'method'] = member.value;
     } else if (member.value !== null) {
-      request.typeError ??= `json: cannot unmarshal ${kindOf(member.value)} into Go struct field serverRequest.${field} of type string`;
+      const kind = kindOf(member.value);
+      request.typeError ??= `json: cannot unmarshal ${kind} into Go struct field serverRequest.${field} of type string`;
     }
   }
   return request;

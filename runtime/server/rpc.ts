@@ -276,7 +276,8 @@ function resolveUncached(dispatcher: Dispatcher, method: string): MethodSpec | s
       const initial = String.fromCodePoint(first);
       if (/\p{Lu}/u.test(initial)) return 'method must start with a non-uppercase letter';
       const raised = initial.toUpperCase();
-      goName = `${method.slice(0, dot + 1)}${[...raised].length === 1 ? raised : initial}${method.slice(dot + 1 + initial.length)}`;
+      const head = [...raised].length === 1 ? raised : initial;
+      goName = `${method.slice(0, dot + 1)}${head}${method.slice(dot + 1 + initial.length)}`;
     }
   }
   const parts = goName.split('.');

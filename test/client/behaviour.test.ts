@@ -71,7 +71,8 @@ describe('requests', () => {
     await pchain.getBlock({ blockID: '2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm', encoding: 'json' });
     expect(node.requests.map((r) => r.body)).toEqual([
       '{"jsonrpc":"2.0","id":1,"method":"platform.getHeight","params":{}}',
-      '{"jsonrpc":"2.0","id":2,"method":"platform.getBlock","params":{"blockID":"2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm","encoding":"json"}}',
+      '{"jsonrpc":"2.0","id":2,"method":"platform.getBlock",' +
+        '"params":{"blockID":"2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm","encoding":"json"}}',
     ]);
   });
 

@@ -19,13 +19,20 @@ let node: NodeStub;
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
 
-const PROGRAM = `import { JsonRpcError, PChainClient, XChainClient, toBigInt, type PlatformGetBalanceResult } from '@avalanche-openrpc/client';
+const PROGRAM = `import {
+  JsonRpcError,
+  PChainClient,
+  XChainClient,
+  toBigInt,
+  type PlatformGetBalanceResult,
+} from '@avalanche-openrpc/client';
 
 const baseUrl = process.argv[2];
 const pchain = new PChainClient({ baseUrl, timeoutMs: 5000 });
 const { height } = await pchain.getHeight();
 const next: bigint = toBigInt(height) + 1n;
-const balance: PlatformGetBalanceResult = await pchain.getBalance({ addresses: ['P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5'] });
+const addresses = ['P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5'];
+const balance: PlatformGetBalanceResult = await pchain.getBalance({ addresses });
 const utxos: number = balance.utxoIDs?.length ?? 0;
 export function wrongCall(): Promise<unknown> {
   // @ts-expect-error blockID is a string: the installed types must say so
@@ -33,7 +40,8 @@ export function wrongCall(): Promise<unknown> {
 }
 let failure = '';
 try {
-  await new XChainClient({ baseUrl, blockchainID: 'X' }).getTx({ txID: '2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm' });
+  const xchain = new XChainClient({ baseUrl, blockchainID: 'X' });
+  await xchain.getTx({ txID: '2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm' });
 } catch (error) {
   if (error instanceof JsonRpcError) failure = \`\${error.method} \${error.code}\`;
 }

@@ -56,7 +56,10 @@ describe('conform against the mock node', () => {
       // A SKIP is only ever the release's doing: with writes included, nothing else may be left out.
       else
         expect(result.reason).toMatch(
-          /^(not served by v\d+\.\d+\.\d+ \((served since|removed in|last served by) v|served only by the mock node \(x-mock-only\))/,
+          new RegExp(
+            String.raw`^(not served by v\d+\.\d+\.\d+ \((served since|removed in|last served by) v|` +
+              String.raw`served only by the mock node \(x-mock-only\))`,
+          ),
         );
     }
     // Each PASS rests on real calls: results checked and invalid requests refused.
@@ -125,13 +128,17 @@ describe('npm run conform -- --blockchain-id', () => {
     expect(report.results.map((r) => r.endpoint)).toEqual([`/ext/bc/${X_CHAIN_ID}`, `/ext/bc/${X_CHAIN_ID}`]);
   });
 
-  it('calls the chain at that ID: the P-Chain there has no avm service, which the release info.getNodeVersion names must serve', async () => {
+  it('calls the chain at that ID: the P-Chain has no avm service, which the named release serves', async () => {
     node = await startMockNode({ port: 0, host: '127.0.0.1' });
     const { code, stdout } = await run(['--url', node.url, '--blockchain-id', P_CHAIN_ID, ...avmReads]);
     expect(code).toBe(1);
     expect(stdout).toContain('Node version: v1.14.2 (reported by info.getNodeVersion)');
     expect(stdout).toMatch(
-      /avm\.getHeight\s+FAIL\s+example "[^"]+": \/error \[served\] v1\.14\.2 should serve avm\.getHeight, but the node answers "rpc: can't find service "avm\.GetHeight""/,
+      new RegExp(
+        String.raw`avm\.getHeight\s+FAIL\s+example "[^"]+": \/error \[served\] ` +
+          String.raw`v1\.14\.2 should serve avm\.getHeight, ` +
+          String.raw`but the node answers "rpc: can't find service "avm\.GetHeight""`,
+      ),
     );
     expect(stdout).toContain('0 PASS, 2 FAIL, 0 SKIP');
   });

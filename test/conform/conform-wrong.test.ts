@@ -207,7 +207,8 @@ describe('npm run conform (the CLI)', () => {
     expect(writes.code).toBe(1);
     expect(writes.stdout).toMatch(/0 PASS, 0 FAIL, 2 SKIP/);
     expect(writes.stderr).toBe(
-      'conform: nothing was checked: all 2 selected methods were skipped (2 × write method (changes node or chain state; --include-writes calls it))\n',
+      'conform: nothing was checked: all 2 selected methods were skipped (2 × write method (changes node or chain ' +
+        'state; --include-writes calls it))\n',
     );
   });
 });

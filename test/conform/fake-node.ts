@@ -15,7 +15,8 @@ const decodeError: Answer = {
   error: {
     code: -32000,
     message:
-      "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+      "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for " +
+      'example calls',
   },
 };
 const ENCODINGS = /^(hex|hexc|hexnc|json)$/i;

@@ -174,7 +174,7 @@ describe('the proxy under hostile input', () => {
 describe('secrets through the proxy', () => {
   const PASSWORD = 'Correct-Horse-Battery-Staple-9';
 
-  it('records keystore calls with passwords and exported users redacted, files readable by their owner only', async () => {
+  it('records keystore calls with passwords and exported users redacted, files owner-readable only', async () => {
     const mock = await startMockNode({ port: 0, nodeVersion: 'all' });
     closers.push(() => mock.close());
     const dir = mkdtempSync(join(tmpdir(), 'hostile-'));

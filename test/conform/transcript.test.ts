@@ -29,7 +29,8 @@ describe('recording through the proxy', () => {
       await post(`${proxy.url}/ext/bc/P`, `{"jsonrpc":"2.0","id":${round},"method":"platform.getHeight"}`);
       await post(
         `${proxy.url}/ext/bc/X`,
-        '{"jsonrpc":"2.0","id":"a","method":"avm.getTxStatus","params":{"txID":"2QouvFWUbjuySRxeX5xMbNCuAaKWfbk5FeEa2JmoF85RKLk2dD"}}',
+        '{"jsonrpc":"2.0","id":"a","method":"avm.getTxStatus",' +
+          '"params":{"txID":"2QouvFWUbjuySRxeX5xMbNCuAaKWfbk5FeEa2JmoF85RKLk2dD"}}',
       );
       await post(`${proxy.url}/ext/bc/P`, 'not json');
       await proxy.close();
@@ -68,7 +69,8 @@ describe('recording through the proxy', () => {
     );
     await post(
       `${proxy.url}/ext/bc/P`,
-      '{"jsonrpc":"2.0","id":1,"method":"platform.getTx","params":{"txID":"AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ","encoding":"json"}}',
+      '{"jsonrpc":"2.0","id":1,"method":"platform.getTx",' +
+        '"params":{"txID":"AkTcR1J5b6qPdLaUDycs1YqPAoNY9aPNyb33VSnvyQ6vTCryQ","encoding":"json"}}',
     );
     await post(`${proxy.url}/ext/bc/P`, '{"jsonrpc":"2.0","id":2,"method":"platform.getBlockchainStatus","params":{}}');
     await proxy.settled();

@@ -310,7 +310,8 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
     const entry = await visit(`${hostileServer.url}hostile.html#hostile.render`);
     expect(await entry.page.textContent('#hostile\\.render h2')).toContain('hostile.render');
     expect(await entry.page.textContent('#hostile\\.render .summary')).toBe(
-      "Summary <script>window.__xss='summary'</script> \"><img src=x onerror=\"window.__xss='summary-img'\"> {{summary}}",
+      "Summary <script>window.__xss='summary'</script> \"><img src=x onerror=\"window.__xss='summary-img'\"> " +
+        '{{summary}}',
     );
     await entry.page.screenshot({ path: join(ARTIFACTS, 'docs-hostile.png'), fullPage: false });
     expectClean(entry, hostileServer.url);

@@ -43,7 +43,8 @@ describe('the hostile fixture', () => {
     const text = textOf(site.page('hostile.html'));
     for (const payload of [
       "Hostile <script>window.__xss='title'</script> API",
-      "Summary <script>window.__xss='summary'</script> \"><img src=x onerror=\"window.__xss='summary-img'\"> {{summary}}",
+      "Summary <script>window.__xss='summary'</script> \"><img src=x onerror=\"window.__xss='summary-img'\"> " +
+        '{{summary}}',
       "{{constructor.constructor('window.__xss=2')()}}",
       '{{#each this}}{{/each}}',
       "</code></pre><script>window.__xss='fence'</script>",
@@ -108,7 +109,8 @@ describe('markdown', () => {
 
   it('links method names of the spec, keeps safe links and turns others into text', () => {
     expect(md('Use `platform.getUTXOs` or platform.getUTXOs, not e.g. foo.bar.')).toBe(
-      '<p>Use <a href="p-chain.html#platform.getUTXOs"><code>platform.getUTXOs</code></a> or <a href="p-chain.html#platform.getUTXOs">platform.getUTXOs</a>, not e.g. foo.bar.</p>',
+      '<p>Use <a href="p-chain.html#platform.getUTXOs"><code>platform.getUTXOs</code></a> or <a ' +
+        'href="p-chain.html#platform.getUTXOs">platform.getUTXOs</a>, not e.g. foo.bar.</p>',
     );
     expect(md('[docs](https://build.avax.network/docs)')).toBe(
       '<p><a href="https://build.avax.network/docs">docs</a></p>',

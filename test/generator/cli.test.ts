@@ -142,7 +142,7 @@ describe('pruning', () => {
 });
 
 describe('pruning with --artifact', () => {
-  it("deletes a removed endpoint's leftovers in the chosen artifacts' folders, and leaves the other artifacts alone", async () => {
+  it("deletes a removed endpoint's leftovers in the chosen artifacts' folders, leaving the others alone", async () => {
     const spec = join(temp, 'partial');
     mkdirSync(spec);
     cpSync(join(FIXTURES, 'by-name-params/ledger.json'), join(spec, 'ledger.json'));

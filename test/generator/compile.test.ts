@@ -48,7 +48,7 @@ function diagnostics(files: string[], options: ts.CompilerOptions): string {
 const NODE_TYPES = { types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] };
 
 describe('generated/ compiles', () => {
-  it('all of it, under strict TypeScript, as this repository compiles (ES2022 with its default libraries, Node types)', () => {
+  it('all of it, under strict TypeScript as this repository compiles (ES2022, default libraries, Node types)', () => {
     const files = typeScriptFiles(join(ROOT, 'generated'));
     expect(files.length).toBeGreaterThan(0);
     const problems = diagnostics(files, { ...STRICT, ...NODE_TYPES });

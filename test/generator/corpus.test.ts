@@ -78,7 +78,8 @@ describe('public OpenRPC documents', () => {
         readFileSync(golden, 'utf8'),
       );
 
-      // The server package, as generated, with its classic mock (exampleHandlers) answers an example call with its result.
+      // The server package, as generated, with its classic mock (exampleHandlers) answers an example call with its
+      // result.
       const server = await import(pathToFileURL(join(out, name, 'server/dist/index.js')).href);
       for (const endpoint of model.endpoints) {
         const names = serverNames(endpoint.typeName);

@@ -17,7 +17,10 @@ const features = readdirSync(GOLDEN, { withFileTypes: true })
   .map((e) => e.name)
   .sort();
 
-/** The client, server and docs artifacts of the fixture, or its spec error as `error.txt` when generation must refuse it. */
+/**
+ * The client, server and docs artifacts of the fixture, or its spec error as `error.txt` when generation must refuse
+ * it.
+ */
 async function render(feature: string): Promise<GeneratedFile[]> {
   try {
     return await renderArtifacts(loadModel(join(GOLDEN, feature)), { artifacts: ['client', 'server', 'docs'] });

@@ -151,13 +151,14 @@ describe('X-Chain', () => {
     expect(idOf(block.bytes)).toBe(block.id);
   });
 
-  it('refuses the same tx again, a wrong signature, an overspend and a time-locked UTXO in the node words', async () => {
+  it('refuses the same tx again, a wrong signature, an overspend and a time-locked UTXO as the node does', async () => {
     const bytes = await sign(xSend(AVAX));
     engine.issue('X', bytes);
     expect(() => engine.issue('X', bytes)).toThrow(/^failed to verify transfer: failed to get utxo \w+: not found$/);
     const wrong = await signWrong(xSend(5n));
     expect(() => engine.issue('X', wrong)).toThrow(
-      `failed to verify transfer: wrong signature: expected signature from ${cb58Encode(ewoq)} but got from ${cb58Encode(other)}`,
+      `failed to verify transfer: wrong signature: expected signature from ${cb58Encode(ewoq)} but got from ` +
+        `${cb58Encode(other)}`,
     );
     const [utxo] = utxosOf('X', ewoq);
     expect(() => engine.issue('X', Uint8Array.of(0, 0, 0, 0))).toThrow();

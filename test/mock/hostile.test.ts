@@ -11,7 +11,8 @@ import { decodeUtf8 } from '../../runtime/server/text.ts';
 import { rpc, send } from '../server/raw-http.ts';
 
 const DECODE_ERROR =
-  "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
+  "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example " +
+  'calls';
 // The mock's network is a local one (hrp "local"), as a node started with no --network-id.
 const ADDRESS = `P-${bech32Encode('local', new Uint8Array(20).fill(7))}`;
 
@@ -27,7 +28,7 @@ afterAll(() => node.close());
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 describe('hostile requests to the mock node', () => {
-  it('answers 1,000,000 invalid items in time proportional to a valid request of the same size, serving others meanwhile', async () => {
+  it('answers 1,000,000 invalid items in time proportional to a valid request, serving others too', async () => {
     const invalid = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -106,7 +107,7 @@ describe('hostile requests to the mock node', () => {
     expect((await height('18446744073709551615')).error?.message).not.toBe(DECODE_ERROR);
   });
 
-  it('refuses the bare uint64 numbers Go refuses (exponent, fraction, -0, above 2^64-1) and takes the rest', async () => {
+  it('refuses the bare uint64 numbers Go refuses (exponent, fraction, -0, over 2^64-1), takes the rest', async () => {
     // Raw bodies: JSON.stringify cannot write 1e2, 1.0 or -0.
     const height = async (literal: string, key = 'height') => {
       const body = `{"jsonrpc":"2.0","id":1,"method":"platform.getBlockByHeight","params":{"${key}":${literal}}}`;
@@ -139,7 +140,9 @@ describe('hostile requests to the mock node', () => {
 
   it('refuses uint32 params above 2^32-1 as strings or numbers, and fractions', async () => {
     const genesis = async (networkID: string) => {
-      const body = `{"jsonrpc":"2.0","id":1,"method":"avm.buildGenesis","params":{"networkID":${networkID},"genesisData":{},"encoding":"hex"}}`;
+      const body =
+        `{"jsonrpc":"2.0","id":1,"method":"avm.buildGenesis","params":{"networkID":${networkID},` +
+        `"genesisData":{},"encoding":"hex"}}`;
       return JSON.parse((await send(port, { path: '/ext/vm/avm', body })).text);
     };
     for (const value of ['"4294967296"', '"9999999999"', '4294967296', '1.0', '1e2', '-0'])

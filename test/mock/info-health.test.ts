@@ -117,7 +117,7 @@ describe('health', () => {
     expect(JSON.parse(answer.text)).toEqual(await health[kind]());
   });
 
-  it('GET takes tags as repeated query parameters; other methods than GET reach JSON-RPC only at /ext/health', async () => {
+  it('GET takes tags as repeated query parameters; other methods reach JSON-RPC only at /ext/health', async () => {
     const filtered = await send(port, {
       path: '/ext/health?tag=29uVeLPJB1eQJkzRemU8g8wZDw5uJRqpab5U2mX9euieVwiEbL&tag=x',
       method: 'GET',
@@ -138,7 +138,8 @@ describe('health', () => {
     });
     expect(reply.status).toBe(503);
     expect(reply.body).toBe(
-      '{"checks":{"network":{"error":"no \\u003cpeers\\u003e \\u0026 no messages","timestamp":"2026-11-24T04:10:02Z","duration":12}},"healthy":false}\n',
+      '{"checks":{"network":{"error":"no \\u003cpeers\\u003e \\u0026 no ' +
+        'messages","timestamp":"2026-11-24T04:10:02Z","duration":12}},"healthy":false}\n',
     );
   });
 });

@@ -101,7 +101,7 @@ describe('node options', () => {
     expect((await call(port, '/ext/vm/avm', 'avm.buildGenesis')).status).toBe(404);
   });
 
-  it('has no keystore after v1.12.1 and no avm.getAddressTxs after v1.13.0, and /ext/vm/avm up to v1.10.17', async () => {
+  it('has no keystore after v1.12.1, no avm.getAddressTxs after v1.13.0, and /ext/vm/avm up to v1.10.17', async () => {
     let port = await start({ nodeVersion: 'v1.13.1' });
     expect((await call(port, '/ext/keystore', 'keystore.listUsers')).status).toBe(404);
     expect((await call(port, '/ext/bc/X', 'avm.getAddressTxs')).json?.error?.message).toBe(

@@ -19,7 +19,11 @@ const PROGRAM = `import { startMockNode } from '@avalanche-openrpc/mock';
 
 const node = await startMockNode({ network: 'local', accounts: 2, seed: 'consumer' });
 const call = async (method, params) => {
-  const response = await fetch(node.url + '/ext/bc/P', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const response = await fetch(node.url + '/ext/bc/P', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return (await response.json()).result;
 };
 const balance = async () => (await call('platform.getBalance', { addresses: [node.keys[0].p] })).balance;
@@ -30,7 +34,8 @@ const funded = await balance();
 node.dev.revert({ snapshotID });
 const after = await balance();
 const overHttp = await node.devClient.fund({ address: node.keys[0].p, amount: '7' });
-console.log(JSON.stringify({ keys: node.keys.length, before, funded, after, overHttp: overHttp.balance, height: (await call('platform.getHeight', {})).height }));
+const { height } = await call('platform.getHeight', {});
+console.log(JSON.stringify({ keys: node.keys.length, before, funded, after, overHttp: overHttp.balance, height }));
 await node.close();
 `;
 

@@ -94,7 +94,10 @@ const nested = fc
   .tuple(fc.integer({ min: 1, max: 12000 }), fc.boolean(), fc.constantFrom('[', '{"a":'))
   .map(([depth, closed, open]) => {
     const inner = open.repeat(depth) + (open === '[' ? '' : '1');
-    return `{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":${closed ? inner + (open === '[' ? ']' : '}').repeat(depth) : inner}}`;
+    return (
+      `{"jsonrpc":"2.0","id":1,"method":"avm.getHeight",` +
+      `"params":${closed ? inner + (open === '[' ? ']' : '}').repeat(depth) : inner}}`
+    );
   });
 const invalidUtf8 = fc
   .tuple(exampleBody, fc.constantFrom([0xff], [0xc3], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80]))
@@ -107,7 +110,8 @@ const invalidItems = fc
   .tuple(fc.integer({ min: 100, max: 6000 }), fc.constantFrom('"x"', '1', 'null', '{}', '[]', '"P-avax1"'))
   .map(
     ([count, item]) =>
-      `{"jsonrpc":"2.0","id":1,"method":"platform.getBalance","params":{"addresses":[${Array(count).fill(item).join(',')}]}}`,
+      `{"jsonrpc":"2.0","id":1,"method":"platform.getBalance",` +
+      `"params":{"addresses":[${Array(count).fill(item).join(',')}]}}`,
   );
 const deepId = fc.tuple(fc.integer({ min: 1, max: 12000 }), fc.constantFrom('[', '{"a":')).map(([depth, open]) => {
   const id = open === '[' ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${open.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -194,7 +198,9 @@ describe('robustness of the mock node', () => {
 
   it('survives cut and slow connections', async () => {
     const body = rpc('avm.getHeight');
-    const head = `POST /ext/bc/X HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const head =
+      `POST /ext/bc/X HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ` +
+      `${body.length}\r\n\r\n`;
     const cuts = [
       head.slice(0, 20),
       head,

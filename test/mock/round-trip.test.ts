@@ -3,7 +3,8 @@
  * example's params and the client returns exactly the example's result. The chain APIs' examples are answered by the
  * generated server package's example handler set (the classic OpenRPC mock): the mock node answers them from its
  * simulated network instead. The admin, keystore, info and health examples describe the mock node's own starting
- * state, so they go to the mock node (but those about a chain it does not simulate), stateful ones after the calls that lead to them
+ * state, so they go to the mock node (but those about a chain it does not simulate), stateful ones after the calls that
+ * lead to them
  * (the user exists before it is exported).
  */
 import { type Server, createServer } from 'node:http';
@@ -77,7 +78,8 @@ async function startExamplesServer(): Promise<{ url: string; close: () => Promis
   };
 }
 
-// The Info, Health and dev examples are a fresh local mock node's answers (its network, chains, node ID, peers, health).
+// The Info, Health and dev examples are a fresh local mock node's answers (its network, chains, node ID, peers,
+// health).
 const STATEFUL = new Set(['admin', 'keystore', 'info', 'health', 'dev']);
 /** Admin examples about a chain the simulated network does not have (a subnet's, from the API docs). */
 const OTHER_CHAIN = new Set(['admin.aliasChain', 'admin.getChainAliases']);

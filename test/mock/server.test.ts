@@ -43,7 +43,9 @@ interface Talk {
   closed: boolean;
 }
 
-/** Sends each piece (a pause between pieces), then collects what comes back until the server closes or `waitMs` passes. */
+/**
+ * Sends each piece (a pause between pieces), then collects what comes back until the server closes or `waitMs` passes.
+ */
 function talk(port: number, pieces: Array<string | Buffer>, waitMs = 300, pauseMs = 5): Promise<Talk> {
   return new Promise((resolve) => {
     const socket: Socket = connect(port, '127.0.0.1');
@@ -103,7 +105,8 @@ describe('framing', () => {
     const request = post('bytes');
     expect(bodies((await talk(port, [...request], 1500, 1)).text)).toEqual(['POST /ext/bc/X bytes']);
     const chunked =
-      'POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n2\r\nde\r\n0\r\nX-Trailer: t\r\n\r\n';
+      'POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: ' +
+      'chunked\r\n\r\n3;ext=1\r\nabc\r\n2\r\nde\r\n0\r\nX-Trailer: t\r\n\r\n';
     expect(bodies((await talk(port, [chunked])).text)).toEqual(['POST /c abcde']);
   });
 });

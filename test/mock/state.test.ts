@@ -34,7 +34,7 @@ describe('keystore', () => {
   const K = '/ext/keystore';
   const password = 'Correct-Horse-Battery-Staple-41';
 
-  it('creates, lists, exports, imports under another name and deletes users, with the node password rules', async () => {
+  it('creates, lists, exports, imports as another name and deletes users, with the node password rules', async () => {
     expect(await call(K, 'keystore.listUsers')).toEqual({ result: { users: [] } });
     expect(await call(K, 'keystore.createUser', { username: 'alice', password: 'password' })).toMatchObject(
       failure('password is too weak'),
@@ -92,7 +92,7 @@ describe('keystore', () => {
     expect(await call(K, 'keystore.listUsers')).toEqual({ result: { users: ['bob'] } });
   });
 
-  it('logs one line per call: a result, a handler error, params refused before the handler, calls never handled', async () => {
+  it('logs one line per call: a result, a handler error, params refused before the handler, no handler', async () => {
     await call(K, 'keystore.listUsers');
     await call(K, 'keystore.createUser', { username: 'alice', password: 'password' });
     await call(K, 'keystore.createUser', { username: 'alice', password: 'x'.repeat(1025) });
@@ -110,7 +110,8 @@ describe('keystore', () => {
       `keystore.createUser error: ${INVALID_ARGUMENT}`,
       'keystore.noSuchMethod error: rpc: can\'t find method "keystore.NoSuchMethod"',
       'keystore.no\\u000aSuchMethod\\u2028 error: rpc: can\'t find method "keystore.No\\nSuchMethod\\u2028"',
-      `keystore.${'x'.repeat(119)}… error: ${`rpc: can't find method "keystore.X${'x'.repeat(4999)}"`.slice(0, 512)}…`,
+      `keystore.${'x'.repeat(119)}… error: ` +
+        `${`rpc: can't find method "keystore.X${'x'.repeat(4999)}"`.slice(0, 512)}…`,
       'keystore.exportUser error: incorrect password: user "mallory\\nkeystore.listUsers ok"',
     ]);
     expect(await call(K, 'keystore.listUsers')).toEqual({ result: { users: [] } });
@@ -184,7 +185,8 @@ describe('admin', () => {
     );
     expect(await call(A, 'admin.setLoggerLevel', { loggerName: 'X', logLevel: 'LOUD' })).toMatchObject(
       failure(
-        "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+        "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for " +
+          'example calls',
       ),
     );
   });

@@ -39,7 +39,9 @@ async function call(
   return (await response.json()) as { result?: Json; error?: { code: number; message: string } };
 }
 
-/** Every release the spec names: its ranges only change at these, so the one just below a change stands for all between. */
+/**
+ * Every release the spec names: its ranges only change at these, so the one just below a change stands for all between.
+ */
 const releases = [
   ...new Set(
     JSON.stringify(model)
@@ -145,7 +147,9 @@ describe('every x-changes entry, at a release on each side of it', () => {
   );
 });
 
-/** Whether a field name also appears in parts of the result that the change does not touch (then absence says nothing). */
+/**
+ * Whether a field name also appears in parts of the result that the change does not touch (then absence says nothing).
+ */
 function holdsElsewhere(method: MethodModel, name: string): boolean {
   return name === 'id' && method.name === 'platform.getBlock';
 }

@@ -159,13 +159,15 @@ describe('coherence over RPC', () => {
         '/ext/bc/X',
         'avm.getBalance',
         { address: address('X', EWOQ, 'avax'), assetID: 'AVAX' },
-        `problem parsing address '${address('X', EWOQ, 'avax')}': couldn't parse address "${address('X', EWOQ, 'avax')}": expected hrp "local" but got "avax"`,
+        `problem parsing address '${address('X', EWOQ, 'avax')}': couldn't parse address ` +
+          `"${address('X', EWOQ, 'avax')}": expected hrp "local" but got "avax"`,
       ],
       [
         '/ext/bc/X',
         'avm.getBalance',
         { address: address('P', EWOQ), assetID: 'AVAX' },
-        `problem parsing address '${address('P', EWOQ)}': couldn't parse address "${address('P', EWOQ)}": mismatched chainIDs: expected "${local.xChainID}" but got "${local.pChainID}"`,
+        `problem parsing address '${address('P', EWOQ)}': couldn't parse address "${address('P', EWOQ)}": ` +
+          `mismatched chainIDs: expected "${local.xChainID}" but got "${local.pChainID}"`,
       ],
       ['/ext/bc/P', 'platform.getTx', { txID: unknown }, "couldn't get tx: not found"],
       ['/ext/bc/P', 'platform.getBlock', { blockID: unknown }, `couldn't get block with id ${unknown}: not found`],
@@ -194,7 +196,8 @@ describe('coherence over RPC', () => {
         '/ext/bc/P',
         'platform.getBalance',
         { addresses: [address('X', EWOQ)] },
-        `couldn't parse address "${address('X', EWOQ)}": mismatched chainIDs: expected "${local.pChainID}" but got "${local.xChainID}"`,
+        `couldn't parse address "${address('X', EWOQ)}": mismatched chainIDs: expected "${local.pChainID}" but got ` +
+          `"${local.xChainID}"`,
       ],
     ];
     for (const [path, method, params, message] of cases)

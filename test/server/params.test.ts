@@ -2,14 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { type Shape, foldValue } from '../../generated/server/dist/runtime/params.js';
 
-const INNER: Shape = { p: { TXID: ['txID', 0, 0] } };
+const INNER: Shape = { properties: { TXID: { name: 'txID' } } };
 const SHAPE: Shape = {
-  p: {
-    ADDRESS: ['address', 0, 0],
-    MEMO: ['memo', 0, 1],
-    OUTPUT: ['output', INNER, 0],
-    OUTPUTS: ['outputs', { i: INNER }, 0],
-    BYNAME: ['byName', { m: INNER }, 0],
+  properties: {
+    ADDRESS: { name: 'address' },
+    MEMO: { name: 'memo', nullable: true },
+    OUTPUT: { name: 'output', shape: INNER },
+    OUTPUTS: { name: 'outputs', shape: { items: INNER } },
+    BYNAME: { name: 'byName', shape: { values: INNER } },
   },
 };
 

@@ -31,23 +31,26 @@ const echoParams = {
   },
 };
 const echoShape: Shape = {
-  p: {
-    ADDRESSES: ['addresses', { i: {} }, 0],
-    LIMIT: ['limit', 0, 0],
-    STARTINDEX: ['startIndex', { p: { ADDRESS: ['address', 0, 0], UTXO: ['utxo', 0, 0] } }, 0],
-    ENCODING: ['encoding', 0, 0],
-    ASSETID: ['assetID', 0, 0],
-    NETWORKID: ['networkID', 0, 0],
+  properties: {
+    ADDRESSES: { name: 'addresses', shape: { items: {} } },
+    LIMIT: { name: 'limit' },
+    STARTINDEX: {
+      name: 'startIndex',
+      shape: { properties: { ADDRESS: { name: 'address' }, UTXO: { name: 'utxo' } } },
+    },
+    ENCODING: { name: 'encoding' },
+    ASSETID: { name: 'assetID' },
+    NETWORKID: { name: 'networkID' },
   },
 };
 
 const ajv = createAjv();
 const anything = ajv.compile({}) as unknown as ValidateFunction;
 const none = ajv.compile({ type: 'object' }) as unknown as ValidateFunction;
-const method = (name: string, validateParams: ValidateFunction, shape: Shape = { p: {} }): MethodSpec => ({
+const method = (name: string, validateParams: ValidateFunction, shape: Shape = { properties: {} }): MethodSpec => ({
   name: `avm.${name}`,
   handler: name,
-  params: Object.values(shape.p ?? {}).map(([param]) => param),
+  params: Object.values(shape.properties ?? {}).map((property) => property.name),
   byName: true,
   shape,
   validateParams,

@@ -104,7 +104,9 @@ describe('jsonrpc2 profile', () => {
   });
 
   it('answers batches, leaving out notifications, and 204 when only notifications came', async () => {
-    const batch = `[${rpc('avm.getHeight', undefined, 1)},{"jsonrpc":"2.0","method":"avm.getHeight"},${rpc('avm.fooBar', undefined, 'b')},5]`;
+    const batch =
+      `[${rpc('avm.getHeight', undefined, 1)},{"jsonrpc":"2.0","method":"avm.getHeight"},` +
+      `${rpc('avm.fooBar', undefined, 'b')},5]`;
     const { status, json } = await post(batch);
     expect(status).toBe(200);
     expect(json).toEqual([

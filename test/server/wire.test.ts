@@ -68,7 +68,9 @@ describe('node profile of a generated stub', () => {
   });
 
   it('matches param names case-insensitively, lets the last duplicate win and drops unknown ones', async () => {
-    const body = `{"jsonrpc":"2.0","id":1,"method":"avm.getBalance","params":{"ADDRESS":"X-wrong","address":"${ADDRESS}","assetid":"AVAX","assetId":"asset","bogus":true,"__proto__":{"x":1},"constructor":5}}`;
+    const body =
+      `{"jsonrpc":"2.0","id":1,"method":"avm.getBalance","params":{"ADDRESS":"X-wrong",` +
+      `"address":"${ADDRESS}","assetid":"AVAX","assetId":"asset","bogus":true,"__proto__":{"x":1},"constructor":5}}`;
     const response = await post(body);
     expect(response.text).toBe('{"jsonrpc":"2.0","result":{"balance":"7","utxoIDs":[]},"id":1}\n');
     expect(stub.recorder.calls[0]!.params).toEqual({ address: ADDRESS, assetID: 'asset' });
@@ -77,7 +79,8 @@ describe('node profile of a generated stub', () => {
 
   it('takes [{...}] as the params object and ignores further elements; null values as absent', async () => {
     const response = await post(
-      `{"jsonrpc":"2.0","id":1,"method":"avm.getBalance","params":[{"address":"${ADDRESS}","assetID":"AVAX","includePartial":null},{"x":1}]}`,
+      `{"jsonrpc":"2.0","id":1,"method":"avm.getBalance","params":[{"address":"${ADDRESS}","assetID":"AVAX",` +
+        `"includePartial":null},{"x":1}]}`,
     );
     expect(response.status).toBe(200);
     expect(stub.recorder.calls[0]!.params).toEqual({ address: ADDRESS, assetID: 'AVAX' });
@@ -213,7 +216,8 @@ describe('node profile of a generated stub', () => {
     const response = await post(body);
     const expected = Buffer.concat([
       Buffer.from(
-        '{"jsonrpc":"2.0","error":{"code":-32600,"message":"jsonrpc must be 2.0","data":{"jsonrpc":"1.0","method":"a\ufffd","params":null,"id":"',
+        '{"jsonrpc":"2.0","error":{"code":-32600,"message":"jsonrpc must be ' +
+          '2.0","data":{"jsonrpc":"1.0","method":"a\ufffd","params":null,"id":"',
       ),
       Buffer.from([0xff]),
       Buffer.from('"}},"id":"'),

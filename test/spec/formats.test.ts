@@ -13,8 +13,12 @@ import {
 const TX_ID = '2NNkpYTGfTFLSGXJcHtVv6drwVU2cczhmjK2uhvwDyxwsjzZMm';
 const NODE_ID = 'NodeID-5mb46qkSBj81k9g9e4VFjGGSbaaSLFRzD';
 const ADDRESS = 'P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5';
-const UTXO_HEX =
-  '0x0000a195046108a85e60f7a864bb567745a37f50c6af282103e47cc62f036cee404700000000345aa98e8a990f4101e2268fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018ba98dabaebcd83056799841cfbc567d8b10f216c1f01765';
+// The hex of one UTXO, with its checksum, in lines of 100 digits.
+const UTXO_HEX = [
+  '0x0000a195046108a85e60f7a864bb567745a37f50c6af282103e47cc62f036cee404700000000345aa98e8a990f4101e226',
+  '8fab4c4e1f731c8dfbcffa3a77978686e6390d624f000000070000000000000001000000000000000000000001000000018b',
+  'a98dabaebcd83056799841cfbc567d8b10f216c1f01765',
+].join('');
 
 describe('avalanche formats', () => {
   it.each<[keyof typeof avalancheFormats, string, boolean]>([

@@ -1,12 +1,13 @@
 /**
- * The flagship spec: exactly the 86 methods on their nine endpoints (the ninth, /ext/dev, is the mock's own), valid as written and as bundled, every example
- * validating (checksums included), and the version facts of the API descriptions and the node's release history.
+ * The flagship spec: exactly the 86 methods on their nine endpoints (the ninth, /ext/dev, is the mock's own), valid as
+ * written and as bundled, every example validating (checksums included), and the version facts of the API
+ * descriptions and the node's release history.
  */
 import { describe, expect, it } from 'vitest';
 import { createAjv } from '../../generators/load/ajv.ts';
 import { checkDocument } from '../../generators/load/meta-schema.ts';
 import { loadModel } from '../../generators/pipeline.ts';
-import { publishedDocument } from '../../generators/openrpc/generate.ts';
+import { publishedDocument } from '../../generators/shared/published.ts';
 import type { MethodModel } from '../../generators/model/types.ts';
 
 const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
@@ -123,7 +124,8 @@ const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
 /**
  * Deprecations from the API descriptions (x-chain.md §9, p-chain.md §9, admin-keystore.md §9; the v1.9.12 release
  * notes deprecate every keystore method, createUser included) and availability from the node's release history
- * (wire notes §1 and RELEASES.md). Methods not listed are served by every release from v1.9.0 on and are not deprecated.
+ * (wire notes §1 and RELEASES.md). Methods not listed are served by every release from v1.9.0 on and are not
+ * deprecated.
  */
 const VERSIONS: Record<string, { deprecatedSince?: string; since?: string; lastVersion?: string; removedIn?: string }> =
   {
@@ -133,7 +135,8 @@ const VERSIONS: Record<string, { deprecatedSince?: string; since?: string; lastV
     'avm.getBalance': { deprecatedSince: 'v1.9.12' },
     'avm.getTxStatus': { deprecatedSince: 'v1.10.0' },
     'avm.getTxFee': { since: 'v1.12.2' },
-    // The X-Chain's block API arrived with its linearisation work (RELEASES.md v1.9.12); the P-Chain's by-height read in v1.10.8.
+    // The X-Chain's block API arrived with its linearisation work (RELEASES.md v1.9.12); the P-Chain's by-height read
+    // in v1.10.8.
     'avm.getBlock': { since: 'v1.9.12' },
     'avm.getBlockByHeight': { since: 'v1.9.12' },
     'avm.getHeight': { since: 'v1.9.12' },
@@ -151,7 +154,8 @@ const VERSIONS: Record<string, { deprecatedSince?: string; since?: string; lastV
     'platform.getProposedHeight': { since: 'v1.11.13' },
     'platform.getValidatorFeeConfig': { since: 'v1.12.2' },
     'platform.getValidatorFeeState': { since: 'v1.12.2' },
-    // api/info/service.md and RELEASES.md: info.acps in v1.10.18, info.upgrades in v1.11.11, info.getTxFee deprecated in v1.12.2.
+    // api/info/service.md and RELEASES.md: info.acps in v1.10.18, info.upgrades in v1.11.11, info.getTxFee deprecated
+    // in v1.12.2.
     'info.acps': { since: 'v1.10.18' },
     'info.upgrades': { since: 'v1.11.11' },
     'info.getTxFee': { deprecatedSince: 'v1.12.2' },
@@ -297,15 +301,17 @@ describe('errors and examples the node really produces', () => {
     expect(messages(name)).toContain(message);
   });
 
-  it('every method documents the decode error, params or not (the node decodes params of every method the same way)', () => {
+  it('every method documents the decode error, params or not (the node decodes the params of all alike)', () => {
     const decodeError =
-      "-32000 couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
+      "-32000 couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation " +
+      'for example calls';
     for (const { method } of methods) expect(messages(method.name), method.name).toContain(decodeError);
   });
 
   it('every method with an encoding param documents the decode error an unknown encoding gets', () => {
     const decodeError =
-      "-32000 couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
+      "-32000 couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation " +
+      'for example calls';
     const withEncoding = methods.filter(({ method }) => method.params.some((p) => p.name === 'encoding'));
     expect(withEncoding.length).toBeGreaterThan(10);
     for (const { method } of withEncoding) expect(messages(method.name), method.name).toContain(decodeError);

@@ -27,13 +27,18 @@ export declare class JsonRpcError<Name extends string = string> extends Avalanch
     readonly code: number;
     /** The `data` member of the error object (null when the node sends none). */
     readonly data: unknown;
-    /** The spec's name of this error among the method's documented ones; undefined for an error the spec does not list. */
+    /**
+     * The spec's name of this error among the method's documented ones; undefined for an error the spec does not list.
+     */
     readonly documented: Name | undefined;
     constructor(method: string, url: string, code: number, message: string, data: unknown, documented?: DocumentedErrors);
     /** Whether this is the method's documented error of that name. */
     is(name: Name): boolean;
 }
-/** The endpoint answered with an HTTP status other than 200 (415 for a wrong Content-Type, 503 while bootstrapping, ...). */
+/**
+ * The endpoint answered with an HTTP status other than 200 (415 for a wrong Content-Type, 503 while bootstrapping,
+ * ...).
+ */
 export declare class HttpStatusError extends AvalancheRpcError {
     readonly status: number;
     /** The start of the response body, at most 200 characters. */
@@ -67,7 +72,9 @@ export declare class NotServedError extends AvalancheRpcError {
 }
 /** Orders release tags such as `v1.12.1`. */
 export declare function compare(a: string, b: string): number;
-/** The request did not reach the node or the answer was cut off (connection refused, DNS, TLS, reset); `cause` says why. */
+/**
+ * The request did not reach the node or the answer was cut off (connection refused, DNS, TLS, reset); `cause` says why.
+ */
 export declare class NetworkError extends AvalancheRpcError {
     constructor(method: string, url: string, cause: unknown);
 }

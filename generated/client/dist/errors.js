@@ -16,7 +16,9 @@ export class JsonRpcError extends AvalancheRpcError {
   code;
   /** The `data` member of the error object (null when the node sends none). */
   data;
-  /** The spec's name of this error among the method's documented ones; undefined for an error the spec does not list. */
+  /**
+   * The spec's name of this error among the method's documented ones; undefined for an error the spec does not list.
+   */
   documented;
   constructor(method, url, code, message, data, documented = {}) {
     super(message, method, url);

@@ -23,7 +23,10 @@ export interface ClientOptions {
     fetch?: FetchLike | undefined;
     /** Extra HTTP headers for every request (`Authorization`, ...). */
     headers?: Record<string, string> | undefined;
-    /** How long each call may take, in milliseconds, before it fails with a {@link TimeoutError}. Default 30000; 0 waits forever. */
+    /**
+     * How long each call may take, in milliseconds, before it fails with a {@link TimeoutError}. Default 30000; 0 waits
+     * forever.
+     */
     timeoutMs?: number | undefined;
     /**
      * The AvalancheGo release of the node, e.g. `v1.12.1`: a method that release does not serve fails with a
@@ -79,7 +82,8 @@ export declare class JsonRpcClient<Errors extends {
     call(method: string, params?: object, options?: CallOptions): Promise<unknown>;
     /**
      * Whether `error` is the documented error `name` of this client's method `method`, e.g.
-     * `keystore.failed(error, 'createUser', 'KeystoreUserAlreadyExists')`; a name the method does not document does not compile.
+     * `keystore.failed(error, 'createUser', 'KeystoreUserAlreadyExists')`; a name the method does not document does not
+     * compile.
      */
     failed<Method extends keyof Errors & string>(error: unknown, method: Method, name: Errors[Method]): error is JsonRpcError<Errors[Method]>;
     /**

@@ -62,7 +62,8 @@ export class JsonRpcClient {
   }
   /**
    * Whether `error` is the documented error `name` of this client's method `method`, e.g.
-   * `keystore.failed(error, 'createUser', 'KeystoreUserAlreadyExists')`; a name the method does not document does not compile.
+   * `keystore.failed(error, 'createUser', 'KeystoreUserAlreadyExists')`; a name the method does not document does not
+   * compile.
    */
   failed(error, method, name) {
     return error instanceof JsonRpcError && error.url === this.url && error.method === this.wireNames[method] && error.is(name);

@@ -10,7 +10,8 @@ const UINT64_MAX = 18446744073709551615n;
 export function toBigInt(value: string): bigint {
   if (typeof value !== 'string' || !/^[0-9]+$/.test(value)) {
     throw new TypeError(
-      `toBigInt expects a string of decimal digits, such as "1000"; got ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`,
+      'toBigInt expects a string of decimal digits, such as "1000"; ' +
+        `got ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`,
     );
   }
   return BigInt(value);

@@ -3,8 +3,64 @@ import { createEndpoint } from "./runtime/endpoint.js";
 import { avmStaticDocument } from "./documents/avm-static.js";
 import * as validators from "./validators/avm-static.js";
 export const avmStaticMethods = [
-  { name: "avm.buildGenesis", handler: "buildGenesis", params: ["networkID", "genesisData", "encoding"], byName: true, shape: { "p": { "NETWORKID": ["networkID", 0, 0], "GENESISDATA": ["genesisData", { "m": { "p": { "NAME": ["name", 0, 0], "SYMBOL": ["symbol", 0, 0], "DENOMINATION": ["denomination", 0, 0], "MEMO": ["memo", 0, 0], "INITIALSTATE": ["initialState", { "p": { "FIXEDCAP": ["fixedCap", { "i": { "p": { "AMOUNT": ["amount", 0, 0], "ADDRESS": ["address", 0, 0] } } }, 0], "VARIABLECAP": ["variableCap", { "i": { "p": { "MINTERS": ["minters", 0, 0], "THRESHOLD": ["threshold", 0, 0] } } }, 0] } }, 0] } } }, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.validateAvmBuildGenesisParams, validateResult: validators.validateAvmBuildGenesisResult, writeResult: validators.writeAvmBuildGenesisResult }
+  {
+    name: "avm.buildGenesis",
+    handler: "buildGenesis",
+    params: ["networkID", "genesisData", "encoding"],
+    byName: true,
+    shape: {
+      properties: {
+        NETWORKID: { name: "networkID" },
+        GENESISDATA: {
+          name: "genesisData",
+          shape: {
+            values: {
+              properties: {
+                NAME: { name: "name" },
+                SYMBOL: { name: "symbol" },
+                DENOMINATION: { name: "denomination" },
+                MEMO: { name: "memo" },
+                INITIALSTATE: {
+                  name: "initialState",
+                  shape: {
+                    properties: {
+                      FIXEDCAP: {
+                        name: "fixedCap",
+                        shape: {
+                          items: {
+                            properties: { AMOUNT: { name: "amount" }, ADDRESS: { name: "address" } }
+                          }
+                        }
+                      },
+                      VARIABLECAP: {
+                        name: "variableCap",
+                        shape: {
+                          items: {
+                            properties: { MINTERS: { name: "minters" }, THRESHOLD: { name: "threshold" } }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        },
+        ENCODING: { name: "encoding" }
+      }
+    },
+    validateParams: validators.validateAvmBuildGenesisParams,
+    validateResult: validators.validateAvmBuildGenesisResult,
+    writeResult: validators.writeAvmBuildGenesisResult
+  }
 ];
 export function createAvmStaticEndpoint(handlers, options) {
-  return createEndpoint({ name: "avm-static", methods: avmStaticMethods, document: avmStaticDocument, invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" }, handlers, options);
+  const definition = {
+    name: "avm-static",
+    methods: avmStaticMethods,
+    document: avmStaticDocument,
+    invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
+  };
+  return createEndpoint(definition, handlers, options);
 }

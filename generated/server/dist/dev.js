@@ -3,18 +3,136 @@ import { createEndpoint } from "./runtime/endpoint.js";
 import { devDocument } from "./documents/dev.js";
 import * as validators from "./validators/dev.js";
 export const devMethods = [
-  { name: "dev.snapshot", handler: "snapshot", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validateDevSnapshotParams, validateResult: validators.validateDevSnapshotResult, writeResult: validators.writeDevSnapshotResult },
-  { name: "dev.revert", handler: "revert", params: ["snapshotID"], byName: true, shape: { "p": { "SNAPSHOTID": ["snapshotID", 0, 0] } }, validateParams: validators.validateDevRevertParams, validateResult: validators.validateDevRevertResult, writeResult: validators.writeDevRevertResult },
-  { name: "dev.setTime", handler: "setTime", params: ["timestamp", "mine"], byName: true, shape: { "p": { "TIMESTAMP": ["timestamp", 0, 0], "MINE": ["mine", 0, 0] } }, validateParams: validators.validateDevSetTimeParams, validateResult: validators.validateDevSetTimeResult, writeResult: validators.writeDevSetTimeResult },
-  { name: "dev.increaseTime", handler: "increaseTime", params: ["seconds", "mine"], byName: true, shape: { "p": { "SECONDS": ["seconds", 0, 0], "MINE": ["mine", 0, 0] } }, validateParams: validators.validateDevIncreaseTimeParams, validateResult: validators.validateDevIncreaseTimeResult, writeResult: validators.writeDevIncreaseTimeResult },
-  { name: "dev.mine", handler: "mine", params: ["chain", "blocks"], byName: true, shape: { "p": { "CHAIN": ["chain", 0, 0], "BLOCKS": ["blocks", 0, 0] } }, validateParams: validators.validateDevMineParams, validateResult: validators.validateDevMineResult, writeResult: validators.writeDevMineResult },
-  { name: "dev.fund", handler: "fund", params: ["address", "amount", "assetID", "locktime"], byName: true, shape: { "p": { "ADDRESS": ["address", 0, 0], "AMOUNT": ["amount", 0, 0], "ASSETID": ["assetID", 0, 0], "LOCKTIME": ["locktime", 0, 0] } }, validateParams: validators.validateDevFundParams, validateResult: validators.validateDevFundResult, writeResult: validators.writeDevFundResult },
-  { name: "dev.setFeeState", handler: "setFeeState", params: ["capacity", "excess", "validatorExcess"], byName: true, shape: { "p": { "CAPACITY": ["capacity", 0, 0], "EXCESS": ["excess", 0, 0], "VALIDATOREXCESS": ["validatorExcess", 0, 0] } }, validateParams: validators.validateDevSetFeeStateParams, validateResult: validators.validateDevSetFeeStateResult, writeResult: validators.writeDevSetFeeStateResult },
-  { name: "dev.reset", handler: "reset", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validateDevResetParams, validateResult: validators.validateDevResetResult, writeResult: validators.writeDevResetResult },
-  { name: "dev.setAutomine", handler: "setAutomine", params: ["enabled"], byName: true, shape: { "p": { "ENABLED": ["enabled", 0, 0] } }, validateParams: validators.validateDevSetAutomineParams, validateResult: validators.validateDevSetAutomineResult, writeResult: validators.writeDevSetAutomineResult },
-  { name: "dev.setIntervalMining", handler: "setIntervalMining", params: ["interval"], byName: true, shape: { "p": { "INTERVAL": ["interval", 0, 0] } }, validateParams: validators.validateDevSetIntervalMiningParams, validateResult: validators.validateDevSetIntervalMiningResult, writeResult: validators.writeDevSetIntervalMiningResult },
-  { name: "dev.listAccounts", handler: "listAccounts", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validateDevListAccountsParams, validateResult: validators.validateDevListAccountsResult, writeResult: validators.writeDevListAccountsResult }
+  {
+    name: "dev.snapshot",
+    handler: "snapshot",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateDevSnapshotParams,
+    validateResult: validators.validateDevSnapshotResult,
+    writeResult: validators.writeDevSnapshotResult
+  },
+  {
+    name: "dev.revert",
+    handler: "revert",
+    params: ["snapshotID"],
+    byName: true,
+    shape: { properties: { SNAPSHOTID: { name: "snapshotID" } } },
+    validateParams: validators.validateDevRevertParams,
+    validateResult: validators.validateDevRevertResult,
+    writeResult: validators.writeDevRevertResult
+  },
+  {
+    name: "dev.setTime",
+    handler: "setTime",
+    params: ["timestamp", "mine"],
+    byName: true,
+    shape: { properties: { TIMESTAMP: { name: "timestamp" }, MINE: { name: "mine" } } },
+    validateParams: validators.validateDevSetTimeParams,
+    validateResult: validators.validateDevSetTimeResult,
+    writeResult: validators.writeDevSetTimeResult
+  },
+  {
+    name: "dev.increaseTime",
+    handler: "increaseTime",
+    params: ["seconds", "mine"],
+    byName: true,
+    shape: { properties: { SECONDS: { name: "seconds" }, MINE: { name: "mine" } } },
+    validateParams: validators.validateDevIncreaseTimeParams,
+    validateResult: validators.validateDevIncreaseTimeResult,
+    writeResult: validators.writeDevIncreaseTimeResult
+  },
+  {
+    name: "dev.mine",
+    handler: "mine",
+    params: ["chain", "blocks"],
+    byName: true,
+    shape: { properties: { CHAIN: { name: "chain" }, BLOCKS: { name: "blocks" } } },
+    validateParams: validators.validateDevMineParams,
+    validateResult: validators.validateDevMineResult,
+    writeResult: validators.writeDevMineResult
+  },
+  {
+    name: "dev.fund",
+    handler: "fund",
+    params: ["address", "amount", "assetID", "locktime"],
+    byName: true,
+    shape: {
+      properties: {
+        ADDRESS: { name: "address" },
+        AMOUNT: { name: "amount" },
+        ASSETID: { name: "assetID" },
+        LOCKTIME: { name: "locktime" }
+      }
+    },
+    validateParams: validators.validateDevFundParams,
+    validateResult: validators.validateDevFundResult,
+    writeResult: validators.writeDevFundResult
+  },
+  {
+    name: "dev.setFeeState",
+    handler: "setFeeState",
+    params: ["capacity", "excess", "validatorExcess"],
+    byName: true,
+    shape: {
+      properties: {
+        CAPACITY: { name: "capacity" },
+        EXCESS: { name: "excess" },
+        VALIDATOREXCESS: { name: "validatorExcess" }
+      }
+    },
+    validateParams: validators.validateDevSetFeeStateParams,
+    validateResult: validators.validateDevSetFeeStateResult,
+    writeResult: validators.writeDevSetFeeStateResult
+  },
+  {
+    name: "dev.reset",
+    handler: "reset",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateDevResetParams,
+    validateResult: validators.validateDevResetResult,
+    writeResult: validators.writeDevResetResult
+  },
+  {
+    name: "dev.setAutomine",
+    handler: "setAutomine",
+    params: ["enabled"],
+    byName: true,
+    shape: { properties: { ENABLED: { name: "enabled" } } },
+    validateParams: validators.validateDevSetAutomineParams,
+    validateResult: validators.validateDevSetAutomineResult,
+    writeResult: validators.writeDevSetAutomineResult
+  },
+  {
+    name: "dev.setIntervalMining",
+    handler: "setIntervalMining",
+    params: ["interval"],
+    byName: true,
+    shape: { properties: { INTERVAL: { name: "interval" } } },
+    validateParams: validators.validateDevSetIntervalMiningParams,
+    validateResult: validators.validateDevSetIntervalMiningResult,
+    writeResult: validators.writeDevSetIntervalMiningResult
+  },
+  {
+    name: "dev.listAccounts",
+    handler: "listAccounts",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateDevListAccountsParams,
+    validateResult: validators.validateDevListAccountsResult,
+    writeResult: validators.writeDevListAccountsResult
+  }
 ];
 export function createDevEndpoint(handlers, options) {
-  return createEndpoint({ name: "dev", methods: devMethods, document: devDocument, invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" }, handlers, options);
+  const definition = {
+    name: "dev",
+    methods: devMethods,
+    document: devDocument,
+    invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
+  };
+  return createEndpoint(definition, handlers, options);
 }

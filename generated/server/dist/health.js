@@ -3,10 +3,43 @@ import { createEndpoint } from "./runtime/endpoint.js";
 import { healthDocument } from "./documents/health.js";
 import * as validators from "./validators/health.js";
 export const healthMethods = [
-  { name: "health.health", handler: "health", params: ["tags"], byName: true, shape: { "p": { "TAGS": ["tags", 0, 1] } }, validateParams: validators.validateHealthHealthParams, validateResult: validators.validateHealthHealthResult, writeResult: validators.writeHealthHealthResult },
-  { name: "health.readiness", handler: "readiness", params: ["tags"], byName: true, shape: { "p": { "TAGS": ["tags", 0, 1] } }, validateParams: validators.validateHealthReadinessParams, validateResult: validators.validateHealthReadinessResult, writeResult: validators.writeHealthReadinessResult },
-  { name: "health.liveness", handler: "liveness", params: ["tags"], byName: true, shape: { "p": { "TAGS": ["tags", 0, 1] } }, validateParams: validators.validateHealthLivenessParams, validateResult: validators.validateHealthLivenessResult, writeResult: validators.writeHealthLivenessResult }
+  {
+    name: "health.health",
+    handler: "health",
+    params: ["tags"],
+    byName: true,
+    shape: { properties: { TAGS: { name: "tags", nullable: true } } },
+    validateParams: validators.validateHealthHealthParams,
+    validateResult: validators.validateHealthHealthResult,
+    writeResult: validators.writeHealthHealthResult
+  },
+  {
+    name: "health.readiness",
+    handler: "readiness",
+    params: ["tags"],
+    byName: true,
+    shape: { properties: { TAGS: { name: "tags", nullable: true } } },
+    validateParams: validators.validateHealthReadinessParams,
+    validateResult: validators.validateHealthReadinessResult,
+    writeResult: validators.writeHealthReadinessResult
+  },
+  {
+    name: "health.liveness",
+    handler: "liveness",
+    params: ["tags"],
+    byName: true,
+    shape: { properties: { TAGS: { name: "tags", nullable: true } } },
+    validateParams: validators.validateHealthLivenessParams,
+    validateResult: validators.validateHealthLivenessResult,
+    writeResult: validators.writeHealthLivenessResult
+  }
 ];
 export function createHealthEndpoint(handlers, options) {
-  return createEndpoint({ name: "health", methods: healthMethods, document: healthDocument, invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" }, handlers, options);
+  const definition = {
+    name: "health",
+    methods: healthMethods,
+    document: healthDocument,
+    invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
+  };
+  return createEndpoint(definition, handlers, options);
 }

@@ -5,7 +5,7 @@ export { createEndpoint, createRouter } from './runtime/endpoint.js';
 export { exampleHandlers } from './runtime/examples.js';
 export type { Endpoint, EndpointDefinition, EndpointEntry, EndpointOptions, OpenrpcDocument, Router, RouterOptions } from './runtime/endpoint.js';
 export type { NodeListener, NodeRequest, NodeResponse } from './runtime/http.js';
-export type { Shape, ValidateFunction, Violation } from './runtime/params.js';
+export type { PropertyShape, Shape, ValidateFunction, Violation } from './runtime/params.js';
 export type * from './types.js';
 /** The node's text for params that fail to decode (the spec's InvalidArgument error). */
 export declare const INVALID_ARGUMENT = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";

@@ -31,13 +31,67 @@ export { createPChainEndpoint, pChainMethods, pChainDocument };
 export { createXChainEndpoint, xChainMethods, xChainDocument };
 export { createXWalletEndpoint, xWalletMethods, xWalletDocument };
 export const ENDPOINTS = {
-  "admin": { create: createAdminEndpoint, methods: adminMethods, document: adminDocument, path: "/ext/admin", aliases: [] },
-  "avm-static": { create: createAvmStaticEndpoint, methods: avmStaticMethods, document: avmStaticDocument, path: "/ext/vm/avm", aliases: ["/ext/vm/jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq"] },
-  "dev": { create: createDevEndpoint, methods: devMethods, document: devDocument, path: "/ext/dev", aliases: [] },
-  "health": { create: createHealthEndpoint, methods: healthMethods, document: healthDocument, path: "/ext/health", aliases: [] },
-  "info": { create: createInfoEndpoint, methods: infoMethods, document: infoDocument, path: "/ext/info", aliases: [] },
-  "keystore": { create: createKeystoreEndpoint, methods: keystoreMethods, document: keystoreDocument, path: "/ext/keystore", aliases: [] },
-  "p-chain": { create: createPChainEndpoint, methods: pChainMethods, document: pChainDocument, path: "/ext/bc/P", aliases: ["/ext/P", "/ext/bc/platform", "/ext/platform"] },
-  "x-chain": { create: createXChainEndpoint, methods: xChainMethods, document: xChainDocument, path: "/ext/bc/X", aliases: ["/ext/X", "/ext/bc/avm", "/ext/avm"] },
-  "x-wallet": { create: createXWalletEndpoint, methods: xWalletMethods, document: xWalletDocument, path: "/ext/bc/X/wallet", aliases: ["/ext/X/wallet", "/ext/bc/avm/wallet", "/ext/avm/wallet"] }
+  "admin": {
+    create: createAdminEndpoint,
+    methods: adminMethods,
+    document: adminDocument,
+    path: "/ext/admin",
+    aliases: []
+  },
+  "avm-static": {
+    create: createAvmStaticEndpoint,
+    methods: avmStaticMethods,
+    document: avmStaticDocument,
+    path: "/ext/vm/avm",
+    aliases: ["/ext/vm/jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq"]
+  },
+  "dev": {
+    create: createDevEndpoint,
+    methods: devMethods,
+    document: devDocument,
+    path: "/ext/dev",
+    aliases: []
+  },
+  "health": {
+    create: createHealthEndpoint,
+    methods: healthMethods,
+    document: healthDocument,
+    path: "/ext/health",
+    aliases: []
+  },
+  "info": {
+    create: createInfoEndpoint,
+    methods: infoMethods,
+    document: infoDocument,
+    path: "/ext/info",
+    aliases: []
+  },
+  "keystore": {
+    create: createKeystoreEndpoint,
+    methods: keystoreMethods,
+    document: keystoreDocument,
+    path: "/ext/keystore",
+    aliases: []
+  },
+  "p-chain": {
+    create: createPChainEndpoint,
+    methods: pChainMethods,
+    document: pChainDocument,
+    path: "/ext/bc/P",
+    aliases: ["/ext/P", "/ext/bc/platform", "/ext/platform"]
+  },
+  "x-chain": {
+    create: createXChainEndpoint,
+    methods: xChainMethods,
+    document: xChainDocument,
+    path: "/ext/bc/X",
+    aliases: ["/ext/X", "/ext/bc/avm", "/ext/avm"]
+  },
+  "x-wallet": {
+    create: createXWalletEndpoint,
+    methods: xWalletMethods,
+    document: xWalletDocument,
+    path: "/ext/bc/X/wallet",
+    aliases: ["/ext/X/wallet", "/ext/bc/avm/wallet", "/ext/avm/wallet"]
+  }
 };

@@ -3,20 +3,143 @@ import { createEndpoint } from "./runtime/endpoint.js";
 import { infoDocument } from "./documents/info.js";
 import * as validators from "./validators/info.js";
 export const infoMethods = [
-  { name: "info.getNetworkID", handler: "getNetworkID", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validateInfoGetNetworkIDParams, validateResult: validators.validateInfoGetNetworkIDResult, writeResult: validators.writeInfoGetNetworkIDResult },
-  { name: "info.getNetworkName", handler: "getNetworkName", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validateInfoGetNetworkNameParams, validateResult: validators.validateInfoGetNetworkNameResult, writeResult: validators.writeInfoGetNetworkNameResult },
-  { name: "info.getBlockchainID", handler: "getBlockchainID", params: ["alias"], byName: true, shape: { "p": { "ALIAS": ["alias", 0, 0] } }, validateParams: validators.validateInfoGetBlockchainIDParams, validateResult: validators.validateInfoGetBlockchainIDResult, writeResult: validators.writeInfoGetBlockchainIDResult },
-  { name: "info.getNodeID", handler: "getNodeID", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validateInfoGetNodeIDParams, validateResult: validators.validateInfoGetNodeIDResult, writeResult: validators.writeInfoGetNodeIDResult },
-  { name: "info.getNodeIP", handler: "getNodeIP", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validateInfoGetNodeIPParams, validateResult: validators.validateInfoGetNodeIPResult, writeResult: validators.writeInfoGetNodeIPResult },
-  { name: "info.getNodeVersion", handler: "getNodeVersion", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validateInfoGetNodeVersionParams, validateResult: validators.validateInfoGetNodeVersionResult, writeResult: validators.writeInfoGetNodeVersionResult },
-  { name: "info.getVMs", handler: "getVMs", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validateInfoGetVMsParams, validateResult: validators.validateInfoGetVMsResult, writeResult: validators.writeInfoGetVMsResult },
-  { name: "info.getTxFee", handler: "getTxFee", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validateInfoGetTxFeeParams, validateResult: validators.validateInfoGetTxFeeResult, writeResult: validators.writeInfoGetTxFeeResult },
-  { name: "info.isBootstrapped", handler: "isBootstrapped", params: ["chain"], byName: true, shape: { "p": { "CHAIN": ["chain", 0, 0] } }, validateParams: validators.validateInfoIsBootstrappedParams, validateResult: validators.validateInfoIsBootstrappedResult, writeResult: validators.writeInfoIsBootstrappedResult },
-  { name: "info.peers", handler: "peers", params: ["nodeIDs"], byName: true, shape: { "p": { "NODEIDS": ["nodeIDs", 0, 1] } }, validateParams: validators.validateInfoPeersParams, validateResult: validators.validateInfoPeersResult, writeResult: validators.writeInfoPeersResult },
-  { name: "info.uptime", handler: "uptime", params: ["subnetID"], byName: true, shape: { "p": { "SUBNETID": ["subnetID", 0, 0] } }, validateParams: validators.validateInfoUptimeParams, validateResult: validators.validateInfoUptimeResult, writeResult: validators.writeInfoUptimeResult },
-  { name: "info.upgrades", handler: "upgrades", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validateInfoUpgradesParams, validateResult: validators.validateInfoUpgradesResult, writeResult: validators.writeInfoUpgradesResult },
-  { name: "info.acps", handler: "acps", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validateInfoAcpsParams, validateResult: validators.validateInfoAcpsResult, writeResult: validators.writeInfoAcpsResult }
+  {
+    name: "info.getNetworkID",
+    handler: "getNetworkID",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateInfoGetNetworkIDParams,
+    validateResult: validators.validateInfoGetNetworkIDResult,
+    writeResult: validators.writeInfoGetNetworkIDResult
+  },
+  {
+    name: "info.getNetworkName",
+    handler: "getNetworkName",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateInfoGetNetworkNameParams,
+    validateResult: validators.validateInfoGetNetworkNameResult,
+    writeResult: validators.writeInfoGetNetworkNameResult
+  },
+  {
+    name: "info.getBlockchainID",
+    handler: "getBlockchainID",
+    params: ["alias"],
+    byName: true,
+    shape: { properties: { ALIAS: { name: "alias" } } },
+    validateParams: validators.validateInfoGetBlockchainIDParams,
+    validateResult: validators.validateInfoGetBlockchainIDResult,
+    writeResult: validators.writeInfoGetBlockchainIDResult
+  },
+  {
+    name: "info.getNodeID",
+    handler: "getNodeID",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateInfoGetNodeIDParams,
+    validateResult: validators.validateInfoGetNodeIDResult,
+    writeResult: validators.writeInfoGetNodeIDResult
+  },
+  {
+    name: "info.getNodeIP",
+    handler: "getNodeIP",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateInfoGetNodeIPParams,
+    validateResult: validators.validateInfoGetNodeIPResult,
+    writeResult: validators.writeInfoGetNodeIPResult
+  },
+  {
+    name: "info.getNodeVersion",
+    handler: "getNodeVersion",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateInfoGetNodeVersionParams,
+    validateResult: validators.validateInfoGetNodeVersionResult,
+    writeResult: validators.writeInfoGetNodeVersionResult
+  },
+  {
+    name: "info.getVMs",
+    handler: "getVMs",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateInfoGetVMsParams,
+    validateResult: validators.validateInfoGetVMsResult,
+    writeResult: validators.writeInfoGetVMsResult
+  },
+  {
+    name: "info.getTxFee",
+    handler: "getTxFee",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateInfoGetTxFeeParams,
+    validateResult: validators.validateInfoGetTxFeeResult,
+    writeResult: validators.writeInfoGetTxFeeResult
+  },
+  {
+    name: "info.isBootstrapped",
+    handler: "isBootstrapped",
+    params: ["chain"],
+    byName: true,
+    shape: { properties: { CHAIN: { name: "chain" } } },
+    validateParams: validators.validateInfoIsBootstrappedParams,
+    validateResult: validators.validateInfoIsBootstrappedResult,
+    writeResult: validators.writeInfoIsBootstrappedResult
+  },
+  {
+    name: "info.peers",
+    handler: "peers",
+    params: ["nodeIDs"],
+    byName: true,
+    shape: { properties: { NODEIDS: { name: "nodeIDs", nullable: true } } },
+    validateParams: validators.validateInfoPeersParams,
+    validateResult: validators.validateInfoPeersResult,
+    writeResult: validators.writeInfoPeersResult
+  },
+  {
+    name: "info.uptime",
+    handler: "uptime",
+    params: ["subnetID"],
+    byName: true,
+    shape: { properties: { SUBNETID: { name: "subnetID" } } },
+    validateParams: validators.validateInfoUptimeParams,
+    validateResult: validators.validateInfoUptimeResult,
+    writeResult: validators.writeInfoUptimeResult
+  },
+  {
+    name: "info.upgrades",
+    handler: "upgrades",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateInfoUpgradesParams,
+    validateResult: validators.validateInfoUpgradesResult,
+    writeResult: validators.writeInfoUpgradesResult
+  },
+  {
+    name: "info.acps",
+    handler: "acps",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateInfoAcpsParams,
+    validateResult: validators.validateInfoAcpsResult,
+    writeResult: validators.writeInfoAcpsResult
+  }
 ];
 export function createInfoEndpoint(handlers, options) {
-  return createEndpoint({ name: "info", methods: infoMethods, document: infoDocument, invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" }, handlers, options);
+  const definition = {
+    name: "info",
+    methods: infoMethods,
+    document: infoDocument,
+    invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
+  };
+  return createEndpoint(definition, handlers, options);
 }

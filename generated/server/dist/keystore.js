@@ -3,12 +3,76 @@ import { createEndpoint } from "./runtime/endpoint.js";
 import { keystoreDocument } from "./documents/keystore.js";
 import * as validators from "./validators/keystore.js";
 export const keystoreMethods = [
-  { name: "keystore.createUser", handler: "createUser", params: ["username", "password"], byName: true, shape: { "p": { "USERNAME": ["username", 0, 0], "PASSWORD": ["password", 0, 0] } }, validateParams: validators.validateKeystoreCreateUserParams, validateResult: validators.validateKeystoreCreateUserResult, writeResult: validators.writeKeystoreCreateUserResult },
-  { name: "keystore.deleteUser", handler: "deleteUser", params: ["username", "password"], byName: true, shape: { "p": { "USERNAME": ["username", 0, 0], "PASSWORD": ["password", 0, 0] } }, validateParams: validators.validateKeystoreDeleteUserParams, validateResult: validators.validateKeystoreDeleteUserResult, writeResult: validators.writeKeystoreDeleteUserResult },
-  { name: "keystore.exportUser", handler: "exportUser", params: ["username", "password", "encoding"], byName: true, shape: { "p": { "USERNAME": ["username", 0, 0], "PASSWORD": ["password", 0, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.validateKeystoreExportUserParams, validateResult: validators.validateKeystoreExportUserResult, writeResult: validators.writeKeystoreExportUserResult },
-  { name: "keystore.importUser", handler: "importUser", params: ["username", "password", "user", "encoding"], byName: true, shape: { "p": { "USERNAME": ["username", 0, 0], "PASSWORD": ["password", 0, 0], "USER": ["user", 0, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.validateKeystoreImportUserParams, validateResult: validators.validateKeystoreImportUserResult, writeResult: validators.writeKeystoreImportUserResult },
-  { name: "keystore.listUsers", handler: "listUsers", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validateKeystoreListUsersParams, validateResult: validators.validateKeystoreListUsersResult, writeResult: validators.writeKeystoreListUsersResult }
+  {
+    name: "keystore.createUser",
+    handler: "createUser",
+    params: ["username", "password"],
+    byName: true,
+    shape: { properties: { USERNAME: { name: "username" }, PASSWORD: { name: "password" } } },
+    validateParams: validators.validateKeystoreCreateUserParams,
+    validateResult: validators.validateKeystoreCreateUserResult,
+    writeResult: validators.writeKeystoreCreateUserResult
+  },
+  {
+    name: "keystore.deleteUser",
+    handler: "deleteUser",
+    params: ["username", "password"],
+    byName: true,
+    shape: { properties: { USERNAME: { name: "username" }, PASSWORD: { name: "password" } } },
+    validateParams: validators.validateKeystoreDeleteUserParams,
+    validateResult: validators.validateKeystoreDeleteUserResult,
+    writeResult: validators.writeKeystoreDeleteUserResult
+  },
+  {
+    name: "keystore.exportUser",
+    handler: "exportUser",
+    params: ["username", "password", "encoding"],
+    byName: true,
+    shape: {
+      properties: {
+        USERNAME: { name: "username" },
+        PASSWORD: { name: "password" },
+        ENCODING: { name: "encoding" }
+      }
+    },
+    validateParams: validators.validateKeystoreExportUserParams,
+    validateResult: validators.validateKeystoreExportUserResult,
+    writeResult: validators.writeKeystoreExportUserResult
+  },
+  {
+    name: "keystore.importUser",
+    handler: "importUser",
+    params: ["username", "password", "user", "encoding"],
+    byName: true,
+    shape: {
+      properties: {
+        USERNAME: { name: "username" },
+        PASSWORD: { name: "password" },
+        USER: { name: "user" },
+        ENCODING: { name: "encoding" }
+      }
+    },
+    validateParams: validators.validateKeystoreImportUserParams,
+    validateResult: validators.validateKeystoreImportUserResult,
+    writeResult: validators.writeKeystoreImportUserResult
+  },
+  {
+    name: "keystore.listUsers",
+    handler: "listUsers",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateKeystoreListUsersParams,
+    validateResult: validators.validateKeystoreListUsersResult,
+    writeResult: validators.writeKeystoreListUsersResult
+  }
 ];
 export function createKeystoreEndpoint(handlers, options) {
-  return createEndpoint({ name: "keystore", methods: keystoreMethods, document: keystoreDocument, invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" }, handlers, options);
+  const definition = {
+    name: "keystore",
+    methods: keystoreMethods,
+    document: keystoreDocument,
+    invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
+  };
+  return createEndpoint(definition, handlers, options);
 }

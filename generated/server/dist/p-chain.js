@@ -3,37 +3,330 @@ import { createEndpoint } from "./runtime/endpoint.js";
 import { pChainDocument } from "./documents/p-chain.js";
 import * as validators from "./validators/p-chain.js";
 export const pChainMethods = [
-  { name: "platform.getBalance", handler: "getBalance", params: ["addresses", "address"], byName: true, shape: { "p": { "ADDRESSES": ["addresses", 0, 0], "ADDRESS": ["address", 0, 0] } }, validateParams: validators.validatePlatformGetBalanceParams, validateResult: validators.validatePlatformGetBalanceResult, writeResult: validators.writePlatformGetBalanceResult },
-  { name: "platform.getBlock", handler: "getBlock", params: ["blockID", "encoding"], byName: true, shape: { "p": { "BLOCKID": ["blockID", 0, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.validatePlatformGetBlockParams, validateResult: validators.validatePlatformGetBlockResult, writeResult: validators.writePlatformGetBlockResult },
-  { name: "platform.getBlockByHeight", handler: "getBlockByHeight", params: ["height", "encoding"], byName: true, shape: { "p": { "HEIGHT": ["height", 0, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.validatePlatformGetBlockByHeightParams, validateResult: validators.validatePlatformGetBlockByHeightResult, writeResult: validators.writePlatformGetBlockByHeightResult },
-  { name: "platform.getBlockchains", handler: "getBlockchains", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validatePlatformGetBlockchainsParams, validateResult: validators.validatePlatformGetBlockchainsResult, writeResult: validators.writePlatformGetBlockchainsResult },
-  { name: "platform.getBlockchainStatus", handler: "getBlockchainStatus", params: ["blockchainID"], byName: true, shape: { "p": { "BLOCKCHAINID": ["blockchainID", 0, 0] } }, validateParams: validators.validatePlatformGetBlockchainStatusParams, validateResult: validators.validatePlatformGetBlockchainStatusResult, writeResult: validators.writePlatformGetBlockchainStatusResult },
-  { name: "platform.getCurrentSupply", handler: "getCurrentSupply", params: ["subnetID"], byName: true, shape: { "p": { "SUBNETID": ["subnetID", 0, 0] } }, validateParams: validators.validatePlatformGetCurrentSupplyParams, validateResult: validators.validatePlatformGetCurrentSupplyResult, writeResult: validators.writePlatformGetCurrentSupplyResult },
-  { name: "platform.getCurrentValidators", handler: "getCurrentValidators", params: ["subnetID", "nodeIDs"], byName: true, shape: { "p": { "SUBNETID": ["subnetID", 0, 0], "NODEIDS": ["nodeIDs", 0, 0] } }, validateParams: validators.validatePlatformGetCurrentValidatorsParams, validateResult: validators.validatePlatformGetCurrentValidatorsResult, writeResult: validators.writePlatformGetCurrentValidatorsResult },
-  { name: "platform.getFeeConfig", handler: "getFeeConfig", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validatePlatformGetFeeConfigParams, validateResult: validators.validatePlatformGetFeeConfigResult, writeResult: validators.writePlatformGetFeeConfigResult },
-  { name: "platform.getFeeState", handler: "getFeeState", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validatePlatformGetFeeStateParams, validateResult: validators.validatePlatformGetFeeStateResult, writeResult: validators.writePlatformGetFeeStateResult },
-  { name: "platform.getHeight", handler: "getHeight", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validatePlatformGetHeightParams, validateResult: validators.validatePlatformGetHeightResult, writeResult: validators.writePlatformGetHeightResult },
-  { name: "platform.getL1Validator", handler: "getL1Validator", params: ["validationID"], byName: true, shape: { "p": { "VALIDATIONID": ["validationID", 0, 0] } }, validateParams: validators.validatePlatformGetL1ValidatorParams, validateResult: validators.validatePlatformGetL1ValidatorResult, writeResult: validators.writePlatformGetL1ValidatorResult },
-  { name: "platform.getProposedHeight", handler: "getProposedHeight", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validatePlatformGetProposedHeightParams, validateResult: validators.validatePlatformGetProposedHeightResult, writeResult: validators.writePlatformGetProposedHeightResult },
-  { name: "platform.getMinStake", handler: "getMinStake", params: ["subnetID"], byName: true, shape: { "p": { "SUBNETID": ["subnetID", 0, 0] } }, validateParams: validators.validatePlatformGetMinStakeParams, validateResult: validators.validatePlatformGetMinStakeResult, writeResult: validators.writePlatformGetMinStakeResult },
-  { name: "platform.getRewardUTXOs", handler: "getRewardUTXOs", params: ["txID", "encoding"], byName: true, shape: { "p": { "TXID": ["txID", 0, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.validatePlatformGetRewardUTXOsParams, validateResult: validators.validatePlatformGetRewardUTXOsResult, writeResult: validators.writePlatformGetRewardUTXOsResult },
-  { name: "platform.getStake", handler: "getStake", params: ["addresses", "validatorsOnly", "encoding"], byName: true, shape: { "p": { "ADDRESSES": ["addresses", 0, 0], "VALIDATORSONLY": ["validatorsOnly", 0, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.validatePlatformGetStakeParams, validateResult: validators.validatePlatformGetStakeResult, writeResult: validators.writePlatformGetStakeResult },
-  { name: "platform.getStakingAssetID", handler: "getStakingAssetID", params: ["subnetID"], byName: true, shape: { "p": { "SUBNETID": ["subnetID", 0, 0] } }, validateParams: validators.validatePlatformGetStakingAssetIDParams, validateResult: validators.validatePlatformGetStakingAssetIDResult, writeResult: validators.writePlatformGetStakingAssetIDResult },
-  { name: "platform.getSubnet", handler: "getSubnet", params: ["subnetID"], byName: true, shape: { "p": { "SUBNETID": ["subnetID", 0, 0] } }, validateParams: validators.validatePlatformGetSubnetParams, validateResult: validators.validatePlatformGetSubnetResult, writeResult: validators.writePlatformGetSubnetResult },
-  { name: "platform.getSubnets", handler: "getSubnets", params: ["ids"], byName: true, shape: { "p": { "IDS": ["ids", 0, 0] } }, validateParams: validators.validatePlatformGetSubnetsParams, validateResult: validators.validatePlatformGetSubnetsResult, writeResult: validators.writePlatformGetSubnetsResult },
-  { name: "platform.getTimestamp", handler: "getTimestamp", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validatePlatformGetTimestampParams, validateResult: validators.validatePlatformGetTimestampResult, writeResult: validators.writePlatformGetTimestampResult },
-  { name: "platform.getTotalStake", handler: "getTotalStake", params: ["subnetID"], byName: true, shape: { "p": { "SUBNETID": ["subnetID", 0, 0] } }, validateParams: validators.validatePlatformGetTotalStakeParams, validateResult: validators.validatePlatformGetTotalStakeResult, writeResult: validators.writePlatformGetTotalStakeResult },
-  { name: "platform.getTx", handler: "getTx", params: ["txID", "encoding"], byName: true, shape: { "p": { "TXID": ["txID", 0, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.validatePlatformGetTxParams, validateResult: validators.validatePlatformGetTxResult, writeResult: validators.writePlatformGetTxResult },
-  { name: "platform.getTxStatus", handler: "getTxStatus", params: ["txID"], byName: true, shape: { "p": { "TXID": ["txID", 0, 0] } }, validateParams: validators.validatePlatformGetTxStatusParams, validateResult: validators.validatePlatformGetTxStatusResult, writeResult: validators.writePlatformGetTxStatusResult },
-  { name: "platform.getUTXOs", handler: "getUTXOs", params: ["addresses", "limit", "startIndex", "sourceChain", "encoding"], byName: true, shape: { "p": { "ADDRESSES": ["addresses", 0, 0], "LIMIT": ["limit", 0, 0], "STARTINDEX": ["startIndex", { "p": { "ADDRESS": ["address", 0, 0], "UTXO": ["utxo", 0, 0] } }, 0], "SOURCECHAIN": ["sourceChain", 0, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.validatePlatformGetUTXOsParams, validateResult: validators.validatePlatformGetUTXOsResult, writeResult: validators.writePlatformGetUTXOsResult },
-  { name: "platform.getValidatorsAt", handler: "getValidatorsAt", params: ["height", "subnetID"], byName: true, shape: { "p": { "HEIGHT": ["height", 0, 0], "SUBNETID": ["subnetID", 0, 0] } }, validateParams: validators.validatePlatformGetValidatorsAtParams, validateResult: validators.validatePlatformGetValidatorsAtResult, writeResult: validators.writePlatformGetValidatorsAtResult },
-  { name: "platform.getValidatorFeeConfig", handler: "getValidatorFeeConfig", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validatePlatformGetValidatorFeeConfigParams, validateResult: validators.validatePlatformGetValidatorFeeConfigResult, writeResult: validators.writePlatformGetValidatorFeeConfigResult },
-  { name: "platform.getValidatorFeeState", handler: "getValidatorFeeState", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validatePlatformGetValidatorFeeStateParams, validateResult: validators.validatePlatformGetValidatorFeeStateResult, writeResult: validators.writePlatformGetValidatorFeeStateResult },
-  { name: "platform.issueTx", handler: "issueTx", params: ["tx", "encoding"], byName: true, shape: { "p": { "TX": ["tx", 0, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.validatePlatformIssueTxParams, validateResult: validators.validatePlatformIssueTxResult, writeResult: validators.writePlatformIssueTxResult },
-  { name: "platform.sampleValidators", handler: "sampleValidators", params: ["size", "subnetID"], byName: true, shape: { "p": { "SIZE": ["size", 0, 0], "SUBNETID": ["subnetID", 0, 0] } }, validateParams: validators.validatePlatformSampleValidatorsParams, validateResult: validators.validatePlatformSampleValidatorsResult, writeResult: validators.writePlatformSampleValidatorsResult },
-  { name: "platform.validatedBy", handler: "validatedBy", params: ["blockchainID"], byName: true, shape: { "p": { "BLOCKCHAINID": ["blockchainID", 0, 0] } }, validateParams: validators.validatePlatformValidatedByParams, validateResult: validators.validatePlatformValidatedByResult, writeResult: validators.writePlatformValidatedByResult },
-  { name: "platform.validates", handler: "validates", params: ["subnetID"], byName: true, shape: { "p": { "SUBNETID": ["subnetID", 0, 0] } }, validateParams: validators.validatePlatformValidatesParams, validateResult: validators.validatePlatformValidatesResult, writeResult: validators.writePlatformValidatesResult }
+  {
+    name: "platform.getBalance",
+    handler: "getBalance",
+    params: ["addresses", "address"],
+    byName: true,
+    shape: { properties: { ADDRESSES: { name: "addresses" }, ADDRESS: { name: "address" } } },
+    validateParams: validators.validatePlatformGetBalanceParams,
+    validateResult: validators.validatePlatformGetBalanceResult,
+    writeResult: validators.writePlatformGetBalanceResult
+  },
+  {
+    name: "platform.getBlock",
+    handler: "getBlock",
+    params: ["blockID", "encoding"],
+    byName: true,
+    shape: { properties: { BLOCKID: { name: "blockID" }, ENCODING: { name: "encoding" } } },
+    validateParams: validators.validatePlatformGetBlockParams,
+    validateResult: validators.validatePlatformGetBlockResult,
+    writeResult: validators.writePlatformGetBlockResult
+  },
+  {
+    name: "platform.getBlockByHeight",
+    handler: "getBlockByHeight",
+    params: ["height", "encoding"],
+    byName: true,
+    shape: { properties: { HEIGHT: { name: "height" }, ENCODING: { name: "encoding" } } },
+    validateParams: validators.validatePlatformGetBlockByHeightParams,
+    validateResult: validators.validatePlatformGetBlockByHeightResult,
+    writeResult: validators.writePlatformGetBlockByHeightResult
+  },
+  {
+    name: "platform.getBlockchains",
+    handler: "getBlockchains",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validatePlatformGetBlockchainsParams,
+    validateResult: validators.validatePlatformGetBlockchainsResult,
+    writeResult: validators.writePlatformGetBlockchainsResult
+  },
+  {
+    name: "platform.getBlockchainStatus",
+    handler: "getBlockchainStatus",
+    params: ["blockchainID"],
+    byName: true,
+    shape: { properties: { BLOCKCHAINID: { name: "blockchainID" } } },
+    validateParams: validators.validatePlatformGetBlockchainStatusParams,
+    validateResult: validators.validatePlatformGetBlockchainStatusResult,
+    writeResult: validators.writePlatformGetBlockchainStatusResult
+  },
+  {
+    name: "platform.getCurrentSupply",
+    handler: "getCurrentSupply",
+    params: ["subnetID"],
+    byName: true,
+    shape: { properties: { SUBNETID: { name: "subnetID" } } },
+    validateParams: validators.validatePlatformGetCurrentSupplyParams,
+    validateResult: validators.validatePlatformGetCurrentSupplyResult,
+    writeResult: validators.writePlatformGetCurrentSupplyResult
+  },
+  {
+    name: "platform.getCurrentValidators",
+    handler: "getCurrentValidators",
+    params: ["subnetID", "nodeIDs"],
+    byName: true,
+    shape: { properties: { SUBNETID: { name: "subnetID" }, NODEIDS: { name: "nodeIDs" } } },
+    validateParams: validators.validatePlatformGetCurrentValidatorsParams,
+    validateResult: validators.validatePlatformGetCurrentValidatorsResult,
+    writeResult: validators.writePlatformGetCurrentValidatorsResult
+  },
+  {
+    name: "platform.getFeeConfig",
+    handler: "getFeeConfig",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validatePlatformGetFeeConfigParams,
+    validateResult: validators.validatePlatformGetFeeConfigResult,
+    writeResult: validators.writePlatformGetFeeConfigResult
+  },
+  {
+    name: "platform.getFeeState",
+    handler: "getFeeState",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validatePlatformGetFeeStateParams,
+    validateResult: validators.validatePlatformGetFeeStateResult,
+    writeResult: validators.writePlatformGetFeeStateResult
+  },
+  {
+    name: "platform.getHeight",
+    handler: "getHeight",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validatePlatformGetHeightParams,
+    validateResult: validators.validatePlatformGetHeightResult,
+    writeResult: validators.writePlatformGetHeightResult
+  },
+  {
+    name: "platform.getL1Validator",
+    handler: "getL1Validator",
+    params: ["validationID"],
+    byName: true,
+    shape: { properties: { VALIDATIONID: { name: "validationID" } } },
+    validateParams: validators.validatePlatformGetL1ValidatorParams,
+    validateResult: validators.validatePlatformGetL1ValidatorResult,
+    writeResult: validators.writePlatformGetL1ValidatorResult
+  },
+  {
+    name: "platform.getProposedHeight",
+    handler: "getProposedHeight",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validatePlatformGetProposedHeightParams,
+    validateResult: validators.validatePlatformGetProposedHeightResult,
+    writeResult: validators.writePlatformGetProposedHeightResult
+  },
+  {
+    name: "platform.getMinStake",
+    handler: "getMinStake",
+    params: ["subnetID"],
+    byName: true,
+    shape: { properties: { SUBNETID: { name: "subnetID" } } },
+    validateParams: validators.validatePlatformGetMinStakeParams,
+    validateResult: validators.validatePlatformGetMinStakeResult,
+    writeResult: validators.writePlatformGetMinStakeResult
+  },
+  {
+    name: "platform.getRewardUTXOs",
+    handler: "getRewardUTXOs",
+    params: ["txID", "encoding"],
+    byName: true,
+    shape: { properties: { TXID: { name: "txID" }, ENCODING: { name: "encoding" } } },
+    validateParams: validators.validatePlatformGetRewardUTXOsParams,
+    validateResult: validators.validatePlatformGetRewardUTXOsResult,
+    writeResult: validators.writePlatformGetRewardUTXOsResult
+  },
+  {
+    name: "platform.getStake",
+    handler: "getStake",
+    params: ["addresses", "validatorsOnly", "encoding"],
+    byName: true,
+    shape: {
+      properties: {
+        ADDRESSES: { name: "addresses" },
+        VALIDATORSONLY: { name: "validatorsOnly" },
+        ENCODING: { name: "encoding" }
+      }
+    },
+    validateParams: validators.validatePlatformGetStakeParams,
+    validateResult: validators.validatePlatformGetStakeResult,
+    writeResult: validators.writePlatformGetStakeResult
+  },
+  {
+    name: "platform.getStakingAssetID",
+    handler: "getStakingAssetID",
+    params: ["subnetID"],
+    byName: true,
+    shape: { properties: { SUBNETID: { name: "subnetID" } } },
+    validateParams: validators.validatePlatformGetStakingAssetIDParams,
+    validateResult: validators.validatePlatformGetStakingAssetIDResult,
+    writeResult: validators.writePlatformGetStakingAssetIDResult
+  },
+  {
+    name: "platform.getSubnet",
+    handler: "getSubnet",
+    params: ["subnetID"],
+    byName: true,
+    shape: { properties: { SUBNETID: { name: "subnetID" } } },
+    validateParams: validators.validatePlatformGetSubnetParams,
+    validateResult: validators.validatePlatformGetSubnetResult,
+    writeResult: validators.writePlatformGetSubnetResult
+  },
+  {
+    name: "platform.getSubnets",
+    handler: "getSubnets",
+    params: ["ids"],
+    byName: true,
+    shape: { properties: { IDS: { name: "ids" } } },
+    validateParams: validators.validatePlatformGetSubnetsParams,
+    validateResult: validators.validatePlatformGetSubnetsResult,
+    writeResult: validators.writePlatformGetSubnetsResult
+  },
+  {
+    name: "platform.getTimestamp",
+    handler: "getTimestamp",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validatePlatformGetTimestampParams,
+    validateResult: validators.validatePlatformGetTimestampResult,
+    writeResult: validators.writePlatformGetTimestampResult
+  },
+  {
+    name: "platform.getTotalStake",
+    handler: "getTotalStake",
+    params: ["subnetID"],
+    byName: true,
+    shape: { properties: { SUBNETID: { name: "subnetID" } } },
+    validateParams: validators.validatePlatformGetTotalStakeParams,
+    validateResult: validators.validatePlatformGetTotalStakeResult,
+    writeResult: validators.writePlatformGetTotalStakeResult
+  },
+  {
+    name: "platform.getTx",
+    handler: "getTx",
+    params: ["txID", "encoding"],
+    byName: true,
+    shape: { properties: { TXID: { name: "txID" }, ENCODING: { name: "encoding" } } },
+    validateParams: validators.validatePlatformGetTxParams,
+    validateResult: validators.validatePlatformGetTxResult,
+    writeResult: validators.writePlatformGetTxResult
+  },
+  {
+    name: "platform.getTxStatus",
+    handler: "getTxStatus",
+    params: ["txID"],
+    byName: true,
+    shape: { properties: { TXID: { name: "txID" } } },
+    validateParams: validators.validatePlatformGetTxStatusParams,
+    validateResult: validators.validatePlatformGetTxStatusResult,
+    writeResult: validators.writePlatformGetTxStatusResult
+  },
+  {
+    name: "platform.getUTXOs",
+    handler: "getUTXOs",
+    params: ["addresses", "limit", "startIndex", "sourceChain", "encoding"],
+    byName: true,
+    shape: {
+      properties: {
+        ADDRESSES: { name: "addresses" },
+        LIMIT: { name: "limit" },
+        STARTINDEX: {
+          name: "startIndex",
+          shape: { properties: { ADDRESS: { name: "address" }, UTXO: { name: "utxo" } } }
+        },
+        SOURCECHAIN: { name: "sourceChain" },
+        ENCODING: { name: "encoding" }
+      }
+    },
+    validateParams: validators.validatePlatformGetUTXOsParams,
+    validateResult: validators.validatePlatformGetUTXOsResult,
+    writeResult: validators.writePlatformGetUTXOsResult
+  },
+  {
+    name: "platform.getValidatorsAt",
+    handler: "getValidatorsAt",
+    params: ["height", "subnetID"],
+    byName: true,
+    shape: { properties: { HEIGHT: { name: "height" }, SUBNETID: { name: "subnetID" } } },
+    validateParams: validators.validatePlatformGetValidatorsAtParams,
+    validateResult: validators.validatePlatformGetValidatorsAtResult,
+    writeResult: validators.writePlatformGetValidatorsAtResult
+  },
+  {
+    name: "platform.getValidatorFeeConfig",
+    handler: "getValidatorFeeConfig",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validatePlatformGetValidatorFeeConfigParams,
+    validateResult: validators.validatePlatformGetValidatorFeeConfigResult,
+    writeResult: validators.writePlatformGetValidatorFeeConfigResult
+  },
+  {
+    name: "platform.getValidatorFeeState",
+    handler: "getValidatorFeeState",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validatePlatformGetValidatorFeeStateParams,
+    validateResult: validators.validatePlatformGetValidatorFeeStateResult,
+    writeResult: validators.writePlatformGetValidatorFeeStateResult
+  },
+  {
+    name: "platform.issueTx",
+    handler: "issueTx",
+    params: ["tx", "encoding"],
+    byName: true,
+    shape: { properties: { TX: { name: "tx" }, ENCODING: { name: "encoding" } } },
+    validateParams: validators.validatePlatformIssueTxParams,
+    validateResult: validators.validatePlatformIssueTxResult,
+    writeResult: validators.writePlatformIssueTxResult
+  },
+  {
+    name: "platform.sampleValidators",
+    handler: "sampleValidators",
+    params: ["size", "subnetID"],
+    byName: true,
+    shape: { properties: { SIZE: { name: "size" }, SUBNETID: { name: "subnetID" } } },
+    validateParams: validators.validatePlatformSampleValidatorsParams,
+    validateResult: validators.validatePlatformSampleValidatorsResult,
+    writeResult: validators.writePlatformSampleValidatorsResult
+  },
+  {
+    name: "platform.validatedBy",
+    handler: "validatedBy",
+    params: ["blockchainID"],
+    byName: true,
+    shape: { properties: { BLOCKCHAINID: { name: "blockchainID" } } },
+    validateParams: validators.validatePlatformValidatedByParams,
+    validateResult: validators.validatePlatformValidatedByResult,
+    writeResult: validators.writePlatformValidatedByResult
+  },
+  {
+    name: "platform.validates",
+    handler: "validates",
+    params: ["subnetID"],
+    byName: true,
+    shape: { properties: { SUBNETID: { name: "subnetID" } } },
+    validateParams: validators.validatePlatformValidatesParams,
+    validateResult: validators.validatePlatformValidatesResult,
+    writeResult: validators.writePlatformValidatesResult
+  }
 ];
 export function createPChainEndpoint(handlers, options) {
-  return createEndpoint({ name: "p-chain", methods: pChainMethods, document: pChainDocument, invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" }, handlers, options);
+  const definition = {
+    name: "p-chain",
+    methods: pChainMethods,
+    document: pChainDocument,
+    invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
+  };
+  return createEndpoint(definition, handlers, options);
 }

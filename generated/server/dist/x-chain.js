@@ -3,19 +3,157 @@ import { createEndpoint } from "./runtime/endpoint.js";
 import { xChainDocument } from "./documents/x-chain.js";
 import * as validators from "./validators/x-chain.js";
 export const xChainMethods = [
-  { name: "avm.getAddressTxs", handler: "getAddressTxs", params: ["address", "assetID", "cursor", "pageSize"], byName: true, shape: { "p": { "ADDRESS": ["address", 0, 0], "ASSETID": ["assetID", 0, 0], "CURSOR": ["cursor", 0, 0], "PAGESIZE": ["pageSize", 0, 0] } }, validateParams: validators.validateAvmGetAddressTxsParams, validateResult: validators.validateAvmGetAddressTxsResult, writeResult: validators.writeAvmGetAddressTxsResult },
-  { name: "avm.getAllBalances", handler: "getAllBalances", params: ["address", "includePartial"], byName: true, shape: { "p": { "ADDRESS": ["address", 0, 0], "INCLUDEPARTIAL": ["includePartial", 0, 0] } }, validateParams: validators.validateAvmGetAllBalancesParams, validateResult: validators.validateAvmGetAllBalancesResult, writeResult: validators.writeAvmGetAllBalancesResult },
-  { name: "avm.getAssetDescription", handler: "getAssetDescription", params: ["assetID"], byName: true, shape: { "p": { "ASSETID": ["assetID", 0, 0] } }, validateParams: validators.validateAvmGetAssetDescriptionParams, validateResult: validators.validateAvmGetAssetDescriptionResult, writeResult: validators.writeAvmGetAssetDescriptionResult },
-  { name: "avm.getBalance", handler: "getBalance", params: ["address", "assetID", "includePartial"], byName: true, shape: { "p": { "ADDRESS": ["address", 0, 0], "ASSETID": ["assetID", 0, 0], "INCLUDEPARTIAL": ["includePartial", 0, 0] } }, validateParams: validators.validateAvmGetBalanceParams, validateResult: validators.validateAvmGetBalanceResult, writeResult: validators.writeAvmGetBalanceResult },
-  { name: "avm.getBlock", handler: "getBlock", params: ["blockID", "encoding"], byName: true, shape: { "p": { "BLOCKID": ["blockID", 0, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.validateAvmGetBlockParams, validateResult: validators.validateAvmGetBlockResult, writeResult: validators.writeAvmGetBlockResult },
-  { name: "avm.getBlockByHeight", handler: "getBlockByHeight", params: ["height", "encoding"], byName: true, shape: { "p": { "HEIGHT": ["height", 0, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.validateAvmGetBlockByHeightParams, validateResult: validators.validateAvmGetBlockByHeightResult, writeResult: validators.writeAvmGetBlockByHeightResult },
-  { name: "avm.getHeight", handler: "getHeight", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validateAvmGetHeightParams, validateResult: validators.validateAvmGetHeightResult, writeResult: validators.writeAvmGetHeightResult },
-  { name: "avm.getTx", handler: "getTx", params: ["txID", "encoding"], byName: true, shape: { "p": { "TXID": ["txID", 0, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.validateAvmGetTxParams, validateResult: validators.validateAvmGetTxResult, writeResult: validators.writeAvmGetTxResult },
-  { name: "avm.getTxFee", handler: "getTxFee", params: [], byName: true, shape: { "p": {} }, validateParams: validators.validateAvmGetTxFeeParams, validateResult: validators.validateAvmGetTxFeeResult, writeResult: validators.writeAvmGetTxFeeResult },
-  { name: "avm.getTxStatus", handler: "getTxStatus", params: ["txID"], byName: true, shape: { "p": { "TXID": ["txID", 0, 0] } }, validateParams: validators.validateAvmGetTxStatusParams, validateResult: validators.validateAvmGetTxStatusResult, writeResult: validators.writeAvmGetTxStatusResult },
-  { name: "avm.getUTXOs", handler: "getUTXOs", params: ["addresses", "limit", "startIndex", "sourceChain", "encoding"], byName: true, shape: { "p": { "ADDRESSES": ["addresses", 0, 0], "LIMIT": ["limit", 0, 0], "STARTINDEX": ["startIndex", { "p": { "ADDRESS": ["address", 0, 0], "UTXO": ["utxo", 0, 0] } }, 0], "SOURCECHAIN": ["sourceChain", 0, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.validateAvmGetUTXOsParams, validateResult: validators.validateAvmGetUTXOsResult, writeResult: validators.writeAvmGetUTXOsResult },
-  { name: "avm.issueTx", handler: "issueTx", params: ["tx", "encoding"], byName: true, shape: { "p": { "TX": ["tx", 0, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.validateAvmIssueTxParams, validateResult: validators.validateAvmIssueTxResult, writeResult: validators.writeAvmIssueTxResult }
+  {
+    name: "avm.getAddressTxs",
+    handler: "getAddressTxs",
+    params: ["address", "assetID", "cursor", "pageSize"],
+    byName: true,
+    shape: {
+      properties: {
+        ADDRESS: { name: "address" },
+        ASSETID: { name: "assetID" },
+        CURSOR: { name: "cursor" },
+        PAGESIZE: { name: "pageSize" }
+      }
+    },
+    validateParams: validators.validateAvmGetAddressTxsParams,
+    validateResult: validators.validateAvmGetAddressTxsResult,
+    writeResult: validators.writeAvmGetAddressTxsResult
+  },
+  {
+    name: "avm.getAllBalances",
+    handler: "getAllBalances",
+    params: ["address", "includePartial"],
+    byName: true,
+    shape: { properties: { ADDRESS: { name: "address" }, INCLUDEPARTIAL: { name: "includePartial" } } },
+    validateParams: validators.validateAvmGetAllBalancesParams,
+    validateResult: validators.validateAvmGetAllBalancesResult,
+    writeResult: validators.writeAvmGetAllBalancesResult
+  },
+  {
+    name: "avm.getAssetDescription",
+    handler: "getAssetDescription",
+    params: ["assetID"],
+    byName: true,
+    shape: { properties: { ASSETID: { name: "assetID" } } },
+    validateParams: validators.validateAvmGetAssetDescriptionParams,
+    validateResult: validators.validateAvmGetAssetDescriptionResult,
+    writeResult: validators.writeAvmGetAssetDescriptionResult
+  },
+  {
+    name: "avm.getBalance",
+    handler: "getBalance",
+    params: ["address", "assetID", "includePartial"],
+    byName: true,
+    shape: {
+      properties: {
+        ADDRESS: { name: "address" },
+        ASSETID: { name: "assetID" },
+        INCLUDEPARTIAL: { name: "includePartial" }
+      }
+    },
+    validateParams: validators.validateAvmGetBalanceParams,
+    validateResult: validators.validateAvmGetBalanceResult,
+    writeResult: validators.writeAvmGetBalanceResult
+  },
+  {
+    name: "avm.getBlock",
+    handler: "getBlock",
+    params: ["blockID", "encoding"],
+    byName: true,
+    shape: { properties: { BLOCKID: { name: "blockID" }, ENCODING: { name: "encoding" } } },
+    validateParams: validators.validateAvmGetBlockParams,
+    validateResult: validators.validateAvmGetBlockResult,
+    writeResult: validators.writeAvmGetBlockResult
+  },
+  {
+    name: "avm.getBlockByHeight",
+    handler: "getBlockByHeight",
+    params: ["height", "encoding"],
+    byName: true,
+    shape: { properties: { HEIGHT: { name: "height" }, ENCODING: { name: "encoding" } } },
+    validateParams: validators.validateAvmGetBlockByHeightParams,
+    validateResult: validators.validateAvmGetBlockByHeightResult,
+    writeResult: validators.writeAvmGetBlockByHeightResult
+  },
+  {
+    name: "avm.getHeight",
+    handler: "getHeight",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateAvmGetHeightParams,
+    validateResult: validators.validateAvmGetHeightResult,
+    writeResult: validators.writeAvmGetHeightResult
+  },
+  {
+    name: "avm.getTx",
+    handler: "getTx",
+    params: ["txID", "encoding"],
+    byName: true,
+    shape: { properties: { TXID: { name: "txID" }, ENCODING: { name: "encoding" } } },
+    validateParams: validators.validateAvmGetTxParams,
+    validateResult: validators.validateAvmGetTxResult,
+    writeResult: validators.writeAvmGetTxResult
+  },
+  {
+    name: "avm.getTxFee",
+    handler: "getTxFee",
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateAvmGetTxFeeParams,
+    validateResult: validators.validateAvmGetTxFeeResult,
+    writeResult: validators.writeAvmGetTxFeeResult
+  },
+  {
+    name: "avm.getTxStatus",
+    handler: "getTxStatus",
+    params: ["txID"],
+    byName: true,
+    shape: { properties: { TXID: { name: "txID" } } },
+    validateParams: validators.validateAvmGetTxStatusParams,
+    validateResult: validators.validateAvmGetTxStatusResult,
+    writeResult: validators.writeAvmGetTxStatusResult
+  },
+  {
+    name: "avm.getUTXOs",
+    handler: "getUTXOs",
+    params: ["addresses", "limit", "startIndex", "sourceChain", "encoding"],
+    byName: true,
+    shape: {
+      properties: {
+        ADDRESSES: { name: "addresses" },
+        LIMIT: { name: "limit" },
+        STARTINDEX: {
+          name: "startIndex",
+          shape: { properties: { ADDRESS: { name: "address" }, UTXO: { name: "utxo" } } }
+        },
+        SOURCECHAIN: { name: "sourceChain" },
+        ENCODING: { name: "encoding" }
+      }
+    },
+    validateParams: validators.validateAvmGetUTXOsParams,
+    validateResult: validators.validateAvmGetUTXOsResult,
+    writeResult: validators.writeAvmGetUTXOsResult
+  },
+  {
+    name: "avm.issueTx",
+    handler: "issueTx",
+    params: ["tx", "encoding"],
+    byName: true,
+    shape: { properties: { TX: { name: "tx" }, ENCODING: { name: "encoding" } } },
+    validateParams: validators.validateAvmIssueTxParams,
+    validateResult: validators.validateAvmIssueTxResult,
+    writeResult: validators.writeAvmIssueTxResult
+  }
 ];
 export function createXChainEndpoint(handlers, options) {
-  return createEndpoint({ name: "x-chain", methods: xChainMethods, document: xChainDocument, invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" }, handlers, options);
+  const definition = {
+    name: "x-chain",
+    methods: xChainMethods,
+    document: xChainDocument,
+    invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
+  };
+  return createEndpoint(definition, handlers, options);
 }

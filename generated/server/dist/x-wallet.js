@@ -3,8 +3,23 @@ import { createEndpoint } from "./runtime/endpoint.js";
 import { xWalletDocument } from "./documents/x-wallet.js";
 import * as validators from "./validators/x-wallet.js";
 export const xWalletMethods = [
-  { name: "wallet.issueTx", handler: "issueTx", params: ["tx", "encoding"], byName: true, shape: { "p": { "TX": ["tx", 0, 0], "ENCODING": ["encoding", 0, 0] } }, validateParams: validators.validateWalletIssueTxParams, validateResult: validators.validateWalletIssueTxResult, writeResult: validators.writeWalletIssueTxResult }
+  {
+    name: "wallet.issueTx",
+    handler: "issueTx",
+    params: ["tx", "encoding"],
+    byName: true,
+    shape: { properties: { TX: { name: "tx" }, ENCODING: { name: "encoding" } } },
+    validateParams: validators.validateWalletIssueTxParams,
+    validateResult: validators.validateWalletIssueTxResult,
+    writeResult: validators.writeWalletIssueTxResult
+  }
 ];
 export function createXWalletEndpoint(handlers, options) {
-  return createEndpoint({ name: "x-wallet", methods: xWalletMethods, document: xWalletDocument, invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" }, handlers, options);
+  const definition = {
+    name: "x-wallet",
+    methods: xWalletMethods,
+    document: xWalletDocument,
+    invalidArgument: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls"
+  };
+  return createEndpoint(definition, handlers, options);
 }

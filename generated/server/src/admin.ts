@@ -98,16 +98,112 @@ export interface AdminHandlers {
 
 /** What the RPC layer knows of each method of AvalancheGo Admin API: wire name, params, how to decode and validate them. */
 export const adminMethods: readonly MethodSpec[] = [
-  { name: 'admin.alias', handler: 'alias', params: ["endpoint","alias"], byName: true, shape: {"p":{"ENDPOINT":["endpoint",0,0],"ALIAS":["alias",0,0]}}, validateParams: validators.validateAdminAliasParams, validateResult: validators.validateAdminAliasResult, writeResult: validators.writeAdminAliasResult },
-  { name: 'admin.aliasChain', handler: 'aliasChain', params: ["chain","alias"], byName: true, shape: {"p":{"CHAIN":["chain",0,0],"ALIAS":["alias",0,0]}}, validateParams: validators.validateAdminAliasChainParams, validateResult: validators.validateAdminAliasChainResult, writeResult: validators.writeAdminAliasChainResult },
-  { name: 'admin.getChainAliases', handler: 'getChainAliases', params: ["chain"], byName: true, shape: {"p":{"CHAIN":["chain",0,0]}}, validateParams: validators.validateAdminGetChainAliasesParams, validateResult: validators.validateAdminGetChainAliasesResult, writeResult: validators.writeAdminGetChainAliasesResult },
-  { name: 'admin.getLoggerLevel', handler: 'getLoggerLevel', params: ["loggerName"], byName: true, shape: {"p":{"LOGGERNAME":["loggerName",0,0]}}, validateParams: validators.validateAdminGetLoggerLevelParams, validateResult: validators.validateAdminGetLoggerLevelResult, writeResult: validators.writeAdminGetLoggerLevelResult },
-  { name: 'admin.loadVMs', handler: 'loadVMs', params: [], byName: true, shape: {"p":{}}, validateParams: validators.validateAdminLoadVMsParams, validateResult: validators.validateAdminLoadVMsResult, writeResult: validators.writeAdminLoadVMsResult },
-  { name: 'admin.lockProfile', handler: 'lockProfile', params: [], byName: true, shape: {"p":{}}, validateParams: validators.validateAdminLockProfileParams, validateResult: validators.validateAdminLockProfileResult, writeResult: validators.writeAdminLockProfileResult },
-  { name: 'admin.memoryProfile', handler: 'memoryProfile', params: [], byName: true, shape: {"p":{}}, validateParams: validators.validateAdminMemoryProfileParams, validateResult: validators.validateAdminMemoryProfileResult, writeResult: validators.writeAdminMemoryProfileResult },
-  { name: 'admin.setLoggerLevel', handler: 'setLoggerLevel', params: ["loggerName","logLevel","displayLevel"], byName: true, shape: {"p":{"LOGGERNAME":["loggerName",0,0],"LOGLEVEL":["logLevel",0,0],"DISPLAYLEVEL":["displayLevel",0,0]}}, validateParams: validators.validateAdminSetLoggerLevelParams, validateResult: validators.validateAdminSetLoggerLevelResult, writeResult: validators.writeAdminSetLoggerLevelResult },
-  { name: 'admin.startCPUProfiler', handler: 'startCPUProfiler', params: [], byName: true, shape: {"p":{}}, validateParams: validators.validateAdminStartCPUProfilerParams, validateResult: validators.validateAdminStartCPUProfilerResult, writeResult: validators.writeAdminStartCPUProfilerResult },
-  { name: 'admin.stopCPUProfiler', handler: 'stopCPUProfiler', params: [], byName: true, shape: {"p":{}}, validateParams: validators.validateAdminStopCPUProfilerParams, validateResult: validators.validateAdminStopCPUProfilerResult, writeResult: validators.writeAdminStopCPUProfilerResult },
+  {
+    name: 'admin.alias',
+    handler: 'alias',
+    params: ['endpoint', 'alias'],
+    byName: true,
+    shape: { properties: { ENDPOINT: { name: 'endpoint' }, ALIAS: { name: 'alias' } } },
+    validateParams: validators.validateAdminAliasParams,
+    validateResult: validators.validateAdminAliasResult,
+    writeResult: validators.writeAdminAliasResult,
+  },
+  {
+    name: 'admin.aliasChain',
+    handler: 'aliasChain',
+    params: ['chain', 'alias'],
+    byName: true,
+    shape: { properties: { CHAIN: { name: 'chain' }, ALIAS: { name: 'alias' } } },
+    validateParams: validators.validateAdminAliasChainParams,
+    validateResult: validators.validateAdminAliasChainResult,
+    writeResult: validators.writeAdminAliasChainResult,
+  },
+  {
+    name: 'admin.getChainAliases',
+    handler: 'getChainAliases',
+    params: ['chain'],
+    byName: true,
+    shape: { properties: { CHAIN: { name: 'chain' } } },
+    validateParams: validators.validateAdminGetChainAliasesParams,
+    validateResult: validators.validateAdminGetChainAliasesResult,
+    writeResult: validators.writeAdminGetChainAliasesResult,
+  },
+  {
+    name: 'admin.getLoggerLevel',
+    handler: 'getLoggerLevel',
+    params: ['loggerName'],
+    byName: true,
+    shape: { properties: { LOGGERNAME: { name: 'loggerName' } } },
+    validateParams: validators.validateAdminGetLoggerLevelParams,
+    validateResult: validators.validateAdminGetLoggerLevelResult,
+    writeResult: validators.writeAdminGetLoggerLevelResult,
+  },
+  {
+    name: 'admin.loadVMs',
+    handler: 'loadVMs',
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateAdminLoadVMsParams,
+    validateResult: validators.validateAdminLoadVMsResult,
+    writeResult: validators.writeAdminLoadVMsResult,
+  },
+  {
+    name: 'admin.lockProfile',
+    handler: 'lockProfile',
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateAdminLockProfileParams,
+    validateResult: validators.validateAdminLockProfileResult,
+    writeResult: validators.writeAdminLockProfileResult,
+  },
+  {
+    name: 'admin.memoryProfile',
+    handler: 'memoryProfile',
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateAdminMemoryProfileParams,
+    validateResult: validators.validateAdminMemoryProfileResult,
+    writeResult: validators.writeAdminMemoryProfileResult,
+  },
+  {
+    name: 'admin.setLoggerLevel',
+    handler: 'setLoggerLevel',
+    params: ['loggerName', 'logLevel', 'displayLevel'],
+    byName: true,
+    shape: {
+      properties: {
+        LOGGERNAME: { name: 'loggerName' },
+        LOGLEVEL: { name: 'logLevel' },
+        DISPLAYLEVEL: { name: 'displayLevel' },
+      },
+    },
+    validateParams: validators.validateAdminSetLoggerLevelParams,
+    validateResult: validators.validateAdminSetLoggerLevelResult,
+    writeResult: validators.writeAdminSetLoggerLevelResult,
+  },
+  {
+    name: 'admin.startCPUProfiler',
+    handler: 'startCPUProfiler',
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateAdminStartCPUProfilerParams,
+    validateResult: validators.validateAdminStartCPUProfilerResult,
+    writeResult: validators.writeAdminStartCPUProfilerResult,
+  },
+  {
+    name: 'admin.stopCPUProfiler',
+    handler: 'stopCPUProfiler',
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateAdminStopCPUProfilerParams,
+    validateResult: validators.validateAdminStopCPUProfilerResult,
+    writeResult: validators.writeAdminStopCPUProfilerResult,
+  },
 ];
 
 /**
@@ -116,5 +212,11 @@ export const adminMethods: readonly MethodSpec[] = [
  * without one answers as a node that does not have it ("can't find method").
  */
 export function createAdminEndpoint(handlers: Partial<AdminHandlers>, options?: EndpointOptions): Endpoint {
-  return createEndpoint({ name: 'admin', methods: adminMethods, document: adminDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
+  const definition = {
+    name: 'admin',
+    methods: adminMethods,
+    document: adminDocument,
+    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls',
+  };
+  return createEndpoint(definition, handlers, options);
 }

@@ -26,7 +26,57 @@ export interface AvmStaticHandlers {
 
 /** What the RPC layer knows of each method of AvalancheGo AVM static API: wire name, params, how to decode and validate them. */
 export const avmStaticMethods: readonly MethodSpec[] = [
-  { name: 'avm.buildGenesis', handler: 'buildGenesis', params: ["networkID","genesisData","encoding"], byName: true, shape: {"p":{"NETWORKID":["networkID",0,0],"GENESISDATA":["genesisData",{"m":{"p":{"NAME":["name",0,0],"SYMBOL":["symbol",0,0],"DENOMINATION":["denomination",0,0],"MEMO":["memo",0,0],"INITIALSTATE":["initialState",{"p":{"FIXEDCAP":["fixedCap",{"i":{"p":{"AMOUNT":["amount",0,0],"ADDRESS":["address",0,0]}}},0],"VARIABLECAP":["variableCap",{"i":{"p":{"MINTERS":["minters",0,0],"THRESHOLD":["threshold",0,0]}}},0]}},0]}}},0],"ENCODING":["encoding",0,0]}}, validateParams: validators.validateAvmBuildGenesisParams, validateResult: validators.validateAvmBuildGenesisResult, writeResult: validators.writeAvmBuildGenesisResult },
+  {
+    name: 'avm.buildGenesis',
+    handler: 'buildGenesis',
+    params: ['networkID', 'genesisData', 'encoding'],
+    byName: true,
+    shape: {
+      properties: {
+        NETWORKID: { name: 'networkID' },
+        GENESISDATA: {
+          name: 'genesisData',
+          shape: {
+            values: {
+              properties: {
+                NAME: { name: 'name' },
+                SYMBOL: { name: 'symbol' },
+                DENOMINATION: { name: 'denomination' },
+                MEMO: { name: 'memo' },
+                INITIALSTATE: {
+                  name: 'initialState',
+                  shape: {
+                    properties: {
+                      FIXEDCAP: {
+                        name: 'fixedCap',
+                        shape: {
+                          items: {
+                            properties: { AMOUNT: { name: 'amount' }, ADDRESS: { name: 'address' } },
+                          },
+                        },
+                      },
+                      VARIABLECAP: {
+                        name: 'variableCap',
+                        shape: {
+                          items: {
+                            properties: { MINTERS: { name: 'minters' }, THRESHOLD: { name: 'threshold' } },
+                          },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+        ENCODING: { name: 'encoding' },
+      },
+    },
+    validateParams: validators.validateAvmBuildGenesisParams,
+    validateResult: validators.validateAvmBuildGenesisResult,
+    writeResult: validators.writeAvmBuildGenesisResult,
+  },
 ];
 
 /**
@@ -35,5 +85,11 @@ export const avmStaticMethods: readonly MethodSpec[] = [
  * without one answers as a node that does not have it ("can't find method").
  */
 export function createAvmStaticEndpoint(handlers: Partial<AvmStaticHandlers>, options?: EndpointOptions): Endpoint {
-  return createEndpoint({ name: 'avm-static', methods: avmStaticMethods, document: avmStaticDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
+  const definition = {
+    name: 'avm-static',
+    methods: avmStaticMethods,
+    document: avmStaticDocument,
+    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls',
+  };
+  return createEndpoint(definition, handlers, options);
 }

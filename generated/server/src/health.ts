@@ -42,9 +42,36 @@ export interface HealthHandlers {
 
 /** What the RPC layer knows of each method of AvalancheGo Health API: wire name, params, how to decode and validate them. */
 export const healthMethods: readonly MethodSpec[] = [
-  { name: 'health.health', handler: 'health', params: ["tags"], byName: true, shape: {"p":{"TAGS":["tags",0,1]}}, validateParams: validators.validateHealthHealthParams, validateResult: validators.validateHealthHealthResult, writeResult: validators.writeHealthHealthResult },
-  { name: 'health.readiness', handler: 'readiness', params: ["tags"], byName: true, shape: {"p":{"TAGS":["tags",0,1]}}, validateParams: validators.validateHealthReadinessParams, validateResult: validators.validateHealthReadinessResult, writeResult: validators.writeHealthReadinessResult },
-  { name: 'health.liveness', handler: 'liveness', params: ["tags"], byName: true, shape: {"p":{"TAGS":["tags",0,1]}}, validateParams: validators.validateHealthLivenessParams, validateResult: validators.validateHealthLivenessResult, writeResult: validators.writeHealthLivenessResult },
+  {
+    name: 'health.health',
+    handler: 'health',
+    params: ['tags'],
+    byName: true,
+    shape: { properties: { TAGS: { name: 'tags', nullable: true } } },
+    validateParams: validators.validateHealthHealthParams,
+    validateResult: validators.validateHealthHealthResult,
+    writeResult: validators.writeHealthHealthResult,
+  },
+  {
+    name: 'health.readiness',
+    handler: 'readiness',
+    params: ['tags'],
+    byName: true,
+    shape: { properties: { TAGS: { name: 'tags', nullable: true } } },
+    validateParams: validators.validateHealthReadinessParams,
+    validateResult: validators.validateHealthReadinessResult,
+    writeResult: validators.writeHealthReadinessResult,
+  },
+  {
+    name: 'health.liveness',
+    handler: 'liveness',
+    params: ['tags'],
+    byName: true,
+    shape: { properties: { TAGS: { name: 'tags', nullable: true } } },
+    validateParams: validators.validateHealthLivenessParams,
+    validateResult: validators.validateHealthLivenessResult,
+    writeResult: validators.writeHealthLivenessResult,
+  },
 ];
 
 /**
@@ -53,5 +80,11 @@ export const healthMethods: readonly MethodSpec[] = [
  * without one answers as a node that does not have it ("can't find method").
  */
 export function createHealthEndpoint(handlers: Partial<HealthHandlers>, options?: EndpointOptions): Endpoint {
-  return createEndpoint({ name: 'health', methods: healthMethods, document: healthDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
+  const definition = {
+    name: 'health',
+    methods: healthMethods,
+    document: healthDocument,
+    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls',
+  };
+  return createEndpoint(definition, handlers, options);
 }

@@ -63,11 +63,69 @@ export interface KeystoreHandlers {
 
 /** What the RPC layer knows of each method of AvalancheGo Keystore API: wire name, params, how to decode and validate them. */
 export const keystoreMethods: readonly MethodSpec[] = [
-  { name: 'keystore.createUser', handler: 'createUser', params: ["username","password"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0]}}, validateParams: validators.validateKeystoreCreateUserParams, validateResult: validators.validateKeystoreCreateUserResult, writeResult: validators.writeKeystoreCreateUserResult },
-  { name: 'keystore.deleteUser', handler: 'deleteUser', params: ["username","password"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0]}}, validateParams: validators.validateKeystoreDeleteUserParams, validateResult: validators.validateKeystoreDeleteUserResult, writeResult: validators.writeKeystoreDeleteUserResult },
-  { name: 'keystore.exportUser', handler: 'exportUser', params: ["username","password","encoding"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0],"ENCODING":["encoding",0,0]}}, validateParams: validators.validateKeystoreExportUserParams, validateResult: validators.validateKeystoreExportUserResult, writeResult: validators.writeKeystoreExportUserResult },
-  { name: 'keystore.importUser', handler: 'importUser', params: ["username","password","user","encoding"], byName: true, shape: {"p":{"USERNAME":["username",0,0],"PASSWORD":["password",0,0],"USER":["user",0,0],"ENCODING":["encoding",0,0]}}, validateParams: validators.validateKeystoreImportUserParams, validateResult: validators.validateKeystoreImportUserResult, writeResult: validators.writeKeystoreImportUserResult },
-  { name: 'keystore.listUsers', handler: 'listUsers', params: [], byName: true, shape: {"p":{}}, validateParams: validators.validateKeystoreListUsersParams, validateResult: validators.validateKeystoreListUsersResult, writeResult: validators.writeKeystoreListUsersResult },
+  {
+    name: 'keystore.createUser',
+    handler: 'createUser',
+    params: ['username', 'password'],
+    byName: true,
+    shape: { properties: { USERNAME: { name: 'username' }, PASSWORD: { name: 'password' } } },
+    validateParams: validators.validateKeystoreCreateUserParams,
+    validateResult: validators.validateKeystoreCreateUserResult,
+    writeResult: validators.writeKeystoreCreateUserResult,
+  },
+  {
+    name: 'keystore.deleteUser',
+    handler: 'deleteUser',
+    params: ['username', 'password'],
+    byName: true,
+    shape: { properties: { USERNAME: { name: 'username' }, PASSWORD: { name: 'password' } } },
+    validateParams: validators.validateKeystoreDeleteUserParams,
+    validateResult: validators.validateKeystoreDeleteUserResult,
+    writeResult: validators.writeKeystoreDeleteUserResult,
+  },
+  {
+    name: 'keystore.exportUser',
+    handler: 'exportUser',
+    params: ['username', 'password', 'encoding'],
+    byName: true,
+    shape: {
+      properties: {
+        USERNAME: { name: 'username' },
+        PASSWORD: { name: 'password' },
+        ENCODING: { name: 'encoding' },
+      },
+    },
+    validateParams: validators.validateKeystoreExportUserParams,
+    validateResult: validators.validateKeystoreExportUserResult,
+    writeResult: validators.writeKeystoreExportUserResult,
+  },
+  {
+    name: 'keystore.importUser',
+    handler: 'importUser',
+    params: ['username', 'password', 'user', 'encoding'],
+    byName: true,
+    shape: {
+      properties: {
+        USERNAME: { name: 'username' },
+        PASSWORD: { name: 'password' },
+        USER: { name: 'user' },
+        ENCODING: { name: 'encoding' },
+      },
+    },
+    validateParams: validators.validateKeystoreImportUserParams,
+    validateResult: validators.validateKeystoreImportUserResult,
+    writeResult: validators.writeKeystoreImportUserResult,
+  },
+  {
+    name: 'keystore.listUsers',
+    handler: 'listUsers',
+    params: [],
+    byName: true,
+    shape: { properties: {} },
+    validateParams: validators.validateKeystoreListUsersParams,
+    validateResult: validators.validateKeystoreListUsersResult,
+    writeResult: validators.writeKeystoreListUsersResult,
+  },
 ];
 
 /**
@@ -76,5 +134,11 @@ export const keystoreMethods: readonly MethodSpec[] = [
  * without one answers as a node that does not have it ("can't find method").
  */
 export function createKeystoreEndpoint(handlers: Partial<KeystoreHandlers>, options?: EndpointOptions): Endpoint {
-  return createEndpoint({ name: 'keystore', methods: keystoreMethods, document: keystoreDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
+  const definition = {
+    name: 'keystore',
+    methods: keystoreMethods,
+    document: keystoreDocument,
+    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls',
+  };
+  return createEndpoint(definition, handlers, options);
 }

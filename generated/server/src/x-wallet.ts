@@ -27,7 +27,16 @@ export interface XWalletHandlers {
 
 /** What the RPC layer knows of each method of AvalancheGo X-Chain wallet API: wire name, params, how to decode and validate them. */
 export const xWalletMethods: readonly MethodSpec[] = [
-  { name: 'wallet.issueTx', handler: 'issueTx', params: ["tx","encoding"], byName: true, shape: {"p":{"TX":["tx",0,0],"ENCODING":["encoding",0,0]}}, validateParams: validators.validateWalletIssueTxParams, validateResult: validators.validateWalletIssueTxResult, writeResult: validators.writeWalletIssueTxResult },
+  {
+    name: 'wallet.issueTx',
+    handler: 'issueTx',
+    params: ['tx', 'encoding'],
+    byName: true,
+    shape: { properties: { TX: { name: 'tx' }, ENCODING: { name: 'encoding' } } },
+    validateParams: validators.validateWalletIssueTxParams,
+    validateResult: validators.validateWalletIssueTxResult,
+    writeResult: validators.writeWalletIssueTxResult,
+  },
 ];
 
 /**
@@ -36,5 +45,11 @@ export const xWalletMethods: readonly MethodSpec[] = [
  * without one answers as a node that does not have it ("can't find method").
  */
 export function createXWalletEndpoint(handlers: Partial<XWalletHandlers>, options?: EndpointOptions): Endpoint {
-  return createEndpoint({ name: 'x-wallet', methods: xWalletMethods, document: xWalletDocument, invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls' }, handlers, options);
+  const definition = {
+    name: 'x-wallet',
+    methods: xWalletMethods,
+    document: xWalletDocument,
+    invalidArgument: 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls',
+  };
+  return createEndpoint(definition, handlers, options);
 }

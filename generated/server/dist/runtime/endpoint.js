@@ -42,7 +42,7 @@ export function createEndpoint(definition, handlers, options = {}) {
       handler: "rpc.discover",
       params: [],
       byName: true,
-      shape: { p: {} },
+      shape: { properties: {} },
       validateParams: acceptAll,
       validateResult: acceptAll
     });

@@ -135,7 +135,10 @@ export const avalancheFormats = {
     return dash > 0 && bech32Decode(value.slice(dash + 1))?.payload.length === 20;
   }
 };
-const DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt ]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
+const DATE = String.raw`\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])`;
+const TIME = String.raw`([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?`;
+const OFFSET = String.raw`([Zz]|[+-]([01]\d|2[0-3]):?[0-5]\d)`;
+const DATE_TIME = new RegExp(`^${DATE}[Tt ]${TIME}${OFFSET}$`);
 function validDate(text) {
   if (!DATE_TIME.test(text)) return false;
   const [year, month, day] = text.slice(0, 10).split("-").map(Number);

@@ -46,12 +46,12 @@ export function nodeArgs(params) {
   return void 0;
 }
 export function foldValue(value, shape) {
-  if (shape === 0) return value;
-  if ((shape.p || shape.m) && isObject(value)) return foldObject(value, shape);
-  if (shape.i && Array.isArray(value)) {
+  if (shape === void 0) return value;
+  if ((shape.properties || shape.values) && isObject(value)) return foldObject(value, shape);
+  if (shape.items && Array.isArray(value)) {
     let out;
     for (let i = 0; i < value.length; i++) {
-      const item = foldValue(value[i], shape.i);
+      const item = foldValue(value[i], shape.items);
       if (out === void 0 && item !== value[i]) out = value.slice(0, i);
       out?.push(item);
     }
@@ -64,19 +64,19 @@ function foldObject(value, shape) {
   return value;
 }
 function keptAsIs(key, child, shape) {
-  const declared = shape.p?.[foldKey(key)];
+  const declared = shape.properties?.[foldKey(key)];
   if (declared)
-    return declared[0] === key && (child !== null || declared[2] === 1) && foldValue(child, declared[1]) === child;
-  return shape.m !== void 0 && foldValue(child, shape.m) === child;
+    return declared.name === key && (child !== null || declared.nullable === true) && foldValue(child, declared.shape) === child;
+  return shape.values !== void 0 && foldValue(child, shape.values) === child;
 }
 function copyObject(value, shape) {
   const out = {};
   for (const key in value) {
     const child = value[key];
-    const declared = shape.p?.[foldKey(key)];
+    const declared = shape.properties?.[foldKey(key)];
     if (declared) {
-      if (child !== null || declared[2]) setMember(out, declared[0], foldValue(child, declared[1]));
-    } else if (shape.m) setMember(out, key, foldValue(child, shape.m));
+      if (child !== null || declared.nullable) setMember(out, declared.name, foldValue(child, declared.shape));
+    } else if (shape.values) setMember(out, key, foldValue(child, shape.values));
   }
   return out;
 }

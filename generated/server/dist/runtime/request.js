@@ -92,7 +92,8 @@ function fromParsed(parsed, body) {
     } else if (typeof member.value === "string") {
       request[field === "jsonrpc" ? "version" : "method"] = member.value;
     } else if (member.value !== null) {
-      request.typeError ??= `json: cannot unmarshal ${kindOf(member.value)} into Go struct field serverRequest.${field} of type string`;
+      const kind = kindOf(member.value);
+      request.typeError ??= `json: cannot unmarshal ${kind} into Go struct field serverRequest.${field} of type string`;
     }
   }
   return request;

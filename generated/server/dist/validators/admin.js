@@ -3,8 +3,1342 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateAdminAliasParams = budgeted(validate22);const schema7 = {"type":"object","properties":{"endpoint":{"type":"string"},"alias":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminAlias"}},"required":["endpoint","alias"]};const schema8 = {"type":"string","maxLength":512,"description":"A new name, at most 512 bytes (the node counts UTF-8 bytes; for ASCII that is 512 characters). A longer alias fails with \"alias length is too long\"."};const func2 = ucs2length;function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(func2(data) > 512){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate23.errors = vErrors;return errors === 0;}function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.endpoint === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.alias === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.endpoint !== undefined){if(typeof data.endpoint !== "string"){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/endpoint",schemaPath:"#/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.alias !== undefined){if(!(validate23(data.alias, {instancePath:instancePath+"/alias",parentData:data,parentDataProperty:"alias",rootData}))){if (vErrors === null) vErrors = validate23.errors; else for (const e of validate23.errors) keep(vErrors, e);errors += validate23.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate22.errors = vErrors;return errors === 0;}export const validateAdminAliasResult = budgeted(validate25);const schema9 = {"type":"object","description":"An empty object: the node answers `{}` when a call has no data to return.","additionalProperties":false,"properties":{}};function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){for(const key0 in data){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate25.errors = vErrors;return errors === 0;}export const validateAdminAliasChainParams = budgeted(validate26);const schema10 = {"type":"object","properties":{"chain":{"type":"string"},"alias":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminAlias"}},"required":["chain","alias"]};function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.chain === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chain"},message:"must have required property '"+"chain"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.alias === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.chain !== undefined){if(typeof data.chain !== "string"){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.alias !== undefined){if(!(validate23(data.alias, {instancePath:instancePath+"/alias",parentData:data,parentDataProperty:"alias",rootData}))){if (vErrors === null) vErrors = validate23.errors; else for (const e of validate23.errors) keep(vErrors, e);errors += validate23.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate26.errors = vErrors;return errors === 0;}export const validateAdminAliasChainResult = budgeted(validate28);function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){for(const key0 in data){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate28.errors = vErrors;return errors === 0;}export const validateAdminGetChainAliasesParams = budgeted(validate29);const schema12 = {"type":"object","properties":{"chain":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"}},"required":["chain"]};const schema13 = {"type":"string","format":"avax-cb58","pattern":"^[1-9A-HJ-NP-Za-km-z]{32,60}$","description":"A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."};const formats0 = formats["avax-cb58"];const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern0.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats0.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate30.errors = vErrors;return errors === 0;}function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.chain === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chain"},message:"must have required property '"+"chain"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.chain !== undefined){if(!(validate30(data.chain, {instancePath:instancePath+"/chain",parentData:data,parentDataProperty:"chain",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate29.errors = vErrors;return errors === 0;}export const validateAdminGetChainAliasesResult = budgeted(validate32);const schema14 = {"type":"object","required":["aliases"],"additionalProperties":false,"properties":{"aliases":{"type":["array","null"],"items":{"type":"string"},"description":"The chain's aliases, its own ID string included; `null` when the ID names no chain on this node."}}};function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.aliases === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "aliases"},message:"must have required property '"+"aliases"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "aliases")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.aliases !== undefined){let data0 = data.aliases;if((!(Array.isArray(data0))) && (data0 !== null)){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/aliases",schemaPath:"#/properties/aliases/type",keyword:"type",params:{type: schema14.properties.aliases.type},message:"must be array,null"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(typeof data0[i0] !== "string"){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/aliases/" + i0,schemaPath:"#/properties/aliases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}validate32.errors = vErrors;return errors === 0;}export const validateAdminGetLoggerLevelParams = budgeted(validate33);const schema15 = {"type":"object","properties":{"loggerName":{"type":"string"}}};function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.loggerName !== undefined){if(typeof data.loggerName !== "string"){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/loggerName",schemaPath:"#/properties/loggerName/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate33.errors = vErrors;return errors === 0;}export const validateAdminGetLoggerLevelResult = budgeted(validate34);const schema16 = {"type":"object","required":["loggerLevels"],"additionalProperties":false,"properties":{"loggerLevels":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLoggerLevels","description":"The levels of the requested logger, or of every logger when `loggerName` was omitted."}}};const schema17 = {"type":"object","description":"The levels of each logger the call covered, keyed by logger name (a chain alias such as `C`, `P` or `X`, or the node's own loggers such as `main`).","additionalProperties":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLogAndDisplayLevels"}};const schema18 = {"type":"object","description":"The two levels of one logger.","required":["logLevel","displayLevel"],"additionalProperties":false,"properties":{"logLevel":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLogLevel","description":"The lowest level of the messages the logger writes to its log file."},"displayLevel":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLogLevel","description":"The lowest level of the messages the logger prints to the console."}}};const schema19 = {"type":"string","enum":["OFF","FATAL","ERROR","WARN","INFO","TRACE","DEBUG","VERBO"],"description":"A log level as the node reports it, always upper case. From least to most verbose: `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`."};function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data !== "string"){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!((((((((data === "OFF") || (data === "FATAL")) || (data === "ERROR")) || (data === "WARN")) || (data === "INFO")) || (data === "TRACE")) || (data === "DEBUG")) || (data === "VERBO"))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema19.enum},message:"must be equal to one of the allowed values"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate37.errors = vErrors;return errors === 0;}function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.logLevel === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "logLevel"},message:"must have required property '"+"logLevel"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.displayLevel === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "displayLevel"},message:"must have required property '"+"displayLevel"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "logLevel") || (key0 === "displayLevel"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.logLevel !== undefined){if(!(validate37(data.logLevel, {instancePath:instancePath+"/logLevel",parentData:data,parentDataProperty:"logLevel",rootData}))){if (vErrors === null) vErrors = validate37.errors; else for (const e of validate37.errors) keep(vErrors, e);errors += validate37.errors.length;}}if(data.displayLevel !== undefined){if(!(validate37(data.displayLevel, {instancePath:instancePath+"/displayLevel",parentData:data,parentDataProperty:"displayLevel",rootData}))){if (vErrors === null) vErrors = validate37.errors; else for (const e of validate37.errors) keep(vErrors, e);errors += validate37.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate36.errors = vErrors;return errors === 0;}function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){for(const key0 in data){if(!(validate36(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){if (vErrors === null) vErrors = validate36.errors; else for (const e of validate36.errors) keep(vErrors, e);errors += validate36.errors.length;}}}else {const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate35.errors = vErrors;return errors === 0;}function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.loggerLevels === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "loggerLevels"},message:"must have required property '"+"loggerLevels"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "loggerLevels")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.loggerLevels !== undefined){if(!(validate35(data.loggerLevels, {instancePath:instancePath+"/loggerLevels",parentData:data,parentDataProperty:"loggerLevels",rootData}))){if (vErrors === null) vErrors = validate35.errors; else for (const e of validate35.errors) keep(vErrors, e);errors += validate35.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate34.errors = vErrors;return errors === 0;}export const validateAdminLoadVMsParams = budgeted(validate42);const schema20 = {"type":"object","properties":{}};function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate42.errors = vErrors;return errors === 0;}export const validateAdminLoadVMsResult = budgeted(validate43);const schema21 = {"type":"object","required":["newVMs"],"additionalProperties":false,"properties":{"newVMs":{"type":"object","description":"The machines loaded by this call, keyed by VM ID (cb58), each with its aliases other than the ID itself (possibly `[]`). `{}` when nothing new was found.","propertyNames":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"},"additionalProperties":{"type":"array","items":{"type":"string"}}},"failedVMs":{"type":"object","description":"The machines that failed to load, keyed by VM ID (cb58), each with the error message. Absent when none failed.","propertyNames":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"},"additionalProperties":{"type":"string"}}}};function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.newVMs === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "newVMs"},message:"must have required property '"+"newVMs"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!((key0 === "newVMs") || (key0 === "failedVMs"))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.newVMs !== undefined){let data0 = data.newVMs;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){for(const key1 in data0){const _errs4 = errors;if(!(validate30(key1, {instancePath:instancePath+"/newVMs",parentData:data0,parentDataProperty:"newVMs",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}var valid1 = _errs4 === errors;if(!valid1){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/newVMs",schemaPath:"#/properties/newVMs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}for(const key2 in data0){let data1 = data0[key2];if(Array.isArray(data1)){const len0 = data1.length;for(let i0=0; i0<len0; i0++){if(typeof data1[i0] !== "string"){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/newVMs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/newVMs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/newVMs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/newVMs/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/newVMs",schemaPath:"#/properties/newVMs/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}}if(data.failedVMs !== undefined){let data3 = data.failedVMs;if(data3 && typeof data3 == "object" && !Array.isArray(data3)){for(const key3 in data3){const _errs12 = errors;if(!(validate30(key3, {instancePath:instancePath+"/failedVMs",parentData:data3,parentDataProperty:"failedVMs",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}var valid5 = _errs12 === errors;if(!valid5){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/failedVMs",schemaPath:"#/properties/failedVMs/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}}for(const key4 in data3){if(typeof data3[key4] !== "string"){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/failedVMs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/failedVMs/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}}}else {const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/failedVMs",schemaPath:"#/properties/failedVMs/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}}}else {const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}validate43.errors = vErrors;return errors === 0;}export const validateAdminLockProfileParams = budgeted(validate46);const schema22 = {"type":"object","properties":{}};function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate46.errors = vErrors;return errors === 0;}export const validateAdminLockProfileResult = budgeted(validate47);function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){for(const key0 in data){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate47.errors = vErrors;return errors === 0;}export const validateAdminMemoryProfileParams = budgeted(validate48);const schema24 = {"type":"object","properties":{}};function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate48.errors = vErrors;return errors === 0;}export const validateAdminMemoryProfileResult = budgeted(validate49);function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){for(const key0 in data){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate49.errors = vErrors;return errors === 0;}export const validateAdminSetLoggerLevelParams = budgeted(validate50);const schema26 = {"type":"object","properties":{"loggerName":{"type":"string"},"logLevel":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLogLevelParam"},"displayLevel":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLogLevelParam"}}};const schema27 = {"type":"string","pattern":"^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$","description":"A log level to set: one of `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`, matched case-insensitively (`debug` works). Any other string, the empty string included, fails to decode."};const pattern1 = new RegExp("^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$", "u");function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern1.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$"},message:"must match pattern \""+"^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate51.errors = vErrors;return errors === 0;}function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.loggerName !== undefined){if(typeof data.loggerName !== "string"){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/loggerName",schemaPath:"#/properties/loggerName/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}if(data.logLevel !== undefined){if(!(validate51(data.logLevel, {instancePath:instancePath+"/logLevel",parentData:data,parentDataProperty:"logLevel",rootData}))){if (vErrors === null) vErrors = validate51.errors; else for (const e of validate51.errors) keep(vErrors, e);errors += validate51.errors.length;}}if(data.displayLevel !== undefined){if(!(validate51(data.displayLevel, {instancePath:instancePath+"/displayLevel",parentData:data,parentDataProperty:"displayLevel",rootData}))){if (vErrors === null) vErrors = validate51.errors; else for (const e of validate51.errors) keep(vErrors, e);errors += validate51.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate50.errors = vErrors;return errors === 0;}export const validateAdminSetLoggerLevelResult = budgeted(validate54);const schema28 = {"type":"object","required":["loggerLevels"],"additionalProperties":false,"properties":{"loggerLevels":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLoggerLevels","description":"The levels of the affected loggers after the change: the named logger, or every logger when `loggerName` was omitted."}}};function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.loggerLevels === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "loggerLevels"},message:"must have required property '"+"loggerLevels"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "loggerLevels")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.loggerLevels !== undefined){if(!(validate35(data.loggerLevels, {instancePath:instancePath+"/loggerLevels",parentData:data,parentDataProperty:"loggerLevels",rootData}))){if (vErrors === null) vErrors = validate35.errors; else for (const e of validate35.errors) keep(vErrors, e);errors += validate35.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate54.errors = vErrors;return errors === 0;}export const validateAdminStartCPUProfilerParams = budgeted(validate56);const schema29 = {"type":"object","properties":{}};function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate56.errors = vErrors;return errors === 0;}export const validateAdminStartCPUProfilerResult = budgeted(validate57);function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){for(const key0 in data){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate57.errors = vErrors;return errors === 0;}export const validateAdminStopCPUProfilerParams = budgeted(validate58);const schema31 = {"type":"object","properties":{}};function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate58.errors = vErrors;return errors === 0;}export const validateAdminStopCPUProfilerResult = budgeted(validate59);function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){for(const key0 in data){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate59.errors = vErrors;return errors === 0;}
-function f0(v) {
+export const validateAdminAliasParams = budgeted(validate22);
+const schema7 = {
+  "type": "object",
+  "properties": {
+    "endpoint": {
+      "type": "string"
+    },
+    "alias": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminAlias"
+    }
+  },
+  "required": [
+    "endpoint",
+    "alias"
+  ]
+};
+const schema8 = {
+  "type": "string",
+  "maxLength": 512,
+  "description": "A new name, at most 512 bytes (the node counts UTF-8 bytes; for ASCII that is 512 characters). A longer alias fails with \"alias length is too long\"."
+};
+const func2 = ucs2length;
+
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(func2(data) > 512){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate23.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.endpoint === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.alias === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.endpoint !== undefined){
+      if(typeof data.endpoint !== "string"){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/endpoint",schemaPath:"#/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.alias !== undefined){
+      if(!(validate23(data.alias, {instancePath:instancePath+"/alias",parentData:data,parentDataProperty:"alias",rootData}))){
+        if(vErrors === null){
+          vErrors = validate23.errors;
+        }
+        else {
+          for (const e of validate23.errors) keep(vErrors, e);
+        }
+        errors += validate23.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate22.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminAliasResult = budgeted(validate25);
+const schema9 = {
+  "type": "object",
+  "description": "An empty object: the node answers `{}` when a call has no data to return.",
+  "additionalProperties": false,
+  "properties": {}
+};
+
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate25.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminAliasChainParams = budgeted(validate26);
+const schema10 = {
+  "type": "object",
+  "properties": {
+    "chain": {
+      "type": "string"
+    },
+    "alias": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminAlias"
+    }
+  },
+  "required": [
+    "chain",
+    "alias"
+  ]
+};
+
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.chain === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chain"},message:"must have required property '"+"chain"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.alias === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.chain !== undefined){
+      if(typeof data.chain !== "string"){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.alias !== undefined){
+      if(!(validate23(data.alias, {instancePath:instancePath+"/alias",parentData:data,parentDataProperty:"alias",rootData}))){
+        if(vErrors === null){
+          vErrors = validate23.errors;
+        }
+        else {
+          for (const e of validate23.errors) keep(vErrors, e);
+        }
+        errors += validate23.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate26.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminAliasChainResult = budgeted(validate28);
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate28.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminGetChainAliasesParams = budgeted(validate29);
+const schema12 = {
+  "type": "object",
+  "properties": {
+    "chain": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    }
+  },
+  "required": [
+    "chain"
+  ]
+};
+const schema13 = {
+  "type": "string",
+  "format": "avax-cb58",
+  "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
+  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+};
+const formats0 = formats["avax-cb58"];
+const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern0.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats0.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate30.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.chain === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chain"},message:"must have required property '"+"chain"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.chain !== undefined){
+      if(!(validate30(data.chain, {instancePath:instancePath+"/chain",parentData:data,parentDataProperty:"chain",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate29.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminGetChainAliasesResult = budgeted(validate32);
+const schema14 = {
+  "type": "object",
+  "required": [
+    "aliases"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "aliases": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string"
+      },
+      "description": "The chain's aliases, its own ID string included; `null` when the ID names no chain on this node."
+    }
+  }
+};
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.aliases === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "aliases"},message:"must have required property '"+"aliases"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "aliases")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.aliases !== undefined){
+      let data0 = data.aliases;
+      if((!(Array.isArray(data0))) && (data0 !== null)){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/aliases",schemaPath:"#/properties/aliases/type",keyword:"type",params:{type: schema14.properties.aliases.type},message:"must be array,null"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(typeof data0[i0] !== "string"){
+            const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/aliases/" + i0,schemaPath:"#/properties/aliases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null){
+              vErrors = [err3];
+            }
+            else {
+              keep(vErrors, err3);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+  }
+  else {
+    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  validate32.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminGetLoggerLevelParams = budgeted(validate33);
+const schema15 = {
+  "type": "object",
+  "properties": {
+    "loggerName": {
+      "type": "string"
+    }
+  }
+};
+
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.loggerName !== undefined){
+      if(typeof data.loggerName !== "string"){
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/loggerName",schemaPath:"#/properties/loggerName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate33.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminGetLoggerLevelResult = budgeted(validate34);
+const schema16 = {
+  "type": "object",
+  "required": [
+    "loggerLevels"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "loggerLevels": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLoggerLevels",
+      "description": "The levels of the requested logger, or of every logger when `loggerName` was omitted."
+    }
+  }
+};
+const schema17 = {
+  "type": "object",
+  "description": "The levels of each logger the call covered, keyed by logger name (a chain alias such as `C`, `P` or `X`, or the node's own loggers such as `main`).",
+  "additionalProperties": {
+    "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLogAndDisplayLevels"
+  }
+};
+const schema18 = {
+  "type": "object",
+  "description": "The two levels of one logger.",
+  "required": [
+    "logLevel",
+    "displayLevel"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "logLevel": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLogLevel",
+      "description": "The lowest level of the messages the logger writes to its log file."
+    },
+    "displayLevel": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLogLevel",
+      "description": "The lowest level of the messages the logger prints to the console."
+    }
+  }
+};
+const schema19 = {
+  "type": "string",
+  "enum": [
+    "OFF",
+    "FATAL",
+    "ERROR",
+    "WARN",
+    "INFO",
+    "TRACE",
+    "DEBUG",
+    "VERBO"
+  ],
+  "description": "A log level as the node reports it, always upper case. From least to most verbose: `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`."
+};
+
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  if(!((((((((data === "OFF") || (data === "FATAL")) || (data === "ERROR")) || (data === "WARN")) || (data === "INFO")) || (data === "TRACE")) || (data === "DEBUG")) || (data === "VERBO"))){
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema19.enum},message:"must be equal to one of the allowed values"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate37.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.logLevel === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "logLevel"},message:"must have required property '"+"logLevel"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.displayLevel === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "displayLevel"},message:"must have required property '"+"displayLevel"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "logLevel") || (key0 === "displayLevel"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.logLevel !== undefined){
+      if(!(validate37(data.logLevel, {instancePath:instancePath+"/logLevel",parentData:data,parentDataProperty:"logLevel",rootData}))){
+        if(vErrors === null){
+          vErrors = validate37.errors;
+        }
+        else {
+          for (const e of validate37.errors) keep(vErrors, e);
+        }
+        errors += validate37.errors.length;
+      }
+    }
+    if(data.displayLevel !== undefined){
+      if(!(validate37(data.displayLevel, {instancePath:instancePath+"/displayLevel",parentData:data,parentDataProperty:"displayLevel",rootData}))){
+        if(vErrors === null){
+          vErrors = validate37.errors;
+        }
+        else {
+          for (const e of validate37.errors) keep(vErrors, e);
+        }
+        errors += validate37.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate36.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      if(!(validate36(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+        if(vErrors === null){
+          vErrors = validate36.errors;
+        }
+        else {
+          for (const e of validate36.errors) keep(vErrors, e);
+        }
+        errors += validate36.errors.length;
+      }
+    }
+  }
+  else {
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate35.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.loggerLevels === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "loggerLevels"},message:"must have required property '"+"loggerLevels"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "loggerLevels")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.loggerLevels !== undefined){
+      if(!(validate35(data.loggerLevels, {instancePath:instancePath+"/loggerLevels",parentData:data,parentDataProperty:"loggerLevels",rootData}))){
+        if(vErrors === null){
+          vErrors = validate35.errors;
+        }
+        else {
+          for (const e of validate35.errors) keep(vErrors, e);
+        }
+        errors += validate35.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate34.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminLoadVMsParams = budgeted(validate42);
+const schema20 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate42.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminLoadVMsResult = budgeted(validate43);
+const schema21 = {
+  "type": "object",
+  "required": [
+    "newVMs"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "newVMs": {
+      "type": "object",
+      "description": "The machines loaded by this call, keyed by VM ID (cb58), each with its aliases other than the ID itself (possibly `[]`). `{}` when nothing new was found.",
+      "propertyNames": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+      },
+      "additionalProperties": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      }
+    },
+    "failedVMs": {
+      "type": "object",
+      "description": "The machines that failed to load, keyed by VM ID (cb58), each with the error message. Absent when none failed.",
+      "propertyNames": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+      },
+      "additionalProperties": {
+        "type": "string"
+      }
+    }
+  }
+};
+
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.newVMs === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "newVMs"},message:"must have required property '"+"newVMs"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "newVMs") || (key0 === "failedVMs"))){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.newVMs !== undefined){
+      let data0 = data.newVMs;
+      if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+        for(const key1 in data0){
+          const _errs4 = errors;
+          if(!(validate30(key1, {instancePath:instancePath+"/newVMs",parentData:data0,parentDataProperty:"newVMs",rootData}))){
+            if(vErrors === null){
+              vErrors = validate30.errors;
+            }
+            else {
+              for (const e of validate30.errors) keep(vErrors, e);
+            }
+            errors += validate30.errors.length;
+          }
+          var valid1 = _errs4 === errors;
+          if(!valid1){
+            const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/newVMs",schemaPath:"#/properties/newVMs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+            if(vErrors === null){
+              vErrors = [err2];
+            }
+            else {
+              keep(vErrors, err2);
+            }
+            errors++;
+          }
+        }
+        for(const key2 in data0){
+          let data1 = data0[key2];
+          if(Array.isArray(data1)){
+            const len0 = data1.length;
+            for(let i0=0; i0<len0; i0++){
+              if(typeof data1[i0] !== "string"){
+                const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/newVMs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/newVMs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                if(vErrors === null){
+                  vErrors = [err3];
+                }
+                else {
+                  keep(vErrors, err3);
+                }
+                errors++;
+              }
+            }
+          }
+          else {
+            const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/newVMs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/newVMs/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+            if(vErrors === null){
+              vErrors = [err4];
+            }
+            else {
+              keep(vErrors, err4);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/newVMs",schemaPath:"#/properties/newVMs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+    }
+    if(data.failedVMs !== undefined){
+      let data3 = data.failedVMs;
+      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+        for(const key3 in data3){
+          const _errs12 = errors;
+          if(!(validate30(key3, {instancePath:instancePath+"/failedVMs",parentData:data3,parentDataProperty:"failedVMs",rootData}))){
+            if(vErrors === null){
+              vErrors = validate30.errors;
+            }
+            else {
+              for (const e of validate30.errors) keep(vErrors, e);
+            }
+            errors += validate30.errors.length;
+          }
+          var valid5 = _errs12 === errors;
+          if(!valid5){
+            const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/failedVMs",schemaPath:"#/properties/failedVMs/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
+            if(vErrors === null){
+              vErrors = [err6];
+            }
+            else {
+              keep(vErrors, err6);
+            }
+            errors++;
+          }
+        }
+        for(const key4 in data3){
+          if(typeof data3[key4] !== "string"){
+            const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/failedVMs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/failedVMs/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null){
+              vErrors = [err7];
+            }
+            else {
+              keep(vErrors, err7);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/failedVMs",schemaPath:"#/properties/failedVMs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err8];
+        }
+        else {
+          keep(vErrors, err8);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err9];
+    }
+    else {
+      keep(vErrors, err9);
+    }
+    errors++;
+  }
+  validate43.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminLockProfileParams = budgeted(validate46);
+const schema22 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate46.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminLockProfileResult = budgeted(validate47);
+
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate47.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminMemoryProfileParams = budgeted(validate48);
+const schema24 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate48.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminMemoryProfileResult = budgeted(validate49);
+
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate49.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminSetLoggerLevelParams = budgeted(validate50);
+const schema26 = {
+  "type": "object",
+  "properties": {
+    "loggerName": {
+      "type": "string"
+    },
+    "logLevel": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLogLevelParam"
+    },
+    "displayLevel": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLogLevelParam"
+    }
+  }
+};
+const schema27 = {
+  "type": "string",
+  "pattern": "^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$",
+  "description": "A log level to set: one of `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`, matched case-insensitively (`debug` works). Any other string, the empty string included, fails to decode."
+};
+const pattern1 = new RegExp("^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$", "u");
+
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern1.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$"},message:"must match pattern \""+"^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate51.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.loggerName !== undefined){
+      if(typeof data.loggerName !== "string"){
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/loggerName",schemaPath:"#/properties/loggerName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+    }
+    if(data.logLevel !== undefined){
+      if(!(validate51(data.logLevel, {instancePath:instancePath+"/logLevel",parentData:data,parentDataProperty:"logLevel",rootData}))){
+        if(vErrors === null){
+          vErrors = validate51.errors;
+        }
+        else {
+          for (const e of validate51.errors) keep(vErrors, e);
+        }
+        errors += validate51.errors.length;
+      }
+    }
+    if(data.displayLevel !== undefined){
+      if(!(validate51(data.displayLevel, {instancePath:instancePath+"/displayLevel",parentData:data,parentDataProperty:"displayLevel",rootData}))){
+        if(vErrors === null){
+          vErrors = validate51.errors;
+        }
+        else {
+          for (const e of validate51.errors) keep(vErrors, e);
+        }
+        errors += validate51.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate50.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminSetLoggerLevelResult = budgeted(validate54);
+const schema28 = {
+  "type": "object",
+  "required": [
+    "loggerLevels"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "loggerLevels": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLoggerLevels",
+      "description": "The levels of the affected loggers after the change: the named logger, or every logger when `loggerName` was omitted."
+    }
+  }
+};
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.loggerLevels === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "loggerLevels"},message:"must have required property '"+"loggerLevels"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "loggerLevels")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.loggerLevels !== undefined){
+      if(!(validate35(data.loggerLevels, {instancePath:instancePath+"/loggerLevels",parentData:data,parentDataProperty:"loggerLevels",rootData}))){
+        if(vErrors === null){
+          vErrors = validate35.errors;
+        }
+        else {
+          for (const e of validate35.errors) keep(vErrors, e);
+        }
+        errors += validate35.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate54.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminStartCPUProfilerParams = budgeted(validate56);
+const schema29 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate56.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminStartCPUProfilerResult = budgeted(validate57);
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate57.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminStopCPUProfilerParams = budgeted(validate58);
+const schema31 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate58.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAdminStopCPUProfilerResult = budgeted(validate59);
+
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate59.errors = vErrors;
+  return errors === 0;
+}
+function emptyFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -22,32 +1356,32 @@ function f0(v) {
   }
   return out + '}';
 }
-function c_Empty(v) { return f0(v); }
-const k0 = writeString("aliases") + ':';
-function f1(v) {
+function emptyJson(v) { return emptyFieldsJson(v); }
+const aliasesKey = writeString("aliases") + ':';
+function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
-function f2(v) {
+function stringListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : f1(x);
+    const s = x === undefined ? 'null' : stringJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f3(v) {
+function nullJson(v) {
   return v === null ? 'null' : undefined;
 }
-function f4(v) {
+function adminGetChainAliasesResultAliasesJson(v) {
   let s;
-  if ((s = f2(v)) !== undefined) return s;
-  if ((s = f3(v)) !== undefined) return s;
+  if ((s = stringListJson(v)) !== undefined) return s;
+  if ((s = nullJson(v)) !== undefined) return s;
   return undefined;
 }
-function f5(v) {
+function adminGetChainAliasesResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -58,7 +1392,7 @@ function f5(v) {
     let key;
     let s;
     switch (k) {
-      case "aliases": key = k0; s = f4(x); break;
+      case "aliases": key = aliasesKey; s = adminGetChainAliasesResultAliasesJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -66,11 +1400,11 @@ function f5(v) {
   }
   return out + '}';
 }
-const k1 = writeString("loggerLevels") + ':';
-const k2 = writeString("logLevel") + ':';
-function c_AdminLogLevel(v) { return f1(v); }
-const k3 = writeString("displayLevel") + ':';
-function f6(v) {
+const loggerLevelsKey = writeString("loggerLevels") + ':';
+const logLevelKey = writeString("logLevel") + ':';
+function adminLogLevelJson(v) { return stringJson(v); }
+const displayLevelKey = writeString("displayLevel") + ':';
+function adminLogAndDisplayLevelsFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -81,8 +1415,8 @@ function f6(v) {
     let key;
     let s;
     switch (k) {
-      case "logLevel": key = k2; s = c_AdminLogLevel(x); break;
-      case "displayLevel": key = k3; s = c_AdminLogLevel(x); break;
+      case "logLevel": key = logLevelKey; s = adminLogLevelJson(x); break;
+      case "displayLevel": key = displayLevelKey; s = adminLogLevelJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -90,8 +1424,8 @@ function f6(v) {
   }
   return out + '}';
 }
-function c_AdminLogAndDisplayLevels(v) { return f6(v); }
-function f7(v) {
+function adminLogAndDisplayLevelsJson(v) { return adminLogAndDisplayLevelsFieldsJson(v); }
+function adminLoggerLevelsFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -102,15 +1436,15 @@ function f7(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = c_AdminLogAndDisplayLevels(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = adminLogAndDisplayLevelsJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-function c_AdminLoggerLevels(v) { return f7(v); }
-function f8(v) {
+function adminLoggerLevelsJson(v) { return adminLoggerLevelsFieldsJson(v); }
+function adminGetLoggerLevelResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -121,7 +1455,7 @@ function f8(v) {
     let key;
     let s;
     switch (k) {
-      case "loggerLevels": key = k1; s = c_AdminLoggerLevels(x); break;
+      case "loggerLevels": key = loggerLevelsKey; s = adminLoggerLevelsJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -129,8 +1463,8 @@ function f8(v) {
   }
   return out + '}';
 }
-const k4 = writeString("newVMs") + ':';
-function f9(v) {
+const newVMsKey = writeString("newVMs") + ':';
+function adminLoadVMsResultNewVMsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -141,15 +1475,15 @@ function f9(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = f2(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = stringListJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-const k5 = writeString("failedVMs") + ':';
-function f10(v) {
+const failedVMsKey = writeString("failedVMs") + ':';
+function adminLoadVMsResultFailedVMsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -160,14 +1494,14 @@ function f10(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = f1(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = stringJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-function f11(v) {
+function adminLoadVMsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -178,8 +1512,8 @@ function f11(v) {
     let key;
     let s;
     switch (k) {
-      case "newVMs": key = k4; s = f9(x); break;
-      case "failedVMs": key = k5; s = f10(x); break;
+      case "newVMs": key = newVMsKey; s = adminLoadVMsResultNewVMsJson(x); break;
+      case "failedVMs": key = failedVMsKey; s = adminLoadVMsResultFailedVMsJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -187,13 +1521,13 @@ function f11(v) {
   }
   return out + '}';
 }
-export const writeAdminAliasResult = c_Empty;
-export const writeAdminAliasChainResult = c_Empty;
-export const writeAdminGetChainAliasesResult = f5;
-export const writeAdminGetLoggerLevelResult = f8;
-export const writeAdminLoadVMsResult = f11;
-export const writeAdminLockProfileResult = c_Empty;
-export const writeAdminMemoryProfileResult = c_Empty;
-export const writeAdminSetLoggerLevelResult = f8;
-export const writeAdminStartCPUProfilerResult = c_Empty;
-export const writeAdminStopCPUProfilerResult = c_Empty;
+export const writeAdminAliasResult = emptyJson;
+export const writeAdminAliasChainResult = emptyJson;
+export const writeAdminGetChainAliasesResult = adminGetChainAliasesResultJson;
+export const writeAdminGetLoggerLevelResult = adminGetLoggerLevelResultJson;
+export const writeAdminLoadVMsResult = adminLoadVMsResultJson;
+export const writeAdminLockProfileResult = emptyJson;
+export const writeAdminMemoryProfileResult = emptyJson;
+export const writeAdminSetLoggerLevelResult = adminGetLoggerLevelResultJson;
+export const writeAdminStartCPUProfilerResult = emptyJson;
+export const writeAdminStopCPUProfilerResult = emptyJson;

@@ -3,6 +3,1173 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateAvmBuildGenesisParams = budgeted(validate60);const schema33 = {"type":"object","properties":{"networkID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32Param"},"genesisData":{"type":"object","additionalProperties":{"type":"object","title":"AvmGenesisAsset","description":"One asset's definition.","properties":{"name":{"type":"string","description":"Human-readable name of the asset."},"symbol":{"type":"string","description":"Symbol of the asset, 0 to 4 characters."},"denomination":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint8Param","description":"Display denomination (decimal digits). Omitted means 0."},"memo":{"type":"string","description":"Memo bytes for the asset-creation transaction, in `encoding` (so with `hex` it needs the 4-byte checksum). Omitted or empty means no memo."},"initialState":{"type":"object","description":"The asset's initial state by kind. Only `fixedCap` and `variableCap` are implemented; any other key (e.g. `limitedTransfer`, `nonFungible`) fails with \"unknown asset type\".","additionalProperties":false,"properties":{"fixedCap":{"type":"array","description":"Initial holders: each gets a UTXO of `amount` units owned by `address` alone.","items":{"type":"object","title":"AvmGenesisHolder","properties":{"amount":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param","description":"Units held at genesis."},"address":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Bech32Address","description":"Holder address, bech32 without a chain prefix."}}}},"variableCap":{"type":"array","description":"Minter sets: each becomes a mint output owned by `minters`; no units exist at genesis.","items":{"type":"object","title":"AvmGenesisMinterSet","properties":{"minters":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Bech32Address"},"description":"Addresses allowed to mint, bech32 without a chain prefix."},"threshold":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32Param","description":"Parsed but ignored: the node always builds the minter set with threshold 1."}}}}}}}}},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"}},"required":["networkID","genesisData"]};const schema34 = {"description":"An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.","anyOf":[{"type":"string","pattern":"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},{"type":"integer","minimum":0,"maximum":4294967295}]};const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs0 = errors;let valid0 = false;const _errs1 = errors;if(typeof data === "string"){if(!pattern2.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}var _valid0 = _errs1 === errors;valid0 = valid0 || _valid0;if(!valid0){const _errs3 = errors;if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if((typeof data == "number") && (isFinite(data))){if(data > 4294967295 || isNaN(data)){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data < 0 || isNaN(data)){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}var _valid0 = _errs3 === errors;valid0 = valid0 || _valid0;}if(!valid0){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}else {errors = _errs0;if(vErrors !== null){if(_errs0){budget.left += Math.max(0, vErrors.length - _errs0);if(_errs0 < vErrors.length) vErrors.length = _errs0;}else {budget.left += vErrors.length;vErrors = null;}}}validate61.errors = vErrors;return errors === 0;}const schema35 = {"description":"An unsigned 8-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 255, fail to decode.","anyOf":[{"type":"string","pattern":"^(?:[0-9]{1,2}|0[0-9]{2}|1[0-9]{2}|2[0-4][0-9]|25[0-5])$"},{"type":"integer","minimum":0,"maximum":255}]};const pattern3 = new RegExp("^(?:[0-9]{1,2}|0[0-9]{2}|1[0-9]{2}|2[0-4][0-9]|25[0-5])$", "u");function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs0 = errors;let valid0 = false;const _errs1 = errors;if(typeof data === "string"){if(!pattern3.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,2}|0[0-9]{2}|1[0-9]{2}|2[0-4][0-9]|25[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,2}|0[0-9]{2}|1[0-9]{2}|2[0-4][0-9]|25[0-5])$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}var _valid0 = _errs1 === errors;valid0 = valid0 || _valid0;if(!valid0){const _errs3 = errors;if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if((typeof data == "number") && (isFinite(data))){if(data > 255 || isNaN(data)){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data < 0 || isNaN(data)){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}var _valid0 = _errs3 === errors;valid0 = valid0 || _valid0;}if(!valid0){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}else {errors = _errs0;if(vErrors !== null){if(_errs0){budget.left += Math.max(0, vErrors.length - _errs0);if(_errs0 < vErrors.length) vErrors.length = _errs0;}else {budget.left += vErrors.length;vErrors = null;}}}validate63.errors = vErrors;return errors === 0;}const schema36 = {"description":"An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.","anyOf":[{"type":"string","pattern":"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},{"type":"integer","minimum":0,"maximum":18446744073709552000}]};const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs0 = errors;let valid0 = false;const _errs1 = errors;if(typeof data === "string"){if(!pattern4.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}var _valid0 = _errs1 === errors;valid0 = valid0 || _valid0;if(!valid0){const _errs3 = errors;if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if((typeof data == "number") && (isFinite(data))){if(data > 18446744073709552000 || isNaN(data)){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data < 0 || isNaN(data)){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}var _valid0 = _errs3 === errors;valid0 = valid0 || _valid0;}if(!valid0){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}else {errors = _errs0;if(vErrors !== null){if(_errs0){budget.left += Math.max(0, vErrors.length - _errs0);if(_errs0 < vErrors.length) vErrors.length = _errs0;}else {budget.left += vErrors.length;vErrors = null;}}}validate65.errors = vErrors;return errors === 0;}const schema37 = {"type":"string","format":"avax-bech32","pattern":"^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$","description":"A bech32 address without a chain prefix, e.g. `avax1...` (the static AVM API's form)."};const formats2 = formats["avax-bech32"];const pattern5 = new RegExp("^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern5.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats2.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-bech32"},message:"must match format \""+"avax-bech32"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate67.errors = vErrors;return errors === 0;}const schema38 = {"type":"string","pattern":"^[hH][eE][xX]([nN][cC]|[cC])?$","description":"The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."};const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern6.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate71.errors = vErrors;return errors === 0;}function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.networkID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "networkID"},message:"must have required property '"+"networkID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.genesisData === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "genesisData"},message:"must have required property '"+"genesisData"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.networkID !== undefined){if(!(validate61(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){if (vErrors === null) vErrors = validate61.errors; else for (const e of validate61.errors) keep(vErrors, e);errors += validate61.errors.length;}}if(data.genesisData !== undefined){let data1 = data.genesisData;if(data1 && typeof data1 == "object" && !Array.isArray(data1)){for(const key0 in data1){let data2 = data1[key0];if(data2 && typeof data2 == "object" && !Array.isArray(data2)){if(data2.name !== undefined){if(typeof data2.name !== "string"){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/genesisData/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data2.symbol !== undefined){if(typeof data2.symbol !== "string"){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/symbol",schemaPath:"#/properties/genesisData/additionalProperties/properties/symbol/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}if(data2.denomination !== undefined){if(!(validate63(data2.denomination, {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/denomination",parentData:data2,parentDataProperty:"denomination",rootData}))){if (vErrors === null) vErrors = validate63.errors; else for (const e of validate63.errors) keep(vErrors, e);errors += validate63.errors.length;}}if(data2.memo !== undefined){if(typeof data2.memo !== "string"){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/memo",schemaPath:"#/properties/genesisData/additionalProperties/properties/memo/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}if(data2.initialState !== undefined){let data7 = data2.initialState;if(data7 && typeof data7 == "object" && !Array.isArray(data7)){for(const key1 in data7){if(!((key1 === "fixedCap") || (key1 === "variableCap"))){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}}if(data7.fixedCap !== undefined){let data8 = data7.fixedCap;if(Array.isArray(data8)){const len0 = data8.length;for(let i0=0; i0<len0; i0++){let data9 = data8[i0];if(data9 && typeof data9 == "object" && !Array.isArray(data9)){if(data9.amount !== undefined){if(!(validate65(data9.amount, {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap/" + i0+"/amount",parentData:data9,parentDataProperty:"amount",rootData}))){if (vErrors === null) vErrors = validate65.errors; else for (const e of validate65.errors) keep(vErrors, e);errors += validate65.errors.length;}}if(data9.address !== undefined){if(!(validate67(data9.address, {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap/" + i0+"/address",parentData:data9,parentDataProperty:"address",rootData}))){if (vErrors === null) vErrors = validate67.errors; else for (const e of validate67.errors) keep(vErrors, e);errors += validate67.errors.length;}}}else {const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap/" + i0,schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/fixedCap/items/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}}}else {const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/fixedCap/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}}if(data7.variableCap !== undefined){let data12 = data7.variableCap;if(Array.isArray(data12)){const len1 = data12.length;for(let i1=0; i1<len1; i1++){let data13 = data12[i1];if(data13 && typeof data13 == "object" && !Array.isArray(data13)){if(data13.minters !== undefined){let data14 = data13.minters;if(Array.isArray(data14)){const len2 = data14.length;for(let i2=0; i2<len2; i2++){if(!(validate67(data14[i2], {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i1+"/minters/" + i2,parentData:data14,parentDataProperty:i2,rootData}))){if (vErrors === null) vErrors = validate67.errors; else for (const e of validate67.errors) keep(vErrors, e);errors += validate67.errors.length;}}}else {const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i1+"/minters",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/variableCap/items/properties/minters/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}}if(data13.threshold !== undefined){if(!(validate61(data13.threshold, {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i1+"/threshold",parentData:data13,parentDataProperty:"threshold",rootData}))){if (vErrors === null) vErrors = validate61.errors; else for (const e of validate61.errors) keep(vErrors, e);errors += validate61.errors.length;}}}else {const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i1,schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/variableCap/items/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}}}else {const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/variableCap/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}}}else {const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}}}else {const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/genesisData/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}}}else {const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData",schemaPath:"#/properties/genesisData/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err13];}else keep(vErrors, err13);errors++;}}if(data.encoding !== undefined){if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate71.errors; else for (const e of validate71.errors) keep(vErrors, e);errors += validate71.errors.length;}}}else {const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err14];}else keep(vErrors, err14);errors++;}validate60.errors = vErrors;return errors === 0;}export const validateAvmBuildGenesisResult = budgeted(validate73);const schema39 = {"type":"object","required":["bytes","encoding"],"additionalProperties":false,"properties":{"bytes":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes","description":"The genesis state's bytes in `encoding`."},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding","description":"The encoding of `bytes`, echoed from the request (`hex` when omitted)."}},"if":{"type":"object","properties":{"encoding":{"const":"hexnc"}}},"then":{"type":"object","properties":{"bytes":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"}}},"else":{"type":"object","properties":{"bytes":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"}}}};const schema40 = {"type":"string","pattern":"^0x([0-9a-fA-F]{2})*$","description":"Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."};const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern7.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate74.errors = vErrors;return errors === 0;}const schema41 = {"type":"string","format":"avax-hex","pattern":"^0x([0-9a-fA-F]{2}){4,}$","description":"Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."};const formats4 = formats["avax-hex"];const pattern8 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern8.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats4.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate76.errors = vErrors;return errors === 0;}function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern7.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate78.errors = vErrors;return errors === 0;}const schema43 = {"type":"string","enum":["hex","hexnc","hexc","json"],"description":"The encoding the node used for the bytes in this answer, echoed in lower case."};function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data !== "string"){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate80.errors = vErrors;return errors === 0;}function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs1 = errors;let valid0 = true;const _errs2 = errors;if(errors === _errs2){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("hexnc" !== data.encoding){const err0 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}var _valid0 = _errs2 === errors;errors = _errs1;if(vErrors !== null){if(_errs1){budget.left += Math.max(0, vErrors.length - _errs1);if(_errs1 < vErrors.length) vErrors.length = _errs1;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause0;if(_valid0){const _errs5 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.bytes !== undefined){if(!(validate74(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}var _valid0 = _errs5 === errors;valid0 = _valid0;ifClause0 = "then";}else {const _errs8 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.bytes !== undefined){if(!(validate76(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){if (vErrors === null) vErrors = validate76.errors; else for (const e of validate76.errors) keep(vErrors, e);errors += validate76.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}var _valid0 = _errs8 === errors;valid0 = _valid0;ifClause0 = "else";}if(!valid0){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.bytes === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bytes"},message:"must have required property '"+"bytes"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}if(data.encoding === undefined){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}for(const key0 in data){if(!((key0 === "bytes") || (key0 === "encoding"))){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}}if(data.bytes !== undefined){if(!(validate78(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}}if(data.encoding !== undefined){if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate80.errors; else for (const e of validate80.errors) keep(vErrors, e);errors += validate80.errors.length;}}}else {const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}validate73.errors = vErrors;return errors === 0;}
+export const validateAvmBuildGenesisParams = budgeted(validate60);
+const schema33 = {
+  "type": "object",
+  "properties": {
+    "networkID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32Param"
+    },
+    "genesisData": {
+      "type": "object",
+      "additionalProperties": {
+        "type": "object",
+        "title": "AvmGenesisAsset",
+        "description": "One asset's definition.",
+        "properties": {
+          "name": {
+            "type": "string",
+            "description": "Human-readable name of the asset."
+          },
+          "symbol": {
+            "type": "string",
+            "description": "Symbol of the asset, 0 to 4 characters."
+          },
+          "denomination": {
+            "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint8Param",
+            "description": "Display denomination (decimal digits). Omitted means 0."
+          },
+          "memo": {
+            "type": "string",
+            "description": "Memo bytes for the asset-creation transaction, in `encoding` (so with `hex` it needs the 4-byte checksum). Omitted or empty means no memo."
+          },
+          "initialState": {
+            "type": "object",
+            "description": "The asset's initial state by kind. Only `fixedCap` and `variableCap` are implemented; any other key (e.g. `limitedTransfer`, `nonFungible`) fails with \"unknown asset type\".",
+            "additionalProperties": false,
+            "properties": {
+              "fixedCap": {
+                "type": "array",
+                "description": "Initial holders: each gets a UTXO of `amount` units owned by `address` alone.",
+                "items": {
+                  "type": "object",
+                  "title": "AvmGenesisHolder",
+                  "properties": {
+                    "amount": {
+                      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param",
+                      "description": "Units held at genesis."
+                    },
+                    "address": {
+                      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Bech32Address",
+                      "description": "Holder address, bech32 without a chain prefix."
+                    }
+                  }
+                }
+              },
+              "variableCap": {
+                "type": "array",
+                "description": "Minter sets: each becomes a mint output owned by `minters`; no units exist at genesis.",
+                "items": {
+                  "type": "object",
+                  "title": "AvmGenesisMinterSet",
+                  "properties": {
+                    "minters": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Bech32Address"
+                      },
+                      "description": "Addresses allowed to mint, bech32 without a chain prefix."
+                    },
+                    "threshold": {
+                      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32Param",
+                      "description": "Parsed but ignored: the node always builds the minter set with threshold 1."
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+    }
+  },
+  "required": [
+    "networkID",
+    "genesisData"
+  ]
+};
+const schema34 = {
+  "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
+  "anyOf": [
+    {
+      "type": "string",
+      "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
+    },
+    {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 4294967295
+    }
+  ]
+};
+const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
+
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if(typeof data === "string"){
+    if(!pattern2.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs3 = errors;
+    if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if((typeof data == "number") && (isFinite(data))){
+      if(data > 4294967295 || isNaN(data)){
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+      if(data < 0 || isNaN(data)){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid0 = _errs3 === errors;
+    valid0 = valid0 || _valid0;
+  }
+  if(!valid0){
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        budget.left += Math.max(0, vErrors.length - _errs0);
+        if(_errs0 < vErrors.length) vErrors.length = _errs0;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+  }
+  validate61.errors = vErrors;
+  return errors === 0;
+}
+
+const schema35 = {
+  "description": "An unsigned 8-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 255, fail to decode.",
+  "anyOf": [
+    {
+      "type": "string",
+      "pattern": "^(?:[0-9]{1,2}|0[0-9]{2}|1[0-9]{2}|2[0-4][0-9]|25[0-5])$"
+    },
+    {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 255
+    }
+  ]
+};
+const pattern3 = new RegExp("^(?:[0-9]{1,2}|0[0-9]{2}|1[0-9]{2}|2[0-4][0-9]|25[0-5])$", "u");
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if(typeof data === "string"){
+    if(!pattern3.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,2}|0[0-9]{2}|1[0-9]{2}|2[0-4][0-9]|25[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,2}|0[0-9]{2}|1[0-9]{2}|2[0-4][0-9]|25[0-5])$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs3 = errors;
+    if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if((typeof data == "number") && (isFinite(data))){
+      if(data > 255 || isNaN(data)){
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+      if(data < 0 || isNaN(data)){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid0 = _errs3 === errors;
+    valid0 = valid0 || _valid0;
+  }
+  if(!valid0){
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        budget.left += Math.max(0, vErrors.length - _errs0);
+        if(_errs0 < vErrors.length) vErrors.length = _errs0;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+  }
+  validate63.errors = vErrors;
+  return errors === 0;
+}
+
+const schema36 = {
+  "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
+  "anyOf": [
+    {
+      "type": "string",
+      "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"
+    },
+    {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 18446744073709552000
+    }
+  ]
+};
+const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
+
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if(typeof data === "string"){
+    if(!pattern4.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs3 = errors;
+    if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if((typeof data == "number") && (isFinite(data))){
+      if(data > 18446744073709552000 || isNaN(data)){
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+      if(data < 0 || isNaN(data)){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid0 = _errs3 === errors;
+    valid0 = valid0 || _valid0;
+  }
+  if(!valid0){
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        budget.left += Math.max(0, vErrors.length - _errs0);
+        if(_errs0 < vErrors.length) vErrors.length = _errs0;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+  }
+  validate65.errors = vErrors;
+  return errors === 0;
+}
+
+const schema37 = {
+  "type": "string",
+  "format": "avax-bech32",
+  "pattern": "^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
+  "description": "A bech32 address without a chain prefix, e.g. `avax1...` (the static AVM API's form)."
+};
+const formats2 = formats["avax-bech32"];
+const pattern5 = new RegExp("^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
+
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern5.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats2.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-bech32"},message:"must match format \""+"avax-bech32"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate67.errors = vErrors;
+  return errors === 0;
+}
+
+const schema38 = {
+  "type": "string",
+  "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
+  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
+};
+const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern6.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate71.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.networkID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "networkID"},message:"must have required property '"+"networkID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.genesisData === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "genesisData"},message:"must have required property '"+"genesisData"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.networkID !== undefined){
+      if(!(validate61(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate61.errors;
+        }
+        else {
+          for (const e of validate61.errors) keep(vErrors, e);
+        }
+        errors += validate61.errors.length;
+      }
+    }
+    if(data.genesisData !== undefined){
+      let data1 = data.genesisData;
+      if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+        for(const key0 in data1){
+          let data2 = data1[key0];
+          if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+            if(data2.name !== undefined){
+              if(typeof data2.name !== "string"){
+                const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/genesisData/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                if(vErrors === null){
+                  vErrors = [err2];
+                }
+                else {
+                  keep(vErrors, err2);
+                }
+                errors++;
+              }
+            }
+            if(data2.symbol !== undefined){
+              if(typeof data2.symbol !== "string"){
+                const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/symbol",schemaPath:"#/properties/genesisData/additionalProperties/properties/symbol/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                if(vErrors === null){
+                  vErrors = [err3];
+                }
+                else {
+                  keep(vErrors, err3);
+                }
+                errors++;
+              }
+            }
+            if(data2.denomination !== undefined){
+              if(!(validate63(data2.denomination, {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/denomination",parentData:data2,parentDataProperty:"denomination",rootData}))){
+                if(vErrors === null){
+                  vErrors = validate63.errors;
+                }
+                else {
+                  for (const e of validate63.errors) keep(vErrors, e);
+                }
+                errors += validate63.errors.length;
+              }
+            }
+            if(data2.memo !== undefined){
+              if(typeof data2.memo !== "string"){
+                const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/memo",schemaPath:"#/properties/genesisData/additionalProperties/properties/memo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                if(vErrors === null){
+                  vErrors = [err4];
+                }
+                else {
+                  keep(vErrors, err4);
+                }
+                errors++;
+              }
+            }
+            if(data2.initialState !== undefined){
+              let data7 = data2.initialState;
+              if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+                for(const key1 in data7){
+                  if(!((key1 === "fixedCap") || (key1 === "variableCap"))){
+                    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+                    if(vErrors === null){
+                      vErrors = [err5];
+                    }
+                    else {
+                      keep(vErrors, err5);
+                    }
+                    errors++;
+                  }
+                }
+                if(data7.fixedCap !== undefined){
+                  let data8 = data7.fixedCap;
+                  if(Array.isArray(data8)){
+                    const len0 = data8.length;
+                    for(let i0=0; i0<len0; i0++){
+                      let data9 = data8[i0];
+                      if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+                        if(data9.amount !== undefined){
+                          if(!(validate65(data9.amount, {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap/" + i0+"/amount",parentData:data9,parentDataProperty:"amount",rootData}))){
+                            if(vErrors === null){
+                              vErrors = validate65.errors;
+                            }
+                            else {
+                              for (const e of validate65.errors) keep(vErrors, e);
+                            }
+                            errors += validate65.errors.length;
+                          }
+                        }
+                        if(data9.address !== undefined){
+                          if(!(validate67(data9.address, {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap/" + i0+"/address",parentData:data9,parentDataProperty:"address",rootData}))){
+                            if(vErrors === null){
+                              vErrors = validate67.errors;
+                            }
+                            else {
+                              for (const e of validate67.errors) keep(vErrors, e);
+                            }
+                            errors += validate67.errors.length;
+                          }
+                        }
+                      }
+                      else {
+                        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap/" + i0,schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/fixedCap/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+                        if(vErrors === null){
+                          vErrors = [err6];
+                        }
+                        else {
+                          keep(vErrors, err6);
+                        }
+                        errors++;
+                      }
+                    }
+                  }
+                  else {
+                    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/fixedCap/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                    if(vErrors === null){
+                      vErrors = [err7];
+                    }
+                    else {
+                      keep(vErrors, err7);
+                    }
+                    errors++;
+                  }
+                }
+                if(data7.variableCap !== undefined){
+                  let data12 = data7.variableCap;
+                  if(Array.isArray(data12)){
+                    const len1 = data12.length;
+                    for(let i1=0; i1<len1; i1++){
+                      let data13 = data12[i1];
+                      if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+                        if(data13.minters !== undefined){
+                          let data14 = data13.minters;
+                          if(Array.isArray(data14)){
+                            const len2 = data14.length;
+                            for(let i2=0; i2<len2; i2++){
+                              if(!(validate67(data14[i2], {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i1+"/minters/" + i2,parentData:data14,parentDataProperty:i2,rootData}))){
+                                if(vErrors === null){
+                                  vErrors = validate67.errors;
+                                }
+                                else {
+                                  for (const e of validate67.errors) keep(vErrors, e);
+                                }
+                                errors += validate67.errors.length;
+                              }
+                            }
+                          }
+                          else {
+                            const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i1+"/minters",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/variableCap/items/properties/minters/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                            if(vErrors === null){
+                              vErrors = [err8];
+                            }
+                            else {
+                              keep(vErrors, err8);
+                            }
+                            errors++;
+                          }
+                        }
+                        if(data13.threshold !== undefined){
+                          if(!(validate61(data13.threshold, {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i1+"/threshold",parentData:data13,parentDataProperty:"threshold",rootData}))){
+                            if(vErrors === null){
+                              vErrors = validate61.errors;
+                            }
+                            else {
+                              for (const e of validate61.errors) keep(vErrors, e);
+                            }
+                            errors += validate61.errors.length;
+                          }
+                        }
+                      }
+                      else {
+                        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i1,schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/variableCap/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+                        if(vErrors === null){
+                          vErrors = [err9];
+                        }
+                        else {
+                          keep(vErrors, err9);
+                        }
+                        errors++;
+                      }
+                    }
+                  }
+                  else {
+                    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/variableCap/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                    if(vErrors === null){
+                      vErrors = [err10];
+                    }
+                    else {
+                      keep(vErrors, err10);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              else {
+                const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/type",keyword:"type",params:{type: "object"},message:"must be object"};
+                if(vErrors === null){
+                  vErrors = [err11];
+                }
+                else {
+                  keep(vErrors, err11);
+                }
+                errors++;
+              }
+            }
+          }
+          else {
+            const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/genesisData/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            if(vErrors === null){
+              vErrors = [err12];
+            }
+            else {
+              keep(vErrors, err12);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData",schemaPath:"#/properties/genesisData/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err13];
+        }
+        else {
+          keep(vErrors, err13);
+        }
+        errors++;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate71.errors;
+        }
+        else {
+          for (const e of validate71.errors) keep(vErrors, e);
+        }
+        errors += validate71.errors.length;
+      }
+    }
+  }
+  else {
+    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err14];
+    }
+    else {
+      keep(vErrors, err14);
+    }
+    errors++;
+  }
+  validate60.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmBuildGenesisResult = budgeted(validate73);
+const schema39 = {
+  "type": "object",
+  "required": [
+    "bytes",
+    "encoding"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "bytes": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes",
+      "description": "The genesis state's bytes in `encoding`."
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding",
+      "description": "The encoding of `bytes`, echoed from the request (`hex` when omitted)."
+    }
+  },
+  "if": {
+    "type": "object",
+    "properties": {
+      "encoding": {
+        "const": "hexnc"
+      }
+    }
+  },
+  "then": {
+    "type": "object",
+    "properties": {
+      "bytes": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+      }
+    }
+  },
+  "else": {
+    "type": "object",
+    "properties": {
+      "bytes": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"
+      }
+    }
+  }
+};
+const schema40 = {
+  "type": "string",
+  "pattern": "^0x([0-9a-fA-F]{2})*$",
+  "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
+};
+const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern7.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate74.errors = vErrors;
+  return errors === 0;
+}
+
+const schema41 = {
+  "type": "string",
+  "format": "avax-hex",
+  "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
+  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
+};
+const formats4 = formats["avax-hex"];
+const pattern8 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
+
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern8.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats4.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate76.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern7.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate78.errors = vErrors;
+  return errors === 0;
+}
+
+const schema43 = {
+  "type": "string",
+  "enum": [
+    "hex",
+    "hexnc",
+    "hexc",
+    "json"
+  ],
+  "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
+};
+
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate80.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.encoding !== undefined){
+        if("hexnc" !== data.encoding){
+          const err0 = --budget.left < 0 ? TOO_MANY : {};
+          if(vErrors === null){
+            vErrors = [err0];
+          }
+          else {
+            keep(vErrors, err0);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err1 = --budget.left < 0 ? TOO_MANY : {};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if(vErrors !== null){
+    if(_errs1){
+      budget.left += Math.max(0, vErrors.length - _errs1);
+      if(_errs1 < vErrors.length) vErrors.length = _errs1;
+    }
+    else {
+      budget.left += vErrors.length;
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if(_valid0){
+    const _errs5 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.bytes !== undefined){
+        if(!(validate74(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){
+          if(vErrors === null){
+            vErrors = validate74.errors;
+          }
+          else {
+            for (const e of validate74.errors) keep(vErrors, e);
+          }
+          errors += validate74.errors.length;
+        }
+      }
+    }
+    else {
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = "then";
+  }
+  else {
+    const _errs8 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.bytes !== undefined){
+        if(!(validate76(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){
+          if(vErrors === null){
+            vErrors = validate76.errors;
+          }
+          else {
+            for (const e of validate76.errors) keep(vErrors, e);
+          }
+          errors += validate76.errors.length;
+        }
+      }
+    }
+    else {
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    var _valid0 = _errs8 === errors;
+    valid0 = _valid0;
+    ifClause0 = "else";
+  }
+  if(!valid0){
+    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.bytes === undefined){
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bytes"},message:"must have required property '"+"bytes"+"'"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    if(data.encoding === undefined){
+      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      if(vErrors === null){
+        vErrors = [err6];
+      }
+      else {
+        keep(vErrors, err6);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "bytes") || (key0 === "encoding"))){
+        const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err7];
+        }
+        else {
+          keep(vErrors, err7);
+        }
+        errors++;
+      }
+    }
+    if(data.bytes !== undefined){
+      if(!(validate78(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){
+        if(vErrors === null){
+          vErrors = validate78.errors;
+        }
+        else {
+          for (const e of validate78.errors) keep(vErrors, e);
+        }
+        errors += validate78.errors.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate80.errors;
+        }
+        else {
+          for (const e of validate80.errors) keep(vErrors, e);
+        }
+        errors += validate80.errors.length;
+      }
+    }
+  }
+  else {
+    const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err8];
+    }
+    else {
+      keep(vErrors, err8);
+    }
+    errors++;
+  }
+  validate73.errors = vErrors;
+  return errors === 0;
+}
 
 export const writeAvmBuildGenesisResult = writeScalar;

@@ -3,13 +3,2205 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateDevSnapshotParams = budgeted(validate82);const schema44 = {"type":"object","properties":{}};function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate82.errors = vErrors;return errors === 0;}export const validateDevSnapshotResult = budgeted(validate83);const schema45 = {"type":"object","required":["snapshotID"],"additionalProperties":false,"properties":{"snapshotID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The snapshot's ID, for `dev.revert`."}}};const schema46 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."};const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern10.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate84.errors = vErrors;return errors === 0;}function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.snapshotID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "snapshotID"},message:"must have required property '"+"snapshotID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "snapshotID")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.snapshotID !== undefined){if(!(validate84(data.snapshotID, {instancePath:instancePath+"/snapshotID",parentData:data,parentDataProperty:"snapshotID",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate83.errors = vErrors;return errors === 0;}export const validateDevRevertParams = budgeted(validate86);const schema47 = {"type":"object","properties":{"snapshotID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"}},"required":["snapshotID"]};const schema36 = {"description":"An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.","anyOf":[{"type":"string","pattern":"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},{"type":"integer","minimum":0,"maximum":18446744073709552000}]};const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs0 = errors;let valid0 = false;const _errs1 = errors;if(typeof data === "string"){if(!pattern4.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}var _valid0 = _errs1 === errors;valid0 = valid0 || _valid0;if(!valid0){const _errs3 = errors;if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if((typeof data == "number") && (isFinite(data))){if(data > 18446744073709552000 || isNaN(data)){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data < 0 || isNaN(data)){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}var _valid0 = _errs3 === errors;valid0 = valid0 || _valid0;}if(!valid0){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}else {errors = _errs0;if(vErrors !== null){if(_errs0){budget.left += Math.max(0, vErrors.length - _errs0);if(_errs0 < vErrors.length) vErrors.length = _errs0;}else {budget.left += vErrors.length;vErrors = null;}}}validate65.errors = vErrors;return errors === 0;}function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.snapshotID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "snapshotID"},message:"must have required property '"+"snapshotID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.snapshotID !== undefined){if(!(validate65(data.snapshotID, {instancePath:instancePath+"/snapshotID",parentData:data,parentDataProperty:"snapshotID",rootData}))){if (vErrors === null) vErrors = validate65.errors; else for (const e of validate65.errors) keep(vErrors, e);errors += validate65.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate86.errors = vErrors;return errors === 0;}export const validateDevRevertResult = budgeted(validate88);const schema9 = {"type":"object","description":"An empty object: the node answers `{}` when a call has no data to return.","additionalProperties":false,"properties":{}};function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){for(const key0 in data){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate88.errors = vErrors;return errors === 0;}export const validateDevSetTimeParams = budgeted(validate89);const schema49 = {"type":"object","properties":{"timestamp":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"},"mine":{"type":"boolean"}},"required":["timestamp"]};function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.timestamp === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.timestamp !== undefined){if(!(validate65(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){if (vErrors === null) vErrors = validate65.errors; else for (const e of validate65.errors) keep(vErrors, e);errors += validate65.errors.length;}}if(data.mine !== undefined){if(typeof data.mine !== "boolean"){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/mine",schemaPath:"#/properties/mine/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate89.errors = vErrors;return errors === 0;}export const validateDevSetTimeResult = budgeted(validate91);const schema50 = {"type":"object","required":["timestamp"],"additionalProperties":false,"properties":{"timestamp":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"The chain time after the call, RFC 3339 in UTC, whole seconds (as `platform.getTimestamp` reports it once a block carries it)."}}};const schema51 = {"type":"string","format":"date-time","description":"An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."};const formats6 = formats["date-time"];function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!(formats6.validate(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate92.errors = vErrors;return errors === 0;}function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.timestamp === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "timestamp")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.timestamp !== undefined){if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate91.errors = vErrors;return errors === 0;}export const validateDevIncreaseTimeParams = budgeted(validate94);const schema52 = {"type":"object","properties":{"seconds":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"},"mine":{"type":"boolean"}},"required":["seconds"]};function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.seconds === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seconds"},message:"must have required property '"+"seconds"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.seconds !== undefined){if(!(validate65(data.seconds, {instancePath:instancePath+"/seconds",parentData:data,parentDataProperty:"seconds",rootData}))){if (vErrors === null) vErrors = validate65.errors; else for (const e of validate65.errors) keep(vErrors, e);errors += validate65.errors.length;}}if(data.mine !== undefined){if(typeof data.mine !== "boolean"){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/mine",schemaPath:"#/properties/mine/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate94.errors = vErrors;return errors === 0;}export const validateDevIncreaseTimeResult = budgeted(validate96);const schema53 = {"type":"object","required":["timestamp"],"additionalProperties":false,"properties":{"timestamp":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"The chain time after the call, RFC 3339 in UTC, whole seconds (as `platform.getTimestamp` reports it once a block carries it)."}}};function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.timestamp === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "timestamp")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.timestamp !== undefined){if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate96.errors = vErrors;return errors === 0;}export const validateDevMineParams = budgeted(validate98);const schema54 = {"type":"object","properties":{"chain":{"type":"string","minLength":1},"blocks":{"anyOf":[{"type":"string","pattern":"^[1-9][0-9]{0,3}$"},{"type":"integer","minimum":1,"maximum":1000}]}},"required":["chain"]};const func2 = ucs2length;const pattern11 = new RegExp("^[1-9][0-9]{0,3}$", "u");function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.chain === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chain"},message:"must have required property '"+"chain"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.chain !== undefined){let data0 = data.chain;if(typeof data0 === "string"){if(func2(data0) < 1){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.blocks !== undefined){let data1 = data.blocks;const _errs4 = errors;let valid1 = false;const _errs5 = errors;if(typeof data1 === "string"){if(!pattern11.test(data1)){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,3}$"},message:"must match pattern \""+"^[1-9][0-9]{0,3}$"+"\""};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}var _valid0 = _errs5 === errors;valid1 = valid1 || _valid0;if(!valid1){const _errs7 = errors;if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}if((typeof data1 == "number") && (isFinite(data1))){if(data1 > 1000 || isNaN(data1)){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}if(data1 < 1 || isNaN(data1)){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}}var _valid0 = _errs7 === errors;valid1 = valid1 || _valid0;}if(!valid1){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}else {errors = _errs4;if(vErrors !== null){if(_errs4){budget.left += Math.max(0, vErrors.length - _errs4);if(_errs4 < vErrors.length) vErrors.length = _errs4;}else {budget.left += vErrors.length;vErrors = null;}}}}}else {const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}validate98.errors = vErrors;return errors === 0;}export const validateDevMineResult = budgeted(validate99);const schema55 = {"type":"object","required":["blockIDs","height"],"additionalProperties":false,"properties":{"blockIDs":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"},"description":"The IDs of the new blocks, oldest first."},"height":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The chain's height after the last new block."}}};const schema13 = {"type":"string","format":"avax-cb58","pattern":"^[1-9A-HJ-NP-Za-km-z]{32,60}$","description":"A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."};const formats0 = formats["avax-cb58"];const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern0.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats0.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate30.errors = vErrors;return errors === 0;}function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.blockIDs === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockIDs"},message:"must have required property '"+"blockIDs"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.height === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "blockIDs") || (key0 === "height"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.blockIDs !== undefined){let data0 = data.blockIDs;if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(!(validate30(data0[i0], {instancePath:instancePath+"/blockIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockIDs",schemaPath:"#/properties/blockIDs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}if(data.height !== undefined){if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}validate99.errors = vErrors;return errors === 0;}export const validateDevFundParams = budgeted(validate102);const schema56 = {"type":"object","properties":{"address":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"},"amount":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"},"assetID":{"type":"string","minLength":1},"locktime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"}},"required":["address","amount"]};const schema57 = {"type":"string","format":"avax-address","pattern":"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$","description":"A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."};const formats8 = formats["avax-address"];const pattern12 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern12.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats8.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-address"},message:"must match format \""+"avax-address"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate103.errors = vErrors;return errors === 0;}function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.address === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.amount === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.address !== undefined){if(!(validate103(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){if (vErrors === null) vErrors = validate103.errors; else for (const e of validate103.errors) keep(vErrors, e);errors += validate103.errors.length;}}if(data.amount !== undefined){if(!(validate65(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData}))){if (vErrors === null) vErrors = validate65.errors; else for (const e of validate65.errors) keep(vErrors, e);errors += validate65.errors.length;}}if(data.assetID !== undefined){let data2 = data.assetID;if(typeof data2 === "string"){if(func2(data2) < 1){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/assetID",schemaPath:"#/properties/assetID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/assetID",schemaPath:"#/properties/assetID/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}if(data.locktime !== undefined){if(!(validate65(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){if (vErrors === null) vErrors = validate65.errors; else for (const e of validate65.errors) keep(vErrors, e);errors += validate65.errors.length;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}validate102.errors = vErrors;return errors === 0;}export const validateDevFundResult = budgeted(validate107);const schema58 = {"type":"object","required":["utxoID","balance"],"additionalProperties":false,"properties":{"utxoID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/UTXOID","description":"The new UTXO."},"balance":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The address's balance of the asset after the call, locked UTXOs included."}}};const schema59 = {"type":"object","description":"A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).","required":["txID","outputIndex"],"additionalProperties":false,"properties":{"txID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The transaction that produced the UTXO."},"outputIndex":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"The output's index in that transaction, a bare number."}}};const schema60 = {"type":"integer","minimum":0,"description":"An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."};function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}validate110.errors = vErrors;return errors === 0;}function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.outputIndex === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputIndex"},message:"must have required property '"+"outputIndex"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "txID") || (key0 === "outputIndex"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.txID !== undefined){if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.outputIndex !== undefined){if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate108.errors = vErrors;return errors === 0;}function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.utxoID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxoID"},message:"must have required property '"+"utxoID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.balance === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "utxoID") || (key0 === "balance"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.utxoID !== undefined){if(!(validate108(data.utxoID, {instancePath:instancePath+"/utxoID",parentData:data,parentDataProperty:"utxoID",rootData}))){if (vErrors === null) vErrors = validate108.errors; else for (const e of validate108.errors) keep(vErrors, e);errors += validate108.errors.length;}}if(data.balance !== undefined){if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate107.errors = vErrors;return errors === 0;}export const validateDevSetFeeStateParams = budgeted(validate114);const schema61 = {"type":"object","properties":{"capacity":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"},"excess":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"},"validatorExcess":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"}}};function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.capacity !== undefined){if(!(validate65(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){if (vErrors === null) vErrors = validate65.errors; else for (const e of validate65.errors) keep(vErrors, e);errors += validate65.errors.length;}}if(data.excess !== undefined){if(!(validate65(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){if (vErrors === null) vErrors = validate65.errors; else for (const e of validate65.errors) keep(vErrors, e);errors += validate65.errors.length;}}if(data.validatorExcess !== undefined){if(!(validate65(data.validatorExcess, {instancePath:instancePath+"/validatorExcess",parentData:data,parentDataProperty:"validatorExcess",rootData}))){if (vErrors === null) vErrors = validate65.errors; else for (const e of validate65.errors) keep(vErrors, e);errors += validate65.errors.length;}}}else {const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate114.errors = vErrors;return errors === 0;}export const validateDevSetFeeStateResult = budgeted(validate118);const schema62 = {"type":"object","required":["capacity","excess","price","validatorExcess","validatorPrice"],"additionalProperties":false,"properties":{"capacity":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"As `platform.getFeeState` now answers it."},"excess":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"As `platform.getFeeState` now answers it."},"price":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"The gas price that follows, in nAVAX per unit of gas."},"validatorExcess":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"As `platform.getValidatorFeeState` now answers its `excess`."},"validatorPrice":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"The L1 validator fee that follows, in nAVAX per second."}}};function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.capacity === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capacity"},message:"must have required property '"+"capacity"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.excess === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excess"},message:"must have required property '"+"excess"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.price === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "price"},message:"must have required property '"+"price"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.validatorExcess === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validatorExcess"},message:"must have required property '"+"validatorExcess"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data.validatorPrice === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validatorPrice"},message:"must have required property '"+"validatorPrice"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}for(const key0 in data){if(!(((((key0 === "capacity") || (key0 === "excess")) || (key0 === "price")) || (key0 === "validatorExcess")) || (key0 === "validatorPrice"))){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}}if(data.capacity !== undefined){if(!(validate110(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.excess !== undefined){if(!(validate110(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.price !== undefined){if(!(validate110(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.validatorExcess !== undefined){if(!(validate110(data.validatorExcess, {instancePath:instancePath+"/validatorExcess",parentData:data,parentDataProperty:"validatorExcess",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.validatorPrice !== undefined){if(!(validate110(data.validatorPrice, {instancePath:instancePath+"/validatorPrice",parentData:data,parentDataProperty:"validatorPrice",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}}else {const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}validate118.errors = vErrors;return errors === 0;}export const validateDevResetParams = budgeted(validate124);const schema63 = {"type":"object","properties":{}};function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate124.errors = vErrors;return errors === 0;}export const validateDevResetResult = budgeted(validate125);function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){for(const key0 in data){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate125.errors = vErrors;return errors === 0;}export const validateDevSetAutomineParams = budgeted(validate126);const schema65 = {"type":"object","properties":{"enabled":{"type":"boolean"}},"required":["enabled"]};function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.enabled === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "enabled"},message:"must have required property '"+"enabled"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.enabled !== undefined){if(typeof data.enabled !== "boolean"){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate126.errors = vErrors;return errors === 0;}export const validateDevSetAutomineResult = budgeted(validate127);function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){for(const key0 in data){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate127.errors = vErrors;return errors === 0;}export const validateDevSetIntervalMiningParams = budgeted(validate128);const schema67 = {"type":"object","properties":{"interval":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32Param"}},"required":["interval"]};const schema34 = {"description":"An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.","anyOf":[{"type":"string","pattern":"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},{"type":"integer","minimum":0,"maximum":4294967295}]};const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs0 = errors;let valid0 = false;const _errs1 = errors;if(typeof data === "string"){if(!pattern2.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}var _valid0 = _errs1 === errors;valid0 = valid0 || _valid0;if(!valid0){const _errs3 = errors;if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if((typeof data == "number") && (isFinite(data))){if(data > 4294967295 || isNaN(data)){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data < 0 || isNaN(data)){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}var _valid0 = _errs3 === errors;valid0 = valid0 || _valid0;}if(!valid0){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}else {errors = _errs0;if(vErrors !== null){if(_errs0){budget.left += Math.max(0, vErrors.length - _errs0);if(_errs0 < vErrors.length) vErrors.length = _errs0;}else {budget.left += vErrors.length;vErrors = null;}}}validate61.errors = vErrors;return errors === 0;}function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.interval === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "interval"},message:"must have required property '"+"interval"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.interval !== undefined){if(!(validate61(data.interval, {instancePath:instancePath+"/interval",parentData:data,parentDataProperty:"interval",rootData}))){if (vErrors === null) vErrors = validate61.errors; else for (const e of validate61.errors) keep(vErrors, e);errors += validate61.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate128.errors = vErrors;return errors === 0;}export const validateDevSetIntervalMiningResult = budgeted(validate130);function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){for(const key0 in data){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate130.errors = vErrors;return errors === 0;}export const validateDevListAccountsParams = budgeted(validate131);const schema69 = {"type":"object","properties":{}};function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate131.errors = vErrors;return errors === 0;}export const validateDevListAccountsResult = budgeted(validate132);const schema70 = {"type":"object","required":["accounts"],"additionalProperties":false,"properties":{"accounts":{"type":"array","items":{"type":"object","description":"One funded account.","required":["privateKey","xAddress","pAddress","cAddress"],"additionalProperties":false,"properties":{"privateKey":{"type":"string","pattern":"^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$","description":"The secp256k1 private key, `PrivateKey-` and cb58."},"xAddress":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Address","description":"Its X-Chain address."},"pAddress":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Address","description":"Its P-Chain address."},"cAddress":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$","description":"Its C-Chain (EVM) address, EIP-55 checksummed."}}},"description":"The accounts, ewoq first on a local network."}}};const pattern13 = new RegExp("^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$", "u");const pattern14 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.accounts === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accounts"},message:"must have required property '"+"accounts"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "accounts")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.accounts !== undefined){let data0 = data.accounts;if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){let data1 = data0[i0];if(data1 && typeof data1 == "object" && !Array.isArray(data1)){if(data1.privateKey === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/required",keyword:"required",params:{missingProperty: "privateKey"},message:"must have required property '"+"privateKey"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data1.xAddress === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/required",keyword:"required",params:{missingProperty: "xAddress"},message:"must have required property '"+"xAddress"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data1.pAddress === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/required",keyword:"required",params:{missingProperty: "pAddress"},message:"must have required property '"+"pAddress"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data1.cAddress === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/required",keyword:"required",params:{missingProperty: "cAddress"},message:"must have required property '"+"cAddress"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}for(const key1 in data1){if(!((((key1 === "privateKey") || (key1 === "xAddress")) || (key1 === "pAddress")) || (key1 === "cAddress"))){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}}if(data1.privateKey !== undefined){let data2 = data1.privateKey;if(typeof data2 === "string"){if(!pattern13.test(data2)){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0+"/privateKey",schemaPath:"#/properties/accounts/items/properties/privateKey/pattern",keyword:"pattern",params:{pattern: "^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$"},message:"must match pattern \""+"^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$"+"\""};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}}else {const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0+"/privateKey",schemaPath:"#/properties/accounts/items/properties/privateKey/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}}if(data1.xAddress !== undefined){if(!(validate103(data1.xAddress, {instancePath:instancePath+"/accounts/" + i0+"/xAddress",parentData:data1,parentDataProperty:"xAddress",rootData}))){if (vErrors === null) vErrors = validate103.errors; else for (const e of validate103.errors) keep(vErrors, e);errors += validate103.errors.length;}}if(data1.pAddress !== undefined){if(!(validate103(data1.pAddress, {instancePath:instancePath+"/accounts/" + i0+"/pAddress",parentData:data1,parentDataProperty:"pAddress",rootData}))){if (vErrors === null) vErrors = validate103.errors; else for (const e of validate103.errors) keep(vErrors, e);errors += validate103.errors.length;}}if(data1.cAddress !== undefined){let data5 = data1.cAddress;if(typeof data5 === "string"){if(!pattern14.test(data5)){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0+"/cAddress",schemaPath:"#/properties/accounts/items/properties/cAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}}else {const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0+"/cAddress",schemaPath:"#/properties/accounts/items/properties/cAddress/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}}}else {const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}}}else {const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}}}else {const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err13];}else keep(vErrors, err13);errors++;}validate132.errors = vErrors;return errors === 0;}
-const k0 = writeString("snapshotID") + ':';
-function f0(v) {
+export const validateDevSnapshotParams = budgeted(validate82);
+const schema44 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate82.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevSnapshotResult = budgeted(validate83);
+const schema45 = {
+  "type": "object",
+  "required": [
+    "snapshotID"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "snapshotID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The snapshot's ID, for `dev.revert`."
+    }
+  }
+};
+const schema46 = {
+  "type": "string",
+  "pattern": "^(0|[1-9][0-9]*)$",
+  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
+};
+const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern10.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate84.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.snapshotID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "snapshotID"},message:"must have required property '"+"snapshotID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "snapshotID")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.snapshotID !== undefined){
+      if(!(validate84(data.snapshotID, {instancePath:instancePath+"/snapshotID",parentData:data,parentDataProperty:"snapshotID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate83.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevRevertParams = budgeted(validate86);
+const schema47 = {
+  "type": "object",
+  "properties": {
+    "snapshotID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    }
+  },
+  "required": [
+    "snapshotID"
+  ]
+};
+const schema36 = {
+  "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
+  "anyOf": [
+    {
+      "type": "string",
+      "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"
+    },
+    {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 18446744073709552000
+    }
+  ]
+};
+const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
+
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if(typeof data === "string"){
+    if(!pattern4.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs3 = errors;
+    if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if((typeof data == "number") && (isFinite(data))){
+      if(data > 18446744073709552000 || isNaN(data)){
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+      if(data < 0 || isNaN(data)){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid0 = _errs3 === errors;
+    valid0 = valid0 || _valid0;
+  }
+  if(!valid0){
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        budget.left += Math.max(0, vErrors.length - _errs0);
+        if(_errs0 < vErrors.length) vErrors.length = _errs0;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+  }
+  validate65.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.snapshotID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "snapshotID"},message:"must have required property '"+"snapshotID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.snapshotID !== undefined){
+      if(!(validate65(data.snapshotID, {instancePath:instancePath+"/snapshotID",parentData:data,parentDataProperty:"snapshotID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate86.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevRevertResult = budgeted(validate88);
+const schema9 = {
+  "type": "object",
+  "description": "An empty object: the node answers `{}` when a call has no data to return.",
+  "additionalProperties": false,
+  "properties": {}
+};
+
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate88.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevSetTimeParams = budgeted(validate89);
+const schema49 = {
+  "type": "object",
+  "properties": {
+    "timestamp": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    },
+    "mine": {
+      "type": "boolean"
+    }
+  },
+  "required": [
+    "timestamp"
+  ]
+};
+
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.timestamp === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.timestamp !== undefined){
+      if(!(validate65(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+    if(data.mine !== undefined){
+      if(typeof data.mine !== "boolean"){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/mine",schemaPath:"#/properties/mine/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate89.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevSetTimeResult = budgeted(validate91);
+const schema50 = {
+  "type": "object",
+  "required": [
+    "timestamp"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "timestamp": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "The chain time after the call, RFC 3339 in UTC, whole seconds (as `platform.getTimestamp` reports it once a block carries it)."
+    }
+  }
+};
+const schema51 = {
+  "type": "string",
+  "format": "date-time",
+  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
+};
+const formats6 = formats["date-time"];
+
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!(formats6.validate(data))){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate92.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.timestamp === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "timestamp")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.timestamp !== undefined){
+      if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate91.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevIncreaseTimeParams = budgeted(validate94);
+const schema52 = {
+  "type": "object",
+  "properties": {
+    "seconds": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    },
+    "mine": {
+      "type": "boolean"
+    }
+  },
+  "required": [
+    "seconds"
+  ]
+};
+
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.seconds === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seconds"},message:"must have required property '"+"seconds"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.seconds !== undefined){
+      if(!(validate65(data.seconds, {instancePath:instancePath+"/seconds",parentData:data,parentDataProperty:"seconds",rootData}))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+    if(data.mine !== undefined){
+      if(typeof data.mine !== "boolean"){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/mine",schemaPath:"#/properties/mine/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate94.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevIncreaseTimeResult = budgeted(validate96);
+const schema53 = {
+  "type": "object",
+  "required": [
+    "timestamp"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "timestamp": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "The chain time after the call, RFC 3339 in UTC, whole seconds (as `platform.getTimestamp` reports it once a block carries it)."
+    }
+  }
+};
+
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.timestamp === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "timestamp")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.timestamp !== undefined){
+      if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate96.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevMineParams = budgeted(validate98);
+const schema54 = {
+  "type": "object",
+  "properties": {
+    "chain": {
+      "type": "string",
+      "minLength": 1
+    },
+    "blocks": {
+      "anyOf": [
+        {
+          "type": "string",
+          "pattern": "^[1-9][0-9]{0,3}$"
+        },
+        {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000
+        }
+      ]
+    }
+  },
+  "required": [
+    "chain"
+  ]
+};
+const func2 = ucs2length;
+const pattern11 = new RegExp("^[1-9][0-9]{0,3}$", "u");
+
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.chain === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chain"},message:"must have required property '"+"chain"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.chain !== undefined){
+      let data0 = data.chain;
+      if(typeof data0 === "string"){
+        if(func2(data0) < 1){
+          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+          if(vErrors === null){
+            vErrors = [err1];
+          }
+          else {
+            keep(vErrors, err1);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.blocks !== undefined){
+      let data1 = data.blocks;
+      const _errs4 = errors;
+      let valid1 = false;
+      const _errs5 = errors;
+      if(typeof data1 === "string"){
+        if(!pattern11.test(data1)){
+          const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,3}$"},message:"must match pattern \""+"^[1-9][0-9]{0,3}$"+"\""};
+          if(vErrors === null){
+            vErrors = [err3];
+          }
+          else {
+            keep(vErrors, err3);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+      var _valid0 = _errs5 === errors;
+      valid1 = valid1 || _valid0;
+      if(!valid1){
+        const _errs7 = errors;
+        if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+          const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+          if(vErrors === null){
+            vErrors = [err5];
+          }
+          else {
+            keep(vErrors, err5);
+          }
+          errors++;
+        }
+        if((typeof data1 == "number") && (isFinite(data1))){
+          if(data1 > 1000 || isNaN(data1)){
+            const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+            if(vErrors === null){
+              vErrors = [err6];
+            }
+            else {
+              keep(vErrors, err6);
+            }
+            errors++;
+          }
+          if(data1 < 1 || isNaN(data1)){
+            const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+            if(vErrors === null){
+              vErrors = [err7];
+            }
+            else {
+              keep(vErrors, err7);
+            }
+            errors++;
+          }
+        }
+        var _valid0 = _errs7 === errors;
+        valid1 = valid1 || _valid0;
+      }
+      if(!valid1){
+        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        if(vErrors === null){
+          vErrors = [err8];
+        }
+        else {
+          keep(vErrors, err8);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs4;
+        if(vErrors !== null){
+          if(_errs4){
+            budget.left += Math.max(0, vErrors.length - _errs4);
+            if(_errs4 < vErrors.length) vErrors.length = _errs4;
+          }
+          else {
+            budget.left += vErrors.length;
+            vErrors = null;
+          }
+        }
+      }
+    }
+  }
+  else {
+    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err9];
+    }
+    else {
+      keep(vErrors, err9);
+    }
+    errors++;
+  }
+  validate98.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevMineResult = budgeted(validate99);
+const schema55 = {
+  "type": "object",
+  "required": [
+    "blockIDs",
+    "height"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "blockIDs": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+      },
+      "description": "The IDs of the new blocks, oldest first."
+    },
+    "height": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The chain's height after the last new block."
+    }
+  }
+};
+const schema13 = {
+  "type": "string",
+  "format": "avax-cb58",
+  "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
+  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+};
+const formats0 = formats["avax-cb58"];
+const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern0.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats0.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate30.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.blockIDs === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockIDs"},message:"must have required property '"+"blockIDs"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.height === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "blockIDs") || (key0 === "height"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.blockIDs !== undefined){
+      let data0 = data.blockIDs;
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate30(data0[i0], {instancePath:instancePath+"/blockIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate30.errors;
+            }
+            else {
+              for (const e of validate30.errors) keep(vErrors, e);
+            }
+            errors += validate30.errors.length;
+          }
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockIDs",schemaPath:"#/properties/blockIDs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.height !== undefined){
+      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+  }
+  else {
+    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  validate99.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevFundParams = budgeted(validate102);
+const schema56 = {
+  "type": "object",
+  "properties": {
+    "address": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+    },
+    "amount": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    },
+    "assetID": {
+      "type": "string",
+      "minLength": 1
+    },
+    "locktime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    }
+  },
+  "required": [
+    "address",
+    "amount"
+  ]
+};
+const schema57 = {
+  "type": "string",
+  "format": "avax-address",
+  "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
+  "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
+};
+const formats8 = formats["avax-address"];
+const pattern12 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
+
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern12.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats8.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-address"},message:"must match format \""+"avax-address"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate103.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.address === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.amount === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.address !== undefined){
+      if(!(validate103(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+        if(vErrors === null){
+          vErrors = validate103.errors;
+        }
+        else {
+          for (const e of validate103.errors) keep(vErrors, e);
+        }
+        errors += validate103.errors.length;
+      }
+    }
+    if(data.amount !== undefined){
+      if(!(validate65(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData}))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+    if(data.assetID !== undefined){
+      let data2 = data.assetID;
+      if(typeof data2 === "string"){
+        if(func2(data2) < 1){
+          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/assetID",schemaPath:"#/properties/assetID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            keep(vErrors, err2);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/assetID",schemaPath:"#/properties/assetID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.locktime !== undefined){
+      if(!(validate65(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+  }
+  else {
+    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  validate102.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevFundResult = budgeted(validate107);
+const schema58 = {
+  "type": "object",
+  "required": [
+    "utxoID",
+    "balance"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "utxoID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UTXOID",
+      "description": "The new UTXO."
+    },
+    "balance": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The address's balance of the asset after the call, locked UTXOs included."
+    }
+  }
+};
+const schema59 = {
+  "type": "object",
+  "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
+  "required": [
+    "txID",
+    "outputIndex"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The transaction that produced the UTXO."
+    },
+    "outputIndex": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "The output's index in that transaction, a bare number."
+    }
+  }
+};
+const schema60 = {
+  "type": "integer",
+  "minimum": 0,
+  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+};
+
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  if((typeof data == "number") && (isFinite(data))){
+    if(data < 0 || isNaN(data)){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  validate110.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.outputIndex === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputIndex"},message:"must have required property '"+"outputIndex"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "txID") || (key0 === "outputIndex"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.outputIndex !== undefined){
+      if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate108.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.utxoID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxoID"},message:"must have required property '"+"utxoID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.balance === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "utxoID") || (key0 === "balance"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.utxoID !== undefined){
+      if(!(validate108(data.utxoID, {instancePath:instancePath+"/utxoID",parentData:data,parentDataProperty:"utxoID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate108.errors;
+        }
+        else {
+          for (const e of validate108.errors) keep(vErrors, e);
+        }
+        errors += validate108.errors.length;
+      }
+    }
+    if(data.balance !== undefined){
+      if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate107.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevSetFeeStateParams = budgeted(validate114);
+const schema61 = {
+  "type": "object",
+  "properties": {
+    "capacity": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    },
+    "excess": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    },
+    "validatorExcess": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    }
+  }
+};
+
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.capacity !== undefined){
+      if(!(validate65(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+    if(data.excess !== undefined){
+      if(!(validate65(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+    if(data.validatorExcess !== undefined){
+      if(!(validate65(data.validatorExcess, {instancePath:instancePath+"/validatorExcess",parentData:data,parentDataProperty:"validatorExcess",rootData}))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+  }
+  else {
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate114.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevSetFeeStateResult = budgeted(validate118);
+const schema62 = {
+  "type": "object",
+  "required": [
+    "capacity",
+    "excess",
+    "price",
+    "validatorExcess",
+    "validatorPrice"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "capacity": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "As `platform.getFeeState` now answers it."
+    },
+    "excess": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "As `platform.getFeeState` now answers it."
+    },
+    "price": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "The gas price that follows, in nAVAX per unit of gas."
+    },
+    "validatorExcess": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "As `platform.getValidatorFeeState` now answers its `excess`."
+    },
+    "validatorPrice": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "The L1 validator fee that follows, in nAVAX per second."
+    }
+  }
+};
+
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.capacity === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capacity"},message:"must have required property '"+"capacity"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.excess === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excess"},message:"must have required property '"+"excess"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.price === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "price"},message:"must have required property '"+"price"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.validatorExcess === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validatorExcess"},message:"must have required property '"+"validatorExcess"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.validatorPrice === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validatorPrice"},message:"must have required property '"+"validatorPrice"+"'"};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(((((key0 === "capacity") || (key0 === "excess")) || (key0 === "price")) || (key0 === "validatorExcess")) || (key0 === "validatorPrice"))){
+        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+    }
+    if(data.capacity !== undefined){
+      if(!(validate110(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.excess !== undefined){
+      if(!(validate110(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.price !== undefined){
+      if(!(validate110(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.validatorExcess !== undefined){
+      if(!(validate110(data.validatorExcess, {instancePath:instancePath+"/validatorExcess",parentData:data,parentDataProperty:"validatorExcess",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.validatorPrice !== undefined){
+      if(!(validate110(data.validatorPrice, {instancePath:instancePath+"/validatorPrice",parentData:data,parentDataProperty:"validatorPrice",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+  }
+  else {
+    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err6];
+    }
+    else {
+      keep(vErrors, err6);
+    }
+    errors++;
+  }
+  validate118.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevResetParams = budgeted(validate124);
+const schema63 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate124.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevResetResult = budgeted(validate125);
+
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate125.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevSetAutomineParams = budgeted(validate126);
+const schema65 = {
+  "type": "object",
+  "properties": {
+    "enabled": {
+      "type": "boolean"
+    }
+  },
+  "required": [
+    "enabled"
+  ]
+};
+
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.enabled === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "enabled"},message:"must have required property '"+"enabled"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.enabled !== undefined){
+      if(typeof data.enabled !== "boolean"){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate126.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevSetAutomineResult = budgeted(validate127);
+
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate127.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevSetIntervalMiningParams = budgeted(validate128);
+const schema67 = {
+  "type": "object",
+  "properties": {
+    "interval": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32Param"
+    }
+  },
+  "required": [
+    "interval"
+  ]
+};
+const schema34 = {
+  "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
+  "anyOf": [
+    {
+      "type": "string",
+      "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
+    },
+    {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 4294967295
+    }
+  ]
+};
+const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
+
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if(typeof data === "string"){
+    if(!pattern2.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs3 = errors;
+    if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if((typeof data == "number") && (isFinite(data))){
+      if(data > 4294967295 || isNaN(data)){
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+      if(data < 0 || isNaN(data)){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid0 = _errs3 === errors;
+    valid0 = valid0 || _valid0;
+  }
+  if(!valid0){
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        budget.left += Math.max(0, vErrors.length - _errs0);
+        if(_errs0 < vErrors.length) vErrors.length = _errs0;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+  }
+  validate61.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.interval === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "interval"},message:"must have required property '"+"interval"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.interval !== undefined){
+      if(!(validate61(data.interval, {instancePath:instancePath+"/interval",parentData:data,parentDataProperty:"interval",rootData}))){
+        if(vErrors === null){
+          vErrors = validate61.errors;
+        }
+        else {
+          for (const e of validate61.errors) keep(vErrors, e);
+        }
+        errors += validate61.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate128.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevSetIntervalMiningResult = budgeted(validate130);
+
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate130.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevListAccountsParams = budgeted(validate131);
+const schema69 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate131.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateDevListAccountsResult = budgeted(validate132);
+const schema70 = {
+  "type": "object",
+  "required": [
+    "accounts"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "accounts": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "description": "One funded account.",
+        "required": [
+          "privateKey",
+          "xAddress",
+          "pAddress",
+          "cAddress"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "privateKey": {
+            "type": "string",
+            "pattern": "^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$",
+            "description": "The secp256k1 private key, `PrivateKey-` and cb58."
+          },
+          "xAddress": {
+            "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address",
+            "description": "Its X-Chain address."
+          },
+          "pAddress": {
+            "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address",
+            "description": "Its P-Chain address."
+          },
+          "cAddress": {
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{40}$",
+            "description": "Its C-Chain (EVM) address, EIP-55 checksummed."
+          }
+        }
+      },
+      "description": "The accounts, ewoq first on a local network."
+    }
+  }
+};
+const pattern13 = new RegExp("^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$", "u");
+const pattern14 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
+
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.accounts === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accounts"},message:"must have required property '"+"accounts"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "accounts")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.accounts !== undefined){
+      let data0 = data.accounts;
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          let data1 = data0[i0];
+          if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+            if(data1.privateKey === undefined){
+              const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/required",keyword:"required",params:{missingProperty: "privateKey"},message:"must have required property '"+"privateKey"+"'"};
+              if(vErrors === null){
+                vErrors = [err2];
+              }
+              else {
+                keep(vErrors, err2);
+              }
+              errors++;
+            }
+            if(data1.xAddress === undefined){
+              const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/required",keyword:"required",params:{missingProperty: "xAddress"},message:"must have required property '"+"xAddress"+"'"};
+              if(vErrors === null){
+                vErrors = [err3];
+              }
+              else {
+                keep(vErrors, err3);
+              }
+              errors++;
+            }
+            if(data1.pAddress === undefined){
+              const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/required",keyword:"required",params:{missingProperty: "pAddress"},message:"must have required property '"+"pAddress"+"'"};
+              if(vErrors === null){
+                vErrors = [err4];
+              }
+              else {
+                keep(vErrors, err4);
+              }
+              errors++;
+            }
+            if(data1.cAddress === undefined){
+              const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/required",keyword:"required",params:{missingProperty: "cAddress"},message:"must have required property '"+"cAddress"+"'"};
+              if(vErrors === null){
+                vErrors = [err5];
+              }
+              else {
+                keep(vErrors, err5);
+              }
+              errors++;
+            }
+            for(const key1 in data1){
+              if(!((((key1 === "privateKey") || (key1 === "xAddress")) || (key1 === "pAddress")) || (key1 === "cAddress"))){
+                const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+                if(vErrors === null){
+                  vErrors = [err6];
+                }
+                else {
+                  keep(vErrors, err6);
+                }
+                errors++;
+              }
+            }
+            if(data1.privateKey !== undefined){
+              let data2 = data1.privateKey;
+              if(typeof data2 === "string"){
+                if(!pattern13.test(data2)){
+                  const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0+"/privateKey",schemaPath:"#/properties/accounts/items/properties/privateKey/pattern",keyword:"pattern",params:{pattern: "^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$"},message:"must match pattern \""+"^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$"+"\""};
+                  if(vErrors === null){
+                    vErrors = [err7];
+                  }
+                  else {
+                    keep(vErrors, err7);
+                  }
+                  errors++;
+                }
+              }
+              else {
+                const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0+"/privateKey",schemaPath:"#/properties/accounts/items/properties/privateKey/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                if(vErrors === null){
+                  vErrors = [err8];
+                }
+                else {
+                  keep(vErrors, err8);
+                }
+                errors++;
+              }
+            }
+            if(data1.xAddress !== undefined){
+              if(!(validate103(data1.xAddress, {instancePath:instancePath+"/accounts/" + i0+"/xAddress",parentData:data1,parentDataProperty:"xAddress",rootData}))){
+                if(vErrors === null){
+                  vErrors = validate103.errors;
+                }
+                else {
+                  for (const e of validate103.errors) keep(vErrors, e);
+                }
+                errors += validate103.errors.length;
+              }
+            }
+            if(data1.pAddress !== undefined){
+              if(!(validate103(data1.pAddress, {instancePath:instancePath+"/accounts/" + i0+"/pAddress",parentData:data1,parentDataProperty:"pAddress",rootData}))){
+                if(vErrors === null){
+                  vErrors = validate103.errors;
+                }
+                else {
+                  for (const e of validate103.errors) keep(vErrors, e);
+                }
+                errors += validate103.errors.length;
+              }
+            }
+            if(data1.cAddress !== undefined){
+              let data5 = data1.cAddress;
+              if(typeof data5 === "string"){
+                if(!pattern14.test(data5)){
+                  const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0+"/cAddress",schemaPath:"#/properties/accounts/items/properties/cAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
+                  if(vErrors === null){
+                    vErrors = [err9];
+                  }
+                  else {
+                    keep(vErrors, err9);
+                  }
+                  errors++;
+                }
+              }
+              else {
+                const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0+"/cAddress",schemaPath:"#/properties/accounts/items/properties/cAddress/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                if(vErrors === null){
+                  vErrors = [err10];
+                }
+                else {
+                  keep(vErrors, err10);
+                }
+                errors++;
+              }
+            }
+          }
+          else {
+            const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            if(vErrors === null){
+              vErrors = [err11];
+            }
+            else {
+              keep(vErrors, err11);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          keep(vErrors, err12);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err13];
+    }
+    else {
+      keep(vErrors, err13);
+    }
+    errors++;
+  }
+  validate132.errors = vErrors;
+  return errors === 0;
+}
+const snapshotIDKey = writeString("snapshotID") + ':';
+function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
-function c_Uint64(v) { return f0(v); }
-function f1(v) {
+function uint64Json(v) { return stringJson(v); }
+function devSnapshotResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -20,7 +2212,7 @@ function f1(v) {
     let key;
     let s;
     switch (k) {
-      case "snapshotID": key = k0; s = c_Uint64(x); break;
+      case "snapshotID": key = snapshotIDKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -28,7 +2220,7 @@ function f1(v) {
   }
   return out + '}';
 }
-function f2(v) {
+function emptyFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -46,10 +2238,10 @@ function f2(v) {
   }
   return out + '}';
 }
-function c_Empty(v) { return f2(v); }
-const k1 = writeString("timestamp") + ':';
-function c_Time(v) { return f0(v); }
-function f3(v) {
+function emptyJson(v) { return emptyFieldsJson(v); }
+const timestampKey = writeString("timestamp") + ':';
+function timeJson(v) { return stringJson(v); }
+function devSetTimeResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -60,7 +2252,7 @@ function f3(v) {
     let key;
     let s;
     switch (k) {
-      case "timestamp": key = k1; s = c_Time(x); break;
+      case "timestamp": key = timestampKey; s = timeJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -68,21 +2260,21 @@ function f3(v) {
   }
   return out + '}';
 }
-const k2 = writeString("blockIDs") + ':';
-function c_ID(v) { return f0(v); }
-function f4(v) {
+const blockIDsKey = writeString("blockIDs") + ':';
+function iDJson(v) { return stringJson(v); }
+function iDListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_ID(x);
+    const s = x === undefined ? 'null' : iDJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-const k3 = writeString("height") + ':';
-function f5(v) {
+const heightKey = writeString("height") + ':';
+function devMineResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -93,8 +2285,8 @@ function f5(v) {
     let key;
     let s;
     switch (k) {
-      case "blockIDs": key = k2; s = f4(x); break;
-      case "height": key = k3; s = c_Uint64(x); break;
+      case "blockIDs": key = blockIDsKey; s = iDListJson(x); break;
+      case "height": key = heightKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -102,14 +2294,14 @@ function f5(v) {
   }
   return out + '}';
 }
-const k4 = writeString("utxoID") + ':';
-const k5 = writeString("txID") + ':';
-const k6 = writeString("outputIndex") + ':';
-function f6(v) {
+const utxoIDKey = writeString("utxoID") + ':';
+const txIDKey = writeString("txID") + ':';
+const outputIndexKey = writeString("outputIndex") + ':';
+function numberJson(v) {
   return typeof v === 'number' ? (Number.isFinite(v) ? '' + v : 'null') : undefined;
 }
-function c_BareUint64(v) { return f6(v); }
-function f7(v) {
+function bareUint64Json(v) { return numberJson(v); }
+function uTXOIDFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -120,8 +2312,8 @@ function f7(v) {
     let key;
     let s;
     switch (k) {
-      case "txID": key = k5; s = c_ID(x); break;
-      case "outputIndex": key = k6; s = c_BareUint64(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
+      case "outputIndex": key = outputIndexKey; s = bareUint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -129,9 +2321,9 @@ function f7(v) {
   }
   return out + '}';
 }
-function c_UTXOID(v) { return f7(v); }
-const k7 = writeString("balance") + ':';
-function f8(v) {
+function uTXOIDJson(v) { return uTXOIDFieldsJson(v); }
+const balanceKey = writeString("balance") + ':';
+function devFundResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -142,8 +2334,8 @@ function f8(v) {
     let key;
     let s;
     switch (k) {
-      case "utxoID": key = k4; s = c_UTXOID(x); break;
-      case "balance": key = k7; s = c_Uint64(x); break;
+      case "utxoID": key = utxoIDKey; s = uTXOIDJson(x); break;
+      case "balance": key = balanceKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -151,12 +2343,12 @@ function f8(v) {
   }
   return out + '}';
 }
-const k8 = writeString("capacity") + ':';
-const k9 = writeString("excess") + ':';
-const k10 = writeString("price") + ':';
-const k11 = writeString("validatorExcess") + ':';
-const k12 = writeString("validatorPrice") + ':';
-function f9(v) {
+const capacityKey = writeString("capacity") + ':';
+const excessKey = writeString("excess") + ':';
+const priceKey = writeString("price") + ':';
+const validatorExcessKey = writeString("validatorExcess") + ':';
+const validatorPriceKey = writeString("validatorPrice") + ':';
+function devSetFeeStateResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -167,11 +2359,11 @@ function f9(v) {
     let key;
     let s;
     switch (k) {
-      case "capacity": key = k8; s = c_BareUint64(x); break;
-      case "excess": key = k9; s = c_BareUint64(x); break;
-      case "price": key = k10; s = c_BareUint64(x); break;
-      case "validatorExcess": key = k11; s = c_BareUint64(x); break;
-      case "validatorPrice": key = k12; s = c_BareUint64(x); break;
+      case "capacity": key = capacityKey; s = bareUint64Json(x); break;
+      case "excess": key = excessKey; s = bareUint64Json(x); break;
+      case "price": key = priceKey; s = bareUint64Json(x); break;
+      case "validatorExcess": key = validatorExcessKey; s = bareUint64Json(x); break;
+      case "validatorPrice": key = validatorPriceKey; s = bareUint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -179,13 +2371,13 @@ function f9(v) {
   }
   return out + '}';
 }
-const k13 = writeString("accounts") + ':';
-const k14 = writeString("privateKey") + ':';
-const k15 = writeString("xAddress") + ':';
-function c_Address(v) { return f0(v); }
-const k16 = writeString("pAddress") + ':';
-const k17 = writeString("cAddress") + ':';
-function f10(v) {
+const accountsKey = writeString("accounts") + ':';
+const privateKeyKey = writeString("privateKey") + ':';
+const xAddressKey = writeString("xAddress") + ':';
+function addressJson(v) { return stringJson(v); }
+const pAddressKey = writeString("pAddress") + ':';
+const cAddressKey = writeString("cAddress") + ':';
+function devListAccountsResultAccountsItemJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -196,10 +2388,10 @@ function f10(v) {
     let key;
     let s;
     switch (k) {
-      case "privateKey": key = k14; s = f0(x); break;
-      case "xAddress": key = k15; s = c_Address(x); break;
-      case "pAddress": key = k16; s = c_Address(x); break;
-      case "cAddress": key = k17; s = f0(x); break;
+      case "privateKey": key = privateKeyKey; s = stringJson(x); break;
+      case "xAddress": key = xAddressKey; s = addressJson(x); break;
+      case "pAddress": key = pAddressKey; s = addressJson(x); break;
+      case "cAddress": key = cAddressKey; s = stringJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -207,18 +2399,18 @@ function f10(v) {
   }
   return out + '}';
 }
-function f11(v) {
+function devListAccountsResultAccountsItemListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : f10(x);
+    const s = x === undefined ? 'null' : devListAccountsResultAccountsItemJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f12(v) {
+function devListAccountsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -229,7 +2421,7 @@ function f12(v) {
     let key;
     let s;
     switch (k) {
-      case "accounts": key = k13; s = f11(x); break;
+      case "accounts": key = accountsKey; s = devListAccountsResultAccountsItemListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -237,14 +2429,14 @@ function f12(v) {
   }
   return out + '}';
 }
-export const writeDevSnapshotResult = f1;
-export const writeDevRevertResult = c_Empty;
-export const writeDevSetTimeResult = f3;
-export const writeDevIncreaseTimeResult = f3;
-export const writeDevMineResult = f5;
-export const writeDevFundResult = f8;
-export const writeDevSetFeeStateResult = f9;
-export const writeDevResetResult = c_Empty;
-export const writeDevSetAutomineResult = c_Empty;
-export const writeDevSetIntervalMiningResult = c_Empty;
-export const writeDevListAccountsResult = f12;
+export const writeDevSnapshotResult = devSnapshotResultJson;
+export const writeDevRevertResult = emptyJson;
+export const writeDevSetTimeResult = devSetTimeResultJson;
+export const writeDevIncreaseTimeResult = devSetTimeResultJson;
+export const writeDevMineResult = devMineResultJson;
+export const writeDevFundResult = devFundResultJson;
+export const writeDevSetFeeStateResult = devSetFeeStateResultJson;
+export const writeDevResetResult = emptyJson;
+export const writeDevSetAutomineResult = emptyJson;
+export const writeDevSetIntervalMiningResult = emptyJson;
+export const writeDevListAccountsResult = devListAccountsResultJson;

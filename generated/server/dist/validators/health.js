@@ -3,23 +3,718 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateHealthHealthParams = budgeted(validate135);const schema71 = {"type":"object","properties":{"tags":{"type":["array","null"],"items":{"type":"string"}}}};function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.tags !== undefined){let data0 = data.tags;if((!(Array.isArray(data0))) && (data0 !== null)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema71.properties.tags.type},message:"must be array,null"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(typeof data0[i0] !== "string"){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate135.errors = vErrors;return errors === 0;}export const validateHealthHealthResult = budgeted(validate136);const schema72 = {"type":"object","description":"A health report: the checks asked for and whether all of them pass. The GET forms answer the same object.","required":["checks","healthy"],"additionalProperties":false,"properties":{"checks":{"type":"object","additionalProperties":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HealthCheckResult"},"description":"The result of each check by name (`P`, `X`, `C`, `bootstrapped`, `network`, `router`, `database`, `diskspace`, `bls`, ...)."},"healthy":{"type":"boolean","description":"True when every check in `checks` passes."}}};const schema73 = {"type":"object","description":"The last result of one health check (health.Result).","required":["timestamp","duration"],"additionalProperties":false,"properties":{"message":{"description":"What the check reports beyond pass or fail, in a shape of its own (an object, a list or a string); left out when it reports nothing."},"error":{"type":"string","description":"Why the check fails; left out when it passes. \"not yet run\" before its first run."},"timestamp":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"When the check last ran, in the node's local zone; `0001-01-01T00:00:00Z` before its first run."},"duration":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"How long the check last took, in nanoseconds (a Go time.Duration, a bare number)."},"contiguousFailures":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"How many runs in a row failed; left out when the last run passed."},"timeOfFirstFailure":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"When the current run of failures began; left out when the last run passed."}}};const schema51 = {"type":"string","format":"date-time","description":"An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."};const formats6 = formats["date-time"];function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!(formats6.validate(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate92.errors = vErrors;return errors === 0;}const schema60 = {"type":"integer","minimum":0,"description":"An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."};function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}validate110.errors = vErrors;return errors === 0;}function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.timestamp === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.duration === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "duration"},message:"must have required property '"+"duration"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((((((key0 === "message") || (key0 === "error")) || (key0 === "timestamp")) || (key0 === "duration")) || (key0 === "contiguousFailures")) || (key0 === "timeOfFirstFailure"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.error !== undefined){if(typeof data.error !== "string"){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}if(data.timestamp !== undefined){if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.duration !== undefined){if(!(validate110(data.duration, {instancePath:instancePath+"/duration",parentData:data,parentDataProperty:"duration",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.contiguousFailures !== undefined){if(!(validate110(data.contiguousFailures, {instancePath:instancePath+"/contiguousFailures",parentData:data,parentDataProperty:"contiguousFailures",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.timeOfFirstFailure !== undefined){if(!(validate92(data.timeOfFirstFailure, {instancePath:instancePath+"/timeOfFirstFailure",parentData:data,parentDataProperty:"timeOfFirstFailure",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}validate137.errors = vErrors;return errors === 0;}function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.checks === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.healthy === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "healthy"},message:"must have required property '"+"healthy"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "checks") || (key0 === "healthy"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.checks !== undefined){let data0 = data.checks;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){for(const key1 in data0){if(!(validate137(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){if (vErrors === null) vErrors = validate137.errors; else for (const e of validate137.errors) keep(vErrors, e);errors += validate137.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}if(data.healthy !== undefined){if(typeof data.healthy !== "boolean"){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/healthy",schemaPath:"#/properties/healthy/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}validate136.errors = vErrors;return errors === 0;}export const validateHealthReadinessParams = budgeted(validate143);const schema74 = {"type":"object","properties":{"tags":{"type":["array","null"],"items":{"type":"string"}}}};function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.tags !== undefined){let data0 = data.tags;if((!(Array.isArray(data0))) && (data0 !== null)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema74.properties.tags.type},message:"must be array,null"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(typeof data0[i0] !== "string"){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate143.errors = vErrors;return errors === 0;}export const validateHealthReadinessResult = budgeted(validate144);function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.checks === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.healthy === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "healthy"},message:"must have required property '"+"healthy"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "checks") || (key0 === "healthy"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.checks !== undefined){let data0 = data.checks;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){for(const key1 in data0){if(!(validate137(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){if (vErrors === null) vErrors = validate137.errors; else for (const e of validate137.errors) keep(vErrors, e);errors += validate137.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}if(data.healthy !== undefined){if(typeof data.healthy !== "boolean"){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/healthy",schemaPath:"#/properties/healthy/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}validate144.errors = vErrors;return errors === 0;}export const validateHealthLivenessParams = budgeted(validate146);const schema76 = {"type":"object","properties":{"tags":{"type":["array","null"],"items":{"type":"string"}}}};function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.tags !== undefined){let data0 = data.tags;if((!(Array.isArray(data0))) && (data0 !== null)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema76.properties.tags.type},message:"must be array,null"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(typeof data0[i0] !== "string"){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate146.errors = vErrors;return errors === 0;}export const validateHealthLivenessResult = budgeted(validate147);function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.checks === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.healthy === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "healthy"},message:"must have required property '"+"healthy"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "checks") || (key0 === "healthy"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.checks !== undefined){let data0 = data.checks;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){for(const key1 in data0){if(!(validate137(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){if (vErrors === null) vErrors = validate137.errors; else for (const e of validate137.errors) keep(vErrors, e);errors += validate137.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}if(data.healthy !== undefined){if(typeof data.healthy !== "boolean"){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/healthy",schemaPath:"#/properties/healthy/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}validate147.errors = vErrors;return errors === 0;}
-const k0 = writeString("checks") + ':';
-const k1 = writeString("message") + ':';
-const k2 = writeString("error") + ':';
-function f0(v) {
+export const validateHealthHealthParams = budgeted(validate135);
+const schema71 = {
+  "type": "object",
+  "properties": {
+    "tags": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string"
+      }
+    }
+  }
+};
+
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.tags !== undefined){
+      let data0 = data.tags;
+      if((!(Array.isArray(data0))) && (data0 !== null)){
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema71.properties.tags.type},message:"must be array,null"};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(typeof data0[i0] !== "string"){
+            const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null){
+              vErrors = [err1];
+            }
+            else {
+              keep(vErrors, err1);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate135.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateHealthHealthResult = budgeted(validate136);
+const schema72 = {
+  "type": "object",
+  "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the same object.",
+  "required": [
+    "checks",
+    "healthy"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "checks": {
+      "type": "object",
+      "additionalProperties": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HealthCheckResult"
+      },
+      "description": "The result of each check by name (`P`, `X`, `C`, `bootstrapped`, `network`, `router`, `database`, `diskspace`, `bls`, ...)."
+    },
+    "healthy": {
+      "type": "boolean",
+      "description": "True when every check in `checks` passes."
+    }
+  }
+};
+const schema73 = {
+  "type": "object",
+  "description": "The last result of one health check (health.Result).",
+  "required": [
+    "timestamp",
+    "duration"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "message": {
+      "description": "What the check reports beyond pass or fail, in a shape of its own (an object, a list or a string); left out when it reports nothing."
+    },
+    "error": {
+      "type": "string",
+      "description": "Why the check fails; left out when it passes. \"not yet run\" before its first run."
+    },
+    "timestamp": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "When the check last ran, in the node's local zone; `0001-01-01T00:00:00Z` before its first run."
+    },
+    "duration": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "How long the check last took, in nanoseconds (a Go time.Duration, a bare number)."
+    },
+    "contiguousFailures": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "How many runs in a row failed; left out when the last run passed."
+    },
+    "timeOfFirstFailure": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "When the current run of failures began; left out when the last run passed."
+    }
+  }
+};
+const schema51 = {
+  "type": "string",
+  "format": "date-time",
+  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
+};
+const formats6 = formats["date-time"];
+
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!(formats6.validate(data))){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate92.errors = vErrors;
+  return errors === 0;
+}
+
+const schema60 = {
+  "type": "integer",
+  "minimum": 0,
+  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+};
+
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  if((typeof data == "number") && (isFinite(data))){
+    if(data < 0 || isNaN(data)){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  validate110.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.timestamp === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.duration === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "duration"},message:"must have required property '"+"duration"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((((((key0 === "message") || (key0 === "error")) || (key0 === "timestamp")) || (key0 === "duration")) || (key0 === "contiguousFailures")) || (key0 === "timeOfFirstFailure"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.error !== undefined){
+      if(typeof data.error !== "string"){
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.timestamp !== undefined){
+      if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.duration !== undefined){
+      if(!(validate110(data.duration, {instancePath:instancePath+"/duration",parentData:data,parentDataProperty:"duration",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.contiguousFailures !== undefined){
+      if(!(validate110(data.contiguousFailures, {instancePath:instancePath+"/contiguousFailures",parentData:data,parentDataProperty:"contiguousFailures",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.timeOfFirstFailure !== undefined){
+      if(!(validate92(data.timeOfFirstFailure, {instancePath:instancePath+"/timeOfFirstFailure",parentData:data,parentDataProperty:"timeOfFirstFailure",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+  }
+  else {
+    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  validate137.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.checks === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.healthy === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "healthy"},message:"must have required property '"+"healthy"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "checks") || (key0 === "healthy"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.checks !== undefined){
+      let data0 = data.checks;
+      if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+        for(const key1 in data0){
+          if(!(validate137(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){
+            if(vErrors === null){
+              vErrors = validate137.errors;
+            }
+            else {
+              for (const e of validate137.errors) keep(vErrors, e);
+            }
+            errors += validate137.errors.length;
+          }
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.healthy !== undefined){
+      if(typeof data.healthy !== "boolean"){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/healthy",schemaPath:"#/properties/healthy/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  validate136.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateHealthReadinessParams = budgeted(validate143);
+const schema74 = {
+  "type": "object",
+  "properties": {
+    "tags": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string"
+      }
+    }
+  }
+};
+
+function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.tags !== undefined){
+      let data0 = data.tags;
+      if((!(Array.isArray(data0))) && (data0 !== null)){
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema74.properties.tags.type},message:"must be array,null"};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(typeof data0[i0] !== "string"){
+            const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null){
+              vErrors = [err1];
+            }
+            else {
+              keep(vErrors, err1);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate143.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateHealthReadinessResult = budgeted(validate144);
+
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.checks === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.healthy === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "healthy"},message:"must have required property '"+"healthy"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "checks") || (key0 === "healthy"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.checks !== undefined){
+      let data0 = data.checks;
+      if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+        for(const key1 in data0){
+          if(!(validate137(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){
+            if(vErrors === null){
+              vErrors = validate137.errors;
+            }
+            else {
+              for (const e of validate137.errors) keep(vErrors, e);
+            }
+            errors += validate137.errors.length;
+          }
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.healthy !== undefined){
+      if(typeof data.healthy !== "boolean"){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/healthy",schemaPath:"#/properties/healthy/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  validate144.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateHealthLivenessParams = budgeted(validate146);
+const schema76 = {
+  "type": "object",
+  "properties": {
+    "tags": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string"
+      }
+    }
+  }
+};
+
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.tags !== undefined){
+      let data0 = data.tags;
+      if((!(Array.isArray(data0))) && (data0 !== null)){
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema76.properties.tags.type},message:"must be array,null"};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(typeof data0[i0] !== "string"){
+            const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null){
+              vErrors = [err1];
+            }
+            else {
+              keep(vErrors, err1);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate146.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateHealthLivenessResult = budgeted(validate147);
+
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.checks === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.healthy === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "healthy"},message:"must have required property '"+"healthy"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "checks") || (key0 === "healthy"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.checks !== undefined){
+      let data0 = data.checks;
+      if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+        for(const key1 in data0){
+          if(!(validate137(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){
+            if(vErrors === null){
+              vErrors = validate137.errors;
+            }
+            else {
+              for (const e of validate137.errors) keep(vErrors, e);
+            }
+            errors += validate137.errors.length;
+          }
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.healthy !== undefined){
+      if(typeof data.healthy !== "boolean"){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/healthy",schemaPath:"#/properties/healthy/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  validate147.errors = vErrors;
+  return errors === 0;
+}
+const checksKey = writeString("checks") + ':';
+const messageKey = writeString("message") + ':';
+const errorKey = writeString("error") + ':';
+function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
-const k3 = writeString("timestamp") + ':';
-function c_Time(v) { return f0(v); }
-const k4 = writeString("duration") + ':';
-function f1(v) {
+const timestampKey = writeString("timestamp") + ':';
+function timeJson(v) { return stringJson(v); }
+const durationKey = writeString("duration") + ':';
+function numberJson(v) {
   return typeof v === 'number' ? (Number.isFinite(v) ? '' + v : 'null') : undefined;
 }
-function c_BareUint64(v) { return f1(v); }
-const k5 = writeString("contiguousFailures") + ':';
-const k6 = writeString("timeOfFirstFailure") + ':';
-function f2(v) {
+function bareUint64Json(v) { return numberJson(v); }
+const contiguousFailuresKey = writeString("contiguousFailures") + ':';
+const timeOfFirstFailureKey = writeString("timeOfFirstFailure") + ':';
+function healthCheckResultFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -30,12 +725,12 @@ function f2(v) {
     let key;
     let s;
     switch (k) {
-      case "message": key = k1; s = writeScalar(x); break;
-      case "error": key = k2; s = f0(x); break;
-      case "timestamp": key = k3; s = c_Time(x); break;
-      case "duration": key = k4; s = c_BareUint64(x); break;
-      case "contiguousFailures": key = k5; s = c_BareUint64(x); break;
-      case "timeOfFirstFailure": key = k6; s = c_Time(x); break;
+      case "message": key = messageKey; s = writeScalar(x); break;
+      case "error": key = errorKey; s = stringJson(x); break;
+      case "timestamp": key = timestampKey; s = timeJson(x); break;
+      case "duration": key = durationKey; s = bareUint64Json(x); break;
+      case "contiguousFailures": key = contiguousFailuresKey; s = bareUint64Json(x); break;
+      case "timeOfFirstFailure": key = timeOfFirstFailureKey; s = timeJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -43,8 +738,8 @@ function f2(v) {
   }
   return out + '}';
 }
-function c_HealthCheckResult(v) { return f2(v); }
-function f3(v) {
+function healthCheckResultJson(v) { return healthCheckResultFieldsJson(v); }
+function healthReportFieldsChecksJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -55,18 +750,18 @@ function f3(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = c_HealthCheckResult(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = healthCheckResultJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-const k7 = writeString("healthy") + ':';
-function f4(v) {
+const healthyKey = writeString("healthy") + ':';
+function booleanJson(v) {
   return v === true ? 'true' : v === false ? 'false' : undefined;
 }
-function f5(v) {
+function healthReportFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -77,8 +772,8 @@ function f5(v) {
     let key;
     let s;
     switch (k) {
-      case "checks": key = k0; s = f3(x); break;
-      case "healthy": key = k7; s = f4(x); break;
+      case "checks": key = checksKey; s = healthReportFieldsChecksJson(x); break;
+      case "healthy": key = healthyKey; s = booleanJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -86,7 +781,7 @@ function f5(v) {
   }
   return out + '}';
 }
-function c_HealthReport(v) { return f5(v); }
-export const writeHealthHealthResult = c_HealthReport;
-export const writeHealthReadinessResult = c_HealthReport;
-export const writeHealthLivenessResult = c_HealthReport;
+function healthReportJson(v) { return healthReportFieldsJson(v); }
+export const writeHealthHealthResult = healthReportJson;
+export const writeHealthReadinessResult = healthReportJson;
+export const writeHealthLivenessResult = healthReportJson;

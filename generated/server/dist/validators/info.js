@@ -3,13 +3,3462 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateInfoGetNetworkIDParams = budgeted(validate149);const schema78 = {"type":"object","properties":{}};function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate149.errors = vErrors;return errors === 0;}export const validateInfoGetNetworkIDResult = budgeted(validate150);const schema79 = {"type":"object","required":["networkID"],"additionalProperties":false,"properties":{"networkID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32","description":"The network ID as a quoted decimal (avajson.Uint32)."}}};const schema80 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."};const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern10.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate151.errors = vErrors;return errors === 0;}function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.networkID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "networkID"},message:"must have required property '"+"networkID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "networkID")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.networkID !== undefined){if(!(validate151(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){if (vErrors === null) vErrors = validate151.errors; else for (const e of validate151.errors) keep(vErrors, e);errors += validate151.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate150.errors = vErrors;return errors === 0;}export const validateInfoGetNetworkNameParams = budgeted(validate153);const schema81 = {"type":"object","properties":{}};function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate153.errors = vErrors;return errors === 0;}export const validateInfoGetNetworkNameResult = budgeted(validate154);const schema82 = {"type":"object","required":["networkName"],"additionalProperties":false,"properties":{"networkName":{"type":"string","description":"The network's name: a known name, or `network-<id>`."}}};function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.networkName === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "networkName"},message:"must have required property '"+"networkName"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "networkName")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.networkName !== undefined){if(typeof data.networkName !== "string"){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate154.errors = vErrors;return errors === 0;}export const validateInfoGetBlockchainIDParams = budgeted(validate155);const schema83 = {"type":"object","properties":{"alias":{"type":"string"}},"required":["alias"]};function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.alias === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.alias !== undefined){if(typeof data.alias !== "string"){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate155.errors = vErrors;return errors === 0;}export const validateInfoGetBlockchainIDResult = budgeted(validate156);const schema84 = {"type":"object","required":["blockchainID"],"additionalProperties":false,"properties":{"blockchainID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The chain's ID."}}};const schema13 = {"type":"string","format":"avax-cb58","pattern":"^[1-9A-HJ-NP-Za-km-z]{32,60}$","description":"A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."};const formats0 = formats["avax-cb58"];const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern0.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats0.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate30.errors = vErrors;return errors === 0;}function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.blockchainID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainID"},message:"must have required property '"+"blockchainID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "blockchainID")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.blockchainID !== undefined){if(!(validate30(data.blockchainID, {instancePath:instancePath+"/blockchainID",parentData:data,parentDataProperty:"blockchainID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate156.errors = vErrors;return errors === 0;}export const validateInfoGetNodeIDParams = budgeted(validate158);const schema85 = {"type":"object","properties":{}};function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate158.errors = vErrors;return errors === 0;}export const validateInfoGetNodeIDResult = budgeted(validate159);const schema86 = {"type":"object","required":["nodeID","nodePOP"],"additionalProperties":false,"properties":{"nodeID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID","description":"This node's ID."},"nodePOP":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ProofOfPossession","description":"This node's BLS key and proof of possession."}}};const schema87 = {"type":"string","format":"avax-node-id","pattern":"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$","description":"A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."};const formats10 = formats["avax-node-id"];const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern16.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats10.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-node-id"},message:"must match format \""+"avax-node-id"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate160.errors = vErrors;return errors === 0;}const schema88 = {"type":"object","description":"A node's BLS public key and the proof that it holds the secret key (signer.ProofOfPossession).","required":["publicKey","proofOfPossession"],"additionalProperties":false,"properties":{"publicKey":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum","description":"The node's 48-byte compressed BLS public key, `0x` hex without a checksum."},"proofOfPossession":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum","description":"The 96-byte BLS signature of the public key by its own secret key, `0x` hex without a checksum."}}};const schema40 = {"type":"string","pattern":"^0x([0-9a-fA-F]{2})*$","description":"Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."};const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern7.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate74.errors = vErrors;return errors === 0;}function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.publicKey === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.proofOfPossession === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "proofOfPossession"},message:"must have required property '"+"proofOfPossession"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "publicKey") || (key0 === "proofOfPossession"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.publicKey !== undefined){if(!(validate74(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}}if(data.proofOfPossession !== undefined){if(!(validate74(data.proofOfPossession, {instancePath:instancePath+"/proofOfPossession",parentData:data,parentDataProperty:"proofOfPossession",rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate162.errors = vErrors;return errors === 0;}function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.nodeID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.nodePOP === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodePOP"},message:"must have required property '"+"nodePOP"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "nodeID") || (key0 === "nodePOP"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.nodeID !== undefined){if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){if (vErrors === null) vErrors = validate160.errors; else for (const e of validate160.errors) keep(vErrors, e);errors += validate160.errors.length;}}if(data.nodePOP !== undefined){if(!(validate162(data.nodePOP, {instancePath:instancePath+"/nodePOP",parentData:data,parentDataProperty:"nodePOP",rootData}))){if (vErrors === null) vErrors = validate162.errors; else for (const e of validate162.errors) keep(vErrors, e);errors += validate162.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate159.errors = vErrors;return errors === 0;}export const validateInfoGetNodeIPParams = budgeted(validate166);const schema89 = {"type":"object","properties":{}};function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate166.errors = vErrors;return errors === 0;}export const validateInfoGetNodeIPResult = budgeted(validate167);const schema90 = {"type":"object","required":["ip"],"additionalProperties":false,"properties":{"ip":{"type":"string","description":"`host:port` (netip.AddrPort; IPv6 hosts in brackets)."}}};function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.ip === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ip"},message:"must have required property '"+"ip"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "ip")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.ip !== undefined){if(typeof data.ip !== "string"){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate167.errors = vErrors;return errors === 0;}export const validateInfoGetNodeVersionParams = budgeted(validate168);const schema91 = {"type":"object","properties":{}};function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate168.errors = vErrors;return errors === 0;}export const validateInfoGetNodeVersionResult = budgeted(validate169);const schema92 = {"type":"object","required":["version","databaseVersion","rpcProtocolVersion","gitCommit","vmVersions"],"additionalProperties":false,"properties":{"version":{"type":"string","description":"The release, e.g. `avalanchego/1.14.2`."},"databaseVersion":{"type":"string","description":"The database format version, e.g. `v1.4.5`."},"rpcProtocolVersion":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32","description":"The RPCChainVM protocol version, a quoted decimal (avajson.Uint32)."},"gitCommit":{"type":"string","description":"The commit the binary was built from; empty when built without it."},"vmVersions":{"type":"object","additionalProperties":{"type":"string"},"description":"The version of each VM by its primary alias (`avm`, `evm`, `platform`, and any plugin VMs)."}}};function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.version === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.databaseVersion === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "databaseVersion"},message:"must have required property '"+"databaseVersion"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.rpcProtocolVersion === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rpcProtocolVersion"},message:"must have required property '"+"rpcProtocolVersion"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.gitCommit === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "gitCommit"},message:"must have required property '"+"gitCommit"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data.vmVersions === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "vmVersions"},message:"must have required property '"+"vmVersions"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}for(const key0 in data){if(!(((((key0 === "version") || (key0 === "databaseVersion")) || (key0 === "rpcProtocolVersion")) || (key0 === "gitCommit")) || (key0 === "vmVersions"))){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}}if(data.version !== undefined){if(typeof data.version !== "string"){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}}if(data.databaseVersion !== undefined){if(typeof data.databaseVersion !== "string"){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/databaseVersion",schemaPath:"#/properties/databaseVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}}if(data.rpcProtocolVersion !== undefined){if(!(validate151(data.rpcProtocolVersion, {instancePath:instancePath+"/rpcProtocolVersion",parentData:data,parentDataProperty:"rpcProtocolVersion",rootData}))){if (vErrors === null) vErrors = validate151.errors; else for (const e of validate151.errors) keep(vErrors, e);errors += validate151.errors.length;}}if(data.gitCommit !== undefined){if(typeof data.gitCommit !== "string"){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/gitCommit",schemaPath:"#/properties/gitCommit/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}}if(data.vmVersions !== undefined){let data4 = data.vmVersions;if(data4 && typeof data4 == "object" && !Array.isArray(data4)){for(const key1 in data4){if(typeof data4[key1] !== "string"){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vmVersions/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vmVersions/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}}}else {const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vmVersions",schemaPath:"#/properties/vmVersions/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}}}else {const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}validate169.errors = vErrors;return errors === 0;}export const validateInfoGetVMsParams = budgeted(validate171);const schema93 = {"type":"object","properties":{}};function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate171.errors = vErrors;return errors === 0;}export const validateInfoGetVMsResult = budgeted(validate172);const schema94 = {"type":"object","required":["vms","fxs"],"additionalProperties":false,"properties":{"vms":{"type":"object","propertyNames":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"},"additionalProperties":{"type":"array","items":{"type":"string"}},"description":"The aliases of each installed VM by VM ID; `[]` for a plugin VM without an alias."},"fxs":{"type":"object","propertyNames":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"},"additionalProperties":{"type":"string"},"description":"The name of each built-in feature extension by its ID (`secp256k1fx`, `nftfx`, `propertyfx`). Sent since v1.11.12.","x-node-versions":{"since":"v1.11.12"}}}};function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.vms === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "vms"},message:"must have required property '"+"vms"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.fxs === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fxs"},message:"must have required property '"+"fxs"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "vms") || (key0 === "fxs"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.vms !== undefined){let data0 = data.vms;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){for(const key1 in data0){const _errs4 = errors;if(!(validate30(key1, {instancePath:instancePath+"/vms",parentData:data0,parentDataProperty:"vms",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}var valid1 = _errs4 === errors;if(!valid1){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vms",schemaPath:"#/properties/vms/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}for(const key2 in data0){let data1 = data0[key2];if(Array.isArray(data1)){const len0 = data1.length;for(let i0=0; i0<len0; i0++){if(typeof data1[i0] !== "string"){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vms/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/vms/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vms/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vms/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}}}else {const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vms",schemaPath:"#/properties/vms/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}}if(data.fxs !== undefined){let data3 = data.fxs;if(data3 && typeof data3 == "object" && !Array.isArray(data3)){for(const key3 in data3){const _errs13 = errors;if(!(validate30(key3, {instancePath:instancePath+"/fxs",parentData:data3,parentDataProperty:"fxs",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}var valid5 = _errs13 === errors;if(!valid5){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/fxs",schemaPath:"#/properties/fxs/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}}for(const key4 in data3){if(typeof data3[key4] !== "string"){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/fxs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/fxs/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}}}else {const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/fxs",schemaPath:"#/properties/fxs/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}}}else {const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}validate172.errors = vErrors;return errors === 0;}export const validateInfoGetTxFeeParams = budgeted(validate175);const schema95 = {"type":"object","properties":{}};function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate175.errors = vErrors;return errors === 0;}export const validateInfoGetTxFeeResult = budgeted(validate176);const schema96 = {"type":"object","required":["txFee","createAssetTxFee","createSubnetTxFee","transformSubnetTxFee","createBlockchainTxFee","addPrimaryNetworkValidatorFee","addPrimaryNetworkDelegatorFee","addSubnetValidatorFee","addSubnetDelegatorFee"],"additionalProperties":false,"properties":{"txFee":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The fee of an X-Chain transaction other than CreateAssetTx, in nAVAX."},"createAssetTxFee":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The fee of an X-Chain CreateAssetTx, in nAVAX."},"createSubnetTxFee":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"No longer charged (pre-Etna P-Chain fee of CreateSubnetTx)."},"transformSubnetTxFee":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"No longer charged (pre-Etna P-Chain fee of TransformSubnetTx)."},"createBlockchainTxFee":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"No longer charged (pre-Etna P-Chain fee of CreateChainTx)."},"addPrimaryNetworkValidatorFee":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"No longer charged (was 0)."},"addPrimaryNetworkDelegatorFee":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"No longer charged (was 0)."},"addSubnetValidatorFee":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"No longer charged (pre-Etna P-Chain fee of AddSubnetValidatorTx)."},"addSubnetDelegatorFee":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"No longer charged (pre-Etna P-Chain fee of a subnet delegator)."}}};const func5 = Object.prototype.hasOwnProperty;const schema46 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."};function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern10.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate84.errors = vErrors;return errors === 0;}function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txFee === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txFee"},message:"must have required property '"+"txFee"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.createAssetTxFee === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createAssetTxFee"},message:"must have required property '"+"createAssetTxFee"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.createSubnetTxFee === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createSubnetTxFee"},message:"must have required property '"+"createSubnetTxFee"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.transformSubnetTxFee === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "transformSubnetTxFee"},message:"must have required property '"+"transformSubnetTxFee"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data.createBlockchainTxFee === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createBlockchainTxFee"},message:"must have required property '"+"createBlockchainTxFee"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data.addPrimaryNetworkValidatorFee === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addPrimaryNetworkValidatorFee"},message:"must have required property '"+"addPrimaryNetworkValidatorFee"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}if(data.addPrimaryNetworkDelegatorFee === undefined){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addPrimaryNetworkDelegatorFee"},message:"must have required property '"+"addPrimaryNetworkDelegatorFee"+"'"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}if(data.addSubnetValidatorFee === undefined){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addSubnetValidatorFee"},message:"must have required property '"+"addSubnetValidatorFee"+"'"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data.addSubnetDelegatorFee === undefined){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addSubnetDelegatorFee"},message:"must have required property '"+"addSubnetDelegatorFee"+"'"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}for(const key0 in data){if(!(func5.call(schema96.properties, key0))){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}}if(data.txFee !== undefined){if(!(validate84(data.txFee, {instancePath:instancePath+"/txFee",parentData:data,parentDataProperty:"txFee",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.createAssetTxFee !== undefined){if(!(validate84(data.createAssetTxFee, {instancePath:instancePath+"/createAssetTxFee",parentData:data,parentDataProperty:"createAssetTxFee",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.createSubnetTxFee !== undefined){if(!(validate84(data.createSubnetTxFee, {instancePath:instancePath+"/createSubnetTxFee",parentData:data,parentDataProperty:"createSubnetTxFee",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.transformSubnetTxFee !== undefined){if(!(validate84(data.transformSubnetTxFee, {instancePath:instancePath+"/transformSubnetTxFee",parentData:data,parentDataProperty:"transformSubnetTxFee",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.createBlockchainTxFee !== undefined){if(!(validate84(data.createBlockchainTxFee, {instancePath:instancePath+"/createBlockchainTxFee",parentData:data,parentDataProperty:"createBlockchainTxFee",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.addPrimaryNetworkValidatorFee !== undefined){if(!(validate84(data.addPrimaryNetworkValidatorFee, {instancePath:instancePath+"/addPrimaryNetworkValidatorFee",parentData:data,parentDataProperty:"addPrimaryNetworkValidatorFee",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.addPrimaryNetworkDelegatorFee !== undefined){if(!(validate84(data.addPrimaryNetworkDelegatorFee, {instancePath:instancePath+"/addPrimaryNetworkDelegatorFee",parentData:data,parentDataProperty:"addPrimaryNetworkDelegatorFee",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.addSubnetValidatorFee !== undefined){if(!(validate84(data.addSubnetValidatorFee, {instancePath:instancePath+"/addSubnetValidatorFee",parentData:data,parentDataProperty:"addSubnetValidatorFee",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.addSubnetDelegatorFee !== undefined){if(!(validate84(data.addSubnetDelegatorFee, {instancePath:instancePath+"/addSubnetDelegatorFee",parentData:data,parentDataProperty:"addSubnetDelegatorFee",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}validate176.errors = vErrors;return errors === 0;}export const validateInfoIsBootstrappedParams = budgeted(validate186);const schema97 = {"type":"object","properties":{"chain":{"type":"string"}},"required":["chain"]};function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.chain === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chain"},message:"must have required property '"+"chain"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.chain !== undefined){if(typeof data.chain !== "string"){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate186.errors = vErrors;return errors === 0;}export const validateInfoIsBootstrappedResult = budgeted(validate187);const schema98 = {"type":"object","required":["isBootstrapped"],"additionalProperties":false,"properties":{"isBootstrapped":{"type":"boolean","description":"True when the chain is done bootstrapping."}}};function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.isBootstrapped === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "isBootstrapped"},message:"must have required property '"+"isBootstrapped"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "isBootstrapped")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.isBootstrapped !== undefined){if(typeof data.isBootstrapped !== "boolean"){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/isBootstrapped",schemaPath:"#/properties/isBootstrapped/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate187.errors = vErrors;return errors === 0;}export const validateInfoPeersParams = budgeted(validate188);const schema99 = {"type":"object","properties":{"nodeIDs":{"type":["array","null"],"items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"}}}};function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.nodeIDs !== undefined){let data0 = data.nodeIDs;if((!(Array.isArray(data0))) && (data0 !== null)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/nodeIDs",schemaPath:"#/properties/nodeIDs/type",keyword:"type",params:{type: schema99.properties.nodeIDs.type},message:"must be array,null"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(!(validate160(data0[i0], {instancePath:instancePath+"/nodeIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate160.errors; else for (const e of validate160.errors) keep(vErrors, e);errors += validate160.errors.length;}}}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate188.errors = vErrors;return errors === 0;}export const validateInfoPeersResult = budgeted(validate190);const schema100 = {"type":"object","required":["numPeers","peers"],"additionalProperties":false,"properties":{"numPeers":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"How many peers follow, a quoted decimal."},"peers":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Peer"},"description":"The peers; `[]` when none."}}};const schema101 = {"type":"object","description":"One connected peer (peer.Info plus `benched`).","required":["ip","publicIP","nodeID","version","upgradeTime","lastSent","lastReceived","observedUptime","trackedSubnets","supportedACPs","objectedACPs","benched"],"additionalProperties":false,"properties":{"ip":{"type":"string","description":"The remote address of the connection, `host:port` (netip.AddrPort; IPv6 in brackets)."},"publicIP":{"type":"string","description":"The address the peer claims to be reachable at, `host:port`; an empty string when it claims none. Always sent (Go ignores `omitempty` on this struct type)."},"nodeID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID","description":"The peer's node ID."},"version":{"type":"string","description":"The release the peer runs, e.g. `avalanchego/1.14.2`."},"upgradeTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"The Unix time (seconds, a bare number) of the latest network upgrade the peer's configuration schedules (Granite on v1.14.x). Sent since v1.14.1.","x-node-versions":{"since":"v1.14.1"}},"lastSent":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"When this node last sent the peer a message (RFC 3339, nanoseconds)."},"lastReceived":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"When this node last received a message from the peer."},"observedUptime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32","description":"This node's Primary Network uptime as the peer observes it, a percentage 0-100 as a quoted integer."},"observedSubnetUptimes":{"type":"object","additionalProperties":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32"},"description":"Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per subnet the peer tracks, by subnet ID.","x-node-versions":{"deprecatedSince":"v1.11.11","lastVersion":"v1.11.11","removedIn":"v1.11.12"}},"trackedSubnets":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"},"description":"The subnets the peer tracks (besides the Primary Network), sorted; `[]` when none. Since v1.11.7 also those this node does not track."},"supportedACPs":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"An ACP number."},"description":"The ACPs the peer votes for, as bare numbers, sorted.","x-node-versions":{"since":"v1.10.18"}},"objectedACPs":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"An ACP number."},"description":"The ACPs the peer votes against, as bare numbers, sorted.","x-node-versions":{"since":"v1.10.18"}},"benched":{"type":"array","items":{"type":"string"},"description":"The primary aliases (e.g. `P`, `X`) of the chains on which this node has benched the peer for not answering; `[]` when none."}}};const schema60 = {"type":"integer","minimum":0,"description":"An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."};function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}validate110.errors = vErrors;return errors === 0;}const schema51 = {"type":"string","format":"date-time","description":"An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."};const formats6 = formats["date-time"];function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!(formats6.validate(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate92.errors = vErrors;return errors === 0;}function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.ip === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ip"},message:"must have required property '"+"ip"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.publicIP === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicIP"},message:"must have required property '"+"publicIP"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.nodeID === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.version === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data.upgradeTime === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "upgradeTime"},message:"must have required property '"+"upgradeTime"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data.lastSent === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastSent"},message:"must have required property '"+"lastSent"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}if(data.lastReceived === undefined){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastReceived"},message:"must have required property '"+"lastReceived"+"'"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}if(data.observedUptime === undefined){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "observedUptime"},message:"must have required property '"+"observedUptime"+"'"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data.trackedSubnets === undefined){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trackedSubnets"},message:"must have required property '"+"trackedSubnets"+"'"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}if(data.supportedACPs === undefined){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supportedACPs"},message:"must have required property '"+"supportedACPs"+"'"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}if(data.objectedACPs === undefined){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "objectedACPs"},message:"must have required property '"+"objectedACPs"+"'"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}if(data.benched === undefined){const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "benched"},message:"must have required property '"+"benched"+"'"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}for(const key0 in data){if(!(func5.call(schema101.properties, key0))){const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}}if(data.ip !== undefined){if(typeof data.ip !== "string"){const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err13];}else keep(vErrors, err13);errors++;}}if(data.publicIP !== undefined){if(typeof data.publicIP !== "string"){const err14 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/publicIP",schemaPath:"#/properties/publicIP/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err14];}else keep(vErrors, err14);errors++;}}if(data.nodeID !== undefined){if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){if (vErrors === null) vErrors = validate160.errors; else for (const e of validate160.errors) keep(vErrors, e);errors += validate160.errors.length;}}if(data.version !== undefined){if(typeof data.version !== "string"){const err15 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err15];}else keep(vErrors, err15);errors++;}}if(data.upgradeTime !== undefined){if(!(validate110(data.upgradeTime, {instancePath:instancePath+"/upgradeTime",parentData:data,parentDataProperty:"upgradeTime",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.lastSent !== undefined){if(!(validate92(data.lastSent, {instancePath:instancePath+"/lastSent",parentData:data,parentDataProperty:"lastSent",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.lastReceived !== undefined){if(!(validate92(data.lastReceived, {instancePath:instancePath+"/lastReceived",parentData:data,parentDataProperty:"lastReceived",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.observedUptime !== undefined){if(!(validate151(data.observedUptime, {instancePath:instancePath+"/observedUptime",parentData:data,parentDataProperty:"observedUptime",rootData}))){if (vErrors === null) vErrors = validate151.errors; else for (const e of validate151.errors) keep(vErrors, e);errors += validate151.errors.length;}}if(data.observedSubnetUptimes !== undefined){let data8 = data.observedSubnetUptimes;if(data8 && typeof data8 == "object" && !Array.isArray(data8)){for(const key1 in data8){if(!(validate151(data8[key1], {instancePath:instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data8,parentDataProperty:key1,rootData}))){if (vErrors === null) vErrors = validate151.errors; else for (const e of validate151.errors) keep(vErrors, e);errors += validate151.errors.length;}}}else {const err16 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/observedSubnetUptimes",schemaPath:"#/properties/observedSubnetUptimes/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err16];}else keep(vErrors, err16);errors++;}}if(data.trackedSubnets !== undefined){let data10 = data.trackedSubnets;if(Array.isArray(data10)){const len0 = data10.length;for(let i0=0; i0<len0; i0++){if(!(validate30(data10[i0], {instancePath:instancePath+"/trackedSubnets/" + i0,parentData:data10,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err17 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/trackedSubnets",schemaPath:"#/properties/trackedSubnets/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err17];}else keep(vErrors, err17);errors++;}}if(data.supportedACPs !== undefined){let data12 = data.supportedACPs;if(Array.isArray(data12)){const len1 = data12.length;for(let i1=0; i1<len1; i1++){if(!(validate110(data12[i1], {instancePath:instancePath+"/supportedACPs/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}}else {const err18 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/supportedACPs",schemaPath:"#/properties/supportedACPs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err18];}else keep(vErrors, err18);errors++;}}if(data.objectedACPs !== undefined){let data14 = data.objectedACPs;if(Array.isArray(data14)){const len2 = data14.length;for(let i2=0; i2<len2; i2++){if(!(validate110(data14[i2], {instancePath:instancePath+"/objectedACPs/" + i2,parentData:data14,parentDataProperty:i2,rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}}else {const err19 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/objectedACPs",schemaPath:"#/properties/objectedACPs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err19];}else keep(vErrors, err19);errors++;}}if(data.benched !== undefined){let data16 = data.benched;if(Array.isArray(data16)){const len3 = data16.length;for(let i3=0; i3<len3; i3++){if(typeof data16[i3] !== "string"){const err20 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/benched/" + i3,schemaPath:"#/properties/benched/items/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err20];}else keep(vErrors, err20);errors++;}}}else {const err21 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/benched",schemaPath:"#/properties/benched/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err21];}else keep(vErrors, err21);errors++;}}}else {const err22 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err22];}else keep(vErrors, err22);errors++;}validate192.errors = vErrors;return errors === 0;}function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.numPeers === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "numPeers"},message:"must have required property '"+"numPeers"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.peers === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "peers"},message:"must have required property '"+"peers"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "numPeers") || (key0 === "peers"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.numPeers !== undefined){if(!(validate84(data.numPeers, {instancePath:instancePath+"/numPeers",parentData:data,parentDataProperty:"numPeers",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.peers !== undefined){let data1 = data.peers;if(Array.isArray(data1)){const len0 = data1.length;for(let i0=0; i0<len0; i0++){if(!(validate192(data1[i0], {instancePath:instancePath+"/peers/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate192.errors; else for (const e of validate192.errors) keep(vErrors, e);errors += validate192.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}validate190.errors = vErrors;return errors === 0;}export const validateInfoUptimeParams = budgeted(validate203);const schema102 = {"type":"object","properties":{"subnetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"}}};function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.subnetID !== undefined){if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate203.errors = vErrors;return errors === 0;}export const validateInfoUptimeResult = budgeted(validate205);const schema103 = {"type":"object","required":["rewardingStakePercentage","weightedAveragePercentage"],"additionalProperties":false,"properties":{"rewardingStakePercentage":{"type":"string","pattern":"^[0-9]+\\.[0-9]{4}$","description":"Percent of the Primary Network stake that sees this node above the uptime requirement, with four decimals (avajson.Float64), e.g. \"100.0000\"."},"weightedAveragePercentage":{"type":"string","pattern":"^[0-9]+\\.[0-9]{4}$","description":"The stake-weighted average of the uptimes peers observe for this node, in percent with four decimals."}}};const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.rewardingStakePercentage === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rewardingStakePercentage"},message:"must have required property '"+"rewardingStakePercentage"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.weightedAveragePercentage === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weightedAveragePercentage"},message:"must have required property '"+"weightedAveragePercentage"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "rewardingStakePercentage") || (key0 === "weightedAveragePercentage"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.rewardingStakePercentage !== undefined){let data0 = data.rewardingStakePercentage;if(typeof data0 === "string"){if(!pattern17.test(data0)){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/rewardingStakePercentage",schemaPath:"#/properties/rewardingStakePercentage/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/rewardingStakePercentage",schemaPath:"#/properties/rewardingStakePercentage/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}if(data.weightedAveragePercentage !== undefined){let data1 = data.weightedAveragePercentage;if(typeof data1 === "string"){if(!pattern17.test(data1)){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weightedAveragePercentage",schemaPath:"#/properties/weightedAveragePercentage/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}}else {const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weightedAveragePercentage",schemaPath:"#/properties/weightedAveragePercentage/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}}}else {const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}validate205.errors = vErrors;return errors === 0;}export const validateInfoUpgradesParams = budgeted(validate206);const schema104 = {"type":"object","properties":{}};function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate206.errors = vErrors;return errors === 0;}export const validateInfoUpgradesResult = budgeted(validate207);const schema105 = {"type":"object","required":["apricotPhase1Time","apricotPhase2Time","apricotPhase3Time","apricotPhase4Time","apricotPhase4MinPChainHeight","apricotPhase5Time","apricotPhasePre6Time","apricotPhase6Time","apricotPhasePost6Time","banffTime","cortinaTime","cortinaXChainStopVertexID","durangoTime","etnaTime","fortunaTime","graniteTime","graniteEpochDuration","heliconTime"],"additionalProperties":false,"properties":{"apricotPhase1Time":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"Activation of Apricot Phase 1."},"apricotPhase2Time":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"Activation of Apricot Phase 2."},"apricotPhase3Time":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"Activation of Apricot Phase 3."},"apricotPhase4Time":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"Activation of Apricot Phase 4."},"apricotPhase4MinPChainHeight":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"The minimum P-Chain height Apricot Phase 4 blocks refer to, a bare number."},"apricotPhase5Time":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"Activation of Apricot Phase 5."},"apricotPhasePre6Time":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"Activation of Apricot Phase Pre-6."},"apricotPhase6Time":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"Activation of Apricot Phase 6."},"apricotPhasePost6Time":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"Activation of Apricot Phase Post-6."},"banffTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"Activation of Banff."},"cortinaTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"Activation of Cortina."},"cortinaXChainStopVertexID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The last DAG vertex of the X-Chain before Cortina linearized it (the parent of its first block); the zero ID `11111111111111111111111111111111LpoYY` on local networks."},"durangoTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"Activation of Durango."},"etnaTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"Activation of Etna."},"fUpgradeTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"v1.12.2 only: the upgrade after Etna, before it was named Fortuna.","x-node-versions":{"since":"v1.12.2","removedIn":"v1.13.0"}},"fortunaTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"Activation of Fortuna. Sent since v1.13.0.","x-node-versions":{"since":"v1.13.0"}},"graniteTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"Activation of Granite. Sent since v1.13.1.","x-node-versions":{"since":"v1.13.1"}},"graniteEpochDuration":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"The P-Chain epoch length after Granite, in nanoseconds (a Go time.Duration, a bare number): 5 minutes on Mainnet and Fuji, 30 s elsewhere. Sent since v1.14.0.","x-node-versions":{"since":"v1.14.0"}},"heliconTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"Activation of Helicon. Sent since v1.14.1.","x-node-versions":{"since":"v1.14.1"}}}};function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.apricotPhase1Time === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase1Time"},message:"must have required property '"+"apricotPhase1Time"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.apricotPhase2Time === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase2Time"},message:"must have required property '"+"apricotPhase2Time"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.apricotPhase3Time === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase3Time"},message:"must have required property '"+"apricotPhase3Time"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.apricotPhase4Time === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase4Time"},message:"must have required property '"+"apricotPhase4Time"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data.apricotPhase4MinPChainHeight === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase4MinPChainHeight"},message:"must have required property '"+"apricotPhase4MinPChainHeight"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data.apricotPhase5Time === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase5Time"},message:"must have required property '"+"apricotPhase5Time"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}if(data.apricotPhasePre6Time === undefined){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhasePre6Time"},message:"must have required property '"+"apricotPhasePre6Time"+"'"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}if(data.apricotPhase6Time === undefined){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase6Time"},message:"must have required property '"+"apricotPhase6Time"+"'"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data.apricotPhasePost6Time === undefined){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhasePost6Time"},message:"must have required property '"+"apricotPhasePost6Time"+"'"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}if(data.banffTime === undefined){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "banffTime"},message:"must have required property '"+"banffTime"+"'"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}if(data.cortinaTime === undefined){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cortinaTime"},message:"must have required property '"+"cortinaTime"+"'"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}if(data.cortinaXChainStopVertexID === undefined){const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cortinaXChainStopVertexID"},message:"must have required property '"+"cortinaXChainStopVertexID"+"'"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}if(data.durangoTime === undefined){const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "durangoTime"},message:"must have required property '"+"durangoTime"+"'"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}if(data.etnaTime === undefined){const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "etnaTime"},message:"must have required property '"+"etnaTime"+"'"};if(vErrors === null){vErrors = [err13];}else keep(vErrors, err13);errors++;}if(data.fortunaTime === undefined){const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fortunaTime"},message:"must have required property '"+"fortunaTime"+"'"};if(vErrors === null){vErrors = [err14];}else keep(vErrors, err14);errors++;}if(data.graniteTime === undefined){const err15 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "graniteTime"},message:"must have required property '"+"graniteTime"+"'"};if(vErrors === null){vErrors = [err15];}else keep(vErrors, err15);errors++;}if(data.graniteEpochDuration === undefined){const err16 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "graniteEpochDuration"},message:"must have required property '"+"graniteEpochDuration"+"'"};if(vErrors === null){vErrors = [err16];}else keep(vErrors, err16);errors++;}if(data.heliconTime === undefined){const err17 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "heliconTime"},message:"must have required property '"+"heliconTime"+"'"};if(vErrors === null){vErrors = [err17];}else keep(vErrors, err17);errors++;}for(const key0 in data){if(!(func5.call(schema105.properties, key0))){const err18 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err18];}else keep(vErrors, err18);errors++;}}if(data.apricotPhase1Time !== undefined){if(!(validate92(data.apricotPhase1Time, {instancePath:instancePath+"/apricotPhase1Time",parentData:data,parentDataProperty:"apricotPhase1Time",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.apricotPhase2Time !== undefined){if(!(validate92(data.apricotPhase2Time, {instancePath:instancePath+"/apricotPhase2Time",parentData:data,parentDataProperty:"apricotPhase2Time",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.apricotPhase3Time !== undefined){if(!(validate92(data.apricotPhase3Time, {instancePath:instancePath+"/apricotPhase3Time",parentData:data,parentDataProperty:"apricotPhase3Time",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.apricotPhase4Time !== undefined){if(!(validate92(data.apricotPhase4Time, {instancePath:instancePath+"/apricotPhase4Time",parentData:data,parentDataProperty:"apricotPhase4Time",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.apricotPhase4MinPChainHeight !== undefined){if(!(validate110(data.apricotPhase4MinPChainHeight, {instancePath:instancePath+"/apricotPhase4MinPChainHeight",parentData:data,parentDataProperty:"apricotPhase4MinPChainHeight",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.apricotPhase5Time !== undefined){if(!(validate92(data.apricotPhase5Time, {instancePath:instancePath+"/apricotPhase5Time",parentData:data,parentDataProperty:"apricotPhase5Time",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.apricotPhasePre6Time !== undefined){if(!(validate92(data.apricotPhasePre6Time, {instancePath:instancePath+"/apricotPhasePre6Time",parentData:data,parentDataProperty:"apricotPhasePre6Time",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.apricotPhase6Time !== undefined){if(!(validate92(data.apricotPhase6Time, {instancePath:instancePath+"/apricotPhase6Time",parentData:data,parentDataProperty:"apricotPhase6Time",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.apricotPhasePost6Time !== undefined){if(!(validate92(data.apricotPhasePost6Time, {instancePath:instancePath+"/apricotPhasePost6Time",parentData:data,parentDataProperty:"apricotPhasePost6Time",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.banffTime !== undefined){if(!(validate92(data.banffTime, {instancePath:instancePath+"/banffTime",parentData:data,parentDataProperty:"banffTime",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.cortinaTime !== undefined){if(!(validate92(data.cortinaTime, {instancePath:instancePath+"/cortinaTime",parentData:data,parentDataProperty:"cortinaTime",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.cortinaXChainStopVertexID !== undefined){if(!(validate30(data.cortinaXChainStopVertexID, {instancePath:instancePath+"/cortinaXChainStopVertexID",parentData:data,parentDataProperty:"cortinaXChainStopVertexID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.durangoTime !== undefined){if(!(validate92(data.durangoTime, {instancePath:instancePath+"/durangoTime",parentData:data,parentDataProperty:"durangoTime",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.etnaTime !== undefined){if(!(validate92(data.etnaTime, {instancePath:instancePath+"/etnaTime",parentData:data,parentDataProperty:"etnaTime",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.fUpgradeTime !== undefined){if(!(validate92(data.fUpgradeTime, {instancePath:instancePath+"/fUpgradeTime",parentData:data,parentDataProperty:"fUpgradeTime",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.fortunaTime !== undefined){if(!(validate92(data.fortunaTime, {instancePath:instancePath+"/fortunaTime",parentData:data,parentDataProperty:"fortunaTime",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.graniteTime !== undefined){if(!(validate92(data.graniteTime, {instancePath:instancePath+"/graniteTime",parentData:data,parentDataProperty:"graniteTime",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}if(data.graniteEpochDuration !== undefined){if(!(validate110(data.graniteEpochDuration, {instancePath:instancePath+"/graniteEpochDuration",parentData:data,parentDataProperty:"graniteEpochDuration",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.heliconTime !== undefined){if(!(validate92(data.heliconTime, {instancePath:instancePath+"/heliconTime",parentData:data,parentDataProperty:"heliconTime",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}}else {const err19 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err19];}else keep(vErrors, err19);errors++;}validate207.errors = vErrors;return errors === 0;}export const validateInfoAcpsParams = budgeted(validate227);const schema106 = {"type":"object","properties":{}};function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate227.errors = vErrors;return errors === 0;}export const validateInfoAcpsResult = budgeted(validate228);const schema107 = {"type":"object","required":["acps"],"additionalProperties":false,"properties":{"acps":{"type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"type":"object","description":"The votes on one ACP.","required":["supportWeight","supporters","objectWeight","objectors","abstainWeight"],"additionalProperties":false,"properties":{"supportWeight":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Stake (nAVAX) of the connected validators that support it."},"supporters":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"},"description":"The supporting validators, sorted."},"objectWeight":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Stake of the connected validators that object to it."},"objectors":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"},"description":"The objecting validators, sorted."},"abstainWeight":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Total Primary Network stake less support and objection for the open ACPs of this release; `\"0\"` for any other ACP a peer votes on."}}},"description":"The votes by ACP number (the map key, a decimal string)."}}};function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.acps === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "acps"},message:"must have required property '"+"acps"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "acps")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.acps !== undefined){let data0 = data.acps;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){for(const key1 in data0){const _errs4 = errors;if(typeof key1 === "string"){if(!pattern10.test(key1)){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps",schemaPath:"#/properties/acps/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",propertyName:key1};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}var valid1 = _errs4 === errors;if(!valid1){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps",schemaPath:"#/properties/acps/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}for(const key2 in data0){let data1 = data0[key2];if(data1 && typeof data1 == "object" && !Array.isArray(data1)){if(data1.supportWeight === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "supportWeight"},message:"must have required property '"+"supportWeight"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data1.supporters === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "supporters"},message:"must have required property '"+"supporters"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}if(data1.objectWeight === undefined){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "objectWeight"},message:"must have required property '"+"objectWeight"+"'"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}if(data1.objectors === undefined){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "objectors"},message:"must have required property '"+"objectors"+"'"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data1.abstainWeight === undefined){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "abstainWeight"},message:"must have required property '"+"abstainWeight"+"'"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}for(const key3 in data1){if(!(((((key3 === "supportWeight") || (key3 === "supporters")) || (key3 === "objectWeight")) || (key3 === "objectors")) || (key3 === "abstainWeight"))){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}}if(data1.supportWeight !== undefined){if(!(validate84(data1.supportWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supportWeight",parentData:data1,parentDataProperty:"supportWeight",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data1.supporters !== undefined){let data3 = data1.supporters;if(Array.isArray(data3)){const len0 = data3.length;for(let i0=0; i0<len0; i0++){if(!(validate160(data3[i0], {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supporters/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate160.errors; else for (const e of validate160.errors) keep(vErrors, e);errors += validate160.errors.length;}}}else {const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supporters",schemaPath:"#/properties/acps/additionalProperties/properties/supporters/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}}if(data1.objectWeight !== undefined){if(!(validate84(data1.objectWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectWeight",parentData:data1,parentDataProperty:"objectWeight",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data1.objectors !== undefined){let data6 = data1.objectors;if(Array.isArray(data6)){const len1 = data6.length;for(let i1=0; i1<len1; i1++){if(!(validate160(data6[i1], {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectors/" + i1,parentData:data6,parentDataProperty:i1,rootData}))){if (vErrors === null) vErrors = validate160.errors; else for (const e of validate160.errors) keep(vErrors, e);errors += validate160.errors.length;}}}else {const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectors",schemaPath:"#/properties/acps/additionalProperties/properties/objectors/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}}if(data1.abstainWeight !== undefined){if(!(validate84(data1.abstainWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/abstainWeight",parentData:data1,parentDataProperty:"abstainWeight",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}}}else {const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps",schemaPath:"#/properties/acps/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err13];}else keep(vErrors, err13);errors++;}}}else {const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err14];}else keep(vErrors, err14);errors++;}validate228.errors = vErrors;return errors === 0;}
-const k0 = writeString("networkID") + ':';
-function f0(v) {
+export const validateInfoGetNetworkIDParams = budgeted(validate149);
+const schema78 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate149.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoGetNetworkIDResult = budgeted(validate150);
+const schema79 = {
+  "type": "object",
+  "required": [
+    "networkID"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "networkID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32",
+      "description": "The network ID as a quoted decimal (avajson.Uint32)."
+    }
+  }
+};
+const schema80 = {
+  "type": "string",
+  "pattern": "^(0|[1-9][0-9]*)$",
+  "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
+};
+const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern10.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate151.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.networkID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "networkID"},message:"must have required property '"+"networkID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "networkID")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.networkID !== undefined){
+      if(!(validate151(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate151.errors;
+        }
+        else {
+          for (const e of validate151.errors) keep(vErrors, e);
+        }
+        errors += validate151.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate150.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoGetNetworkNameParams = budgeted(validate153);
+const schema81 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate153.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoGetNetworkNameResult = budgeted(validate154);
+const schema82 = {
+  "type": "object",
+  "required": [
+    "networkName"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "networkName": {
+      "type": "string",
+      "description": "The network's name: a known name, or `network-<id>`."
+    }
+  }
+};
+
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.networkName === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "networkName"},message:"must have required property '"+"networkName"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "networkName")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.networkName !== undefined){
+      if(typeof data.networkName !== "string"){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate154.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoGetBlockchainIDParams = budgeted(validate155);
+const schema83 = {
+  "type": "object",
+  "properties": {
+    "alias": {
+      "type": "string"
+    }
+  },
+  "required": [
+    "alias"
+  ]
+};
+
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.alias === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.alias !== undefined){
+      if(typeof data.alias !== "string"){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate155.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoGetBlockchainIDResult = budgeted(validate156);
+const schema84 = {
+  "type": "object",
+  "required": [
+    "blockchainID"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "blockchainID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The chain's ID."
+    }
+  }
+};
+const schema13 = {
+  "type": "string",
+  "format": "avax-cb58",
+  "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
+  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+};
+const formats0 = formats["avax-cb58"];
+const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern0.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats0.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate30.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.blockchainID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainID"},message:"must have required property '"+"blockchainID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "blockchainID")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.blockchainID !== undefined){
+      if(!(validate30(data.blockchainID, {instancePath:instancePath+"/blockchainID",parentData:data,parentDataProperty:"blockchainID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate156.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoGetNodeIDParams = budgeted(validate158);
+const schema85 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate158.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoGetNodeIDResult = budgeted(validate159);
+const schema86 = {
+  "type": "object",
+  "required": [
+    "nodeID",
+    "nodePOP"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "nodeID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID",
+      "description": "This node's ID."
+    },
+    "nodePOP": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ProofOfPossession",
+      "description": "This node's BLS key and proof of possession."
+    }
+  }
+};
+const schema87 = {
+  "type": "string",
+  "format": "avax-node-id",
+  "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
+  "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
+};
+const formats10 = formats["avax-node-id"];
+const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern16.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats10.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-node-id"},message:"must match format \""+"avax-node-id"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate160.errors = vErrors;
+  return errors === 0;
+}
+
+const schema88 = {
+  "type": "object",
+  "description": "A node's BLS public key and the proof that it holds the secret key (signer.ProofOfPossession).",
+  "required": [
+    "publicKey",
+    "proofOfPossession"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "publicKey": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum",
+      "description": "The node's 48-byte compressed BLS public key, `0x` hex without a checksum."
+    },
+    "proofOfPossession": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum",
+      "description": "The 96-byte BLS signature of the public key by its own secret key, `0x` hex without a checksum."
+    }
+  }
+};
+const schema40 = {
+  "type": "string",
+  "pattern": "^0x([0-9a-fA-F]{2})*$",
+  "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
+};
+const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern7.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate74.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.publicKey === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.proofOfPossession === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "proofOfPossession"},message:"must have required property '"+"proofOfPossession"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "publicKey") || (key0 === "proofOfPossession"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.publicKey !== undefined){
+      if(!(validate74(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+        if(vErrors === null){
+          vErrors = validate74.errors;
+        }
+        else {
+          for (const e of validate74.errors) keep(vErrors, e);
+        }
+        errors += validate74.errors.length;
+      }
+    }
+    if(data.proofOfPossession !== undefined){
+      if(!(validate74(data.proofOfPossession, {instancePath:instancePath+"/proofOfPossession",parentData:data,parentDataProperty:"proofOfPossession",rootData}))){
+        if(vErrors === null){
+          vErrors = validate74.errors;
+        }
+        else {
+          for (const e of validate74.errors) keep(vErrors, e);
+        }
+        errors += validate74.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate162.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.nodeID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.nodePOP === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodePOP"},message:"must have required property '"+"nodePOP"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "nodeID") || (key0 === "nodePOP"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.nodeID !== undefined){
+      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate160.errors;
+        }
+        else {
+          for (const e of validate160.errors) keep(vErrors, e);
+        }
+        errors += validate160.errors.length;
+      }
+    }
+    if(data.nodePOP !== undefined){
+      if(!(validate162(data.nodePOP, {instancePath:instancePath+"/nodePOP",parentData:data,parentDataProperty:"nodePOP",rootData}))){
+        if(vErrors === null){
+          vErrors = validate162.errors;
+        }
+        else {
+          for (const e of validate162.errors) keep(vErrors, e);
+        }
+        errors += validate162.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate159.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoGetNodeIPParams = budgeted(validate166);
+const schema89 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate166.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoGetNodeIPResult = budgeted(validate167);
+const schema90 = {
+  "type": "object",
+  "required": [
+    "ip"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "ip": {
+      "type": "string",
+      "description": "`host:port` (netip.AddrPort; IPv6 hosts in brackets)."
+    }
+  }
+};
+
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.ip === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ip"},message:"must have required property '"+"ip"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "ip")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.ip !== undefined){
+      if(typeof data.ip !== "string"){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate167.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoGetNodeVersionParams = budgeted(validate168);
+const schema91 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate168.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoGetNodeVersionResult = budgeted(validate169);
+const schema92 = {
+  "type": "object",
+  "required": [
+    "version",
+    "databaseVersion",
+    "rpcProtocolVersion",
+    "gitCommit",
+    "vmVersions"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "version": {
+      "type": "string",
+      "description": "The release, e.g. `avalanchego/1.14.2`."
+    },
+    "databaseVersion": {
+      "type": "string",
+      "description": "The database format version, e.g. `v1.4.5`."
+    },
+    "rpcProtocolVersion": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32",
+      "description": "The RPCChainVM protocol version, a quoted decimal (avajson.Uint32)."
+    },
+    "gitCommit": {
+      "type": "string",
+      "description": "The commit the binary was built from; empty when built without it."
+    },
+    "vmVersions": {
+      "type": "object",
+      "additionalProperties": {
+        "type": "string"
+      },
+      "description": "The version of each VM by its primary alias (`avm`, `evm`, `platform`, and any plugin VMs)."
+    }
+  }
+};
+
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.version === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.databaseVersion === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "databaseVersion"},message:"must have required property '"+"databaseVersion"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.rpcProtocolVersion === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rpcProtocolVersion"},message:"must have required property '"+"rpcProtocolVersion"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.gitCommit === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "gitCommit"},message:"must have required property '"+"gitCommit"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.vmVersions === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "vmVersions"},message:"must have required property '"+"vmVersions"+"'"};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(((((key0 === "version") || (key0 === "databaseVersion")) || (key0 === "rpcProtocolVersion")) || (key0 === "gitCommit")) || (key0 === "vmVersions"))){
+        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+    }
+    if(data.version !== undefined){
+      if(typeof data.version !== "string"){
+        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+    }
+    if(data.databaseVersion !== undefined){
+      if(typeof data.databaseVersion !== "string"){
+        const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/databaseVersion",schemaPath:"#/properties/databaseVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err7];
+        }
+        else {
+          keep(vErrors, err7);
+        }
+        errors++;
+      }
+    }
+    if(data.rpcProtocolVersion !== undefined){
+      if(!(validate151(data.rpcProtocolVersion, {instancePath:instancePath+"/rpcProtocolVersion",parentData:data,parentDataProperty:"rpcProtocolVersion",rootData}))){
+        if(vErrors === null){
+          vErrors = validate151.errors;
+        }
+        else {
+          for (const e of validate151.errors) keep(vErrors, e);
+        }
+        errors += validate151.errors.length;
+      }
+    }
+    if(data.gitCommit !== undefined){
+      if(typeof data.gitCommit !== "string"){
+        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/gitCommit",schemaPath:"#/properties/gitCommit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err8];
+        }
+        else {
+          keep(vErrors, err8);
+        }
+        errors++;
+      }
+    }
+    if(data.vmVersions !== undefined){
+      let data4 = data.vmVersions;
+      if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+        for(const key1 in data4){
+          if(typeof data4[key1] !== "string"){
+            const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vmVersions/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vmVersions/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null){
+              vErrors = [err9];
+            }
+            else {
+              keep(vErrors, err9);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vmVersions",schemaPath:"#/properties/vmVersions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err10];
+        }
+        else {
+          keep(vErrors, err10);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err11];
+    }
+    else {
+      keep(vErrors, err11);
+    }
+    errors++;
+  }
+  validate169.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoGetVMsParams = budgeted(validate171);
+const schema93 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate171.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoGetVMsResult = budgeted(validate172);
+const schema94 = {
+  "type": "object",
+  "required": [
+    "vms",
+    "fxs"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "vms": {
+      "type": "object",
+      "propertyNames": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+      },
+      "additionalProperties": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "description": "The aliases of each installed VM by VM ID; `[]` for a plugin VM without an alias."
+    },
+    "fxs": {
+      "type": "object",
+      "propertyNames": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+      },
+      "additionalProperties": {
+        "type": "string"
+      },
+      "description": "The name of each built-in feature extension by its ID (`secp256k1fx`, `nftfx`, `propertyfx`). Sent since v1.11.12.",
+      "x-node-versions": {
+        "since": "v1.11.12"
+      }
+    }
+  }
+};
+
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.vms === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "vms"},message:"must have required property '"+"vms"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.fxs === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fxs"},message:"must have required property '"+"fxs"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "vms") || (key0 === "fxs"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.vms !== undefined){
+      let data0 = data.vms;
+      if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+        for(const key1 in data0){
+          const _errs4 = errors;
+          if(!(validate30(key1, {instancePath:instancePath+"/vms",parentData:data0,parentDataProperty:"vms",rootData}))){
+            if(vErrors === null){
+              vErrors = validate30.errors;
+            }
+            else {
+              for (const e of validate30.errors) keep(vErrors, e);
+            }
+            errors += validate30.errors.length;
+          }
+          var valid1 = _errs4 === errors;
+          if(!valid1){
+            const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vms",schemaPath:"#/properties/vms/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+            if(vErrors === null){
+              vErrors = [err3];
+            }
+            else {
+              keep(vErrors, err3);
+            }
+            errors++;
+          }
+        }
+        for(const key2 in data0){
+          let data1 = data0[key2];
+          if(Array.isArray(data1)){
+            const len0 = data1.length;
+            for(let i0=0; i0<len0; i0++){
+              if(typeof data1[i0] !== "string"){
+                const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vms/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/vms/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                if(vErrors === null){
+                  vErrors = [err4];
+                }
+                else {
+                  keep(vErrors, err4);
+                }
+                errors++;
+              }
+            }
+          }
+          else {
+            const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vms/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vms/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+            if(vErrors === null){
+              vErrors = [err5];
+            }
+            else {
+              keep(vErrors, err5);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vms",schemaPath:"#/properties/vms/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+    }
+    if(data.fxs !== undefined){
+      let data3 = data.fxs;
+      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+        for(const key3 in data3){
+          const _errs13 = errors;
+          if(!(validate30(key3, {instancePath:instancePath+"/fxs",parentData:data3,parentDataProperty:"fxs",rootData}))){
+            if(vErrors === null){
+              vErrors = validate30.errors;
+            }
+            else {
+              for (const e of validate30.errors) keep(vErrors, e);
+            }
+            errors += validate30.errors.length;
+          }
+          var valid5 = _errs13 === errors;
+          if(!valid5){
+            const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/fxs",schemaPath:"#/properties/fxs/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
+            if(vErrors === null){
+              vErrors = [err7];
+            }
+            else {
+              keep(vErrors, err7);
+            }
+            errors++;
+          }
+        }
+        for(const key4 in data3){
+          if(typeof data3[key4] !== "string"){
+            const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/fxs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/fxs/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null){
+              vErrors = [err8];
+            }
+            else {
+              keep(vErrors, err8);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/fxs",schemaPath:"#/properties/fxs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err9];
+        }
+        else {
+          keep(vErrors, err9);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err10];
+    }
+    else {
+      keep(vErrors, err10);
+    }
+    errors++;
+  }
+  validate172.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoGetTxFeeParams = budgeted(validate175);
+const schema95 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate175.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoGetTxFeeResult = budgeted(validate176);
+const schema96 = {
+  "type": "object",
+  "required": [
+    "txFee",
+    "createAssetTxFee",
+    "createSubnetTxFee",
+    "transformSubnetTxFee",
+    "createBlockchainTxFee",
+    "addPrimaryNetworkValidatorFee",
+    "addPrimaryNetworkDelegatorFee",
+    "addSubnetValidatorFee",
+    "addSubnetDelegatorFee"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "txFee": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The fee of an X-Chain transaction other than CreateAssetTx, in nAVAX."
+    },
+    "createAssetTxFee": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The fee of an X-Chain CreateAssetTx, in nAVAX."
+    },
+    "createSubnetTxFee": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "No longer charged (pre-Etna P-Chain fee of CreateSubnetTx)."
+    },
+    "transformSubnetTxFee": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "No longer charged (pre-Etna P-Chain fee of TransformSubnetTx)."
+    },
+    "createBlockchainTxFee": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "No longer charged (pre-Etna P-Chain fee of CreateChainTx)."
+    },
+    "addPrimaryNetworkValidatorFee": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "No longer charged (was 0)."
+    },
+    "addPrimaryNetworkDelegatorFee": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "No longer charged (was 0)."
+    },
+    "addSubnetValidatorFee": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "No longer charged (pre-Etna P-Chain fee of AddSubnetValidatorTx)."
+    },
+    "addSubnetDelegatorFee": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "No longer charged (pre-Etna P-Chain fee of a subnet delegator)."
+    }
+  }
+};
+const func5 = Object.prototype.hasOwnProperty;
+const schema46 = {
+  "type": "string",
+  "pattern": "^(0|[1-9][0-9]*)$",
+  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
+};
+
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern10.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate84.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txFee === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txFee"},message:"must have required property '"+"txFee"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.createAssetTxFee === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createAssetTxFee"},message:"must have required property '"+"createAssetTxFee"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.createSubnetTxFee === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createSubnetTxFee"},message:"must have required property '"+"createSubnetTxFee"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.transformSubnetTxFee === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "transformSubnetTxFee"},message:"must have required property '"+"transformSubnetTxFee"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.createBlockchainTxFee === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createBlockchainTxFee"},message:"must have required property '"+"createBlockchainTxFee"+"'"};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    if(data.addPrimaryNetworkValidatorFee === undefined){
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addPrimaryNetworkValidatorFee"},message:"must have required property '"+"addPrimaryNetworkValidatorFee"+"'"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    if(data.addPrimaryNetworkDelegatorFee === undefined){
+      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addPrimaryNetworkDelegatorFee"},message:"must have required property '"+"addPrimaryNetworkDelegatorFee"+"'"};
+      if(vErrors === null){
+        vErrors = [err6];
+      }
+      else {
+        keep(vErrors, err6);
+      }
+      errors++;
+    }
+    if(data.addSubnetValidatorFee === undefined){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addSubnetValidatorFee"},message:"must have required property '"+"addSubnetValidatorFee"+"'"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data.addSubnetDelegatorFee === undefined){
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addSubnetDelegatorFee"},message:"must have required property '"+"addSubnetDelegatorFee"+"'"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(func5.call(schema96.properties, key0))){
+        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err9];
+        }
+        else {
+          keep(vErrors, err9);
+        }
+        errors++;
+      }
+    }
+    if(data.txFee !== undefined){
+      if(!(validate84(data.txFee, {instancePath:instancePath+"/txFee",parentData:data,parentDataProperty:"txFee",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.createAssetTxFee !== undefined){
+      if(!(validate84(data.createAssetTxFee, {instancePath:instancePath+"/createAssetTxFee",parentData:data,parentDataProperty:"createAssetTxFee",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.createSubnetTxFee !== undefined){
+      if(!(validate84(data.createSubnetTxFee, {instancePath:instancePath+"/createSubnetTxFee",parentData:data,parentDataProperty:"createSubnetTxFee",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.transformSubnetTxFee !== undefined){
+      if(!(validate84(data.transformSubnetTxFee, {instancePath:instancePath+"/transformSubnetTxFee",parentData:data,parentDataProperty:"transformSubnetTxFee",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.createBlockchainTxFee !== undefined){
+      if(!(validate84(data.createBlockchainTxFee, {instancePath:instancePath+"/createBlockchainTxFee",parentData:data,parentDataProperty:"createBlockchainTxFee",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.addPrimaryNetworkValidatorFee !== undefined){
+      if(!(validate84(data.addPrimaryNetworkValidatorFee, {instancePath:instancePath+"/addPrimaryNetworkValidatorFee",parentData:data,parentDataProperty:"addPrimaryNetworkValidatorFee",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.addPrimaryNetworkDelegatorFee !== undefined){
+      if(!(validate84(data.addPrimaryNetworkDelegatorFee, {instancePath:instancePath+"/addPrimaryNetworkDelegatorFee",parentData:data,parentDataProperty:"addPrimaryNetworkDelegatorFee",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.addSubnetValidatorFee !== undefined){
+      if(!(validate84(data.addSubnetValidatorFee, {instancePath:instancePath+"/addSubnetValidatorFee",parentData:data,parentDataProperty:"addSubnetValidatorFee",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.addSubnetDelegatorFee !== undefined){
+      if(!(validate84(data.addSubnetDelegatorFee, {instancePath:instancePath+"/addSubnetDelegatorFee",parentData:data,parentDataProperty:"addSubnetDelegatorFee",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+  }
+  else {
+    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err10];
+    }
+    else {
+      keep(vErrors, err10);
+    }
+    errors++;
+  }
+  validate176.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoIsBootstrappedParams = budgeted(validate186);
+const schema97 = {
+  "type": "object",
+  "properties": {
+    "chain": {
+      "type": "string"
+    }
+  },
+  "required": [
+    "chain"
+  ]
+};
+
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.chain === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chain"},message:"must have required property '"+"chain"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.chain !== undefined){
+      if(typeof data.chain !== "string"){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate186.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoIsBootstrappedResult = budgeted(validate187);
+const schema98 = {
+  "type": "object",
+  "required": [
+    "isBootstrapped"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "isBootstrapped": {
+      "type": "boolean",
+      "description": "True when the chain is done bootstrapping."
+    }
+  }
+};
+
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.isBootstrapped === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "isBootstrapped"},message:"must have required property '"+"isBootstrapped"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "isBootstrapped")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.isBootstrapped !== undefined){
+      if(typeof data.isBootstrapped !== "boolean"){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/isBootstrapped",schemaPath:"#/properties/isBootstrapped/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate187.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoPeersParams = budgeted(validate188);
+const schema99 = {
+  "type": "object",
+  "properties": {
+    "nodeIDs": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"
+      }
+    }
+  }
+};
+
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.nodeIDs !== undefined){
+      let data0 = data.nodeIDs;
+      if((!(Array.isArray(data0))) && (data0 !== null)){
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/nodeIDs",schemaPath:"#/properties/nodeIDs/type",keyword:"type",params:{type: schema99.properties.nodeIDs.type},message:"must be array,null"};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate160(data0[i0], {instancePath:instancePath+"/nodeIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate160.errors;
+            }
+            else {
+              for (const e of validate160.errors) keep(vErrors, e);
+            }
+            errors += validate160.errors.length;
+          }
+        }
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate188.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoPeersResult = budgeted(validate190);
+const schema100 = {
+  "type": "object",
+  "required": [
+    "numPeers",
+    "peers"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "numPeers": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "How many peers follow, a quoted decimal."
+    },
+    "peers": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Peer"
+      },
+      "description": "The peers; `[]` when none."
+    }
+  }
+};
+const schema101 = {
+  "type": "object",
+  "description": "One connected peer (peer.Info plus `benched`).",
+  "required": [
+    "ip",
+    "publicIP",
+    "nodeID",
+    "version",
+    "upgradeTime",
+    "lastSent",
+    "lastReceived",
+    "observedUptime",
+    "trackedSubnets",
+    "supportedACPs",
+    "objectedACPs",
+    "benched"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "ip": {
+      "type": "string",
+      "description": "The remote address of the connection, `host:port` (netip.AddrPort; IPv6 in brackets)."
+    },
+    "publicIP": {
+      "type": "string",
+      "description": "The address the peer claims to be reachable at, `host:port`; an empty string when it claims none. Always sent (Go ignores `omitempty` on this struct type)."
+    },
+    "nodeID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID",
+      "description": "The peer's node ID."
+    },
+    "version": {
+      "type": "string",
+      "description": "The release the peer runs, e.g. `avalanchego/1.14.2`."
+    },
+    "upgradeTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "The Unix time (seconds, a bare number) of the latest network upgrade the peer's configuration schedules (Granite on v1.14.x). Sent since v1.14.1.",
+      "x-node-versions": {
+        "since": "v1.14.1"
+      }
+    },
+    "lastSent": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "When this node last sent the peer a message (RFC 3339, nanoseconds)."
+    },
+    "lastReceived": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "When this node last received a message from the peer."
+    },
+    "observedUptime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32",
+      "description": "This node's Primary Network uptime as the peer observes it, a percentage 0-100 as a quoted integer."
+    },
+    "observedSubnetUptimes": {
+      "type": "object",
+      "additionalProperties": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32"
+      },
+      "description": "Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per subnet the peer tracks, by subnet ID.",
+      "x-node-versions": {
+        "deprecatedSince": "v1.11.11",
+        "lastVersion": "v1.11.11",
+        "removedIn": "v1.11.12"
+      }
+    },
+    "trackedSubnets": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+      },
+      "description": "The subnets the peer tracks (besides the Primary Network), sorted; `[]` when none. Since v1.11.7 also those this node does not track."
+    },
+    "supportedACPs": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+        "description": "An ACP number."
+      },
+      "description": "The ACPs the peer votes for, as bare numbers, sorted.",
+      "x-node-versions": {
+        "since": "v1.10.18"
+      }
+    },
+    "objectedACPs": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+        "description": "An ACP number."
+      },
+      "description": "The ACPs the peer votes against, as bare numbers, sorted.",
+      "x-node-versions": {
+        "since": "v1.10.18"
+      }
+    },
+    "benched": {
+      "type": "array",
+      "items": {
+        "type": "string"
+      },
+      "description": "The primary aliases (e.g. `P`, `X`) of the chains on which this node has benched the peer for not answering; `[]` when none."
+    }
+  }
+};
+const schema60 = {
+  "type": "integer",
+  "minimum": 0,
+  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+};
+
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  if((typeof data == "number") && (isFinite(data))){
+    if(data < 0 || isNaN(data)){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  validate110.errors = vErrors;
+  return errors === 0;
+}
+
+const schema51 = {
+  "type": "string",
+  "format": "date-time",
+  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
+};
+const formats6 = formats["date-time"];
+
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!(formats6.validate(data))){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate92.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.ip === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ip"},message:"must have required property '"+"ip"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.publicIP === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicIP"},message:"must have required property '"+"publicIP"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.nodeID === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.version === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.upgradeTime === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "upgradeTime"},message:"must have required property '"+"upgradeTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    if(data.lastSent === undefined){
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastSent"},message:"must have required property '"+"lastSent"+"'"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    if(data.lastReceived === undefined){
+      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastReceived"},message:"must have required property '"+"lastReceived"+"'"};
+      if(vErrors === null){
+        vErrors = [err6];
+      }
+      else {
+        keep(vErrors, err6);
+      }
+      errors++;
+    }
+    if(data.observedUptime === undefined){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "observedUptime"},message:"must have required property '"+"observedUptime"+"'"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data.trackedSubnets === undefined){
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trackedSubnets"},message:"must have required property '"+"trackedSubnets"+"'"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    if(data.supportedACPs === undefined){
+      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supportedACPs"},message:"must have required property '"+"supportedACPs"+"'"};
+      if(vErrors === null){
+        vErrors = [err9];
+      }
+      else {
+        keep(vErrors, err9);
+      }
+      errors++;
+    }
+    if(data.objectedACPs === undefined){
+      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "objectedACPs"},message:"must have required property '"+"objectedACPs"+"'"};
+      if(vErrors === null){
+        vErrors = [err10];
+      }
+      else {
+        keep(vErrors, err10);
+      }
+      errors++;
+    }
+    if(data.benched === undefined){
+      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "benched"},message:"must have required property '"+"benched"+"'"};
+      if(vErrors === null){
+        vErrors = [err11];
+      }
+      else {
+        keep(vErrors, err11);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(func5.call(schema101.properties, key0))){
+        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          keep(vErrors, err12);
+        }
+        errors++;
+      }
+    }
+    if(data.ip !== undefined){
+      if(typeof data.ip !== "string"){
+        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err13];
+        }
+        else {
+          keep(vErrors, err13);
+        }
+        errors++;
+      }
+    }
+    if(data.publicIP !== undefined){
+      if(typeof data.publicIP !== "string"){
+        const err14 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/publicIP",schemaPath:"#/properties/publicIP/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err14];
+        }
+        else {
+          keep(vErrors, err14);
+        }
+        errors++;
+      }
+    }
+    if(data.nodeID !== undefined){
+      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate160.errors;
+        }
+        else {
+          for (const e of validate160.errors) keep(vErrors, e);
+        }
+        errors += validate160.errors.length;
+      }
+    }
+    if(data.version !== undefined){
+      if(typeof data.version !== "string"){
+        const err15 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err15];
+        }
+        else {
+          keep(vErrors, err15);
+        }
+        errors++;
+      }
+    }
+    if(data.upgradeTime !== undefined){
+      if(!(validate110(data.upgradeTime, {instancePath:instancePath+"/upgradeTime",parentData:data,parentDataProperty:"upgradeTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.lastSent !== undefined){
+      if(!(validate92(data.lastSent, {instancePath:instancePath+"/lastSent",parentData:data,parentDataProperty:"lastSent",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.lastReceived !== undefined){
+      if(!(validate92(data.lastReceived, {instancePath:instancePath+"/lastReceived",parentData:data,parentDataProperty:"lastReceived",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.observedUptime !== undefined){
+      if(!(validate151(data.observedUptime, {instancePath:instancePath+"/observedUptime",parentData:data,parentDataProperty:"observedUptime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate151.errors;
+        }
+        else {
+          for (const e of validate151.errors) keep(vErrors, e);
+        }
+        errors += validate151.errors.length;
+      }
+    }
+    if(data.observedSubnetUptimes !== undefined){
+      let data8 = data.observedSubnetUptimes;
+      if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+        for(const key1 in data8){
+          if(!(validate151(data8[key1], {instancePath:instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data8,parentDataProperty:key1,rootData}))){
+            if(vErrors === null){
+              vErrors = validate151.errors;
+            }
+            else {
+              for (const e of validate151.errors) keep(vErrors, e);
+            }
+            errors += validate151.errors.length;
+          }
+        }
+      }
+      else {
+        const err16 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/observedSubnetUptimes",schemaPath:"#/properties/observedSubnetUptimes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err16];
+        }
+        else {
+          keep(vErrors, err16);
+        }
+        errors++;
+      }
+    }
+    if(data.trackedSubnets !== undefined){
+      let data10 = data.trackedSubnets;
+      if(Array.isArray(data10)){
+        const len0 = data10.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate30(data10[i0], {instancePath:instancePath+"/trackedSubnets/" + i0,parentData:data10,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate30.errors;
+            }
+            else {
+              for (const e of validate30.errors) keep(vErrors, e);
+            }
+            errors += validate30.errors.length;
+          }
+        }
+      }
+      else {
+        const err17 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/trackedSubnets",schemaPath:"#/properties/trackedSubnets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err17];
+        }
+        else {
+          keep(vErrors, err17);
+        }
+        errors++;
+      }
+    }
+    if(data.supportedACPs !== undefined){
+      let data12 = data.supportedACPs;
+      if(Array.isArray(data12)){
+        const len1 = data12.length;
+        for(let i1=0; i1<len1; i1++){
+          if(!(validate110(data12[i1], {instancePath:instancePath+"/supportedACPs/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
+            if(vErrors === null){
+              vErrors = validate110.errors;
+            }
+            else {
+              for (const e of validate110.errors) keep(vErrors, e);
+            }
+            errors += validate110.errors.length;
+          }
+        }
+      }
+      else {
+        const err18 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/supportedACPs",schemaPath:"#/properties/supportedACPs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err18];
+        }
+        else {
+          keep(vErrors, err18);
+        }
+        errors++;
+      }
+    }
+    if(data.objectedACPs !== undefined){
+      let data14 = data.objectedACPs;
+      if(Array.isArray(data14)){
+        const len2 = data14.length;
+        for(let i2=0; i2<len2; i2++){
+          if(!(validate110(data14[i2], {instancePath:instancePath+"/objectedACPs/" + i2,parentData:data14,parentDataProperty:i2,rootData}))){
+            if(vErrors === null){
+              vErrors = validate110.errors;
+            }
+            else {
+              for (const e of validate110.errors) keep(vErrors, e);
+            }
+            errors += validate110.errors.length;
+          }
+        }
+      }
+      else {
+        const err19 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/objectedACPs",schemaPath:"#/properties/objectedACPs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err19];
+        }
+        else {
+          keep(vErrors, err19);
+        }
+        errors++;
+      }
+    }
+    if(data.benched !== undefined){
+      let data16 = data.benched;
+      if(Array.isArray(data16)){
+        const len3 = data16.length;
+        for(let i3=0; i3<len3; i3++){
+          if(typeof data16[i3] !== "string"){
+            const err20 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/benched/" + i3,schemaPath:"#/properties/benched/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null){
+              vErrors = [err20];
+            }
+            else {
+              keep(vErrors, err20);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err21 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/benched",schemaPath:"#/properties/benched/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err21];
+        }
+        else {
+          keep(vErrors, err21);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err22 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err22];
+    }
+    else {
+      keep(vErrors, err22);
+    }
+    errors++;
+  }
+  validate192.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.numPeers === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "numPeers"},message:"must have required property '"+"numPeers"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.peers === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "peers"},message:"must have required property '"+"peers"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "numPeers") || (key0 === "peers"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.numPeers !== undefined){
+      if(!(validate84(data.numPeers, {instancePath:instancePath+"/numPeers",parentData:data,parentDataProperty:"numPeers",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.peers !== undefined){
+      let data1 = data.peers;
+      if(Array.isArray(data1)){
+        const len0 = data1.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate192(data1[i0], {instancePath:instancePath+"/peers/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate192.errors;
+            }
+            else {
+              for (const e of validate192.errors) keep(vErrors, e);
+            }
+            errors += validate192.errors.length;
+          }
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  validate190.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoUptimeParams = budgeted(validate203);
+const schema102 = {
+  "type": "object",
+  "properties": {
+    "subnetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    }
+  }
+};
+
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.subnetID !== undefined){
+      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate203.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoUptimeResult = budgeted(validate205);
+const schema103 = {
+  "type": "object",
+  "required": [
+    "rewardingStakePercentage",
+    "weightedAveragePercentage"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "rewardingStakePercentage": {
+      "type": "string",
+      "pattern": "^[0-9]+\\.[0-9]{4}$",
+      "description": "Percent of the Primary Network stake that sees this node above the uptime requirement, with four decimals (avajson.Float64), e.g. \"100.0000\"."
+    },
+    "weightedAveragePercentage": {
+      "type": "string",
+      "pattern": "^[0-9]+\\.[0-9]{4}$",
+      "description": "The stake-weighted average of the uptimes peers observe for this node, in percent with four decimals."
+    }
+  }
+};
+const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.rewardingStakePercentage === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rewardingStakePercentage"},message:"must have required property '"+"rewardingStakePercentage"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.weightedAveragePercentage === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weightedAveragePercentage"},message:"must have required property '"+"weightedAveragePercentage"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "rewardingStakePercentage") || (key0 === "weightedAveragePercentage"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.rewardingStakePercentage !== undefined){
+      let data0 = data.rewardingStakePercentage;
+      if(typeof data0 === "string"){
+        if(!pattern17.test(data0)){
+          const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/rewardingStakePercentage",schemaPath:"#/properties/rewardingStakePercentage/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};
+          if(vErrors === null){
+            vErrors = [err3];
+          }
+          else {
+            keep(vErrors, err3);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/rewardingStakePercentage",schemaPath:"#/properties/rewardingStakePercentage/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    if(data.weightedAveragePercentage !== undefined){
+      let data1 = data.weightedAveragePercentage;
+      if(typeof data1 === "string"){
+        if(!pattern17.test(data1)){
+          const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weightedAveragePercentage",schemaPath:"#/properties/weightedAveragePercentage/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};
+          if(vErrors === null){
+            vErrors = [err5];
+          }
+          else {
+            keep(vErrors, err5);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weightedAveragePercentage",schemaPath:"#/properties/weightedAveragePercentage/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err7];
+    }
+    else {
+      keep(vErrors, err7);
+    }
+    errors++;
+  }
+  validate205.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoUpgradesParams = budgeted(validate206);
+const schema104 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate206.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoUpgradesResult = budgeted(validate207);
+const schema105 = {
+  "type": "object",
+  "required": [
+    "apricotPhase1Time",
+    "apricotPhase2Time",
+    "apricotPhase3Time",
+    "apricotPhase4Time",
+    "apricotPhase4MinPChainHeight",
+    "apricotPhase5Time",
+    "apricotPhasePre6Time",
+    "apricotPhase6Time",
+    "apricotPhasePost6Time",
+    "banffTime",
+    "cortinaTime",
+    "cortinaXChainStopVertexID",
+    "durangoTime",
+    "etnaTime",
+    "fortunaTime",
+    "graniteTime",
+    "graniteEpochDuration",
+    "heliconTime"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "apricotPhase1Time": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "Activation of Apricot Phase 1."
+    },
+    "apricotPhase2Time": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "Activation of Apricot Phase 2."
+    },
+    "apricotPhase3Time": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "Activation of Apricot Phase 3."
+    },
+    "apricotPhase4Time": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "Activation of Apricot Phase 4."
+    },
+    "apricotPhase4MinPChainHeight": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "The minimum P-Chain height Apricot Phase 4 blocks refer to, a bare number."
+    },
+    "apricotPhase5Time": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "Activation of Apricot Phase 5."
+    },
+    "apricotPhasePre6Time": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "Activation of Apricot Phase Pre-6."
+    },
+    "apricotPhase6Time": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "Activation of Apricot Phase 6."
+    },
+    "apricotPhasePost6Time": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "Activation of Apricot Phase Post-6."
+    },
+    "banffTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "Activation of Banff."
+    },
+    "cortinaTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "Activation of Cortina."
+    },
+    "cortinaXChainStopVertexID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The last DAG vertex of the X-Chain before Cortina linearized it (the parent of its first block); the zero ID `11111111111111111111111111111111LpoYY` on local networks."
+    },
+    "durangoTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "Activation of Durango."
+    },
+    "etnaTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "Activation of Etna."
+    },
+    "fUpgradeTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "v1.12.2 only: the upgrade after Etna, before it was named Fortuna.",
+      "x-node-versions": {
+        "since": "v1.12.2",
+        "removedIn": "v1.13.0"
+      }
+    },
+    "fortunaTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "Activation of Fortuna. Sent since v1.13.0.",
+      "x-node-versions": {
+        "since": "v1.13.0"
+      }
+    },
+    "graniteTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "Activation of Granite. Sent since v1.13.1.",
+      "x-node-versions": {
+        "since": "v1.13.1"
+      }
+    },
+    "graniteEpochDuration": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "The P-Chain epoch length after Granite, in nanoseconds (a Go time.Duration, a bare number): 5 minutes on Mainnet and Fuji, 30 s elsewhere. Sent since v1.14.0.",
+      "x-node-versions": {
+        "since": "v1.14.0"
+      }
+    },
+    "heliconTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "Activation of Helicon. Sent since v1.14.1.",
+      "x-node-versions": {
+        "since": "v1.14.1"
+      }
+    }
+  }
+};
+
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.apricotPhase1Time === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase1Time"},message:"must have required property '"+"apricotPhase1Time"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.apricotPhase2Time === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase2Time"},message:"must have required property '"+"apricotPhase2Time"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.apricotPhase3Time === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase3Time"},message:"must have required property '"+"apricotPhase3Time"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.apricotPhase4Time === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase4Time"},message:"must have required property '"+"apricotPhase4Time"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.apricotPhase4MinPChainHeight === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase4MinPChainHeight"},message:"must have required property '"+"apricotPhase4MinPChainHeight"+"'"};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    if(data.apricotPhase5Time === undefined){
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase5Time"},message:"must have required property '"+"apricotPhase5Time"+"'"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    if(data.apricotPhasePre6Time === undefined){
+      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhasePre6Time"},message:"must have required property '"+"apricotPhasePre6Time"+"'"};
+      if(vErrors === null){
+        vErrors = [err6];
+      }
+      else {
+        keep(vErrors, err6);
+      }
+      errors++;
+    }
+    if(data.apricotPhase6Time === undefined){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase6Time"},message:"must have required property '"+"apricotPhase6Time"+"'"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data.apricotPhasePost6Time === undefined){
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhasePost6Time"},message:"must have required property '"+"apricotPhasePost6Time"+"'"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    if(data.banffTime === undefined){
+      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "banffTime"},message:"must have required property '"+"banffTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err9];
+      }
+      else {
+        keep(vErrors, err9);
+      }
+      errors++;
+    }
+    if(data.cortinaTime === undefined){
+      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cortinaTime"},message:"must have required property '"+"cortinaTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err10];
+      }
+      else {
+        keep(vErrors, err10);
+      }
+      errors++;
+    }
+    if(data.cortinaXChainStopVertexID === undefined){
+      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cortinaXChainStopVertexID"},message:"must have required property '"+"cortinaXChainStopVertexID"+"'"};
+      if(vErrors === null){
+        vErrors = [err11];
+      }
+      else {
+        keep(vErrors, err11);
+      }
+      errors++;
+    }
+    if(data.durangoTime === undefined){
+      const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "durangoTime"},message:"must have required property '"+"durangoTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err12];
+      }
+      else {
+        keep(vErrors, err12);
+      }
+      errors++;
+    }
+    if(data.etnaTime === undefined){
+      const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "etnaTime"},message:"must have required property '"+"etnaTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err13];
+      }
+      else {
+        keep(vErrors, err13);
+      }
+      errors++;
+    }
+    if(data.fortunaTime === undefined){
+      const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fortunaTime"},message:"must have required property '"+"fortunaTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err14];
+      }
+      else {
+        keep(vErrors, err14);
+      }
+      errors++;
+    }
+    if(data.graniteTime === undefined){
+      const err15 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "graniteTime"},message:"must have required property '"+"graniteTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err15];
+      }
+      else {
+        keep(vErrors, err15);
+      }
+      errors++;
+    }
+    if(data.graniteEpochDuration === undefined){
+      const err16 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "graniteEpochDuration"},message:"must have required property '"+"graniteEpochDuration"+"'"};
+      if(vErrors === null){
+        vErrors = [err16];
+      }
+      else {
+        keep(vErrors, err16);
+      }
+      errors++;
+    }
+    if(data.heliconTime === undefined){
+      const err17 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "heliconTime"},message:"must have required property '"+"heliconTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err17];
+      }
+      else {
+        keep(vErrors, err17);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(func5.call(schema105.properties, key0))){
+        const err18 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err18];
+        }
+        else {
+          keep(vErrors, err18);
+        }
+        errors++;
+      }
+    }
+    if(data.apricotPhase1Time !== undefined){
+      if(!(validate92(data.apricotPhase1Time, {instancePath:instancePath+"/apricotPhase1Time",parentData:data,parentDataProperty:"apricotPhase1Time",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.apricotPhase2Time !== undefined){
+      if(!(validate92(data.apricotPhase2Time, {instancePath:instancePath+"/apricotPhase2Time",parentData:data,parentDataProperty:"apricotPhase2Time",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.apricotPhase3Time !== undefined){
+      if(!(validate92(data.apricotPhase3Time, {instancePath:instancePath+"/apricotPhase3Time",parentData:data,parentDataProperty:"apricotPhase3Time",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.apricotPhase4Time !== undefined){
+      if(!(validate92(data.apricotPhase4Time, {instancePath:instancePath+"/apricotPhase4Time",parentData:data,parentDataProperty:"apricotPhase4Time",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.apricotPhase4MinPChainHeight !== undefined){
+      if(!(validate110(data.apricotPhase4MinPChainHeight, {instancePath:instancePath+"/apricotPhase4MinPChainHeight",parentData:data,parentDataProperty:"apricotPhase4MinPChainHeight",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.apricotPhase5Time !== undefined){
+      if(!(validate92(data.apricotPhase5Time, {instancePath:instancePath+"/apricotPhase5Time",parentData:data,parentDataProperty:"apricotPhase5Time",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.apricotPhasePre6Time !== undefined){
+      if(!(validate92(data.apricotPhasePre6Time, {instancePath:instancePath+"/apricotPhasePre6Time",parentData:data,parentDataProperty:"apricotPhasePre6Time",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.apricotPhase6Time !== undefined){
+      if(!(validate92(data.apricotPhase6Time, {instancePath:instancePath+"/apricotPhase6Time",parentData:data,parentDataProperty:"apricotPhase6Time",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.apricotPhasePost6Time !== undefined){
+      if(!(validate92(data.apricotPhasePost6Time, {instancePath:instancePath+"/apricotPhasePost6Time",parentData:data,parentDataProperty:"apricotPhasePost6Time",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.banffTime !== undefined){
+      if(!(validate92(data.banffTime, {instancePath:instancePath+"/banffTime",parentData:data,parentDataProperty:"banffTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.cortinaTime !== undefined){
+      if(!(validate92(data.cortinaTime, {instancePath:instancePath+"/cortinaTime",parentData:data,parentDataProperty:"cortinaTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.cortinaXChainStopVertexID !== undefined){
+      if(!(validate30(data.cortinaXChainStopVertexID, {instancePath:instancePath+"/cortinaXChainStopVertexID",parentData:data,parentDataProperty:"cortinaXChainStopVertexID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.durangoTime !== undefined){
+      if(!(validate92(data.durangoTime, {instancePath:instancePath+"/durangoTime",parentData:data,parentDataProperty:"durangoTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.etnaTime !== undefined){
+      if(!(validate92(data.etnaTime, {instancePath:instancePath+"/etnaTime",parentData:data,parentDataProperty:"etnaTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.fUpgradeTime !== undefined){
+      if(!(validate92(data.fUpgradeTime, {instancePath:instancePath+"/fUpgradeTime",parentData:data,parentDataProperty:"fUpgradeTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.fortunaTime !== undefined){
+      if(!(validate92(data.fortunaTime, {instancePath:instancePath+"/fortunaTime",parentData:data,parentDataProperty:"fortunaTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.graniteTime !== undefined){
+      if(!(validate92(data.graniteTime, {instancePath:instancePath+"/graniteTime",parentData:data,parentDataProperty:"graniteTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+    if(data.graniteEpochDuration !== undefined){
+      if(!(validate110(data.graniteEpochDuration, {instancePath:instancePath+"/graniteEpochDuration",parentData:data,parentDataProperty:"graniteEpochDuration",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.heliconTime !== undefined){
+      if(!(validate92(data.heliconTime, {instancePath:instancePath+"/heliconTime",parentData:data,parentDataProperty:"heliconTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+  }
+  else {
+    const err19 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err19];
+    }
+    else {
+      keep(vErrors, err19);
+    }
+    errors++;
+  }
+  validate207.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoAcpsParams = budgeted(validate227);
+const schema106 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate227.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateInfoAcpsResult = budgeted(validate228);
+const schema107 = {
+  "type": "object",
+  "required": [
+    "acps"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "acps": {
+      "type": "object",
+      "propertyNames": {
+        "pattern": "^(0|[1-9][0-9]*)$"
+      },
+      "additionalProperties": {
+        "type": "object",
+        "description": "The votes on one ACP.",
+        "required": [
+          "supportWeight",
+          "supporters",
+          "objectWeight",
+          "objectors",
+          "abstainWeight"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "supportWeight": {
+            "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+            "description": "Stake (nAVAX) of the connected validators that support it."
+          },
+          "supporters": {
+            "type": "array",
+            "items": {
+              "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"
+            },
+            "description": "The supporting validators, sorted."
+          },
+          "objectWeight": {
+            "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+            "description": "Stake of the connected validators that object to it."
+          },
+          "objectors": {
+            "type": "array",
+            "items": {
+              "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"
+            },
+            "description": "The objecting validators, sorted."
+          },
+          "abstainWeight": {
+            "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+            "description": "Total Primary Network stake less support and objection for the open ACPs of this release; `\"0\"` for any other ACP a peer votes on."
+          }
+        }
+      },
+      "description": "The votes by ACP number (the map key, a decimal string)."
+    }
+  }
+};
+
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.acps === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "acps"},message:"must have required property '"+"acps"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "acps")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.acps !== undefined){
+      let data0 = data.acps;
+      if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+        for(const key1 in data0){
+          const _errs4 = errors;
+          if(typeof key1 === "string"){
+            if(!pattern10.test(key1)){
+              const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps",schemaPath:"#/properties/acps/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",propertyName:key1};
+              if(vErrors === null){
+                vErrors = [err2];
+              }
+              else {
+                keep(vErrors, err2);
+              }
+              errors++;
+            }
+          }
+          var valid1 = _errs4 === errors;
+          if(!valid1){
+            const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps",schemaPath:"#/properties/acps/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+            if(vErrors === null){
+              vErrors = [err3];
+            }
+            else {
+              keep(vErrors, err3);
+            }
+            errors++;
+          }
+        }
+        for(const key2 in data0){
+          let data1 = data0[key2];
+          if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+            if(data1.supportWeight === undefined){
+              const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "supportWeight"},message:"must have required property '"+"supportWeight"+"'"};
+              if(vErrors === null){
+                vErrors = [err4];
+              }
+              else {
+                keep(vErrors, err4);
+              }
+              errors++;
+            }
+            if(data1.supporters === undefined){
+              const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "supporters"},message:"must have required property '"+"supporters"+"'"};
+              if(vErrors === null){
+                vErrors = [err5];
+              }
+              else {
+                keep(vErrors, err5);
+              }
+              errors++;
+            }
+            if(data1.objectWeight === undefined){
+              const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "objectWeight"},message:"must have required property '"+"objectWeight"+"'"};
+              if(vErrors === null){
+                vErrors = [err6];
+              }
+              else {
+                keep(vErrors, err6);
+              }
+              errors++;
+            }
+            if(data1.objectors === undefined){
+              const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "objectors"},message:"must have required property '"+"objectors"+"'"};
+              if(vErrors === null){
+                vErrors = [err7];
+              }
+              else {
+                keep(vErrors, err7);
+              }
+              errors++;
+            }
+            if(data1.abstainWeight === undefined){
+              const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "abstainWeight"},message:"must have required property '"+"abstainWeight"+"'"};
+              if(vErrors === null){
+                vErrors = [err8];
+              }
+              else {
+                keep(vErrors, err8);
+              }
+              errors++;
+            }
+            for(const key3 in data1){
+              if(!(((((key3 === "supportWeight") || (key3 === "supporters")) || (key3 === "objectWeight")) || (key3 === "objectors")) || (key3 === "abstainWeight"))){
+                const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+                if(vErrors === null){
+                  vErrors = [err9];
+                }
+                else {
+                  keep(vErrors, err9);
+                }
+                errors++;
+              }
+            }
+            if(data1.supportWeight !== undefined){
+              if(!(validate84(data1.supportWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supportWeight",parentData:data1,parentDataProperty:"supportWeight",rootData}))){
+                if(vErrors === null){
+                  vErrors = validate84.errors;
+                }
+                else {
+                  for (const e of validate84.errors) keep(vErrors, e);
+                }
+                errors += validate84.errors.length;
+              }
+            }
+            if(data1.supporters !== undefined){
+              let data3 = data1.supporters;
+              if(Array.isArray(data3)){
+                const len0 = data3.length;
+                for(let i0=0; i0<len0; i0++){
+                  if(!(validate160(data3[i0], {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supporters/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+                    if(vErrors === null){
+                      vErrors = validate160.errors;
+                    }
+                    else {
+                      for (const e of validate160.errors) keep(vErrors, e);
+                    }
+                    errors += validate160.errors.length;
+                  }
+                }
+              }
+              else {
+                const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supporters",schemaPath:"#/properties/acps/additionalProperties/properties/supporters/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                if(vErrors === null){
+                  vErrors = [err10];
+                }
+                else {
+                  keep(vErrors, err10);
+                }
+                errors++;
+              }
+            }
+            if(data1.objectWeight !== undefined){
+              if(!(validate84(data1.objectWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectWeight",parentData:data1,parentDataProperty:"objectWeight",rootData}))){
+                if(vErrors === null){
+                  vErrors = validate84.errors;
+                }
+                else {
+                  for (const e of validate84.errors) keep(vErrors, e);
+                }
+                errors += validate84.errors.length;
+              }
+            }
+            if(data1.objectors !== undefined){
+              let data6 = data1.objectors;
+              if(Array.isArray(data6)){
+                const len1 = data6.length;
+                for(let i1=0; i1<len1; i1++){
+                  if(!(validate160(data6[i1], {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectors/" + i1,parentData:data6,parentDataProperty:i1,rootData}))){
+                    if(vErrors === null){
+                      vErrors = validate160.errors;
+                    }
+                    else {
+                      for (const e of validate160.errors) keep(vErrors, e);
+                    }
+                    errors += validate160.errors.length;
+                  }
+                }
+              }
+              else {
+                const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectors",schemaPath:"#/properties/acps/additionalProperties/properties/objectors/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                if(vErrors === null){
+                  vErrors = [err11];
+                }
+                else {
+                  keep(vErrors, err11);
+                }
+                errors++;
+              }
+            }
+            if(data1.abstainWeight !== undefined){
+              if(!(validate84(data1.abstainWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/abstainWeight",parentData:data1,parentDataProperty:"abstainWeight",rootData}))){
+                if(vErrors === null){
+                  vErrors = validate84.errors;
+                }
+                else {
+                  for (const e of validate84.errors) keep(vErrors, e);
+                }
+                errors += validate84.errors.length;
+              }
+            }
+          }
+          else {
+            const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            if(vErrors === null){
+              vErrors = [err12];
+            }
+            else {
+              keep(vErrors, err12);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps",schemaPath:"#/properties/acps/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err13];
+        }
+        else {
+          keep(vErrors, err13);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err14];
+    }
+    else {
+      keep(vErrors, err14);
+    }
+    errors++;
+  }
+  validate228.errors = vErrors;
+  return errors === 0;
+}
+const networkIDKey = writeString("networkID") + ':';
+function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
-function c_Uint32(v) { return f0(v); }
-function f1(v) {
+function uint32Json(v) { return stringJson(v); }
+function infoGetNetworkIDResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -20,7 +3469,7 @@ function f1(v) {
     let key;
     let s;
     switch (k) {
-      case "networkID": key = k0; s = c_Uint32(x); break;
+      case "networkID": key = networkIDKey; s = uint32Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -28,8 +3477,8 @@ function f1(v) {
   }
   return out + '}';
 }
-const k1 = writeString("networkName") + ':';
-function f2(v) {
+const networkNameKey = writeString("networkName") + ':';
+function infoGetNetworkNameResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -40,7 +3489,7 @@ function f2(v) {
     let key;
     let s;
     switch (k) {
-      case "networkName": key = k1; s = f0(x); break;
+      case "networkName": key = networkNameKey; s = stringJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -48,9 +3497,9 @@ function f2(v) {
   }
   return out + '}';
 }
-const k2 = writeString("blockchainID") + ':';
-function c_ID(v) { return f0(v); }
-function f3(v) {
+const blockchainIDKey = writeString("blockchainID") + ':';
+function iDJson(v) { return stringJson(v); }
+function infoGetBlockchainIDResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -61,7 +3510,7 @@ function f3(v) {
     let key;
     let s;
     switch (k) {
-      case "blockchainID": key = k2; s = c_ID(x); break;
+      case "blockchainID": key = blockchainIDKey; s = iDJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -69,13 +3518,13 @@ function f3(v) {
   }
   return out + '}';
 }
-const k3 = writeString("nodeID") + ':';
-function c_NodeID(v) { return f0(v); }
-const k4 = writeString("nodePOP") + ':';
-const k5 = writeString("publicKey") + ':';
-function c_HexNoChecksum(v) { return f0(v); }
-const k6 = writeString("proofOfPossession") + ':';
-function f4(v) {
+const nodeIDKey = writeString("nodeID") + ':';
+function nodeIDJson(v) { return stringJson(v); }
+const nodePOPKey = writeString("nodePOP") + ':';
+const publicKeyKey = writeString("publicKey") + ':';
+function hexNoChecksumJson(v) { return stringJson(v); }
+const proofOfPossessionKey = writeString("proofOfPossession") + ':';
+function proofOfPossessionFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -86,8 +3535,8 @@ function f4(v) {
     let key;
     let s;
     switch (k) {
-      case "publicKey": key = k5; s = c_HexNoChecksum(x); break;
-      case "proofOfPossession": key = k6; s = c_HexNoChecksum(x); break;
+      case "publicKey": key = publicKeyKey; s = hexNoChecksumJson(x); break;
+      case "proofOfPossession": key = proofOfPossessionKey; s = hexNoChecksumJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -95,8 +3544,8 @@ function f4(v) {
   }
   return out + '}';
 }
-function c_ProofOfPossession(v) { return f4(v); }
-function f5(v) {
+function proofOfPossessionJson(v) { return proofOfPossessionFieldsJson(v); }
+function infoGetNodeIDResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -107,8 +3556,8 @@ function f5(v) {
     let key;
     let s;
     switch (k) {
-      case "nodeID": key = k3; s = c_NodeID(x); break;
-      case "nodePOP": key = k4; s = c_ProofOfPossession(x); break;
+      case "nodeID": key = nodeIDKey; s = nodeIDJson(x); break;
+      case "nodePOP": key = nodePOPKey; s = proofOfPossessionJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -116,8 +3565,8 @@ function f5(v) {
   }
   return out + '}';
 }
-const k7 = writeString("ip") + ':';
-function f6(v) {
+const ipKey = writeString("ip") + ':';
+function infoGetNodeIPResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -128,7 +3577,7 @@ function f6(v) {
     let key;
     let s;
     switch (k) {
-      case "ip": key = k7; s = f0(x); break;
+      case "ip": key = ipKey; s = stringJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -136,12 +3585,12 @@ function f6(v) {
   }
   return out + '}';
 }
-const k8 = writeString("version") + ':';
-const k9 = writeString("databaseVersion") + ':';
-const k10 = writeString("rpcProtocolVersion") + ':';
-const k11 = writeString("gitCommit") + ':';
-const k12 = writeString("vmVersions") + ':';
-function f7(v) {
+const versionKey = writeString("version") + ':';
+const databaseVersionKey = writeString("databaseVersion") + ':';
+const rpcProtocolVersionKey = writeString("rpcProtocolVersion") + ':';
+const gitCommitKey = writeString("gitCommit") + ':';
+const vmVersionsKey = writeString("vmVersions") + ':';
+function infoGetNodeVersionResultVmVersionsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -152,14 +3601,14 @@ function f7(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = f0(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = stringJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-function f8(v) {
+function infoGetNodeVersionResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -170,11 +3619,11 @@ function f8(v) {
     let key;
     let s;
     switch (k) {
-      case "version": key = k8; s = f0(x); break;
-      case "databaseVersion": key = k9; s = f0(x); break;
-      case "rpcProtocolVersion": key = k10; s = c_Uint32(x); break;
-      case "gitCommit": key = k11; s = f0(x); break;
-      case "vmVersions": key = k12; s = f7(x); break;
+      case "version": key = versionKey; s = stringJson(x); break;
+      case "databaseVersion": key = databaseVersionKey; s = stringJson(x); break;
+      case "rpcProtocolVersion": key = rpcProtocolVersionKey; s = uint32Json(x); break;
+      case "gitCommit": key = gitCommitKey; s = stringJson(x); break;
+      case "vmVersions": key = vmVersionsKey; s = infoGetNodeVersionResultVmVersionsJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -182,19 +3631,19 @@ function f8(v) {
   }
   return out + '}';
 }
-const k13 = writeString("vms") + ':';
-function f9(v) {
+const vmsKey = writeString("vms") + ':';
+function stringListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : f0(x);
+    const s = x === undefined ? 'null' : stringJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f10(v) {
+function infoGetVMsResultVmsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -205,15 +3654,15 @@ function f10(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = f9(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = stringListJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-const k14 = writeString("fxs") + ':';
-function f11(v) {
+const fxsKey = writeString("fxs") + ':';
+function infoGetVMsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -224,8 +3673,8 @@ function f11(v) {
     let key;
     let s;
     switch (k) {
-      case "vms": key = k13; s = f10(x); break;
-      case "fxs": key = k14; s = f7(x); break;
+      case "vms": key = vmsKey; s = infoGetVMsResultVmsJson(x); break;
+      case "fxs": key = fxsKey; s = infoGetNodeVersionResultVmVersionsJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -233,17 +3682,17 @@ function f11(v) {
   }
   return out + '}';
 }
-const k15 = writeString("txFee") + ':';
-function c_Uint64(v) { return f0(v); }
-const k16 = writeString("createAssetTxFee") + ':';
-const k17 = writeString("createSubnetTxFee") + ':';
-const k18 = writeString("transformSubnetTxFee") + ':';
-const k19 = writeString("createBlockchainTxFee") + ':';
-const k20 = writeString("addPrimaryNetworkValidatorFee") + ':';
-const k21 = writeString("addPrimaryNetworkDelegatorFee") + ':';
-const k22 = writeString("addSubnetValidatorFee") + ':';
-const k23 = writeString("addSubnetDelegatorFee") + ':';
-function f12(v) {
+const txFeeKey = writeString("txFee") + ':';
+function uint64Json(v) { return stringJson(v); }
+const createAssetTxFeeKey = writeString("createAssetTxFee") + ':';
+const createSubnetTxFeeKey = writeString("createSubnetTxFee") + ':';
+const transformSubnetTxFeeKey = writeString("transformSubnetTxFee") + ':';
+const createBlockchainTxFeeKey = writeString("createBlockchainTxFee") + ':';
+const addPrimaryNetworkValidatorFeeKey = writeString("addPrimaryNetworkValidatorFee") + ':';
+const addPrimaryNetworkDelegatorFeeKey = writeString("addPrimaryNetworkDelegatorFee") + ':';
+const addSubnetValidatorFeeKey = writeString("addSubnetValidatorFee") + ':';
+const addSubnetDelegatorFeeKey = writeString("addSubnetDelegatorFee") + ':';
+function infoGetTxFeeResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -254,15 +3703,15 @@ function f12(v) {
     let key;
     let s;
     switch (k) {
-      case "txFee": key = k15; s = c_Uint64(x); break;
-      case "createAssetTxFee": key = k16; s = c_Uint64(x); break;
-      case "createSubnetTxFee": key = k17; s = c_Uint64(x); break;
-      case "transformSubnetTxFee": key = k18; s = c_Uint64(x); break;
-      case "createBlockchainTxFee": key = k19; s = c_Uint64(x); break;
-      case "addPrimaryNetworkValidatorFee": key = k20; s = c_Uint64(x); break;
-      case "addPrimaryNetworkDelegatorFee": key = k21; s = c_Uint64(x); break;
-      case "addSubnetValidatorFee": key = k22; s = c_Uint64(x); break;
-      case "addSubnetDelegatorFee": key = k23; s = c_Uint64(x); break;
+      case "txFee": key = txFeeKey; s = uint64Json(x); break;
+      case "createAssetTxFee": key = createAssetTxFeeKey; s = uint64Json(x); break;
+      case "createSubnetTxFee": key = createSubnetTxFeeKey; s = uint64Json(x); break;
+      case "transformSubnetTxFee": key = transformSubnetTxFeeKey; s = uint64Json(x); break;
+      case "createBlockchainTxFee": key = createBlockchainTxFeeKey; s = uint64Json(x); break;
+      case "addPrimaryNetworkValidatorFee": key = addPrimaryNetworkValidatorFeeKey; s = uint64Json(x); break;
+      case "addPrimaryNetworkDelegatorFee": key = addPrimaryNetworkDelegatorFeeKey; s = uint64Json(x); break;
+      case "addSubnetValidatorFee": key = addSubnetValidatorFeeKey; s = uint64Json(x); break;
+      case "addSubnetDelegatorFee": key = addSubnetDelegatorFeeKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -270,11 +3719,11 @@ function f12(v) {
   }
   return out + '}';
 }
-const k24 = writeString("isBootstrapped") + ':';
-function f13(v) {
+const isBootstrappedKey = writeString("isBootstrapped") + ':';
+function booleanJson(v) {
   return v === true ? 'true' : v === false ? 'false' : undefined;
 }
-function f14(v) {
+function infoIsBootstrappedResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -285,7 +3734,7 @@ function f14(v) {
     let key;
     let s;
     switch (k) {
-      case "isBootstrapped": key = k24; s = f13(x); break;
+      case "isBootstrapped": key = isBootstrappedKey; s = booleanJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -293,20 +3742,20 @@ function f14(v) {
   }
   return out + '}';
 }
-const k25 = writeString("numPeers") + ':';
-const k26 = writeString("peers") + ':';
-const k27 = writeString("publicIP") + ':';
-const k28 = writeString("upgradeTime") + ':';
-function f15(v) {
+const numPeersKey = writeString("numPeers") + ':';
+const peersKey = writeString("peers") + ':';
+const publicIPKey = writeString("publicIP") + ':';
+const upgradeTimeKey = writeString("upgradeTime") + ':';
+function numberJson(v) {
   return typeof v === 'number' ? (Number.isFinite(v) ? '' + v : 'null') : undefined;
 }
-function c_BareUint64(v) { return f15(v); }
-const k29 = writeString("lastSent") + ':';
-function c_Time(v) { return f0(v); }
-const k30 = writeString("lastReceived") + ':';
-const k31 = writeString("observedUptime") + ':';
-const k32 = writeString("observedSubnetUptimes") + ':';
-function f16(v) {
+function bareUint64Json(v) { return numberJson(v); }
+const lastSentKey = writeString("lastSent") + ':';
+function timeJson(v) { return stringJson(v); }
+const lastReceivedKey = writeString("lastReceived") + ':';
+const observedUptimeKey = writeString("observedUptime") + ':';
+const observedSubnetUptimesKey = writeString("observedSubnetUptimes") + ':';
+function peerFieldsObservedSubnetUptimesJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -317,40 +3766,40 @@ function f16(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = c_Uint32(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = uint32Json(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-const k33 = writeString("trackedSubnets") + ':';
-function f17(v) {
+const trackedSubnetsKey = writeString("trackedSubnets") + ':';
+function iDListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_ID(x);
+    const s = x === undefined ? 'null' : iDJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-const k34 = writeString("supportedACPs") + ':';
-function f18(v) {
+const supportedACPsKey = writeString("supportedACPs") + ':';
+function bareUint64ListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_BareUint64(x);
+    const s = x === undefined ? 'null' : bareUint64Json(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-const k35 = writeString("objectedACPs") + ':';
-const k36 = writeString("benched") + ':';
-function f19(v) {
+const objectedACPsKey = writeString("objectedACPs") + ':';
+const benchedKey = writeString("benched") + ':';
+function peerFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -361,19 +3810,19 @@ function f19(v) {
     let key;
     let s;
     switch (k) {
-      case "ip": key = k7; s = f0(x); break;
-      case "publicIP": key = k27; s = f0(x); break;
-      case "nodeID": key = k3; s = c_NodeID(x); break;
-      case "version": key = k8; s = f0(x); break;
-      case "upgradeTime": key = k28; s = c_BareUint64(x); break;
-      case "lastSent": key = k29; s = c_Time(x); break;
-      case "lastReceived": key = k30; s = c_Time(x); break;
-      case "observedUptime": key = k31; s = c_Uint32(x); break;
-      case "observedSubnetUptimes": key = k32; s = f16(x); break;
-      case "trackedSubnets": key = k33; s = f17(x); break;
-      case "supportedACPs": key = k34; s = f18(x); break;
-      case "objectedACPs": key = k35; s = f18(x); break;
-      case "benched": key = k36; s = f9(x); break;
+      case "ip": key = ipKey; s = stringJson(x); break;
+      case "publicIP": key = publicIPKey; s = stringJson(x); break;
+      case "nodeID": key = nodeIDKey; s = nodeIDJson(x); break;
+      case "version": key = versionKey; s = stringJson(x); break;
+      case "upgradeTime": key = upgradeTimeKey; s = bareUint64Json(x); break;
+      case "lastSent": key = lastSentKey; s = timeJson(x); break;
+      case "lastReceived": key = lastReceivedKey; s = timeJson(x); break;
+      case "observedUptime": key = observedUptimeKey; s = uint32Json(x); break;
+      case "observedSubnetUptimes": key = observedSubnetUptimesKey; s = peerFieldsObservedSubnetUptimesJson(x); break;
+      case "trackedSubnets": key = trackedSubnetsKey; s = iDListJson(x); break;
+      case "supportedACPs": key = supportedACPsKey; s = bareUint64ListJson(x); break;
+      case "objectedACPs": key = objectedACPsKey; s = bareUint64ListJson(x); break;
+      case "benched": key = benchedKey; s = stringListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -381,19 +3830,19 @@ function f19(v) {
   }
   return out + '}';
 }
-function c_Peer(v) { return f19(v); }
-function f20(v) {
+function peerJson(v) { return peerFieldsJson(v); }
+function peerListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_Peer(x);
+    const s = x === undefined ? 'null' : peerJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f21(v) {
+function infoPeersResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -404,8 +3853,8 @@ function f21(v) {
     let key;
     let s;
     switch (k) {
-      case "numPeers": key = k25; s = c_Uint64(x); break;
-      case "peers": key = k26; s = f20(x); break;
+      case "numPeers": key = numPeersKey; s = uint64Json(x); break;
+      case "peers": key = peersKey; s = peerListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -413,9 +3862,9 @@ function f21(v) {
   }
   return out + '}';
 }
-const k37 = writeString("rewardingStakePercentage") + ':';
-const k38 = writeString("weightedAveragePercentage") + ':';
-function f22(v) {
+const rewardingStakePercentageKey = writeString("rewardingStakePercentage") + ':';
+const weightedAveragePercentageKey = writeString("weightedAveragePercentage") + ':';
+function infoUptimeResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -426,8 +3875,8 @@ function f22(v) {
     let key;
     let s;
     switch (k) {
-      case "rewardingStakePercentage": key = k37; s = f0(x); break;
-      case "weightedAveragePercentage": key = k38; s = f0(x); break;
+      case "rewardingStakePercentage": key = rewardingStakePercentageKey; s = stringJson(x); break;
+      case "weightedAveragePercentage": key = weightedAveragePercentageKey; s = stringJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -435,26 +3884,26 @@ function f22(v) {
   }
   return out + '}';
 }
-const k39 = writeString("apricotPhase1Time") + ':';
-const k40 = writeString("apricotPhase2Time") + ':';
-const k41 = writeString("apricotPhase3Time") + ':';
-const k42 = writeString("apricotPhase4Time") + ':';
-const k43 = writeString("apricotPhase4MinPChainHeight") + ':';
-const k44 = writeString("apricotPhase5Time") + ':';
-const k45 = writeString("apricotPhasePre6Time") + ':';
-const k46 = writeString("apricotPhase6Time") + ':';
-const k47 = writeString("apricotPhasePost6Time") + ':';
-const k48 = writeString("banffTime") + ':';
-const k49 = writeString("cortinaTime") + ':';
-const k50 = writeString("cortinaXChainStopVertexID") + ':';
-const k51 = writeString("durangoTime") + ':';
-const k52 = writeString("etnaTime") + ':';
-const k53 = writeString("fUpgradeTime") + ':';
-const k54 = writeString("fortunaTime") + ':';
-const k55 = writeString("graniteTime") + ':';
-const k56 = writeString("graniteEpochDuration") + ':';
-const k57 = writeString("heliconTime") + ':';
-function f23(v) {
+const apricotPhase1TimeKey = writeString("apricotPhase1Time") + ':';
+const apricotPhase2TimeKey = writeString("apricotPhase2Time") + ':';
+const apricotPhase3TimeKey = writeString("apricotPhase3Time") + ':';
+const apricotPhase4TimeKey = writeString("apricotPhase4Time") + ':';
+const apricotPhase4MinPChainHeightKey = writeString("apricotPhase4MinPChainHeight") + ':';
+const apricotPhase5TimeKey = writeString("apricotPhase5Time") + ':';
+const apricotPhasePre6TimeKey = writeString("apricotPhasePre6Time") + ':';
+const apricotPhase6TimeKey = writeString("apricotPhase6Time") + ':';
+const apricotPhasePost6TimeKey = writeString("apricotPhasePost6Time") + ':';
+const banffTimeKey = writeString("banffTime") + ':';
+const cortinaTimeKey = writeString("cortinaTime") + ':';
+const cortinaXChainStopVertexIDKey = writeString("cortinaXChainStopVertexID") + ':';
+const durangoTimeKey = writeString("durangoTime") + ':';
+const etnaTimeKey = writeString("etnaTime") + ':';
+const fUpgradeTimeKey = writeString("fUpgradeTime") + ':';
+const fortunaTimeKey = writeString("fortunaTime") + ':';
+const graniteTimeKey = writeString("graniteTime") + ':';
+const graniteEpochDurationKey = writeString("graniteEpochDuration") + ':';
+const heliconTimeKey = writeString("heliconTime") + ':';
+function infoUpgradesResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -465,25 +3914,25 @@ function f23(v) {
     let key;
     let s;
     switch (k) {
-      case "apricotPhase1Time": key = k39; s = c_Time(x); break;
-      case "apricotPhase2Time": key = k40; s = c_Time(x); break;
-      case "apricotPhase3Time": key = k41; s = c_Time(x); break;
-      case "apricotPhase4Time": key = k42; s = c_Time(x); break;
-      case "apricotPhase4MinPChainHeight": key = k43; s = c_BareUint64(x); break;
-      case "apricotPhase5Time": key = k44; s = c_Time(x); break;
-      case "apricotPhasePre6Time": key = k45; s = c_Time(x); break;
-      case "apricotPhase6Time": key = k46; s = c_Time(x); break;
-      case "apricotPhasePost6Time": key = k47; s = c_Time(x); break;
-      case "banffTime": key = k48; s = c_Time(x); break;
-      case "cortinaTime": key = k49; s = c_Time(x); break;
-      case "cortinaXChainStopVertexID": key = k50; s = c_ID(x); break;
-      case "durangoTime": key = k51; s = c_Time(x); break;
-      case "etnaTime": key = k52; s = c_Time(x); break;
-      case "fUpgradeTime": key = k53; s = c_Time(x); break;
-      case "fortunaTime": key = k54; s = c_Time(x); break;
-      case "graniteTime": key = k55; s = c_Time(x); break;
-      case "graniteEpochDuration": key = k56; s = c_BareUint64(x); break;
-      case "heliconTime": key = k57; s = c_Time(x); break;
+      case "apricotPhase1Time": key = apricotPhase1TimeKey; s = timeJson(x); break;
+      case "apricotPhase2Time": key = apricotPhase2TimeKey; s = timeJson(x); break;
+      case "apricotPhase3Time": key = apricotPhase3TimeKey; s = timeJson(x); break;
+      case "apricotPhase4Time": key = apricotPhase4TimeKey; s = timeJson(x); break;
+      case "apricotPhase4MinPChainHeight": key = apricotPhase4MinPChainHeightKey; s = bareUint64Json(x); break;
+      case "apricotPhase5Time": key = apricotPhase5TimeKey; s = timeJson(x); break;
+      case "apricotPhasePre6Time": key = apricotPhasePre6TimeKey; s = timeJson(x); break;
+      case "apricotPhase6Time": key = apricotPhase6TimeKey; s = timeJson(x); break;
+      case "apricotPhasePost6Time": key = apricotPhasePost6TimeKey; s = timeJson(x); break;
+      case "banffTime": key = banffTimeKey; s = timeJson(x); break;
+      case "cortinaTime": key = cortinaTimeKey; s = timeJson(x); break;
+      case "cortinaXChainStopVertexID": key = cortinaXChainStopVertexIDKey; s = iDJson(x); break;
+      case "durangoTime": key = durangoTimeKey; s = timeJson(x); break;
+      case "etnaTime": key = etnaTimeKey; s = timeJson(x); break;
+      case "fUpgradeTime": key = fUpgradeTimeKey; s = timeJson(x); break;
+      case "fortunaTime": key = fortunaTimeKey; s = timeJson(x); break;
+      case "graniteTime": key = graniteTimeKey; s = timeJson(x); break;
+      case "graniteEpochDuration": key = graniteEpochDurationKey; s = bareUint64Json(x); break;
+      case "heliconTime": key = heliconTimeKey; s = timeJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -491,24 +3940,24 @@ function f23(v) {
   }
   return out + '}';
 }
-const k58 = writeString("acps") + ':';
-const k59 = writeString("supportWeight") + ':';
-const k60 = writeString("supporters") + ':';
-function f24(v) {
+const acpsKey = writeString("acps") + ':';
+const supportWeightKey = writeString("supportWeight") + ':';
+const supportersKey = writeString("supporters") + ':';
+function nodeIDListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_NodeID(x);
+    const s = x === undefined ? 'null' : nodeIDJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-const k61 = writeString("objectWeight") + ':';
-const k62 = writeString("objectors") + ':';
-const k63 = writeString("abstainWeight") + ':';
-function f25(v) {
+const objectWeightKey = writeString("objectWeight") + ':';
+const objectorsKey = writeString("objectors") + ':';
+const abstainWeightKey = writeString("abstainWeight") + ':';
+function infoAcpsResultAcpsValueJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -519,11 +3968,11 @@ function f25(v) {
     let key;
     let s;
     switch (k) {
-      case "supportWeight": key = k59; s = c_Uint64(x); break;
-      case "supporters": key = k60; s = f24(x); break;
-      case "objectWeight": key = k61; s = c_Uint64(x); break;
-      case "objectors": key = k62; s = f24(x); break;
-      case "abstainWeight": key = k63; s = c_Uint64(x); break;
+      case "supportWeight": key = supportWeightKey; s = uint64Json(x); break;
+      case "supporters": key = supportersKey; s = nodeIDListJson(x); break;
+      case "objectWeight": key = objectWeightKey; s = uint64Json(x); break;
+      case "objectors": key = objectorsKey; s = nodeIDListJson(x); break;
+      case "abstainWeight": key = abstainWeightKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -531,7 +3980,7 @@ function f25(v) {
   }
   return out + '}';
 }
-function f26(v) {
+function infoAcpsResultAcpsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -542,14 +3991,14 @@ function f26(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = f25(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = infoAcpsResultAcpsValueJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-function f27(v) {
+function infoAcpsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -560,7 +4009,7 @@ function f27(v) {
     let key;
     let s;
     switch (k) {
-      case "acps": key = k58; s = f26(x); break;
+      case "acps": key = acpsKey; s = infoAcpsResultAcpsJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -568,16 +4017,16 @@ function f27(v) {
   }
   return out + '}';
 }
-export const writeInfoGetNetworkIDResult = f1;
-export const writeInfoGetNetworkNameResult = f2;
-export const writeInfoGetBlockchainIDResult = f3;
-export const writeInfoGetNodeIDResult = f5;
-export const writeInfoGetNodeIPResult = f6;
-export const writeInfoGetNodeVersionResult = f8;
-export const writeInfoGetVMsResult = f11;
-export const writeInfoGetTxFeeResult = f12;
-export const writeInfoIsBootstrappedResult = f14;
-export const writeInfoPeersResult = f21;
-export const writeInfoUptimeResult = f22;
-export const writeInfoUpgradesResult = f23;
-export const writeInfoAcpsResult = f27;
+export const writeInfoGetNetworkIDResult = infoGetNetworkIDResultJson;
+export const writeInfoGetNetworkNameResult = infoGetNetworkNameResultJson;
+export const writeInfoGetBlockchainIDResult = infoGetBlockchainIDResultJson;
+export const writeInfoGetNodeIDResult = infoGetNodeIDResultJson;
+export const writeInfoGetNodeIPResult = infoGetNodeIPResultJson;
+export const writeInfoGetNodeVersionResult = infoGetNodeVersionResultJson;
+export const writeInfoGetVMsResult = infoGetVMsResultJson;
+export const writeInfoGetTxFeeResult = infoGetTxFeeResultJson;
+export const writeInfoIsBootstrappedResult = infoIsBootstrappedResultJson;
+export const writeInfoPeersResult = infoPeersResultJson;
+export const writeInfoUptimeResult = infoUptimeResultJson;
+export const writeInfoUpgradesResult = infoUpgradesResultJson;
+export const writeInfoAcpsResult = infoAcpsResultJson;

@@ -3,8 +3,1070 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateKeystoreCreateUserParams = budgeted(validate234);const schema108 = {"type":"object","properties":{"username":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystoreUsername"},"password":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystorePassword"}},"required":["username","password"]};const schema109 = {"type":"string","minLength":1,"maxLength":1024,"description":"A keystore user name: 1 to 1024 bytes (the node counts UTF-8 bytes). Empty fails with \"empty username\"; longer fails with \"username exceeds maximum length of 1024 chars\"."};const func2 = ucs2length;function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(func2(data) > 1024){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(func2(data) < 1){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate235.errors = vErrors;return errors === 0;}const schema110 = {"type":"string","minLength":1,"maxLength":1024,"description":"A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it receives the password in clear text.","x-sensitive":true};function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(func2(data) > 1024){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(func2(data) < 1){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate237.errors = vErrors;return errors === 0;}function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.username === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.password === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.username !== undefined){if(!(validate235(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){if (vErrors === null) vErrors = validate235.errors; else for (const e of validate235.errors) keep(vErrors, e);errors += validate235.errors.length;}}if(data.password !== undefined){if(!(validate237(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){if (vErrors === null) vErrors = validate237.errors; else for (const e of validate237.errors) keep(vErrors, e);errors += validate237.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate234.errors = vErrors;return errors === 0;}export const validateKeystoreCreateUserResult = budgeted(validate239);const schema9 = {"type":"object","description":"An empty object: the node answers `{}` when a call has no data to return.","additionalProperties":false,"properties":{}};function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){for(const key0 in data){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate239.errors = vErrors;return errors === 0;}export const validateKeystoreDeleteUserParams = budgeted(validate240);const schema112 = {"type":"object","properties":{"username":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystoreUsername"},"password":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystorePassword"}},"required":["username","password"]};function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.username === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.password === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.username !== undefined){if(!(validate235(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){if (vErrors === null) vErrors = validate235.errors; else for (const e of validate235.errors) keep(vErrors, e);errors += validate235.errors.length;}}if(data.password !== undefined){if(!(validate237(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){if (vErrors === null) vErrors = validate237.errors; else for (const e of validate237.errors) keep(vErrors, e);errors += validate237.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate240.errors = vErrors;return errors === 0;}export const validateKeystoreDeleteUserResult = budgeted(validate243);function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){for(const key0 in data){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate243.errors = vErrors;return errors === 0;}export const validateKeystoreExportUserParams = budgeted(validate244);const schema114 = {"type":"object","properties":{"username":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystoreUsername"},"password":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystorePassword"},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"}},"required":["username","password"]};const schema38 = {"type":"string","pattern":"^[hH][eE][xX]([nN][cC]|[cC])?$","description":"The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."};const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern6.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate71.errors = vErrors;return errors === 0;}function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.username === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.password === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.username !== undefined){if(!(validate235(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){if (vErrors === null) vErrors = validate235.errors; else for (const e of validate235.errors) keep(vErrors, e);errors += validate235.errors.length;}}if(data.password !== undefined){if(!(validate237(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){if (vErrors === null) vErrors = validate237.errors; else for (const e of validate237.errors) keep(vErrors, e);errors += validate237.errors.length;}}if(data.encoding !== undefined){if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate71.errors; else for (const e of validate71.errors) keep(vErrors, e);errors += validate71.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate244.errors = vErrors;return errors === 0;}export const validateKeystoreExportUserResult = budgeted(validate248);const schema115 = {"type":"object","required":["user","encoding"],"additionalProperties":false,"properties":{"user":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes","description":"The exported user in `encoding`: the codec-serialized user record (2-byte codec version `0x0000`, the 32-byte password hash, the 16-byte salt, then the user's encrypted key/value data).","x-sensitive":true},"encoding":{"type":"string","enum":["hex","hexnc","hexc"],"description":"The encoding of `user`, echoed in lower case."}},"if":{"type":"object","properties":{"encoding":{"const":"hexnc"}}},"then":{"type":"object","properties":{"user":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"}}},"else":{"type":"object","properties":{"user":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"}}}};const schema40 = {"type":"string","pattern":"^0x([0-9a-fA-F]{2})*$","description":"Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."};const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern7.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate74.errors = vErrors;return errors === 0;}const schema41 = {"type":"string","format":"avax-hex","pattern":"^0x([0-9a-fA-F]{2}){4,}$","description":"Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."};const formats4 = formats["avax-hex"];const pattern8 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern8.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats4.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate76.errors = vErrors;return errors === 0;}function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern7.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate78.errors = vErrors;return errors === 0;}function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs1 = errors;let valid0 = true;const _errs2 = errors;if(errors === _errs2){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("hexnc" !== data.encoding){const err0 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}var _valid0 = _errs2 === errors;errors = _errs1;if(vErrors !== null){if(_errs1){budget.left += Math.max(0, vErrors.length - _errs1);if(_errs1 < vErrors.length) vErrors.length = _errs1;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause0;if(_valid0){const _errs5 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.user !== undefined){if(!(validate74(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}var _valid0 = _errs5 === errors;valid0 = _valid0;ifClause0 = "then";}else {const _errs8 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.user !== undefined){if(!(validate76(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){if (vErrors === null) vErrors = validate76.errors; else for (const e of validate76.errors) keep(vErrors, e);errors += validate76.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}var _valid0 = _errs8 === errors;valid0 = _valid0;ifClause0 = "else";}if(!valid0){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.user === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "user"},message:"must have required property '"+"user"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}if(data.encoding === undefined){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}for(const key0 in data){if(!((key0 === "user") || (key0 === "encoding"))){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}}if(data.user !== undefined){if(!(validate78(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}}if(data.encoding !== undefined){let data4 = data.encoding;if(typeof data4 !== "string"){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}if(!(((data4 === "hex") || (data4 === "hexnc")) || (data4 === "hexc"))){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema115.properties.encoding.enum},message:"must be equal to one of the allowed values"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}}}else {const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}validate248.errors = vErrors;return errors === 0;}export const validateKeystoreImportUserParams = budgeted(validate252);const schema116 = {"type":"object","properties":{"username":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystoreUsername"},"password":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystorePassword"},"user":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes","x-sensitive":true},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"}},"required":["username","password","user"]};function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.username === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.password === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.user === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "user"},message:"must have required property '"+"user"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.username !== undefined){if(!(validate235(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){if (vErrors === null) vErrors = validate235.errors; else for (const e of validate235.errors) keep(vErrors, e);errors += validate235.errors.length;}}if(data.password !== undefined){if(!(validate237(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){if (vErrors === null) vErrors = validate237.errors; else for (const e of validate237.errors) keep(vErrors, e);errors += validate237.errors.length;}}if(data.user !== undefined){if(!(validate78(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}}if(data.encoding !== undefined){if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate71.errors; else for (const e of validate71.errors) keep(vErrors, e);errors += validate71.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate252.errors = vErrors;return errors === 0;}export const validateKeystoreImportUserResult = budgeted(validate257);function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){for(const key0 in data){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate257.errors = vErrors;return errors === 0;}export const validateKeystoreListUsersParams = budgeted(validate258);const schema118 = {"type":"object","properties":{}};function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate258.errors = vErrors;return errors === 0;}export const validateKeystoreListUsersResult = budgeted(validate259);const schema119 = {"type":"object","required":["users"],"additionalProperties":false,"properties":{"users":{"type":"array","items":{"type":"string"},"description":"The user names, in byte order; `[]` when the keystore is empty."}}};function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.users === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "users"},message:"must have required property '"+"users"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "users")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.users !== undefined){let data0 = data.users;if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(typeof data0[i0] !== "string"){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/users/" + i0,schemaPath:"#/properties/users/items/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/users",schemaPath:"#/properties/users/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}validate259.errors = vErrors;return errors === 0;}
-function f0(v) {
+export const validateKeystoreCreateUserParams = budgeted(validate234);
+const schema108 = {
+  "type": "object",
+  "properties": {
+    "username": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystoreUsername"
+    },
+    "password": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystorePassword"
+    }
+  },
+  "required": [
+    "username",
+    "password"
+  ]
+};
+const schema109 = {
+  "type": "string",
+  "minLength": 1,
+  "maxLength": 1024,
+  "description": "A keystore user name: 1 to 1024 bytes (the node counts UTF-8 bytes). Empty fails with \"empty username\"; longer fails with \"username exceeds maximum length of 1024 chars\"."
+};
+const func2 = ucs2length;
+
+function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(func2(data) > 1024){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(func2(data) < 1){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate235.errors = vErrors;
+  return errors === 0;
+}
+
+const schema110 = {
+  "type": "string",
+  "minLength": 1,
+  "maxLength": 1024,
+  "description": "A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it receives the password in clear text.",
+  "x-sensitive": true
+};
+
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(func2(data) > 1024){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(func2(data) < 1){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate237.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.username === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.password === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.username !== undefined){
+      if(!(validate235(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+        if(vErrors === null){
+          vErrors = validate235.errors;
+        }
+        else {
+          for (const e of validate235.errors) keep(vErrors, e);
+        }
+        errors += validate235.errors.length;
+      }
+    }
+    if(data.password !== undefined){
+      if(!(validate237(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+        if(vErrors === null){
+          vErrors = validate237.errors;
+        }
+        else {
+          for (const e of validate237.errors) keep(vErrors, e);
+        }
+        errors += validate237.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate234.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateKeystoreCreateUserResult = budgeted(validate239);
+const schema9 = {
+  "type": "object",
+  "description": "An empty object: the node answers `{}` when a call has no data to return.",
+  "additionalProperties": false,
+  "properties": {}
+};
+
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate239.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateKeystoreDeleteUserParams = budgeted(validate240);
+const schema112 = {
+  "type": "object",
+  "properties": {
+    "username": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystoreUsername"
+    },
+    "password": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystorePassword"
+    }
+  },
+  "required": [
+    "username",
+    "password"
+  ]
+};
+
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.username === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.password === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.username !== undefined){
+      if(!(validate235(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+        if(vErrors === null){
+          vErrors = validate235.errors;
+        }
+        else {
+          for (const e of validate235.errors) keep(vErrors, e);
+        }
+        errors += validate235.errors.length;
+      }
+    }
+    if(data.password !== undefined){
+      if(!(validate237(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+        if(vErrors === null){
+          vErrors = validate237.errors;
+        }
+        else {
+          for (const e of validate237.errors) keep(vErrors, e);
+        }
+        errors += validate237.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate240.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateKeystoreDeleteUserResult = budgeted(validate243);
+
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate243.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateKeystoreExportUserParams = budgeted(validate244);
+const schema114 = {
+  "type": "object",
+  "properties": {
+    "username": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystoreUsername"
+    },
+    "password": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystorePassword"
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+    }
+  },
+  "required": [
+    "username",
+    "password"
+  ]
+};
+const schema38 = {
+  "type": "string",
+  "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
+  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
+};
+const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern6.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate71.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.username === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.password === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.username !== undefined){
+      if(!(validate235(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+        if(vErrors === null){
+          vErrors = validate235.errors;
+        }
+        else {
+          for (const e of validate235.errors) keep(vErrors, e);
+        }
+        errors += validate235.errors.length;
+      }
+    }
+    if(data.password !== undefined){
+      if(!(validate237(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+        if(vErrors === null){
+          vErrors = validate237.errors;
+        }
+        else {
+          for (const e of validate237.errors) keep(vErrors, e);
+        }
+        errors += validate237.errors.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate71.errors;
+        }
+        else {
+          for (const e of validate71.errors) keep(vErrors, e);
+        }
+        errors += validate71.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate244.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateKeystoreExportUserResult = budgeted(validate248);
+const schema115 = {
+  "type": "object",
+  "required": [
+    "user",
+    "encoding"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "user": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes",
+      "description": "The exported user in `encoding`: the codec-serialized user record (2-byte codec version `0x0000`, the 32-byte password hash, the 16-byte salt, then the user's encrypted key/value data).",
+      "x-sensitive": true
+    },
+    "encoding": {
+      "type": "string",
+      "enum": [
+        "hex",
+        "hexnc",
+        "hexc"
+      ],
+      "description": "The encoding of `user`, echoed in lower case."
+    }
+  },
+  "if": {
+    "type": "object",
+    "properties": {
+      "encoding": {
+        "const": "hexnc"
+      }
+    }
+  },
+  "then": {
+    "type": "object",
+    "properties": {
+      "user": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+      }
+    }
+  },
+  "else": {
+    "type": "object",
+    "properties": {
+      "user": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"
+      }
+    }
+  }
+};
+const schema40 = {
+  "type": "string",
+  "pattern": "^0x([0-9a-fA-F]{2})*$",
+  "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
+};
+const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern7.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate74.errors = vErrors;
+  return errors === 0;
+}
+
+const schema41 = {
+  "type": "string",
+  "format": "avax-hex",
+  "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
+  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
+};
+const formats4 = formats["avax-hex"];
+const pattern8 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
+
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern8.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats4.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate76.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern7.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate78.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.encoding !== undefined){
+        if("hexnc" !== data.encoding){
+          const err0 = --budget.left < 0 ? TOO_MANY : {};
+          if(vErrors === null){
+            vErrors = [err0];
+          }
+          else {
+            keep(vErrors, err0);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err1 = --budget.left < 0 ? TOO_MANY : {};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if(vErrors !== null){
+    if(_errs1){
+      budget.left += Math.max(0, vErrors.length - _errs1);
+      if(_errs1 < vErrors.length) vErrors.length = _errs1;
+    }
+    else {
+      budget.left += vErrors.length;
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if(_valid0){
+    const _errs5 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.user !== undefined){
+        if(!(validate74(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+          if(vErrors === null){
+            vErrors = validate74.errors;
+          }
+          else {
+            for (const e of validate74.errors) keep(vErrors, e);
+          }
+          errors += validate74.errors.length;
+        }
+      }
+    }
+    else {
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = "then";
+  }
+  else {
+    const _errs8 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.user !== undefined){
+        if(!(validate76(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+          if(vErrors === null){
+            vErrors = validate76.errors;
+          }
+          else {
+            for (const e of validate76.errors) keep(vErrors, e);
+          }
+          errors += validate76.errors.length;
+        }
+      }
+    }
+    else {
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    var _valid0 = _errs8 === errors;
+    valid0 = _valid0;
+    ifClause0 = "else";
+  }
+  if(!valid0){
+    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.user === undefined){
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "user"},message:"must have required property '"+"user"+"'"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    if(data.encoding === undefined){
+      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      if(vErrors === null){
+        vErrors = [err6];
+      }
+      else {
+        keep(vErrors, err6);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "user") || (key0 === "encoding"))){
+        const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err7];
+        }
+        else {
+          keep(vErrors, err7);
+        }
+        errors++;
+      }
+    }
+    if(data.user !== undefined){
+      if(!(validate78(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+        if(vErrors === null){
+          vErrors = validate78.errors;
+        }
+        else {
+          for (const e of validate78.errors) keep(vErrors, e);
+        }
+        errors += validate78.errors.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      let data4 = data.encoding;
+      if(typeof data4 !== "string"){
+        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err8];
+        }
+        else {
+          keep(vErrors, err8);
+        }
+        errors++;
+      }
+      if(!(((data4 === "hex") || (data4 === "hexnc")) || (data4 === "hexc"))){
+        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema115.properties.encoding.enum},message:"must be equal to one of the allowed values"};
+        if(vErrors === null){
+          vErrors = [err9];
+        }
+        else {
+          keep(vErrors, err9);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err10];
+    }
+    else {
+      keep(vErrors, err10);
+    }
+    errors++;
+  }
+  validate248.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateKeystoreImportUserParams = budgeted(validate252);
+const schema116 = {
+  "type": "object",
+  "properties": {
+    "username": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystoreUsername"
+    },
+    "password": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystorePassword"
+    },
+    "user": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes",
+      "x-sensitive": true
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+    }
+  },
+  "required": [
+    "username",
+    "password",
+    "user"
+  ]
+};
+
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.username === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.password === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.user === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "user"},message:"must have required property '"+"user"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.username !== undefined){
+      if(!(validate235(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+        if(vErrors === null){
+          vErrors = validate235.errors;
+        }
+        else {
+          for (const e of validate235.errors) keep(vErrors, e);
+        }
+        errors += validate235.errors.length;
+      }
+    }
+    if(data.password !== undefined){
+      if(!(validate237(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+        if(vErrors === null){
+          vErrors = validate237.errors;
+        }
+        else {
+          for (const e of validate237.errors) keep(vErrors, e);
+        }
+        errors += validate237.errors.length;
+      }
+    }
+    if(data.user !== undefined){
+      if(!(validate78(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+        if(vErrors === null){
+          vErrors = validate78.errors;
+        }
+        else {
+          for (const e of validate78.errors) keep(vErrors, e);
+        }
+        errors += validate78.errors.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate71.errors;
+        }
+        else {
+          for (const e of validate71.errors) keep(vErrors, e);
+        }
+        errors += validate71.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate252.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateKeystoreImportUserResult = budgeted(validate257);
+
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate257.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateKeystoreListUsersParams = budgeted(validate258);
+const schema118 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate258.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateKeystoreListUsersResult = budgeted(validate259);
+const schema119 = {
+  "type": "object",
+  "required": [
+    "users"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "users": {
+      "type": "array",
+      "items": {
+        "type": "string"
+      },
+      "description": "The user names, in byte order; `[]` when the keystore is empty."
+    }
+  }
+};
+
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.users === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "users"},message:"must have required property '"+"users"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "users")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.users !== undefined){
+      let data0 = data.users;
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(typeof data0[i0] !== "string"){
+            const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/users/" + i0,schemaPath:"#/properties/users/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null){
+              vErrors = [err2];
+            }
+            else {
+              keep(vErrors, err2);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/users",schemaPath:"#/properties/users/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  validate259.errors = vErrors;
+  return errors === 0;
+}
+function emptyFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -22,23 +1084,23 @@ function f0(v) {
   }
   return out + '}';
 }
-function c_Empty(v) { return f0(v); }
-const k0 = writeString("users") + ':';
-function f1(v) {
+function emptyJson(v) { return emptyFieldsJson(v); }
+const usersKey = writeString("users") + ':';
+function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
-function f2(v) {
+function stringListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : f1(x);
+    const s = x === undefined ? 'null' : stringJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f3(v) {
+function keystoreListUsersResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -49,7 +1111,7 @@ function f3(v) {
     let key;
     let s;
     switch (k) {
-      case "users": key = k0; s = f2(x); break;
+      case "users": key = usersKey; s = stringListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -57,8 +1119,8 @@ function f3(v) {
   }
   return out + '}';
 }
-export const writeKeystoreCreateUserResult = c_Empty;
-export const writeKeystoreDeleteUserResult = c_Empty;
+export const writeKeystoreCreateUserResult = emptyJson;
+export const writeKeystoreDeleteUserResult = emptyJson;
 export const writeKeystoreExportUserResult = writeScalar;
-export const writeKeystoreImportUserResult = c_Empty;
-export const writeKeystoreListUsersResult = f3;
+export const writeKeystoreImportUserResult = emptyJson;
+export const writeKeystoreListUsersResult = keystoreListUsersResultJson;

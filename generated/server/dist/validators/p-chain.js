@@ -3,17 +3,11617 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validatePlatformGetBalanceParams = budgeted(validate260);const schema120 = {"type":"object","properties":{"addresses":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"}},"address":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"}},"required":["addresses"]};const schema57 = {"type":"string","format":"avax-address","pattern":"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$","description":"A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."};const formats8 = formats["avax-address"];const pattern12 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern12.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats8.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-address"},message:"must match format \""+"avax-address"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate103.errors = vErrors;return errors === 0;}function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.addresses === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.addresses !== undefined){let data0 = data.addresses;if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(!(validate103(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate103.errors; else for (const e of validate103.errors) keep(vErrors, e);errors += validate103.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.address !== undefined){if(!(validate103(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){if (vErrors === null) vErrors = validate103.errors; else for (const e of validate103.errors) keep(vErrors, e);errors += validate103.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate260.errors = vErrors;return errors === 0;}export const validatePlatformGetBalanceResult = budgeted(validate263);const schema121 = {"type":"object","required":["balance","unlocked","lockedStakeable","lockedNotStakeable","balances","unlockeds","lockedStakeables","lockedNotStakeables","utxoIDs"],"additionalProperties":false,"properties":{"balance":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Total AVAX (nAVAX) held by the addresses: the AVAX entry of `balances`, \"0\" when absent."},"unlocked":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Spendable AVAX (nAVAX): the AVAX entry of `unlockeds`."},"lockedStakeable":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"AVAX (nAVAX) that is locked but may be used to stake: the AVAX entry of `lockedStakeables`."},"lockedNotStakeable":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"AVAX (nAVAX) that is locked and may not be staked: the AVAX entry of `lockedNotStakeables`."},"balances":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBalanceMap","description":"Total per asset (the sum of the three maps below)."},"unlockeds":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBalanceMap","description":"Spendable amount per asset."},"lockedStakeables":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBalanceMap","description":"Locked but stakeable amount per asset."},"lockedNotStakeables":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBalanceMap","description":"Locked and not stakeable amount per asset."},"utxoIDs":{"type":["array","null"],"description":"The UTXOs that were counted, or `null` when there are none.","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/UTXOID"}}}};const func5 = Object.prototype.hasOwnProperty;const schema46 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."};const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern10.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate84.errors = vErrors;return errors === 0;}const schema122 = {"type":"object","description":"Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's smallest unit as a quoted decimal string. Assets with no amount are absent, so the map may be `{}`.","propertyNames":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"},"additionalProperties":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64"}};const schema13 = {"type":"string","format":"avax-cb58","pattern":"^[1-9A-HJ-NP-Za-km-z]{32,60}$","description":"A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."};const formats0 = formats["avax-cb58"];const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern0.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats0.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate30.errors = vErrors;return errors === 0;}function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){for(const key0 in data){const _errs1 = errors;if(!(validate30(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}var valid0 = _errs1 === errors;if(!valid0){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}for(const key1 in data){if(!(validate84(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate268.errors = vErrors;return errors === 0;}const schema59 = {"type":"object","description":"A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).","required":["txID","outputIndex"],"additionalProperties":false,"properties":{"txID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The transaction that produced the UTXO."},"outputIndex":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"The output's index in that transaction, a bare number."}}};const schema60 = {"type":"integer","minimum":0,"description":"An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."};function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}validate110.errors = vErrors;return errors === 0;}function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.outputIndex === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputIndex"},message:"must have required property '"+"outputIndex"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "txID") || (key0 === "outputIndex"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.txID !== undefined){if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.outputIndex !== undefined){if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate108.errors = vErrors;return errors === 0;}function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.balance === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.unlocked === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unlocked"},message:"must have required property '"+"unlocked"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.lockedStakeable === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lockedStakeable"},message:"must have required property '"+"lockedStakeable"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.lockedNotStakeable === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lockedNotStakeable"},message:"must have required property '"+"lockedNotStakeable"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data.balances === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balances"},message:"must have required property '"+"balances"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data.unlockeds === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unlockeds"},message:"must have required property '"+"unlockeds"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}if(data.lockedStakeables === undefined){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lockedStakeables"},message:"must have required property '"+"lockedStakeables"+"'"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}if(data.lockedNotStakeables === undefined){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lockedNotStakeables"},message:"must have required property '"+"lockedNotStakeables"+"'"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data.utxoIDs === undefined){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxoIDs"},message:"must have required property '"+"utxoIDs"+"'"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}for(const key0 in data){if(!(func5.call(schema121.properties, key0))){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}}if(data.balance !== undefined){if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.unlocked !== undefined){if(!(validate84(data.unlocked, {instancePath:instancePath+"/unlocked",parentData:data,parentDataProperty:"unlocked",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.lockedStakeable !== undefined){if(!(validate84(data.lockedStakeable, {instancePath:instancePath+"/lockedStakeable",parentData:data,parentDataProperty:"lockedStakeable",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.lockedNotStakeable !== undefined){if(!(validate84(data.lockedNotStakeable, {instancePath:instancePath+"/lockedNotStakeable",parentData:data,parentDataProperty:"lockedNotStakeable",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.balances !== undefined){if(!(validate268(data.balances, {instancePath:instancePath+"/balances",parentData:data,parentDataProperty:"balances",rootData}))){if (vErrors === null) vErrors = validate268.errors; else for (const e of validate268.errors) keep(vErrors, e);errors += validate268.errors.length;}}if(data.unlockeds !== undefined){if(!(validate268(data.unlockeds, {instancePath:instancePath+"/unlockeds",parentData:data,parentDataProperty:"unlockeds",rootData}))){if (vErrors === null) vErrors = validate268.errors; else for (const e of validate268.errors) keep(vErrors, e);errors += validate268.errors.length;}}if(data.lockedStakeables !== undefined){if(!(validate268(data.lockedStakeables, {instancePath:instancePath+"/lockedStakeables",parentData:data,parentDataProperty:"lockedStakeables",rootData}))){if (vErrors === null) vErrors = validate268.errors; else for (const e of validate268.errors) keep(vErrors, e);errors += validate268.errors.length;}}if(data.lockedNotStakeables !== undefined){if(!(validate268(data.lockedNotStakeables, {instancePath:instancePath+"/lockedNotStakeables",parentData:data,parentDataProperty:"lockedNotStakeables",rootData}))){if (vErrors === null) vErrors = validate268.errors; else for (const e of validate268.errors) keep(vErrors, e);errors += validate268.errors.length;}}if(data.utxoIDs !== undefined){let data8 = data.utxoIDs;if((!(Array.isArray(data8))) && (data8 !== null)){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxoIDs",schemaPath:"#/properties/utxoIDs/type",keyword:"type",params:{type: schema121.properties.utxoIDs.type},message:"must be array,null"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}if(Array.isArray(data8)){const len0 = data8.length;for(let i0=0; i0<len0; i0++){if(!(validate108(data8[i0], {instancePath:instancePath+"/utxoIDs/" + i0,parentData:data8,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate108.errors; else for (const e of validate108.errors) keep(vErrors, e);errors += validate108.errors.length;}}}}}else {const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}validate263.errors = vErrors;return errors === 0;}export const validatePlatformGetBlockParams = budgeted(validate276);const schema123 = {"type":"object","properties":{"blockID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"}},"required":["blockID"]};const schema124 = {"type":"string","pattern":"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$","description":"The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode."};const pattern20 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern20.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},message:"must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate278.errors = vErrors;return errors === 0;}function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.blockID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockID"},message:"must have required property '"+"blockID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.blockID !== undefined){if(!(validate30(data.blockID, {instancePath:instancePath+"/blockID",parentData:data,parentDataProperty:"blockID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.encoding !== undefined){if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate278.errors; else for (const e of validate278.errors) keep(vErrors, e);errors += validate278.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate276.errors = vErrors;return errors === 0;}export const validatePlatformGetBlockResult = budgeted(validate280);const schema125 = {"type":"object","required":["block","encoding"],"additionalProperties":false,"properties":{"block":{"description":"The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.","anyOf":[{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"},{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBlock"}]},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding","description":"The encoding of `block`, echoed from the request in lower case."}},"if":{"type":"object","properties":{"encoding":{"const":"json"}}},"then":{"type":"object","properties":{"block":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBlock"}}},"else":{"type":"object","properties":{"block":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"}},"if":{"type":"object","properties":{"encoding":{"const":"hexnc"}}},"then":{"type":"object","properties":{"block":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"}}},"else":{"type":"object","properties":{"block":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"}}}}};const schema126 = {"type":"object","description":"A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks add `time`; standard blocks carry `txs`, proposal blocks carry their proposal transaction in `tx`, commit and abort blocks carry no transaction. Integers are bare JSON numbers.","required":["parentID","height"],"additionalProperties":true,"properties":{"parentID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"ID of the parent block."},"height":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Height of the block; the genesis block is at 0."},"id":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"ID of the block (SHA-256 of its bytes). Sent since v1.10.1.","x-node-versions":{"since":"v1.10.1"}},"time":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Banff blocks only: the block's timestamp, Unix seconds."},"txs":{"type":"array","description":"Standard (and Banff proposal) blocks: the transactions the block accepts.","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTx"}},"tx":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTx","description":"Proposal blocks: the proposal transaction."}}};const schema127 = {"type":"object","description":"A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed input, and the transaction ID. The shape of `unsignedTx` depends on the transaction type, so the object stays open.","required":["unsignedTx","credentials"],"additionalProperties":true,"properties":{"unsignedTx":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformUnsignedTx","description":"The transaction body."},"credentials":{"type":"array","description":"Signatures, in input order.","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxCredential"}},"id":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The transaction ID (SHA-256 of the signed bytes). Sent since v1.10.1.","x-node-versions":{"since":"v1.10.1"}}}};const schema128 = {"type":"object","description":"The unsigned body of a P-Chain transaction. Its fields depend on the transaction type; most types start with the base fields listed here (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) and add their own, e.g. `destinationChain` and `exportedOutputs` for an export, `validator`, `stake` and `rewardsOwner` for a staking transaction. Integers are bare JSON numbers.","additionalProperties":true,"properties":{"networkID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Network the transaction belongs to (1 = Mainnet, 5 = Fuji)."},"blockchainID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"Chain the transaction was issued on (the P-Chain, `11111111111111111111111111111111LpoYY`)."},"outputs":{"type":"array","description":"Outputs the transaction produces on the P-Chain.","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutput"}},"inputs":{"type":"array","description":"UTXOs the transaction consumes.","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxInput"}},"memo":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum","description":"Arbitrary bytes attached to the transaction, `0x`-prefixed hex without a checksum."},"destinationChain":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"Export transactions: chain the funds are sent to."},"exportedOutputs":{"type":"array","description":"Export transactions: outputs created in the destination chain's shared memory.","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutput"}},"sourceChain":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"Import transactions: chain the funds come from."},"importedInputs":{"type":"array","description":"Import transactions: atomic UTXOs consumed from the source chain.","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxInput"}},"validator":{"type":"object","description":"Staking transactions: `nodeID`, `start` and `end` (Unix seconds) and `weight`, integers as bare numbers.","additionalProperties":true},"stake":{"type":"array","description":"Staking transactions: the locked stake outputs.","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutput"}},"rewardsOwner":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutputOwners","description":"Staking transactions: who receives the reward."}}};const schema129 = {"type":"object","description":"A produced output inside a JSON-encoded transaction.","additionalProperties":true,"properties":{"assetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"Asset of the output."},"fxID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"Feature extension that controls the output (secp256k1fx)."},"output":{"type":"object","description":"The output itself: `addresses`, `amount`, `locktime` and `threshold` (bare numbers), or a stakeable-locked wrapper around them.","additionalProperties":true}}};function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.assetID !== undefined){if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.fxID !== undefined){if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.output !== undefined){let data2 = data.output;if(data2 && typeof data2 == "object" && !Array.isArray(data2)){}else {const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate290.errors = vErrors;return errors === 0;}const schema130 = {"type":"object","description":"A consumed UTXO inside a JSON-encoded transaction.","additionalProperties":true,"properties":{"txID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"Transaction that produced the consumed UTXO."},"outputIndex":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Index of the consumed output in that transaction."},"assetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"Asset of the consumed UTXO."},"fxID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"Feature extension that verifies the input (secp256k1fx)."},"input":{"type":"object","description":"The spend itself: `amount` (bare number) and `signatureIndices` (which owner keys sign), or a stakeable-locked wrapper around them.","additionalProperties":true}}};function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txID !== undefined){if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.outputIndex !== undefined){if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.assetID !== undefined){if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.fxID !== undefined){if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.input !== undefined){let data4 = data.input;if(data4 && typeof data4 == "object" && !Array.isArray(data4)){}else {const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate294.errors = vErrors;return errors === 0;}const schema40 = {"type":"string","pattern":"^0x([0-9a-fA-F]{2})*$","description":"Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."};const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern7.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate74.errors = vErrors;return errors === 0;}const schema131 = {"type":"object","description":"An owner inside a JSON-encoded transaction: `threshold` signatures from `addresses` after `locktime` (Unix seconds). Unlike the API-level owners, the integers here are bare JSON numbers.","additionalProperties":true,"properties":{"addresses":{"type":"array","description":"Chain-prefixed addresses that own the output.","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"}},"locktime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Unix time (seconds) before which the output cannot be spent; 0 means no lock."},"threshold":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"How many of `addresses` must sign."}}};function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.addresses !== undefined){let data0 = data.addresses;if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(!(validate103(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate103.errors; else for (const e of validate103.errors) keep(vErrors, e);errors += validate103.errors.length;}}}else {const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}if(data.locktime !== undefined){if(!(validate110(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.threshold !== undefined){if(!(validate110(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate306.errors = vErrors;return errors === 0;}function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.networkID !== undefined){if(!(validate110(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.blockchainID !== undefined){if(!(validate30(data.blockchainID, {instancePath:instancePath+"/blockchainID",parentData:data,parentDataProperty:"blockchainID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.outputs !== undefined){let data2 = data.outputs;if(Array.isArray(data2)){const len0 = data2.length;for(let i0=0; i0<len0; i0++){if(!(validate290(data2[i0], {instancePath:instancePath+"/outputs/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate290.errors; else for (const e of validate290.errors) keep(vErrors, e);errors += validate290.errors.length;}}}else {const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/outputs",schemaPath:"#/properties/outputs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}if(data.inputs !== undefined){let data4 = data.inputs;if(Array.isArray(data4)){const len1 = data4.length;for(let i1=0; i1<len1; i1++){if(!(validate294(data4[i1], {instancePath:instancePath+"/inputs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){if (vErrors === null) vErrors = validate294.errors; else for (const e of validate294.errors) keep(vErrors, e);errors += validate294.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.memo !== undefined){if(!(validate74(data.memo, {instancePath:instancePath+"/memo",parentData:data,parentDataProperty:"memo",rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}}if(data.destinationChain !== undefined){if(!(validate30(data.destinationChain, {instancePath:instancePath+"/destinationChain",parentData:data,parentDataProperty:"destinationChain",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.exportedOutputs !== undefined){let data8 = data.exportedOutputs;if(Array.isArray(data8)){const len2 = data8.length;for(let i2=0; i2<len2; i2++){if(!(validate290(data8[i2], {instancePath:instancePath+"/exportedOutputs/" + i2,parentData:data8,parentDataProperty:i2,rootData}))){if (vErrors === null) vErrors = validate290.errors; else for (const e of validate290.errors) keep(vErrors, e);errors += validate290.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/exportedOutputs",schemaPath:"#/properties/exportedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.sourceChain !== undefined){if(!(validate30(data.sourceChain, {instancePath:instancePath+"/sourceChain",parentData:data,parentDataProperty:"sourceChain",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.importedInputs !== undefined){let data11 = data.importedInputs;if(Array.isArray(data11)){const len3 = data11.length;for(let i3=0; i3<len3; i3++){if(!(validate294(data11[i3], {instancePath:instancePath+"/importedInputs/" + i3,parentData:data11,parentDataProperty:i3,rootData}))){if (vErrors === null) vErrors = validate294.errors; else for (const e of validate294.errors) keep(vErrors, e);errors += validate294.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/importedInputs",schemaPath:"#/properties/importedInputs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}if(data.validator !== undefined){let data13 = data.validator;if(data13 && typeof data13 == "object" && !Array.isArray(data13)){}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/validator",schemaPath:"#/properties/validator/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}if(data.stake !== undefined){let data14 = data.stake;if(Array.isArray(data14)){const len4 = data14.length;for(let i4=0; i4<len4; i4++){if(!(validate290(data14[i4], {instancePath:instancePath+"/stake/" + i4,parentData:data14,parentDataProperty:i4,rootData}))){if (vErrors === null) vErrors = validate290.errors; else for (const e of validate290.errors) keep(vErrors, e);errors += validate290.errors.length;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/stake",schemaPath:"#/properties/stake/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}}if(data.rewardsOwner !== undefined){if(!(validate306(data.rewardsOwner, {instancePath:instancePath+"/rewardsOwner",parentData:data,parentDataProperty:"rewardsOwner",rootData}))){if (vErrors === null) vErrors = validate306.errors; else for (const e of validate306.errors) keep(vErrors, e);errors += validate306.errors.length;}}}else {const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}validate287.errors = vErrors;return errors === 0;}const schema132 = {"type":"object","description":"The signatures that authorize one input (or the subnet authorization) of a transaction.","additionalProperties":true,"properties":{"signatures":{"type":"array","description":"65-byte recoverable secp256k1 signatures, `0x`-prefixed hex without a checksum.","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"}}}};function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.signatures !== undefined){let data0 = data.signatures;if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(!(validate74(data0[i0], {instancePath:instancePath+"/signatures/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}}}else {const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/signatures",schemaPath:"#/properties/signatures/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate312.errors = vErrors;return errors === 0;}function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.unsignedTx === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unsignedTx"},message:"must have required property '"+"unsignedTx"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.credentials === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "credentials"},message:"must have required property '"+"credentials"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.unsignedTx !== undefined){if(!(validate287(data.unsignedTx, {instancePath:instancePath+"/unsignedTx",parentData:data,parentDataProperty:"unsignedTx",rootData}))){if (vErrors === null) vErrors = validate287.errors; else for (const e of validate287.errors) keep(vErrors, e);errors += validate287.errors.length;}}if(data.credentials !== undefined){let data1 = data.credentials;if(Array.isArray(data1)){const len0 = data1.length;for(let i0=0; i0<len0; i0++){if(!(validate312(data1[i0], {instancePath:instancePath+"/credentials/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate312.errors; else for (const e of validate312.errors) keep(vErrors, e);errors += validate312.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.id !== undefined){if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate286.errors = vErrors;return errors === 0;}function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.parentID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parentID"},message:"must have required property '"+"parentID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.height === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.parentID !== undefined){if(!(validate30(data.parentID, {instancePath:instancePath+"/parentID",parentData:data,parentDataProperty:"parentID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.height !== undefined){if(!(validate110(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.id !== undefined){if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.time !== undefined){if(!(validate110(data.time, {instancePath:instancePath+"/time",parentData:data,parentDataProperty:"time",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.txs !== undefined){let data4 = data.txs;if(Array.isArray(data4)){const len0 = data4.length;for(let i0=0; i0<len0; i0++){if(!(validate286(data4[i0], {instancePath:instancePath+"/txs/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate286.errors; else for (const e of validate286.errors) keep(vErrors, e);errors += validate286.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/txs",schemaPath:"#/properties/txs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.tx !== undefined){if(!(validate286(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){if (vErrors === null) vErrors = validate286.errors; else for (const e of validate286.errors) keep(vErrors, e);errors += validate286.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate281.errors = vErrors;return errors === 0;}const schema41 = {"type":"string","format":"avax-hex","pattern":"^0x([0-9a-fA-F]{2}){4,}$","description":"Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."};const formats4 = formats["avax-hex"];const pattern8 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern8.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats4.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate76.errors = vErrors;return errors === 0;}function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern7.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate78.errors = vErrors;return errors === 0;}const schema43 = {"type":"string","enum":["hex","hexnc","hexc","json"],"description":"The encoding the node used for the bytes in this answer, echoed in lower case."};function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data !== "string"){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate80.errors = vErrors;return errors === 0;}function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs1 = errors;let valid0 = true;const _errs2 = errors;if(errors === _errs2){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("json" !== data.encoding){const err0 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}var _valid0 = _errs2 === errors;errors = _errs1;if(vErrors !== null){if(_errs1){budget.left += Math.max(0, vErrors.length - _errs1);if(_errs1 < vErrors.length) vErrors.length = _errs1;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause0;if(_valid0){const _errs5 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.block !== undefined){if(!(validate281(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate281.errors; else for (const e of validate281.errors) keep(vErrors, e);errors += validate281.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}var _valid0 = _errs5 === errors;valid0 = _valid0;ifClause0 = "then";}else {const _errs8 = errors;const _errs10 = errors;let valid3 = true;const _errs11 = errors;if(errors === _errs11){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("hexnc" !== data.encoding){const err3 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}var _valid1 = _errs11 === errors;errors = _errs10;if(vErrors !== null){if(_errs10){budget.left += Math.max(0, vErrors.length - _errs10);if(_errs10 < vErrors.length) vErrors.length = _errs10;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause1;if(_valid1){const _errs14 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.block !== undefined){if(!(validate74(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}var _valid1 = _errs14 === errors;valid3 = _valid1;ifClause1 = "then";}else {const _errs17 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.block !== undefined){if(!(validate76(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate76.errors; else for (const e of validate76.errors) keep(vErrors, e);errors += validate76.errors.length;}}}else {const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}var _valid1 = _errs17 === errors;valid3 = _valid1;ifClause1 = "else";}if(!valid3){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.block !== undefined){if(!(validate78(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}}}else {const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}var _valid0 = _errs8 === errors;valid0 = _valid0;ifClause0 = "else";}if(!valid0){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.block === undefined){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "block"},message:"must have required property '"+"block"+"'"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}if(data.encoding === undefined){const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}for(const key0 in data){if(!((key0 === "block") || (key0 === "encoding"))){const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}}if(data.block !== undefined){let data6 = data.block;const _errs23 = errors;let valid9 = false;const _errs24 = errors;if(!(validate78(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}var _valid2 = _errs24 === errors;valid9 = valid9 || _valid2;if(!valid9){const _errs25 = errors;if(!(validate281(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate281.errors; else for (const e of validate281.errors) keep(vErrors, e);errors += validate281.errors.length;}var _valid2 = _errs25 === errors;valid9 = valid9 || _valid2;}if(!valid9){const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/block",schemaPath:"#/properties/block/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err13];}else keep(vErrors, err13);errors++;}else {errors = _errs23;if(vErrors !== null){if(_errs23){budget.left += Math.max(0, vErrors.length - _errs23);if(_errs23 < vErrors.length) vErrors.length = _errs23;}else {budget.left += vErrors.length;vErrors = null;}}}}if(data.encoding !== undefined){if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate80.errors; else for (const e of validate80.errors) keep(vErrors, e);errors += validate80.errors.length;}}}else {const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err14];}else keep(vErrors, err14);errors++;}validate280.errors = vErrors;return errors === 0;}export const validatePlatformGetBlockByHeightParams = budgeted(validate325);const schema133 = {"type":"object","properties":{"height":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"}},"required":["height"]};const schema36 = {"description":"An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.","anyOf":[{"type":"string","pattern":"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},{"type":"integer","minimum":0,"maximum":18446744073709552000}]};const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs0 = errors;let valid0 = false;const _errs1 = errors;if(typeof data === "string"){if(!pattern4.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}var _valid0 = _errs1 === errors;valid0 = valid0 || _valid0;if(!valid0){const _errs3 = errors;if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if((typeof data == "number") && (isFinite(data))){if(data > 18446744073709552000 || isNaN(data)){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data < 0 || isNaN(data)){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}var _valid0 = _errs3 === errors;valid0 = valid0 || _valid0;}if(!valid0){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}else {errors = _errs0;if(vErrors !== null){if(_errs0){budget.left += Math.max(0, vErrors.length - _errs0);if(_errs0 < vErrors.length) vErrors.length = _errs0;}else {budget.left += vErrors.length;vErrors = null;}}}validate65.errors = vErrors;return errors === 0;}function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.height === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.height !== undefined){if(!(validate65(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){if (vErrors === null) vErrors = validate65.errors; else for (const e of validate65.errors) keep(vErrors, e);errors += validate65.errors.length;}}if(data.encoding !== undefined){if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate278.errors; else for (const e of validate278.errors) keep(vErrors, e);errors += validate278.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate325.errors = vErrors;return errors === 0;}export const validatePlatformGetBlockByHeightResult = budgeted(validate328);const schema134 = {"type":"object","required":["block","encoding"],"additionalProperties":false,"properties":{"block":{"description":"The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.","anyOf":[{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"},{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBlock"}]},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding","description":"The encoding of `block`, echoed from the request in lower case."}},"if":{"type":"object","properties":{"encoding":{"const":"json"}}},"then":{"type":"object","properties":{"block":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBlock"}}},"else":{"type":"object","properties":{"block":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"}},"if":{"type":"object","properties":{"encoding":{"const":"hexnc"}}},"then":{"type":"object","properties":{"block":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"}}},"else":{"type":"object","properties":{"block":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"}}}}};function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs1 = errors;let valid0 = true;const _errs2 = errors;if(errors === _errs2){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("json" !== data.encoding){const err0 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}var _valid0 = _errs2 === errors;errors = _errs1;if(vErrors !== null){if(_errs1){budget.left += Math.max(0, vErrors.length - _errs1);if(_errs1 < vErrors.length) vErrors.length = _errs1;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause0;if(_valid0){const _errs5 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.block !== undefined){if(!(validate281(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate281.errors; else for (const e of validate281.errors) keep(vErrors, e);errors += validate281.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}var _valid0 = _errs5 === errors;valid0 = _valid0;ifClause0 = "then";}else {const _errs8 = errors;const _errs10 = errors;let valid3 = true;const _errs11 = errors;if(errors === _errs11){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("hexnc" !== data.encoding){const err3 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}var _valid1 = _errs11 === errors;errors = _errs10;if(vErrors !== null){if(_errs10){budget.left += Math.max(0, vErrors.length - _errs10);if(_errs10 < vErrors.length) vErrors.length = _errs10;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause1;if(_valid1){const _errs14 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.block !== undefined){if(!(validate74(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}var _valid1 = _errs14 === errors;valid3 = _valid1;ifClause1 = "then";}else {const _errs17 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.block !== undefined){if(!(validate76(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate76.errors; else for (const e of validate76.errors) keep(vErrors, e);errors += validate76.errors.length;}}}else {const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}var _valid1 = _errs17 === errors;valid3 = _valid1;ifClause1 = "else";}if(!valid3){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.block !== undefined){if(!(validate78(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}}}else {const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}var _valid0 = _errs8 === errors;valid0 = _valid0;ifClause0 = "else";}if(!valid0){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.block === undefined){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "block"},message:"must have required property '"+"block"+"'"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}if(data.encoding === undefined){const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}for(const key0 in data){if(!((key0 === "block") || (key0 === "encoding"))){const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}}if(data.block !== undefined){let data6 = data.block;const _errs23 = errors;let valid9 = false;const _errs24 = errors;if(!(validate78(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}var _valid2 = _errs24 === errors;valid9 = valid9 || _valid2;if(!valid9){const _errs25 = errors;if(!(validate281(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate281.errors; else for (const e of validate281.errors) keep(vErrors, e);errors += validate281.errors.length;}var _valid2 = _errs25 === errors;valid9 = valid9 || _valid2;}if(!valid9){const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/block",schemaPath:"#/properties/block/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err13];}else keep(vErrors, err13);errors++;}else {errors = _errs23;if(vErrors !== null){if(_errs23){budget.left += Math.max(0, vErrors.length - _errs23);if(_errs23 < vErrors.length) vErrors.length = _errs23;}else {budget.left += vErrors.length;vErrors = null;}}}}if(data.encoding !== undefined){if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate80.errors; else for (const e of validate80.errors) keep(vErrors, e);errors += validate80.errors.length;}}}else {const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err14];}else keep(vErrors, err14);errors++;}validate328.errors = vErrors;return errors === 0;}export const validatePlatformGetBlockchainsParams = budgeted(validate336);const schema135 = {"type":"object","properties":{}};function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate336.errors = vErrors;return errors === 0;}export const validatePlatformGetBlockchainsResult = budgeted(validate337);const schema136 = {"type":"object","required":["blockchains"],"additionalProperties":false,"properties":{"blockchains":{"type":"array","items":{"title":"PlatformBlockchain","type":"object","description":"A blockchain created by a CreateChainTx.","required":["id","name","subnetID","vmID"],"additionalProperties":false,"properties":{"id":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The blockchain ID (the ID of its CreateChainTx)."},"name":{"type":"string","description":"The blockchain's human-readable name, not necessarily unique."},"subnetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The Subnet (or L1) that validates it; the all-zero ID for the Primary Network."},"vmID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The ID of the virtual machine it runs."}}},"description":"Every blockchain except the P-Chain, `[]` when there are none."}}};function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.blockchains === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchains"},message:"must have required property '"+"blockchains"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "blockchains")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.blockchains !== undefined){let data0 = data.blockchains;if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){let data1 = data0[i0];if(data1 && typeof data1 == "object" && !Array.isArray(data1)){if(data1.id === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data1.name === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data1.subnetID === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data1.vmID === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/required",keyword:"required",params:{missingProperty: "vmID"},message:"must have required property '"+"vmID"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}for(const key1 in data1){if(!((((key1 === "id") || (key1 === "name")) || (key1 === "subnetID")) || (key1 === "vmID"))){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}}if(data1.id !== undefined){if(!(validate30(data1.id, {instancePath:instancePath+"/blockchains/" + i0+"/id",parentData:data1,parentDataProperty:"id",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data1.name !== undefined){if(typeof data1.name !== "string"){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0+"/name",schemaPath:"#/properties/blockchains/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}}if(data1.subnetID !== undefined){if(!(validate30(data1.subnetID, {instancePath:instancePath+"/blockchains/" + i0+"/subnetID",parentData:data1,parentDataProperty:"subnetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data1.vmID !== undefined){if(!(validate30(data1.vmID, {instancePath:instancePath+"/blockchains/" + i0+"/vmID",parentData:data1,parentDataProperty:"vmID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}}}else {const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains",schemaPath:"#/properties/blockchains/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}}}else {const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}validate337.errors = vErrors;return errors === 0;}export const validatePlatformGetBlockchainStatusParams = budgeted(validate341);const schema137 = {"type":"object","properties":{"blockchainID":{"type":"string","minLength":1}},"required":["blockchainID"]};const func2 = ucs2length;function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.blockchainID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainID"},message:"must have required property '"+"blockchainID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.blockchainID !== undefined){let data0 = data.blockchainID;if(typeof data0 === "string"){if(func2(data0) < 1){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchainID",schemaPath:"#/properties/blockchainID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchainID",schemaPath:"#/properties/blockchainID/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate341.errors = vErrors;return errors === 0;}export const validatePlatformGetBlockchainStatusResult = budgeted(validate342);const schema138 = {"type":"object","required":["status"],"additionalProperties":false,"properties":{"status":{"title":"PlatformBlockchainStatus","type":"string","enum":["Validating","Created","Preferred","Syncing","Unknown"],"description":"The blockchain's status (see the method description)."}}};function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.status === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "status")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.status !== undefined){let data0 = data.status;if(typeof data0 !== "string"){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(!(((((data0 === "Validating") || (data0 === "Created")) || (data0 === "Preferred")) || (data0 === "Syncing")) || (data0 === "Unknown"))){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema138.properties.status.enum},message:"must be equal to one of the allowed values"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}validate342.errors = vErrors;return errors === 0;}export const validatePlatformGetCurrentSupplyParams = budgeted(validate343);const schema139 = {"type":"object","properties":{"subnetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"}}};function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.subnetID !== undefined){if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate343.errors = vErrors;return errors === 0;}export const validatePlatformGetCurrentSupplyResult = budgeted(validate345);const schema140 = {"type":"object","required":["supply","height"],"additionalProperties":false,"properties":{"supply":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The upper bound on the supply, in the staking asset's smallest unit (nAVAX on the Primary Network)."},"height":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The height of the last accepted P-Chain block when the supply was read."}}};function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.supply === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supply"},message:"must have required property '"+"supply"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.height === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "supply") || (key0 === "height"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.supply !== undefined){if(!(validate84(data.supply, {instancePath:instancePath+"/supply",parentData:data,parentDataProperty:"supply",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.height !== undefined){if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate345.errors = vErrors;return errors === 0;}export const validatePlatformGetCurrentValidatorsParams = budgeted(validate348);const schema141 = {"type":"object","properties":{"subnetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"},"nodeIDs":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"}}}};const schema87 = {"type":"string","format":"avax-node-id","pattern":"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$","description":"A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."};const formats10 = formats["avax-node-id"];const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern16.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats10.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-node-id"},message:"must match format \""+"avax-node-id"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate160.errors = vErrors;return errors === 0;}function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.subnetID !== undefined){if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.nodeIDs !== undefined){let data1 = data.nodeIDs;if(Array.isArray(data1)){const len0 = data1.length;for(let i0=0; i0<len0; i0++){if(!(validate160(data1[i0], {instancePath:instancePath+"/nodeIDs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate160.errors; else for (const e of validate160.errors) keep(vErrors, e);errors += validate160.errors.length;}}}else {const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/nodeIDs",schemaPath:"#/properties/nodeIDs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate348.errors = vErrors;return errors === 0;}export const validatePlatformGetCurrentValidatorsResult = budgeted(validate351);const schema142 = {"type":"object","required":["validators"],"additionalProperties":false,"properties":{"validators":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformCurrentValidator"},"description":"The current validators, `[]` when there are none (or none of `nodeIDs` validates)."}}};const schema143 = {"description":"One current validator. Which fields it has depends on the kind of network it validates; each kind has required fields the others lack (`uptime` for the Primary Network, `delegationFee` without `uptime` for elastic Subnets, `validationID` and no `txID` for L1s, none of those for permissioned Subnets), so exactly one variant matches.","oneOf":[{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformPrimaryNetworkValidator"},{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformSubnetPermissionlessValidator"},{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformPermissionedValidator"},{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformL1Validator","x-node-versions":{"since":"v1.12.2"}}]};const schema144 = {"type":"object","description":"A Primary Network validator (every Primary Network validator is reported as permissionless). Told apart from the other kinds by `uptime` and `connected`, which only Primary Network validators carry.","required":["txID","startTime","endTime","weight","nodeID","potentialReward","accruedDelegateeReward","delegationFee","uptime","connected","delegatorCount","delegatorWeight"],"additionalProperties":false,"properties":{"txID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The transaction that added this validator."},"startTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime","description":"When validation started (Unix seconds)."},"endTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime","description":"When validation ends (Unix seconds)."},"weight":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The validator's own stake in nAVAX, its weight when sampling validators (delegations not included).","x-node-versions":{"since":"v1.9.8"}},"stakeAmount":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Deprecated copy of `weight`, sent up to v1.12.1.","x-node-versions":{"deprecatedSince":"v1.9.8","removedIn":"v1.12.2"}},"nodeID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID","description":"The validator's node ID."},"rewardOwner":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners","description":"Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.","x-node-versions":{"removedIn":"v1.13.1"}},"validationRewardOwner":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners","description":"Who receives the validation reward. Omitted when the owner is not a secp256k1 output owner."},"delegationRewardOwner":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners","description":"Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 output owner."},"potentialReward":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The reward the validator earns if it completes its period with enough uptime."},"accruedDelegateeReward":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Delegation fees this validator has earned so far from delegations that already ended, paid out when the validation period ends."},"delegationFee":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Percent","description":"The percentage of delegators' rewards this validator keeps, with four decimals (e.g. `\"2.0000\"`)."},"uptime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Percent","description":"The percentage (0 to 100, four decimals) of this validation period the answering node has seen the validator online.","x-node-versions":{"deprecatedSince":"v1.11.11"}},"connected":{"type":"boolean","description":"Whether the answering node is connected to the validator.","x-node-versions":{"deprecatedSince":"v1.11.11"}},"signer":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBLSSigner","description":"The validator's BLS key and proof of possession. Omitted when the validator registered no BLS key (e.g. validators added before the Banff upgrade)."},"delegatorCount":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"How many delegations this validator currently has.","x-node-versions":{"since":"v1.9.9"}},"delegatorWeight":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The total stake of those delegations, in nAVAX.","x-node-versions":{"since":"v1.9.9"}},"delegators":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformDelegator"},"description":"The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID."}}};function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern10.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate355.errors = vErrors;return errors === 0;}const schema146 = {"type":"object","description":"Who can spend an output: `threshold` signatures from `addresses` after `locktime` (a Unix time in seconds; 0 means no lock).","required":["locktime","threshold","addresses"],"additionalProperties":false,"properties":{"locktime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Unix time in seconds before which the output cannot be spent; 0 means no lock."},"threshold":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32","description":"How many of `addresses` must sign to spend."},"addresses":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"},"description":"The addresses that may sign, chain-prefixed."}}};const schema80 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."};function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern10.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate151.errors = vErrors;return errors === 0;}function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.locktime === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "locktime"},message:"must have required property '"+"locktime"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.threshold === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.addresses === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}for(const key0 in data){if(!(((key0 === "locktime") || (key0 === "threshold")) || (key0 === "addresses"))){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}if(data.locktime !== undefined){if(!(validate84(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.threshold !== undefined){if(!(validate151(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){if (vErrors === null) vErrors = validate151.errors; else for (const e of validate151.errors) keep(vErrors, e);errors += validate151.errors.length;}}if(data.addresses !== undefined){let data2 = data.addresses;if(Array.isArray(data2)){const len0 = data2.length;for(let i0=0; i0<len0; i0++){if(!(validate103(data2[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate103.errors; else for (const e of validate103.errors) keep(vErrors, e);errors += validate103.errors.length;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}validate361.errors = vErrors;return errors === 0;}const schema147 = {"type":"string","pattern":"^[0-9]+\\.[0-9]{4}$","description":"A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. \"2.0000\"."};const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern17.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate370.errors = vErrors;return errors === 0;}const schema148 = {"type":"object","description":"A validator's BLS key and the proof that its owner holds the secret key, as registered by its AddPermissionlessValidatorTx. Both are `0x` hex without a checksum.","required":["publicKey","proofOfPossession"],"additionalProperties":false,"properties":{"publicKey":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBLSPublicKey","description":"The validator's BLS public key."},"proofOfPossession":{"type":"string","pattern":"^0x[0-9a-fA-F]{192}$","description":"The 96-byte BLS signature of the public key by its own secret key, `0x` hex without a checksum."}}};const schema149 = {"type":"string","pattern":"^0x[0-9a-fA-F]{96}$","description":"A 48-byte compressed BLS public key as `0x` hex without a checksum."};const pattern23 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern23.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{96}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{96}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate374.errors = vErrors;return errors === 0;}const pattern24 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.publicKey === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.proofOfPossession === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "proofOfPossession"},message:"must have required property '"+"proofOfPossession"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "publicKey") || (key0 === "proofOfPossession"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.publicKey !== undefined){if(!(validate374(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){if (vErrors === null) vErrors = validate374.errors; else for (const e of validate374.errors) keep(vErrors, e);errors += validate374.errors.length;}}if(data.proofOfPossession !== undefined){let data1 = data.proofOfPossession;if(typeof data1 === "string"){if(!pattern24.test(data1)){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/proofOfPossession",schemaPath:"#/properties/proofOfPossession/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{192}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{192}$"+"\""};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/proofOfPossession",schemaPath:"#/properties/proofOfPossession/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}validate373.errors = vErrors;return errors === 0;}const schema150 = {"type":"object","description":"A stake delegated to a permissionless validator. Listed only when the call named exactly one node ID.","required":["txID","startTime","endTime","weight","nodeID","potentialReward"],"additionalProperties":false,"properties":{"txID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The transaction that added this delegation."},"startTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime","description":"When the delegation started (Unix seconds)."},"endTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime","description":"When the delegation ends (Unix seconds)."},"weight":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The amount delegated, in the staking asset's smallest unit (nAVAX on the Primary Network)."},"nodeID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID","description":"The validator this stake is delegated to."},"rewardOwner":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners","description":"Who receives the delegation reward. Omitted when the owner is not a secp256k1 output owner."},"potentialReward":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The reward the delegation earns if it completes with enough validator uptime."}}};function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.startTime === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.endTime === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endTime"},message:"must have required property '"+"endTime"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.weight === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data.nodeID === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data.potentialReward === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "potentialReward"},message:"must have required property '"+"potentialReward"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}for(const key0 in data){if(!(((((((key0 === "txID") || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "weight")) || (key0 === "nodeID")) || (key0 === "rewardOwner")) || (key0 === "potentialReward"))){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}}if(data.txID !== undefined){if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.startTime !== undefined){if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){if (vErrors === null) vErrors = validate355.errors; else for (const e of validate355.errors) keep(vErrors, e);errors += validate355.errors.length;}}if(data.endTime !== undefined){if(!(validate355(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){if (vErrors === null) vErrors = validate355.errors; else for (const e of validate355.errors) keep(vErrors, e);errors += validate355.errors.length;}}if(data.weight !== undefined){if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.nodeID !== undefined){if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){if (vErrors === null) vErrors = validate160.errors; else for (const e of validate160.errors) keep(vErrors, e);errors += validate160.errors.length;}}if(data.rewardOwner !== undefined){if(!(validate361(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){if (vErrors === null) vErrors = validate361.errors; else for (const e of validate361.errors) keep(vErrors, e);errors += validate361.errors.length;}}if(data.potentialReward !== undefined){if(!(validate84(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}validate379.errors = vErrors;return errors === 0;}function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.startTime === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.endTime === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endTime"},message:"must have required property '"+"endTime"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.weight === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data.nodeID === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data.potentialReward === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "potentialReward"},message:"must have required property '"+"potentialReward"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}if(data.accruedDelegateeReward === undefined){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accruedDelegateeReward"},message:"must have required property '"+"accruedDelegateeReward"+"'"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}if(data.delegationFee === undefined){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegationFee"},message:"must have required property '"+"delegationFee"+"'"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data.uptime === undefined){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uptime"},message:"must have required property '"+"uptime"+"'"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}if(data.connected === undefined){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "connected"},message:"must have required property '"+"connected"+"'"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}if(data.delegatorCount === undefined){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegatorCount"},message:"must have required property '"+"delegatorCount"+"'"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}if(data.delegatorWeight === undefined){const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegatorWeight"},message:"must have required property '"+"delegatorWeight"+"'"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}for(const key0 in data){if(!(func5.call(schema144.properties, key0))){const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}}if(data.txID !== undefined){if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.startTime !== undefined){if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){if (vErrors === null) vErrors = validate355.errors; else for (const e of validate355.errors) keep(vErrors, e);errors += validate355.errors.length;}}if(data.endTime !== undefined){if(!(validate355(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){if (vErrors === null) vErrors = validate355.errors; else for (const e of validate355.errors) keep(vErrors, e);errors += validate355.errors.length;}}if(data.weight !== undefined){if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.stakeAmount !== undefined){if(!(validate84(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.nodeID !== undefined){if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){if (vErrors === null) vErrors = validate160.errors; else for (const e of validate160.errors) keep(vErrors, e);errors += validate160.errors.length;}}if(data.rewardOwner !== undefined){if(!(validate361(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){if (vErrors === null) vErrors = validate361.errors; else for (const e of validate361.errors) keep(vErrors, e);errors += validate361.errors.length;}}if(data.validationRewardOwner !== undefined){if(!(validate361(data.validationRewardOwner, {instancePath:instancePath+"/validationRewardOwner",parentData:data,parentDataProperty:"validationRewardOwner",rootData}))){if (vErrors === null) vErrors = validate361.errors; else for (const e of validate361.errors) keep(vErrors, e);errors += validate361.errors.length;}}if(data.delegationRewardOwner !== undefined){if(!(validate361(data.delegationRewardOwner, {instancePath:instancePath+"/delegationRewardOwner",parentData:data,parentDataProperty:"delegationRewardOwner",rootData}))){if (vErrors === null) vErrors = validate361.errors; else for (const e of validate361.errors) keep(vErrors, e);errors += validate361.errors.length;}}if(data.potentialReward !== undefined){if(!(validate84(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.accruedDelegateeReward !== undefined){if(!(validate84(data.accruedDelegateeReward, {instancePath:instancePath+"/accruedDelegateeReward",parentData:data,parentDataProperty:"accruedDelegateeReward",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.delegationFee !== undefined){if(!(validate370(data.delegationFee, {instancePath:instancePath+"/delegationFee",parentData:data,parentDataProperty:"delegationFee",rootData}))){if (vErrors === null) vErrors = validate370.errors; else for (const e of validate370.errors) keep(vErrors, e);errors += validate370.errors.length;}}if(data.uptime !== undefined){if(!(validate370(data.uptime, {instancePath:instancePath+"/uptime",parentData:data,parentDataProperty:"uptime",rootData}))){if (vErrors === null) vErrors = validate370.errors; else for (const e of validate370.errors) keep(vErrors, e);errors += validate370.errors.length;}}if(data.connected !== undefined){if(typeof data.connected !== "boolean"){const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/connected",schemaPath:"#/properties/connected/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};if(vErrors === null){vErrors = [err13];}else keep(vErrors, err13);errors++;}}if(data.signer !== undefined){if(!(validate373(data.signer, {instancePath:instancePath+"/signer",parentData:data,parentDataProperty:"signer",rootData}))){if (vErrors === null) vErrors = validate373.errors; else for (const e of validate373.errors) keep(vErrors, e);errors += validate373.errors.length;}}if(data.delegatorCount !== undefined){if(!(validate84(data.delegatorCount, {instancePath:instancePath+"/delegatorCount",parentData:data,parentDataProperty:"delegatorCount",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.delegatorWeight !== undefined){if(!(validate84(data.delegatorWeight, {instancePath:instancePath+"/delegatorWeight",parentData:data,parentDataProperty:"delegatorWeight",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.delegators !== undefined){let data17 = data.delegators;if(Array.isArray(data17)){const len0 = data17.length;for(let i0=0; i0<len0; i0++){if(!(validate379(data17[i0], {instancePath:instancePath+"/delegators/" + i0,parentData:data17,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate379.errors; else for (const e of validate379.errors) keep(vErrors, e);errors += validate379.errors.length;}}}else {const err14 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/delegators",schemaPath:"#/properties/delegators/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err14];}else keep(vErrors, err14);errors++;}}}else {const err15 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err15];}else keep(vErrors, err15);errors++;}validate353.errors = vErrors;return errors === 0;}const schema151 = {"type":"object","description":"A validator of an elastic (permissionless, transformed) Subnet. The same fields as a Primary Network validator except `uptime`, `connected` and `signer`, which the node does not send for Subnets.","required":["txID","startTime","endTime","weight","nodeID","potentialReward","accruedDelegateeReward","delegationFee","delegatorCount","delegatorWeight"],"additionalProperties":false,"properties":{"txID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The transaction that added this validator."},"startTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime","description":"When validation started (Unix seconds)."},"endTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime","description":"When validation ends (Unix seconds)."},"weight":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The validator's own stake of the Subnet's staking asset, its sampling weight.","x-node-versions":{"since":"v1.9.8"}},"stakeAmount":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Deprecated copy of `weight`, sent up to v1.12.1.","x-node-versions":{"deprecatedSince":"v1.9.8","removedIn":"v1.12.2"}},"nodeID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID","description":"The validator's node ID."},"rewardOwner":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners","description":"Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.","x-node-versions":{"removedIn":"v1.13.1"}},"validationRewardOwner":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners","description":"Who receives the validation reward. Omitted when the owner is not a secp256k1 output owner."},"delegationRewardOwner":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners","description":"Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 output owner."},"potentialReward":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The reward the validator earns if it completes its period."},"accruedDelegateeReward":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Delegation fees earned so far from delegations that already ended."},"delegationFee":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Percent","description":"The percentage of delegators' rewards this validator keeps, with four decimals."},"delegatorCount":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"How many delegations this validator currently has.","x-node-versions":{"since":"v1.9.9"}},"delegatorWeight":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The total stake of those delegations.","x-node-versions":{"since":"v1.9.9"}},"delegators":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformDelegator"},"description":"The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID."}}};function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.startTime === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.endTime === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endTime"},message:"must have required property '"+"endTime"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.weight === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data.nodeID === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data.potentialReward === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "potentialReward"},message:"must have required property '"+"potentialReward"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}if(data.accruedDelegateeReward === undefined){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accruedDelegateeReward"},message:"must have required property '"+"accruedDelegateeReward"+"'"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}if(data.delegationFee === undefined){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegationFee"},message:"must have required property '"+"delegationFee"+"'"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data.delegatorCount === undefined){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegatorCount"},message:"must have required property '"+"delegatorCount"+"'"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}if(data.delegatorWeight === undefined){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegatorWeight"},message:"must have required property '"+"delegatorWeight"+"'"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}for(const key0 in data){if(!(func5.call(schema151.properties, key0))){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}}if(data.txID !== undefined){if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.startTime !== undefined){if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){if (vErrors === null) vErrors = validate355.errors; else for (const e of validate355.errors) keep(vErrors, e);errors += validate355.errors.length;}}if(data.endTime !== undefined){if(!(validate355(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){if (vErrors === null) vErrors = validate355.errors; else for (const e of validate355.errors) keep(vErrors, e);errors += validate355.errors.length;}}if(data.weight !== undefined){if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.stakeAmount !== undefined){if(!(validate84(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.nodeID !== undefined){if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){if (vErrors === null) vErrors = validate160.errors; else for (const e of validate160.errors) keep(vErrors, e);errors += validate160.errors.length;}}if(data.rewardOwner !== undefined){if(!(validate361(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){if (vErrors === null) vErrors = validate361.errors; else for (const e of validate361.errors) keep(vErrors, e);errors += validate361.errors.length;}}if(data.validationRewardOwner !== undefined){if(!(validate361(data.validationRewardOwner, {instancePath:instancePath+"/validationRewardOwner",parentData:data,parentDataProperty:"validationRewardOwner",rootData}))){if (vErrors === null) vErrors = validate361.errors; else for (const e of validate361.errors) keep(vErrors, e);errors += validate361.errors.length;}}if(data.delegationRewardOwner !== undefined){if(!(validate361(data.delegationRewardOwner, {instancePath:instancePath+"/delegationRewardOwner",parentData:data,parentDataProperty:"delegationRewardOwner",rootData}))){if (vErrors === null) vErrors = validate361.errors; else for (const e of validate361.errors) keep(vErrors, e);errors += validate361.errors.length;}}if(data.potentialReward !== undefined){if(!(validate84(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.accruedDelegateeReward !== undefined){if(!(validate84(data.accruedDelegateeReward, {instancePath:instancePath+"/accruedDelegateeReward",parentData:data,parentDataProperty:"accruedDelegateeReward",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.delegationFee !== undefined){if(!(validate370(data.delegationFee, {instancePath:instancePath+"/delegationFee",parentData:data,parentDataProperty:"delegationFee",rootData}))){if (vErrors === null) vErrors = validate370.errors; else for (const e of validate370.errors) keep(vErrors, e);errors += validate370.errors.length;}}if(data.delegatorCount !== undefined){if(!(validate84(data.delegatorCount, {instancePath:instancePath+"/delegatorCount",parentData:data,parentDataProperty:"delegatorCount",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.delegatorWeight !== undefined){if(!(validate84(data.delegatorWeight, {instancePath:instancePath+"/delegatorWeight",parentData:data,parentDataProperty:"delegatorWeight",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.delegators !== undefined){let data14 = data.delegators;if(Array.isArray(data14)){const len0 = data14.length;for(let i0=0; i0<len0; i0++){if(!(validate379(data14[i0], {instancePath:instancePath+"/delegators/" + i0,parentData:data14,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate379.errors; else for (const e of validate379.errors) keep(vErrors, e);errors += validate379.errors.length;}}}else {const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/delegators",schemaPath:"#/properties/delegators/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}}}else {const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}validate389.errors = vErrors;return errors === 0;}const schema152 = {"type":"object","description":"A validator of a permissioned (PoA) Subnet, or a legacy PoA validator still listed for a Subnet converted to an L1: only the staker basics.","required":["txID","startTime","endTime","weight","nodeID"],"additionalProperties":false,"properties":{"txID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The AddSubnetValidatorTx that added this validator."},"startTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime","description":"When validation started (Unix seconds)."},"endTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime","description":"When validation ends (Unix seconds)."},"weight":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The validator's weight on the Subnet."},"stakeAmount":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Deprecated copy of `weight`, sent up to v1.12.1.","x-node-versions":{"deprecatedSince":"v1.9.8","removedIn":"v1.12.2"}},"nodeID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID","description":"The validator's node ID."}}};function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.startTime === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.endTime === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endTime"},message:"must have required property '"+"endTime"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.weight === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data.nodeID === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}for(const key0 in data){if(!((((((key0 === "txID") || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "weight")) || (key0 === "stakeAmount")) || (key0 === "nodeID"))){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}}if(data.txID !== undefined){if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.startTime !== undefined){if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){if (vErrors === null) vErrors = validate355.errors; else for (const e of validate355.errors) keep(vErrors, e);errors += validate355.errors.length;}}if(data.endTime !== undefined){if(!(validate355(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){if (vErrors === null) vErrors = validate355.errors; else for (const e of validate355.errors) keep(vErrors, e);errors += validate355.errors.length;}}if(data.weight !== undefined){if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.stakeAmount !== undefined){if(!(validate84(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.nodeID !== undefined){if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){if (vErrors === null) vErrors = validate160.errors; else for (const e of validate160.errors) keep(vErrors, e);errors += validate160.errors.length;}}}else {const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}validate406.errors = vErrors;return errors === 0;}const schema153 = {"type":"object","description":"A validator of an L1 (a Subnet converted with ConvertSubnetToL1Tx, ACP-77), registered by its validator manager. It has no `txID` and no `endTime`: it validates until removed or out of balance.","required":["nodeID","weight","startTime","validationID","publicKey","remainingBalanceOwner","deactivationOwner","minNonce","balance"],"additionalProperties":false,"properties":{"nodeID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID","description":"The validator's node ID."},"weight":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The validator's weight for consensus and cross-chain (ICM) message signing."},"startTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime","description":"When the validator was added (Unix seconds)."},"validationID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The ID of this validation: the registration it was added by."},"publicKey":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBLSPublicKey","description":"The validator's BLS public key."},"remainingBalanceOwner":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners","description":"Who receives the remaining balance when the validator is removed (`locktime` is always `\"0\"`)."},"deactivationOwner":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners","description":"Who may deactivate the validator and withdraw its balance (`locktime` is always `\"0\"`)."},"minNonce":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The smallest nonce a SetL1ValidatorWeightTx for this validator must carry to be valid."},"balance":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The balance left (nAVAX) to pay the continuous validator fee, per the last accepted state; `\"0\"` when the validator is inactive."}}};function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.nodeID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.weight === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.startTime === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.validationID === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validationID"},message:"must have required property '"+"validationID"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data.publicKey === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data.remainingBalanceOwner === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "remainingBalanceOwner"},message:"must have required property '"+"remainingBalanceOwner"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}if(data.deactivationOwner === undefined){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deactivationOwner"},message:"must have required property '"+"deactivationOwner"+"'"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}if(data.minNonce === undefined){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minNonce"},message:"must have required property '"+"minNonce"+"'"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data.balance === undefined){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}for(const key0 in data){if(!(func5.call(schema153.properties, key0))){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}}if(data.nodeID !== undefined){if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){if (vErrors === null) vErrors = validate160.errors; else for (const e of validate160.errors) keep(vErrors, e);errors += validate160.errors.length;}}if(data.weight !== undefined){if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.startTime !== undefined){if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){if (vErrors === null) vErrors = validate355.errors; else for (const e of validate355.errors) keep(vErrors, e);errors += validate355.errors.length;}}if(data.validationID !== undefined){if(!(validate30(data.validationID, {instancePath:instancePath+"/validationID",parentData:data,parentDataProperty:"validationID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.publicKey !== undefined){if(!(validate374(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){if (vErrors === null) vErrors = validate374.errors; else for (const e of validate374.errors) keep(vErrors, e);errors += validate374.errors.length;}}if(data.remainingBalanceOwner !== undefined){if(!(validate361(data.remainingBalanceOwner, {instancePath:instancePath+"/remainingBalanceOwner",parentData:data,parentDataProperty:"remainingBalanceOwner",rootData}))){if (vErrors === null) vErrors = validate361.errors; else for (const e of validate361.errors) keep(vErrors, e);errors += validate361.errors.length;}}if(data.deactivationOwner !== undefined){if(!(validate361(data.deactivationOwner, {instancePath:instancePath+"/deactivationOwner",parentData:data,parentDataProperty:"deactivationOwner",rootData}))){if (vErrors === null) vErrors = validate361.errors; else for (const e of validate361.errors) keep(vErrors, e);errors += validate361.errors.length;}}if(data.minNonce !== undefined){if(!(validate84(data.minNonce, {instancePath:instancePath+"/minNonce",parentData:data,parentDataProperty:"minNonce",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.balance !== undefined){if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}validate414.errors = vErrors;return errors === 0;}function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs0 = errors;let valid0 = false;let passing0 = null;const _errs1 = errors;if(!(validate353(data, {instancePath,parentData,parentDataProperty,rootData}))){if (vErrors === null) vErrors = validate353.errors; else for (const e of validate353.errors) keep(vErrors, e);errors += validate353.errors.length;}var _valid0 = _errs1 === errors;if(_valid0){valid0 = true;passing0 = 0;}const _errs2 = errors;if(!(validate389(data, {instancePath,parentData,parentDataProperty,rootData}))){if (vErrors === null) vErrors = validate389.errors; else for (const e of validate389.errors) keep(vErrors, e);errors += validate389.errors.length;}var _valid0 = _errs2 === errors;if(_valid0 && valid0){valid0 = false;passing0 = [passing0, 1];}else {if(_valid0){valid0 = true;passing0 = 1;}const _errs3 = errors;if(!(validate406(data, {instancePath,parentData,parentDataProperty,rootData}))){if (vErrors === null) vErrors = validate406.errors; else for (const e of validate406.errors) keep(vErrors, e);errors += validate406.errors.length;}var _valid0 = _errs3 === errors;if(_valid0 && valid0){valid0 = false;passing0 = [passing0, 2];}else {if(_valid0){valid0 = true;passing0 = 2;}const _errs4 = errors;if(!(validate414(data, {instancePath,parentData,parentDataProperty,rootData}))){if (vErrors === null) vErrors = validate414.errors; else for (const e of validate414.errors) keep(vErrors, e);errors += validate414.errors.length;}var _valid0 = _errs4 === errors;if(_valid0 && valid0){valid0 = false;passing0 = [passing0, 3];}else {if(_valid0){valid0 = true;passing0 = 3;}}}}if(!valid0){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}else {errors = _errs0;if(vErrors !== null){if(_errs0){budget.left += Math.max(0, vErrors.length - _errs0);if(_errs0 < vErrors.length) vErrors.length = _errs0;}else {budget.left += vErrors.length;vErrors = null;}}}validate352.errors = vErrors;return errors === 0;}function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.validators === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validators"},message:"must have required property '"+"validators"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "validators")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.validators !== undefined){let data0 = data.validators;if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(!(validate352(data0[i0], {instancePath:instancePath+"/validators/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate352.errors; else for (const e of validate352.errors) keep(vErrors, e);errors += validate352.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/validators",schemaPath:"#/properties/validators/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate351.errors = vErrors;return errors === 0;}export const validatePlatformGetFeeConfigParams = budgeted(validate426);const schema154 = {"type":"object","properties":{}};function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate426.errors = vErrors;return errors === 0;}export const validatePlatformGetFeeConfigResult = budgeted(validate427);const schema155 = {"type":"object","required":["weights","maxCapacity","maxPerSecond","targetPerSecond","minPrice","excessConversionConstant"],"additionalProperties":false,"properties":{"weights":{"type":"array","minItems":4,"maxItems":4,"items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64"},"description":"Gas per unit of each fee dimension, in the order bandwidth, database read, database write, compute."},"maxCapacity":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Most gas the chain can bank for bursts."},"maxPerSecond":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Gas added to the bank per second, and so the most gas the chain can consume per second on average."},"targetPerSecond":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Gas consumption per second above which the price rises and below which it falls."},"minPrice":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Lowest gas price, in nAVAX per unit of gas."},"excessConversionConstant":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Scales the accumulated excess gas into the price: price = minPrice · e^(excess / excessConversionConstant)."}}};function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.weights === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weights"},message:"must have required property '"+"weights"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.maxCapacity === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maxCapacity"},message:"must have required property '"+"maxCapacity"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.maxPerSecond === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maxPerSecond"},message:"must have required property '"+"maxPerSecond"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.targetPerSecond === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "targetPerSecond"},message:"must have required property '"+"targetPerSecond"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data.minPrice === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minPrice"},message:"must have required property '"+"minPrice"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data.excessConversionConstant === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excessConversionConstant"},message:"must have required property '"+"excessConversionConstant"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}for(const key0 in data){if(!((((((key0 === "weights") || (key0 === "maxCapacity")) || (key0 === "maxPerSecond")) || (key0 === "targetPerSecond")) || (key0 === "minPrice")) || (key0 === "excessConversionConstant"))){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}}if(data.weights !== undefined){let data0 = data.weights;if(Array.isArray(data0)){if(data0.length > 4){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weights",schemaPath:"#/properties/weights/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data0.length < 4){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weights",schemaPath:"#/properties/weights/minItems",keyword:"minItems",params:{limit: 4},message:"must NOT have fewer than 4 items"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(!(validate110(data0[i0], {instancePath:instancePath+"/weights/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}}else {const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weights",schemaPath:"#/properties/weights/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}}if(data.maxCapacity !== undefined){if(!(validate110(data.maxCapacity, {instancePath:instancePath+"/maxCapacity",parentData:data,parentDataProperty:"maxCapacity",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.maxPerSecond !== undefined){if(!(validate110(data.maxPerSecond, {instancePath:instancePath+"/maxPerSecond",parentData:data,parentDataProperty:"maxPerSecond",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.targetPerSecond !== undefined){if(!(validate110(data.targetPerSecond, {instancePath:instancePath+"/targetPerSecond",parentData:data,parentDataProperty:"targetPerSecond",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.minPrice !== undefined){if(!(validate110(data.minPrice, {instancePath:instancePath+"/minPrice",parentData:data,parentDataProperty:"minPrice",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.excessConversionConstant !== undefined){if(!(validate110(data.excessConversionConstant, {instancePath:instancePath+"/excessConversionConstant",parentData:data,parentDataProperty:"excessConversionConstant",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}}else {const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}validate427.errors = vErrors;return errors === 0;}export const validatePlatformGetFeeStateParams = budgeted(validate434);const schema156 = {"type":"object","properties":{}};function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate434.errors = vErrors;return errors === 0;}export const validatePlatformGetFeeStateResult = budgeted(validate435);const schema157 = {"type":"object","required":["capacity","excess","price","timestamp"],"additionalProperties":false,"properties":{"capacity":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Gas currently available to transactions."},"excess":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Gas consumed above the target, accumulated over time; it drives the price."},"price":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Current gas price, in nAVAX per unit of gas."},"timestamp":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"Chain time at which this state holds (RFC 3339, node's local offset)."}}};const schema51 = {"type":"string","format":"date-time","description":"An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."};const formats6 = formats["date-time"];function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!(formats6.validate(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate92.errors = vErrors;return errors === 0;}function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.capacity === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capacity"},message:"must have required property '"+"capacity"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.excess === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excess"},message:"must have required property '"+"excess"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.price === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "price"},message:"must have required property '"+"price"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.timestamp === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}for(const key0 in data){if(!((((key0 === "capacity") || (key0 === "excess")) || (key0 === "price")) || (key0 === "timestamp"))){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}if(data.capacity !== undefined){if(!(validate110(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.excess !== undefined){if(!(validate110(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.price !== undefined){if(!(validate110(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.timestamp !== undefined){if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}validate435.errors = vErrors;return errors === 0;}export const validatePlatformGetHeightParams = budgeted(validate440);const schema158 = {"type":"object","properties":{}};function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate440.errors = vErrors;return errors === 0;}export const validatePlatformGetHeightResult = budgeted(validate441);const schema159 = {"type":"object","description":"A P-Chain height.","required":["height"],"additionalProperties":false,"properties":{"height":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The height, as a quoted decimal string."}}};function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.height === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "height")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.height !== undefined){if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate441.errors = vErrors;return errors === 0;}export const validatePlatformGetL1ValidatorParams = budgeted(validate443);const schema160 = {"type":"object","properties":{"validationID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"}},"required":["validationID"]};function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.validationID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validationID"},message:"must have required property '"+"validationID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.validationID !== undefined){if(!(validate30(data.validationID, {instancePath:instancePath+"/validationID",parentData:data,parentDataProperty:"validationID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate443.errors = vErrors;return errors === 0;}export const validatePlatformGetL1ValidatorResult = budgeted(validate445);const schema161 = {"type":"object","required":["nodeID","weight","startTime","validationID","publicKey","remainingBalanceOwner","deactivationOwner","minNonce","balance","subnetID","height"],"additionalProperties":false,"properties":{"nodeID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID","description":"The validator's node ID."},"weight":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The validator's weight for consensus and cross-chain (ICM) message signing."},"startTime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime","description":"When the validator was added (Unix seconds)."},"validationID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The validation ID that was asked for.","x-node-versions":{"since":"v1.12.2"}},"publicKey":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBLSPublicKey","description":"The validator's BLS public key."},"remainingBalanceOwner":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners","description":"Who receives the remaining balance when the validator is removed (`locktime` is always `\"0\"`)."},"deactivationOwner":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners","description":"Who may deactivate the validator and withdraw its balance (`locktime` is always `\"0\"`)."},"minNonce":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The smallest nonce a SetL1ValidatorWeightTx for this validator must carry to be valid."},"balance":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The balance left (nAVAX) to pay the continuous validator fee; `\"0\"` when the validator is inactive."},"subnetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The L1 (converted Subnet) the validator validates."},"height":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The height of the last accepted P-Chain block when the answer was read."}}};function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.nodeID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.weight === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.startTime === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.validationID === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validationID"},message:"must have required property '"+"validationID"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data.publicKey === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data.remainingBalanceOwner === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "remainingBalanceOwner"},message:"must have required property '"+"remainingBalanceOwner"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}if(data.deactivationOwner === undefined){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deactivationOwner"},message:"must have required property '"+"deactivationOwner"+"'"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}if(data.minNonce === undefined){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minNonce"},message:"must have required property '"+"minNonce"+"'"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data.balance === undefined){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}if(data.subnetID === undefined){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}if(data.height === undefined){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}for(const key0 in data){if(!(func5.call(schema161.properties, key0))){const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}}if(data.nodeID !== undefined){if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){if (vErrors === null) vErrors = validate160.errors; else for (const e of validate160.errors) keep(vErrors, e);errors += validate160.errors.length;}}if(data.weight !== undefined){if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.startTime !== undefined){if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){if (vErrors === null) vErrors = validate355.errors; else for (const e of validate355.errors) keep(vErrors, e);errors += validate355.errors.length;}}if(data.validationID !== undefined){if(!(validate30(data.validationID, {instancePath:instancePath+"/validationID",parentData:data,parentDataProperty:"validationID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.publicKey !== undefined){if(!(validate374(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){if (vErrors === null) vErrors = validate374.errors; else for (const e of validate374.errors) keep(vErrors, e);errors += validate374.errors.length;}}if(data.remainingBalanceOwner !== undefined){if(!(validate361(data.remainingBalanceOwner, {instancePath:instancePath+"/remainingBalanceOwner",parentData:data,parentDataProperty:"remainingBalanceOwner",rootData}))){if (vErrors === null) vErrors = validate361.errors; else for (const e of validate361.errors) keep(vErrors, e);errors += validate361.errors.length;}}if(data.deactivationOwner !== undefined){if(!(validate361(data.deactivationOwner, {instancePath:instancePath+"/deactivationOwner",parentData:data,parentDataProperty:"deactivationOwner",rootData}))){if (vErrors === null) vErrors = validate361.errors; else for (const e of validate361.errors) keep(vErrors, e);errors += validate361.errors.length;}}if(data.minNonce !== undefined){if(!(validate84(data.minNonce, {instancePath:instancePath+"/minNonce",parentData:data,parentDataProperty:"minNonce",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.balance !== undefined){if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.subnetID !== undefined){if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.height !== undefined){if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}validate445.errors = vErrors;return errors === 0;}export const validatePlatformGetProposedHeightParams = budgeted(validate457);const schema162 = {"type":"object","properties":{}};function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate457.errors = vErrors;return errors === 0;}export const validatePlatformGetProposedHeightResult = budgeted(validate458);function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.height === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "height")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.height !== undefined){if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate458.errors = vErrors;return errors === 0;}export const validatePlatformGetMinStakeParams = budgeted(validate460);const schema164 = {"type":"object","properties":{"subnetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"}}};function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.subnetID !== undefined){if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate460.errors = vErrors;return errors === 0;}export const validatePlatformGetMinStakeResult = budgeted(validate462);const schema165 = {"type":"object","required":["minValidatorStake","minDelegatorStake"],"additionalProperties":false,"properties":{"minValidatorStake":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The minimum stake to add a validator, in the staking asset's smallest unit (nAVAX on the Primary Network)."},"minDelegatorStake":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The minimum stake to add a delegator, in the same unit."}}};function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.minValidatorStake === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minValidatorStake"},message:"must have required property '"+"minValidatorStake"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.minDelegatorStake === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minDelegatorStake"},message:"must have required property '"+"minDelegatorStake"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "minValidatorStake") || (key0 === "minDelegatorStake"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.minValidatorStake !== undefined){if(!(validate84(data.minValidatorStake, {instancePath:instancePath+"/minValidatorStake",parentData:data,parentDataProperty:"minValidatorStake",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.minDelegatorStake !== undefined){if(!(validate84(data.minDelegatorStake, {instancePath:instancePath+"/minDelegatorStake",parentData:data,parentDataProperty:"minDelegatorStake",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate462.errors = vErrors;return errors === 0;}export const validatePlatformGetRewardUTXOsParams = budgeted(validate465);const schema166 = {"type":"object","properties":{"txID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"}},"required":["txID"]};const schema38 = {"type":"string","pattern":"^[hH][eE][xX]([nN][cC]|[cC])?$","description":"The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."};const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern6.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate71.errors = vErrors;return errors === 0;}function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.txID !== undefined){if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.encoding !== undefined){if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate71.errors; else for (const e of validate71.errors) keep(vErrors, e);errors += validate71.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate465.errors = vErrors;return errors === 0;}export const validatePlatformGetRewardUTXOsResult = budgeted(validate468);const schema167 = {"type":"object","required":["numFetched","utxos","encoding"],"additionalProperties":false,"properties":{"numFetched":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"How many UTXOs `utxos` holds."},"utxos":{"type":"array","description":"The reward UTXOs' bytes in the requested encoding (`[]` when there are none).","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"}},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding","description":"The encoding of `utxos`."}},"if":{"type":"object","properties":{"encoding":{"const":"hexnc"}}},"then":{"type":"object","properties":{"utxos":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"}}}},"else":{"type":"object","properties":{"utxos":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"}}}}};function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs1 = errors;let valid0 = true;const _errs2 = errors;if(errors === _errs2){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("hexnc" !== data.encoding){const err0 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}var _valid0 = _errs2 === errors;errors = _errs1;if(vErrors !== null){if(_errs1){budget.left += Math.max(0, vErrors.length - _errs1);if(_errs1 < vErrors.length) vErrors.length = _errs1;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause0;if(_valid0){const _errs5 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.utxos !== undefined){let data1 = data.utxos;if(Array.isArray(data1)){const len0 = data1.length;for(let i0=0; i0<len0; i0++){if(!(validate74(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/then/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}var _valid0 = _errs5 === errors;valid0 = _valid0;ifClause0 = "then";}else {const _errs10 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.utxos !== undefined){let data3 = data.utxos;if(Array.isArray(data3)){const len1 = data3.length;for(let i1=0; i1<len1; i1++){if(!(validate76(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){if (vErrors === null) vErrors = validate76.errors; else for (const e of validate76.errors) keep(vErrors, e);errors += validate76.errors.length;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/else/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}var _valid0 = _errs10 === errors;valid0 = _valid0;ifClause0 = "else";}if(!valid0){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.numFetched === undefined){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "numFetched"},message:"must have required property '"+"numFetched"+"'"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data.utxos === undefined){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxos"},message:"must have required property '"+"utxos"+"'"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}if(data.encoding === undefined){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}for(const key0 in data){if(!(((key0 === "numFetched") || (key0 === "utxos")) || (key0 === "encoding"))){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}}if(data.numFetched !== undefined){if(!(validate84(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.utxos !== undefined){let data6 = data.utxos;if(Array.isArray(data6)){const len2 = data6.length;for(let i2=0; i2<len2; i2++){if(!(validate78(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}}}else {const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}}if(data.encoding !== undefined){if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate80.errors; else for (const e of validate80.errors) keep(vErrors, e);errors += validate80.errors.length;}}}else {const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}validate468.errors = vErrors;return errors === 0;}export const validatePlatformGetStakeParams = budgeted(validate474);const schema168 = {"type":"object","properties":{"addresses":{"type":"array","maxItems":256,"items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"}},"validatorsOnly":{"type":"boolean"},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"}},"required":["addresses"]};function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.addresses === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.addresses !== undefined){let data0 = data.addresses;if(Array.isArray(data0)){if(data0.length > 256){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(!(validate103(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate103.errors; else for (const e of validate103.errors) keep(vErrors, e);errors += validate103.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.validatorsOnly !== undefined){if(typeof data.validatorsOnly !== "boolean"){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/validatorsOnly",schemaPath:"#/properties/validatorsOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}if(data.encoding !== undefined){if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate71.errors; else for (const e of validate71.errors) keep(vErrors, e);errors += validate71.errors.length;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}validate474.errors = vErrors;return errors === 0;}export const validatePlatformGetStakeResult = budgeted(validate477);const schema169 = {"type":"object","required":["staked","stakeds","stakedOutputs","encoding"],"additionalProperties":false,"properties":{"staked":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"AVAX (nAVAX) staked by the addresses: the AVAX entry of `stakeds`, \"0\" when absent."},"stakeds":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBalanceMap","description":"Amount staked per asset."},"stakedOutputs":{"type":"array","description":"The matching stake outputs (TransferableOutput bytes) in the requested encoding; `[]` when none matched.","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"}},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding","description":"The encoding of `stakedOutputs`."}},"if":{"type":"object","properties":{"encoding":{"const":"hexnc"}}},"then":{"type":"object","properties":{"stakedOutputs":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"}}}},"else":{"type":"object","properties":{"stakedOutputs":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"}}}}};function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs1 = errors;let valid0 = true;const _errs2 = errors;if(errors === _errs2){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("hexnc" !== data.encoding){const err0 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}var _valid0 = _errs2 === errors;errors = _errs1;if(vErrors !== null){if(_errs1){budget.left += Math.max(0, vErrors.length - _errs1);if(_errs1 < vErrors.length) vErrors.length = _errs1;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause0;if(_valid0){const _errs5 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.stakedOutputs !== undefined){let data1 = data.stakedOutputs;if(Array.isArray(data1)){const len0 = data1.length;for(let i0=0; i0<len0; i0++){if(!(validate74(data1[i0], {instancePath:instancePath+"/stakedOutputs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/stakedOutputs",schemaPath:"#/then/properties/stakedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}var _valid0 = _errs5 === errors;valid0 = _valid0;ifClause0 = "then";}else {const _errs10 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.stakedOutputs !== undefined){let data3 = data.stakedOutputs;if(Array.isArray(data3)){const len1 = data3.length;for(let i1=0; i1<len1; i1++){if(!(validate76(data3[i1], {instancePath:instancePath+"/stakedOutputs/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){if (vErrors === null) vErrors = validate76.errors; else for (const e of validate76.errors) keep(vErrors, e);errors += validate76.errors.length;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/stakedOutputs",schemaPath:"#/else/properties/stakedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}var _valid0 = _errs10 === errors;valid0 = _valid0;ifClause0 = "else";}if(!valid0){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.staked === undefined){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "staked"},message:"must have required property '"+"staked"+"'"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data.stakeds === undefined){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stakeds"},message:"must have required property '"+"stakeds"+"'"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}if(data.stakedOutputs === undefined){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stakedOutputs"},message:"must have required property '"+"stakedOutputs"+"'"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}if(data.encoding === undefined){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}for(const key0 in data){if(!((((key0 === "staked") || (key0 === "stakeds")) || (key0 === "stakedOutputs")) || (key0 === "encoding"))){const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}}if(data.staked !== undefined){if(!(validate84(data.staked, {instancePath:instancePath+"/staked",parentData:data,parentDataProperty:"staked",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.stakeds !== undefined){if(!(validate268(data.stakeds, {instancePath:instancePath+"/stakeds",parentData:data,parentDataProperty:"stakeds",rootData}))){if (vErrors === null) vErrors = validate268.errors; else for (const e of validate268.errors) keep(vErrors, e);errors += validate268.errors.length;}}if(data.stakedOutputs !== undefined){let data7 = data.stakedOutputs;if(Array.isArray(data7)){const len2 = data7.length;for(let i2=0; i2<len2; i2++){if(!(validate78(data7[i2], {instancePath:instancePath+"/stakedOutputs/" + i2,parentData:data7,parentDataProperty:i2,rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}}}else {const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/stakedOutputs",schemaPath:"#/properties/stakedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}}if(data.encoding !== undefined){if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate80.errors; else for (const e of validate80.errors) keep(vErrors, e);errors += validate80.errors.length;}}}else {const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err13];}else keep(vErrors, err13);errors++;}validate477.errors = vErrors;return errors === 0;}export const validatePlatformGetStakingAssetIDParams = budgeted(validate484);const schema170 = {"type":"object","properties":{"subnetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"}}};function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.subnetID !== undefined){if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate484.errors = vErrors;return errors === 0;}export const validatePlatformGetStakingAssetIDResult = budgeted(validate486);const schema171 = {"type":"object","required":["assetID"],"additionalProperties":false,"properties":{"assetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The staking asset's ID. For AVAX: `FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z` on Mainnet, `U8iRqJoiJm8xZHAacmvYyZVwqQx6uDNtQeP3CQ6fcgQk3JqnK` on Fuji."}}};function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.assetID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "assetID")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.assetID !== undefined){if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate486.errors = vErrors;return errors === 0;}export const validatePlatformGetSubnetParams = budgeted(validate488);const schema172 = {"type":"object","properties":{"subnetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"}},"required":["subnetID"]};function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.subnetID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.subnetID !== undefined){if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate488.errors = vErrors;return errors === 0;}export const validatePlatformGetSubnetResult = budgeted(validate490);const schema173 = {"type":"object","required":["isPermissioned","controlKeys","threshold","locktime","subnetTransformationTxID","conversionID","managerChainID","managerAddress"],"additionalProperties":false,"properties":{"isPermissioned":{"type":"boolean","description":"True while the Subnet is permissioned (PoA): false once it was made elastic or converted to an L1."},"controlKeys":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"},"description":"The P-Chain addresses of the Subnet owner's keys, whose signatures authorize changes to a permissioned Subnet. Still the recorded owner after a transformation or conversion."},"threshold":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32","description":"How many signatures from `controlKeys` a change needs."},"locktime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The owner's locktime (Unix seconds): no change is possible before it has passed."},"subnetTransformationTxID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The TransformSubnetTx that made the Subnet elastic, or the all-zero ID when there is none."},"conversionID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The ID of the Subnet's conversion to an L1, or the all-zero ID when it was not converted.","x-node-versions":{"since":"v1.11.13"}},"managerChainID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The blockchain whose validator manager controls the L1's validator set, or the all-zero ID when it was not converted.","x-node-versions":{"since":"v1.11.12"}},"managerAddress":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/NullableHexNoChecksum","description":"The address of the validator manager on `managerChainID`, `0x` hex without a checksum, or `null` when the Subnet was not converted.","x-node-versions":{"since":"v1.11.12"}}}};const schema174 = {"description":"Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes (types.JSONByteSlice of a nil slice).","oneOf":[{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"},{"type":"null"}]};function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs0 = errors;let valid0 = false;let passing0 = null;const _errs1 = errors;if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}var _valid0 = _errs1 === errors;if(_valid0){valid0 = true;passing0 = 0;}const _errs2 = errors;if(data !== null){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}var _valid0 = _errs2 === errors;if(_valid0 && valid0){valid0 = false;passing0 = [passing0, 1];}else {if(_valid0){valid0 = true;passing0 = 1;}}if(!valid0){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}else {errors = _errs0;if(vErrors !== null){if(_errs0){budget.left += Math.max(0, vErrors.length - _errs0);if(_errs0 < vErrors.length) vErrors.length = _errs0;}else {budget.left += vErrors.length;vErrors = null;}}}validate497.errors = vErrors;return errors === 0;}function validate490(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.isPermissioned === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "isPermissioned"},message:"must have required property '"+"isPermissioned"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.controlKeys === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "controlKeys"},message:"must have required property '"+"controlKeys"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.threshold === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.locktime === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "locktime"},message:"must have required property '"+"locktime"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data.subnetTransformationTxID === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetTransformationTxID"},message:"must have required property '"+"subnetTransformationTxID"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data.conversionID === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "conversionID"},message:"must have required property '"+"conversionID"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}if(data.managerChainID === undefined){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "managerChainID"},message:"must have required property '"+"managerChainID"+"'"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}if(data.managerAddress === undefined){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "managerAddress"},message:"must have required property '"+"managerAddress"+"'"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}for(const key0 in data){if(!((((((((key0 === "isPermissioned") || (key0 === "controlKeys")) || (key0 === "threshold")) || (key0 === "locktime")) || (key0 === "subnetTransformationTxID")) || (key0 === "conversionID")) || (key0 === "managerChainID")) || (key0 === "managerAddress"))){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}}if(data.isPermissioned !== undefined){if(typeof data.isPermissioned !== "boolean"){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/isPermissioned",schemaPath:"#/properties/isPermissioned/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}}if(data.controlKeys !== undefined){let data1 = data.controlKeys;if(Array.isArray(data1)){const len0 = data1.length;for(let i0=0; i0<len0; i0++){if(!(validate103(data1[i0], {instancePath:instancePath+"/controlKeys/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate103.errors; else for (const e of validate103.errors) keep(vErrors, e);errors += validate103.errors.length;}}}else {const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/controlKeys",schemaPath:"#/properties/controlKeys/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}}if(data.threshold !== undefined){if(!(validate151(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){if (vErrors === null) vErrors = validate151.errors; else for (const e of validate151.errors) keep(vErrors, e);errors += validate151.errors.length;}}if(data.locktime !== undefined){if(!(validate84(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.subnetTransformationTxID !== undefined){if(!(validate30(data.subnetTransformationTxID, {instancePath:instancePath+"/subnetTransformationTxID",parentData:data,parentDataProperty:"subnetTransformationTxID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.conversionID !== undefined){if(!(validate30(data.conversionID, {instancePath:instancePath+"/conversionID",parentData:data,parentDataProperty:"conversionID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.managerChainID !== undefined){if(!(validate30(data.managerChainID, {instancePath:instancePath+"/managerChainID",parentData:data,parentDataProperty:"managerChainID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.managerAddress !== undefined){if(!(validate497(data.managerAddress, {instancePath:instancePath+"/managerAddress",parentData:data,parentDataProperty:"managerAddress",rootData}))){if (vErrors === null) vErrors = validate497.errors; else for (const e of validate497.errors) keep(vErrors, e);errors += validate497.errors.length;}}}else {const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}validate490.errors = vErrors;return errors === 0;}export const validatePlatformGetSubnetsParams = budgeted(validate500);const schema175 = {"type":"object","properties":{"ids":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"}}}};function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.ids !== undefined){let data0 = data.ids;if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(!(validate30(data0[i0], {instancePath:instancePath+"/ids/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate500.errors = vErrors;return errors === 0;}export const validatePlatformGetSubnetsResult = budgeted(validate502);const schema176 = {"type":"object","required":["subnets"],"additionalProperties":false,"properties":{"subnets":{"type":["array","null"],"items":{"title":"PlatformSubnetOwners","type":"object","description":"A Subnet and the keys that control it.","required":["id","controlKeys","threshold"],"additionalProperties":false,"properties":{"id":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The Subnet ID (the all-zero ID for the Primary Network)."},"controlKeys":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"},"description":"The P-Chain addresses of the owner's keys; `[]` for the Primary Network and elastic Subnets."},"threshold":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32","description":"How many signatures from `controlKeys` are needed to add a validator; `\"0\"` for the Primary Network and elastic Subnets."}}},"description":"The Subnets found. `null` when `ids` was given and none of them names a Subnet."}}};function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.subnets === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnets"},message:"must have required property '"+"subnets"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "subnets")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.subnets !== undefined){let data0 = data.subnets;if((!(Array.isArray(data0))) && (data0 !== null)){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets",schemaPath:"#/properties/subnets/type",keyword:"type",params:{type: schema176.properties.subnets.type},message:"must be array,null"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){let data1 = data0[i0];if(data1 && typeof data1 == "object" && !Array.isArray(data1)){if(data1.id === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data1.controlKeys === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/required",keyword:"required",params:{missingProperty: "controlKeys"},message:"must have required property '"+"controlKeys"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data1.threshold === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}for(const key1 in data1){if(!(((key1 === "id") || (key1 === "controlKeys")) || (key1 === "threshold"))){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}}if(data1.id !== undefined){if(!(validate30(data1.id, {instancePath:instancePath+"/subnets/" + i0+"/id",parentData:data1,parentDataProperty:"id",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data1.controlKeys !== undefined){let data3 = data1.controlKeys;if(Array.isArray(data3)){const len1 = data3.length;for(let i1=0; i1<len1; i1++){if(!(validate103(data3[i1], {instancePath:instancePath+"/subnets/" + i0+"/controlKeys/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){if (vErrors === null) vErrors = validate103.errors; else for (const e of validate103.errors) keep(vErrors, e);errors += validate103.errors.length;}}}else {const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0+"/controlKeys",schemaPath:"#/properties/subnets/items/properties/controlKeys/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}}if(data1.threshold !== undefined){if(!(validate151(data1.threshold, {instancePath:instancePath+"/subnets/" + i0+"/threshold",parentData:data1,parentDataProperty:"threshold",rootData}))){if (vErrors === null) vErrors = validate151.errors; else for (const e of validate151.errors) keep(vErrors, e);errors += validate151.errors.length;}}}else {const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}}}}}else {const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}validate502.errors = vErrors;return errors === 0;}export const validatePlatformGetTimestampParams = budgeted(validate506);const schema177 = {"type":"object","properties":{}};function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate506.errors = vErrors;return errors === 0;}export const validatePlatformGetTimestampResult = budgeted(validate507);const schema178 = {"type":"object","required":["timestamp"],"additionalProperties":false,"properties":{"timestamp":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"The chain time, RFC 3339 in whole seconds, with the node's local time-zone offset."}}};function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.timestamp === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "timestamp")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.timestamp !== undefined){if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate507.errors = vErrors;return errors === 0;}export const validatePlatformGetTotalStakeParams = budgeted(validate509);const schema179 = {"type":"object","properties":{"subnetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"}}};function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.subnetID !== undefined){if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate509.errors = vErrors;return errors === 0;}export const validatePlatformGetTotalStakeResult = budgeted(validate511);const schema180 = {"type":"object","required":["stake","weight"],"additionalProperties":false,"properties":{"stake":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Deprecated since v1.9.12: always equal to `weight`; read `weight` instead.","x-node-versions":{"deprecatedSince":"v1.9.12"}},"weight":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The total weight of the current validators (on the Primary Network: nAVAX staked, including delegations)."}}};function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.stake === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stake"},message:"must have required property '"+"stake"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.weight === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "stake") || (key0 === "weight"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.stake !== undefined){if(!(validate84(data.stake, {instancePath:instancePath+"/stake",parentData:data,parentDataProperty:"stake",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.weight !== undefined){if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate511.errors = vErrors;return errors === 0;}export const validatePlatformGetTxParams = budgeted(validate514);const schema181 = {"type":"object","properties":{"txID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"}},"required":["txID"]};function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.txID !== undefined){if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.encoding !== undefined){if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate278.errors; else for (const e of validate278.errors) keep(vErrors, e);errors += validate278.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate514.errors = vErrors;return errors === 0;}export const validatePlatformGetTxResult = budgeted(validate517);const schema182 = {"type":"object","required":["tx","encoding"],"additionalProperties":false,"properties":{"tx":{"description":"The transaction: its signed bytes as `0x` hex, or a JSON object when `encoding` is `json`.","anyOf":[{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"},{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTx"}]},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding","description":"The encoding of `tx`, echoed from the request in lower case."}},"if":{"type":"object","properties":{"encoding":{"const":"json"}}},"then":{"type":"object","properties":{"tx":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTx"}}},"else":{"type":"object","properties":{"tx":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"}},"if":{"type":"object","properties":{"encoding":{"const":"hexnc"}}},"then":{"type":"object","properties":{"tx":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"}}},"else":{"type":"object","properties":{"tx":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"}}}}};function validate517(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs1 = errors;let valid0 = true;const _errs2 = errors;if(errors === _errs2){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("json" !== data.encoding){const err0 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}var _valid0 = _errs2 === errors;errors = _errs1;if(vErrors !== null){if(_errs1){budget.left += Math.max(0, vErrors.length - _errs1);if(_errs1 < vErrors.length) vErrors.length = _errs1;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause0;if(_valid0){const _errs5 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.tx !== undefined){if(!(validate286(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){if (vErrors === null) vErrors = validate286.errors; else for (const e of validate286.errors) keep(vErrors, e);errors += validate286.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}var _valid0 = _errs5 === errors;valid0 = _valid0;ifClause0 = "then";}else {const _errs8 = errors;const _errs10 = errors;let valid3 = true;const _errs11 = errors;if(errors === _errs11){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("hexnc" !== data.encoding){const err3 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}var _valid1 = _errs11 === errors;errors = _errs10;if(vErrors !== null){if(_errs10){budget.left += Math.max(0, vErrors.length - _errs10);if(_errs10 < vErrors.length) vErrors.length = _errs10;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause1;if(_valid1){const _errs14 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.tx !== undefined){if(!(validate74(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}var _valid1 = _errs14 === errors;valid3 = _valid1;ifClause1 = "then";}else {const _errs17 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.tx !== undefined){if(!(validate76(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){if (vErrors === null) vErrors = validate76.errors; else for (const e of validate76.errors) keep(vErrors, e);errors += validate76.errors.length;}}}else {const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}var _valid1 = _errs17 === errors;valid3 = _valid1;ifClause1 = "else";}if(!valid3){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.tx !== undefined){if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}}}else {const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}var _valid0 = _errs8 === errors;valid0 = _valid0;ifClause0 = "else";}if(!valid0){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.tx === undefined){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}if(data.encoding === undefined){const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}for(const key0 in data){if(!((key0 === "tx") || (key0 === "encoding"))){const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}}if(data.tx !== undefined){let data6 = data.tx;const _errs23 = errors;let valid9 = false;const _errs24 = errors;if(!(validate78(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}var _valid2 = _errs24 === errors;valid9 = valid9 || _valid2;if(!valid9){const _errs25 = errors;if(!(validate286(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){if (vErrors === null) vErrors = validate286.errors; else for (const e of validate286.errors) keep(vErrors, e);errors += validate286.errors.length;}var _valid2 = _errs25 === errors;valid9 = valid9 || _valid2;}if(!valid9){const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tx",schemaPath:"#/properties/tx/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err13];}else keep(vErrors, err13);errors++;}else {errors = _errs23;if(vErrors !== null){if(_errs23){budget.left += Math.max(0, vErrors.length - _errs23);if(_errs23 < vErrors.length) vErrors.length = _errs23;}else {budget.left += vErrors.length;vErrors = null;}}}}if(data.encoding !== undefined){if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate80.errors; else for (const e of validate80.errors) keep(vErrors, e);errors += validate80.errors.length;}}}else {const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err14];}else keep(vErrors, err14);errors++;}validate517.errors = vErrors;return errors === 0;}export const validatePlatformGetTxStatusParams = budgeted(validate525);const schema183 = {"type":"object","properties":{"txID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"}},"required":["txID"]};function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.txID !== undefined){if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate525.errors = vErrors;return errors === 0;}export const validatePlatformGetTxStatusResult = budgeted(validate527);const schema184 = {"type":"object","required":["status"],"additionalProperties":false,"properties":{"status":{"type":"string","enum":["Committed","Aborted","Processing","Dropped","Unknown"],"description":"The transaction's status (see above)."},"reason":{"type":"string","minLength":1,"description":"Why the mempool dropped the transaction. Sent only when `status` is `Dropped`."}},"if":{"properties":{"status":{"const":"Dropped"}}},"then":{"properties":{"reason":{"type":"string","minLength":1}},"required":["reason"]},"else":{"properties":{"reason":false}}};function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs1 = errors;let valid0 = true;const _errs2 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.status !== undefined){if("Dropped" !== data.status){const err0 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}var _valid0 = _errs2 === errors;errors = _errs1;if(vErrors !== null){if(_errs1){budget.left += Math.max(0, vErrors.length - _errs1);if(_errs1 < vErrors.length) vErrors.length = _errs1;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause0;if(_valid0){const _errs4 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.reason === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.reason !== undefined){let data1 = data.reason;if(typeof data1 === "string"){if(func2(data1) < 1){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/then/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/then/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}}var _valid0 = _errs4 === errors;valid0 = _valid0;ifClause0 = "then";}else {const _errs7 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.reason !== undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/else/properties/reason/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}var _valid0 = _errs7 === errors;valid0 = _valid0;ifClause0 = "else";}if(!valid0){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.status === undefined){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}for(const key0 in data){if(!((key0 === "status") || (key0 === "reason"))){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}}if(data.status !== undefined){let data3 = data.status;if(typeof data3 !== "string"){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}if(!(((((data3 === "Committed") || (data3 === "Aborted")) || (data3 === "Processing")) || (data3 === "Dropped")) || (data3 === "Unknown"))){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema184.properties.status.enum},message:"must be equal to one of the allowed values"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}}if(data.reason !== undefined){let data4 = data.reason;if(typeof data4 === "string"){if(func2(data4) < 1){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}}else {const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}}}else {const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}validate527.errors = vErrors;return errors === 0;}export const validatePlatformGetUTXOsParams = budgeted(validate528);const schema185 = {"type":"object","properties":{"addresses":{"type":"array","minItems":1,"maxItems":1024,"items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AddressOrShortID"}},"limit":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32Param"},"startIndex":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/UTXOIndex"},"sourceChain":{"type":"string"},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"}},"required":["addresses"]};const schema186 = {"description":"An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.","anyOf":[{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"},{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ShortID"}]};const schema187 = {"type":"string","format":"avax-short-id","pattern":"^[1-9A-HJ-NP-Za-km-z]{20,40}$","description":"A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."};const formats12 = formats["avax-short-id"];const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern25.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats12.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-short-id"},message:"must match format \""+"avax-short-id"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate531.errors = vErrors;return errors === 0;}function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs0 = errors;let valid0 = false;const _errs1 = errors;if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){if (vErrors === null) vErrors = validate103.errors; else for (const e of validate103.errors) keep(vErrors, e);errors += validate103.errors.length;}var _valid0 = _errs1 === errors;valid0 = valid0 || _valid0;if(!valid0){const _errs2 = errors;if(!(validate531(data, {instancePath,parentData,parentDataProperty,rootData}))){if (vErrors === null) vErrors = validate531.errors; else for (const e of validate531.errors) keep(vErrors, e);errors += validate531.errors.length;}var _valid0 = _errs2 === errors;valid0 = valid0 || _valid0;}if(!valid0){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}else {errors = _errs0;if(vErrors !== null){if(_errs0){budget.left += Math.max(0, vErrors.length - _errs0);if(_errs0 < vErrors.length) vErrors.length = _errs0;}else {budget.left += vErrors.length;vErrors = null;}}}validate529.errors = vErrors;return errors === 0;}const schema34 = {"description":"An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.","anyOf":[{"type":"string","pattern":"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},{"type":"integer","minimum":0,"maximum":4294967295}]};const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs0 = errors;let valid0 = false;const _errs1 = errors;if(typeof data === "string"){if(!pattern2.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}var _valid0 = _errs1 === errors;valid0 = valid0 || _valid0;if(!valid0){const _errs3 = errors;if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if((typeof data == "number") && (isFinite(data))){if(data > 4294967295 || isNaN(data)){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data < 0 || isNaN(data)){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}var _valid0 = _errs3 === errors;valid0 = valid0 || _valid0;}if(!valid0){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}else {errors = _errs0;if(vErrors !== null){if(_errs0){budget.left += Math.max(0, vErrors.length - _errs0);if(_errs0 < vErrors.length) vErrors.length = _errs0;}else {budget.left += vErrors.length;vErrors = null;}}}validate61.errors = vErrors;return errors === 0;}const schema188 = {"type":"object","description":"A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's `endIndex` as the next call's `startIndex` to continue.","required":["address","utxo"],"additionalProperties":false,"properties":{"address":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Address","description":"The address whose UTXOs the listing had reached."},"utxo":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The last UTXO ID returned, in cb58."}}};function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.address === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.utxo === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxo"},message:"must have required property '"+"utxo"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "address") || (key0 === "utxo"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.address !== undefined){if(!(validate103(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){if (vErrors === null) vErrors = validate103.errors; else for (const e of validate103.errors) keep(vErrors, e);errors += validate103.errors.length;}}if(data.utxo !== undefined){if(!(validate30(data.utxo, {instancePath:instancePath+"/utxo",parentData:data,parentDataProperty:"utxo",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate535.errors = vErrors;return errors === 0;}function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.addresses === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.addresses !== undefined){let data0 = data.addresses;if(Array.isArray(data0)){if(data0.length > 1024){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data0.length < 1){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(!(validate529(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate529.errors; else for (const e of validate529.errors) keep(vErrors, e);errors += validate529.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}if(data.limit !== undefined){if(!(validate61(data.limit, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){if (vErrors === null) vErrors = validate61.errors; else for (const e of validate61.errors) keep(vErrors, e);errors += validate61.errors.length;}}if(data.startIndex !== undefined){if(!(validate535(data.startIndex, {instancePath:instancePath+"/startIndex",parentData:data,parentDataProperty:"startIndex",rootData}))){if (vErrors === null) vErrors = validate535.errors; else for (const e of validate535.errors) keep(vErrors, e);errors += validate535.errors.length;}}if(data.sourceChain !== undefined){if(typeof data.sourceChain !== "string"){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/sourceChain",schemaPath:"#/properties/sourceChain/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}if(data.encoding !== undefined){if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate71.errors; else for (const e of validate71.errors) keep(vErrors, e);errors += validate71.errors.length;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}validate528.errors = vErrors;return errors === 0;}export const validatePlatformGetUTXOsResult = budgeted(validate540);const schema189 = {"type":"object","description":"One page of UTXOs.","required":["numFetched","utxos","endIndex","encoding"],"additionalProperties":false,"properties":{"numFetched":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"How many UTXOs this page holds."},"utxos":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"},"description":"The UTXOs' bytes in `encoding`."},"endIndex":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/UTXOIndex","description":"Where this page ended; pass it as `startIndex` to fetch the next page."},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding","description":"The encoding of `utxos`."}},"if":{"type":"object","properties":{"encoding":{"const":"hexnc"}}},"then":{"type":"object","properties":{"utxos":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"}}}},"else":{"type":"object","properties":{"utxos":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"}}}}};function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs1 = errors;let valid0 = true;const _errs2 = errors;if(errors === _errs2){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("hexnc" !== data.encoding){const err0 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}var _valid0 = _errs2 === errors;errors = _errs1;if(vErrors !== null){if(_errs1){budget.left += Math.max(0, vErrors.length - _errs1);if(_errs1 < vErrors.length) vErrors.length = _errs1;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause0;if(_valid0){const _errs5 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.utxos !== undefined){let data1 = data.utxos;if(Array.isArray(data1)){const len0 = data1.length;for(let i0=0; i0<len0; i0++){if(!(validate74(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/then/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}var _valid0 = _errs5 === errors;valid0 = _valid0;ifClause0 = "then";}else {const _errs10 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.utxos !== undefined){let data3 = data.utxos;if(Array.isArray(data3)){const len1 = data3.length;for(let i1=0; i1<len1; i1++){if(!(validate76(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){if (vErrors === null) vErrors = validate76.errors; else for (const e of validate76.errors) keep(vErrors, e);errors += validate76.errors.length;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/else/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}var _valid0 = _errs10 === errors;valid0 = _valid0;ifClause0 = "else";}if(!valid0){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.numFetched === undefined){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "numFetched"},message:"must have required property '"+"numFetched"+"'"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data.utxos === undefined){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxos"},message:"must have required property '"+"utxos"+"'"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}if(data.endIndex === undefined){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endIndex"},message:"must have required property '"+"endIndex"+"'"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}if(data.encoding === undefined){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}for(const key0 in data){if(!((((key0 === "numFetched") || (key0 === "utxos")) || (key0 === "endIndex")) || (key0 === "encoding"))){const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}}if(data.numFetched !== undefined){if(!(validate84(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.utxos !== undefined){let data6 = data.utxos;if(Array.isArray(data6)){const len2 = data6.length;for(let i2=0; i2<len2; i2++){if(!(validate78(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}}}else {const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}}if(data.endIndex !== undefined){if(!(validate535(data.endIndex, {instancePath:instancePath+"/endIndex",parentData:data,parentDataProperty:"endIndex",rootData}))){if (vErrors === null) vErrors = validate535.errors; else for (const e of validate535.errors) keep(vErrors, e);errors += validate535.errors.length;}}if(data.encoding !== undefined){if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate80.errors; else for (const e of validate80.errors) keep(vErrors, e);errors += validate80.errors.length;}}}else {const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err13];}else keep(vErrors, err13);errors++;}validate540.errors = vErrors;return errors === 0;}export const validatePlatformGetValidatorsAtParams = budgeted(validate547);const schema190 = {"type":"object","properties":{"height":{"title":"PlatformValidatorSetHeight","anyOf":[{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"},{"const":"proposed","x-node-versions":{"since":"v1.11.13"}}]},"subnetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"}},"required":["height"]};function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.height === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.height !== undefined){let data0 = data.height;const _errs2 = errors;let valid1 = false;const _errs3 = errors;if(!(validate65(data0, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){if (vErrors === null) vErrors = validate65.errors; else for (const e of validate65.errors) keep(vErrors, e);errors += validate65.errors.length;}var _valid0 = _errs3 === errors;valid1 = valid1 || _valid0;if(!valid1){const _errs4 = errors;if("proposed" !== data0){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/height",schemaPath:"#/properties/height/anyOf/1/const",keyword:"const",params:{allowedValue: "proposed"},message:"must be equal to constant"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}var _valid0 = _errs4 === errors;valid1 = valid1 || _valid0;}if(!valid1){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/height",schemaPath:"#/properties/height/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}else {errors = _errs2;if(vErrors !== null){if(_errs2){budget.left += Math.max(0, vErrors.length - _errs2);if(_errs2 < vErrors.length) vErrors.length = _errs2;}else {budget.left += vErrors.length;vErrors = null;}}}}if(data.subnetID !== undefined){if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate547.errors = vErrors;return errors === 0;}export const validatePlatformGetValidatorsAtResult = budgeted(validate550);const schema191 = {"type":"object","description":"The validator set: each key is a node ID, each value that validator's BLS public key and weight at the height. `{}` when the set is empty.","propertyNames":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"},"additionalProperties":{"title":"PlatformValidatorAtHeight","type":"object","description":"One validator of the set.","required":["publicKey","weight"],"additionalProperties":false,"properties":{"publicKey":{"description":"The validator's 48-byte compressed BLS public key as `0x` hex without a checksum, or `null` when it registered none.","oneOf":[{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBLSPublicKey"},{"type":"null"}]},"weight":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"The validator's weight at that height (its stake plus delegations on the Primary Network)."}}}};function validate550(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){for(const key0 in data){const _errs1 = errors;if(!(validate160(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){if (vErrors === null) vErrors = validate160.errors; else for (const e of validate160.errors) keep(vErrors, e);errors += validate160.errors.length;}var valid0 = _errs1 === errors;if(!valid0){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}for(const key1 in data){let data0 = data[key1];if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.publicKey === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data0.weight === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}for(const key2 in data0){if(!((key2 === "publicKey") || (key2 === "weight"))){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}if(data0.publicKey !== undefined){let data1 = data0.publicKey;const _errs7 = errors;let valid3 = false;let passing0 = null;const _errs8 = errors;if(!(validate374(data1, {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",parentData:data0,parentDataProperty:"publicKey",rootData}))){if (vErrors === null) vErrors = validate374.errors; else for (const e of validate374.errors) keep(vErrors, e);errors += validate374.errors.length;}var _valid0 = _errs8 === errors;if(_valid0){valid3 = true;passing0 = 0;}const _errs9 = errors;if(data1 !== null){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",schemaPath:"#/additionalProperties/properties/publicKey/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}var _valid0 = _errs9 === errors;if(_valid0 && valid3){valid3 = false;passing0 = [passing0, 1];}else {if(_valid0){valid3 = true;passing0 = 1;}}if(!valid3){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",schemaPath:"#/additionalProperties/properties/publicKey/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}else {errors = _errs7;if(vErrors !== null){if(_errs7){budget.left += Math.max(0, vErrors.length - _errs7);if(_errs7 < vErrors.length) vErrors.length = _errs7;}else {budget.left += vErrors.length;vErrors = null;}}}}if(data0.weight !== undefined){if(!(validate84(data0.weight, {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/weight",parentData:data0,parentDataProperty:"weight",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}}}else {const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}validate550.errors = vErrors;return errors === 0;}export const validatePlatformGetValidatorFeeConfigParams = budgeted(validate554);const schema192 = {"type":"object","properties":{}};function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate554.errors = vErrors;return errors === 0;}export const validatePlatformGetValidatorFeeConfigResult = budgeted(validate555);const schema193 = {"type":"object","required":["capacity","target","minPrice","excessConversionConstant"],"additionalProperties":false,"properties":{"capacity":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Most L1 validators that can be active at once."},"target":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Number of active L1 validators at which the price stays stable; above it the price rises, below it falls."},"minPrice":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Lowest price, in nAVAX per L1 validator per second."},"excessConversionConstant":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Scales the accumulated excess into the price: price = minPrice · e^(excess / excessConversionConstant)."}}};function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.capacity === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capacity"},message:"must have required property '"+"capacity"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.target === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.minPrice === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minPrice"},message:"must have required property '"+"minPrice"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.excessConversionConstant === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excessConversionConstant"},message:"must have required property '"+"excessConversionConstant"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}for(const key0 in data){if(!((((key0 === "capacity") || (key0 === "target")) || (key0 === "minPrice")) || (key0 === "excessConversionConstant"))){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}if(data.capacity !== undefined){if(!(validate110(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.target !== undefined){if(!(validate110(data.target, {instancePath:instancePath+"/target",parentData:data,parentDataProperty:"target",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.minPrice !== undefined){if(!(validate110(data.minPrice, {instancePath:instancePath+"/minPrice",parentData:data,parentDataProperty:"minPrice",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.excessConversionConstant !== undefined){if(!(validate110(data.excessConversionConstant, {instancePath:instancePath+"/excessConversionConstant",parentData:data,parentDataProperty:"excessConversionConstant",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}validate555.errors = vErrors;return errors === 0;}export const validatePlatformGetValidatorFeeStateParams = budgeted(validate560);const schema194 = {"type":"object","properties":{}};function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate560.errors = vErrors;return errors === 0;}export const validatePlatformGetValidatorFeeStateResult = budgeted(validate561);const schema195 = {"type":"object","required":["excess","price","timestamp"],"additionalProperties":false,"properties":{"excess":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Validator-seconds above the target, accumulated over time; it drives the price."},"price":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Current price, in nAVAX per L1 validator per second."},"timestamp":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Time","description":"Chain time at which this state holds (RFC 3339, node's local offset)."}}};function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.excess === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excess"},message:"must have required property '"+"excess"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.price === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "price"},message:"must have required property '"+"price"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.timestamp === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}for(const key0 in data){if(!(((key0 === "excess") || (key0 === "price")) || (key0 === "timestamp"))){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}if(data.excess !== undefined){if(!(validate110(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.price !== undefined){if(!(validate110(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.timestamp !== undefined){if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){if (vErrors === null) vErrors = validate92.errors; else for (const e of validate92.errors) keep(vErrors, e);errors += validate92.errors.length;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}validate561.errors = vErrors;return errors === 0;}export const validatePlatformIssueTxParams = budgeted(validate565);const schema196 = {"type":"object","properties":{"tx":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"}},"required":["tx"]};function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.tx === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.tx !== undefined){if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}}if(data.encoding !== undefined){if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate71.errors; else for (const e of validate71.errors) keep(vErrors, e);errors += validate71.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate565.errors = vErrors;return errors === 0;}export const validatePlatformIssueTxResult = budgeted(validate568);const schema197 = {"type":"object","required":["txID"],"additionalProperties":false,"properties":{"txID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"ID of the issued transaction (SHA-256 of its signed bytes)."}}};function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "txID")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.txID !== undefined){if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate568.errors = vErrors;return errors === 0;}export const validatePlatformSampleValidatorsParams = budgeted(validate570);const schema198 = {"type":"object","properties":{"size":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint16Param"},"subnetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"}},"required":["size"]};const schema199 = {"description":"An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 65535, fail to decode.","anyOf":[{"type":"string","pattern":"^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$"},{"type":"integer","minimum":0,"maximum":65535}]};const pattern26 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$", "u");function validate571(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs0 = errors;let valid0 = false;const _errs1 = errors;if(typeof data === "string"){if(!pattern26.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}var _valid0 = _errs1 === errors;valid0 = valid0 || _valid0;if(!valid0){const _errs3 = errors;if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if((typeof data == "number") && (isFinite(data))){if(data > 65535 || isNaN(data)){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data < 0 || isNaN(data)){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}var _valid0 = _errs3 === errors;valid0 = valid0 || _valid0;}if(!valid0){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}else {errors = _errs0;if(vErrors !== null){if(_errs0){budget.left += Math.max(0, vErrors.length - _errs0);if(_errs0 < vErrors.length) vErrors.length = _errs0;}else {budget.left += vErrors.length;vErrors = null;}}}validate571.errors = vErrors;return errors === 0;}function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.size === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.size !== undefined){if(!(validate571(data.size, {instancePath:instancePath+"/size",parentData:data,parentDataProperty:"size",rootData}))){if (vErrors === null) vErrors = validate571.errors; else for (const e of validate571.errors) keep(vErrors, e);errors += validate571.errors.length;}}if(data.subnetID !== undefined){if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate570.errors = vErrors;return errors === 0;}export const validatePlatformSampleValidatorsResult = budgeted(validate574);const schema200 = {"type":"object","required":["validators"],"additionalProperties":false,"properties":{"validators":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"},"description":"The sampled validators' node IDs, without duplicates, sorted by their bytes; `[]` for a size of 0."}}};function validate574(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.validators === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validators"},message:"must have required property '"+"validators"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "validators")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.validators !== undefined){let data0 = data.validators;if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(!(validate160(data0[i0], {instancePath:instancePath+"/validators/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate160.errors; else for (const e of validate160.errors) keep(vErrors, e);errors += validate160.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/validators",schemaPath:"#/properties/validators/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate574.errors = vErrors;return errors === 0;}export const validatePlatformValidatedByParams = budgeted(validate576);const schema201 = {"type":"object","properties":{"blockchainID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"}},"required":["blockchainID"]};function validate576(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.blockchainID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainID"},message:"must have required property '"+"blockchainID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.blockchainID !== undefined){if(!(validate30(data.blockchainID, {instancePath:instancePath+"/blockchainID",parentData:data,parentDataProperty:"blockchainID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate576.errors = vErrors;return errors === 0;}export const validatePlatformValidatedByResult = budgeted(validate578);const schema202 = {"type":"object","required":["subnetID"],"additionalProperties":false,"properties":{"subnetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The Subnet that validates the blockchain; the all-zero ID `11111111111111111111111111111111LpoYY` for the Primary Network."}}};function validate578(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.subnetID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "subnetID")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.subnetID !== undefined){if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate578.errors = vErrors;return errors === 0;}export const validatePlatformValidatesParams = budgeted(validate580);const schema203 = {"type":"object","properties":{"subnetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"}},"required":["subnetID"]};function validate580(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.subnetID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.subnetID !== undefined){if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate580.errors = vErrors;return errors === 0;}export const validatePlatformValidatesResult = budgeted(validate582);const schema204 = {"type":"object","required":["blockchainIDs"],"additionalProperties":false,"properties":{"blockchainIDs":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"},"description":"The blockchains the Subnet validates, `[]` when it has none."}}};function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.blockchainIDs === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainIDs"},message:"must have required property '"+"blockchainIDs"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "blockchainIDs")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.blockchainIDs !== undefined){let data0 = data.blockchainIDs;if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(!(validate30(data0[i0], {instancePath:instancePath+"/blockchainIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchainIDs",schemaPath:"#/properties/blockchainIDs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate582.errors = vErrors;return errors === 0;}
-const k0 = writeString("balance") + ':';
-function f0(v) {
+export const validatePlatformGetBalanceParams = budgeted(validate260);
+const schema120 = {
+  "type": "object",
+  "properties": {
+    "addresses": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+      }
+    },
+    "address": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+    }
+  },
+  "required": [
+    "addresses"
+  ]
+};
+const schema57 = {
+  "type": "string",
+  "format": "avax-address",
+  "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
+  "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
+};
+const formats8 = formats["avax-address"];
+const pattern12 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
+
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern12.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats8.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-address"},message:"must match format \""+"avax-address"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate103.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.addresses === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.addresses !== undefined){
+      let data0 = data.addresses;
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate103(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate103.errors;
+            }
+            else {
+              for (const e of validate103.errors) keep(vErrors, e);
+            }
+            errors += validate103.errors.length;
+          }
+        }
+      }
+      else {
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.address !== undefined){
+      if(!(validate103(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+        if(vErrors === null){
+          vErrors = validate103.errors;
+        }
+        else {
+          for (const e of validate103.errors) keep(vErrors, e);
+        }
+        errors += validate103.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate260.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetBalanceResult = budgeted(validate263);
+const schema121 = {
+  "type": "object",
+  "required": [
+    "balance",
+    "unlocked",
+    "lockedStakeable",
+    "lockedNotStakeable",
+    "balances",
+    "unlockeds",
+    "lockedStakeables",
+    "lockedNotStakeables",
+    "utxoIDs"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "balance": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Total AVAX (nAVAX) held by the addresses: the AVAX entry of `balances`, \"0\" when absent."
+    },
+    "unlocked": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Spendable AVAX (nAVAX): the AVAX entry of `unlockeds`."
+    },
+    "lockedStakeable": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "AVAX (nAVAX) that is locked but may be used to stake: the AVAX entry of `lockedStakeables`."
+    },
+    "lockedNotStakeable": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "AVAX (nAVAX) that is locked and may not be staked: the AVAX entry of `lockedNotStakeables`."
+    },
+    "balances": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBalanceMap",
+      "description": "Total per asset (the sum of the three maps below)."
+    },
+    "unlockeds": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBalanceMap",
+      "description": "Spendable amount per asset."
+    },
+    "lockedStakeables": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBalanceMap",
+      "description": "Locked but stakeable amount per asset."
+    },
+    "lockedNotStakeables": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBalanceMap",
+      "description": "Locked and not stakeable amount per asset."
+    },
+    "utxoIDs": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "description": "The UTXOs that were counted, or `null` when there are none.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UTXOID"
+      }
+    }
+  }
+};
+const func5 = Object.prototype.hasOwnProperty;
+const schema46 = {
+  "type": "string",
+  "pattern": "^(0|[1-9][0-9]*)$",
+  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
+};
+const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern10.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate84.errors = vErrors;
+  return errors === 0;
+}
+
+const schema122 = {
+  "type": "object",
+  "description": "Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's smallest unit as a quoted decimal string. Assets with no amount are absent, so the map may be `{}`.",
+  "propertyNames": {
+    "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+  },
+  "additionalProperties": {
+    "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64"
+  }
+};
+const schema13 = {
+  "type": "string",
+  "format": "avax-cb58",
+  "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
+  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+};
+const formats0 = formats["avax-cb58"];
+const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern0.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats0.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate30.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const _errs1 = errors;
+      if(!(validate30(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+      var valid0 = _errs1 === errors;
+      if(!valid0){
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+    }
+    for(const key1 in data){
+      if(!(validate84(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate268.errors = vErrors;
+  return errors === 0;
+}
+
+const schema59 = {
+  "type": "object",
+  "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
+  "required": [
+    "txID",
+    "outputIndex"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The transaction that produced the UTXO."
+    },
+    "outputIndex": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "The output's index in that transaction, a bare number."
+    }
+  }
+};
+const schema60 = {
+  "type": "integer",
+  "minimum": 0,
+  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+};
+
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  if((typeof data == "number") && (isFinite(data))){
+    if(data < 0 || isNaN(data)){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  validate110.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.outputIndex === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputIndex"},message:"must have required property '"+"outputIndex"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "txID") || (key0 === "outputIndex"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.outputIndex !== undefined){
+      if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate108.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.balance === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.unlocked === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unlocked"},message:"must have required property '"+"unlocked"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.lockedStakeable === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lockedStakeable"},message:"must have required property '"+"lockedStakeable"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.lockedNotStakeable === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lockedNotStakeable"},message:"must have required property '"+"lockedNotStakeable"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.balances === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balances"},message:"must have required property '"+"balances"+"'"};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    if(data.unlockeds === undefined){
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unlockeds"},message:"must have required property '"+"unlockeds"+"'"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    if(data.lockedStakeables === undefined){
+      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lockedStakeables"},message:"must have required property '"+"lockedStakeables"+"'"};
+      if(vErrors === null){
+        vErrors = [err6];
+      }
+      else {
+        keep(vErrors, err6);
+      }
+      errors++;
+    }
+    if(data.lockedNotStakeables === undefined){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lockedNotStakeables"},message:"must have required property '"+"lockedNotStakeables"+"'"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data.utxoIDs === undefined){
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxoIDs"},message:"must have required property '"+"utxoIDs"+"'"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(func5.call(schema121.properties, key0))){
+        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err9];
+        }
+        else {
+          keep(vErrors, err9);
+        }
+        errors++;
+      }
+    }
+    if(data.balance !== undefined){
+      if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.unlocked !== undefined){
+      if(!(validate84(data.unlocked, {instancePath:instancePath+"/unlocked",parentData:data,parentDataProperty:"unlocked",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.lockedStakeable !== undefined){
+      if(!(validate84(data.lockedStakeable, {instancePath:instancePath+"/lockedStakeable",parentData:data,parentDataProperty:"lockedStakeable",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.lockedNotStakeable !== undefined){
+      if(!(validate84(data.lockedNotStakeable, {instancePath:instancePath+"/lockedNotStakeable",parentData:data,parentDataProperty:"lockedNotStakeable",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.balances !== undefined){
+      if(!(validate268(data.balances, {instancePath:instancePath+"/balances",parentData:data,parentDataProperty:"balances",rootData}))){
+        if(vErrors === null){
+          vErrors = validate268.errors;
+        }
+        else {
+          for (const e of validate268.errors) keep(vErrors, e);
+        }
+        errors += validate268.errors.length;
+      }
+    }
+    if(data.unlockeds !== undefined){
+      if(!(validate268(data.unlockeds, {instancePath:instancePath+"/unlockeds",parentData:data,parentDataProperty:"unlockeds",rootData}))){
+        if(vErrors === null){
+          vErrors = validate268.errors;
+        }
+        else {
+          for (const e of validate268.errors) keep(vErrors, e);
+        }
+        errors += validate268.errors.length;
+      }
+    }
+    if(data.lockedStakeables !== undefined){
+      if(!(validate268(data.lockedStakeables, {instancePath:instancePath+"/lockedStakeables",parentData:data,parentDataProperty:"lockedStakeables",rootData}))){
+        if(vErrors === null){
+          vErrors = validate268.errors;
+        }
+        else {
+          for (const e of validate268.errors) keep(vErrors, e);
+        }
+        errors += validate268.errors.length;
+      }
+    }
+    if(data.lockedNotStakeables !== undefined){
+      if(!(validate268(data.lockedNotStakeables, {instancePath:instancePath+"/lockedNotStakeables",parentData:data,parentDataProperty:"lockedNotStakeables",rootData}))){
+        if(vErrors === null){
+          vErrors = validate268.errors;
+        }
+        else {
+          for (const e of validate268.errors) keep(vErrors, e);
+        }
+        errors += validate268.errors.length;
+      }
+    }
+    if(data.utxoIDs !== undefined){
+      let data8 = data.utxoIDs;
+      if((!(Array.isArray(data8))) && (data8 !== null)){
+        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxoIDs",schemaPath:"#/properties/utxoIDs/type",keyword:"type",params:{type: schema121.properties.utxoIDs.type},message:"must be array,null"};
+        if(vErrors === null){
+          vErrors = [err10];
+        }
+        else {
+          keep(vErrors, err10);
+        }
+        errors++;
+      }
+      if(Array.isArray(data8)){
+        const len0 = data8.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate108(data8[i0], {instancePath:instancePath+"/utxoIDs/" + i0,parentData:data8,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate108.errors;
+            }
+            else {
+              for (const e of validate108.errors) keep(vErrors, e);
+            }
+            errors += validate108.errors.length;
+          }
+        }
+      }
+    }
+  }
+  else {
+    const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err11];
+    }
+    else {
+      keep(vErrors, err11);
+    }
+    errors++;
+  }
+  validate263.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetBlockParams = budgeted(validate276);
+const schema123 = {
+  "type": "object",
+  "properties": {
+    "blockID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
+    }
+  },
+  "required": [
+    "blockID"
+  ]
+};
+const schema124 = {
+  "type": "string",
+  "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
+  "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode."
+};
+const pattern20 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern20.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},message:"must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate278.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.blockID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockID"},message:"must have required property '"+"blockID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.blockID !== undefined){
+      if(!(validate30(data.blockID, {instancePath:instancePath+"/blockID",parentData:data,parentDataProperty:"blockID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate278.errors;
+        }
+        else {
+          for (const e of validate278.errors) keep(vErrors, e);
+        }
+        errors += validate278.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate276.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetBlockResult = budgeted(validate280);
+const schema125 = {
+  "type": "object",
+  "required": [
+    "block",
+    "encoding"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "block": {
+      "description": "The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
+      "anyOf": [
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+        },
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBlock"
+        }
+      ]
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding",
+      "description": "The encoding of `block`, echoed from the request in lower case."
+    }
+  },
+  "if": {
+    "type": "object",
+    "properties": {
+      "encoding": {
+        "const": "json"
+      }
+    }
+  },
+  "then": {
+    "type": "object",
+    "properties": {
+      "block": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBlock"
+      }
+    }
+  },
+  "else": {
+    "type": "object",
+    "properties": {
+      "block": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+      }
+    },
+    "if": {
+      "type": "object",
+      "properties": {
+        "encoding": {
+          "const": "hexnc"
+        }
+      }
+    },
+    "then": {
+      "type": "object",
+      "properties": {
+        "block": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+        }
+      }
+    },
+    "else": {
+      "type": "object",
+      "properties": {
+        "block": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"
+        }
+      }
+    }
+  }
+};
+const schema126 = {
+  "type": "object",
+  "description": "A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks add `time`; standard blocks carry `txs`, proposal blocks carry their proposal transaction in `tx`, commit and abort blocks carry no transaction. Integers are bare JSON numbers.",
+  "required": [
+    "parentID",
+    "height"
+  ],
+  "additionalProperties": true,
+  "properties": {
+    "parentID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "ID of the parent block."
+    },
+    "height": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Height of the block; the genesis block is at 0."
+    },
+    "id": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "ID of the block (SHA-256 of its bytes). Sent since v1.10.1.",
+      "x-node-versions": {
+        "since": "v1.10.1"
+      }
+    },
+    "time": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Banff blocks only: the block's timestamp, Unix seconds."
+    },
+    "txs": {
+      "type": "array",
+      "description": "Standard (and Banff proposal) blocks: the transactions the block accepts.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTx"
+      }
+    },
+    "tx": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTx",
+      "description": "Proposal blocks: the proposal transaction."
+    }
+  }
+};
+const schema127 = {
+  "type": "object",
+  "description": "A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed input, and the transaction ID. The shape of `unsignedTx` depends on the transaction type, so the object stays open.",
+  "required": [
+    "unsignedTx",
+    "credentials"
+  ],
+  "additionalProperties": true,
+  "properties": {
+    "unsignedTx": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformUnsignedTx",
+      "description": "The transaction body."
+    },
+    "credentials": {
+      "type": "array",
+      "description": "Signatures, in input order.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxCredential"
+      }
+    },
+    "id": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The transaction ID (SHA-256 of the signed bytes). Sent since v1.10.1.",
+      "x-node-versions": {
+        "since": "v1.10.1"
+      }
+    }
+  }
+};
+const schema128 = {
+  "type": "object",
+  "description": "The unsigned body of a P-Chain transaction. Its fields depend on the transaction type; most types start with the base fields listed here (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) and add their own, e.g. `destinationChain` and `exportedOutputs` for an export, `validator`, `stake` and `rewardsOwner` for a staking transaction. Integers are bare JSON numbers.",
+  "additionalProperties": true,
+  "properties": {
+    "networkID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Network the transaction belongs to (1 = Mainnet, 5 = Fuji)."
+    },
+    "blockchainID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Chain the transaction was issued on (the P-Chain, `11111111111111111111111111111111LpoYY`)."
+    },
+    "outputs": {
+      "type": "array",
+      "description": "Outputs the transaction produces on the P-Chain.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutput"
+      }
+    },
+    "inputs": {
+      "type": "array",
+      "description": "UTXOs the transaction consumes.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxInput"
+      }
+    },
+    "memo": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum",
+      "description": "Arbitrary bytes attached to the transaction, `0x`-prefixed hex without a checksum."
+    },
+    "destinationChain": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Export transactions: chain the funds are sent to."
+    },
+    "exportedOutputs": {
+      "type": "array",
+      "description": "Export transactions: outputs created in the destination chain's shared memory.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutput"
+      }
+    },
+    "sourceChain": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Import transactions: chain the funds come from."
+    },
+    "importedInputs": {
+      "type": "array",
+      "description": "Import transactions: atomic UTXOs consumed from the source chain.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxInput"
+      }
+    },
+    "validator": {
+      "type": "object",
+      "description": "Staking transactions: `nodeID`, `start` and `end` (Unix seconds) and `weight`, integers as bare numbers.",
+      "additionalProperties": true
+    },
+    "stake": {
+      "type": "array",
+      "description": "Staking transactions: the locked stake outputs.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutput"
+      }
+    },
+    "rewardsOwner": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTxOutputOwners",
+      "description": "Staking transactions: who receives the reward."
+    }
+  }
+};
+const schema129 = {
+  "type": "object",
+  "description": "A produced output inside a JSON-encoded transaction.",
+  "additionalProperties": true,
+  "properties": {
+    "assetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Asset of the output."
+    },
+    "fxID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Feature extension that controls the output (secp256k1fx)."
+    },
+    "output": {
+      "type": "object",
+      "description": "The output itself: `addresses`, `amount`, `locktime` and `threshold` (bare numbers), or a stakeable-locked wrapper around them.",
+      "additionalProperties": true
+    }
+  }
+};
+
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.assetID !== undefined){
+      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.fxID !== undefined){
+      if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.output !== undefined){
+      let data2 = data.output;
+      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+      }
+      else {
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate290.errors = vErrors;
+  return errors === 0;
+}
+
+const schema130 = {
+  "type": "object",
+  "description": "A consumed UTXO inside a JSON-encoded transaction.",
+  "additionalProperties": true,
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Transaction that produced the consumed UTXO."
+    },
+    "outputIndex": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Index of the consumed output in that transaction."
+    },
+    "assetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Asset of the consumed UTXO."
+    },
+    "fxID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Feature extension that verifies the input (secp256k1fx)."
+    },
+    "input": {
+      "type": "object",
+      "description": "The spend itself: `amount` (bare number) and `signatureIndices` (which owner keys sign), or a stakeable-locked wrapper around them.",
+      "additionalProperties": true
+    }
+  }
+};
+
+function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.outputIndex !== undefined){
+      if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.assetID !== undefined){
+      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.fxID !== undefined){
+      if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.input !== undefined){
+      let data4 = data.input;
+      if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+      }
+      else {
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate294.errors = vErrors;
+  return errors === 0;
+}
+
+const schema40 = {
+  "type": "string",
+  "pattern": "^0x([0-9a-fA-F]{2})*$",
+  "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
+};
+const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern7.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate74.errors = vErrors;
+  return errors === 0;
+}
+
+const schema131 = {
+  "type": "object",
+  "description": "An owner inside a JSON-encoded transaction: `threshold` signatures from `addresses` after `locktime` (Unix seconds). Unlike the API-level owners, the integers here are bare JSON numbers.",
+  "additionalProperties": true,
+  "properties": {
+    "addresses": {
+      "type": "array",
+      "description": "Chain-prefixed addresses that own the output.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+      }
+    },
+    "locktime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Unix time (seconds) before which the output cannot be spent; 0 means no lock."
+    },
+    "threshold": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "How many of `addresses` must sign."
+    }
+  }
+};
+
+function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.addresses !== undefined){
+      let data0 = data.addresses;
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate103(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate103.errors;
+            }
+            else {
+              for (const e of validate103.errors) keep(vErrors, e);
+            }
+            errors += validate103.errors.length;
+          }
+        }
+      }
+      else {
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+    }
+    if(data.locktime !== undefined){
+      if(!(validate110(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.threshold !== undefined){
+      if(!(validate110(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate306.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.networkID !== undefined){
+      if(!(validate110(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.blockchainID !== undefined){
+      if(!(validate30(data.blockchainID, {instancePath:instancePath+"/blockchainID",parentData:data,parentDataProperty:"blockchainID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.outputs !== undefined){
+      let data2 = data.outputs;
+      if(Array.isArray(data2)){
+        const len0 = data2.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate290(data2[i0], {instancePath:instancePath+"/outputs/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate290.errors;
+            }
+            else {
+              for (const e of validate290.errors) keep(vErrors, e);
+            }
+            errors += validate290.errors.length;
+          }
+        }
+      }
+      else {
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/outputs",schemaPath:"#/properties/outputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+    }
+    if(data.inputs !== undefined){
+      let data4 = data.inputs;
+      if(Array.isArray(data4)){
+        const len1 = data4.length;
+        for(let i1=0; i1<len1; i1++){
+          if(!(validate294(data4[i1], {instancePath:instancePath+"/inputs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
+            if(vErrors === null){
+              vErrors = validate294.errors;
+            }
+            else {
+              for (const e of validate294.errors) keep(vErrors, e);
+            }
+            errors += validate294.errors.length;
+          }
+        }
+      }
+      else {
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.memo !== undefined){
+      if(!(validate74(data.memo, {instancePath:instancePath+"/memo",parentData:data,parentDataProperty:"memo",rootData}))){
+        if(vErrors === null){
+          vErrors = validate74.errors;
+        }
+        else {
+          for (const e of validate74.errors) keep(vErrors, e);
+        }
+        errors += validate74.errors.length;
+      }
+    }
+    if(data.destinationChain !== undefined){
+      if(!(validate30(data.destinationChain, {instancePath:instancePath+"/destinationChain",parentData:data,parentDataProperty:"destinationChain",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.exportedOutputs !== undefined){
+      let data8 = data.exportedOutputs;
+      if(Array.isArray(data8)){
+        const len2 = data8.length;
+        for(let i2=0; i2<len2; i2++){
+          if(!(validate290(data8[i2], {instancePath:instancePath+"/exportedOutputs/" + i2,parentData:data8,parentDataProperty:i2,rootData}))){
+            if(vErrors === null){
+              vErrors = validate290.errors;
+            }
+            else {
+              for (const e of validate290.errors) keep(vErrors, e);
+            }
+            errors += validate290.errors.length;
+          }
+        }
+      }
+      else {
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/exportedOutputs",schemaPath:"#/properties/exportedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.sourceChain !== undefined){
+      if(!(validate30(data.sourceChain, {instancePath:instancePath+"/sourceChain",parentData:data,parentDataProperty:"sourceChain",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.importedInputs !== undefined){
+      let data11 = data.importedInputs;
+      if(Array.isArray(data11)){
+        const len3 = data11.length;
+        for(let i3=0; i3<len3; i3++){
+          if(!(validate294(data11[i3], {instancePath:instancePath+"/importedInputs/" + i3,parentData:data11,parentDataProperty:i3,rootData}))){
+            if(vErrors === null){
+              vErrors = validate294.errors;
+            }
+            else {
+              for (const e of validate294.errors) keep(vErrors, e);
+            }
+            errors += validate294.errors.length;
+          }
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/importedInputs",schemaPath:"#/properties/importedInputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.validator !== undefined){
+      let data13 = data.validator;
+      if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+      }
+      else {
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/validator",schemaPath:"#/properties/validator/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    if(data.stake !== undefined){
+      let data14 = data.stake;
+      if(Array.isArray(data14)){
+        const len4 = data14.length;
+        for(let i4=0; i4<len4; i4++){
+          if(!(validate290(data14[i4], {instancePath:instancePath+"/stake/" + i4,parentData:data14,parentDataProperty:i4,rootData}))){
+            if(vErrors === null){
+              vErrors = validate290.errors;
+            }
+            else {
+              for (const e of validate290.errors) keep(vErrors, e);
+            }
+            errors += validate290.errors.length;
+          }
+        }
+      }
+      else {
+        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/stake",schemaPath:"#/properties/stake/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+    }
+    if(data.rewardsOwner !== undefined){
+      if(!(validate306(data.rewardsOwner, {instancePath:instancePath+"/rewardsOwner",parentData:data,parentDataProperty:"rewardsOwner",rootData}))){
+        if(vErrors === null){
+          vErrors = validate306.errors;
+        }
+        else {
+          for (const e of validate306.errors) keep(vErrors, e);
+        }
+        errors += validate306.errors.length;
+      }
+    }
+  }
+  else {
+    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err6];
+    }
+    else {
+      keep(vErrors, err6);
+    }
+    errors++;
+  }
+  validate287.errors = vErrors;
+  return errors === 0;
+}
+
+const schema132 = {
+  "type": "object",
+  "description": "The signatures that authorize one input (or the subnet authorization) of a transaction.",
+  "additionalProperties": true,
+  "properties": {
+    "signatures": {
+      "type": "array",
+      "description": "65-byte recoverable secp256k1 signatures, `0x`-prefixed hex without a checksum.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+      }
+    }
+  }
+};
+
+function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.signatures !== undefined){
+      let data0 = data.signatures;
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate74(data0[i0], {instancePath:instancePath+"/signatures/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate74.errors;
+            }
+            else {
+              for (const e of validate74.errors) keep(vErrors, e);
+            }
+            errors += validate74.errors.length;
+          }
+        }
+      }
+      else {
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/signatures",schemaPath:"#/properties/signatures/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate312.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.unsignedTx === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unsignedTx"},message:"must have required property '"+"unsignedTx"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.credentials === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "credentials"},message:"must have required property '"+"credentials"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.unsignedTx !== undefined){
+      if(!(validate287(data.unsignedTx, {instancePath:instancePath+"/unsignedTx",parentData:data,parentDataProperty:"unsignedTx",rootData}))){
+        if(vErrors === null){
+          vErrors = validate287.errors;
+        }
+        else {
+          for (const e of validate287.errors) keep(vErrors, e);
+        }
+        errors += validate287.errors.length;
+      }
+    }
+    if(data.credentials !== undefined){
+      let data1 = data.credentials;
+      if(Array.isArray(data1)){
+        const len0 = data1.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate312(data1[i0], {instancePath:instancePath+"/credentials/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate312.errors;
+            }
+            else {
+              for (const e of validate312.errors) keep(vErrors, e);
+            }
+            errors += validate312.errors.length;
+          }
+        }
+      }
+      else {
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.id !== undefined){
+      if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate286.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.parentID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parentID"},message:"must have required property '"+"parentID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.height === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.parentID !== undefined){
+      if(!(validate30(data.parentID, {instancePath:instancePath+"/parentID",parentData:data,parentDataProperty:"parentID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.height !== undefined){
+      if(!(validate110(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.id !== undefined){
+      if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.time !== undefined){
+      if(!(validate110(data.time, {instancePath:instancePath+"/time",parentData:data,parentDataProperty:"time",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.txs !== undefined){
+      let data4 = data.txs;
+      if(Array.isArray(data4)){
+        const len0 = data4.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate286(data4[i0], {instancePath:instancePath+"/txs/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate286.errors;
+            }
+            else {
+              for (const e of validate286.errors) keep(vErrors, e);
+            }
+            errors += validate286.errors.length;
+          }
+        }
+      }
+      else {
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/txs",schemaPath:"#/properties/txs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.tx !== undefined){
+      if(!(validate286(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(vErrors === null){
+          vErrors = validate286.errors;
+        }
+        else {
+          for (const e of validate286.errors) keep(vErrors, e);
+        }
+        errors += validate286.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate281.errors = vErrors;
+  return errors === 0;
+}
+
+const schema41 = {
+  "type": "string",
+  "format": "avax-hex",
+  "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
+  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
+};
+const formats4 = formats["avax-hex"];
+const pattern8 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
+
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern8.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats4.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate76.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern7.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate78.errors = vErrors;
+  return errors === 0;
+}
+
+const schema43 = {
+  "type": "string",
+  "enum": [
+    "hex",
+    "hexnc",
+    "hexc",
+    "json"
+  ],
+  "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
+};
+
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate80.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.encoding !== undefined){
+        if("json" !== data.encoding){
+          const err0 = --budget.left < 0 ? TOO_MANY : {};
+          if(vErrors === null){
+            vErrors = [err0];
+          }
+          else {
+            keep(vErrors, err0);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err1 = --budget.left < 0 ? TOO_MANY : {};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if(vErrors !== null){
+    if(_errs1){
+      budget.left += Math.max(0, vErrors.length - _errs1);
+      if(_errs1 < vErrors.length) vErrors.length = _errs1;
+    }
+    else {
+      budget.left += vErrors.length;
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if(_valid0){
+    const _errs5 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.block !== undefined){
+        if(!(validate281(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(vErrors === null){
+            vErrors = validate281.errors;
+          }
+          else {
+            for (const e of validate281.errors) keep(vErrors, e);
+          }
+          errors += validate281.errors.length;
+        }
+      }
+    }
+    else {
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = "then";
+  }
+  else {
+    const _errs8 = errors;
+    const _errs10 = errors;
+    let valid3 = true;
+    const _errs11 = errors;
+    if(errors === _errs11){
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.encoding !== undefined){
+          if("hexnc" !== data.encoding){
+            const err3 = --budget.left < 0 ? TOO_MANY : {};
+            if(vErrors === null){
+              vErrors = [err3];
+            }
+            else {
+              keep(vErrors, err3);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err4 = --budget.left < 0 ? TOO_MANY : {};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid1 = _errs11 === errors;
+    errors = _errs10;
+    if(vErrors !== null){
+      if(_errs10){
+        budget.left += Math.max(0, vErrors.length - _errs10);
+        if(_errs10 < vErrors.length) vErrors.length = _errs10;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+    let ifClause1;
+    if(_valid1){
+      const _errs14 = errors;
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.block !== undefined){
+          if(!(validate74(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+            if(vErrors === null){
+              vErrors = validate74.errors;
+            }
+            else {
+              for (const e of validate74.errors) keep(vErrors, e);
+            }
+            errors += validate74.errors.length;
+          }
+        }
+      }
+      else {
+        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+      var _valid1 = _errs14 === errors;
+      valid3 = _valid1;
+      ifClause1 = "then";
+    }
+    else {
+      const _errs17 = errors;
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.block !== undefined){
+          if(!(validate76(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+            if(vErrors === null){
+              vErrors = validate76.errors;
+            }
+            else {
+              for (const e of validate76.errors) keep(vErrors, e);
+            }
+            errors += validate76.errors.length;
+          }
+        }
+      }
+      else {
+        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+      var _valid1 = _errs17 === errors;
+      valid3 = _valid1;
+      ifClause1 = "else";
+    }
+    if(!valid3){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.block !== undefined){
+        if(!(validate78(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(vErrors === null){
+            vErrors = validate78.errors;
+          }
+          else {
+            for (const e of validate78.errors) keep(vErrors, e);
+          }
+          errors += validate78.errors.length;
+        }
+      }
+    }
+    else {
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    var _valid0 = _errs8 === errors;
+    valid0 = _valid0;
+    ifClause0 = "else";
+  }
+  if(!valid0){
+    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    if(vErrors === null){
+      vErrors = [err9];
+    }
+    else {
+      keep(vErrors, err9);
+    }
+    errors++;
+  }
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.block === undefined){
+      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "block"},message:"must have required property '"+"block"+"'"};
+      if(vErrors === null){
+        vErrors = [err10];
+      }
+      else {
+        keep(vErrors, err10);
+      }
+      errors++;
+    }
+    if(data.encoding === undefined){
+      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      if(vErrors === null){
+        vErrors = [err11];
+      }
+      else {
+        keep(vErrors, err11);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "block") || (key0 === "encoding"))){
+        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          keep(vErrors, err12);
+        }
+        errors++;
+      }
+    }
+    if(data.block !== undefined){
+      let data6 = data.block;
+      const _errs23 = errors;
+      let valid9 = false;
+      const _errs24 = errors;
+      if(!(validate78(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(vErrors === null){
+          vErrors = validate78.errors;
+        }
+        else {
+          for (const e of validate78.errors) keep(vErrors, e);
+        }
+        errors += validate78.errors.length;
+      }
+      var _valid2 = _errs24 === errors;
+      valid9 = valid9 || _valid2;
+      if(!valid9){
+        const _errs25 = errors;
+        if(!(validate281(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(vErrors === null){
+            vErrors = validate281.errors;
+          }
+          else {
+            for (const e of validate281.errors) keep(vErrors, e);
+          }
+          errors += validate281.errors.length;
+        }
+        var _valid2 = _errs25 === errors;
+        valid9 = valid9 || _valid2;
+      }
+      if(!valid9){
+        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/block",schemaPath:"#/properties/block/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        if(vErrors === null){
+          vErrors = [err13];
+        }
+        else {
+          keep(vErrors, err13);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs23;
+        if(vErrors !== null){
+          if(_errs23){
+            budget.left += Math.max(0, vErrors.length - _errs23);
+            if(_errs23 < vErrors.length) vErrors.length = _errs23;
+          }
+          else {
+            budget.left += vErrors.length;
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate80.errors;
+        }
+        else {
+          for (const e of validate80.errors) keep(vErrors, e);
+        }
+        errors += validate80.errors.length;
+      }
+    }
+  }
+  else {
+    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err14];
+    }
+    else {
+      keep(vErrors, err14);
+    }
+    errors++;
+  }
+  validate280.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetBlockByHeightParams = budgeted(validate325);
+const schema133 = {
+  "type": "object",
+  "properties": {
+    "height": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
+    }
+  },
+  "required": [
+    "height"
+  ]
+};
+const schema36 = {
+  "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
+  "anyOf": [
+    {
+      "type": "string",
+      "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"
+    },
+    {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 18446744073709552000
+    }
+  ]
+};
+const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
+
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if(typeof data === "string"){
+    if(!pattern4.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs3 = errors;
+    if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if((typeof data == "number") && (isFinite(data))){
+      if(data > 18446744073709552000 || isNaN(data)){
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+      if(data < 0 || isNaN(data)){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid0 = _errs3 === errors;
+    valid0 = valid0 || _valid0;
+  }
+  if(!valid0){
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        budget.left += Math.max(0, vErrors.length - _errs0);
+        if(_errs0 < vErrors.length) vErrors.length = _errs0;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+  }
+  validate65.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.height === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.height !== undefined){
+      if(!(validate65(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate278.errors;
+        }
+        else {
+          for (const e of validate278.errors) keep(vErrors, e);
+        }
+        errors += validate278.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate325.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetBlockByHeightResult = budgeted(validate328);
+const schema134 = {
+  "type": "object",
+  "required": [
+    "block",
+    "encoding"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "block": {
+      "description": "The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
+      "anyOf": [
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+        },
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBlock"
+        }
+      ]
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding",
+      "description": "The encoding of `block`, echoed from the request in lower case."
+    }
+  },
+  "if": {
+    "type": "object",
+    "properties": {
+      "encoding": {
+        "const": "json"
+      }
+    }
+  },
+  "then": {
+    "type": "object",
+    "properties": {
+      "block": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBlock"
+      }
+    }
+  },
+  "else": {
+    "type": "object",
+    "properties": {
+      "block": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+      }
+    },
+    "if": {
+      "type": "object",
+      "properties": {
+        "encoding": {
+          "const": "hexnc"
+        }
+      }
+    },
+    "then": {
+      "type": "object",
+      "properties": {
+        "block": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+        }
+      }
+    },
+    "else": {
+      "type": "object",
+      "properties": {
+        "block": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"
+        }
+      }
+    }
+  }
+};
+
+function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.encoding !== undefined){
+        if("json" !== data.encoding){
+          const err0 = --budget.left < 0 ? TOO_MANY : {};
+          if(vErrors === null){
+            vErrors = [err0];
+          }
+          else {
+            keep(vErrors, err0);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err1 = --budget.left < 0 ? TOO_MANY : {};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if(vErrors !== null){
+    if(_errs1){
+      budget.left += Math.max(0, vErrors.length - _errs1);
+      if(_errs1 < vErrors.length) vErrors.length = _errs1;
+    }
+    else {
+      budget.left += vErrors.length;
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if(_valid0){
+    const _errs5 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.block !== undefined){
+        if(!(validate281(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(vErrors === null){
+            vErrors = validate281.errors;
+          }
+          else {
+            for (const e of validate281.errors) keep(vErrors, e);
+          }
+          errors += validate281.errors.length;
+        }
+      }
+    }
+    else {
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = "then";
+  }
+  else {
+    const _errs8 = errors;
+    const _errs10 = errors;
+    let valid3 = true;
+    const _errs11 = errors;
+    if(errors === _errs11){
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.encoding !== undefined){
+          if("hexnc" !== data.encoding){
+            const err3 = --budget.left < 0 ? TOO_MANY : {};
+            if(vErrors === null){
+              vErrors = [err3];
+            }
+            else {
+              keep(vErrors, err3);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err4 = --budget.left < 0 ? TOO_MANY : {};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid1 = _errs11 === errors;
+    errors = _errs10;
+    if(vErrors !== null){
+      if(_errs10){
+        budget.left += Math.max(0, vErrors.length - _errs10);
+        if(_errs10 < vErrors.length) vErrors.length = _errs10;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+    let ifClause1;
+    if(_valid1){
+      const _errs14 = errors;
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.block !== undefined){
+          if(!(validate74(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+            if(vErrors === null){
+              vErrors = validate74.errors;
+            }
+            else {
+              for (const e of validate74.errors) keep(vErrors, e);
+            }
+            errors += validate74.errors.length;
+          }
+        }
+      }
+      else {
+        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+      var _valid1 = _errs14 === errors;
+      valid3 = _valid1;
+      ifClause1 = "then";
+    }
+    else {
+      const _errs17 = errors;
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.block !== undefined){
+          if(!(validate76(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+            if(vErrors === null){
+              vErrors = validate76.errors;
+            }
+            else {
+              for (const e of validate76.errors) keep(vErrors, e);
+            }
+            errors += validate76.errors.length;
+          }
+        }
+      }
+      else {
+        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+      var _valid1 = _errs17 === errors;
+      valid3 = _valid1;
+      ifClause1 = "else";
+    }
+    if(!valid3){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.block !== undefined){
+        if(!(validate78(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(vErrors === null){
+            vErrors = validate78.errors;
+          }
+          else {
+            for (const e of validate78.errors) keep(vErrors, e);
+          }
+          errors += validate78.errors.length;
+        }
+      }
+    }
+    else {
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    var _valid0 = _errs8 === errors;
+    valid0 = _valid0;
+    ifClause0 = "else";
+  }
+  if(!valid0){
+    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    if(vErrors === null){
+      vErrors = [err9];
+    }
+    else {
+      keep(vErrors, err9);
+    }
+    errors++;
+  }
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.block === undefined){
+      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "block"},message:"must have required property '"+"block"+"'"};
+      if(vErrors === null){
+        vErrors = [err10];
+      }
+      else {
+        keep(vErrors, err10);
+      }
+      errors++;
+    }
+    if(data.encoding === undefined){
+      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      if(vErrors === null){
+        vErrors = [err11];
+      }
+      else {
+        keep(vErrors, err11);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "block") || (key0 === "encoding"))){
+        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          keep(vErrors, err12);
+        }
+        errors++;
+      }
+    }
+    if(data.block !== undefined){
+      let data6 = data.block;
+      const _errs23 = errors;
+      let valid9 = false;
+      const _errs24 = errors;
+      if(!(validate78(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(vErrors === null){
+          vErrors = validate78.errors;
+        }
+        else {
+          for (const e of validate78.errors) keep(vErrors, e);
+        }
+        errors += validate78.errors.length;
+      }
+      var _valid2 = _errs24 === errors;
+      valid9 = valid9 || _valid2;
+      if(!valid9){
+        const _errs25 = errors;
+        if(!(validate281(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(vErrors === null){
+            vErrors = validate281.errors;
+          }
+          else {
+            for (const e of validate281.errors) keep(vErrors, e);
+          }
+          errors += validate281.errors.length;
+        }
+        var _valid2 = _errs25 === errors;
+        valid9 = valid9 || _valid2;
+      }
+      if(!valid9){
+        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/block",schemaPath:"#/properties/block/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        if(vErrors === null){
+          vErrors = [err13];
+        }
+        else {
+          keep(vErrors, err13);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs23;
+        if(vErrors !== null){
+          if(_errs23){
+            budget.left += Math.max(0, vErrors.length - _errs23);
+            if(_errs23 < vErrors.length) vErrors.length = _errs23;
+          }
+          else {
+            budget.left += vErrors.length;
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate80.errors;
+        }
+        else {
+          for (const e of validate80.errors) keep(vErrors, e);
+        }
+        errors += validate80.errors.length;
+      }
+    }
+  }
+  else {
+    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err14];
+    }
+    else {
+      keep(vErrors, err14);
+    }
+    errors++;
+  }
+  validate328.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetBlockchainsParams = budgeted(validate336);
+const schema135 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate336.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetBlockchainsResult = budgeted(validate337);
+const schema136 = {
+  "type": "object",
+  "required": [
+    "blockchains"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "blockchains": {
+      "type": "array",
+      "items": {
+        "title": "PlatformBlockchain",
+        "type": "object",
+        "description": "A blockchain created by a CreateChainTx.",
+        "required": [
+          "id",
+          "name",
+          "subnetID",
+          "vmID"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+            "description": "The blockchain ID (the ID of its CreateChainTx)."
+          },
+          "name": {
+            "type": "string",
+            "description": "The blockchain's human-readable name, not necessarily unique."
+          },
+          "subnetID": {
+            "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+            "description": "The Subnet (or L1) that validates it; the all-zero ID for the Primary Network."
+          },
+          "vmID": {
+            "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+            "description": "The ID of the virtual machine it runs."
+          }
+        }
+      },
+      "description": "Every blockchain except the P-Chain, `[]` when there are none."
+    }
+  }
+};
+
+function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.blockchains === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchains"},message:"must have required property '"+"blockchains"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "blockchains")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.blockchains !== undefined){
+      let data0 = data.blockchains;
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          let data1 = data0[i0];
+          if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+            if(data1.id === undefined){
+              const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+              if(vErrors === null){
+                vErrors = [err2];
+              }
+              else {
+                keep(vErrors, err2);
+              }
+              errors++;
+            }
+            if(data1.name === undefined){
+              const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+              if(vErrors === null){
+                vErrors = [err3];
+              }
+              else {
+                keep(vErrors, err3);
+              }
+              errors++;
+            }
+            if(data1.subnetID === undefined){
+              const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};
+              if(vErrors === null){
+                vErrors = [err4];
+              }
+              else {
+                keep(vErrors, err4);
+              }
+              errors++;
+            }
+            if(data1.vmID === undefined){
+              const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/required",keyword:"required",params:{missingProperty: "vmID"},message:"must have required property '"+"vmID"+"'"};
+              if(vErrors === null){
+                vErrors = [err5];
+              }
+              else {
+                keep(vErrors, err5);
+              }
+              errors++;
+            }
+            for(const key1 in data1){
+              if(!((((key1 === "id") || (key1 === "name")) || (key1 === "subnetID")) || (key1 === "vmID"))){
+                const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+                if(vErrors === null){
+                  vErrors = [err6];
+                }
+                else {
+                  keep(vErrors, err6);
+                }
+                errors++;
+              }
+            }
+            if(data1.id !== undefined){
+              if(!(validate30(data1.id, {instancePath:instancePath+"/blockchains/" + i0+"/id",parentData:data1,parentDataProperty:"id",rootData}))){
+                if(vErrors === null){
+                  vErrors = validate30.errors;
+                }
+                else {
+                  for (const e of validate30.errors) keep(vErrors, e);
+                }
+                errors += validate30.errors.length;
+              }
+            }
+            if(data1.name !== undefined){
+              if(typeof data1.name !== "string"){
+                const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0+"/name",schemaPath:"#/properties/blockchains/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                if(vErrors === null){
+                  vErrors = [err7];
+                }
+                else {
+                  keep(vErrors, err7);
+                }
+                errors++;
+              }
+            }
+            if(data1.subnetID !== undefined){
+              if(!(validate30(data1.subnetID, {instancePath:instancePath+"/blockchains/" + i0+"/subnetID",parentData:data1,parentDataProperty:"subnetID",rootData}))){
+                if(vErrors === null){
+                  vErrors = validate30.errors;
+                }
+                else {
+                  for (const e of validate30.errors) keep(vErrors, e);
+                }
+                errors += validate30.errors.length;
+              }
+            }
+            if(data1.vmID !== undefined){
+              if(!(validate30(data1.vmID, {instancePath:instancePath+"/blockchains/" + i0+"/vmID",parentData:data1,parentDataProperty:"vmID",rootData}))){
+                if(vErrors === null){
+                  vErrors = validate30.errors;
+                }
+                else {
+                  for (const e of validate30.errors) keep(vErrors, e);
+                }
+                errors += validate30.errors.length;
+              }
+            }
+          }
+          else {
+            const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            if(vErrors === null){
+              vErrors = [err8];
+            }
+            else {
+              keep(vErrors, err8);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains",schemaPath:"#/properties/blockchains/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err9];
+        }
+        else {
+          keep(vErrors, err9);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err10];
+    }
+    else {
+      keep(vErrors, err10);
+    }
+    errors++;
+  }
+  validate337.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetBlockchainStatusParams = budgeted(validate341);
+const schema137 = {
+  "type": "object",
+  "properties": {
+    "blockchainID": {
+      "type": "string",
+      "minLength": 1
+    }
+  },
+  "required": [
+    "blockchainID"
+  ]
+};
+const func2 = ucs2length;
+
+function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.blockchainID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainID"},message:"must have required property '"+"blockchainID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.blockchainID !== undefined){
+      let data0 = data.blockchainID;
+      if(typeof data0 === "string"){
+        if(func2(data0) < 1){
+          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchainID",schemaPath:"#/properties/blockchainID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+          if(vErrors === null){
+            vErrors = [err1];
+          }
+          else {
+            keep(vErrors, err1);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchainID",schemaPath:"#/properties/blockchainID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate341.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetBlockchainStatusResult = budgeted(validate342);
+const schema138 = {
+  "type": "object",
+  "required": [
+    "status"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "status": {
+      "title": "PlatformBlockchainStatus",
+      "type": "string",
+      "enum": [
+        "Validating",
+        "Created",
+        "Preferred",
+        "Syncing",
+        "Unknown"
+      ],
+      "description": "The blockchain's status (see the method description)."
+    }
+  }
+};
+
+function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.status === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "status")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.status !== undefined){
+      let data0 = data.status;
+      if(typeof data0 !== "string"){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+      if(!(((((data0 === "Validating") || (data0 === "Created")) || (data0 === "Preferred")) || (data0 === "Syncing")) || (data0 === "Unknown"))){
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema138.properties.status.enum},message:"must be equal to one of the allowed values"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  validate342.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetCurrentSupplyParams = budgeted(validate343);
+const schema139 = {
+  "type": "object",
+  "properties": {
+    "subnetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    }
+  }
+};
+
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.subnetID !== undefined){
+      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate343.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetCurrentSupplyResult = budgeted(validate345);
+const schema140 = {
+  "type": "object",
+  "required": [
+    "supply",
+    "height"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "supply": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The upper bound on the supply, in the staking asset's smallest unit (nAVAX on the Primary Network)."
+    },
+    "height": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The height of the last accepted P-Chain block when the supply was read."
+    }
+  }
+};
+
+function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.supply === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supply"},message:"must have required property '"+"supply"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.height === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "supply") || (key0 === "height"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.supply !== undefined){
+      if(!(validate84(data.supply, {instancePath:instancePath+"/supply",parentData:data,parentDataProperty:"supply",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.height !== undefined){
+      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate345.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetCurrentValidatorsParams = budgeted(validate348);
+const schema141 = {
+  "type": "object",
+  "properties": {
+    "subnetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    },
+    "nodeIDs": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"
+      }
+    }
+  }
+};
+const schema87 = {
+  "type": "string",
+  "format": "avax-node-id",
+  "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
+  "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
+};
+const formats10 = formats["avax-node-id"];
+const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern16.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats10.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-node-id"},message:"must match format \""+"avax-node-id"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate160.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.subnetID !== undefined){
+      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.nodeIDs !== undefined){
+      let data1 = data.nodeIDs;
+      if(Array.isArray(data1)){
+        const len0 = data1.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate160(data1[i0], {instancePath:instancePath+"/nodeIDs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate160.errors;
+            }
+            else {
+              for (const e of validate160.errors) keep(vErrors, e);
+            }
+            errors += validate160.errors.length;
+          }
+        }
+      }
+      else {
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/nodeIDs",schemaPath:"#/properties/nodeIDs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate348.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetCurrentValidatorsResult = budgeted(validate351);
+const schema142 = {
+  "type": "object",
+  "required": [
+    "validators"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "validators": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformCurrentValidator"
+      },
+      "description": "The current validators, `[]` when there are none (or none of `nodeIDs` validates)."
+    }
+  }
+};
+const schema143 = {
+  "description": "One current validator. Which fields it has depends on the kind of network it validates; each kind has required fields the others lack (`uptime` for the Primary Network, `delegationFee` without `uptime` for elastic Subnets, `validationID` and no `txID` for L1s, none of those for permissioned Subnets), so exactly one variant matches.",
+  "oneOf": [
+    {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformPrimaryNetworkValidator"
+    },
+    {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformSubnetPermissionlessValidator"
+    },
+    {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformPermissionedValidator"
+    },
+    {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformL1Validator",
+      "x-node-versions": {
+        "since": "v1.12.2"
+      }
+    }
+  ]
+};
+const schema144 = {
+  "type": "object",
+  "description": "A Primary Network validator (every Primary Network validator is reported as permissionless). Told apart from the other kinds by `uptime` and `connected`, which only Primary Network validators carry.",
+  "required": [
+    "txID",
+    "startTime",
+    "endTime",
+    "weight",
+    "nodeID",
+    "potentialReward",
+    "accruedDelegateeReward",
+    "delegationFee",
+    "uptime",
+    "connected",
+    "delegatorCount",
+    "delegatorWeight"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The transaction that added this validator."
+    },
+    "startTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime",
+      "description": "When validation started (Unix seconds)."
+    },
+    "endTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime",
+      "description": "When validation ends (Unix seconds)."
+    },
+    "weight": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The validator's own stake in nAVAX, its weight when sampling validators (delegations not included).",
+      "x-node-versions": {
+        "since": "v1.9.8"
+      }
+    },
+    "stakeAmount": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+      "x-node-versions": {
+        "deprecatedSince": "v1.9.8",
+        "removedIn": "v1.12.2"
+      }
+    },
+    "nodeID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID",
+      "description": "The validator's node ID."
+    },
+    "rewardOwner": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
+      "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
+      "x-node-versions": {
+        "removedIn": "v1.13.1"
+      }
+    },
+    "validationRewardOwner": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
+      "description": "Who receives the validation reward. Omitted when the owner is not a secp256k1 output owner."
+    },
+    "delegationRewardOwner": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
+      "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 output owner."
+    },
+    "potentialReward": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The reward the validator earns if it completes its period with enough uptime."
+    },
+    "accruedDelegateeReward": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Delegation fees this validator has earned so far from delegations that already ended, paid out when the validation period ends."
+    },
+    "delegationFee": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Percent",
+      "description": "The percentage of delegators' rewards this validator keeps, with four decimals (e.g. `\"2.0000\"`)."
+    },
+    "uptime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Percent",
+      "description": "The percentage (0 to 100, four decimals) of this validation period the answering node has seen the validator online.",
+      "x-node-versions": {
+        "deprecatedSince": "v1.11.11"
+      }
+    },
+    "connected": {
+      "type": "boolean",
+      "description": "Whether the answering node is connected to the validator.",
+      "x-node-versions": {
+        "deprecatedSince": "v1.11.11"
+      }
+    },
+    "signer": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBLSSigner",
+      "description": "The validator's BLS key and proof of possession. Omitted when the validator registered no BLS key (e.g. validators added before the Banff upgrade)."
+    },
+    "delegatorCount": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "How many delegations this validator currently has.",
+      "x-node-versions": {
+        "since": "v1.9.9"
+      }
+    },
+    "delegatorWeight": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The total stake of those delegations, in nAVAX.",
+      "x-node-versions": {
+        "since": "v1.9.9"
+      }
+    },
+    "delegators": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformDelegator"
+      },
+      "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID."
+    }
+  }
+};
+
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern10.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate355.errors = vErrors;
+  return errors === 0;
+}
+
+const schema146 = {
+  "type": "object",
+  "description": "Who can spend an output: `threshold` signatures from `addresses` after `locktime` (a Unix time in seconds; 0 means no lock).",
+  "required": [
+    "locktime",
+    "threshold",
+    "addresses"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "locktime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Unix time in seconds before which the output cannot be spent; 0 means no lock."
+    },
+    "threshold": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32",
+      "description": "How many of `addresses` must sign to spend."
+    },
+    "addresses": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+      },
+      "description": "The addresses that may sign, chain-prefixed."
+    }
+  }
+};
+const schema80 = {
+  "type": "string",
+  "pattern": "^(0|[1-9][0-9]*)$",
+  "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
+};
+
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern10.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate151.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.locktime === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "locktime"},message:"must have required property '"+"locktime"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.threshold === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.addresses === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(((key0 === "locktime") || (key0 === "threshold")) || (key0 === "addresses"))){
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.locktime !== undefined){
+      if(!(validate84(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.threshold !== undefined){
+      if(!(validate151(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+        if(vErrors === null){
+          vErrors = validate151.errors;
+        }
+        else {
+          for (const e of validate151.errors) keep(vErrors, e);
+        }
+        errors += validate151.errors.length;
+      }
+    }
+    if(data.addresses !== undefined){
+      let data2 = data.addresses;
+      if(Array.isArray(data2)){
+        const len0 = data2.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate103(data2[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate103.errors;
+            }
+            else {
+              for (const e of validate103.errors) keep(vErrors, e);
+            }
+            errors += validate103.errors.length;
+          }
+        }
+      }
+      else {
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  validate361.errors = vErrors;
+  return errors === 0;
+}
+
+const schema147 = {
+  "type": "string",
+  "pattern": "^[0-9]+\\.[0-9]{4}$",
+  "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. \"2.0000\"."
+};
+const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+
+function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern17.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate370.errors = vErrors;
+  return errors === 0;
+}
+
+const schema148 = {
+  "type": "object",
+  "description": "A validator's BLS key and the proof that its owner holds the secret key, as registered by its AddPermissionlessValidatorTx. Both are `0x` hex without a checksum.",
+  "required": [
+    "publicKey",
+    "proofOfPossession"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "publicKey": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBLSPublicKey",
+      "description": "The validator's BLS public key."
+    },
+    "proofOfPossession": {
+      "type": "string",
+      "pattern": "^0x[0-9a-fA-F]{192}$",
+      "description": "The 96-byte BLS signature of the public key by its own secret key, `0x` hex without a checksum."
+    }
+  }
+};
+const schema149 = {
+  "type": "string",
+  "pattern": "^0x[0-9a-fA-F]{96}$",
+  "description": "A 48-byte compressed BLS public key as `0x` hex without a checksum."
+};
+const pattern23 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
+
+function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern23.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{96}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{96}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate374.errors = vErrors;
+  return errors === 0;
+}
+
+const pattern24 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
+
+function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.publicKey === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.proofOfPossession === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "proofOfPossession"},message:"must have required property '"+"proofOfPossession"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "publicKey") || (key0 === "proofOfPossession"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.publicKey !== undefined){
+      if(!(validate374(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+        if(vErrors === null){
+          vErrors = validate374.errors;
+        }
+        else {
+          for (const e of validate374.errors) keep(vErrors, e);
+        }
+        errors += validate374.errors.length;
+      }
+    }
+    if(data.proofOfPossession !== undefined){
+      let data1 = data.proofOfPossession;
+      if(typeof data1 === "string"){
+        if(!pattern24.test(data1)){
+          const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/proofOfPossession",schemaPath:"#/properties/proofOfPossession/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{192}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{192}$"+"\""};
+          if(vErrors === null){
+            vErrors = [err3];
+          }
+          else {
+            keep(vErrors, err3);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/proofOfPossession",schemaPath:"#/properties/proofOfPossession/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  validate373.errors = vErrors;
+  return errors === 0;
+}
+
+const schema150 = {
+  "type": "object",
+  "description": "A stake delegated to a permissionless validator. Listed only when the call named exactly one node ID.",
+  "required": [
+    "txID",
+    "startTime",
+    "endTime",
+    "weight",
+    "nodeID",
+    "potentialReward"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The transaction that added this delegation."
+    },
+    "startTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime",
+      "description": "When the delegation started (Unix seconds)."
+    },
+    "endTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime",
+      "description": "When the delegation ends (Unix seconds)."
+    },
+    "weight": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The amount delegated, in the staking asset's smallest unit (nAVAX on the Primary Network)."
+    },
+    "nodeID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID",
+      "description": "The validator this stake is delegated to."
+    },
+    "rewardOwner": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
+      "description": "Who receives the delegation reward. Omitted when the owner is not a secp256k1 output owner."
+    },
+    "potentialReward": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The reward the delegation earns if it completes with enough validator uptime."
+    }
+  }
+};
+
+function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.startTime === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.endTime === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endTime"},message:"must have required property '"+"endTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.weight === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.nodeID === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    if(data.potentialReward === undefined){
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "potentialReward"},message:"must have required property '"+"potentialReward"+"'"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(((((((key0 === "txID") || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "weight")) || (key0 === "nodeID")) || (key0 === "rewardOwner")) || (key0 === "potentialReward"))){
+        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.startTime !== undefined){
+      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate355.errors;
+        }
+        else {
+          for (const e of validate355.errors) keep(vErrors, e);
+        }
+        errors += validate355.errors.length;
+      }
+    }
+    if(data.endTime !== undefined){
+      if(!(validate355(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate355.errors;
+        }
+        else {
+          for (const e of validate355.errors) keep(vErrors, e);
+        }
+        errors += validate355.errors.length;
+      }
+    }
+    if(data.weight !== undefined){
+      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.nodeID !== undefined){
+      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate160.errors;
+        }
+        else {
+          for (const e of validate160.errors) keep(vErrors, e);
+        }
+        errors += validate160.errors.length;
+      }
+    }
+    if(data.rewardOwner !== undefined){
+      if(!(validate361(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
+        if(vErrors === null){
+          vErrors = validate361.errors;
+        }
+        else {
+          for (const e of validate361.errors) keep(vErrors, e);
+        }
+        errors += validate361.errors.length;
+      }
+    }
+    if(data.potentialReward !== undefined){
+      if(!(validate84(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+  }
+  else {
+    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err7];
+    }
+    else {
+      keep(vErrors, err7);
+    }
+    errors++;
+  }
+  validate379.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.startTime === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.endTime === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endTime"},message:"must have required property '"+"endTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.weight === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.nodeID === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    if(data.potentialReward === undefined){
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "potentialReward"},message:"must have required property '"+"potentialReward"+"'"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    if(data.accruedDelegateeReward === undefined){
+      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accruedDelegateeReward"},message:"must have required property '"+"accruedDelegateeReward"+"'"};
+      if(vErrors === null){
+        vErrors = [err6];
+      }
+      else {
+        keep(vErrors, err6);
+      }
+      errors++;
+    }
+    if(data.delegationFee === undefined){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegationFee"},message:"must have required property '"+"delegationFee"+"'"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data.uptime === undefined){
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uptime"},message:"must have required property '"+"uptime"+"'"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    if(data.connected === undefined){
+      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "connected"},message:"must have required property '"+"connected"+"'"};
+      if(vErrors === null){
+        vErrors = [err9];
+      }
+      else {
+        keep(vErrors, err9);
+      }
+      errors++;
+    }
+    if(data.delegatorCount === undefined){
+      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegatorCount"},message:"must have required property '"+"delegatorCount"+"'"};
+      if(vErrors === null){
+        vErrors = [err10];
+      }
+      else {
+        keep(vErrors, err10);
+      }
+      errors++;
+    }
+    if(data.delegatorWeight === undefined){
+      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegatorWeight"},message:"must have required property '"+"delegatorWeight"+"'"};
+      if(vErrors === null){
+        vErrors = [err11];
+      }
+      else {
+        keep(vErrors, err11);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(func5.call(schema144.properties, key0))){
+        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          keep(vErrors, err12);
+        }
+        errors++;
+      }
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.startTime !== undefined){
+      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate355.errors;
+        }
+        else {
+          for (const e of validate355.errors) keep(vErrors, e);
+        }
+        errors += validate355.errors.length;
+      }
+    }
+    if(data.endTime !== undefined){
+      if(!(validate355(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate355.errors;
+        }
+        else {
+          for (const e of validate355.errors) keep(vErrors, e);
+        }
+        errors += validate355.errors.length;
+      }
+    }
+    if(data.weight !== undefined){
+      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.stakeAmount !== undefined){
+      if(!(validate84(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.nodeID !== undefined){
+      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate160.errors;
+        }
+        else {
+          for (const e of validate160.errors) keep(vErrors, e);
+        }
+        errors += validate160.errors.length;
+      }
+    }
+    if(data.rewardOwner !== undefined){
+      if(!(validate361(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
+        if(vErrors === null){
+          vErrors = validate361.errors;
+        }
+        else {
+          for (const e of validate361.errors) keep(vErrors, e);
+        }
+        errors += validate361.errors.length;
+      }
+    }
+    if(data.validationRewardOwner !== undefined){
+      if(!(validate361(data.validationRewardOwner, {instancePath:instancePath+"/validationRewardOwner",parentData:data,parentDataProperty:"validationRewardOwner",rootData}))){
+        if(vErrors === null){
+          vErrors = validate361.errors;
+        }
+        else {
+          for (const e of validate361.errors) keep(vErrors, e);
+        }
+        errors += validate361.errors.length;
+      }
+    }
+    if(data.delegationRewardOwner !== undefined){
+      if(!(validate361(data.delegationRewardOwner, {instancePath:instancePath+"/delegationRewardOwner",parentData:data,parentDataProperty:"delegationRewardOwner",rootData}))){
+        if(vErrors === null){
+          vErrors = validate361.errors;
+        }
+        else {
+          for (const e of validate361.errors) keep(vErrors, e);
+        }
+        errors += validate361.errors.length;
+      }
+    }
+    if(data.potentialReward !== undefined){
+      if(!(validate84(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.accruedDelegateeReward !== undefined){
+      if(!(validate84(data.accruedDelegateeReward, {instancePath:instancePath+"/accruedDelegateeReward",parentData:data,parentDataProperty:"accruedDelegateeReward",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.delegationFee !== undefined){
+      if(!(validate370(data.delegationFee, {instancePath:instancePath+"/delegationFee",parentData:data,parentDataProperty:"delegationFee",rootData}))){
+        if(vErrors === null){
+          vErrors = validate370.errors;
+        }
+        else {
+          for (const e of validate370.errors) keep(vErrors, e);
+        }
+        errors += validate370.errors.length;
+      }
+    }
+    if(data.uptime !== undefined){
+      if(!(validate370(data.uptime, {instancePath:instancePath+"/uptime",parentData:data,parentDataProperty:"uptime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate370.errors;
+        }
+        else {
+          for (const e of validate370.errors) keep(vErrors, e);
+        }
+        errors += validate370.errors.length;
+      }
+    }
+    if(data.connected !== undefined){
+      if(typeof data.connected !== "boolean"){
+        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/connected",schemaPath:"#/properties/connected/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null){
+          vErrors = [err13];
+        }
+        else {
+          keep(vErrors, err13);
+        }
+        errors++;
+      }
+    }
+    if(data.signer !== undefined){
+      if(!(validate373(data.signer, {instancePath:instancePath+"/signer",parentData:data,parentDataProperty:"signer",rootData}))){
+        if(vErrors === null){
+          vErrors = validate373.errors;
+        }
+        else {
+          for (const e of validate373.errors) keep(vErrors, e);
+        }
+        errors += validate373.errors.length;
+      }
+    }
+    if(data.delegatorCount !== undefined){
+      if(!(validate84(data.delegatorCount, {instancePath:instancePath+"/delegatorCount",parentData:data,parentDataProperty:"delegatorCount",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.delegatorWeight !== undefined){
+      if(!(validate84(data.delegatorWeight, {instancePath:instancePath+"/delegatorWeight",parentData:data,parentDataProperty:"delegatorWeight",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.delegators !== undefined){
+      let data17 = data.delegators;
+      if(Array.isArray(data17)){
+        const len0 = data17.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate379(data17[i0], {instancePath:instancePath+"/delegators/" + i0,parentData:data17,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate379.errors;
+            }
+            else {
+              for (const e of validate379.errors) keep(vErrors, e);
+            }
+            errors += validate379.errors.length;
+          }
+        }
+      }
+      else {
+        const err14 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/delegators",schemaPath:"#/properties/delegators/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err14];
+        }
+        else {
+          keep(vErrors, err14);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err15 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err15];
+    }
+    else {
+      keep(vErrors, err15);
+    }
+    errors++;
+  }
+  validate353.errors = vErrors;
+  return errors === 0;
+}
+
+const schema151 = {
+  "type": "object",
+  "description": "A validator of an elastic (permissionless, transformed) Subnet. The same fields as a Primary Network validator except `uptime`, `connected` and `signer`, which the node does not send for Subnets.",
+  "required": [
+    "txID",
+    "startTime",
+    "endTime",
+    "weight",
+    "nodeID",
+    "potentialReward",
+    "accruedDelegateeReward",
+    "delegationFee",
+    "delegatorCount",
+    "delegatorWeight"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The transaction that added this validator."
+    },
+    "startTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime",
+      "description": "When validation started (Unix seconds)."
+    },
+    "endTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime",
+      "description": "When validation ends (Unix seconds)."
+    },
+    "weight": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The validator's own stake of the Subnet's staking asset, its sampling weight.",
+      "x-node-versions": {
+        "since": "v1.9.8"
+      }
+    },
+    "stakeAmount": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+      "x-node-versions": {
+        "deprecatedSince": "v1.9.8",
+        "removedIn": "v1.12.2"
+      }
+    },
+    "nodeID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID",
+      "description": "The validator's node ID."
+    },
+    "rewardOwner": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
+      "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
+      "x-node-versions": {
+        "removedIn": "v1.13.1"
+      }
+    },
+    "validationRewardOwner": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
+      "description": "Who receives the validation reward. Omitted when the owner is not a secp256k1 output owner."
+    },
+    "delegationRewardOwner": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
+      "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 output owner."
+    },
+    "potentialReward": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The reward the validator earns if it completes its period."
+    },
+    "accruedDelegateeReward": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Delegation fees earned so far from delegations that already ended."
+    },
+    "delegationFee": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Percent",
+      "description": "The percentage of delegators' rewards this validator keeps, with four decimals."
+    },
+    "delegatorCount": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "How many delegations this validator currently has.",
+      "x-node-versions": {
+        "since": "v1.9.9"
+      }
+    },
+    "delegatorWeight": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The total stake of those delegations.",
+      "x-node-versions": {
+        "since": "v1.9.9"
+      }
+    },
+    "delegators": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformDelegator"
+      },
+      "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID."
+    }
+  }
+};
+
+function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.startTime === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.endTime === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endTime"},message:"must have required property '"+"endTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.weight === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.nodeID === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    if(data.potentialReward === undefined){
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "potentialReward"},message:"must have required property '"+"potentialReward"+"'"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    if(data.accruedDelegateeReward === undefined){
+      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accruedDelegateeReward"},message:"must have required property '"+"accruedDelegateeReward"+"'"};
+      if(vErrors === null){
+        vErrors = [err6];
+      }
+      else {
+        keep(vErrors, err6);
+      }
+      errors++;
+    }
+    if(data.delegationFee === undefined){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegationFee"},message:"must have required property '"+"delegationFee"+"'"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data.delegatorCount === undefined){
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegatorCount"},message:"must have required property '"+"delegatorCount"+"'"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    if(data.delegatorWeight === undefined){
+      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegatorWeight"},message:"must have required property '"+"delegatorWeight"+"'"};
+      if(vErrors === null){
+        vErrors = [err9];
+      }
+      else {
+        keep(vErrors, err9);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(func5.call(schema151.properties, key0))){
+        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err10];
+        }
+        else {
+          keep(vErrors, err10);
+        }
+        errors++;
+      }
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.startTime !== undefined){
+      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate355.errors;
+        }
+        else {
+          for (const e of validate355.errors) keep(vErrors, e);
+        }
+        errors += validate355.errors.length;
+      }
+    }
+    if(data.endTime !== undefined){
+      if(!(validate355(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate355.errors;
+        }
+        else {
+          for (const e of validate355.errors) keep(vErrors, e);
+        }
+        errors += validate355.errors.length;
+      }
+    }
+    if(data.weight !== undefined){
+      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.stakeAmount !== undefined){
+      if(!(validate84(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.nodeID !== undefined){
+      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate160.errors;
+        }
+        else {
+          for (const e of validate160.errors) keep(vErrors, e);
+        }
+        errors += validate160.errors.length;
+      }
+    }
+    if(data.rewardOwner !== undefined){
+      if(!(validate361(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
+        if(vErrors === null){
+          vErrors = validate361.errors;
+        }
+        else {
+          for (const e of validate361.errors) keep(vErrors, e);
+        }
+        errors += validate361.errors.length;
+      }
+    }
+    if(data.validationRewardOwner !== undefined){
+      if(!(validate361(data.validationRewardOwner, {instancePath:instancePath+"/validationRewardOwner",parentData:data,parentDataProperty:"validationRewardOwner",rootData}))){
+        if(vErrors === null){
+          vErrors = validate361.errors;
+        }
+        else {
+          for (const e of validate361.errors) keep(vErrors, e);
+        }
+        errors += validate361.errors.length;
+      }
+    }
+    if(data.delegationRewardOwner !== undefined){
+      if(!(validate361(data.delegationRewardOwner, {instancePath:instancePath+"/delegationRewardOwner",parentData:data,parentDataProperty:"delegationRewardOwner",rootData}))){
+        if(vErrors === null){
+          vErrors = validate361.errors;
+        }
+        else {
+          for (const e of validate361.errors) keep(vErrors, e);
+        }
+        errors += validate361.errors.length;
+      }
+    }
+    if(data.potentialReward !== undefined){
+      if(!(validate84(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.accruedDelegateeReward !== undefined){
+      if(!(validate84(data.accruedDelegateeReward, {instancePath:instancePath+"/accruedDelegateeReward",parentData:data,parentDataProperty:"accruedDelegateeReward",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.delegationFee !== undefined){
+      if(!(validate370(data.delegationFee, {instancePath:instancePath+"/delegationFee",parentData:data,parentDataProperty:"delegationFee",rootData}))){
+        if(vErrors === null){
+          vErrors = validate370.errors;
+        }
+        else {
+          for (const e of validate370.errors) keep(vErrors, e);
+        }
+        errors += validate370.errors.length;
+      }
+    }
+    if(data.delegatorCount !== undefined){
+      if(!(validate84(data.delegatorCount, {instancePath:instancePath+"/delegatorCount",parentData:data,parentDataProperty:"delegatorCount",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.delegatorWeight !== undefined){
+      if(!(validate84(data.delegatorWeight, {instancePath:instancePath+"/delegatorWeight",parentData:data,parentDataProperty:"delegatorWeight",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.delegators !== undefined){
+      let data14 = data.delegators;
+      if(Array.isArray(data14)){
+        const len0 = data14.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate379(data14[i0], {instancePath:instancePath+"/delegators/" + i0,parentData:data14,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate379.errors;
+            }
+            else {
+              for (const e of validate379.errors) keep(vErrors, e);
+            }
+            errors += validate379.errors.length;
+          }
+        }
+      }
+      else {
+        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/delegators",schemaPath:"#/properties/delegators/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err11];
+        }
+        else {
+          keep(vErrors, err11);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err12];
+    }
+    else {
+      keep(vErrors, err12);
+    }
+    errors++;
+  }
+  validate389.errors = vErrors;
+  return errors === 0;
+}
+
+const schema152 = {
+  "type": "object",
+  "description": "A validator of a permissioned (PoA) Subnet, or a legacy PoA validator still listed for a Subnet converted to an L1: only the staker basics.",
+  "required": [
+    "txID",
+    "startTime",
+    "endTime",
+    "weight",
+    "nodeID"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The AddSubnetValidatorTx that added this validator."
+    },
+    "startTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime",
+      "description": "When validation started (Unix seconds)."
+    },
+    "endTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime",
+      "description": "When validation ends (Unix seconds)."
+    },
+    "weight": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The validator's weight on the Subnet."
+    },
+    "stakeAmount": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+      "x-node-versions": {
+        "deprecatedSince": "v1.9.8",
+        "removedIn": "v1.12.2"
+      }
+    },
+    "nodeID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID",
+      "description": "The validator's node ID."
+    }
+  }
+};
+
+function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.startTime === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.endTime === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endTime"},message:"must have required property '"+"endTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.weight === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.nodeID === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((((((key0 === "txID") || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "weight")) || (key0 === "stakeAmount")) || (key0 === "nodeID"))){
+        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.startTime !== undefined){
+      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate355.errors;
+        }
+        else {
+          for (const e of validate355.errors) keep(vErrors, e);
+        }
+        errors += validate355.errors.length;
+      }
+    }
+    if(data.endTime !== undefined){
+      if(!(validate355(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate355.errors;
+        }
+        else {
+          for (const e of validate355.errors) keep(vErrors, e);
+        }
+        errors += validate355.errors.length;
+      }
+    }
+    if(data.weight !== undefined){
+      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.stakeAmount !== undefined){
+      if(!(validate84(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.nodeID !== undefined){
+      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate160.errors;
+        }
+        else {
+          for (const e of validate160.errors) keep(vErrors, e);
+        }
+        errors += validate160.errors.length;
+      }
+    }
+  }
+  else {
+    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err6];
+    }
+    else {
+      keep(vErrors, err6);
+    }
+    errors++;
+  }
+  validate406.errors = vErrors;
+  return errors === 0;
+}
+
+const schema153 = {
+  "type": "object",
+  "description": "A validator of an L1 (a Subnet converted with ConvertSubnetToL1Tx, ACP-77), registered by its validator manager. It has no `txID` and no `endTime`: it validates until removed or out of balance.",
+  "required": [
+    "nodeID",
+    "weight",
+    "startTime",
+    "validationID",
+    "publicKey",
+    "remainingBalanceOwner",
+    "deactivationOwner",
+    "minNonce",
+    "balance"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "nodeID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID",
+      "description": "The validator's node ID."
+    },
+    "weight": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The validator's weight for consensus and cross-chain (ICM) message signing."
+    },
+    "startTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime",
+      "description": "When the validator was added (Unix seconds)."
+    },
+    "validationID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The ID of this validation: the registration it was added by."
+    },
+    "publicKey": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBLSPublicKey",
+      "description": "The validator's BLS public key."
+    },
+    "remainingBalanceOwner": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
+      "description": "Who receives the remaining balance when the validator is removed (`locktime` is always `\"0\"`)."
+    },
+    "deactivationOwner": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
+      "description": "Who may deactivate the validator and withdraw its balance (`locktime` is always `\"0\"`)."
+    },
+    "minNonce": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The smallest nonce a SetL1ValidatorWeightTx for this validator must carry to be valid."
+    },
+    "balance": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The balance left (nAVAX) to pay the continuous validator fee, per the last accepted state; `\"0\"` when the validator is inactive."
+    }
+  }
+};
+
+function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.nodeID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.weight === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.startTime === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.validationID === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validationID"},message:"must have required property '"+"validationID"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.publicKey === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    if(data.remainingBalanceOwner === undefined){
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "remainingBalanceOwner"},message:"must have required property '"+"remainingBalanceOwner"+"'"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    if(data.deactivationOwner === undefined){
+      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deactivationOwner"},message:"must have required property '"+"deactivationOwner"+"'"};
+      if(vErrors === null){
+        vErrors = [err6];
+      }
+      else {
+        keep(vErrors, err6);
+      }
+      errors++;
+    }
+    if(data.minNonce === undefined){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minNonce"},message:"must have required property '"+"minNonce"+"'"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data.balance === undefined){
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(func5.call(schema153.properties, key0))){
+        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err9];
+        }
+        else {
+          keep(vErrors, err9);
+        }
+        errors++;
+      }
+    }
+    if(data.nodeID !== undefined){
+      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate160.errors;
+        }
+        else {
+          for (const e of validate160.errors) keep(vErrors, e);
+        }
+        errors += validate160.errors.length;
+      }
+    }
+    if(data.weight !== undefined){
+      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.startTime !== undefined){
+      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate355.errors;
+        }
+        else {
+          for (const e of validate355.errors) keep(vErrors, e);
+        }
+        errors += validate355.errors.length;
+      }
+    }
+    if(data.validationID !== undefined){
+      if(!(validate30(data.validationID, {instancePath:instancePath+"/validationID",parentData:data,parentDataProperty:"validationID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.publicKey !== undefined){
+      if(!(validate374(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+        if(vErrors === null){
+          vErrors = validate374.errors;
+        }
+        else {
+          for (const e of validate374.errors) keep(vErrors, e);
+        }
+        errors += validate374.errors.length;
+      }
+    }
+    if(data.remainingBalanceOwner !== undefined){
+      if(!(validate361(data.remainingBalanceOwner, {instancePath:instancePath+"/remainingBalanceOwner",parentData:data,parentDataProperty:"remainingBalanceOwner",rootData}))){
+        if(vErrors === null){
+          vErrors = validate361.errors;
+        }
+        else {
+          for (const e of validate361.errors) keep(vErrors, e);
+        }
+        errors += validate361.errors.length;
+      }
+    }
+    if(data.deactivationOwner !== undefined){
+      if(!(validate361(data.deactivationOwner, {instancePath:instancePath+"/deactivationOwner",parentData:data,parentDataProperty:"deactivationOwner",rootData}))){
+        if(vErrors === null){
+          vErrors = validate361.errors;
+        }
+        else {
+          for (const e of validate361.errors) keep(vErrors, e);
+        }
+        errors += validate361.errors.length;
+      }
+    }
+    if(data.minNonce !== undefined){
+      if(!(validate84(data.minNonce, {instancePath:instancePath+"/minNonce",parentData:data,parentDataProperty:"minNonce",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.balance !== undefined){
+      if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+  }
+  else {
+    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err10];
+    }
+    else {
+      keep(vErrors, err10);
+    }
+    errors++;
+  }
+  validate414.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  let passing0 = null;
+  const _errs1 = errors;
+  if(!(validate353(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(vErrors === null){
+      vErrors = validate353.errors;
+    }
+    else {
+      for (const e of validate353.errors) keep(vErrors, e);
+    }
+    errors += validate353.errors.length;
+  }
+  var _valid0 = _errs1 === errors;
+  if(_valid0){
+    valid0 = true;
+    passing0 = 0;
+  }
+  const _errs2 = errors;
+  if(!(validate389(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(vErrors === null){
+      vErrors = validate389.errors;
+    }
+    else {
+      for (const e of validate389.errors) keep(vErrors, e);
+    }
+    errors += validate389.errors.length;
+  }
+  var _valid0 = _errs2 === errors;
+  if(_valid0 && valid0){
+    valid0 = false;
+    passing0 = [passing0, 1];
+  }
+  else {
+    if(_valid0){
+      valid0 = true;
+      passing0 = 1;
+    }
+    const _errs3 = errors;
+    if(!(validate406(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      if(vErrors === null){
+        vErrors = validate406.errors;
+      }
+      else {
+        for (const e of validate406.errors) keep(vErrors, e);
+      }
+      errors += validate406.errors.length;
+    }
+    var _valid0 = _errs3 === errors;
+    if(_valid0 && valid0){
+      valid0 = false;
+      passing0 = [passing0, 2];
+    }
+    else {
+      if(_valid0){
+        valid0 = true;
+        passing0 = 2;
+      }
+      const _errs4 = errors;
+      if(!(validate414(data, {instancePath,parentData,parentDataProperty,rootData}))){
+        if(vErrors === null){
+          vErrors = validate414.errors;
+        }
+        else {
+          for (const e of validate414.errors) keep(vErrors, e);
+        }
+        errors += validate414.errors.length;
+      }
+      var _valid0 = _errs4 === errors;
+      if(_valid0 && valid0){
+        valid0 = false;
+        passing0 = [passing0, 3];
+      }
+      else {
+        if(_valid0){
+          valid0 = true;
+          passing0 = 3;
+        }
+      }
+    }
+  }
+  if(!valid0){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        budget.left += Math.max(0, vErrors.length - _errs0);
+        if(_errs0 < vErrors.length) vErrors.length = _errs0;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+  }
+  validate352.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.validators === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validators"},message:"must have required property '"+"validators"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "validators")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.validators !== undefined){
+      let data0 = data.validators;
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate352(data0[i0], {instancePath:instancePath+"/validators/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate352.errors;
+            }
+            else {
+              for (const e of validate352.errors) keep(vErrors, e);
+            }
+            errors += validate352.errors.length;
+          }
+        }
+      }
+      else {
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/validators",schemaPath:"#/properties/validators/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate351.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetFeeConfigParams = budgeted(validate426);
+const schema154 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate426.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetFeeConfigResult = budgeted(validate427);
+const schema155 = {
+  "type": "object",
+  "required": [
+    "weights",
+    "maxCapacity",
+    "maxPerSecond",
+    "targetPerSecond",
+    "minPrice",
+    "excessConversionConstant"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "weights": {
+      "type": "array",
+      "minItems": 4,
+      "maxItems": 4,
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64"
+      },
+      "description": "Gas per unit of each fee dimension, in the order bandwidth, database read, database write, compute."
+    },
+    "maxCapacity": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Most gas the chain can bank for bursts."
+    },
+    "maxPerSecond": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Gas added to the bank per second, and so the most gas the chain can consume per second on average."
+    },
+    "targetPerSecond": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Gas consumption per second above which the price rises and below which it falls."
+    },
+    "minPrice": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Lowest gas price, in nAVAX per unit of gas."
+    },
+    "excessConversionConstant": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Scales the accumulated excess gas into the price: price = minPrice · e^(excess / excessConversionConstant)."
+    }
+  }
+};
+
+function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.weights === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weights"},message:"must have required property '"+"weights"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.maxCapacity === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maxCapacity"},message:"must have required property '"+"maxCapacity"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.maxPerSecond === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maxPerSecond"},message:"must have required property '"+"maxPerSecond"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.targetPerSecond === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "targetPerSecond"},message:"must have required property '"+"targetPerSecond"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.minPrice === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minPrice"},message:"must have required property '"+"minPrice"+"'"};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    if(data.excessConversionConstant === undefined){
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excessConversionConstant"},message:"must have required property '"+"excessConversionConstant"+"'"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((((((key0 === "weights") || (key0 === "maxCapacity")) || (key0 === "maxPerSecond")) || (key0 === "targetPerSecond")) || (key0 === "minPrice")) || (key0 === "excessConversionConstant"))){
+        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+    }
+    if(data.weights !== undefined){
+      let data0 = data.weights;
+      if(Array.isArray(data0)){
+        if(data0.length > 4){
+          const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weights",schemaPath:"#/properties/weights/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"};
+          if(vErrors === null){
+            vErrors = [err7];
+          }
+          else {
+            keep(vErrors, err7);
+          }
+          errors++;
+        }
+        if(data0.length < 4){
+          const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weights",schemaPath:"#/properties/weights/minItems",keyword:"minItems",params:{limit: 4},message:"must NOT have fewer than 4 items"};
+          if(vErrors === null){
+            vErrors = [err8];
+          }
+          else {
+            keep(vErrors, err8);
+          }
+          errors++;
+        }
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate110(data0[i0], {instancePath:instancePath+"/weights/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate110.errors;
+            }
+            else {
+              for (const e of validate110.errors) keep(vErrors, e);
+            }
+            errors += validate110.errors.length;
+          }
+        }
+      }
+      else {
+        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weights",schemaPath:"#/properties/weights/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err9];
+        }
+        else {
+          keep(vErrors, err9);
+        }
+        errors++;
+      }
+    }
+    if(data.maxCapacity !== undefined){
+      if(!(validate110(data.maxCapacity, {instancePath:instancePath+"/maxCapacity",parentData:data,parentDataProperty:"maxCapacity",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.maxPerSecond !== undefined){
+      if(!(validate110(data.maxPerSecond, {instancePath:instancePath+"/maxPerSecond",parentData:data,parentDataProperty:"maxPerSecond",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.targetPerSecond !== undefined){
+      if(!(validate110(data.targetPerSecond, {instancePath:instancePath+"/targetPerSecond",parentData:data,parentDataProperty:"targetPerSecond",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.minPrice !== undefined){
+      if(!(validate110(data.minPrice, {instancePath:instancePath+"/minPrice",parentData:data,parentDataProperty:"minPrice",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.excessConversionConstant !== undefined){
+      if(!(validate110(data.excessConversionConstant, {instancePath:instancePath+"/excessConversionConstant",parentData:data,parentDataProperty:"excessConversionConstant",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+  }
+  else {
+    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err10];
+    }
+    else {
+      keep(vErrors, err10);
+    }
+    errors++;
+  }
+  validate427.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetFeeStateParams = budgeted(validate434);
+const schema156 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate434.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetFeeStateResult = budgeted(validate435);
+const schema157 = {
+  "type": "object",
+  "required": [
+    "capacity",
+    "excess",
+    "price",
+    "timestamp"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "capacity": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Gas currently available to transactions."
+    },
+    "excess": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Gas consumed above the target, accumulated over time; it drives the price."
+    },
+    "price": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Current gas price, in nAVAX per unit of gas."
+    },
+    "timestamp": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "Chain time at which this state holds (RFC 3339, node's local offset)."
+    }
+  }
+};
+const schema51 = {
+  "type": "string",
+  "format": "date-time",
+  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
+};
+const formats6 = formats["date-time"];
+
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!(formats6.validate(data))){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate92.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.capacity === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capacity"},message:"must have required property '"+"capacity"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.excess === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excess"},message:"must have required property '"+"excess"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.price === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "price"},message:"must have required property '"+"price"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.timestamp === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((((key0 === "capacity") || (key0 === "excess")) || (key0 === "price")) || (key0 === "timestamp"))){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    if(data.capacity !== undefined){
+      if(!(validate110(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.excess !== undefined){
+      if(!(validate110(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.price !== undefined){
+      if(!(validate110(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.timestamp !== undefined){
+      if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+  }
+  else {
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  validate435.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetHeightParams = budgeted(validate440);
+const schema158 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate440.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetHeightResult = budgeted(validate441);
+const schema159 = {
+  "type": "object",
+  "description": "A P-Chain height.",
+  "required": [
+    "height"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "height": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The height, as a quoted decimal string."
+    }
+  }
+};
+
+function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.height === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "height")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.height !== undefined){
+      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate441.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetL1ValidatorParams = budgeted(validate443);
+const schema160 = {
+  "type": "object",
+  "properties": {
+    "validationID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    }
+  },
+  "required": [
+    "validationID"
+  ]
+};
+
+function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.validationID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validationID"},message:"must have required property '"+"validationID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.validationID !== undefined){
+      if(!(validate30(data.validationID, {instancePath:instancePath+"/validationID",parentData:data,parentDataProperty:"validationID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate443.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetL1ValidatorResult = budgeted(validate445);
+const schema161 = {
+  "type": "object",
+  "required": [
+    "nodeID",
+    "weight",
+    "startTime",
+    "validationID",
+    "publicKey",
+    "remainingBalanceOwner",
+    "deactivationOwner",
+    "minNonce",
+    "balance",
+    "subnetID",
+    "height"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "nodeID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID",
+      "description": "The validator's node ID."
+    },
+    "weight": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The validator's weight for consensus and cross-chain (ICM) message signing."
+    },
+    "startTime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UnixTime",
+      "description": "When the validator was added (Unix seconds)."
+    },
+    "validationID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The validation ID that was asked for.",
+      "x-node-versions": {
+        "since": "v1.12.2"
+      }
+    },
+    "publicKey": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBLSPublicKey",
+      "description": "The validator's BLS public key."
+    },
+    "remainingBalanceOwner": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
+      "description": "Who receives the remaining balance when the validator is removed (`locktime` is always `\"0\"`)."
+    },
+    "deactivationOwner": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
+      "description": "Who may deactivate the validator and withdraw its balance (`locktime` is always `\"0\"`)."
+    },
+    "minNonce": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The smallest nonce a SetL1ValidatorWeightTx for this validator must carry to be valid."
+    },
+    "balance": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The balance left (nAVAX) to pay the continuous validator fee; `\"0\"` when the validator is inactive."
+    },
+    "subnetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The L1 (converted Subnet) the validator validates."
+    },
+    "height": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The height of the last accepted P-Chain block when the answer was read."
+    }
+  }
+};
+
+function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.nodeID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.weight === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.startTime === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.validationID === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validationID"},message:"must have required property '"+"validationID"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.publicKey === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    if(data.remainingBalanceOwner === undefined){
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "remainingBalanceOwner"},message:"must have required property '"+"remainingBalanceOwner"+"'"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    if(data.deactivationOwner === undefined){
+      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deactivationOwner"},message:"must have required property '"+"deactivationOwner"+"'"};
+      if(vErrors === null){
+        vErrors = [err6];
+      }
+      else {
+        keep(vErrors, err6);
+      }
+      errors++;
+    }
+    if(data.minNonce === undefined){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minNonce"},message:"must have required property '"+"minNonce"+"'"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data.balance === undefined){
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    if(data.subnetID === undefined){
+      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};
+      if(vErrors === null){
+        vErrors = [err9];
+      }
+      else {
+        keep(vErrors, err9);
+      }
+      errors++;
+    }
+    if(data.height === undefined){
+      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      if(vErrors === null){
+        vErrors = [err10];
+      }
+      else {
+        keep(vErrors, err10);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(func5.call(schema161.properties, key0))){
+        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err11];
+        }
+        else {
+          keep(vErrors, err11);
+        }
+        errors++;
+      }
+    }
+    if(data.nodeID !== undefined){
+      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate160.errors;
+        }
+        else {
+          for (const e of validate160.errors) keep(vErrors, e);
+        }
+        errors += validate160.errors.length;
+      }
+    }
+    if(data.weight !== undefined){
+      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.startTime !== undefined){
+      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate355.errors;
+        }
+        else {
+          for (const e of validate355.errors) keep(vErrors, e);
+        }
+        errors += validate355.errors.length;
+      }
+    }
+    if(data.validationID !== undefined){
+      if(!(validate30(data.validationID, {instancePath:instancePath+"/validationID",parentData:data,parentDataProperty:"validationID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.publicKey !== undefined){
+      if(!(validate374(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+        if(vErrors === null){
+          vErrors = validate374.errors;
+        }
+        else {
+          for (const e of validate374.errors) keep(vErrors, e);
+        }
+        errors += validate374.errors.length;
+      }
+    }
+    if(data.remainingBalanceOwner !== undefined){
+      if(!(validate361(data.remainingBalanceOwner, {instancePath:instancePath+"/remainingBalanceOwner",parentData:data,parentDataProperty:"remainingBalanceOwner",rootData}))){
+        if(vErrors === null){
+          vErrors = validate361.errors;
+        }
+        else {
+          for (const e of validate361.errors) keep(vErrors, e);
+        }
+        errors += validate361.errors.length;
+      }
+    }
+    if(data.deactivationOwner !== undefined){
+      if(!(validate361(data.deactivationOwner, {instancePath:instancePath+"/deactivationOwner",parentData:data,parentDataProperty:"deactivationOwner",rootData}))){
+        if(vErrors === null){
+          vErrors = validate361.errors;
+        }
+        else {
+          for (const e of validate361.errors) keep(vErrors, e);
+        }
+        errors += validate361.errors.length;
+      }
+    }
+    if(data.minNonce !== undefined){
+      if(!(validate84(data.minNonce, {instancePath:instancePath+"/minNonce",parentData:data,parentDataProperty:"minNonce",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.balance !== undefined){
+      if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.subnetID !== undefined){
+      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.height !== undefined){
+      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+  }
+  else {
+    const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err12];
+    }
+    else {
+      keep(vErrors, err12);
+    }
+    errors++;
+  }
+  validate445.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetProposedHeightParams = budgeted(validate457);
+const schema162 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate457.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetProposedHeightResult = budgeted(validate458);
+
+function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.height === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "height")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.height !== undefined){
+      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate458.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetMinStakeParams = budgeted(validate460);
+const schema164 = {
+  "type": "object",
+  "properties": {
+    "subnetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    }
+  }
+};
+
+function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.subnetID !== undefined){
+      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate460.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetMinStakeResult = budgeted(validate462);
+const schema165 = {
+  "type": "object",
+  "required": [
+    "minValidatorStake",
+    "minDelegatorStake"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "minValidatorStake": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The minimum stake to add a validator, in the staking asset's smallest unit (nAVAX on the Primary Network)."
+    },
+    "minDelegatorStake": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The minimum stake to add a delegator, in the same unit."
+    }
+  }
+};
+
+function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.minValidatorStake === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minValidatorStake"},message:"must have required property '"+"minValidatorStake"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.minDelegatorStake === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minDelegatorStake"},message:"must have required property '"+"minDelegatorStake"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "minValidatorStake") || (key0 === "minDelegatorStake"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.minValidatorStake !== undefined){
+      if(!(validate84(data.minValidatorStake, {instancePath:instancePath+"/minValidatorStake",parentData:data,parentDataProperty:"minValidatorStake",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.minDelegatorStake !== undefined){
+      if(!(validate84(data.minDelegatorStake, {instancePath:instancePath+"/minDelegatorStake",parentData:data,parentDataProperty:"minDelegatorStake",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate462.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetRewardUTXOsParams = budgeted(validate465);
+const schema166 = {
+  "type": "object",
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+    }
+  },
+  "required": [
+    "txID"
+  ]
+};
+const schema38 = {
+  "type": "string",
+  "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
+  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
+};
+const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern6.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate71.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate71.errors;
+        }
+        else {
+          for (const e of validate71.errors) keep(vErrors, e);
+        }
+        errors += validate71.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate465.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetRewardUTXOsResult = budgeted(validate468);
+const schema167 = {
+  "type": "object",
+  "required": [
+    "numFetched",
+    "utxos",
+    "encoding"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "numFetched": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "How many UTXOs `utxos` holds."
+    },
+    "utxos": {
+      "type": "array",
+      "description": "The reward UTXOs' bytes in the requested encoding (`[]` when there are none).",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+      }
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding",
+      "description": "The encoding of `utxos`."
+    }
+  },
+  "if": {
+    "type": "object",
+    "properties": {
+      "encoding": {
+        "const": "hexnc"
+      }
+    }
+  },
+  "then": {
+    "type": "object",
+    "properties": {
+      "utxos": {
+        "type": "array",
+        "items": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+        }
+      }
+    }
+  },
+  "else": {
+    "type": "object",
+    "properties": {
+      "utxos": {
+        "type": "array",
+        "items": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"
+        }
+      }
+    }
+  }
+};
+
+function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.encoding !== undefined){
+        if("hexnc" !== data.encoding){
+          const err0 = --budget.left < 0 ? TOO_MANY : {};
+          if(vErrors === null){
+            vErrors = [err0];
+          }
+          else {
+            keep(vErrors, err0);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err1 = --budget.left < 0 ? TOO_MANY : {};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if(vErrors !== null){
+    if(_errs1){
+      budget.left += Math.max(0, vErrors.length - _errs1);
+      if(_errs1 < vErrors.length) vErrors.length = _errs1;
+    }
+    else {
+      budget.left += vErrors.length;
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if(_valid0){
+    const _errs5 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.utxos !== undefined){
+        let data1 = data.utxos;
+        if(Array.isArray(data1)){
+          const len0 = data1.length;
+          for(let i0=0; i0<len0; i0++){
+            if(!(validate74(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+              if(vErrors === null){
+                vErrors = validate74.errors;
+              }
+              else {
+                for (const e of validate74.errors) keep(vErrors, e);
+              }
+              errors += validate74.errors.length;
+            }
+          }
+        }
+        else {
+          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/then/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            keep(vErrors, err2);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = "then";
+  }
+  else {
+    const _errs10 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.utxos !== undefined){
+        let data3 = data.utxos;
+        if(Array.isArray(data3)){
+          const len1 = data3.length;
+          for(let i1=0; i1<len1; i1++){
+            if(!(validate76(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+              if(vErrors === null){
+                vErrors = validate76.errors;
+              }
+              else {
+                for (const e of validate76.errors) keep(vErrors, e);
+              }
+              errors += validate76.errors.length;
+            }
+          }
+        }
+        else {
+          const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/else/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          if(vErrors === null){
+            vErrors = [err4];
+          }
+          else {
+            keep(vErrors, err4);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    var _valid0 = _errs10 === errors;
+    valid0 = _valid0;
+    ifClause0 = "else";
+  }
+  if(!valid0){
+    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    if(vErrors === null){
+      vErrors = [err6];
+    }
+    else {
+      keep(vErrors, err6);
+    }
+    errors++;
+  }
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.numFetched === undefined){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "numFetched"},message:"must have required property '"+"numFetched"+"'"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data.utxos === undefined){
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxos"},message:"must have required property '"+"utxos"+"'"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    if(data.encoding === undefined){
+      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      if(vErrors === null){
+        vErrors = [err9];
+      }
+      else {
+        keep(vErrors, err9);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(((key0 === "numFetched") || (key0 === "utxos")) || (key0 === "encoding"))){
+        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err10];
+        }
+        else {
+          keep(vErrors, err10);
+        }
+        errors++;
+      }
+    }
+    if(data.numFetched !== undefined){
+      if(!(validate84(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.utxos !== undefined){
+      let data6 = data.utxos;
+      if(Array.isArray(data6)){
+        const len2 = data6.length;
+        for(let i2=0; i2<len2; i2++){
+          if(!(validate78(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
+            if(vErrors === null){
+              vErrors = validate78.errors;
+            }
+            else {
+              for (const e of validate78.errors) keep(vErrors, e);
+            }
+            errors += validate78.errors.length;
+          }
+        }
+      }
+      else {
+        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err11];
+        }
+        else {
+          keep(vErrors, err11);
+        }
+        errors++;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate80.errors;
+        }
+        else {
+          for (const e of validate80.errors) keep(vErrors, e);
+        }
+        errors += validate80.errors.length;
+      }
+    }
+  }
+  else {
+    const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err12];
+    }
+    else {
+      keep(vErrors, err12);
+    }
+    errors++;
+  }
+  validate468.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetStakeParams = budgeted(validate474);
+const schema168 = {
+  "type": "object",
+  "properties": {
+    "addresses": {
+      "type": "array",
+      "maxItems": 256,
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+      }
+    },
+    "validatorsOnly": {
+      "type": "boolean"
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+    }
+  },
+  "required": [
+    "addresses"
+  ]
+};
+
+function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.addresses === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.addresses !== undefined){
+      let data0 = data.addresses;
+      if(Array.isArray(data0)){
+        if(data0.length > 256){
+          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"};
+          if(vErrors === null){
+            vErrors = [err1];
+          }
+          else {
+            keep(vErrors, err1);
+          }
+          errors++;
+        }
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate103(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate103.errors;
+            }
+            else {
+              for (const e of validate103.errors) keep(vErrors, e);
+            }
+            errors += validate103.errors.length;
+          }
+        }
+      }
+      else {
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.validatorsOnly !== undefined){
+      if(typeof data.validatorsOnly !== "boolean"){
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/validatorsOnly",schemaPath:"#/properties/validatorsOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate71.errors;
+        }
+        else {
+          for (const e of validate71.errors) keep(vErrors, e);
+        }
+        errors += validate71.errors.length;
+      }
+    }
+  }
+  else {
+    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  validate474.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetStakeResult = budgeted(validate477);
+const schema169 = {
+  "type": "object",
+  "required": [
+    "staked",
+    "stakeds",
+    "stakedOutputs",
+    "encoding"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "staked": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "AVAX (nAVAX) staked by the addresses: the AVAX entry of `stakeds`, \"0\" when absent."
+    },
+    "stakeds": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBalanceMap",
+      "description": "Amount staked per asset."
+    },
+    "stakedOutputs": {
+      "type": "array",
+      "description": "The matching stake outputs (TransferableOutput bytes) in the requested encoding; `[]` when none matched.",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+      }
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding",
+      "description": "The encoding of `stakedOutputs`."
+    }
+  },
+  "if": {
+    "type": "object",
+    "properties": {
+      "encoding": {
+        "const": "hexnc"
+      }
+    }
+  },
+  "then": {
+    "type": "object",
+    "properties": {
+      "stakedOutputs": {
+        "type": "array",
+        "items": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+        }
+      }
+    }
+  },
+  "else": {
+    "type": "object",
+    "properties": {
+      "stakedOutputs": {
+        "type": "array",
+        "items": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"
+        }
+      }
+    }
+  }
+};
+
+function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.encoding !== undefined){
+        if("hexnc" !== data.encoding){
+          const err0 = --budget.left < 0 ? TOO_MANY : {};
+          if(vErrors === null){
+            vErrors = [err0];
+          }
+          else {
+            keep(vErrors, err0);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err1 = --budget.left < 0 ? TOO_MANY : {};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if(vErrors !== null){
+    if(_errs1){
+      budget.left += Math.max(0, vErrors.length - _errs1);
+      if(_errs1 < vErrors.length) vErrors.length = _errs1;
+    }
+    else {
+      budget.left += vErrors.length;
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if(_valid0){
+    const _errs5 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.stakedOutputs !== undefined){
+        let data1 = data.stakedOutputs;
+        if(Array.isArray(data1)){
+          const len0 = data1.length;
+          for(let i0=0; i0<len0; i0++){
+            if(!(validate74(data1[i0], {instancePath:instancePath+"/stakedOutputs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+              if(vErrors === null){
+                vErrors = validate74.errors;
+              }
+              else {
+                for (const e of validate74.errors) keep(vErrors, e);
+              }
+              errors += validate74.errors.length;
+            }
+          }
+        }
+        else {
+          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/stakedOutputs",schemaPath:"#/then/properties/stakedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            keep(vErrors, err2);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = "then";
+  }
+  else {
+    const _errs10 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.stakedOutputs !== undefined){
+        let data3 = data.stakedOutputs;
+        if(Array.isArray(data3)){
+          const len1 = data3.length;
+          for(let i1=0; i1<len1; i1++){
+            if(!(validate76(data3[i1], {instancePath:instancePath+"/stakedOutputs/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+              if(vErrors === null){
+                vErrors = validate76.errors;
+              }
+              else {
+                for (const e of validate76.errors) keep(vErrors, e);
+              }
+              errors += validate76.errors.length;
+            }
+          }
+        }
+        else {
+          const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/stakedOutputs",schemaPath:"#/else/properties/stakedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          if(vErrors === null){
+            vErrors = [err4];
+          }
+          else {
+            keep(vErrors, err4);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    var _valid0 = _errs10 === errors;
+    valid0 = _valid0;
+    ifClause0 = "else";
+  }
+  if(!valid0){
+    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    if(vErrors === null){
+      vErrors = [err6];
+    }
+    else {
+      keep(vErrors, err6);
+    }
+    errors++;
+  }
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.staked === undefined){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "staked"},message:"must have required property '"+"staked"+"'"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data.stakeds === undefined){
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stakeds"},message:"must have required property '"+"stakeds"+"'"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    if(data.stakedOutputs === undefined){
+      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stakedOutputs"},message:"must have required property '"+"stakedOutputs"+"'"};
+      if(vErrors === null){
+        vErrors = [err9];
+      }
+      else {
+        keep(vErrors, err9);
+      }
+      errors++;
+    }
+    if(data.encoding === undefined){
+      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      if(vErrors === null){
+        vErrors = [err10];
+      }
+      else {
+        keep(vErrors, err10);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((((key0 === "staked") || (key0 === "stakeds")) || (key0 === "stakedOutputs")) || (key0 === "encoding"))){
+        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err11];
+        }
+        else {
+          keep(vErrors, err11);
+        }
+        errors++;
+      }
+    }
+    if(data.staked !== undefined){
+      if(!(validate84(data.staked, {instancePath:instancePath+"/staked",parentData:data,parentDataProperty:"staked",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.stakeds !== undefined){
+      if(!(validate268(data.stakeds, {instancePath:instancePath+"/stakeds",parentData:data,parentDataProperty:"stakeds",rootData}))){
+        if(vErrors === null){
+          vErrors = validate268.errors;
+        }
+        else {
+          for (const e of validate268.errors) keep(vErrors, e);
+        }
+        errors += validate268.errors.length;
+      }
+    }
+    if(data.stakedOutputs !== undefined){
+      let data7 = data.stakedOutputs;
+      if(Array.isArray(data7)){
+        const len2 = data7.length;
+        for(let i2=0; i2<len2; i2++){
+          if(!(validate78(data7[i2], {instancePath:instancePath+"/stakedOutputs/" + i2,parentData:data7,parentDataProperty:i2,rootData}))){
+            if(vErrors === null){
+              vErrors = validate78.errors;
+            }
+            else {
+              for (const e of validate78.errors) keep(vErrors, e);
+            }
+            errors += validate78.errors.length;
+          }
+        }
+      }
+      else {
+        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/stakedOutputs",schemaPath:"#/properties/stakedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          keep(vErrors, err12);
+        }
+        errors++;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate80.errors;
+        }
+        else {
+          for (const e of validate80.errors) keep(vErrors, e);
+        }
+        errors += validate80.errors.length;
+      }
+    }
+  }
+  else {
+    const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err13];
+    }
+    else {
+      keep(vErrors, err13);
+    }
+    errors++;
+  }
+  validate477.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetStakingAssetIDParams = budgeted(validate484);
+const schema170 = {
+  "type": "object",
+  "properties": {
+    "subnetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    }
+  }
+};
+
+function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.subnetID !== undefined){
+      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate484.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetStakingAssetIDResult = budgeted(validate486);
+const schema171 = {
+  "type": "object",
+  "required": [
+    "assetID"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "assetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The staking asset's ID. For AVAX: `FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z` on Mainnet, `U8iRqJoiJm8xZHAacmvYyZVwqQx6uDNtQeP3CQ6fcgQk3JqnK` on Fuji."
+    }
+  }
+};
+
+function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.assetID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "assetID")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.assetID !== undefined){
+      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate486.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetSubnetParams = budgeted(validate488);
+const schema172 = {
+  "type": "object",
+  "properties": {
+    "subnetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    }
+  },
+  "required": [
+    "subnetID"
+  ]
+};
+
+function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.subnetID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.subnetID !== undefined){
+      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate488.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetSubnetResult = budgeted(validate490);
+const schema173 = {
+  "type": "object",
+  "required": [
+    "isPermissioned",
+    "controlKeys",
+    "threshold",
+    "locktime",
+    "subnetTransformationTxID",
+    "conversionID",
+    "managerChainID",
+    "managerAddress"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "isPermissioned": {
+      "type": "boolean",
+      "description": "True while the Subnet is permissioned (PoA): false once it was made elastic or converted to an L1."
+    },
+    "controlKeys": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+      },
+      "description": "The P-Chain addresses of the Subnet owner's keys, whose signatures authorize changes to a permissioned Subnet. Still the recorded owner after a transformation or conversion."
+    },
+    "threshold": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32",
+      "description": "How many signatures from `controlKeys` a change needs."
+    },
+    "locktime": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The owner's locktime (Unix seconds): no change is possible before it has passed."
+    },
+    "subnetTransformationTxID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The TransformSubnetTx that made the Subnet elastic, or the all-zero ID when there is none."
+    },
+    "conversionID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The ID of the Subnet's conversion to an L1, or the all-zero ID when it was not converted.",
+      "x-node-versions": {
+        "since": "v1.11.13"
+      }
+    },
+    "managerChainID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The blockchain whose validator manager controls the L1's validator set, or the all-zero ID when it was not converted.",
+      "x-node-versions": {
+        "since": "v1.11.12"
+      }
+    },
+    "managerAddress": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NullableHexNoChecksum",
+      "description": "The address of the validator manager on `managerChainID`, `0x` hex without a checksum, or `null` when the Subnet was not converted.",
+      "x-node-versions": {
+        "since": "v1.11.12"
+      }
+    }
+  }
+};
+const schema174 = {
+  "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes (types.JSONByteSlice of a nil slice).",
+  "oneOf": [
+    {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+    },
+    {
+      "type": "null"
+    }
+  ]
+};
+
+function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  let passing0 = null;
+  const _errs1 = errors;
+  if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(vErrors === null){
+      vErrors = validate74.errors;
+    }
+    else {
+      for (const e of validate74.errors) keep(vErrors, e);
+    }
+    errors += validate74.errors.length;
+  }
+  var _valid0 = _errs1 === errors;
+  if(_valid0){
+    valid0 = true;
+    passing0 = 0;
+  }
+  const _errs2 = errors;
+  if(data !== null){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  var _valid0 = _errs2 === errors;
+  if(_valid0 && valid0){
+    valid0 = false;
+    passing0 = [passing0, 1];
+  }
+  else {
+    if(_valid0){
+      valid0 = true;
+      passing0 = 1;
+    }
+  }
+  if(!valid0){
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        budget.left += Math.max(0, vErrors.length - _errs0);
+        if(_errs0 < vErrors.length) vErrors.length = _errs0;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+  }
+  validate497.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate490(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.isPermissioned === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "isPermissioned"},message:"must have required property '"+"isPermissioned"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.controlKeys === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "controlKeys"},message:"must have required property '"+"controlKeys"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.threshold === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.locktime === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "locktime"},message:"must have required property '"+"locktime"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.subnetTransformationTxID === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetTransformationTxID"},message:"must have required property '"+"subnetTransformationTxID"+"'"};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    if(data.conversionID === undefined){
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "conversionID"},message:"must have required property '"+"conversionID"+"'"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    if(data.managerChainID === undefined){
+      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "managerChainID"},message:"must have required property '"+"managerChainID"+"'"};
+      if(vErrors === null){
+        vErrors = [err6];
+      }
+      else {
+        keep(vErrors, err6);
+      }
+      errors++;
+    }
+    if(data.managerAddress === undefined){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "managerAddress"},message:"must have required property '"+"managerAddress"+"'"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((((((((key0 === "isPermissioned") || (key0 === "controlKeys")) || (key0 === "threshold")) || (key0 === "locktime")) || (key0 === "subnetTransformationTxID")) || (key0 === "conversionID")) || (key0 === "managerChainID")) || (key0 === "managerAddress"))){
+        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err8];
+        }
+        else {
+          keep(vErrors, err8);
+        }
+        errors++;
+      }
+    }
+    if(data.isPermissioned !== undefined){
+      if(typeof data.isPermissioned !== "boolean"){
+        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/isPermissioned",schemaPath:"#/properties/isPermissioned/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null){
+          vErrors = [err9];
+        }
+        else {
+          keep(vErrors, err9);
+        }
+        errors++;
+      }
+    }
+    if(data.controlKeys !== undefined){
+      let data1 = data.controlKeys;
+      if(Array.isArray(data1)){
+        const len0 = data1.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate103(data1[i0], {instancePath:instancePath+"/controlKeys/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate103.errors;
+            }
+            else {
+              for (const e of validate103.errors) keep(vErrors, e);
+            }
+            errors += validate103.errors.length;
+          }
+        }
+      }
+      else {
+        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/controlKeys",schemaPath:"#/properties/controlKeys/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err10];
+        }
+        else {
+          keep(vErrors, err10);
+        }
+        errors++;
+      }
+    }
+    if(data.threshold !== undefined){
+      if(!(validate151(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+        if(vErrors === null){
+          vErrors = validate151.errors;
+        }
+        else {
+          for (const e of validate151.errors) keep(vErrors, e);
+        }
+        errors += validate151.errors.length;
+      }
+    }
+    if(data.locktime !== undefined){
+      if(!(validate84(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.subnetTransformationTxID !== undefined){
+      if(!(validate30(data.subnetTransformationTxID, {instancePath:instancePath+"/subnetTransformationTxID",parentData:data,parentDataProperty:"subnetTransformationTxID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.conversionID !== undefined){
+      if(!(validate30(data.conversionID, {instancePath:instancePath+"/conversionID",parentData:data,parentDataProperty:"conversionID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.managerChainID !== undefined){
+      if(!(validate30(data.managerChainID, {instancePath:instancePath+"/managerChainID",parentData:data,parentDataProperty:"managerChainID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.managerAddress !== undefined){
+      if(!(validate497(data.managerAddress, {instancePath:instancePath+"/managerAddress",parentData:data,parentDataProperty:"managerAddress",rootData}))){
+        if(vErrors === null){
+          vErrors = validate497.errors;
+        }
+        else {
+          for (const e of validate497.errors) keep(vErrors, e);
+        }
+        errors += validate497.errors.length;
+      }
+    }
+  }
+  else {
+    const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err11];
+    }
+    else {
+      keep(vErrors, err11);
+    }
+    errors++;
+  }
+  validate490.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetSubnetsParams = budgeted(validate500);
+const schema175 = {
+  "type": "object",
+  "properties": {
+    "ids": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+      }
+    }
+  }
+};
+
+function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.ids !== undefined){
+      let data0 = data.ids;
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate30(data0[i0], {instancePath:instancePath+"/ids/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate30.errors;
+            }
+            else {
+              for (const e of validate30.errors) keep(vErrors, e);
+            }
+            errors += validate30.errors.length;
+          }
+        }
+      }
+      else {
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate500.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetSubnetsResult = budgeted(validate502);
+const schema176 = {
+  "type": "object",
+  "required": [
+    "subnets"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "subnets": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "title": "PlatformSubnetOwners",
+        "type": "object",
+        "description": "A Subnet and the keys that control it.",
+        "required": [
+          "id",
+          "controlKeys",
+          "threshold"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+            "description": "The Subnet ID (the all-zero ID for the Primary Network)."
+          },
+          "controlKeys": {
+            "type": "array",
+            "items": {
+              "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+            },
+            "description": "The P-Chain addresses of the owner's keys; `[]` for the Primary Network and elastic Subnets."
+          },
+          "threshold": {
+            "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32",
+            "description": "How many signatures from `controlKeys` are needed to add a validator; `\"0\"` for the Primary Network and elastic Subnets."
+          }
+        }
+      },
+      "description": "The Subnets found. `null` when `ids` was given and none of them names a Subnet."
+    }
+  }
+};
+
+function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.subnets === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnets"},message:"must have required property '"+"subnets"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "subnets")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.subnets !== undefined){
+      let data0 = data.subnets;
+      if((!(Array.isArray(data0))) && (data0 !== null)){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets",schemaPath:"#/properties/subnets/type",keyword:"type",params:{type: schema176.properties.subnets.type},message:"must be array,null"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          let data1 = data0[i0];
+          if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+            if(data1.id === undefined){
+              const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+              if(vErrors === null){
+                vErrors = [err3];
+              }
+              else {
+                keep(vErrors, err3);
+              }
+              errors++;
+            }
+            if(data1.controlKeys === undefined){
+              const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/required",keyword:"required",params:{missingProperty: "controlKeys"},message:"must have required property '"+"controlKeys"+"'"};
+              if(vErrors === null){
+                vErrors = [err4];
+              }
+              else {
+                keep(vErrors, err4);
+              }
+              errors++;
+            }
+            if(data1.threshold === undefined){
+              const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
+              if(vErrors === null){
+                vErrors = [err5];
+              }
+              else {
+                keep(vErrors, err5);
+              }
+              errors++;
+            }
+            for(const key1 in data1){
+              if(!(((key1 === "id") || (key1 === "controlKeys")) || (key1 === "threshold"))){
+                const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+                if(vErrors === null){
+                  vErrors = [err6];
+                }
+                else {
+                  keep(vErrors, err6);
+                }
+                errors++;
+              }
+            }
+            if(data1.id !== undefined){
+              if(!(validate30(data1.id, {instancePath:instancePath+"/subnets/" + i0+"/id",parentData:data1,parentDataProperty:"id",rootData}))){
+                if(vErrors === null){
+                  vErrors = validate30.errors;
+                }
+                else {
+                  for (const e of validate30.errors) keep(vErrors, e);
+                }
+                errors += validate30.errors.length;
+              }
+            }
+            if(data1.controlKeys !== undefined){
+              let data3 = data1.controlKeys;
+              if(Array.isArray(data3)){
+                const len1 = data3.length;
+                for(let i1=0; i1<len1; i1++){
+                  if(!(validate103(data3[i1], {instancePath:instancePath+"/subnets/" + i0+"/controlKeys/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+                    if(vErrors === null){
+                      vErrors = validate103.errors;
+                    }
+                    else {
+                      for (const e of validate103.errors) keep(vErrors, e);
+                    }
+                    errors += validate103.errors.length;
+                  }
+                }
+              }
+              else {
+                const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0+"/controlKeys",schemaPath:"#/properties/subnets/items/properties/controlKeys/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                if(vErrors === null){
+                  vErrors = [err7];
+                }
+                else {
+                  keep(vErrors, err7);
+                }
+                errors++;
+              }
+            }
+            if(data1.threshold !== undefined){
+              if(!(validate151(data1.threshold, {instancePath:instancePath+"/subnets/" + i0+"/threshold",parentData:data1,parentDataProperty:"threshold",rootData}))){
+                if(vErrors === null){
+                  vErrors = validate151.errors;
+                }
+                else {
+                  for (const e of validate151.errors) keep(vErrors, e);
+                }
+                errors += validate151.errors.length;
+              }
+            }
+          }
+          else {
+            const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            if(vErrors === null){
+              vErrors = [err8];
+            }
+            else {
+              keep(vErrors, err8);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+  }
+  else {
+    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err9];
+    }
+    else {
+      keep(vErrors, err9);
+    }
+    errors++;
+  }
+  validate502.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetTimestampParams = budgeted(validate506);
+const schema177 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate506.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetTimestampResult = budgeted(validate507);
+const schema178 = {
+  "type": "object",
+  "required": [
+    "timestamp"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "timestamp": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "The chain time, RFC 3339 in whole seconds, with the node's local time-zone offset."
+    }
+  }
+};
+
+function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.timestamp === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "timestamp")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.timestamp !== undefined){
+      if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate507.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetTotalStakeParams = budgeted(validate509);
+const schema179 = {
+  "type": "object",
+  "properties": {
+    "subnetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    }
+  }
+};
+
+function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.subnetID !== undefined){
+      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate509.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetTotalStakeResult = budgeted(validate511);
+const schema180 = {
+  "type": "object",
+  "required": [
+    "stake",
+    "weight"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "stake": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Deprecated since v1.9.12: always equal to `weight`; read `weight` instead.",
+      "x-node-versions": {
+        "deprecatedSince": "v1.9.12"
+      }
+    },
+    "weight": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "The total weight of the current validators (on the Primary Network: nAVAX staked, including delegations)."
+    }
+  }
+};
+
+function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.stake === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stake"},message:"must have required property '"+"stake"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.weight === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "stake") || (key0 === "weight"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.stake !== undefined){
+      if(!(validate84(data.stake, {instancePath:instancePath+"/stake",parentData:data,parentDataProperty:"stake",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.weight !== undefined){
+      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate511.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetTxParams = budgeted(validate514);
+const schema181 = {
+  "type": "object",
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
+    }
+  },
+  "required": [
+    "txID"
+  ]
+};
+
+function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate278.errors;
+        }
+        else {
+          for (const e of validate278.errors) keep(vErrors, e);
+        }
+        errors += validate278.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate514.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetTxResult = budgeted(validate517);
+const schema182 = {
+  "type": "object",
+  "required": [
+    "tx",
+    "encoding"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "tx": {
+      "description": "The transaction: its signed bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
+      "anyOf": [
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+        },
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTx"
+        }
+      ]
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding",
+      "description": "The encoding of `tx`, echoed from the request in lower case."
+    }
+  },
+  "if": {
+    "type": "object",
+    "properties": {
+      "encoding": {
+        "const": "json"
+      }
+    }
+  },
+  "then": {
+    "type": "object",
+    "properties": {
+      "tx": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformTx"
+      }
+    }
+  },
+  "else": {
+    "type": "object",
+    "properties": {
+      "tx": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+      }
+    },
+    "if": {
+      "type": "object",
+      "properties": {
+        "encoding": {
+          "const": "hexnc"
+        }
+      }
+    },
+    "then": {
+      "type": "object",
+      "properties": {
+        "tx": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+        }
+      }
+    },
+    "else": {
+      "type": "object",
+      "properties": {
+        "tx": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"
+        }
+      }
+    }
+  }
+};
+
+function validate517(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.encoding !== undefined){
+        if("json" !== data.encoding){
+          const err0 = --budget.left < 0 ? TOO_MANY : {};
+          if(vErrors === null){
+            vErrors = [err0];
+          }
+          else {
+            keep(vErrors, err0);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err1 = --budget.left < 0 ? TOO_MANY : {};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if(vErrors !== null){
+    if(_errs1){
+      budget.left += Math.max(0, vErrors.length - _errs1);
+      if(_errs1 < vErrors.length) vErrors.length = _errs1;
+    }
+    else {
+      budget.left += vErrors.length;
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if(_valid0){
+    const _errs5 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.tx !== undefined){
+        if(!(validate286(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(vErrors === null){
+            vErrors = validate286.errors;
+          }
+          else {
+            for (const e of validate286.errors) keep(vErrors, e);
+          }
+          errors += validate286.errors.length;
+        }
+      }
+    }
+    else {
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = "then";
+  }
+  else {
+    const _errs8 = errors;
+    const _errs10 = errors;
+    let valid3 = true;
+    const _errs11 = errors;
+    if(errors === _errs11){
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.encoding !== undefined){
+          if("hexnc" !== data.encoding){
+            const err3 = --budget.left < 0 ? TOO_MANY : {};
+            if(vErrors === null){
+              vErrors = [err3];
+            }
+            else {
+              keep(vErrors, err3);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err4 = --budget.left < 0 ? TOO_MANY : {};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid1 = _errs11 === errors;
+    errors = _errs10;
+    if(vErrors !== null){
+      if(_errs10){
+        budget.left += Math.max(0, vErrors.length - _errs10);
+        if(_errs10 < vErrors.length) vErrors.length = _errs10;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+    let ifClause1;
+    if(_valid1){
+      const _errs14 = errors;
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.tx !== undefined){
+          if(!(validate74(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+            if(vErrors === null){
+              vErrors = validate74.errors;
+            }
+            else {
+              for (const e of validate74.errors) keep(vErrors, e);
+            }
+            errors += validate74.errors.length;
+          }
+        }
+      }
+      else {
+        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+      var _valid1 = _errs14 === errors;
+      valid3 = _valid1;
+      ifClause1 = "then";
+    }
+    else {
+      const _errs17 = errors;
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.tx !== undefined){
+          if(!(validate76(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+            if(vErrors === null){
+              vErrors = validate76.errors;
+            }
+            else {
+              for (const e of validate76.errors) keep(vErrors, e);
+            }
+            errors += validate76.errors.length;
+          }
+        }
+      }
+      else {
+        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+      var _valid1 = _errs17 === errors;
+      valid3 = _valid1;
+      ifClause1 = "else";
+    }
+    if(!valid3){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.tx !== undefined){
+        if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(vErrors === null){
+            vErrors = validate78.errors;
+          }
+          else {
+            for (const e of validate78.errors) keep(vErrors, e);
+          }
+          errors += validate78.errors.length;
+        }
+      }
+    }
+    else {
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    var _valid0 = _errs8 === errors;
+    valid0 = _valid0;
+    ifClause0 = "else";
+  }
+  if(!valid0){
+    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    if(vErrors === null){
+      vErrors = [err9];
+    }
+    else {
+      keep(vErrors, err9);
+    }
+    errors++;
+  }
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.tx === undefined){
+      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};
+      if(vErrors === null){
+        vErrors = [err10];
+      }
+      else {
+        keep(vErrors, err10);
+      }
+      errors++;
+    }
+    if(data.encoding === undefined){
+      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      if(vErrors === null){
+        vErrors = [err11];
+      }
+      else {
+        keep(vErrors, err11);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "tx") || (key0 === "encoding"))){
+        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          keep(vErrors, err12);
+        }
+        errors++;
+      }
+    }
+    if(data.tx !== undefined){
+      let data6 = data.tx;
+      const _errs23 = errors;
+      let valid9 = false;
+      const _errs24 = errors;
+      if(!(validate78(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(vErrors === null){
+          vErrors = validate78.errors;
+        }
+        else {
+          for (const e of validate78.errors) keep(vErrors, e);
+        }
+        errors += validate78.errors.length;
+      }
+      var _valid2 = _errs24 === errors;
+      valid9 = valid9 || _valid2;
+      if(!valid9){
+        const _errs25 = errors;
+        if(!(validate286(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(vErrors === null){
+            vErrors = validate286.errors;
+          }
+          else {
+            for (const e of validate286.errors) keep(vErrors, e);
+          }
+          errors += validate286.errors.length;
+        }
+        var _valid2 = _errs25 === errors;
+        valid9 = valid9 || _valid2;
+      }
+      if(!valid9){
+        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tx",schemaPath:"#/properties/tx/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        if(vErrors === null){
+          vErrors = [err13];
+        }
+        else {
+          keep(vErrors, err13);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs23;
+        if(vErrors !== null){
+          if(_errs23){
+            budget.left += Math.max(0, vErrors.length - _errs23);
+            if(_errs23 < vErrors.length) vErrors.length = _errs23;
+          }
+          else {
+            budget.left += vErrors.length;
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate80.errors;
+        }
+        else {
+          for (const e of validate80.errors) keep(vErrors, e);
+        }
+        errors += validate80.errors.length;
+      }
+    }
+  }
+  else {
+    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err14];
+    }
+    else {
+      keep(vErrors, err14);
+    }
+    errors++;
+  }
+  validate517.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetTxStatusParams = budgeted(validate525);
+const schema183 = {
+  "type": "object",
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    }
+  },
+  "required": [
+    "txID"
+  ]
+};
+
+function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate525.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetTxStatusResult = budgeted(validate527);
+const schema184 = {
+  "type": "object",
+  "required": [
+    "status"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "status": {
+      "type": "string",
+      "enum": [
+        "Committed",
+        "Aborted",
+        "Processing",
+        "Dropped",
+        "Unknown"
+      ],
+      "description": "The transaction's status (see above)."
+    },
+    "reason": {
+      "type": "string",
+      "minLength": 1,
+      "description": "Why the mempool dropped the transaction. Sent only when `status` is `Dropped`."
+    }
+  },
+  "if": {
+    "properties": {
+      "status": {
+        "const": "Dropped"
+      }
+    }
+  },
+  "then": {
+    "properties": {
+      "reason": {
+        "type": "string",
+        "minLength": 1
+      }
+    },
+    "required": [
+      "reason"
+    ]
+  },
+  "else": {
+    "properties": {
+      "reason": false
+    }
+  }
+};
+
+function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.status !== undefined){
+      if("Dropped" !== data.status){
+        const err0 = --budget.left < 0 ? TOO_MANY : {};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if(vErrors !== null){
+    if(_errs1){
+      budget.left += Math.max(0, vErrors.length - _errs1);
+      if(_errs1 < vErrors.length) vErrors.length = _errs1;
+    }
+    else {
+      budget.left += vErrors.length;
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if(_valid0){
+    const _errs4 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.reason === undefined){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+      if(data.reason !== undefined){
+        let data1 = data.reason;
+        if(typeof data1 === "string"){
+          if(func2(data1) < 1){
+            const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/then/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+            if(vErrors === null){
+              vErrors = [err2];
+            }
+            else {
+              keep(vErrors, err2);
+            }
+            errors++;
+          }
+        }
+        else {
+          const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/then/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+          if(vErrors === null){
+            vErrors = [err3];
+          }
+          else {
+            keep(vErrors, err3);
+          }
+          errors++;
+        }
+      }
+    }
+    var _valid0 = _errs4 === errors;
+    valid0 = _valid0;
+    ifClause0 = "then";
+  }
+  else {
+    const _errs7 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.reason !== undefined){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/else/properties/reason/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid0 = _errs7 === errors;
+    valid0 = _valid0;
+    ifClause0 = "else";
+  }
+  if(!valid0){
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.status === undefined){
+      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+      if(vErrors === null){
+        vErrors = [err6];
+      }
+      else {
+        keep(vErrors, err6);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "status") || (key0 === "reason"))){
+        const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err7];
+        }
+        else {
+          keep(vErrors, err7);
+        }
+        errors++;
+      }
+    }
+    if(data.status !== undefined){
+      let data3 = data.status;
+      if(typeof data3 !== "string"){
+        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err8];
+        }
+        else {
+          keep(vErrors, err8);
+        }
+        errors++;
+      }
+      if(!(((((data3 === "Committed") || (data3 === "Aborted")) || (data3 === "Processing")) || (data3 === "Dropped")) || (data3 === "Unknown"))){
+        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema184.properties.status.enum},message:"must be equal to one of the allowed values"};
+        if(vErrors === null){
+          vErrors = [err9];
+        }
+        else {
+          keep(vErrors, err9);
+        }
+        errors++;
+      }
+    }
+    if(data.reason !== undefined){
+      let data4 = data.reason;
+      if(typeof data4 === "string"){
+        if(func2(data4) < 1){
+          const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+          if(vErrors === null){
+            vErrors = [err10];
+          }
+          else {
+            keep(vErrors, err10);
+          }
+          errors++;
+        }
+      }
+      else {
+        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err11];
+        }
+        else {
+          keep(vErrors, err11);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err12];
+    }
+    else {
+      keep(vErrors, err12);
+    }
+    errors++;
+  }
+  validate527.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetUTXOsParams = budgeted(validate528);
+const schema185 = {
+  "type": "object",
+  "properties": {
+    "addresses": {
+      "type": "array",
+      "minItems": 1,
+      "maxItems": 1024,
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AddressOrShortID"
+      }
+    },
+    "limit": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32Param"
+    },
+    "startIndex": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UTXOIndex"
+    },
+    "sourceChain": {
+      "type": "string"
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+    }
+  },
+  "required": [
+    "addresses"
+  ]
+};
+const schema186 = {
+  "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.",
+  "anyOf": [
+    {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+    },
+    {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ShortID"
+    }
+  ]
+};
+const schema187 = {
+  "type": "string",
+  "format": "avax-short-id",
+  "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
+  "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."
+};
+const formats12 = formats["avax-short-id"];
+const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+
+function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern25.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats12.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-short-id"},message:"must match format \""+"avax-short-id"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate531.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(vErrors === null){
+      vErrors = validate103.errors;
+    }
+    else {
+      for (const e of validate103.errors) keep(vErrors, e);
+    }
+    errors += validate103.errors.length;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs2 = errors;
+    if(!(validate531(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      if(vErrors === null){
+        vErrors = validate531.errors;
+      }
+      else {
+        for (const e of validate531.errors) keep(vErrors, e);
+      }
+      errors += validate531.errors.length;
+    }
+    var _valid0 = _errs2 === errors;
+    valid0 = valid0 || _valid0;
+  }
+  if(!valid0){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        budget.left += Math.max(0, vErrors.length - _errs0);
+        if(_errs0 < vErrors.length) vErrors.length = _errs0;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+  }
+  validate529.errors = vErrors;
+  return errors === 0;
+}
+
+const schema34 = {
+  "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
+  "anyOf": [
+    {
+      "type": "string",
+      "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
+    },
+    {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 4294967295
+    }
+  ]
+};
+const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
+
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if(typeof data === "string"){
+    if(!pattern2.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs3 = errors;
+    if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if((typeof data == "number") && (isFinite(data))){
+      if(data > 4294967295 || isNaN(data)){
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+      if(data < 0 || isNaN(data)){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid0 = _errs3 === errors;
+    valid0 = valid0 || _valid0;
+  }
+  if(!valid0){
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        budget.left += Math.max(0, vErrors.length - _errs0);
+        if(_errs0 < vErrors.length) vErrors.length = _errs0;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+  }
+  validate61.errors = vErrors;
+  return errors === 0;
+}
+
+const schema188 = {
+  "type": "object",
+  "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's `endIndex` as the next call's `startIndex` to continue.",
+  "required": [
+    "address",
+    "utxo"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "address": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address",
+      "description": "The address whose UTXOs the listing had reached."
+    },
+    "utxo": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The last UTXO ID returned, in cb58."
+    }
+  }
+};
+
+function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.address === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.utxo === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxo"},message:"must have required property '"+"utxo"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "address") || (key0 === "utxo"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.address !== undefined){
+      if(!(validate103(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+        if(vErrors === null){
+          vErrors = validate103.errors;
+        }
+        else {
+          for (const e of validate103.errors) keep(vErrors, e);
+        }
+        errors += validate103.errors.length;
+      }
+    }
+    if(data.utxo !== undefined){
+      if(!(validate30(data.utxo, {instancePath:instancePath+"/utxo",parentData:data,parentDataProperty:"utxo",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate535.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.addresses === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.addresses !== undefined){
+      let data0 = data.addresses;
+      if(Array.isArray(data0)){
+        if(data0.length > 1024){
+          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
+          if(vErrors === null){
+            vErrors = [err1];
+          }
+          else {
+            keep(vErrors, err1);
+          }
+          errors++;
+        }
+        if(data0.length < 1){
+          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            keep(vErrors, err2);
+          }
+          errors++;
+        }
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate529(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate529.errors;
+            }
+            else {
+              for (const e of validate529.errors) keep(vErrors, e);
+            }
+            errors += validate529.errors.length;
+          }
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.limit !== undefined){
+      if(!(validate61(data.limit, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
+        if(vErrors === null){
+          vErrors = validate61.errors;
+        }
+        else {
+          for (const e of validate61.errors) keep(vErrors, e);
+        }
+        errors += validate61.errors.length;
+      }
+    }
+    if(data.startIndex !== undefined){
+      if(!(validate535(data.startIndex, {instancePath:instancePath+"/startIndex",parentData:data,parentDataProperty:"startIndex",rootData}))){
+        if(vErrors === null){
+          vErrors = validate535.errors;
+        }
+        else {
+          for (const e of validate535.errors) keep(vErrors, e);
+        }
+        errors += validate535.errors.length;
+      }
+    }
+    if(data.sourceChain !== undefined){
+      if(typeof data.sourceChain !== "string"){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/sourceChain",schemaPath:"#/properties/sourceChain/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate71.errors;
+        }
+        else {
+          for (const e of validate71.errors) keep(vErrors, e);
+        }
+        errors += validate71.errors.length;
+      }
+    }
+  }
+  else {
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  validate528.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetUTXOsResult = budgeted(validate540);
+const schema189 = {
+  "type": "object",
+  "description": "One page of UTXOs.",
+  "required": [
+    "numFetched",
+    "utxos",
+    "endIndex",
+    "encoding"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "numFetched": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "How many UTXOs this page holds."
+    },
+    "utxos": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+      },
+      "description": "The UTXOs' bytes in `encoding`."
+    },
+    "endIndex": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UTXOIndex",
+      "description": "Where this page ended; pass it as `startIndex` to fetch the next page."
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding",
+      "description": "The encoding of `utxos`."
+    }
+  },
+  "if": {
+    "type": "object",
+    "properties": {
+      "encoding": {
+        "const": "hexnc"
+      }
+    }
+  },
+  "then": {
+    "type": "object",
+    "properties": {
+      "utxos": {
+        "type": "array",
+        "items": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+        }
+      }
+    }
+  },
+  "else": {
+    "type": "object",
+    "properties": {
+      "utxos": {
+        "type": "array",
+        "items": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"
+        }
+      }
+    }
+  }
+};
+
+function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.encoding !== undefined){
+        if("hexnc" !== data.encoding){
+          const err0 = --budget.left < 0 ? TOO_MANY : {};
+          if(vErrors === null){
+            vErrors = [err0];
+          }
+          else {
+            keep(vErrors, err0);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err1 = --budget.left < 0 ? TOO_MANY : {};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if(vErrors !== null){
+    if(_errs1){
+      budget.left += Math.max(0, vErrors.length - _errs1);
+      if(_errs1 < vErrors.length) vErrors.length = _errs1;
+    }
+    else {
+      budget.left += vErrors.length;
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if(_valid0){
+    const _errs5 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.utxos !== undefined){
+        let data1 = data.utxos;
+        if(Array.isArray(data1)){
+          const len0 = data1.length;
+          for(let i0=0; i0<len0; i0++){
+            if(!(validate74(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+              if(vErrors === null){
+                vErrors = validate74.errors;
+              }
+              else {
+                for (const e of validate74.errors) keep(vErrors, e);
+              }
+              errors += validate74.errors.length;
+            }
+          }
+        }
+        else {
+          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/then/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            keep(vErrors, err2);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = "then";
+  }
+  else {
+    const _errs10 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.utxos !== undefined){
+        let data3 = data.utxos;
+        if(Array.isArray(data3)){
+          const len1 = data3.length;
+          for(let i1=0; i1<len1; i1++){
+            if(!(validate76(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+              if(vErrors === null){
+                vErrors = validate76.errors;
+              }
+              else {
+                for (const e of validate76.errors) keep(vErrors, e);
+              }
+              errors += validate76.errors.length;
+            }
+          }
+        }
+        else {
+          const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/else/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          if(vErrors === null){
+            vErrors = [err4];
+          }
+          else {
+            keep(vErrors, err4);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    var _valid0 = _errs10 === errors;
+    valid0 = _valid0;
+    ifClause0 = "else";
+  }
+  if(!valid0){
+    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    if(vErrors === null){
+      vErrors = [err6];
+    }
+    else {
+      keep(vErrors, err6);
+    }
+    errors++;
+  }
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.numFetched === undefined){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "numFetched"},message:"must have required property '"+"numFetched"+"'"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data.utxos === undefined){
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxos"},message:"must have required property '"+"utxos"+"'"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    if(data.endIndex === undefined){
+      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endIndex"},message:"must have required property '"+"endIndex"+"'"};
+      if(vErrors === null){
+        vErrors = [err9];
+      }
+      else {
+        keep(vErrors, err9);
+      }
+      errors++;
+    }
+    if(data.encoding === undefined){
+      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      if(vErrors === null){
+        vErrors = [err10];
+      }
+      else {
+        keep(vErrors, err10);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((((key0 === "numFetched") || (key0 === "utxos")) || (key0 === "endIndex")) || (key0 === "encoding"))){
+        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err11];
+        }
+        else {
+          keep(vErrors, err11);
+        }
+        errors++;
+      }
+    }
+    if(data.numFetched !== undefined){
+      if(!(validate84(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.utxos !== undefined){
+      let data6 = data.utxos;
+      if(Array.isArray(data6)){
+        const len2 = data6.length;
+        for(let i2=0; i2<len2; i2++){
+          if(!(validate78(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
+            if(vErrors === null){
+              vErrors = validate78.errors;
+            }
+            else {
+              for (const e of validate78.errors) keep(vErrors, e);
+            }
+            errors += validate78.errors.length;
+          }
+        }
+      }
+      else {
+        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          keep(vErrors, err12);
+        }
+        errors++;
+      }
+    }
+    if(data.endIndex !== undefined){
+      if(!(validate535(data.endIndex, {instancePath:instancePath+"/endIndex",parentData:data,parentDataProperty:"endIndex",rootData}))){
+        if(vErrors === null){
+          vErrors = validate535.errors;
+        }
+        else {
+          for (const e of validate535.errors) keep(vErrors, e);
+        }
+        errors += validate535.errors.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate80.errors;
+        }
+        else {
+          for (const e of validate80.errors) keep(vErrors, e);
+        }
+        errors += validate80.errors.length;
+      }
+    }
+  }
+  else {
+    const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err13];
+    }
+    else {
+      keep(vErrors, err13);
+    }
+    errors++;
+  }
+  validate540.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetValidatorsAtParams = budgeted(validate547);
+const schema190 = {
+  "type": "object",
+  "properties": {
+    "height": {
+      "title": "PlatformValidatorSetHeight",
+      "anyOf": [
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+        },
+        {
+          "const": "proposed",
+          "x-node-versions": {
+            "since": "v1.11.13"
+          }
+        }
+      ]
+    },
+    "subnetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    }
+  },
+  "required": [
+    "height"
+  ]
+};
+
+function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.height === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.height !== undefined){
+      let data0 = data.height;
+      const _errs2 = errors;
+      let valid1 = false;
+      const _errs3 = errors;
+      if(!(validate65(data0, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+      var _valid0 = _errs3 === errors;
+      valid1 = valid1 || _valid0;
+      if(!valid1){
+        const _errs4 = errors;
+        if("proposed" !== data0){
+          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/height",schemaPath:"#/properties/height/anyOf/1/const",keyword:"const",params:{allowedValue: "proposed"},message:"must be equal to constant"};
+          if(vErrors === null){
+            vErrors = [err1];
+          }
+          else {
+            keep(vErrors, err1);
+          }
+          errors++;
+        }
+        var _valid0 = _errs4 === errors;
+        valid1 = valid1 || _valid0;
+      }
+      if(!valid1){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/height",schemaPath:"#/properties/height/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs2;
+        if(vErrors !== null){
+          if(_errs2){
+            budget.left += Math.max(0, vErrors.length - _errs2);
+            if(_errs2 < vErrors.length) vErrors.length = _errs2;
+          }
+          else {
+            budget.left += vErrors.length;
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if(data.subnetID !== undefined){
+      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate547.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetValidatorsAtResult = budgeted(validate550);
+const schema191 = {
+  "type": "object",
+  "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight at the height. `{}` when the set is empty.",
+  "propertyNames": {
+    "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"
+  },
+  "additionalProperties": {
+    "title": "PlatformValidatorAtHeight",
+    "type": "object",
+    "description": "One validator of the set.",
+    "required": [
+      "publicKey",
+      "weight"
+    ],
+    "additionalProperties": false,
+    "properties": {
+      "publicKey": {
+        "description": "The validator's 48-byte compressed BLS public key as `0x` hex without a checksum, or `null` when it registered none.",
+        "oneOf": [
+          {
+            "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBLSPublicKey"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "weight": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+        "description": "The validator's weight at that height (its stake plus delegations on the Primary Network)."
+      }
+    }
+  }
+};
+
+function validate550(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const _errs1 = errors;
+      if(!(validate160(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
+        if(vErrors === null){
+          vErrors = validate160.errors;
+        }
+        else {
+          for (const e of validate160.errors) keep(vErrors, e);
+        }
+        errors += validate160.errors.length;
+      }
+      var valid0 = _errs1 === errors;
+      if(!valid0){
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+    }
+    for(const key1 in data){
+      let data0 = data[key1];
+      if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+        if(data0.publicKey === undefined){
+          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};
+          if(vErrors === null){
+            vErrors = [err1];
+          }
+          else {
+            keep(vErrors, err1);
+          }
+          errors++;
+        }
+        if(data0.weight === undefined){
+          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            keep(vErrors, err2);
+          }
+          errors++;
+        }
+        for(const key2 in data0){
+          if(!((key2 === "publicKey") || (key2 === "weight"))){
+            const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+            if(vErrors === null){
+              vErrors = [err3];
+            }
+            else {
+              keep(vErrors, err3);
+            }
+            errors++;
+          }
+        }
+        if(data0.publicKey !== undefined){
+          let data1 = data0.publicKey;
+          const _errs7 = errors;
+          let valid3 = false;
+          let passing0 = null;
+          const _errs8 = errors;
+          if(!(validate374(data1, {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",parentData:data0,parentDataProperty:"publicKey",rootData}))){
+            if(vErrors === null){
+              vErrors = validate374.errors;
+            }
+            else {
+              for (const e of validate374.errors) keep(vErrors, e);
+            }
+            errors += validate374.errors.length;
+          }
+          var _valid0 = _errs8 === errors;
+          if(_valid0){
+            valid3 = true;
+            passing0 = 0;
+          }
+          const _errs9 = errors;
+          if(data1 !== null){
+            const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",schemaPath:"#/additionalProperties/properties/publicKey/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+            if(vErrors === null){
+              vErrors = [err4];
+            }
+            else {
+              keep(vErrors, err4);
+            }
+            errors++;
+          }
+          var _valid0 = _errs9 === errors;
+          if(_valid0 && valid3){
+            valid3 = false;
+            passing0 = [passing0, 1];
+          }
+          else {
+            if(_valid0){
+              valid3 = true;
+              passing0 = 1;
+            }
+          }
+          if(!valid3){
+            const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",schemaPath:"#/additionalProperties/properties/publicKey/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+            if(vErrors === null){
+              vErrors = [err5];
+            }
+            else {
+              keep(vErrors, err5);
+            }
+            errors++;
+          }
+          else {
+            errors = _errs7;
+            if(vErrors !== null){
+              if(_errs7){
+                budget.left += Math.max(0, vErrors.length - _errs7);
+                if(_errs7 < vErrors.length) vErrors.length = _errs7;
+              }
+              else {
+                budget.left += vErrors.length;
+                vErrors = null;
+              }
+            }
+          }
+        }
+        if(data0.weight !== undefined){
+          if(!(validate84(data0.weight, {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/weight",parentData:data0,parentDataProperty:"weight",rootData}))){
+            if(vErrors === null){
+              vErrors = validate84.errors;
+            }
+            else {
+              for (const e of validate84.errors) keep(vErrors, e);
+            }
+            errors += validate84.errors.length;
+          }
+        }
+      }
+      else {
+        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err7];
+    }
+    else {
+      keep(vErrors, err7);
+    }
+    errors++;
+  }
+  validate550.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetValidatorFeeConfigParams = budgeted(validate554);
+const schema192 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate554.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetValidatorFeeConfigResult = budgeted(validate555);
+const schema193 = {
+  "type": "object",
+  "required": [
+    "capacity",
+    "target",
+    "minPrice",
+    "excessConversionConstant"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "capacity": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Most L1 validators that can be active at once."
+    },
+    "target": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Number of active L1 validators at which the price stays stable; above it the price rises, below it falls."
+    },
+    "minPrice": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Lowest price, in nAVAX per L1 validator per second."
+    },
+    "excessConversionConstant": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Scales the accumulated excess into the price: price = minPrice · e^(excess / excessConversionConstant)."
+    }
+  }
+};
+
+function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.capacity === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capacity"},message:"must have required property '"+"capacity"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.target === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.minPrice === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minPrice"},message:"must have required property '"+"minPrice"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.excessConversionConstant === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excessConversionConstant"},message:"must have required property '"+"excessConversionConstant"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((((key0 === "capacity") || (key0 === "target")) || (key0 === "minPrice")) || (key0 === "excessConversionConstant"))){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    if(data.capacity !== undefined){
+      if(!(validate110(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.target !== undefined){
+      if(!(validate110(data.target, {instancePath:instancePath+"/target",parentData:data,parentDataProperty:"target",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.minPrice !== undefined){
+      if(!(validate110(data.minPrice, {instancePath:instancePath+"/minPrice",parentData:data,parentDataProperty:"minPrice",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.excessConversionConstant !== undefined){
+      if(!(validate110(data.excessConversionConstant, {instancePath:instancePath+"/excessConversionConstant",parentData:data,parentDataProperty:"excessConversionConstant",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+  }
+  else {
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  validate555.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetValidatorFeeStateParams = budgeted(validate560);
+const schema194 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate560.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformGetValidatorFeeStateResult = budgeted(validate561);
+const schema195 = {
+  "type": "object",
+  "required": [
+    "excess",
+    "price",
+    "timestamp"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "excess": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Validator-seconds above the target, accumulated over time; it drives the price."
+    },
+    "price": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Current price, in nAVAX per L1 validator per second."
+    },
+    "timestamp": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
+      "description": "Chain time at which this state holds (RFC 3339, node's local offset)."
+    }
+  }
+};
+
+function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.excess === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excess"},message:"must have required property '"+"excess"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.price === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "price"},message:"must have required property '"+"price"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.timestamp === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(((key0 === "excess") || (key0 === "price")) || (key0 === "timestamp"))){
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.excess !== undefined){
+      if(!(validate110(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.price !== undefined){
+      if(!(validate110(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.timestamp !== undefined){
+      if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+        if(vErrors === null){
+          vErrors = validate92.errors;
+        }
+        else {
+          for (const e of validate92.errors) keep(vErrors, e);
+        }
+        errors += validate92.errors.length;
+      }
+    }
+  }
+  else {
+    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  validate561.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformIssueTxParams = budgeted(validate565);
+const schema196 = {
+  "type": "object",
+  "properties": {
+    "tx": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+    }
+  },
+  "required": [
+    "tx"
+  ]
+};
+
+function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.tx === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.tx !== undefined){
+      if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(vErrors === null){
+          vErrors = validate78.errors;
+        }
+        else {
+          for (const e of validate78.errors) keep(vErrors, e);
+        }
+        errors += validate78.errors.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate71.errors;
+        }
+        else {
+          for (const e of validate71.errors) keep(vErrors, e);
+        }
+        errors += validate71.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate565.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformIssueTxResult = budgeted(validate568);
+const schema197 = {
+  "type": "object",
+  "required": [
+    "txID"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "ID of the issued transaction (SHA-256 of its signed bytes)."
+    }
+  }
+};
+
+function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "txID")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate568.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformSampleValidatorsParams = budgeted(validate570);
+const schema198 = {
+  "type": "object",
+  "properties": {
+    "size": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint16Param"
+    },
+    "subnetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    }
+  },
+  "required": [
+    "size"
+  ]
+};
+const schema199 = {
+  "description": "An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 65535, fail to decode.",
+  "anyOf": [
+    {
+      "type": "string",
+      "pattern": "^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$"
+    },
+    {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 65535
+    }
+  ]
+};
+const pattern26 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$", "u");
+
+function validate571(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if(typeof data === "string"){
+    if(!pattern26.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs3 = errors;
+    if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if((typeof data == "number") && (isFinite(data))){
+      if(data > 65535 || isNaN(data)){
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+      if(data < 0 || isNaN(data)){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid0 = _errs3 === errors;
+    valid0 = valid0 || _valid0;
+  }
+  if(!valid0){
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        budget.left += Math.max(0, vErrors.length - _errs0);
+        if(_errs0 < vErrors.length) vErrors.length = _errs0;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+  }
+  validate571.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.size === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.size !== undefined){
+      if(!(validate571(data.size, {instancePath:instancePath+"/size",parentData:data,parentDataProperty:"size",rootData}))){
+        if(vErrors === null){
+          vErrors = validate571.errors;
+        }
+        else {
+          for (const e of validate571.errors) keep(vErrors, e);
+        }
+        errors += validate571.errors.length;
+      }
+    }
+    if(data.subnetID !== undefined){
+      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate570.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformSampleValidatorsResult = budgeted(validate574);
+const schema200 = {
+  "type": "object",
+  "required": [
+    "validators"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "validators": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"
+      },
+      "description": "The sampled validators' node IDs, without duplicates, sorted by their bytes; `[]` for a size of 0."
+    }
+  }
+};
+
+function validate574(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.validators === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validators"},message:"must have required property '"+"validators"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "validators")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.validators !== undefined){
+      let data0 = data.validators;
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate160(data0[i0], {instancePath:instancePath+"/validators/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate160.errors;
+            }
+            else {
+              for (const e of validate160.errors) keep(vErrors, e);
+            }
+            errors += validate160.errors.length;
+          }
+        }
+      }
+      else {
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/validators",schemaPath:"#/properties/validators/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate574.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformValidatedByParams = budgeted(validate576);
+const schema201 = {
+  "type": "object",
+  "properties": {
+    "blockchainID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    }
+  },
+  "required": [
+    "blockchainID"
+  ]
+};
+
+function validate576(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.blockchainID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainID"},message:"must have required property '"+"blockchainID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.blockchainID !== undefined){
+      if(!(validate30(data.blockchainID, {instancePath:instancePath+"/blockchainID",parentData:data,parentDataProperty:"blockchainID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate576.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformValidatedByResult = budgeted(validate578);
+const schema202 = {
+  "type": "object",
+  "required": [
+    "subnetID"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "subnetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The Subnet that validates the blockchain; the all-zero ID `11111111111111111111111111111111LpoYY` for the Primary Network."
+    }
+  }
+};
+
+function validate578(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.subnetID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "subnetID")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.subnetID !== undefined){
+      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate578.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformValidatesParams = budgeted(validate580);
+const schema203 = {
+  "type": "object",
+  "properties": {
+    "subnetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    }
+  },
+  "required": [
+    "subnetID"
+  ]
+};
+
+function validate580(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.subnetID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.subnetID !== undefined){
+      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate580.errors = vErrors;
+  return errors === 0;
+}
+
+export const validatePlatformValidatesResult = budgeted(validate582);
+const schema204 = {
+  "type": "object",
+  "required": [
+    "blockchainIDs"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "blockchainIDs": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+      },
+      "description": "The blockchains the Subnet validates, `[]` when it has none."
+    }
+  }
+};
+
+function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.blockchainIDs === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainIDs"},message:"must have required property '"+"blockchainIDs"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "blockchainIDs")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.blockchainIDs !== undefined){
+      let data0 = data.blockchainIDs;
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate30(data0[i0], {instancePath:instancePath+"/blockchainIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate30.errors;
+            }
+            else {
+              for (const e of validate30.errors) keep(vErrors, e);
+            }
+            errors += validate30.errors.length;
+          }
+        }
+      }
+      else {
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchainIDs",schemaPath:"#/properties/blockchainIDs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate582.errors = vErrors;
+  return errors === 0;
+}
+const balanceKey = writeString("balance") + ':';
+function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
-function c_Uint64(v) { return f0(v); }
-const k1 = writeString("unlocked") + ':';
-const k2 = writeString("lockedStakeable") + ':';
-const k3 = writeString("lockedNotStakeable") + ':';
-const k4 = writeString("balances") + ':';
-function f1(v) {
+function uint64Json(v) { return stringJson(v); }
+const unlockedKey = writeString("unlocked") + ':';
+const lockedStakeableKey = writeString("lockedStakeable") + ':';
+const lockedNotStakeableKey = writeString("lockedNotStakeable") + ':';
+const balancesKey = writeString("balances") + ':';
+function platformBalanceMapFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -24,26 +11624,26 @@ function f1(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = c_Uint64(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = uint64Json(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-function c_PlatformBalanceMap(v) { return f1(v); }
-const k5 = writeString("unlockeds") + ':';
-const k6 = writeString("lockedStakeables") + ':';
-const k7 = writeString("lockedNotStakeables") + ':';
-const k8 = writeString("utxoIDs") + ':';
-const k9 = writeString("txID") + ':';
-function c_ID(v) { return f0(v); }
-const k10 = writeString("outputIndex") + ':';
-function f2(v) {
+function platformBalanceMapJson(v) { return platformBalanceMapFieldsJson(v); }
+const unlockedsKey = writeString("unlockeds") + ':';
+const lockedStakeablesKey = writeString("lockedStakeables") + ':';
+const lockedNotStakeablesKey = writeString("lockedNotStakeables") + ':';
+const utxoIDsKey = writeString("utxoIDs") + ':';
+const txIDKey = writeString("txID") + ':';
+function iDJson(v) { return stringJson(v); }
+const outputIndexKey = writeString("outputIndex") + ':';
+function numberJson(v) {
   return typeof v === 'number' ? (Number.isFinite(v) ? '' + v : 'null') : undefined;
 }
-function c_BareUint64(v) { return f2(v); }
-function f3(v) {
+function bareUint64Json(v) { return numberJson(v); }
+function uTXOIDFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -54,8 +11654,8 @@ function f3(v) {
     let key;
     let s;
     switch (k) {
-      case "txID": key = k9; s = c_ID(x); break;
-      case "outputIndex": key = k10; s = c_BareUint64(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
+      case "outputIndex": key = outputIndexKey; s = bareUint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -63,28 +11663,28 @@ function f3(v) {
   }
   return out + '}';
 }
-function c_UTXOID(v) { return f3(v); }
-function f4(v) {
+function uTXOIDJson(v) { return uTXOIDFieldsJson(v); }
+function uTXOIDListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_UTXOID(x);
+    const s = x === undefined ? 'null' : uTXOIDJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f5(v) {
+function nullJson(v) {
   return v === null ? 'null' : undefined;
 }
-function f6(v) {
+function platformGetBalanceResultUtxoIDsJson(v) {
   let s;
-  if ((s = f4(v)) !== undefined) return s;
-  if ((s = f5(v)) !== undefined) return s;
+  if ((s = uTXOIDListJson(v)) !== undefined) return s;
+  if ((s = nullJson(v)) !== undefined) return s;
   return undefined;
 }
-function f7(v) {
+function platformGetBalanceResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -95,15 +11695,15 @@ function f7(v) {
     let key;
     let s;
     switch (k) {
-      case "balance": key = k0; s = c_Uint64(x); break;
-      case "unlocked": key = k1; s = c_Uint64(x); break;
-      case "lockedStakeable": key = k2; s = c_Uint64(x); break;
-      case "lockedNotStakeable": key = k3; s = c_Uint64(x); break;
-      case "balances": key = k4; s = c_PlatformBalanceMap(x); break;
-      case "unlockeds": key = k5; s = c_PlatformBalanceMap(x); break;
-      case "lockedStakeables": key = k6; s = c_PlatformBalanceMap(x); break;
-      case "lockedNotStakeables": key = k7; s = c_PlatformBalanceMap(x); break;
-      case "utxoIDs": key = k8; s = f6(x); break;
+      case "balance": key = balanceKey; s = uint64Json(x); break;
+      case "unlocked": key = unlockedKey; s = uint64Json(x); break;
+      case "lockedStakeable": key = lockedStakeableKey; s = uint64Json(x); break;
+      case "lockedNotStakeable": key = lockedNotStakeableKey; s = uint64Json(x); break;
+      case "balances": key = balancesKey; s = platformBalanceMapJson(x); break;
+      case "unlockeds": key = unlockedsKey; s = platformBalanceMapJson(x); break;
+      case "lockedStakeables": key = lockedStakeablesKey; s = platformBalanceMapJson(x); break;
+      case "lockedNotStakeables": key = lockedNotStakeablesKey; s = platformBalanceMapJson(x); break;
+      case "utxoIDs": key = utxoIDsKey; s = platformGetBalanceResultUtxoIDsJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -111,12 +11711,12 @@ function f7(v) {
   }
   return out + '}';
 }
-const k11 = writeString("blockchains") + ':';
-const k12 = writeString("id") + ':';
-const k13 = writeString("name") + ':';
-const k14 = writeString("subnetID") + ':';
-const k15 = writeString("vmID") + ':';
-function f8(v) {
+const blockchainsKey = writeString("blockchains") + ':';
+const idKey = writeString("id") + ':';
+const nameKey = writeString("name") + ':';
+const subnetIDKey = writeString("subnetID") + ':';
+const vmIDKey = writeString("vmID") + ':';
+function platformGetBlockchainsResultBlockchainsItemJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -127,10 +11727,10 @@ function f8(v) {
     let key;
     let s;
     switch (k) {
-      case "id": key = k12; s = c_ID(x); break;
-      case "name": key = k13; s = f0(x); break;
-      case "subnetID": key = k14; s = c_ID(x); break;
-      case "vmID": key = k15; s = c_ID(x); break;
+      case "id": key = idKey; s = iDJson(x); break;
+      case "name": key = nameKey; s = stringJson(x); break;
+      case "subnetID": key = subnetIDKey; s = iDJson(x); break;
+      case "vmID": key = vmIDKey; s = iDJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -138,18 +11738,18 @@ function f8(v) {
   }
   return out + '}';
 }
-function f9(v) {
+function platformGetBlockchainsResultBlockchainsItemListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : f8(x);
+    const s = x === undefined ? 'null' : platformGetBlockchainsResultBlockchainsItemJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f10(v) {
+function platformGetBlockchainsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -160,7 +11760,7 @@ function f10(v) {
     let key;
     let s;
     switch (k) {
-      case "blockchains": key = k11; s = f9(x); break;
+      case "blockchains": key = blockchainsKey; s = platformGetBlockchainsResultBlockchainsItemListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -168,8 +11768,8 @@ function f10(v) {
   }
   return out + '}';
 }
-const k16 = writeString("status") + ':';
-function f11(v) {
+const statusKey = writeString("status") + ':';
+function platformGetBlockchainStatusResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -180,7 +11780,7 @@ function f11(v) {
     let key;
     let s;
     switch (k) {
-      case "status": key = k16; s = f0(x); break;
+      case "status": key = statusKey; s = stringJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -188,9 +11788,9 @@ function f11(v) {
   }
   return out + '}';
 }
-const k17 = writeString("supply") + ':';
-const k18 = writeString("height") + ':';
-function f12(v) {
+const supplyKey = writeString("supply") + ':';
+const heightKey = writeString("height") + ':';
+function platformGetCurrentSupplyResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -201,8 +11801,8 @@ function f12(v) {
     let key;
     let s;
     switch (k) {
-      case "supply": key = k17; s = c_Uint64(x); break;
-      case "height": key = k18; s = c_Uint64(x); break;
+      case "supply": key = supplyKey; s = uint64Json(x); break;
+      case "height": key = heightKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -210,20 +11810,20 @@ function f12(v) {
   }
   return out + '}';
 }
-const k19 = writeString("validators") + ':';
-function c_PlatformCurrentValidator(v) { return writeScalar(v); }
-function f13(v) {
+const validatorsKey = writeString("validators") + ':';
+function platformCurrentValidatorJson(v) { return writeScalar(v); }
+function platformCurrentValidatorListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_PlatformCurrentValidator(x);
+    const s = x === undefined ? 'null' : platformCurrentValidatorJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f14(v) {
+function platformGetCurrentValidatorsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -234,7 +11834,7 @@ function f14(v) {
     let key;
     let s;
     switch (k) {
-      case "validators": key = k19; s = f13(x); break;
+      case "validators": key = validatorsKey; s = platformCurrentValidatorListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -242,24 +11842,24 @@ function f14(v) {
   }
   return out + '}';
 }
-const k20 = writeString("weights") + ':';
-function f15(v) {
+const weightsKey = writeString("weights") + ':';
+function bareUint64ListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_BareUint64(x);
+    const s = x === undefined ? 'null' : bareUint64Json(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-const k21 = writeString("maxCapacity") + ':';
-const k22 = writeString("maxPerSecond") + ':';
-const k23 = writeString("targetPerSecond") + ':';
-const k24 = writeString("minPrice") + ':';
-const k25 = writeString("excessConversionConstant") + ':';
-function f16(v) {
+const maxCapacityKey = writeString("maxCapacity") + ':';
+const maxPerSecondKey = writeString("maxPerSecond") + ':';
+const targetPerSecondKey = writeString("targetPerSecond") + ':';
+const minPriceKey = writeString("minPrice") + ':';
+const excessConversionConstantKey = writeString("excessConversionConstant") + ':';
+function platformGetFeeConfigResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -270,12 +11870,12 @@ function f16(v) {
     let key;
     let s;
     switch (k) {
-      case "weights": key = k20; s = f15(x); break;
-      case "maxCapacity": key = k21; s = c_BareUint64(x); break;
-      case "maxPerSecond": key = k22; s = c_BareUint64(x); break;
-      case "targetPerSecond": key = k23; s = c_BareUint64(x); break;
-      case "minPrice": key = k24; s = c_BareUint64(x); break;
-      case "excessConversionConstant": key = k25; s = c_BareUint64(x); break;
+      case "weights": key = weightsKey; s = bareUint64ListJson(x); break;
+      case "maxCapacity": key = maxCapacityKey; s = bareUint64Json(x); break;
+      case "maxPerSecond": key = maxPerSecondKey; s = bareUint64Json(x); break;
+      case "targetPerSecond": key = targetPerSecondKey; s = bareUint64Json(x); break;
+      case "minPrice": key = minPriceKey; s = bareUint64Json(x); break;
+      case "excessConversionConstant": key = excessConversionConstantKey; s = bareUint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -283,12 +11883,12 @@ function f16(v) {
   }
   return out + '}';
 }
-const k26 = writeString("capacity") + ':';
-const k27 = writeString("excess") + ':';
-const k28 = writeString("price") + ':';
-const k29 = writeString("timestamp") + ':';
-function c_Time(v) { return f0(v); }
-function f17(v) {
+const capacityKey = writeString("capacity") + ':';
+const excessKey = writeString("excess") + ':';
+const priceKey = writeString("price") + ':';
+const timestampKey = writeString("timestamp") + ':';
+function timeJson(v) { return stringJson(v); }
+function platformGetFeeStateResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -299,10 +11899,10 @@ function f17(v) {
     let key;
     let s;
     switch (k) {
-      case "capacity": key = k26; s = c_BareUint64(x); break;
-      case "excess": key = k27; s = c_BareUint64(x); break;
-      case "price": key = k28; s = c_BareUint64(x); break;
-      case "timestamp": key = k29; s = c_Time(x); break;
+      case "capacity": key = capacityKey; s = bareUint64Json(x); break;
+      case "excess": key = excessKey; s = bareUint64Json(x); break;
+      case "price": key = priceKey; s = bareUint64Json(x); break;
+      case "timestamp": key = timestampKey; s = timeJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -310,7 +11910,7 @@ function f17(v) {
   }
   return out + '}';
 }
-function f18(v) {
+function platformHeightFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -321,7 +11921,7 @@ function f18(v) {
     let key;
     let s;
     switch (k) {
-      case "height": key = k18; s = c_Uint64(x); break;
+      case "height": key = heightKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -329,33 +11929,33 @@ function f18(v) {
   }
   return out + '}';
 }
-function c_PlatformHeight(v) { return f18(v); }
-const k30 = writeString("nodeID") + ':';
-function c_NodeID(v) { return f0(v); }
-const k31 = writeString("weight") + ':';
-const k32 = writeString("startTime") + ':';
-function c_UnixTime(v) { return c_Uint64(v); }
-const k33 = writeString("validationID") + ':';
-const k34 = writeString("publicKey") + ':';
-function c_PlatformBLSPublicKey(v) { return f0(v); }
-const k35 = writeString("remainingBalanceOwner") + ':';
-const k36 = writeString("locktime") + ':';
-const k37 = writeString("threshold") + ':';
-function c_Uint32(v) { return f0(v); }
-const k38 = writeString("addresses") + ':';
-function c_Address(v) { return f0(v); }
-function f19(v) {
+function platformHeightJson(v) { return platformHeightFieldsJson(v); }
+const nodeIDKey = writeString("nodeID") + ':';
+function nodeIDJson(v) { return stringJson(v); }
+const weightKey = writeString("weight") + ':';
+const startTimeKey = writeString("startTime") + ':';
+function unixTimeJson(v) { return uint64Json(v); }
+const validationIDKey = writeString("validationID") + ':';
+const publicKeyKey = writeString("publicKey") + ':';
+function platformBLSPublicKeyJson(v) { return stringJson(v); }
+const remainingBalanceOwnerKey = writeString("remainingBalanceOwner") + ':';
+const locktimeKey = writeString("locktime") + ':';
+const thresholdKey = writeString("threshold") + ':';
+function uint32Json(v) { return stringJson(v); }
+const addressesKey = writeString("addresses") + ':';
+function addressJson(v) { return stringJson(v); }
+function addressListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_Address(x);
+    const s = x === undefined ? 'null' : addressJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f20(v) {
+function outputOwnersFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -366,9 +11966,9 @@ function f20(v) {
     let key;
     let s;
     switch (k) {
-      case "locktime": key = k36; s = c_Uint64(x); break;
-      case "threshold": key = k37; s = c_Uint32(x); break;
-      case "addresses": key = k38; s = f19(x); break;
+      case "locktime": key = locktimeKey; s = uint64Json(x); break;
+      case "threshold": key = thresholdKey; s = uint32Json(x); break;
+      case "addresses": key = addressesKey; s = addressListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -376,10 +11976,10 @@ function f20(v) {
   }
   return out + '}';
 }
-function c_OutputOwners(v) { return f20(v); }
-const k39 = writeString("deactivationOwner") + ':';
-const k40 = writeString("minNonce") + ':';
-function f21(v) {
+function outputOwnersJson(v) { return outputOwnersFieldsJson(v); }
+const deactivationOwnerKey = writeString("deactivationOwner") + ':';
+const minNonceKey = writeString("minNonce") + ':';
+function platformGetL1ValidatorResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -390,17 +11990,17 @@ function f21(v) {
     let key;
     let s;
     switch (k) {
-      case "nodeID": key = k30; s = c_NodeID(x); break;
-      case "weight": key = k31; s = c_Uint64(x); break;
-      case "startTime": key = k32; s = c_UnixTime(x); break;
-      case "validationID": key = k33; s = c_ID(x); break;
-      case "publicKey": key = k34; s = c_PlatformBLSPublicKey(x); break;
-      case "remainingBalanceOwner": key = k35; s = c_OutputOwners(x); break;
-      case "deactivationOwner": key = k39; s = c_OutputOwners(x); break;
-      case "minNonce": key = k40; s = c_Uint64(x); break;
-      case "balance": key = k0; s = c_Uint64(x); break;
-      case "subnetID": key = k14; s = c_ID(x); break;
-      case "height": key = k18; s = c_Uint64(x); break;
+      case "nodeID": key = nodeIDKey; s = nodeIDJson(x); break;
+      case "weight": key = weightKey; s = uint64Json(x); break;
+      case "startTime": key = startTimeKey; s = unixTimeJson(x); break;
+      case "validationID": key = validationIDKey; s = iDJson(x); break;
+      case "publicKey": key = publicKeyKey; s = platformBLSPublicKeyJson(x); break;
+      case "remainingBalanceOwner": key = remainingBalanceOwnerKey; s = outputOwnersJson(x); break;
+      case "deactivationOwner": key = deactivationOwnerKey; s = outputOwnersJson(x); break;
+      case "minNonce": key = minNonceKey; s = uint64Json(x); break;
+      case "balance": key = balanceKey; s = uint64Json(x); break;
+      case "subnetID": key = subnetIDKey; s = iDJson(x); break;
+      case "height": key = heightKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -408,9 +12008,9 @@ function f21(v) {
   }
   return out + '}';
 }
-const k41 = writeString("minValidatorStake") + ':';
-const k42 = writeString("minDelegatorStake") + ':';
-function f22(v) {
+const minValidatorStakeKey = writeString("minValidatorStake") + ':';
+const minDelegatorStakeKey = writeString("minDelegatorStake") + ':';
+function platformGetMinStakeResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -421,8 +12021,8 @@ function f22(v) {
     let key;
     let s;
     switch (k) {
-      case "minValidatorStake": key = k41; s = c_Uint64(x); break;
-      case "minDelegatorStake": key = k42; s = c_Uint64(x); break;
+      case "minValidatorStake": key = minValidatorStakeKey; s = uint64Json(x); break;
+      case "minDelegatorStake": key = minDelegatorStakeKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -430,8 +12030,8 @@ function f22(v) {
   }
   return out + '}';
 }
-const k43 = writeString("assetID") + ':';
-function f23(v) {
+const assetIDKey = writeString("assetID") + ':';
+function platformGetStakingAssetIDResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -442,7 +12042,7 @@ function f23(v) {
     let key;
     let s;
     switch (k) {
-      case "assetID": key = k43; s = c_ID(x); break;
+      case "assetID": key = assetIDKey; s = iDJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -450,17 +12050,17 @@ function f23(v) {
   }
   return out + '}';
 }
-const k44 = writeString("isPermissioned") + ':';
-function f24(v) {
+const isPermissionedKey = writeString("isPermissioned") + ':';
+function booleanJson(v) {
   return v === true ? 'true' : v === false ? 'false' : undefined;
 }
-const k45 = writeString("controlKeys") + ':';
-const k46 = writeString("subnetTransformationTxID") + ':';
-const k47 = writeString("conversionID") + ':';
-const k48 = writeString("managerChainID") + ':';
-const k49 = writeString("managerAddress") + ':';
-function c_NullableHexNoChecksum(v) { return writeScalar(v); }
-function f25(v) {
+const controlKeysKey = writeString("controlKeys") + ':';
+const subnetTransformationTxIDKey = writeString("subnetTransformationTxID") + ':';
+const conversionIDKey = writeString("conversionID") + ':';
+const managerChainIDKey = writeString("managerChainID") + ':';
+const managerAddressKey = writeString("managerAddress") + ':';
+function nullableHexNoChecksumJson(v) { return writeScalar(v); }
+function platformGetSubnetResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -471,14 +12071,14 @@ function f25(v) {
     let key;
     let s;
     switch (k) {
-      case "isPermissioned": key = k44; s = f24(x); break;
-      case "controlKeys": key = k45; s = f19(x); break;
-      case "threshold": key = k37; s = c_Uint32(x); break;
-      case "locktime": key = k36; s = c_Uint64(x); break;
-      case "subnetTransformationTxID": key = k46; s = c_ID(x); break;
-      case "conversionID": key = k47; s = c_ID(x); break;
-      case "managerChainID": key = k48; s = c_ID(x); break;
-      case "managerAddress": key = k49; s = c_NullableHexNoChecksum(x); break;
+      case "isPermissioned": key = isPermissionedKey; s = booleanJson(x); break;
+      case "controlKeys": key = controlKeysKey; s = addressListJson(x); break;
+      case "threshold": key = thresholdKey; s = uint32Json(x); break;
+      case "locktime": key = locktimeKey; s = uint64Json(x); break;
+      case "subnetTransformationTxID": key = subnetTransformationTxIDKey; s = iDJson(x); break;
+      case "conversionID": key = conversionIDKey; s = iDJson(x); break;
+      case "managerChainID": key = managerChainIDKey; s = iDJson(x); break;
+      case "managerAddress": key = managerAddressKey; s = nullableHexNoChecksumJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -486,8 +12086,8 @@ function f25(v) {
   }
   return out + '}';
 }
-const k50 = writeString("subnets") + ':';
-function f26(v) {
+const subnetsKey = writeString("subnets") + ':';
+function platformGetSubnetsResultSubnetsItemJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -498,9 +12098,9 @@ function f26(v) {
     let key;
     let s;
     switch (k) {
-      case "id": key = k12; s = c_ID(x); break;
-      case "controlKeys": key = k45; s = f19(x); break;
-      case "threshold": key = k37; s = c_Uint32(x); break;
+      case "id": key = idKey; s = iDJson(x); break;
+      case "controlKeys": key = controlKeysKey; s = addressListJson(x); break;
+      case "threshold": key = thresholdKey; s = uint32Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -508,24 +12108,24 @@ function f26(v) {
   }
   return out + '}';
 }
-function f27(v) {
+function platformGetSubnetsResultSubnetsItemListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : f26(x);
+    const s = x === undefined ? 'null' : platformGetSubnetsResultSubnetsItemJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f28(v) {
+function platformGetSubnetsResultSubnetsJson(v) {
   let s;
-  if ((s = f27(v)) !== undefined) return s;
-  if ((s = f5(v)) !== undefined) return s;
+  if ((s = platformGetSubnetsResultSubnetsItemListJson(v)) !== undefined) return s;
+  if ((s = nullJson(v)) !== undefined) return s;
   return undefined;
 }
-function f29(v) {
+function platformGetSubnetsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -536,7 +12136,7 @@ function f29(v) {
     let key;
     let s;
     switch (k) {
-      case "subnets": key = k50; s = f28(x); break;
+      case "subnets": key = subnetsKey; s = platformGetSubnetsResultSubnetsJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -544,7 +12144,7 @@ function f29(v) {
   }
   return out + '}';
 }
-function f30(v) {
+function platformGetTimestampResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -555,7 +12155,7 @@ function f30(v) {
     let key;
     let s;
     switch (k) {
-      case "timestamp": key = k29; s = c_Time(x); break;
+      case "timestamp": key = timestampKey; s = timeJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -563,8 +12163,8 @@ function f30(v) {
   }
   return out + '}';
 }
-const k51 = writeString("stake") + ':';
-function f31(v) {
+const stakeKey = writeString("stake") + ':';
+function platformGetTotalStakeResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -575,8 +12175,8 @@ function f31(v) {
     let key;
     let s;
     switch (k) {
-      case "stake": key = k51; s = c_Uint64(x); break;
-      case "weight": key = k31; s = c_Uint64(x); break;
+      case "stake": key = stakeKey; s = uint64Json(x); break;
+      case "weight": key = weightKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -584,8 +12184,8 @@ function f31(v) {
   }
   return out + '}';
 }
-function c_UTXOPage(v) { return writeScalar(v); }
-function f32(v) {
+function uTXOPageJson(v) { return writeScalar(v); }
+function platformGetValidatorsAtResultValueJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -596,8 +12196,8 @@ function f32(v) {
     let key;
     let s;
     switch (k) {
-      case "publicKey": key = k34; s = writeScalar(x); break;
-      case "weight": key = k31; s = c_Uint64(x); break;
+      case "publicKey": key = publicKeyKey; s = writeScalar(x); break;
+      case "weight": key = weightKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -605,7 +12205,7 @@ function f32(v) {
   }
   return out + '}';
 }
-function f33(v) {
+function platformGetValidatorsAtResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -616,15 +12216,15 @@ function f33(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = f32(x);
+      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = platformGetValidatorsAtResultValueJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
   }
   return out + '}';
 }
-const k52 = writeString("target") + ':';
-function f34(v) {
+const targetKey = writeString("target") + ':';
+function platformGetValidatorFeeConfigResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -635,10 +12235,10 @@ function f34(v) {
     let key;
     let s;
     switch (k) {
-      case "capacity": key = k26; s = c_BareUint64(x); break;
-      case "target": key = k52; s = c_BareUint64(x); break;
-      case "minPrice": key = k24; s = c_BareUint64(x); break;
-      case "excessConversionConstant": key = k25; s = c_BareUint64(x); break;
+      case "capacity": key = capacityKey; s = bareUint64Json(x); break;
+      case "target": key = targetKey; s = bareUint64Json(x); break;
+      case "minPrice": key = minPriceKey; s = bareUint64Json(x); break;
+      case "excessConversionConstant": key = excessConversionConstantKey; s = bareUint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -646,7 +12246,7 @@ function f34(v) {
   }
   return out + '}';
 }
-function f35(v) {
+function platformGetValidatorFeeStateResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -657,9 +12257,9 @@ function f35(v) {
     let key;
     let s;
     switch (k) {
-      case "excess": key = k27; s = c_BareUint64(x); break;
-      case "price": key = k28; s = c_BareUint64(x); break;
-      case "timestamp": key = k29; s = c_Time(x); break;
+      case "excess": key = excessKey; s = bareUint64Json(x); break;
+      case "price": key = priceKey; s = bareUint64Json(x); break;
+      case "timestamp": key = timestampKey; s = timeJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -667,7 +12267,7 @@ function f35(v) {
   }
   return out + '}';
 }
-function f36(v) {
+function platformIssueTxResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -678,7 +12278,7 @@ function f36(v) {
     let key;
     let s;
     switch (k) {
-      case "txID": key = k9; s = c_ID(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -686,18 +12286,18 @@ function f36(v) {
   }
   return out + '}';
 }
-function f37(v) {
+function nodeIDListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_NodeID(x);
+    const s = x === undefined ? 'null' : nodeIDJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f38(v) {
+function platformSampleValidatorsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -708,7 +12308,7 @@ function f38(v) {
     let key;
     let s;
     switch (k) {
-      case "validators": key = k19; s = f37(x); break;
+      case "validators": key = validatorsKey; s = nodeIDListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -716,7 +12316,7 @@ function f38(v) {
   }
   return out + '}';
 }
-function f39(v) {
+function platformValidatedByResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -727,7 +12327,7 @@ function f39(v) {
     let key;
     let s;
     switch (k) {
-      case "subnetID": key = k14; s = c_ID(x); break;
+      case "subnetID": key = subnetIDKey; s = iDJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -735,19 +12335,19 @@ function f39(v) {
   }
   return out + '}';
 }
-const k53 = writeString("blockchainIDs") + ':';
-function f40(v) {
+const blockchainIDsKey = writeString("blockchainIDs") + ':';
+function iDListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_ID(x);
+    const s = x === undefined ? 'null' : iDJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f41(v) {
+function platformValidatesResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -758,7 +12358,7 @@ function f41(v) {
     let key;
     let s;
     switch (k) {
-      case "blockchainIDs": key = k53; s = f40(x); break;
+      case "blockchainIDs": key = blockchainIDsKey; s = iDListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -766,33 +12366,33 @@ function f41(v) {
   }
   return out + '}';
 }
-export const writePlatformGetBalanceResult = f7;
+export const writePlatformGetBalanceResult = platformGetBalanceResultJson;
 export const writePlatformGetBlockResult = writeScalar;
 export const writePlatformGetBlockByHeightResult = writeScalar;
-export const writePlatformGetBlockchainsResult = f10;
-export const writePlatformGetBlockchainStatusResult = f11;
-export const writePlatformGetCurrentSupplyResult = f12;
-export const writePlatformGetCurrentValidatorsResult = f14;
-export const writePlatformGetFeeConfigResult = f16;
-export const writePlatformGetFeeStateResult = f17;
-export const writePlatformGetHeightResult = c_PlatformHeight;
-export const writePlatformGetL1ValidatorResult = f21;
-export const writePlatformGetProposedHeightResult = c_PlatformHeight;
-export const writePlatformGetMinStakeResult = f22;
+export const writePlatformGetBlockchainsResult = platformGetBlockchainsResultJson;
+export const writePlatformGetBlockchainStatusResult = platformGetBlockchainStatusResultJson;
+export const writePlatformGetCurrentSupplyResult = platformGetCurrentSupplyResultJson;
+export const writePlatformGetCurrentValidatorsResult = platformGetCurrentValidatorsResultJson;
+export const writePlatformGetFeeConfigResult = platformGetFeeConfigResultJson;
+export const writePlatformGetFeeStateResult = platformGetFeeStateResultJson;
+export const writePlatformGetHeightResult = platformHeightJson;
+export const writePlatformGetL1ValidatorResult = platformGetL1ValidatorResultJson;
+export const writePlatformGetProposedHeightResult = platformHeightJson;
+export const writePlatformGetMinStakeResult = platformGetMinStakeResultJson;
 export const writePlatformGetRewardUTXOsResult = writeScalar;
 export const writePlatformGetStakeResult = writeScalar;
-export const writePlatformGetStakingAssetIDResult = f23;
-export const writePlatformGetSubnetResult = f25;
-export const writePlatformGetSubnetsResult = f29;
-export const writePlatformGetTimestampResult = f30;
-export const writePlatformGetTotalStakeResult = f31;
+export const writePlatformGetStakingAssetIDResult = platformGetStakingAssetIDResultJson;
+export const writePlatformGetSubnetResult = platformGetSubnetResultJson;
+export const writePlatformGetSubnetsResult = platformGetSubnetsResultJson;
+export const writePlatformGetTimestampResult = platformGetTimestampResultJson;
+export const writePlatformGetTotalStakeResult = platformGetTotalStakeResultJson;
 export const writePlatformGetTxResult = writeScalar;
 export const writePlatformGetTxStatusResult = writeScalar;
-export const writePlatformGetUTXOsResult = c_UTXOPage;
-export const writePlatformGetValidatorsAtResult = f33;
-export const writePlatformGetValidatorFeeConfigResult = f34;
-export const writePlatformGetValidatorFeeStateResult = f35;
-export const writePlatformIssueTxResult = f36;
-export const writePlatformSampleValidatorsResult = f38;
-export const writePlatformValidatedByResult = f39;
-export const writePlatformValidatesResult = f41;
+export const writePlatformGetUTXOsResult = uTXOPageJson;
+export const writePlatformGetValidatorsAtResult = platformGetValidatorsAtResultJson;
+export const writePlatformGetValidatorFeeConfigResult = platformGetValidatorFeeConfigResultJson;
+export const writePlatformGetValidatorFeeStateResult = platformGetValidatorFeeStateResultJson;
+export const writePlatformIssueTxResult = platformIssueTxResultJson;
+export const writePlatformSampleValidatorsResult = platformSampleValidatorsResultJson;
+export const writePlatformValidatedByResult = platformValidatedByResultJson;
+export const writePlatformValidatesResult = platformValidatesResultJson;

@@ -3,35 +3,5631 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateAvmGetAddressTxsParams = budgeted(validate584);const schema205 = {"type":"object","properties":{"address":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AddressOrShortID"},"assetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmAssetIDOrAlias"},"cursor":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"},"pageSize":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"}},"required":["address","assetID"]};const schema186 = {"description":"An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.","anyOf":[{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"},{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ShortID"}]};const schema57 = {"type":"string","format":"avax-address","pattern":"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$","description":"A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."};const formats8 = formats["avax-address"];const pattern12 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern12.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats8.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-address"},message:"must match format \""+"avax-address"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate103.errors = vErrors;return errors === 0;}const schema187 = {"type":"string","format":"avax-short-id","pattern":"^[1-9A-HJ-NP-Za-km-z]{20,40}$","description":"A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."};const formats12 = formats["avax-short-id"];const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern25.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats12.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-short-id"},message:"must match format \""+"avax-short-id"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate531.errors = vErrors;return errors === 0;}function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs0 = errors;let valid0 = false;const _errs1 = errors;if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){if (vErrors === null) vErrors = validate103.errors; else for (const e of validate103.errors) keep(vErrors, e);errors += validate103.errors.length;}var _valid0 = _errs1 === errors;valid0 = valid0 || _valid0;if(!valid0){const _errs2 = errors;if(!(validate531(data, {instancePath,parentData,parentDataProperty,rootData}))){if (vErrors === null) vErrors = validate531.errors; else for (const e of validate531.errors) keep(vErrors, e);errors += validate531.errors.length;}var _valid0 = _errs2 === errors;valid0 = valid0 || _valid0;}if(!valid0){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}else {errors = _errs0;if(vErrors !== null){if(_errs0){budget.left += Math.max(0, vErrors.length - _errs0);if(_errs0 < vErrors.length) vErrors.length = _errs0;}else {budget.left += vErrors.length;vErrors = null;}}}validate529.errors = vErrors;return errors === 0;}const schema206 = {"type":"string","description":"An asset: its cb58 asset ID (the ID of the transaction that created it) or one of its aliases, such as `AVAX` for the X-Chain's native asset. The node first looks the string up as an alias, then parses it as an ID; anything else fails with \"asset '<value>' not found\"."};function validate586(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data !== "string"){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate586.errors = vErrors;return errors === 0;}const schema36 = {"description":"An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.","anyOf":[{"type":"string","pattern":"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},{"type":"integer","minimum":0,"maximum":18446744073709552000}]};const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs0 = errors;let valid0 = false;const _errs1 = errors;if(typeof data === "string"){if(!pattern4.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}var _valid0 = _errs1 === errors;valid0 = valid0 || _valid0;if(!valid0){const _errs3 = errors;if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if((typeof data == "number") && (isFinite(data))){if(data > 18446744073709552000 || isNaN(data)){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data < 0 || isNaN(data)){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}var _valid0 = _errs3 === errors;valid0 = valid0 || _valid0;}if(!valid0){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}else {errors = _errs0;if(vErrors !== null){if(_errs0){budget.left += Math.max(0, vErrors.length - _errs0);if(_errs0 < vErrors.length) vErrors.length = _errs0;}else {budget.left += vErrors.length;vErrors = null;}}}validate65.errors = vErrors;return errors === 0;}function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.address === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.assetID === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.address !== undefined){if(!(validate529(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){if (vErrors === null) vErrors = validate529.errors; else for (const e of validate529.errors) keep(vErrors, e);errors += validate529.errors.length;}}if(data.assetID !== undefined){if(!(validate586(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){if (vErrors === null) vErrors = validate586.errors; else for (const e of validate586.errors) keep(vErrors, e);errors += validate586.errors.length;}}if(data.cursor !== undefined){if(!(validate65(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){if (vErrors === null) vErrors = validate65.errors; else for (const e of validate65.errors) keep(vErrors, e);errors += validate65.errors.length;}}if(data.pageSize !== undefined){if(!(validate65(data.pageSize, {instancePath:instancePath+"/pageSize",parentData:data,parentDataProperty:"pageSize",rootData}))){if (vErrors === null) vErrors = validate65.errors; else for (const e of validate65.errors) keep(vErrors, e);errors += validate65.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate584.errors = vErrors;return errors === 0;}export const validateAvmGetAddressTxsResult = budgeted(validate590);const schema207 = {"type":"object","required":["txIDs","cursor"],"additionalProperties":false,"properties":{"txIDs":{"type":["array","null"],"items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"},"description":"IDs of the matching transactions, oldest first; `null` when there are none on this page or the index is disabled."},"cursor":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Where the next page starts: the request's cursor plus the number of IDs returned."}}};const schema13 = {"type":"string","format":"avax-cb58","pattern":"^[1-9A-HJ-NP-Za-km-z]{32,60}$","description":"A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."};const formats0 = formats["avax-cb58"];const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern0.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats0.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate30.errors = vErrors;return errors === 0;}const schema46 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."};const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern10.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate84.errors = vErrors;return errors === 0;}function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txIDs === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txIDs"},message:"must have required property '"+"txIDs"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.cursor === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "txIDs") || (key0 === "cursor"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.txIDs !== undefined){let data0 = data.txIDs;if((!(Array.isArray(data0))) && (data0 !== null)){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/txIDs",schemaPath:"#/properties/txIDs/type",keyword:"type",params:{type: schema207.properties.txIDs.type},message:"must be array,null"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(!(validate30(data0[i0], {instancePath:instancePath+"/txIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}}if(data.cursor !== undefined){if(!(validate84(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}validate590.errors = vErrors;return errors === 0;}export const validateAvmGetAllBalancesParams = budgeted(validate593);const schema208 = {"type":"object","properties":{"address":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AddressOrShortID"},"includePartial":{"type":"boolean"}},"required":["address"]};function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.address === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.address !== undefined){if(!(validate529(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){if (vErrors === null) vErrors = validate529.errors; else for (const e of validate529.errors) keep(vErrors, e);errors += validate529.errors.length;}}if(data.includePartial !== undefined){if(typeof data.includePartial !== "boolean"){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/includePartial",schemaPath:"#/properties/includePartial/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate593.errors = vErrors;return errors === 0;}export const validateAvmGetAllBalancesResult = budgeted(validate595);const schema209 = {"type":"object","required":["balances"],"additionalProperties":false,"properties":{"balances":{"type":"array","description":"One entry per asset with a non-zero counted balance (`[]` when none).","items":{"type":"object","title":"AvmBalance","required":["asset","balance"],"additionalProperties":false,"properties":{"asset":{"type":"string","description":"The asset's primary alias (such as `AVAX`) or, without one, its cb58 asset ID."},"balance":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Units of the asset held. Saturates at 2^64-1 if the sum overflows."}}}}}};function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.balances === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balances"},message:"must have required property '"+"balances"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "balances")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.balances !== undefined){let data0 = data.balances;if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){let data1 = data0[i0];if(data1 && typeof data1 == "object" && !Array.isArray(data1)){if(data1.asset === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0,schemaPath:"#/properties/balances/items/required",keyword:"required",params:{missingProperty: "asset"},message:"must have required property '"+"asset"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data1.balance === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0,schemaPath:"#/properties/balances/items/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}for(const key1 in data1){if(!((key1 === "asset") || (key1 === "balance"))){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0,schemaPath:"#/properties/balances/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}if(data1.asset !== undefined){if(typeof data1.asset !== "string"){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0+"/asset",schemaPath:"#/properties/balances/items/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}}if(data1.balance !== undefined){if(!(validate84(data1.balance, {instancePath:instancePath+"/balances/" + i0+"/balance",parentData:data1,parentDataProperty:"balance",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0,schemaPath:"#/properties/balances/items/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}}}else {const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances",schemaPath:"#/properties/balances/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}}}else {const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}validate595.errors = vErrors;return errors === 0;}export const validateAvmGetAssetDescriptionParams = budgeted(validate597);const schema210 = {"type":"object","properties":{"assetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmAssetIDOrAlias"}},"required":["assetID"]};function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.assetID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.assetID !== undefined){if(!(validate586(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){if (vErrors === null) vErrors = validate586.errors; else for (const e of validate586.errors) keep(vErrors, e);errors += validate586.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate597.errors = vErrors;return errors === 0;}export const validateAvmGetAssetDescriptionResult = budgeted(validate599);const schema211 = {"type":"object","required":["assetID","name","symbol","denomination"],"additionalProperties":false,"properties":{"assetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"ID of the asset (of the transaction that created it), even when an alias was asked for."},"name":{"type":"string","description":"Human-readable name; not necessarily unique."},"symbol":{"type":"string","description":"Ticker symbol (0 to 4 characters); not necessarily unique."},"denomination":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint8","description":"Number of decimal digits used to display amounts of the asset."}}};const schema212 = {"type":"string","pattern":"^(0|[1-9][0-9]{0,2})$","description":"An unsigned 8-bit integer as the node sends it: a quoted decimal string (avajson.Uint8)."};const pattern27 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");function validate601(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern27.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]{0,2})$"},message:"must match pattern \""+"^(0|[1-9][0-9]{0,2})$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate601.errors = vErrors;return errors === 0;}function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.assetID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.name === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.symbol === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "symbol"},message:"must have required property '"+"symbol"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.denomination === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "denomination"},message:"must have required property '"+"denomination"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}for(const key0 in data){if(!((((key0 === "assetID") || (key0 === "name")) || (key0 === "symbol")) || (key0 === "denomination"))){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}if(data.assetID !== undefined){if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.name !== undefined){if(typeof data.name !== "string"){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}}if(data.symbol !== undefined){if(typeof data.symbol !== "string"){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/symbol",schemaPath:"#/properties/symbol/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}}if(data.denomination !== undefined){if(!(validate601(data.denomination, {instancePath:instancePath+"/denomination",parentData:data,parentDataProperty:"denomination",rootData}))){if (vErrors === null) vErrors = validate601.errors; else for (const e of validate601.errors) keep(vErrors, e);errors += validate601.errors.length;}}}else {const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}validate599.errors = vErrors;return errors === 0;}export const validateAvmGetBalanceParams = budgeted(validate603);const schema213 = {"type":"object","properties":{"address":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AddressOrShortID"},"assetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmAssetIDOrAlias"},"includePartial":{"type":"boolean"}},"required":["address","assetID"]};function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.address === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.assetID === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.address !== undefined){if(!(validate529(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){if (vErrors === null) vErrors = validate529.errors; else for (const e of validate529.errors) keep(vErrors, e);errors += validate529.errors.length;}}if(data.assetID !== undefined){if(!(validate586(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){if (vErrors === null) vErrors = validate586.errors; else for (const e of validate586.errors) keep(vErrors, e);errors += validate586.errors.length;}}if(data.includePartial !== undefined){if(typeof data.includePartial !== "boolean"){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/includePartial",schemaPath:"#/properties/includePartial/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate603.errors = vErrors;return errors === 0;}export const validateAvmGetBalanceResult = budgeted(validate606);const schema214 = {"type":"object","required":["balance","utxoIDs"],"additionalProperties":false,"properties":{"balance":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Units of the asset held, counted as described."},"utxoIDs":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/UTXOID"},"description":"The UTXOs counted in `balance` (`[]` when none); `outputIndex` is a bare number."}}};const schema59 = {"type":"object","description":"A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).","required":["txID","outputIndex"],"additionalProperties":false,"properties":{"txID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The transaction that produced the UTXO."},"outputIndex":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"The output's index in that transaction, a bare number."}}};const schema60 = {"type":"integer","minimum":0,"description":"An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."};function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}validate110.errors = vErrors;return errors === 0;}function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.outputIndex === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputIndex"},message:"must have required property '"+"outputIndex"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "txID") || (key0 === "outputIndex"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.txID !== undefined){if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.outputIndex !== undefined){if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate108.errors = vErrors;return errors === 0;}function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.balance === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.utxoIDs === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxoIDs"},message:"must have required property '"+"utxoIDs"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "balance") || (key0 === "utxoIDs"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.balance !== undefined){if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.utxoIDs !== undefined){let data1 = data.utxoIDs;if(Array.isArray(data1)){const len0 = data1.length;for(let i0=0; i0<len0; i0++){if(!(validate108(data1[i0], {instancePath:instancePath+"/utxoIDs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate108.errors; else for (const e of validate108.errors) keep(vErrors, e);errors += validate108.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxoIDs",schemaPath:"#/properties/utxoIDs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}validate606.errors = vErrors;return errors === 0;}export const validateAvmGetBlockParams = budgeted(validate609);const schema215 = {"type":"object","properties":{"blockID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"}},"required":["blockID"]};const schema124 = {"type":"string","pattern":"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$","description":"The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode."};const pattern20 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern20.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},message:"must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate278.errors = vErrors;return errors === 0;}function validate609(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.blockID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockID"},message:"must have required property '"+"blockID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.blockID !== undefined){if(!(validate30(data.blockID, {instancePath:instancePath+"/blockID",parentData:data,parentDataProperty:"blockID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.encoding !== undefined){if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate278.errors; else for (const e of validate278.errors) keep(vErrors, e);errors += validate278.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate609.errors = vErrors;return errors === 0;}export const validateAvmGetBlockResult = budgeted(validate612);const schema216 = {"type":"object","required":["block","encoding"],"additionalProperties":false,"properties":{"block":{"description":"The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.","anyOf":[{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"},{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmBlock"}]},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding","description":"The encoding of `block`, echoed from the request (`hex` when omitted)."}},"if":{"type":"object","properties":{"encoding":{"const":"json"}}},"then":{"type":"object","properties":{"block":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmBlock"}}},"else":{"type":"object","properties":{"block":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"}},"if":{"type":"object","properties":{"encoding":{"const":"hexnc"}}},"then":{"type":"object","properties":{"block":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"}}},"else":{"type":"object","properties":{"block":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"}}}}};const schema217 = {"type":"object","description":"An X-Chain (AVM) standard block in the node's JSON encoding. `height` and `time` are bare JSON numbers.","required":["parentID","height","time","merkleRoot","txs","id"],"additionalProperties":true,"properties":{"parentID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"ID of the parent block."},"height":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Height of the block."},"time":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Block timestamp, Unix seconds."},"merkleRoot":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"Reserved: never populated, always the zero ID `11111111111111111111111111111111LpoYY`."},"txs":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmTx"},"description":"The block's transactions, JSON-encoded."},"id":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The block ID: SHA-256 of the block bytes."}}};const schema218 = {"type":"object","description":"An AVM transaction in the node's JSON encoding: the unsigned transaction, its credentials and its ID.","required":["unsignedTx","credentials","id"],"additionalProperties":true,"properties":{"unsignedTx":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmUnsignedTx","description":"The transaction without its signatures."},"credentials":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmCredential"},"description":"One credential per input (and per operation), in order."},"id":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The transaction ID: SHA-256 of the signed transaction bytes."}}};const schema219 = {"type":"object","description":"The unsigned part of a JSON-encoded AVM transaction. Every kind carries the base fields; import, export, asset-creation and operation transactions add their own (listed below). Integers are bare JSON numbers.","required":["networkID","blockchainID","outputs","inputs","memo"],"additionalProperties":true,"properties":{"networkID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"ID of the network the transaction belongs to (1 = Mainnet, 5 = Fuji)."},"blockchainID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"ID of the chain the transaction belongs to."},"outputs":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmTransferableOutput"},"description":"Outputs that stay on this chain."},"inputs":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmTransferableInput"},"description":"Inputs that consume this chain's UTXOs."},"memo":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/NullableHexNoChecksum","description":"Arbitrary memo bytes, `0x` hex without a checksum (`0x` when empty)."},"destinationChain":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"Export transactions only: the chain the exported outputs go to."},"exportedOutputs":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmTransferableOutput"},"description":"Export transactions only: the outputs sent to `destinationChain`."},"sourceChain":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"Import transactions only: the chain the imported UTXOs come from."},"importedInputs":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmTransferableInput"},"description":"Import transactions only: inputs that consume UTXOs exported from `sourceChain`."},"name":{"type":"string","description":"Asset-creation transactions only: the asset's name."},"symbol":{"type":"string","description":"Asset-creation transactions only: the asset's symbol."},"denomination":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Asset-creation transactions only: the asset's display denomination."},"initialStates":{"type":"array","items":{"type":"object","additionalProperties":true},"description":"Asset-creation transactions only: the asset's initial state per fx (`fxIndex`, `fxID`, `outputs`)."},"operations":{"type":"array","items":{"type":"object","additionalProperties":true},"description":"Operation transactions only: fx operations (`assetID`, `inputIDs`, `fxID`, `operation`), e.g. mints and NFT transfers."}}};const schema220 = {"type":"object","description":"An output in a JSON-encoded AVM transaction: the asset it holds, the feature extension (fx) that defines it, and the fx-specific output object. All integers inside are bare JSON numbers.","required":["assetID","fxID","output"],"additionalProperties":true,"properties":{"assetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"ID of the asset the output holds."},"fxID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"ID of the feature extension the output belongs to (`spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ` is secp256k1fx)."},"output":{"type":"object","description":"The fx-specific output. For a secp256k1fx transfer output: `addresses` (chain-prefixed), `amount`, `locktime` (Unix seconds) and `threshold`; it can be spent after `locktime` by `threshold` signatures from `addresses`. Other output kinds (mint outputs, NFT and property outputs) carry other fields.","additionalProperties":true,"properties":{"addresses":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"},"description":"Owners of the output, chain-prefixed."},"amount":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Units of the asset the output holds."},"locktime":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Unix time in seconds before which the output cannot be spent (0: no lock)."},"threshold":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"How many of `addresses` must sign to spend the output."}}}}};function validate622(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.assetID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.fxID === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fxID"},message:"must have required property '"+"fxID"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.output === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.assetID !== undefined){if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.fxID !== undefined){if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.output !== undefined){let data2 = data.output;if(data2 && typeof data2 == "object" && !Array.isArray(data2)){if(data2.addresses !== undefined){let data3 = data2.addresses;if(Array.isArray(data3)){const len0 = data3.length;for(let i0=0; i0<len0; i0++){if(!(validate103(data3[i0], {instancePath:instancePath+"/output/addresses/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate103.errors; else for (const e of validate103.errors) keep(vErrors, e);errors += validate103.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/output/addresses",schemaPath:"#/properties/output/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}if(data2.amount !== undefined){if(!(validate110(data2.amount, {instancePath:instancePath+"/output/amount",parentData:data2,parentDataProperty:"amount",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data2.locktime !== undefined){if(!(validate110(data2.locktime, {instancePath:instancePath+"/output/locktime",parentData:data2,parentDataProperty:"locktime",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data2.threshold !== undefined){if(!(validate110(data2.threshold, {instancePath:instancePath+"/output/threshold",parentData:data2,parentDataProperty:"threshold",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}validate622.errors = vErrors;return errors === 0;}const schema221 = {"type":"object","description":"An input in a JSON-encoded AVM transaction: the UTXO it consumes (`txID`, `outputIndex`), its asset, its fx and the fx-specific input object. All integers inside are bare JSON numbers.","required":["txID","outputIndex","assetID","fxID","input"],"additionalProperties":true,"properties":{"txID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"ID of the transaction that produced the consumed UTXO."},"outputIndex":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Index of the consumed output in that transaction."},"assetID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"ID of the asset the consumed UTXO holds."},"fxID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"ID of the feature extension the input belongs to."},"input":{"type":"object","description":"The fx-specific input. For secp256k1fx: `amount` consumed and `signatureIndices`, the positions in the UTXO's address list of the keys that sign.","additionalProperties":true,"properties":{"amount":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64","description":"Units consumed."},"signatureIndices":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64"},"description":"Indices into the UTXO's owner addresses of the signers."}}}}};function validate630(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.outputIndex === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputIndex"},message:"must have required property '"+"outputIndex"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.assetID === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.fxID === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fxID"},message:"must have required property '"+"fxID"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data.input === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data.txID !== undefined){if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.outputIndex !== undefined){if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.assetID !== undefined){if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.fxID !== undefined){if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.input !== undefined){let data4 = data.input;if(data4 && typeof data4 == "object" && !Array.isArray(data4)){if(data4.amount !== undefined){if(!(validate110(data4.amount, {instancePath:instancePath+"/input/amount",parentData:data4,parentDataProperty:"amount",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data4.signatureIndices !== undefined){let data6 = data4.signatureIndices;if(Array.isArray(data6)){const len0 = data6.length;for(let i0=0; i0<len0; i0++){if(!(validate110(data6[i0], {instancePath:instancePath+"/input/signatureIndices/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/input/signatureIndices",schemaPath:"#/properties/input/properties/signatureIndices/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}}}else {const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}}}else {const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}validate630.errors = vErrors;return errors === 0;}const schema174 = {"description":"Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes (types.JSONByteSlice of a nil slice).","oneOf":[{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"},{"type":"null"}]};const schema40 = {"type":"string","pattern":"^0x([0-9a-fA-F]{2})*$","description":"Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."};const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern7.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate74.errors = vErrors;return errors === 0;}function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs0 = errors;let valid0 = false;let passing0 = null;const _errs1 = errors;if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}var _valid0 = _errs1 === errors;if(_valid0){valid0 = true;passing0 = 0;}const _errs2 = errors;if(data !== null){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}var _valid0 = _errs2 === errors;if(_valid0 && valid0){valid0 = false;passing0 = [passing0, 1];}else {if(_valid0){valid0 = true;passing0 = 1;}}if(!valid0){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}else {errors = _errs0;if(vErrors !== null){if(_errs0){budget.left += Math.max(0, vErrors.length - _errs0);if(_errs0 < vErrors.length) vErrors.length = _errs0;}else {budget.left += vErrors.length;vErrors = null;}}}validate497.errors = vErrors;return errors === 0;}function validate619(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.networkID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "networkID"},message:"must have required property '"+"networkID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.blockchainID === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainID"},message:"must have required property '"+"blockchainID"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.outputs === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputs"},message:"must have required property '"+"outputs"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.inputs === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "inputs"},message:"must have required property '"+"inputs"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data.memo === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "memo"},message:"must have required property '"+"memo"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data.networkID !== undefined){if(!(validate110(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.blockchainID !== undefined){if(!(validate30(data.blockchainID, {instancePath:instancePath+"/blockchainID",parentData:data,parentDataProperty:"blockchainID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.outputs !== undefined){let data2 = data.outputs;if(Array.isArray(data2)){const len0 = data2.length;for(let i0=0; i0<len0; i0++){if(!(validate622(data2[i0], {instancePath:instancePath+"/outputs/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate622.errors; else for (const e of validate622.errors) keep(vErrors, e);errors += validate622.errors.length;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/outputs",schemaPath:"#/properties/outputs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}}if(data.inputs !== undefined){let data4 = data.inputs;if(Array.isArray(data4)){const len1 = data4.length;for(let i1=0; i1<len1; i1++){if(!(validate630(data4[i1], {instancePath:instancePath+"/inputs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){if (vErrors === null) vErrors = validate630.errors; else for (const e of validate630.errors) keep(vErrors, e);errors += validate630.errors.length;}}}else {const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}}if(data.memo !== undefined){if(!(validate497(data.memo, {instancePath:instancePath+"/memo",parentData:data,parentDataProperty:"memo",rootData}))){if (vErrors === null) vErrors = validate497.errors; else for (const e of validate497.errors) keep(vErrors, e);errors += validate497.errors.length;}}if(data.destinationChain !== undefined){if(!(validate30(data.destinationChain, {instancePath:instancePath+"/destinationChain",parentData:data,parentDataProperty:"destinationChain",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.exportedOutputs !== undefined){let data8 = data.exportedOutputs;if(Array.isArray(data8)){const len2 = data8.length;for(let i2=0; i2<len2; i2++){if(!(validate622(data8[i2], {instancePath:instancePath+"/exportedOutputs/" + i2,parentData:data8,parentDataProperty:i2,rootData}))){if (vErrors === null) vErrors = validate622.errors; else for (const e of validate622.errors) keep(vErrors, e);errors += validate622.errors.length;}}}else {const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/exportedOutputs",schemaPath:"#/properties/exportedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}}if(data.sourceChain !== undefined){if(!(validate30(data.sourceChain, {instancePath:instancePath+"/sourceChain",parentData:data,parentDataProperty:"sourceChain",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.importedInputs !== undefined){let data11 = data.importedInputs;if(Array.isArray(data11)){const len3 = data11.length;for(let i3=0; i3<len3; i3++){if(!(validate630(data11[i3], {instancePath:instancePath+"/importedInputs/" + i3,parentData:data11,parentDataProperty:i3,rootData}))){if (vErrors === null) vErrors = validate630.errors; else for (const e of validate630.errors) keep(vErrors, e);errors += validate630.errors.length;}}}else {const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/importedInputs",schemaPath:"#/properties/importedInputs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}}if(data.name !== undefined){if(typeof data.name !== "string"){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}}if(data.symbol !== undefined){if(typeof data.symbol !== "string"){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/symbol",schemaPath:"#/properties/symbol/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}}if(data.denomination !== undefined){if(!(validate110(data.denomination, {instancePath:instancePath+"/denomination",parentData:data,parentDataProperty:"denomination",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.initialStates !== undefined){let data16 = data.initialStates;if(Array.isArray(data16)){const len4 = data16.length;for(let i4=0; i4<len4; i4++){let data17 = data16[i4];if(data17 && typeof data17 == "object" && !Array.isArray(data17)){}else {const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/initialStates/" + i4,schemaPath:"#/properties/initialStates/items/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}}}else {const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/initialStates",schemaPath:"#/properties/initialStates/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}}if(data.operations !== undefined){let data18 = data.operations;if(Array.isArray(data18)){const len5 = data18.length;for(let i5=0; i5<len5; i5++){let data19 = data18[i5];if(data19 && typeof data19 == "object" && !Array.isArray(data19)){}else {const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/operations/" + i5,schemaPath:"#/properties/operations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err13];}else keep(vErrors, err13);errors++;}}}else {const err14 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/operations",schemaPath:"#/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err14];}else keep(vErrors, err14);errors++;}}}else {const err15 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err15];}else keep(vErrors, err15);errors++;}validate619.errors = vErrors;return errors === 0;}const schema222 = {"type":"object","description":"A credential of a JSON-encoded AVM transaction: the fx it belongs to and its signatures. There is one per input or operation, in the same order.","required":["fxID","credential"],"additionalProperties":true,"properties":{"fxID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"ID of the feature extension that verifies the credential."},"credential":{"type":"object","description":"The fx-specific credential.","additionalProperties":true,"properties":{"signatures":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"},"description":"65-byte recoverable secp256k1 signatures as `0x` hex without a checksum."}}}}};function validate645(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.fxID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fxID"},message:"must have required property '"+"fxID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.credential === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "credential"},message:"must have required property '"+"credential"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.fxID !== undefined){if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.credential !== undefined){let data1 = data.credential;if(data1 && typeof data1 == "object" && !Array.isArray(data1)){if(data1.signatures !== undefined){let data2 = data1.signatures;if(Array.isArray(data2)){const len0 = data2.length;for(let i0=0; i0<len0; i0++){if(!(validate74(data2[i0], {instancePath:instancePath+"/credential/signatures/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/credential/signatures",schemaPath:"#/properties/credential/properties/signatures/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/credential",schemaPath:"#/properties/credential/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}validate645.errors = vErrors;return errors === 0;}function validate618(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.unsignedTx === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unsignedTx"},message:"must have required property '"+"unsignedTx"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.credentials === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "credentials"},message:"must have required property '"+"credentials"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.id === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.unsignedTx !== undefined){if(!(validate619(data.unsignedTx, {instancePath:instancePath+"/unsignedTx",parentData:data,parentDataProperty:"unsignedTx",rootData}))){if (vErrors === null) vErrors = validate619.errors; else for (const e of validate619.errors) keep(vErrors, e);errors += validate619.errors.length;}}if(data.credentials !== undefined){let data1 = data.credentials;if(Array.isArray(data1)){const len0 = data1.length;for(let i0=0; i0<len0; i0++){if(!(validate645(data1[i0], {instancePath:instancePath+"/credentials/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate645.errors; else for (const e of validate645.errors) keep(vErrors, e);errors += validate645.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}if(data.id !== undefined){if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}validate618.errors = vErrors;return errors === 0;}function validate613(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.parentID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parentID"},message:"must have required property '"+"parentID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.height === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data.time === undefined){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "time"},message:"must have required property '"+"time"+"'"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(data.merkleRoot === undefined){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "merkleRoot"},message:"must have required property '"+"merkleRoot"+"'"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data.txs === undefined){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txs"},message:"must have required property '"+"txs"+"'"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}if(data.id === undefined){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}if(data.parentID !== undefined){if(!(validate30(data.parentID, {instancePath:instancePath+"/parentID",parentData:data,parentDataProperty:"parentID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.height !== undefined){if(!(validate110(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.time !== undefined){if(!(validate110(data.time, {instancePath:instancePath+"/time",parentData:data,parentDataProperty:"time",rootData}))){if (vErrors === null) vErrors = validate110.errors; else for (const e of validate110.errors) keep(vErrors, e);errors += validate110.errors.length;}}if(data.merkleRoot !== undefined){if(!(validate30(data.merkleRoot, {instancePath:instancePath+"/merkleRoot",parentData:data,parentDataProperty:"merkleRoot",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.txs !== undefined){let data4 = data.txs;if(Array.isArray(data4)){const len0 = data4.length;for(let i0=0; i0<len0; i0++){if(!(validate618(data4[i0], {instancePath:instancePath+"/txs/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate618.errors; else for (const e of validate618.errors) keep(vErrors, e);errors += validate618.errors.length;}}}else {const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/txs",schemaPath:"#/properties/txs/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}}if(data.id !== undefined){if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}validate613.errors = vErrors;return errors === 0;}const schema41 = {"type":"string","format":"avax-hex","pattern":"^0x([0-9a-fA-F]{2}){4,}$","description":"Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."};const formats4 = formats["avax-hex"];const pattern8 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern8.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats4.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate76.errors = vErrors;return errors === 0;}function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern7.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate78.errors = vErrors;return errors === 0;}const schema43 = {"type":"string","enum":["hex","hexnc","hexc","json"],"description":"The encoding the node used for the bytes in this answer, echoed in lower case."};function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data !== "string"){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate80.errors = vErrors;return errors === 0;}function validate612(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs1 = errors;let valid0 = true;const _errs2 = errors;if(errors === _errs2){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("json" !== data.encoding){const err0 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}var _valid0 = _errs2 === errors;errors = _errs1;if(vErrors !== null){if(_errs1){budget.left += Math.max(0, vErrors.length - _errs1);if(_errs1 < vErrors.length) vErrors.length = _errs1;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause0;if(_valid0){const _errs5 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.block !== undefined){if(!(validate613(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate613.errors; else for (const e of validate613.errors) keep(vErrors, e);errors += validate613.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}var _valid0 = _errs5 === errors;valid0 = _valid0;ifClause0 = "then";}else {const _errs8 = errors;const _errs10 = errors;let valid3 = true;const _errs11 = errors;if(errors === _errs11){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("hexnc" !== data.encoding){const err3 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}var _valid1 = _errs11 === errors;errors = _errs10;if(vErrors !== null){if(_errs10){budget.left += Math.max(0, vErrors.length - _errs10);if(_errs10 < vErrors.length) vErrors.length = _errs10;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause1;if(_valid1){const _errs14 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.block !== undefined){if(!(validate74(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}var _valid1 = _errs14 === errors;valid3 = _valid1;ifClause1 = "then";}else {const _errs17 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.block !== undefined){if(!(validate76(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate76.errors; else for (const e of validate76.errors) keep(vErrors, e);errors += validate76.errors.length;}}}else {const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}var _valid1 = _errs17 === errors;valid3 = _valid1;ifClause1 = "else";}if(!valid3){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.block !== undefined){if(!(validate78(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}}}else {const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}var _valid0 = _errs8 === errors;valid0 = _valid0;ifClause0 = "else";}if(!valid0){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.block === undefined){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "block"},message:"must have required property '"+"block"+"'"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}if(data.encoding === undefined){const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}for(const key0 in data){if(!((key0 === "block") || (key0 === "encoding"))){const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}}if(data.block !== undefined){let data6 = data.block;const _errs23 = errors;let valid9 = false;const _errs24 = errors;if(!(validate78(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}var _valid2 = _errs24 === errors;valid9 = valid9 || _valid2;if(!valid9){const _errs25 = errors;if(!(validate613(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate613.errors; else for (const e of validate613.errors) keep(vErrors, e);errors += validate613.errors.length;}var _valid2 = _errs25 === errors;valid9 = valid9 || _valid2;}if(!valid9){const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/block",schemaPath:"#/properties/block/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err13];}else keep(vErrors, err13);errors++;}else {errors = _errs23;if(vErrors !== null){if(_errs23){budget.left += Math.max(0, vErrors.length - _errs23);if(_errs23 < vErrors.length) vErrors.length = _errs23;}else {budget.left += vErrors.length;vErrors = null;}}}}if(data.encoding !== undefined){if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate80.errors; else for (const e of validate80.errors) keep(vErrors, e);errors += validate80.errors.length;}}}else {const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err14];}else keep(vErrors, err14);errors++;}validate612.errors = vErrors;return errors === 0;}export const validateAvmGetBlockByHeightParams = budgeted(validate659);const schema223 = {"type":"object","properties":{"height":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"}},"required":["height"]};function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.height === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.height !== undefined){if(!(validate65(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){if (vErrors === null) vErrors = validate65.errors; else for (const e of validate65.errors) keep(vErrors, e);errors += validate65.errors.length;}}if(data.encoding !== undefined){if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate278.errors; else for (const e of validate278.errors) keep(vErrors, e);errors += validate278.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate659.errors = vErrors;return errors === 0;}export const validateAvmGetBlockByHeightResult = budgeted(validate662);const schema224 = {"type":"object","required":["block","encoding"],"additionalProperties":false,"properties":{"block":{"description":"The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.","anyOf":[{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"},{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmBlock"}]},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding","description":"The encoding of `block`, echoed from the request (`hex` when omitted)."}},"if":{"type":"object","properties":{"encoding":{"const":"json"}}},"then":{"type":"object","properties":{"block":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmBlock"}}},"else":{"type":"object","properties":{"block":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"}},"if":{"type":"object","properties":{"encoding":{"const":"hexnc"}}},"then":{"type":"object","properties":{"block":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"}}},"else":{"type":"object","properties":{"block":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"}}}}};function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs1 = errors;let valid0 = true;const _errs2 = errors;if(errors === _errs2){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("json" !== data.encoding){const err0 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}var _valid0 = _errs2 === errors;errors = _errs1;if(vErrors !== null){if(_errs1){budget.left += Math.max(0, vErrors.length - _errs1);if(_errs1 < vErrors.length) vErrors.length = _errs1;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause0;if(_valid0){const _errs5 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.block !== undefined){if(!(validate613(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate613.errors; else for (const e of validate613.errors) keep(vErrors, e);errors += validate613.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}var _valid0 = _errs5 === errors;valid0 = _valid0;ifClause0 = "then";}else {const _errs8 = errors;const _errs10 = errors;let valid3 = true;const _errs11 = errors;if(errors === _errs11){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("hexnc" !== data.encoding){const err3 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}var _valid1 = _errs11 === errors;errors = _errs10;if(vErrors !== null){if(_errs10){budget.left += Math.max(0, vErrors.length - _errs10);if(_errs10 < vErrors.length) vErrors.length = _errs10;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause1;if(_valid1){const _errs14 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.block !== undefined){if(!(validate74(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}var _valid1 = _errs14 === errors;valid3 = _valid1;ifClause1 = "then";}else {const _errs17 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.block !== undefined){if(!(validate76(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate76.errors; else for (const e of validate76.errors) keep(vErrors, e);errors += validate76.errors.length;}}}else {const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}var _valid1 = _errs17 === errors;valid3 = _valid1;ifClause1 = "else";}if(!valid3){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.block !== undefined){if(!(validate78(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}}}else {const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}var _valid0 = _errs8 === errors;valid0 = _valid0;ifClause0 = "else";}if(!valid0){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.block === undefined){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "block"},message:"must have required property '"+"block"+"'"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}if(data.encoding === undefined){const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}for(const key0 in data){if(!((key0 === "block") || (key0 === "encoding"))){const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}}if(data.block !== undefined){let data6 = data.block;const _errs23 = errors;let valid9 = false;const _errs24 = errors;if(!(validate78(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}var _valid2 = _errs24 === errors;valid9 = valid9 || _valid2;if(!valid9){const _errs25 = errors;if(!(validate613(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){if (vErrors === null) vErrors = validate613.errors; else for (const e of validate613.errors) keep(vErrors, e);errors += validate613.errors.length;}var _valid2 = _errs25 === errors;valid9 = valid9 || _valid2;}if(!valid9){const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/block",schemaPath:"#/properties/block/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err13];}else keep(vErrors, err13);errors++;}else {errors = _errs23;if(vErrors !== null){if(_errs23){budget.left += Math.max(0, vErrors.length - _errs23);if(_errs23 < vErrors.length) vErrors.length = _errs23;}else {budget.left += vErrors.length;vErrors = null;}}}}if(data.encoding !== undefined){if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate80.errors; else for (const e of validate80.errors) keep(vErrors, e);errors += validate80.errors.length;}}}else {const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err14];}else keep(vErrors, err14);errors++;}validate662.errors = vErrors;return errors === 0;}export const validateAvmGetHeightParams = budgeted(validate670);const schema225 = {"type":"object","properties":{}};function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate670.errors = vErrors;return errors === 0;}export const validateAvmGetHeightResult = budgeted(validate671);const schema226 = {"type":"object","required":["height"],"additionalProperties":false,"properties":{"height":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Height of the last accepted block."}}};function validate671(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.height === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "height")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.height !== undefined){if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate671.errors = vErrors;return errors === 0;}export const validateAvmGetTxParams = budgeted(validate673);const schema227 = {"type":"object","properties":{"txID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"}},"required":["txID"]};function validate673(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.txID !== undefined){if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}if(data.encoding !== undefined){if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate278.errors; else for (const e of validate278.errors) keep(vErrors, e);errors += validate278.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate673.errors = vErrors;return errors === 0;}export const validateAvmGetTxResult = budgeted(validate676);const schema228 = {"type":"object","required":["tx","encoding"],"additionalProperties":false,"properties":{"tx":{"description":"The transaction: its signed bytes as `0x` hex, or a JSON object when `encoding` is `json`.","anyOf":[{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"},{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmTx"}]},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding","description":"The encoding of `tx`, echoed from the request (`hex` when omitted)."}},"if":{"type":"object","properties":{"encoding":{"const":"json"}}},"then":{"type":"object","properties":{"tx":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmTx"}}},"else":{"type":"object","properties":{"tx":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"}},"if":{"type":"object","properties":{"encoding":{"const":"hexnc"}}},"then":{"type":"object","properties":{"tx":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"}}},"else":{"type":"object","properties":{"tx":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"}}}}};function validate676(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs1 = errors;let valid0 = true;const _errs2 = errors;if(errors === _errs2){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("json" !== data.encoding){const err0 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}var _valid0 = _errs2 === errors;errors = _errs1;if(vErrors !== null){if(_errs1){budget.left += Math.max(0, vErrors.length - _errs1);if(_errs1 < vErrors.length) vErrors.length = _errs1;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause0;if(_valid0){const _errs5 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.tx !== undefined){if(!(validate618(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){if (vErrors === null) vErrors = validate618.errors; else for (const e of validate618.errors) keep(vErrors, e);errors += validate618.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}var _valid0 = _errs5 === errors;valid0 = _valid0;ifClause0 = "then";}else {const _errs8 = errors;const _errs10 = errors;let valid3 = true;const _errs11 = errors;if(errors === _errs11){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("hexnc" !== data.encoding){const err3 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}var _valid1 = _errs11 === errors;errors = _errs10;if(vErrors !== null){if(_errs10){budget.left += Math.max(0, vErrors.length - _errs10);if(_errs10 < vErrors.length) vErrors.length = _errs10;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause1;if(_valid1){const _errs14 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.tx !== undefined){if(!(validate74(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}var _valid1 = _errs14 === errors;valid3 = _valid1;ifClause1 = "then";}else {const _errs17 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.tx !== undefined){if(!(validate76(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){if (vErrors === null) vErrors = validate76.errors; else for (const e of validate76.errors) keep(vErrors, e);errors += validate76.errors.length;}}}else {const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}var _valid1 = _errs17 === errors;valid3 = _valid1;ifClause1 = "else";}if(!valid3){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.tx !== undefined){if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}}}else {const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}var _valid0 = _errs8 === errors;valid0 = _valid0;ifClause0 = "else";}if(!valid0){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.tx === undefined){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}if(data.encoding === undefined){const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}for(const key0 in data){if(!((key0 === "tx") || (key0 === "encoding"))){const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}}if(data.tx !== undefined){let data6 = data.tx;const _errs23 = errors;let valid9 = false;const _errs24 = errors;if(!(validate78(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}var _valid2 = _errs24 === errors;valid9 = valid9 || _valid2;if(!valid9){const _errs25 = errors;if(!(validate618(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){if (vErrors === null) vErrors = validate618.errors; else for (const e of validate618.errors) keep(vErrors, e);errors += validate618.errors.length;}var _valid2 = _errs25 === errors;valid9 = valid9 || _valid2;}if(!valid9){const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tx",schemaPath:"#/properties/tx/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err13];}else keep(vErrors, err13);errors++;}else {errors = _errs23;if(vErrors !== null){if(_errs23){budget.left += Math.max(0, vErrors.length - _errs23);if(_errs23 < vErrors.length) vErrors.length = _errs23;}else {budget.left += vErrors.length;vErrors = null;}}}}if(data.encoding !== undefined){if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate80.errors; else for (const e of validate80.errors) keep(vErrors, e);errors += validate80.errors.length;}}}else {const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err14];}else keep(vErrors, err14);errors++;}validate676.errors = vErrors;return errors === 0;}export const validateAvmGetTxFeeParams = budgeted(validate684);const schema229 = {"type":"object","properties":{}};function validate684(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}validate684.errors = vErrors;return errors === 0;}export const validateAvmGetTxFeeResult = budgeted(validate685);const schema230 = {"type":"object","required":["txFee","createAssetTxFee"],"additionalProperties":false,"properties":{"txFee":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Fee of a transaction that does not create an asset."},"createAssetTxFee":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"Fee of an asset-creation transaction."}}};function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txFee === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txFee"},message:"must have required property '"+"txFee"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.createAssetTxFee === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createAssetTxFee"},message:"must have required property '"+"createAssetTxFee"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "txFee") || (key0 === "createAssetTxFee"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.txFee !== undefined){if(!(validate84(data.txFee, {instancePath:instancePath+"/txFee",parentData:data,parentDataProperty:"txFee",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.createAssetTxFee !== undefined){if(!(validate84(data.createAssetTxFee, {instancePath:instancePath+"/createAssetTxFee",parentData:data,parentDataProperty:"createAssetTxFee",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate685.errors = vErrors;return errors === 0;}export const validateAvmGetTxStatusParams = budgeted(validate688);const schema231 = {"type":"object","properties":{"txID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"}},"required":["txID"]};function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.txID !== undefined){if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate688.errors = vErrors;return errors === 0;}export const validateAvmGetTxStatusResult = budgeted(validate690);const schema232 = {"type":"object","required":["status"],"additionalProperties":false,"properties":{"status":{"type":"string","enum":["Accepted","Processing","Rejected","Unknown"],"description":"`Accepted`: in the accepted state. `Unknown`: not accepted (never seen, still processing, or dropped). Since v1.9.12 the node answers only these two; `Processing` and `Rejected` come from older releases.","x-enum-versions":{"Processing":{"removedIn":"v1.9.12"},"Rejected":{"removedIn":"v1.9.12"}}}}};function validate690(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.status === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "status")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.status !== undefined){let data0 = data.status;if(typeof data0 !== "string"){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if(!((((data0 === "Accepted") || (data0 === "Processing")) || (data0 === "Rejected")) || (data0 === "Unknown"))){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema232.properties.status.enum},message:"must be equal to one of the allowed values"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}validate690.errors = vErrors;return errors === 0;}export const validateAvmGetUTXOsParams = budgeted(validate691);const schema233 = {"type":"object","properties":{"addresses":{"type":"array","minItems":1,"maxItems":1024,"items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/AddressOrShortID"}},"limit":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32Param"},"startIndex":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/UTXOIndex"},"sourceChain":{"type":"string"},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"}},"required":["addresses"]};const schema34 = {"description":"An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.","anyOf":[{"type":"string","pattern":"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},{"type":"integer","minimum":0,"maximum":4294967295}]};const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs0 = errors;let valid0 = false;const _errs1 = errors;if(typeof data === "string"){if(!pattern2.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}var _valid0 = _errs1 === errors;valid0 = valid0 || _valid0;if(!valid0){const _errs3 = errors;if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}if((typeof data == "number") && (isFinite(data))){if(data > 4294967295 || isNaN(data)){const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}if(data < 0 || isNaN(data)){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}var _valid0 = _errs3 === errors;valid0 = valid0 || _valid0;}if(!valid0){const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}else {errors = _errs0;if(vErrors !== null){if(_errs0){budget.left += Math.max(0, vErrors.length - _errs0);if(_errs0 < vErrors.length) vErrors.length = _errs0;}else {budget.left += vErrors.length;vErrors = null;}}}validate61.errors = vErrors;return errors === 0;}const schema188 = {"type":"object","description":"A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's `endIndex` as the next call's `startIndex` to continue.","required":["address","utxo"],"additionalProperties":false,"properties":{"address":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Address","description":"The address whose UTXOs the listing had reached."},"utxo":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"The last UTXO ID returned, in cb58."}}};function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.address === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.utxo === undefined){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxo"},message:"must have required property '"+"utxo"+"'"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}for(const key0 in data){if(!((key0 === "address") || (key0 === "utxo"))){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}if(data.address !== undefined){if(!(validate103(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){if (vErrors === null) vErrors = validate103.errors; else for (const e of validate103.errors) keep(vErrors, e);errors += validate103.errors.length;}}if(data.utxo !== undefined){if(!(validate30(data.utxo, {instancePath:instancePath+"/utxo",parentData:data,parentDataProperty:"utxo",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}validate535.errors = vErrors;return errors === 0;}const schema38 = {"type":"string","pattern":"^[hH][eE][xX]([nN][cC]|[cC])?$","description":"The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."};const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern6.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate71.errors = vErrors;return errors === 0;}function validate691(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.addresses === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.addresses !== undefined){let data0 = data.addresses;if(Array.isArray(data0)){if(data0.length > 1024){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}if(data0.length < 1){const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}const len0 = data0.length;for(let i0=0; i0<len0; i0++){if(!(validate529(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate529.errors; else for (const e of validate529.errors) keep(vErrors, e);errors += validate529.errors.length;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}}if(data.limit !== undefined){if(!(validate61(data.limit, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){if (vErrors === null) vErrors = validate61.errors; else for (const e of validate61.errors) keep(vErrors, e);errors += validate61.errors.length;}}if(data.startIndex !== undefined){if(!(validate535(data.startIndex, {instancePath:instancePath+"/startIndex",parentData:data,parentDataProperty:"startIndex",rootData}))){if (vErrors === null) vErrors = validate535.errors; else for (const e of validate535.errors) keep(vErrors, e);errors += validate535.errors.length;}}if(data.sourceChain !== undefined){if(typeof data.sourceChain !== "string"){const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/sourceChain",schemaPath:"#/properties/sourceChain/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}if(data.encoding !== undefined){if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate71.errors; else for (const e of validate71.errors) keep(vErrors, e);errors += validate71.errors.length;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}validate691.errors = vErrors;return errors === 0;}export const validateAvmGetUTXOsResult = budgeted(validate696);const schema189 = {"type":"object","description":"One page of UTXOs.","required":["numFetched","utxos","endIndex","encoding"],"additionalProperties":false,"properties":{"numFetched":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64","description":"How many UTXOs this page holds."},"utxos":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"},"description":"The UTXOs' bytes in `encoding`."},"endIndex":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/UTXOIndex","description":"Where this page ended; pass it as `startIndex` to fetch the next page."},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding","description":"The encoding of `utxos`."}},"if":{"type":"object","properties":{"encoding":{"const":"hexnc"}}},"then":{"type":"object","properties":{"utxos":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"}}}},"else":{"type":"object","properties":{"utxos":{"type":"array","items":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"}}}}};function validate696(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;const _errs1 = errors;let valid0 = true;const _errs2 = errors;if(errors === _errs2){if(data && typeof data == "object" && !Array.isArray(data)){if(data.encoding !== undefined){if("hexnc" !== data.encoding){const err0 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}var _valid0 = _errs2 === errors;errors = _errs1;if(vErrors !== null){if(_errs1){budget.left += Math.max(0, vErrors.length - _errs1);if(_errs1 < vErrors.length) vErrors.length = _errs1;}else {budget.left += vErrors.length;vErrors = null;}}let ifClause0;if(_valid0){const _errs5 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.utxos !== undefined){let data1 = data.utxos;if(Array.isArray(data1)){const len0 = data1.length;for(let i0=0; i0<len0; i0++){if(!(validate74(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){if (vErrors === null) vErrors = validate74.errors; else for (const e of validate74.errors) keep(vErrors, e);errors += validate74.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/then/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}}}else {const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err3];}else keep(vErrors, err3);errors++;}var _valid0 = _errs5 === errors;valid0 = _valid0;ifClause0 = "then";}else {const _errs10 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.utxos !== undefined){let data3 = data.utxos;if(Array.isArray(data3)){const len1 = data3.length;for(let i1=0; i1<len1; i1++){if(!(validate76(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){if (vErrors === null) vErrors = validate76.errors; else for (const e of validate76.errors) keep(vErrors, e);errors += validate76.errors.length;}}}else {const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/else/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err4];}else keep(vErrors, err4);errors++;}}}else {const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err5];}else keep(vErrors, err5);errors++;}var _valid0 = _errs10 === errors;valid0 = _valid0;ifClause0 = "else";}if(!valid0){const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};if(vErrors === null){vErrors = [err6];}else keep(vErrors, err6);errors++;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.numFetched === undefined){const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "numFetched"},message:"must have required property '"+"numFetched"+"'"};if(vErrors === null){vErrors = [err7];}else keep(vErrors, err7);errors++;}if(data.utxos === undefined){const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxos"},message:"must have required property '"+"utxos"+"'"};if(vErrors === null){vErrors = [err8];}else keep(vErrors, err8);errors++;}if(data.endIndex === undefined){const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endIndex"},message:"must have required property '"+"endIndex"+"'"};if(vErrors === null){vErrors = [err9];}else keep(vErrors, err9);errors++;}if(data.encoding === undefined){const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};if(vErrors === null){vErrors = [err10];}else keep(vErrors, err10);errors++;}for(const key0 in data){if(!((((key0 === "numFetched") || (key0 === "utxos")) || (key0 === "endIndex")) || (key0 === "encoding"))){const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err11];}else keep(vErrors, err11);errors++;}}if(data.numFetched !== undefined){if(!(validate84(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){if (vErrors === null) vErrors = validate84.errors; else for (const e of validate84.errors) keep(vErrors, e);errors += validate84.errors.length;}}if(data.utxos !== undefined){let data6 = data.utxos;if(Array.isArray(data6)){const len2 = data6.length;for(let i2=0; i2<len2; i2++){if(!(validate78(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}}}else {const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};if(vErrors === null){vErrors = [err12];}else keep(vErrors, err12);errors++;}}if(data.endIndex !== undefined){if(!(validate535(data.endIndex, {instancePath:instancePath+"/endIndex",parentData:data,parentDataProperty:"endIndex",rootData}))){if (vErrors === null) vErrors = validate535.errors; else for (const e of validate535.errors) keep(vErrors, e);errors += validate535.errors.length;}}if(data.encoding !== undefined){if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate80.errors; else for (const e of validate80.errors) keep(vErrors, e);errors += validate80.errors.length;}}}else {const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err13];}else keep(vErrors, err13);errors++;}validate696.errors = vErrors;return errors === 0;}export const validateAvmIssueTxParams = budgeted(validate703);const schema235 = {"type":"object","properties":{"tx":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"}},"required":["tx"]};function validate703(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.tx === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.tx !== undefined){if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}}if(data.encoding !== undefined){if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate71.errors; else for (const e of validate71.errors) keep(vErrors, e);errors += validate71.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate703.errors = vErrors;return errors === 0;}export const validateAvmIssueTxResult = budgeted(validate706);const schema236 = {"type":"object","required":["txID"],"additionalProperties":false,"properties":{"txID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"ID of the issued transaction."}}};function validate706(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "txID")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.txID !== undefined){if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate706.errors = vErrors;return errors === 0;}
-const k0 = writeString("txIDs") + ':';
-function f0(v) {
+export const validateAvmGetAddressTxsParams = budgeted(validate584);
+const schema205 = {
+  "type": "object",
+  "properties": {
+    "address": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AddressOrShortID"
+    },
+    "assetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmAssetIDOrAlias"
+    },
+    "cursor": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    },
+    "pageSize": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    }
+  },
+  "required": [
+    "address",
+    "assetID"
+  ]
+};
+const schema186 = {
+  "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.",
+  "anyOf": [
+    {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+    },
+    {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ShortID"
+    }
+  ]
+};
+const schema57 = {
+  "type": "string",
+  "format": "avax-address",
+  "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
+  "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
+};
+const formats8 = formats["avax-address"];
+const pattern12 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
+
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern12.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats8.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-address"},message:"must match format \""+"avax-address"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate103.errors = vErrors;
+  return errors === 0;
+}
+
+const schema187 = {
+  "type": "string",
+  "format": "avax-short-id",
+  "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
+  "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."
+};
+const formats12 = formats["avax-short-id"];
+const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+
+function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern25.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats12.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-short-id"},message:"must match format \""+"avax-short-id"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate531.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(vErrors === null){
+      vErrors = validate103.errors;
+    }
+    else {
+      for (const e of validate103.errors) keep(vErrors, e);
+    }
+    errors += validate103.errors.length;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs2 = errors;
+    if(!(validate531(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      if(vErrors === null){
+        vErrors = validate531.errors;
+      }
+      else {
+        for (const e of validate531.errors) keep(vErrors, e);
+      }
+      errors += validate531.errors.length;
+    }
+    var _valid0 = _errs2 === errors;
+    valid0 = valid0 || _valid0;
+  }
+  if(!valid0){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        budget.left += Math.max(0, vErrors.length - _errs0);
+        if(_errs0 < vErrors.length) vErrors.length = _errs0;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+  }
+  validate529.errors = vErrors;
+  return errors === 0;
+}
+
+const schema206 = {
+  "type": "string",
+  "description": "An asset: its cb58 asset ID (the ID of the transaction that created it) or one of its aliases, such as `AVAX` for the X-Chain's native asset. The node first looks the string up as an alias, then parses it as an ID; anything else fails with \"asset '<value>' not found\"."
+};
+
+function validate586(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate586.errors = vErrors;
+  return errors === 0;
+}
+
+const schema36 = {
+  "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
+  "anyOf": [
+    {
+      "type": "string",
+      "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"
+    },
+    {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 18446744073709552000
+    }
+  ]
+};
+const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
+
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if(typeof data === "string"){
+    if(!pattern4.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs3 = errors;
+    if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if((typeof data == "number") && (isFinite(data))){
+      if(data > 18446744073709552000 || isNaN(data)){
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+      if(data < 0 || isNaN(data)){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid0 = _errs3 === errors;
+    valid0 = valid0 || _valid0;
+  }
+  if(!valid0){
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        budget.left += Math.max(0, vErrors.length - _errs0);
+        if(_errs0 < vErrors.length) vErrors.length = _errs0;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+  }
+  validate65.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.address === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.assetID === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.address !== undefined){
+      if(!(validate529(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+        if(vErrors === null){
+          vErrors = validate529.errors;
+        }
+        else {
+          for (const e of validate529.errors) keep(vErrors, e);
+        }
+        errors += validate529.errors.length;
+      }
+    }
+    if(data.assetID !== undefined){
+      if(!(validate586(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate586.errors;
+        }
+        else {
+          for (const e of validate586.errors) keep(vErrors, e);
+        }
+        errors += validate586.errors.length;
+      }
+    }
+    if(data.cursor !== undefined){
+      if(!(validate65(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+    if(data.pageSize !== undefined){
+      if(!(validate65(data.pageSize, {instancePath:instancePath+"/pageSize",parentData:data,parentDataProperty:"pageSize",rootData}))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate584.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetAddressTxsResult = budgeted(validate590);
+const schema207 = {
+  "type": "object",
+  "required": [
+    "txIDs",
+    "cursor"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "txIDs": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+      },
+      "description": "IDs of the matching transactions, oldest first; `null` when there are none on this page or the index is disabled."
+    },
+    "cursor": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Where the next page starts: the request's cursor plus the number of IDs returned."
+    }
+  }
+};
+const schema13 = {
+  "type": "string",
+  "format": "avax-cb58",
+  "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
+  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+};
+const formats0 = formats["avax-cb58"];
+const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern0.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats0.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate30.errors = vErrors;
+  return errors === 0;
+}
+
+const schema46 = {
+  "type": "string",
+  "pattern": "^(0|[1-9][0-9]*)$",
+  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
+};
+const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern10.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate84.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txIDs === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txIDs"},message:"must have required property '"+"txIDs"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.cursor === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "txIDs") || (key0 === "cursor"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.txIDs !== undefined){
+      let data0 = data.txIDs;
+      if((!(Array.isArray(data0))) && (data0 !== null)){
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/txIDs",schemaPath:"#/properties/txIDs/type",keyword:"type",params:{type: schema207.properties.txIDs.type},message:"must be array,null"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate30(data0[i0], {instancePath:instancePath+"/txIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate30.errors;
+            }
+            else {
+              for (const e of validate30.errors) keep(vErrors, e);
+            }
+            errors += validate30.errors.length;
+          }
+        }
+      }
+    }
+    if(data.cursor !== undefined){
+      if(!(validate84(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+  }
+  else {
+    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  validate590.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetAllBalancesParams = budgeted(validate593);
+const schema208 = {
+  "type": "object",
+  "properties": {
+    "address": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AddressOrShortID"
+    },
+    "includePartial": {
+      "type": "boolean"
+    }
+  },
+  "required": [
+    "address"
+  ]
+};
+
+function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.address === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.address !== undefined){
+      if(!(validate529(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+        if(vErrors === null){
+          vErrors = validate529.errors;
+        }
+        else {
+          for (const e of validate529.errors) keep(vErrors, e);
+        }
+        errors += validate529.errors.length;
+      }
+    }
+    if(data.includePartial !== undefined){
+      if(typeof data.includePartial !== "boolean"){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/includePartial",schemaPath:"#/properties/includePartial/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate593.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetAllBalancesResult = budgeted(validate595);
+const schema209 = {
+  "type": "object",
+  "required": [
+    "balances"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "balances": {
+      "type": "array",
+      "description": "One entry per asset with a non-zero counted balance (`[]` when none).",
+      "items": {
+        "type": "object",
+        "title": "AvmBalance",
+        "required": [
+          "asset",
+          "balance"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "asset": {
+            "type": "string",
+            "description": "The asset's primary alias (such as `AVAX`) or, without one, its cb58 asset ID."
+          },
+          "balance": {
+            "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+            "description": "Units of the asset held. Saturates at 2^64-1 if the sum overflows."
+          }
+        }
+      }
+    }
+  }
+};
+
+function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.balances === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balances"},message:"must have required property '"+"balances"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "balances")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.balances !== undefined){
+      let data0 = data.balances;
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          let data1 = data0[i0];
+          if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+            if(data1.asset === undefined){
+              const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0,schemaPath:"#/properties/balances/items/required",keyword:"required",params:{missingProperty: "asset"},message:"must have required property '"+"asset"+"'"};
+              if(vErrors === null){
+                vErrors = [err2];
+              }
+              else {
+                keep(vErrors, err2);
+              }
+              errors++;
+            }
+            if(data1.balance === undefined){
+              const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0,schemaPath:"#/properties/balances/items/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};
+              if(vErrors === null){
+                vErrors = [err3];
+              }
+              else {
+                keep(vErrors, err3);
+              }
+              errors++;
+            }
+            for(const key1 in data1){
+              if(!((key1 === "asset") || (key1 === "balance"))){
+                const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0,schemaPath:"#/properties/balances/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+                if(vErrors === null){
+                  vErrors = [err4];
+                }
+                else {
+                  keep(vErrors, err4);
+                }
+                errors++;
+              }
+            }
+            if(data1.asset !== undefined){
+              if(typeof data1.asset !== "string"){
+                const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0+"/asset",schemaPath:"#/properties/balances/items/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                if(vErrors === null){
+                  vErrors = [err5];
+                }
+                else {
+                  keep(vErrors, err5);
+                }
+                errors++;
+              }
+            }
+            if(data1.balance !== undefined){
+              if(!(validate84(data1.balance, {instancePath:instancePath+"/balances/" + i0+"/balance",parentData:data1,parentDataProperty:"balance",rootData}))){
+                if(vErrors === null){
+                  vErrors = validate84.errors;
+                }
+                else {
+                  for (const e of validate84.errors) keep(vErrors, e);
+                }
+                errors += validate84.errors.length;
+              }
+            }
+          }
+          else {
+            const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0,schemaPath:"#/properties/balances/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            if(vErrors === null){
+              vErrors = [err6];
+            }
+            else {
+              keep(vErrors, err6);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances",schemaPath:"#/properties/balances/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err7];
+        }
+        else {
+          keep(vErrors, err7);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err8];
+    }
+    else {
+      keep(vErrors, err8);
+    }
+    errors++;
+  }
+  validate595.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetAssetDescriptionParams = budgeted(validate597);
+const schema210 = {
+  "type": "object",
+  "properties": {
+    "assetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmAssetIDOrAlias"
+    }
+  },
+  "required": [
+    "assetID"
+  ]
+};
+
+function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.assetID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.assetID !== undefined){
+      if(!(validate586(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate586.errors;
+        }
+        else {
+          for (const e of validate586.errors) keep(vErrors, e);
+        }
+        errors += validate586.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate597.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetAssetDescriptionResult = budgeted(validate599);
+const schema211 = {
+  "type": "object",
+  "required": [
+    "assetID",
+    "name",
+    "symbol",
+    "denomination"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "assetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "ID of the asset (of the transaction that created it), even when an alias was asked for."
+    },
+    "name": {
+      "type": "string",
+      "description": "Human-readable name; not necessarily unique."
+    },
+    "symbol": {
+      "type": "string",
+      "description": "Ticker symbol (0 to 4 characters); not necessarily unique."
+    },
+    "denomination": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint8",
+      "description": "Number of decimal digits used to display amounts of the asset."
+    }
+  }
+};
+const schema212 = {
+  "type": "string",
+  "pattern": "^(0|[1-9][0-9]{0,2})$",
+  "description": "An unsigned 8-bit integer as the node sends it: a quoted decimal string (avajson.Uint8)."
+};
+const pattern27 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
+
+function validate601(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern27.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]{0,2})$"},message:"must match pattern \""+"^(0|[1-9][0-9]{0,2})$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate601.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.assetID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.name === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.symbol === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "symbol"},message:"must have required property '"+"symbol"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.denomination === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "denomination"},message:"must have required property '"+"denomination"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((((key0 === "assetID") || (key0 === "name")) || (key0 === "symbol")) || (key0 === "denomination"))){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    if(data.assetID !== undefined){
+      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.name !== undefined){
+      if(typeof data.name !== "string"){
+        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+    }
+    if(data.symbol !== undefined){
+      if(typeof data.symbol !== "string"){
+        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/symbol",schemaPath:"#/properties/symbol/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+    }
+    if(data.denomination !== undefined){
+      if(!(validate601(data.denomination, {instancePath:instancePath+"/denomination",parentData:data,parentDataProperty:"denomination",rootData}))){
+        if(vErrors === null){
+          vErrors = validate601.errors;
+        }
+        else {
+          for (const e of validate601.errors) keep(vErrors, e);
+        }
+        errors += validate601.errors.length;
+      }
+    }
+  }
+  else {
+    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err7];
+    }
+    else {
+      keep(vErrors, err7);
+    }
+    errors++;
+  }
+  validate599.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetBalanceParams = budgeted(validate603);
+const schema213 = {
+  "type": "object",
+  "properties": {
+    "address": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AddressOrShortID"
+    },
+    "assetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmAssetIDOrAlias"
+    },
+    "includePartial": {
+      "type": "boolean"
+    }
+  },
+  "required": [
+    "address",
+    "assetID"
+  ]
+};
+
+function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.address === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.assetID === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.address !== undefined){
+      if(!(validate529(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+        if(vErrors === null){
+          vErrors = validate529.errors;
+        }
+        else {
+          for (const e of validate529.errors) keep(vErrors, e);
+        }
+        errors += validate529.errors.length;
+      }
+    }
+    if(data.assetID !== undefined){
+      if(!(validate586(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate586.errors;
+        }
+        else {
+          for (const e of validate586.errors) keep(vErrors, e);
+        }
+        errors += validate586.errors.length;
+      }
+    }
+    if(data.includePartial !== undefined){
+      if(typeof data.includePartial !== "boolean"){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/includePartial",schemaPath:"#/properties/includePartial/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate603.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetBalanceResult = budgeted(validate606);
+const schema214 = {
+  "type": "object",
+  "required": [
+    "balance",
+    "utxoIDs"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "balance": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Units of the asset held, counted as described."
+    },
+    "utxoIDs": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UTXOID"
+      },
+      "description": "The UTXOs counted in `balance` (`[]` when none); `outputIndex` is a bare number."
+    }
+  }
+};
+const schema59 = {
+  "type": "object",
+  "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
+  "required": [
+    "txID",
+    "outputIndex"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The transaction that produced the UTXO."
+    },
+    "outputIndex": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "The output's index in that transaction, a bare number."
+    }
+  }
+};
+const schema60 = {
+  "type": "integer",
+  "minimum": 0,
+  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+};
+
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  if((typeof data == "number") && (isFinite(data))){
+    if(data < 0 || isNaN(data)){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  validate110.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.outputIndex === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputIndex"},message:"must have required property '"+"outputIndex"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "txID") || (key0 === "outputIndex"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.outputIndex !== undefined){
+      if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate108.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.balance === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.utxoIDs === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxoIDs"},message:"must have required property '"+"utxoIDs"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "balance") || (key0 === "utxoIDs"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.balance !== undefined){
+      if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.utxoIDs !== undefined){
+      let data1 = data.utxoIDs;
+      if(Array.isArray(data1)){
+        const len0 = data1.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate108(data1[i0], {instancePath:instancePath+"/utxoIDs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate108.errors;
+            }
+            else {
+              for (const e of validate108.errors) keep(vErrors, e);
+            }
+            errors += validate108.errors.length;
+          }
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxoIDs",schemaPath:"#/properties/utxoIDs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  validate606.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetBlockParams = budgeted(validate609);
+const schema215 = {
+  "type": "object",
+  "properties": {
+    "blockID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
+    }
+  },
+  "required": [
+    "blockID"
+  ]
+};
+const schema124 = {
+  "type": "string",
+  "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
+  "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode."
+};
+const pattern20 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern20.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},message:"must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate278.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate609(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.blockID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockID"},message:"must have required property '"+"blockID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.blockID !== undefined){
+      if(!(validate30(data.blockID, {instancePath:instancePath+"/blockID",parentData:data,parentDataProperty:"blockID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate278.errors;
+        }
+        else {
+          for (const e of validate278.errors) keep(vErrors, e);
+        }
+        errors += validate278.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate609.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetBlockResult = budgeted(validate612);
+const schema216 = {
+  "type": "object",
+  "required": [
+    "block",
+    "encoding"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "block": {
+      "description": "The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
+      "anyOf": [
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+        },
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmBlock"
+        }
+      ]
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding",
+      "description": "The encoding of `block`, echoed from the request (`hex` when omitted)."
+    }
+  },
+  "if": {
+    "type": "object",
+    "properties": {
+      "encoding": {
+        "const": "json"
+      }
+    }
+  },
+  "then": {
+    "type": "object",
+    "properties": {
+      "block": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmBlock"
+      }
+    }
+  },
+  "else": {
+    "type": "object",
+    "properties": {
+      "block": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+      }
+    },
+    "if": {
+      "type": "object",
+      "properties": {
+        "encoding": {
+          "const": "hexnc"
+        }
+      }
+    },
+    "then": {
+      "type": "object",
+      "properties": {
+        "block": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+        }
+      }
+    },
+    "else": {
+      "type": "object",
+      "properties": {
+        "block": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"
+        }
+      }
+    }
+  }
+};
+const schema217 = {
+  "type": "object",
+  "description": "An X-Chain (AVM) standard block in the node's JSON encoding. `height` and `time` are bare JSON numbers.",
+  "required": [
+    "parentID",
+    "height",
+    "time",
+    "merkleRoot",
+    "txs",
+    "id"
+  ],
+  "additionalProperties": true,
+  "properties": {
+    "parentID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "ID of the parent block."
+    },
+    "height": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Height of the block."
+    },
+    "time": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Block timestamp, Unix seconds."
+    },
+    "merkleRoot": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Reserved: never populated, always the zero ID `11111111111111111111111111111111LpoYY`."
+    },
+    "txs": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmTx"
+      },
+      "description": "The block's transactions, JSON-encoded."
+    },
+    "id": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The block ID: SHA-256 of the block bytes."
+    }
+  }
+};
+const schema218 = {
+  "type": "object",
+  "description": "An AVM transaction in the node's JSON encoding: the unsigned transaction, its credentials and its ID.",
+  "required": [
+    "unsignedTx",
+    "credentials",
+    "id"
+  ],
+  "additionalProperties": true,
+  "properties": {
+    "unsignedTx": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmUnsignedTx",
+      "description": "The transaction without its signatures."
+    },
+    "credentials": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmCredential"
+      },
+      "description": "One credential per input (and per operation), in order."
+    },
+    "id": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The transaction ID: SHA-256 of the signed transaction bytes."
+    }
+  }
+};
+const schema219 = {
+  "type": "object",
+  "description": "The unsigned part of a JSON-encoded AVM transaction. Every kind carries the base fields; import, export, asset-creation and operation transactions add their own (listed below). Integers are bare JSON numbers.",
+  "required": [
+    "networkID",
+    "blockchainID",
+    "outputs",
+    "inputs",
+    "memo"
+  ],
+  "additionalProperties": true,
+  "properties": {
+    "networkID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "ID of the network the transaction belongs to (1 = Mainnet, 5 = Fuji)."
+    },
+    "blockchainID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "ID of the chain the transaction belongs to."
+    },
+    "outputs": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmTransferableOutput"
+      },
+      "description": "Outputs that stay on this chain."
+    },
+    "inputs": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmTransferableInput"
+      },
+      "description": "Inputs that consume this chain's UTXOs."
+    },
+    "memo": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NullableHexNoChecksum",
+      "description": "Arbitrary memo bytes, `0x` hex without a checksum (`0x` when empty)."
+    },
+    "destinationChain": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Export transactions only: the chain the exported outputs go to."
+    },
+    "exportedOutputs": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmTransferableOutput"
+      },
+      "description": "Export transactions only: the outputs sent to `destinationChain`."
+    },
+    "sourceChain": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "Import transactions only: the chain the imported UTXOs come from."
+    },
+    "importedInputs": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmTransferableInput"
+      },
+      "description": "Import transactions only: inputs that consume UTXOs exported from `sourceChain`."
+    },
+    "name": {
+      "type": "string",
+      "description": "Asset-creation transactions only: the asset's name."
+    },
+    "symbol": {
+      "type": "string",
+      "description": "Asset-creation transactions only: the asset's symbol."
+    },
+    "denomination": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Asset-creation transactions only: the asset's display denomination."
+    },
+    "initialStates": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "additionalProperties": true
+      },
+      "description": "Asset-creation transactions only: the asset's initial state per fx (`fxIndex`, `fxID`, `outputs`)."
+    },
+    "operations": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "additionalProperties": true
+      },
+      "description": "Operation transactions only: fx operations (`assetID`, `inputIDs`, `fxID`, `operation`), e.g. mints and NFT transfers."
+    }
+  }
+};
+const schema220 = {
+  "type": "object",
+  "description": "An output in a JSON-encoded AVM transaction: the asset it holds, the feature extension (fx) that defines it, and the fx-specific output object. All integers inside are bare JSON numbers.",
+  "required": [
+    "assetID",
+    "fxID",
+    "output"
+  ],
+  "additionalProperties": true,
+  "properties": {
+    "assetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "ID of the asset the output holds."
+    },
+    "fxID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "ID of the feature extension the output belongs to (`spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ` is secp256k1fx)."
+    },
+    "output": {
+      "type": "object",
+      "description": "The fx-specific output. For a secp256k1fx transfer output: `addresses` (chain-prefixed), `amount`, `locktime` (Unix seconds) and `threshold`; it can be spent after `locktime` by `threshold` signatures from `addresses`. Other output kinds (mint outputs, NFT and property outputs) carry other fields.",
+      "additionalProperties": true,
+      "properties": {
+        "addresses": {
+          "type": "array",
+          "items": {
+            "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
+          },
+          "description": "Owners of the output, chain-prefixed."
+        },
+        "amount": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+          "description": "Units of the asset the output holds."
+        },
+        "locktime": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+          "description": "Unix time in seconds before which the output cannot be spent (0: no lock)."
+        },
+        "threshold": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+          "description": "How many of `addresses` must sign to spend the output."
+        }
+      }
+    }
+  }
+};
+
+function validate622(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.assetID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.fxID === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fxID"},message:"must have required property '"+"fxID"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.output === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.assetID !== undefined){
+      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.fxID !== undefined){
+      if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.output !== undefined){
+      let data2 = data.output;
+      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+        if(data2.addresses !== undefined){
+          let data3 = data2.addresses;
+          if(Array.isArray(data3)){
+            const len0 = data3.length;
+            for(let i0=0; i0<len0; i0++){
+              if(!(validate103(data3[i0], {instancePath:instancePath+"/output/addresses/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+                if(vErrors === null){
+                  vErrors = validate103.errors;
+                }
+                else {
+                  for (const e of validate103.errors) keep(vErrors, e);
+                }
+                errors += validate103.errors.length;
+              }
+            }
+          }
+          else {
+            const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/output/addresses",schemaPath:"#/properties/output/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+            if(vErrors === null){
+              vErrors = [err3];
+            }
+            else {
+              keep(vErrors, err3);
+            }
+            errors++;
+          }
+        }
+        if(data2.amount !== undefined){
+          if(!(validate110(data2.amount, {instancePath:instancePath+"/output/amount",parentData:data2,parentDataProperty:"amount",rootData}))){
+            if(vErrors === null){
+              vErrors = validate110.errors;
+            }
+            else {
+              for (const e of validate110.errors) keep(vErrors, e);
+            }
+            errors += validate110.errors.length;
+          }
+        }
+        if(data2.locktime !== undefined){
+          if(!(validate110(data2.locktime, {instancePath:instancePath+"/output/locktime",parentData:data2,parentDataProperty:"locktime",rootData}))){
+            if(vErrors === null){
+              vErrors = validate110.errors;
+            }
+            else {
+              for (const e of validate110.errors) keep(vErrors, e);
+            }
+            errors += validate110.errors.length;
+          }
+        }
+        if(data2.threshold !== undefined){
+          if(!(validate110(data2.threshold, {instancePath:instancePath+"/output/threshold",parentData:data2,parentDataProperty:"threshold",rootData}))){
+            if(vErrors === null){
+              vErrors = validate110.errors;
+            }
+            else {
+              for (const e of validate110.errors) keep(vErrors, e);
+            }
+            errors += validate110.errors.length;
+          }
+        }
+      }
+      else {
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  validate622.errors = vErrors;
+  return errors === 0;
+}
+
+const schema221 = {
+  "type": "object",
+  "description": "An input in a JSON-encoded AVM transaction: the UTXO it consumes (`txID`, `outputIndex`), its asset, its fx and the fx-specific input object. All integers inside are bare JSON numbers.",
+  "required": [
+    "txID",
+    "outputIndex",
+    "assetID",
+    "fxID",
+    "input"
+  ],
+  "additionalProperties": true,
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "ID of the transaction that produced the consumed UTXO."
+    },
+    "outputIndex": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+      "description": "Index of the consumed output in that transaction."
+    },
+    "assetID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "ID of the asset the consumed UTXO holds."
+    },
+    "fxID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "ID of the feature extension the input belongs to."
+    },
+    "input": {
+      "type": "object",
+      "description": "The fx-specific input. For secp256k1fx: `amount` consumed and `signatureIndices`, the positions in the UTXO's address list of the keys that sign.",
+      "additionalProperties": true,
+      "properties": {
+        "amount": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
+          "description": "Units consumed."
+        },
+        "signatureIndices": {
+          "type": "array",
+          "items": {
+            "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64"
+          },
+          "description": "Indices into the UTXO's owner addresses of the signers."
+        }
+      }
+    }
+  }
+};
+
+function validate630(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.outputIndex === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputIndex"},message:"must have required property '"+"outputIndex"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.assetID === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.fxID === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fxID"},message:"must have required property '"+"fxID"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.input === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.outputIndex !== undefined){
+      if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.assetID !== undefined){
+      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.fxID !== undefined){
+      if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.input !== undefined){
+      let data4 = data.input;
+      if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+        if(data4.amount !== undefined){
+          if(!(validate110(data4.amount, {instancePath:instancePath+"/input/amount",parentData:data4,parentDataProperty:"amount",rootData}))){
+            if(vErrors === null){
+              vErrors = validate110.errors;
+            }
+            else {
+              for (const e of validate110.errors) keep(vErrors, e);
+            }
+            errors += validate110.errors.length;
+          }
+        }
+        if(data4.signatureIndices !== undefined){
+          let data6 = data4.signatureIndices;
+          if(Array.isArray(data6)){
+            const len0 = data6.length;
+            for(let i0=0; i0<len0; i0++){
+              if(!(validate110(data6[i0], {instancePath:instancePath+"/input/signatureIndices/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
+                if(vErrors === null){
+                  vErrors = validate110.errors;
+                }
+                else {
+                  for (const e of validate110.errors) keep(vErrors, e);
+                }
+                errors += validate110.errors.length;
+              }
+            }
+          }
+          else {
+            const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/input/signatureIndices",schemaPath:"#/properties/input/properties/signatureIndices/type",keyword:"type",params:{type: "array"},message:"must be array"};
+            if(vErrors === null){
+              vErrors = [err5];
+            }
+            else {
+              keep(vErrors, err5);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err7];
+    }
+    else {
+      keep(vErrors, err7);
+    }
+    errors++;
+  }
+  validate630.errors = vErrors;
+  return errors === 0;
+}
+
+const schema174 = {
+  "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes (types.JSONByteSlice of a nil slice).",
+  "oneOf": [
+    {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+    },
+    {
+      "type": "null"
+    }
+  ]
+};
+const schema40 = {
+  "type": "string",
+  "pattern": "^0x([0-9a-fA-F]{2})*$",
+  "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
+};
+const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern7.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate74.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  let passing0 = null;
+  const _errs1 = errors;
+  if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(vErrors === null){
+      vErrors = validate74.errors;
+    }
+    else {
+      for (const e of validate74.errors) keep(vErrors, e);
+    }
+    errors += validate74.errors.length;
+  }
+  var _valid0 = _errs1 === errors;
+  if(_valid0){
+    valid0 = true;
+    passing0 = 0;
+  }
+  const _errs2 = errors;
+  if(data !== null){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  var _valid0 = _errs2 === errors;
+  if(_valid0 && valid0){
+    valid0 = false;
+    passing0 = [passing0, 1];
+  }
+  else {
+    if(_valid0){
+      valid0 = true;
+      passing0 = 1;
+    }
+  }
+  if(!valid0){
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        budget.left += Math.max(0, vErrors.length - _errs0);
+        if(_errs0 < vErrors.length) vErrors.length = _errs0;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+  }
+  validate497.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate619(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.networkID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "networkID"},message:"must have required property '"+"networkID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.blockchainID === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainID"},message:"must have required property '"+"blockchainID"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.outputs === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputs"},message:"must have required property '"+"outputs"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.inputs === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "inputs"},message:"must have required property '"+"inputs"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.memo === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "memo"},message:"must have required property '"+"memo"+"'"};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    if(data.networkID !== undefined){
+      if(!(validate110(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.blockchainID !== undefined){
+      if(!(validate30(data.blockchainID, {instancePath:instancePath+"/blockchainID",parentData:data,parentDataProperty:"blockchainID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.outputs !== undefined){
+      let data2 = data.outputs;
+      if(Array.isArray(data2)){
+        const len0 = data2.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate622(data2[i0], {instancePath:instancePath+"/outputs/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate622.errors;
+            }
+            else {
+              for (const e of validate622.errors) keep(vErrors, e);
+            }
+            errors += validate622.errors.length;
+          }
+        }
+      }
+      else {
+        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/outputs",schemaPath:"#/properties/outputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+    }
+    if(data.inputs !== undefined){
+      let data4 = data.inputs;
+      if(Array.isArray(data4)){
+        const len1 = data4.length;
+        for(let i1=0; i1<len1; i1++){
+          if(!(validate630(data4[i1], {instancePath:instancePath+"/inputs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
+            if(vErrors === null){
+              vErrors = validate630.errors;
+            }
+            else {
+              for (const e of validate630.errors) keep(vErrors, e);
+            }
+            errors += validate630.errors.length;
+          }
+        }
+      }
+      else {
+        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+    }
+    if(data.memo !== undefined){
+      if(!(validate497(data.memo, {instancePath:instancePath+"/memo",parentData:data,parentDataProperty:"memo",rootData}))){
+        if(vErrors === null){
+          vErrors = validate497.errors;
+        }
+        else {
+          for (const e of validate497.errors) keep(vErrors, e);
+        }
+        errors += validate497.errors.length;
+      }
+    }
+    if(data.destinationChain !== undefined){
+      if(!(validate30(data.destinationChain, {instancePath:instancePath+"/destinationChain",parentData:data,parentDataProperty:"destinationChain",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.exportedOutputs !== undefined){
+      let data8 = data.exportedOutputs;
+      if(Array.isArray(data8)){
+        const len2 = data8.length;
+        for(let i2=0; i2<len2; i2++){
+          if(!(validate622(data8[i2], {instancePath:instancePath+"/exportedOutputs/" + i2,parentData:data8,parentDataProperty:i2,rootData}))){
+            if(vErrors === null){
+              vErrors = validate622.errors;
+            }
+            else {
+              for (const e of validate622.errors) keep(vErrors, e);
+            }
+            errors += validate622.errors.length;
+          }
+        }
+      }
+      else {
+        const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/exportedOutputs",schemaPath:"#/properties/exportedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err7];
+        }
+        else {
+          keep(vErrors, err7);
+        }
+        errors++;
+      }
+    }
+    if(data.sourceChain !== undefined){
+      if(!(validate30(data.sourceChain, {instancePath:instancePath+"/sourceChain",parentData:data,parentDataProperty:"sourceChain",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.importedInputs !== undefined){
+      let data11 = data.importedInputs;
+      if(Array.isArray(data11)){
+        const len3 = data11.length;
+        for(let i3=0; i3<len3; i3++){
+          if(!(validate630(data11[i3], {instancePath:instancePath+"/importedInputs/" + i3,parentData:data11,parentDataProperty:i3,rootData}))){
+            if(vErrors === null){
+              vErrors = validate630.errors;
+            }
+            else {
+              for (const e of validate630.errors) keep(vErrors, e);
+            }
+            errors += validate630.errors.length;
+          }
+        }
+      }
+      else {
+        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/importedInputs",schemaPath:"#/properties/importedInputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err8];
+        }
+        else {
+          keep(vErrors, err8);
+        }
+        errors++;
+      }
+    }
+    if(data.name !== undefined){
+      if(typeof data.name !== "string"){
+        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err9];
+        }
+        else {
+          keep(vErrors, err9);
+        }
+        errors++;
+      }
+    }
+    if(data.symbol !== undefined){
+      if(typeof data.symbol !== "string"){
+        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/symbol",schemaPath:"#/properties/symbol/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err10];
+        }
+        else {
+          keep(vErrors, err10);
+        }
+        errors++;
+      }
+    }
+    if(data.denomination !== undefined){
+      if(!(validate110(data.denomination, {instancePath:instancePath+"/denomination",parentData:data,parentDataProperty:"denomination",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.initialStates !== undefined){
+      let data16 = data.initialStates;
+      if(Array.isArray(data16)){
+        const len4 = data16.length;
+        for(let i4=0; i4<len4; i4++){
+          let data17 = data16[i4];
+          if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+          }
+          else {
+            const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/initialStates/" + i4,schemaPath:"#/properties/initialStates/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            if(vErrors === null){
+              vErrors = [err11];
+            }
+            else {
+              keep(vErrors, err11);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/initialStates",schemaPath:"#/properties/initialStates/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          keep(vErrors, err12);
+        }
+        errors++;
+      }
+    }
+    if(data.operations !== undefined){
+      let data18 = data.operations;
+      if(Array.isArray(data18)){
+        const len5 = data18.length;
+        for(let i5=0; i5<len5; i5++){
+          let data19 = data18[i5];
+          if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+          }
+          else {
+            const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/operations/" + i5,schemaPath:"#/properties/operations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            if(vErrors === null){
+              vErrors = [err13];
+            }
+            else {
+              keep(vErrors, err13);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err14 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/operations",schemaPath:"#/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err14];
+        }
+        else {
+          keep(vErrors, err14);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err15 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err15];
+    }
+    else {
+      keep(vErrors, err15);
+    }
+    errors++;
+  }
+  validate619.errors = vErrors;
+  return errors === 0;
+}
+
+const schema222 = {
+  "type": "object",
+  "description": "A credential of a JSON-encoded AVM transaction: the fx it belongs to and its signatures. There is one per input or operation, in the same order.",
+  "required": [
+    "fxID",
+    "credential"
+  ],
+  "additionalProperties": true,
+  "properties": {
+    "fxID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "ID of the feature extension that verifies the credential."
+    },
+    "credential": {
+      "type": "object",
+      "description": "The fx-specific credential.",
+      "additionalProperties": true,
+      "properties": {
+        "signatures": {
+          "type": "array",
+          "items": {
+            "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+          },
+          "description": "65-byte recoverable secp256k1 signatures as `0x` hex without a checksum."
+        }
+      }
+    }
+  }
+};
+
+function validate645(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.fxID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fxID"},message:"must have required property '"+"fxID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.credential === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "credential"},message:"must have required property '"+"credential"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.fxID !== undefined){
+      if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.credential !== undefined){
+      let data1 = data.credential;
+      if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+        if(data1.signatures !== undefined){
+          let data2 = data1.signatures;
+          if(Array.isArray(data2)){
+            const len0 = data2.length;
+            for(let i0=0; i0<len0; i0++){
+              if(!(validate74(data2[i0], {instancePath:instancePath+"/credential/signatures/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+                if(vErrors === null){
+                  vErrors = validate74.errors;
+                }
+                else {
+                  for (const e of validate74.errors) keep(vErrors, e);
+                }
+                errors += validate74.errors.length;
+              }
+            }
+          }
+          else {
+            const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/credential/signatures",schemaPath:"#/properties/credential/properties/signatures/type",keyword:"type",params:{type: "array"},message:"must be array"};
+            if(vErrors === null){
+              vErrors = [err2];
+            }
+            else {
+              keep(vErrors, err2);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/credential",schemaPath:"#/properties/credential/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  validate645.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate618(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.unsignedTx === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unsignedTx"},message:"must have required property '"+"unsignedTx"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.credentials === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "credentials"},message:"must have required property '"+"credentials"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.id === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.unsignedTx !== undefined){
+      if(!(validate619(data.unsignedTx, {instancePath:instancePath+"/unsignedTx",parentData:data,parentDataProperty:"unsignedTx",rootData}))){
+        if(vErrors === null){
+          vErrors = validate619.errors;
+        }
+        else {
+          for (const e of validate619.errors) keep(vErrors, e);
+        }
+        errors += validate619.errors.length;
+      }
+    }
+    if(data.credentials !== undefined){
+      let data1 = data.credentials;
+      if(Array.isArray(data1)){
+        const len0 = data1.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate645(data1[i0], {instancePath:instancePath+"/credentials/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate645.errors;
+            }
+            else {
+              for (const e of validate645.errors) keep(vErrors, e);
+            }
+            errors += validate645.errors.length;
+          }
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.id !== undefined){
+      if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  validate618.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate613(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.parentID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parentID"},message:"must have required property '"+"parentID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.height === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.time === undefined){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "time"},message:"must have required property '"+"time"+"'"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if(data.merkleRoot === undefined){
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "merkleRoot"},message:"must have required property '"+"merkleRoot"+"'"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    if(data.txs === undefined){
+      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txs"},message:"must have required property '"+"txs"+"'"};
+      if(vErrors === null){
+        vErrors = [err4];
+      }
+      else {
+        keep(vErrors, err4);
+      }
+      errors++;
+    }
+    if(data.id === undefined){
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    if(data.parentID !== undefined){
+      if(!(validate30(data.parentID, {instancePath:instancePath+"/parentID",parentData:data,parentDataProperty:"parentID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.height !== undefined){
+      if(!(validate110(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.time !== undefined){
+      if(!(validate110(data.time, {instancePath:instancePath+"/time",parentData:data,parentDataProperty:"time",rootData}))){
+        if(vErrors === null){
+          vErrors = validate110.errors;
+        }
+        else {
+          for (const e of validate110.errors) keep(vErrors, e);
+        }
+        errors += validate110.errors.length;
+      }
+    }
+    if(data.merkleRoot !== undefined){
+      if(!(validate30(data.merkleRoot, {instancePath:instancePath+"/merkleRoot",parentData:data,parentDataProperty:"merkleRoot",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.txs !== undefined){
+      let data4 = data.txs;
+      if(Array.isArray(data4)){
+        const len0 = data4.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate618(data4[i0], {instancePath:instancePath+"/txs/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate618.errors;
+            }
+            else {
+              for (const e of validate618.errors) keep(vErrors, e);
+            }
+            errors += validate618.errors.length;
+          }
+        }
+      }
+      else {
+        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/txs",schemaPath:"#/properties/txs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+    }
+    if(data.id !== undefined){
+      if(!(validate30(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err7];
+    }
+    else {
+      keep(vErrors, err7);
+    }
+    errors++;
+  }
+  validate613.errors = vErrors;
+  return errors === 0;
+}
+
+const schema41 = {
+  "type": "string",
+  "format": "avax-hex",
+  "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
+  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
+};
+const formats4 = formats["avax-hex"];
+const pattern8 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
+
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern8.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats4.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate76.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern7.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate78.errors = vErrors;
+  return errors === 0;
+}
+
+const schema43 = {
+  "type": "string",
+  "enum": [
+    "hex",
+    "hexnc",
+    "hexc",
+    "json"
+  ],
+  "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
+};
+
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data !== "string"){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate80.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate612(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.encoding !== undefined){
+        if("json" !== data.encoding){
+          const err0 = --budget.left < 0 ? TOO_MANY : {};
+          if(vErrors === null){
+            vErrors = [err0];
+          }
+          else {
+            keep(vErrors, err0);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err1 = --budget.left < 0 ? TOO_MANY : {};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if(vErrors !== null){
+    if(_errs1){
+      budget.left += Math.max(0, vErrors.length - _errs1);
+      if(_errs1 < vErrors.length) vErrors.length = _errs1;
+    }
+    else {
+      budget.left += vErrors.length;
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if(_valid0){
+    const _errs5 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.block !== undefined){
+        if(!(validate613(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(vErrors === null){
+            vErrors = validate613.errors;
+          }
+          else {
+            for (const e of validate613.errors) keep(vErrors, e);
+          }
+          errors += validate613.errors.length;
+        }
+      }
+    }
+    else {
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = "then";
+  }
+  else {
+    const _errs8 = errors;
+    const _errs10 = errors;
+    let valid3 = true;
+    const _errs11 = errors;
+    if(errors === _errs11){
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.encoding !== undefined){
+          if("hexnc" !== data.encoding){
+            const err3 = --budget.left < 0 ? TOO_MANY : {};
+            if(vErrors === null){
+              vErrors = [err3];
+            }
+            else {
+              keep(vErrors, err3);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err4 = --budget.left < 0 ? TOO_MANY : {};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid1 = _errs11 === errors;
+    errors = _errs10;
+    if(vErrors !== null){
+      if(_errs10){
+        budget.left += Math.max(0, vErrors.length - _errs10);
+        if(_errs10 < vErrors.length) vErrors.length = _errs10;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+    let ifClause1;
+    if(_valid1){
+      const _errs14 = errors;
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.block !== undefined){
+          if(!(validate74(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+            if(vErrors === null){
+              vErrors = validate74.errors;
+            }
+            else {
+              for (const e of validate74.errors) keep(vErrors, e);
+            }
+            errors += validate74.errors.length;
+          }
+        }
+      }
+      else {
+        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+      var _valid1 = _errs14 === errors;
+      valid3 = _valid1;
+      ifClause1 = "then";
+    }
+    else {
+      const _errs17 = errors;
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.block !== undefined){
+          if(!(validate76(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+            if(vErrors === null){
+              vErrors = validate76.errors;
+            }
+            else {
+              for (const e of validate76.errors) keep(vErrors, e);
+            }
+            errors += validate76.errors.length;
+          }
+        }
+      }
+      else {
+        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+      var _valid1 = _errs17 === errors;
+      valid3 = _valid1;
+      ifClause1 = "else";
+    }
+    if(!valid3){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.block !== undefined){
+        if(!(validate78(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(vErrors === null){
+            vErrors = validate78.errors;
+          }
+          else {
+            for (const e of validate78.errors) keep(vErrors, e);
+          }
+          errors += validate78.errors.length;
+        }
+      }
+    }
+    else {
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    var _valid0 = _errs8 === errors;
+    valid0 = _valid0;
+    ifClause0 = "else";
+  }
+  if(!valid0){
+    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    if(vErrors === null){
+      vErrors = [err9];
+    }
+    else {
+      keep(vErrors, err9);
+    }
+    errors++;
+  }
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.block === undefined){
+      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "block"},message:"must have required property '"+"block"+"'"};
+      if(vErrors === null){
+        vErrors = [err10];
+      }
+      else {
+        keep(vErrors, err10);
+      }
+      errors++;
+    }
+    if(data.encoding === undefined){
+      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      if(vErrors === null){
+        vErrors = [err11];
+      }
+      else {
+        keep(vErrors, err11);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "block") || (key0 === "encoding"))){
+        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          keep(vErrors, err12);
+        }
+        errors++;
+      }
+    }
+    if(data.block !== undefined){
+      let data6 = data.block;
+      const _errs23 = errors;
+      let valid9 = false;
+      const _errs24 = errors;
+      if(!(validate78(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(vErrors === null){
+          vErrors = validate78.errors;
+        }
+        else {
+          for (const e of validate78.errors) keep(vErrors, e);
+        }
+        errors += validate78.errors.length;
+      }
+      var _valid2 = _errs24 === errors;
+      valid9 = valid9 || _valid2;
+      if(!valid9){
+        const _errs25 = errors;
+        if(!(validate613(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(vErrors === null){
+            vErrors = validate613.errors;
+          }
+          else {
+            for (const e of validate613.errors) keep(vErrors, e);
+          }
+          errors += validate613.errors.length;
+        }
+        var _valid2 = _errs25 === errors;
+        valid9 = valid9 || _valid2;
+      }
+      if(!valid9){
+        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/block",schemaPath:"#/properties/block/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        if(vErrors === null){
+          vErrors = [err13];
+        }
+        else {
+          keep(vErrors, err13);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs23;
+        if(vErrors !== null){
+          if(_errs23){
+            budget.left += Math.max(0, vErrors.length - _errs23);
+            if(_errs23 < vErrors.length) vErrors.length = _errs23;
+          }
+          else {
+            budget.left += vErrors.length;
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate80.errors;
+        }
+        else {
+          for (const e of validate80.errors) keep(vErrors, e);
+        }
+        errors += validate80.errors.length;
+      }
+    }
+  }
+  else {
+    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err14];
+    }
+    else {
+      keep(vErrors, err14);
+    }
+    errors++;
+  }
+  validate612.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetBlockByHeightParams = budgeted(validate659);
+const schema223 = {
+  "type": "object",
+  "properties": {
+    "height": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64Param"
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
+    }
+  },
+  "required": [
+    "height"
+  ]
+};
+
+function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.height === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.height !== undefined){
+      if(!(validate65(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+        if(vErrors === null){
+          vErrors = validate65.errors;
+        }
+        else {
+          for (const e of validate65.errors) keep(vErrors, e);
+        }
+        errors += validate65.errors.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate278.errors;
+        }
+        else {
+          for (const e of validate278.errors) keep(vErrors, e);
+        }
+        errors += validate278.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate659.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetBlockByHeightResult = budgeted(validate662);
+const schema224 = {
+  "type": "object",
+  "required": [
+    "block",
+    "encoding"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "block": {
+      "description": "The block: its bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
+      "anyOf": [
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+        },
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmBlock"
+        }
+      ]
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding",
+      "description": "The encoding of `block`, echoed from the request (`hex` when omitted)."
+    }
+  },
+  "if": {
+    "type": "object",
+    "properties": {
+      "encoding": {
+        "const": "json"
+      }
+    }
+  },
+  "then": {
+    "type": "object",
+    "properties": {
+      "block": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmBlock"
+      }
+    }
+  },
+  "else": {
+    "type": "object",
+    "properties": {
+      "block": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+      }
+    },
+    "if": {
+      "type": "object",
+      "properties": {
+        "encoding": {
+          "const": "hexnc"
+        }
+      }
+    },
+    "then": {
+      "type": "object",
+      "properties": {
+        "block": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+        }
+      }
+    },
+    "else": {
+      "type": "object",
+      "properties": {
+        "block": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"
+        }
+      }
+    }
+  }
+};
+
+function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.encoding !== undefined){
+        if("json" !== data.encoding){
+          const err0 = --budget.left < 0 ? TOO_MANY : {};
+          if(vErrors === null){
+            vErrors = [err0];
+          }
+          else {
+            keep(vErrors, err0);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err1 = --budget.left < 0 ? TOO_MANY : {};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if(vErrors !== null){
+    if(_errs1){
+      budget.left += Math.max(0, vErrors.length - _errs1);
+      if(_errs1 < vErrors.length) vErrors.length = _errs1;
+    }
+    else {
+      budget.left += vErrors.length;
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if(_valid0){
+    const _errs5 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.block !== undefined){
+        if(!(validate613(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(vErrors === null){
+            vErrors = validate613.errors;
+          }
+          else {
+            for (const e of validate613.errors) keep(vErrors, e);
+          }
+          errors += validate613.errors.length;
+        }
+      }
+    }
+    else {
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = "then";
+  }
+  else {
+    const _errs8 = errors;
+    const _errs10 = errors;
+    let valid3 = true;
+    const _errs11 = errors;
+    if(errors === _errs11){
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.encoding !== undefined){
+          if("hexnc" !== data.encoding){
+            const err3 = --budget.left < 0 ? TOO_MANY : {};
+            if(vErrors === null){
+              vErrors = [err3];
+            }
+            else {
+              keep(vErrors, err3);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err4 = --budget.left < 0 ? TOO_MANY : {};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid1 = _errs11 === errors;
+    errors = _errs10;
+    if(vErrors !== null){
+      if(_errs10){
+        budget.left += Math.max(0, vErrors.length - _errs10);
+        if(_errs10 < vErrors.length) vErrors.length = _errs10;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+    let ifClause1;
+    if(_valid1){
+      const _errs14 = errors;
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.block !== undefined){
+          if(!(validate74(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+            if(vErrors === null){
+              vErrors = validate74.errors;
+            }
+            else {
+              for (const e of validate74.errors) keep(vErrors, e);
+            }
+            errors += validate74.errors.length;
+          }
+        }
+      }
+      else {
+        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+      var _valid1 = _errs14 === errors;
+      valid3 = _valid1;
+      ifClause1 = "then";
+    }
+    else {
+      const _errs17 = errors;
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.block !== undefined){
+          if(!(validate76(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+            if(vErrors === null){
+              vErrors = validate76.errors;
+            }
+            else {
+              for (const e of validate76.errors) keep(vErrors, e);
+            }
+            errors += validate76.errors.length;
+          }
+        }
+      }
+      else {
+        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+      var _valid1 = _errs17 === errors;
+      valid3 = _valid1;
+      ifClause1 = "else";
+    }
+    if(!valid3){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.block !== undefined){
+        if(!(validate78(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(vErrors === null){
+            vErrors = validate78.errors;
+          }
+          else {
+            for (const e of validate78.errors) keep(vErrors, e);
+          }
+          errors += validate78.errors.length;
+        }
+      }
+    }
+    else {
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    var _valid0 = _errs8 === errors;
+    valid0 = _valid0;
+    ifClause0 = "else";
+  }
+  if(!valid0){
+    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    if(vErrors === null){
+      vErrors = [err9];
+    }
+    else {
+      keep(vErrors, err9);
+    }
+    errors++;
+  }
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.block === undefined){
+      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "block"},message:"must have required property '"+"block"+"'"};
+      if(vErrors === null){
+        vErrors = [err10];
+      }
+      else {
+        keep(vErrors, err10);
+      }
+      errors++;
+    }
+    if(data.encoding === undefined){
+      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      if(vErrors === null){
+        vErrors = [err11];
+      }
+      else {
+        keep(vErrors, err11);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "block") || (key0 === "encoding"))){
+        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          keep(vErrors, err12);
+        }
+        errors++;
+      }
+    }
+    if(data.block !== undefined){
+      let data6 = data.block;
+      const _errs23 = errors;
+      let valid9 = false;
+      const _errs24 = errors;
+      if(!(validate78(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(vErrors === null){
+          vErrors = validate78.errors;
+        }
+        else {
+          for (const e of validate78.errors) keep(vErrors, e);
+        }
+        errors += validate78.errors.length;
+      }
+      var _valid2 = _errs24 === errors;
+      valid9 = valid9 || _valid2;
+      if(!valid9){
+        const _errs25 = errors;
+        if(!(validate613(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(vErrors === null){
+            vErrors = validate613.errors;
+          }
+          else {
+            for (const e of validate613.errors) keep(vErrors, e);
+          }
+          errors += validate613.errors.length;
+        }
+        var _valid2 = _errs25 === errors;
+        valid9 = valid9 || _valid2;
+      }
+      if(!valid9){
+        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/block",schemaPath:"#/properties/block/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        if(vErrors === null){
+          vErrors = [err13];
+        }
+        else {
+          keep(vErrors, err13);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs23;
+        if(vErrors !== null){
+          if(_errs23){
+            budget.left += Math.max(0, vErrors.length - _errs23);
+            if(_errs23 < vErrors.length) vErrors.length = _errs23;
+          }
+          else {
+            budget.left += vErrors.length;
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate80.errors;
+        }
+        else {
+          for (const e of validate80.errors) keep(vErrors, e);
+        }
+        errors += validate80.errors.length;
+      }
+    }
+  }
+  else {
+    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err14];
+    }
+    else {
+      keep(vErrors, err14);
+    }
+    errors++;
+  }
+  validate662.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetHeightParams = budgeted(validate670);
+const schema225 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate670.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetHeightResult = budgeted(validate671);
+const schema226 = {
+  "type": "object",
+  "required": [
+    "height"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "height": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Height of the last accepted block."
+    }
+  }
+};
+
+function validate671(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.height === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "height")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.height !== undefined){
+      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate671.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetTxParams = budgeted(validate673);
+const schema227 = {
+  "type": "object",
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodingParam"
+    }
+  },
+  "required": [
+    "txID"
+  ]
+};
+
+function validate673(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate278.errors;
+        }
+        else {
+          for (const e of validate278.errors) keep(vErrors, e);
+        }
+        errors += validate278.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate673.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetTxResult = budgeted(validate676);
+const schema228 = {
+  "type": "object",
+  "required": [
+    "tx",
+    "encoding"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "tx": {
+      "description": "The transaction: its signed bytes as `0x` hex, or a JSON object when `encoding` is `json`.",
+      "anyOf": [
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+        },
+        {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmTx"
+        }
+      ]
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding",
+      "description": "The encoding of `tx`, echoed from the request (`hex` when omitted)."
+    }
+  },
+  "if": {
+    "type": "object",
+    "properties": {
+      "encoding": {
+        "const": "json"
+      }
+    }
+  },
+  "then": {
+    "type": "object",
+    "properties": {
+      "tx": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AvmTx"
+      }
+    }
+  },
+  "else": {
+    "type": "object",
+    "properties": {
+      "tx": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+      }
+    },
+    "if": {
+      "type": "object",
+      "properties": {
+        "encoding": {
+          "const": "hexnc"
+        }
+      }
+    },
+    "then": {
+      "type": "object",
+      "properties": {
+        "tx": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+        }
+      }
+    },
+    "else": {
+      "type": "object",
+      "properties": {
+        "tx": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"
+        }
+      }
+    }
+  }
+};
+
+function validate676(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.encoding !== undefined){
+        if("json" !== data.encoding){
+          const err0 = --budget.left < 0 ? TOO_MANY : {};
+          if(vErrors === null){
+            vErrors = [err0];
+          }
+          else {
+            keep(vErrors, err0);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err1 = --budget.left < 0 ? TOO_MANY : {};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if(vErrors !== null){
+    if(_errs1){
+      budget.left += Math.max(0, vErrors.length - _errs1);
+      if(_errs1 < vErrors.length) vErrors.length = _errs1;
+    }
+    else {
+      budget.left += vErrors.length;
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if(_valid0){
+    const _errs5 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.tx !== undefined){
+        if(!(validate618(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(vErrors === null){
+            vErrors = validate618.errors;
+          }
+          else {
+            for (const e of validate618.errors) keep(vErrors, e);
+          }
+          errors += validate618.errors.length;
+        }
+      }
+    }
+    else {
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = "then";
+  }
+  else {
+    const _errs8 = errors;
+    const _errs10 = errors;
+    let valid3 = true;
+    const _errs11 = errors;
+    if(errors === _errs11){
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.encoding !== undefined){
+          if("hexnc" !== data.encoding){
+            const err3 = --budget.left < 0 ? TOO_MANY : {};
+            if(vErrors === null){
+              vErrors = [err3];
+            }
+            else {
+              keep(vErrors, err3);
+            }
+            errors++;
+          }
+        }
+      }
+      else {
+        const err4 = --budget.left < 0 ? TOO_MANY : {};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid1 = _errs11 === errors;
+    errors = _errs10;
+    if(vErrors !== null){
+      if(_errs10){
+        budget.left += Math.max(0, vErrors.length - _errs10);
+        if(_errs10 < vErrors.length) vErrors.length = _errs10;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+    let ifClause1;
+    if(_valid1){
+      const _errs14 = errors;
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.tx !== undefined){
+          if(!(validate74(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+            if(vErrors === null){
+              vErrors = validate74.errors;
+            }
+            else {
+              for (const e of validate74.errors) keep(vErrors, e);
+            }
+            errors += validate74.errors.length;
+          }
+        }
+      }
+      else {
+        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err5];
+        }
+        else {
+          keep(vErrors, err5);
+        }
+        errors++;
+      }
+      var _valid1 = _errs14 === errors;
+      valid3 = _valid1;
+      ifClause1 = "then";
+    }
+    else {
+      const _errs17 = errors;
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.tx !== undefined){
+          if(!(validate76(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+            if(vErrors === null){
+              vErrors = validate76.errors;
+            }
+            else {
+              for (const e of validate76.errors) keep(vErrors, e);
+            }
+            errors += validate76.errors.length;
+          }
+        }
+      }
+      else {
+        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err6];
+        }
+        else {
+          keep(vErrors, err6);
+        }
+        errors++;
+      }
+      var _valid1 = _errs17 === errors;
+      valid3 = _valid1;
+      ifClause1 = "else";
+    }
+    if(!valid3){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.tx !== undefined){
+        if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(vErrors === null){
+            vErrors = validate78.errors;
+          }
+          else {
+            for (const e of validate78.errors) keep(vErrors, e);
+          }
+          errors += validate78.errors.length;
+        }
+      }
+    }
+    else {
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    var _valid0 = _errs8 === errors;
+    valid0 = _valid0;
+    ifClause0 = "else";
+  }
+  if(!valid0){
+    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    if(vErrors === null){
+      vErrors = [err9];
+    }
+    else {
+      keep(vErrors, err9);
+    }
+    errors++;
+  }
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.tx === undefined){
+      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};
+      if(vErrors === null){
+        vErrors = [err10];
+      }
+      else {
+        keep(vErrors, err10);
+      }
+      errors++;
+    }
+    if(data.encoding === undefined){
+      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      if(vErrors === null){
+        vErrors = [err11];
+      }
+      else {
+        keep(vErrors, err11);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "tx") || (key0 === "encoding"))){
+        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          keep(vErrors, err12);
+        }
+        errors++;
+      }
+    }
+    if(data.tx !== undefined){
+      let data6 = data.tx;
+      const _errs23 = errors;
+      let valid9 = false;
+      const _errs24 = errors;
+      if(!(validate78(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(vErrors === null){
+          vErrors = validate78.errors;
+        }
+        else {
+          for (const e of validate78.errors) keep(vErrors, e);
+        }
+        errors += validate78.errors.length;
+      }
+      var _valid2 = _errs24 === errors;
+      valid9 = valid9 || _valid2;
+      if(!valid9){
+        const _errs25 = errors;
+        if(!(validate618(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(vErrors === null){
+            vErrors = validate618.errors;
+          }
+          else {
+            for (const e of validate618.errors) keep(vErrors, e);
+          }
+          errors += validate618.errors.length;
+        }
+        var _valid2 = _errs25 === errors;
+        valid9 = valid9 || _valid2;
+      }
+      if(!valid9){
+        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tx",schemaPath:"#/properties/tx/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        if(vErrors === null){
+          vErrors = [err13];
+        }
+        else {
+          keep(vErrors, err13);
+        }
+        errors++;
+      }
+      else {
+        errors = _errs23;
+        if(vErrors !== null){
+          if(_errs23){
+            budget.left += Math.max(0, vErrors.length - _errs23);
+            if(_errs23 < vErrors.length) vErrors.length = _errs23;
+          }
+          else {
+            budget.left += vErrors.length;
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate80.errors;
+        }
+        else {
+          for (const e of validate80.errors) keep(vErrors, e);
+        }
+        errors += validate80.errors.length;
+      }
+    }
+  }
+  else {
+    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err14];
+    }
+    else {
+      keep(vErrors, err14);
+    }
+    errors++;
+  }
+  validate676.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetTxFeeParams = budgeted(validate684);
+const schema229 = {
+  "type": "object",
+  "properties": {}
+};
+
+function validate684(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(!(data && typeof data == "object" && !Array.isArray(data))){
+    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err0];
+    }
+    else {
+      keep(vErrors, err0);
+    }
+    errors++;
+  }
+  validate684.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetTxFeeResult = budgeted(validate685);
+const schema230 = {
+  "type": "object",
+  "required": [
+    "txFee",
+    "createAssetTxFee"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "txFee": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Fee of a transaction that does not create an asset."
+    },
+    "createAssetTxFee": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "Fee of an asset-creation transaction."
+    }
+  }
+};
+
+function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txFee === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txFee"},message:"must have required property '"+"txFee"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.createAssetTxFee === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createAssetTxFee"},message:"must have required property '"+"createAssetTxFee"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "txFee") || (key0 === "createAssetTxFee"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.txFee !== undefined){
+      if(!(validate84(data.txFee, {instancePath:instancePath+"/txFee",parentData:data,parentDataProperty:"txFee",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.createAssetTxFee !== undefined){
+      if(!(validate84(data.createAssetTxFee, {instancePath:instancePath+"/createAssetTxFee",parentData:data,parentDataProperty:"createAssetTxFee",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate685.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetTxStatusParams = budgeted(validate688);
+const schema231 = {
+  "type": "object",
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
+    }
+  },
+  "required": [
+    "txID"
+  ]
+};
+
+function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate688.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetTxStatusResult = budgeted(validate690);
+const schema232 = {
+  "type": "object",
+  "required": [
+    "status"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "status": {
+      "type": "string",
+      "enum": [
+        "Accepted",
+        "Processing",
+        "Rejected",
+        "Unknown"
+      ],
+      "description": "`Accepted`: in the accepted state. `Unknown`: not accepted (never seen, still processing, or dropped). Since v1.9.12 the node answers only these two; `Processing` and `Rejected` come from older releases.",
+      "x-enum-versions": {
+        "Processing": {
+          "removedIn": "v1.9.12"
+        },
+        "Rejected": {
+          "removedIn": "v1.9.12"
+        }
+      }
+    }
+  }
+};
+
+function validate690(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.status === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "status")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.status !== undefined){
+      let data0 = data.status;
+      if(typeof data0 !== "string"){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+      if(!((((data0 === "Accepted") || (data0 === "Processing")) || (data0 === "Rejected")) || (data0 === "Unknown"))){
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema232.properties.status.enum},message:"must be equal to one of the allowed values"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err4];
+    }
+    else {
+      keep(vErrors, err4);
+    }
+    errors++;
+  }
+  validate690.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetUTXOsParams = budgeted(validate691);
+const schema233 = {
+  "type": "object",
+  "properties": {
+    "addresses": {
+      "type": "array",
+      "minItems": 1,
+      "maxItems": 1024,
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AddressOrShortID"
+      }
+    },
+    "limit": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32Param"
+    },
+    "startIndex": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UTXOIndex"
+    },
+    "sourceChain": {
+      "type": "string"
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+    }
+  },
+  "required": [
+    "addresses"
+  ]
+};
+const schema34 = {
+  "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
+  "anyOf": [
+    {
+      "type": "string",
+      "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
+    },
+    {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 4294967295
+    }
+  ]
+};
+const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
+
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if(typeof data === "string"){
+    if(!pattern2.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if(!valid0){
+    const _errs3 = errors;
+    if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      if(vErrors === null){
+        vErrors = [err2];
+      }
+      else {
+        keep(vErrors, err2);
+      }
+      errors++;
+    }
+    if((typeof data == "number") && (isFinite(data))){
+      if(data > 4294967295 || isNaN(data)){
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+      if(data < 0 || isNaN(data)){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    var _valid0 = _errs3 === errors;
+    valid0 = valid0 || _valid0;
+  }
+  if(!valid0){
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  else {
+    errors = _errs0;
+    if(vErrors !== null){
+      if(_errs0){
+        budget.left += Math.max(0, vErrors.length - _errs0);
+        if(_errs0 < vErrors.length) vErrors.length = _errs0;
+      }
+      else {
+        budget.left += vErrors.length;
+        vErrors = null;
+      }
+    }
+  }
+  validate61.errors = vErrors;
+  return errors === 0;
+}
+
+const schema188 = {
+  "type": "object",
+  "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's `endIndex` as the next call's `startIndex` to continue.",
+  "required": [
+    "address",
+    "utxo"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "address": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address",
+      "description": "The address whose UTXOs the listing had reached."
+    },
+    "utxo": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "The last UTXO ID returned, in cb58."
+    }
+  }
+};
+
+function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.address === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.utxo === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxo"},message:"must have required property '"+"utxo"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "address") || (key0 === "utxo"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.address !== undefined){
+      if(!(validate103(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+        if(vErrors === null){
+          vErrors = validate103.errors;
+        }
+        else {
+          for (const e of validate103.errors) keep(vErrors, e);
+        }
+        errors += validate103.errors.length;
+      }
+    }
+    if(data.utxo !== undefined){
+      if(!(validate30(data.utxo, {instancePath:instancePath+"/utxo",parentData:data,parentDataProperty:"utxo",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err3];
+    }
+    else {
+      keep(vErrors, err3);
+    }
+    errors++;
+  }
+  validate535.errors = vErrors;
+  return errors === 0;
+}
+
+const schema38 = {
+  "type": "string",
+  "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
+  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
+};
+const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern6.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate71.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate691(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.addresses === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.addresses !== undefined){
+      let data0 = data.addresses;
+      if(Array.isArray(data0)){
+        if(data0.length > 1024){
+          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
+          if(vErrors === null){
+            vErrors = [err1];
+          }
+          else {
+            keep(vErrors, err1);
+          }
+          errors++;
+        }
+        if(data0.length < 1){
+          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            keep(vErrors, err2);
+          }
+          errors++;
+        }
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(!(validate529(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+            if(vErrors === null){
+              vErrors = validate529.errors;
+            }
+            else {
+              for (const e of validate529.errors) keep(vErrors, e);
+            }
+            errors += validate529.errors.length;
+          }
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.limit !== undefined){
+      if(!(validate61(data.limit, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
+        if(vErrors === null){
+          vErrors = validate61.errors;
+        }
+        else {
+          for (const e of validate61.errors) keep(vErrors, e);
+        }
+        errors += validate61.errors.length;
+      }
+    }
+    if(data.startIndex !== undefined){
+      if(!(validate535(data.startIndex, {instancePath:instancePath+"/startIndex",parentData:data,parentDataProperty:"startIndex",rootData}))){
+        if(vErrors === null){
+          vErrors = validate535.errors;
+        }
+        else {
+          for (const e of validate535.errors) keep(vErrors, e);
+        }
+        errors += validate535.errors.length;
+      }
+    }
+    if(data.sourceChain !== undefined){
+      if(typeof data.sourceChain !== "string"){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/sourceChain",schemaPath:"#/properties/sourceChain/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate71.errors;
+        }
+        else {
+          for (const e of validate71.errors) keep(vErrors, e);
+        }
+        errors += validate71.errors.length;
+      }
+    }
+  }
+  else {
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  validate691.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmGetUTXOsResult = budgeted(validate696);
+const schema189 = {
+  "type": "object",
+  "description": "One page of UTXOs.",
+  "required": [
+    "numFetched",
+    "utxos",
+    "endIndex",
+    "encoding"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "numFetched": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
+      "description": "How many UTXOs this page holds."
+    },
+    "utxos": {
+      "type": "array",
+      "items": {
+        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+      },
+      "description": "The UTXOs' bytes in `encoding`."
+    },
+    "endIndex": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/UTXOIndex",
+      "description": "Where this page ended; pass it as `startIndex` to fetch the next page."
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Encoding",
+      "description": "The encoding of `utxos`."
+    }
+  },
+  "if": {
+    "type": "object",
+    "properties": {
+      "encoding": {
+        "const": "hexnc"
+      }
+    }
+  },
+  "then": {
+    "type": "object",
+    "properties": {
+      "utxos": {
+        "type": "array",
+        "items": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
+        }
+      }
+    }
+  },
+  "else": {
+    "type": "object",
+    "properties": {
+      "utxos": {
+        "type": "array",
+        "items": {
+          "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Hex"
+        }
+      }
+    }
+  }
+};
+
+function validate696(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if(errors === _errs2){
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.encoding !== undefined){
+        if("hexnc" !== data.encoding){
+          const err0 = --budget.left < 0 ? TOO_MANY : {};
+          if(vErrors === null){
+            vErrors = [err0];
+          }
+          else {
+            keep(vErrors, err0);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err1 = --budget.left < 0 ? TOO_MANY : {};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if(vErrors !== null){
+    if(_errs1){
+      budget.left += Math.max(0, vErrors.length - _errs1);
+      if(_errs1 < vErrors.length) vErrors.length = _errs1;
+    }
+    else {
+      budget.left += vErrors.length;
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if(_valid0){
+    const _errs5 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.utxos !== undefined){
+        let data1 = data.utxos;
+        if(Array.isArray(data1)){
+          const len0 = data1.length;
+          for(let i0=0; i0<len0; i0++){
+            if(!(validate74(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+              if(vErrors === null){
+                vErrors = validate74.errors;
+              }
+              else {
+                for (const e of validate74.errors) keep(vErrors, e);
+              }
+              errors += validate74.errors.length;
+            }
+          }
+        }
+        else {
+          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/then/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          if(vErrors === null){
+            vErrors = [err2];
+          }
+          else {
+            keep(vErrors, err2);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err3];
+      }
+      else {
+        keep(vErrors, err3);
+      }
+      errors++;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = "then";
+  }
+  else {
+    const _errs10 = errors;
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.utxos !== undefined){
+        let data3 = data.utxos;
+        if(Array.isArray(data3)){
+          const len1 = data3.length;
+          for(let i1=0; i1<len1; i1++){
+            if(!(validate76(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+              if(vErrors === null){
+                vErrors = validate76.errors;
+              }
+              else {
+                for (const e of validate76.errors) keep(vErrors, e);
+              }
+              errors += validate76.errors.length;
+            }
+          }
+        }
+        else {
+          const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/else/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          if(vErrors === null){
+            vErrors = [err4];
+          }
+          else {
+            keep(vErrors, err4);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      if(vErrors === null){
+        vErrors = [err5];
+      }
+      else {
+        keep(vErrors, err5);
+      }
+      errors++;
+    }
+    var _valid0 = _errs10 === errors;
+    valid0 = _valid0;
+    ifClause0 = "else";
+  }
+  if(!valid0){
+    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    if(vErrors === null){
+      vErrors = [err6];
+    }
+    else {
+      keep(vErrors, err6);
+    }
+    errors++;
+  }
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.numFetched === undefined){
+      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "numFetched"},message:"must have required property '"+"numFetched"+"'"};
+      if(vErrors === null){
+        vErrors = [err7];
+      }
+      else {
+        keep(vErrors, err7);
+      }
+      errors++;
+    }
+    if(data.utxos === undefined){
+      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxos"},message:"must have required property '"+"utxos"+"'"};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        keep(vErrors, err8);
+      }
+      errors++;
+    }
+    if(data.endIndex === undefined){
+      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endIndex"},message:"must have required property '"+"endIndex"+"'"};
+      if(vErrors === null){
+        vErrors = [err9];
+      }
+      else {
+        keep(vErrors, err9);
+      }
+      errors++;
+    }
+    if(data.encoding === undefined){
+      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      if(vErrors === null){
+        vErrors = [err10];
+      }
+      else {
+        keep(vErrors, err10);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((((key0 === "numFetched") || (key0 === "utxos")) || (key0 === "endIndex")) || (key0 === "encoding"))){
+        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err11];
+        }
+        else {
+          keep(vErrors, err11);
+        }
+        errors++;
+      }
+    }
+    if(data.numFetched !== undefined){
+      if(!(validate84(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
+        if(vErrors === null){
+          vErrors = validate84.errors;
+        }
+        else {
+          for (const e of validate84.errors) keep(vErrors, e);
+        }
+        errors += validate84.errors.length;
+      }
+    }
+    if(data.utxos !== undefined){
+      let data6 = data.utxos;
+      if(Array.isArray(data6)){
+        const len2 = data6.length;
+        for(let i2=0; i2<len2; i2++){
+          if(!(validate78(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
+            if(vErrors === null){
+              vErrors = validate78.errors;
+            }
+            else {
+              for (const e of validate78.errors) keep(vErrors, e);
+            }
+            errors += validate78.errors.length;
+          }
+        }
+      }
+      else {
+        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          keep(vErrors, err12);
+        }
+        errors++;
+      }
+    }
+    if(data.endIndex !== undefined){
+      if(!(validate535(data.endIndex, {instancePath:instancePath+"/endIndex",parentData:data,parentDataProperty:"endIndex",rootData}))){
+        if(vErrors === null){
+          vErrors = validate535.errors;
+        }
+        else {
+          for (const e of validate535.errors) keep(vErrors, e);
+        }
+        errors += validate535.errors.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate80.errors;
+        }
+        else {
+          for (const e of validate80.errors) keep(vErrors, e);
+        }
+        errors += validate80.errors.length;
+      }
+    }
+  }
+  else {
+    const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err13];
+    }
+    else {
+      keep(vErrors, err13);
+    }
+    errors++;
+  }
+  validate696.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmIssueTxParams = budgeted(validate703);
+const schema235 = {
+  "type": "object",
+  "properties": {
+    "tx": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+    }
+  },
+  "required": [
+    "tx"
+  ]
+};
+
+function validate703(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.tx === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.tx !== undefined){
+      if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(vErrors === null){
+          vErrors = validate78.errors;
+        }
+        else {
+          for (const e of validate78.errors) keep(vErrors, e);
+        }
+        errors += validate78.errors.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate71.errors;
+        }
+        else {
+          for (const e of validate71.errors) keep(vErrors, e);
+        }
+        errors += validate71.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate703.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateAvmIssueTxResult = budgeted(validate706);
+const schema236 = {
+  "type": "object",
+  "required": [
+    "txID"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "ID of the issued transaction."
+    }
+  }
+};
+
+function validate706(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "txID")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate706.errors = vErrors;
+  return errors === 0;
+}
+const txIDsKey = writeString("txIDs") + ':';
+function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
-function c_ID(v) { return f0(v); }
-function f1(v) {
+function iDJson(v) { return stringJson(v); }
+function iDListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_ID(x);
+    const s = x === undefined ? 'null' : iDJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f2(v) {
+function nullJson(v) {
   return v === null ? 'null' : undefined;
 }
-function f3(v) {
+function avmGetAddressTxsResultTxIDsJson(v) {
   let s;
-  if ((s = f1(v)) !== undefined) return s;
-  if ((s = f2(v)) !== undefined) return s;
+  if ((s = iDListJson(v)) !== undefined) return s;
+  if ((s = nullJson(v)) !== undefined) return s;
   return undefined;
 }
-const k1 = writeString("cursor") + ':';
-function c_Uint64(v) { return f0(v); }
-function f4(v) {
+const cursorKey = writeString("cursor") + ':';
+function uint64Json(v) { return stringJson(v); }
+function avmGetAddressTxsResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -42,8 +5638,8 @@ function f4(v) {
     let key;
     let s;
     switch (k) {
-      case "txIDs": key = k0; s = f3(x); break;
-      case "cursor": key = k1; s = c_Uint64(x); break;
+      case "txIDs": key = txIDsKey; s = avmGetAddressTxsResultTxIDsJson(x); break;
+      case "cursor": key = cursorKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -51,10 +5647,10 @@ function f4(v) {
   }
   return out + '}';
 }
-const k2 = writeString("balances") + ':';
-const k3 = writeString("asset") + ':';
-const k4 = writeString("balance") + ':';
-function f5(v) {
+const balancesKey = writeString("balances") + ':';
+const assetKey = writeString("asset") + ':';
+const balanceKey = writeString("balance") + ':';
+function avmGetAllBalancesResultBalancesItemJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -65,8 +5661,8 @@ function f5(v) {
     let key;
     let s;
     switch (k) {
-      case "asset": key = k3; s = f0(x); break;
-      case "balance": key = k4; s = c_Uint64(x); break;
+      case "asset": key = assetKey; s = stringJson(x); break;
+      case "balance": key = balanceKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -74,18 +5670,18 @@ function f5(v) {
   }
   return out + '}';
 }
-function f6(v) {
+function avmGetAllBalancesResultBalancesItemListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : f5(x);
+    const s = x === undefined ? 'null' : avmGetAllBalancesResultBalancesItemJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f7(v) {
+function avmGetAllBalancesResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -96,7 +5692,7 @@ function f7(v) {
     let key;
     let s;
     switch (k) {
-      case "balances": key = k2; s = f6(x); break;
+      case "balances": key = balancesKey; s = avmGetAllBalancesResultBalancesItemListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -104,12 +5700,12 @@ function f7(v) {
   }
   return out + '}';
 }
-const k5 = writeString("assetID") + ':';
-const k6 = writeString("name") + ':';
-const k7 = writeString("symbol") + ':';
-const k8 = writeString("denomination") + ':';
-function c_Uint8(v) { return f0(v); }
-function f8(v) {
+const assetIDKey = writeString("assetID") + ':';
+const nameKey = writeString("name") + ':';
+const symbolKey = writeString("symbol") + ':';
+const denominationKey = writeString("denomination") + ':';
+function uint8Json(v) { return stringJson(v); }
+function avmGetAssetDescriptionResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -120,10 +5716,10 @@ function f8(v) {
     let key;
     let s;
     switch (k) {
-      case "assetID": key = k5; s = c_ID(x); break;
-      case "name": key = k6; s = f0(x); break;
-      case "symbol": key = k7; s = f0(x); break;
-      case "denomination": key = k8; s = c_Uint8(x); break;
+      case "assetID": key = assetIDKey; s = iDJson(x); break;
+      case "name": key = nameKey; s = stringJson(x); break;
+      case "symbol": key = symbolKey; s = stringJson(x); break;
+      case "denomination": key = denominationKey; s = uint8Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -131,14 +5727,14 @@ function f8(v) {
   }
   return out + '}';
 }
-const k9 = writeString("utxoIDs") + ':';
-const k10 = writeString("txID") + ':';
-const k11 = writeString("outputIndex") + ':';
-function f9(v) {
+const utxoIDsKey = writeString("utxoIDs") + ':';
+const txIDKey = writeString("txID") + ':';
+const outputIndexKey = writeString("outputIndex") + ':';
+function numberJson(v) {
   return typeof v === 'number' ? (Number.isFinite(v) ? '' + v : 'null') : undefined;
 }
-function c_BareUint64(v) { return f9(v); }
-function f10(v) {
+function bareUint64Json(v) { return numberJson(v); }
+function uTXOIDFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -149,8 +5745,8 @@ function f10(v) {
     let key;
     let s;
     switch (k) {
-      case "txID": key = k10; s = c_ID(x); break;
-      case "outputIndex": key = k11; s = c_BareUint64(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
+      case "outputIndex": key = outputIndexKey; s = bareUint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -158,19 +5754,19 @@ function f10(v) {
   }
   return out + '}';
 }
-function c_UTXOID(v) { return f10(v); }
-function f11(v) {
+function uTXOIDJson(v) { return uTXOIDFieldsJson(v); }
+function uTXOIDListJson(v) {
   if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return undefined;
   let out = '[';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    const s = x === undefined ? 'null' : c_UTXOID(x);
+    const s = x === undefined ? 'null' : uTXOIDJson(x);
     if (s === undefined) return undefined;
     out += i === 0 ? s : ',' + s;
   }
   return out + ']';
 }
-function f12(v) {
+function avmGetBalanceResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -181,8 +5777,8 @@ function f12(v) {
     let key;
     let s;
     switch (k) {
-      case "balance": key = k4; s = c_Uint64(x); break;
-      case "utxoIDs": key = k9; s = f11(x); break;
+      case "balance": key = balanceKey; s = uint64Json(x); break;
+      case "utxoIDs": key = utxoIDsKey; s = uTXOIDListJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -190,8 +5786,8 @@ function f12(v) {
   }
   return out + '}';
 }
-const k12 = writeString("height") + ':';
-function f13(v) {
+const heightKey = writeString("height") + ':';
+function avmGetHeightResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -202,7 +5798,7 @@ function f13(v) {
     let key;
     let s;
     switch (k) {
-      case "height": key = k12; s = c_Uint64(x); break;
+      case "height": key = heightKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -210,9 +5806,9 @@ function f13(v) {
   }
   return out + '}';
 }
-const k13 = writeString("txFee") + ':';
-const k14 = writeString("createAssetTxFee") + ':';
-function f14(v) {
+const txFeeKey = writeString("txFee") + ':';
+const createAssetTxFeeKey = writeString("createAssetTxFee") + ':';
+function avmGetTxFeeResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -223,8 +5819,8 @@ function f14(v) {
     let key;
     let s;
     switch (k) {
-      case "txFee": key = k13; s = c_Uint64(x); break;
-      case "createAssetTxFee": key = k14; s = c_Uint64(x); break;
+      case "txFee": key = txFeeKey; s = uint64Json(x); break;
+      case "createAssetTxFee": key = createAssetTxFeeKey; s = uint64Json(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -232,8 +5828,8 @@ function f14(v) {
   }
   return out + '}';
 }
-const k15 = writeString("status") + ':';
-function f15(v) {
+const statusKey = writeString("status") + ':';
+function avmGetTxStatusResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -244,7 +5840,7 @@ function f15(v) {
     let key;
     let s;
     switch (k) {
-      case "status": key = k15; s = f0(x); break;
+      case "status": key = statusKey; s = stringJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -252,8 +5848,8 @@ function f15(v) {
   }
   return out + '}';
 }
-function c_UTXOPage(v) { return writeScalar(v); }
-function f16(v) {
+function uTXOPageJson(v) { return writeScalar(v); }
+function avmIssueTxResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -264,7 +5860,7 @@ function f16(v) {
     let key;
     let s;
     switch (k) {
-      case "txID": key = k10; s = c_ID(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -272,15 +5868,15 @@ function f16(v) {
   }
   return out + '}';
 }
-export const writeAvmGetAddressTxsResult = f4;
-export const writeAvmGetAllBalancesResult = f7;
-export const writeAvmGetAssetDescriptionResult = f8;
-export const writeAvmGetBalanceResult = f12;
+export const writeAvmGetAddressTxsResult = avmGetAddressTxsResultJson;
+export const writeAvmGetAllBalancesResult = avmGetAllBalancesResultJson;
+export const writeAvmGetAssetDescriptionResult = avmGetAssetDescriptionResultJson;
+export const writeAvmGetBalanceResult = avmGetBalanceResultJson;
 export const writeAvmGetBlockResult = writeScalar;
 export const writeAvmGetBlockByHeightResult = writeScalar;
-export const writeAvmGetHeightResult = f13;
+export const writeAvmGetHeightResult = avmGetHeightResultJson;
 export const writeAvmGetTxResult = writeScalar;
-export const writeAvmGetTxFeeResult = f14;
-export const writeAvmGetTxStatusResult = f15;
-export const writeAvmGetUTXOsResult = c_UTXOPage;
-export const writeAvmIssueTxResult = f16;
+export const writeAvmGetTxFeeResult = avmGetTxFeeResultJson;
+export const writeAvmGetTxStatusResult = avmGetTxStatusResultJson;
+export const writeAvmGetUTXOsResult = uTXOPageJson;
+export const writeAvmIssueTxResult = avmIssueTxResultJson;

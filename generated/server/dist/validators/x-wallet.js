@@ -3,13 +3,265 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateWalletIssueTxParams = budgeted(validate708);const schema237 = {"type":"object","properties":{"tx":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"},"encoding":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"}},"required":["tx"]};const schema40 = {"type":"string","pattern":"^0x([0-9a-fA-F]{2})*$","description":"Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."};const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern7.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate78.errors = vErrors;return errors === 0;}const schema38 = {"type":"string","pattern":"^[hH][eE][xX]([nN][cC]|[cC])?$","description":"The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."};const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern6.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate71.errors = vErrors;return errors === 0;}function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.tx === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(data.tx !== undefined){if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){if (vErrors === null) vErrors = validate78.errors; else for (const e of validate78.errors) keep(vErrors, e);errors += validate78.errors.length;}}if(data.encoding !== undefined){if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){if (vErrors === null) vErrors = validate71.errors; else for (const e of validate71.errors) keep(vErrors, e);errors += validate71.errors.length;}}}else {const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}validate708.errors = vErrors;return errors === 0;}export const validateWalletIssueTxResult = budgeted(validate711);const schema238 = {"type":"object","required":["txID"],"additionalProperties":false,"properties":{"txID":{"$ref":"https://avalanche-openrpc.invalid/schemas.json#/definitions/ID","description":"ID of the issued transaction."}}};const schema13 = {"type":"string","format":"avax-cb58","pattern":"^[1-9A-HJ-NP-Za-km-z]{32,60}$","description":"A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."};const formats0 = formats["avax-cb58"];const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(typeof data === "string"){if(!pattern0.test(data)){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}if(!(formats0.validate(data))){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate30.errors = vErrors;return errors === 0;}function validate711(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){if(data.txID === undefined){const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};if(vErrors === null){vErrors = [err0];}else keep(vErrors, err0);errors++;}for(const key0 in data){if(!(key0 === "txID")){const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};if(vErrors === null){vErrors = [err1];}else keep(vErrors, err1);errors++;}}if(data.txID !== undefined){if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){if (vErrors === null) vErrors = validate30.errors; else for (const e of validate30.errors) keep(vErrors, e);errors += validate30.errors.length;}}}else {const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};if(vErrors === null){vErrors = [err2];}else keep(vErrors, err2);errors++;}validate711.errors = vErrors;return errors === 0;}
-const k0 = writeString("txID") + ':';
-function f0(v) {
+export const validateWalletIssueTxParams = budgeted(validate708);
+const schema237 = {
+  "type": "object",
+  "properties": {
+    "tx": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
+    },
+    "encoding": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BytesEncodingParam"
+    }
+  },
+  "required": [
+    "tx"
+  ]
+};
+const schema40 = {
+  "type": "string",
+  "pattern": "^0x([0-9a-fA-F]{2})*$",
+  "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
+};
+const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern7.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate78.errors = vErrors;
+  return errors === 0;
+}
+
+const schema38 = {
+  "type": "string",
+  "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
+  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
+};
+const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern6.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate71.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.tx === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.tx !== undefined){
+      if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(vErrors === null){
+          vErrors = validate78.errors;
+        }
+        else {
+          for (const e of validate78.errors) keep(vErrors, e);
+        }
+        errors += validate78.errors.length;
+      }
+    }
+    if(data.encoding !== undefined){
+      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+        if(vErrors === null){
+          vErrors = validate71.errors;
+        }
+        else {
+          for (const e of validate71.errors) keep(vErrors, e);
+        }
+        errors += validate71.errors.length;
+      }
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate708.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateWalletIssueTxResult = budgeted(validate711);
+const schema238 = {
+  "type": "object",
+  "required": [
+    "txID"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "txID": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
+      "description": "ID of the issued transaction."
+    }
+  }
+};
+const schema13 = {
+  "type": "string",
+  "format": "avax-cb58",
+  "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
+  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+};
+const formats0 = formats["avax-cb58"];
+const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(typeof data === "string"){
+    if(!pattern0.test(data)){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(!(formats0.validate(data))){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate30.errors = vErrors;
+  return errors === 0;
+}
+
+
+function validate711(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.txID === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!(key0 === "txID")){
+        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err1];
+        }
+        else {
+          keep(vErrors, err1);
+        }
+        errors++;
+      }
+    }
+    if(data.txID !== undefined){
+      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+        if(vErrors === null){
+          vErrors = validate30.errors;
+        }
+        else {
+          for (const e of validate30.errors) keep(vErrors, e);
+        }
+        errors += validate30.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate711.errors = vErrors;
+  return errors === 0;
+}
+const txIDKey = writeString("txID") + ':';
+function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;
 }
-function c_ID(v) { return f0(v); }
-function f1(v) {
+function iDJson(v) { return stringJson(v); }
+function walletIssueTxResultJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return undefined;
@@ -20,7 +272,7 @@ function f1(v) {
     let key;
     let s;
     switch (k) {
-      case "txID": key = k0; s = c_ID(x); break;
+      case "txID": key = txIDKey; s = iDJson(x); break;
       default: return undefined;
     }
     if (s === undefined) return undefined;
@@ -28,4 +280,4 @@ function f1(v) {
   }
   return out + '}';
 }
-export const writeWalletIssueTxResult = f1;
+export const writeWalletIssueTxResult = walletIssueTxResultJson;

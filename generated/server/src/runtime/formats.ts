@@ -32,7 +32,8 @@ function checkedPayload(raw: Uint8Array): Uint8Array | undefined {
 }
 
 function base58Encode(bytes: Uint8Array): string {
-  // Base-58 digits, least significant first, updated per byte: no BigInt, as the mock encodes IDs by the hundred thousand.
+  // Base-58 digits, least significant first, updated per byte: no BigInt, as the mock encodes IDs by the hundred
+  // thousand.
   const digits: number[] = [];
   for (const byte of bytes) {
     let carry = byte;
@@ -175,8 +176,10 @@ export const avalancheFormats: Record<AvalancheFormat, (value: string) => boolea
   },
 };
 
-const DATE_TIME =
-  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt ]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
+const DATE = String.raw`\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])`;
+const TIME = String.raw`([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?`;
+const OFFSET = String.raw`([Zz]|[+-]([01]\d|2[0-3]):?[0-5]\d)`;
+const DATE_TIME = new RegExp(`^${DATE}[Tt ]${TIME}${OFFSET}$`);
 
 /** RFC 3339 date-time, as ajv-formats' `date-time` (which the toolkit's own ajv uses) checks it. */
 function validDate(text: string): boolean {

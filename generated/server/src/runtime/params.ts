@@ -9,14 +9,22 @@
 import { setMember } from './json.js';
 
 /**
- * How to decode one value, computed from its schema at generation: `p` maps each declared property's folded name to
- * [its name, how to decode it, whether null is a value for it]; `m` decodes the values of a map; `i` the items of an
- * array.
+ * How to decode one value, computed from its schema at generation: `properties` holds each declared property by its
+ * folded name; `values` decodes the values of a map; `items` the items of an array.
  */
 export interface Shape {
-  p?: Record<string, [string, Shape | 0, 0 | 1]>;
-  m?: Shape;
-  i?: Shape;
+  properties?: Record<string, PropertyShape>;
+  values?: Shape;
+  items?: Shape;
+}
+
+export interface PropertyShape {
+  /** The property's name as declared. */
+  name: string;
+  /** How to decode its value; absent when the value is taken as sent. */
+  shape?: Shape;
+  /** Present when null is a value of the property (Go then keeps it, rather than leaving the field unset). */
+  nullable?: true;
 }
 
 export interface Violation {
@@ -85,14 +93,14 @@ export function nodeArgs(params: unknown): Record<string, unknown> | undefined {
 }
 
 /** Decodes `value` into the shape of its schema, as Go decodes JSON into a struct. */
-export function foldValue(value: unknown, shape: Shape | 0): unknown {
-  if (shape === 0) return value;
-  if ((shape.p || shape.m) && isObject(value)) return foldObject(value, shape);
-  if (shape.i && Array.isArray(value)) {
+export function foldValue(value: unknown, shape: Shape | undefined): unknown {
+  if (shape === undefined) return value;
+  if ((shape.properties || shape.values) && isObject(value)) return foldObject(value, shape);
+  if (shape.items && Array.isArray(value)) {
     // Copied only from the first item that decodes to something else, as in foldObject.
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
-      const item = foldValue(value[i], shape.i);
+      const item = foldValue(value[i], shape.items);
       if (out === undefined && item !== value[i]) out = value.slice(0, i);
       out?.push(item);
     }
@@ -111,20 +119,24 @@ function foldObject(value: Record<string, unknown>, shape: Shape): Record<string
 }
 
 function keptAsIs(key: string, child: unknown, shape: Shape): boolean {
-  const declared = shape.p?.[foldKey(key)];
+  const declared = shape.properties?.[foldKey(key)];
   if (declared)
-    return declared[0] === key && (child !== null || declared[2] === 1) && foldValue(child, declared[1]) === child;
-  return shape.m !== undefined && foldValue(child, shape.m) === child;
+    return (
+      declared.name === key &&
+      (child !== null || declared.nullable === true) &&
+      foldValue(child, declared.shape) === child
+    );
+  return shape.values !== undefined && foldValue(child, shape.values) === child;
 }
 
 function copyObject(value: Record<string, unknown>, shape: Shape): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key in value) {
     const child = value[key];
-    const declared = shape.p?.[foldKey(key)];
+    const declared = shape.properties?.[foldKey(key)];
     if (declared) {
-      if (child !== null || declared[2]) setMember(out, declared[0], foldValue(child, declared[1]));
-    } else if (shape.m) setMember(out, key, foldValue(child, shape.m));
+      if (child !== null || declared.nullable) setMember(out, declared.name, foldValue(child, declared.shape));
+    } else if (shape.values) setMember(out, key, foldValue(child, shape.values));
   }
   return out;
 }
@@ -149,7 +161,9 @@ function describe(error: NonNullable<ValidateFunction['errors']>[number]): strin
   return `${error.instancePath || 'params'} ${error.message ?? error.keyword}${detail}`;
 }
 
-/** A decode failure when any leaf failure is about the value's kind or form; only sizes and presence are constraints. */
+/**
+ * A decode failure when any leaf failure is about the value's kind or form; only sizes and presence are constraints.
+ */
 export function isDecodeFailure(violations: Violation[]): boolean {
   return violations.some((v) => !CONSTRAINT_KEYWORDS.has(v.keyword) && !BRANCH_KEYWORDS.has(v.keyword));
 }

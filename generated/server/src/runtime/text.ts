@@ -104,7 +104,9 @@ function validSpan(bytes: Uint8Array, start: number, end: number): string {
   return out;
 }
 
-/** The length of the valid UTF-8 sequence at `i` (Go's rules: no overlongs, surrogates or runes past U+10FFFF), or 0. */
+/**
+ * The length of the valid UTF-8 sequence at `i` (Go's rules: no overlongs, surrogates or runes past U+10FFFF), or 0.
+ */
 function runeSize(b: Uint8Array, i: number): number {
   const [rune, size] = decodeRune(b, i);
   return rune === 0xfffd && size === 1 ? 0 : size;

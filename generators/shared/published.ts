@@ -1,0 +1,22 @@
+/**
+ * The published spec, which the openrpc artifact writes, the server embeds for `rpc.discover` and the docs link to:
+ * one self-contained OpenRPC document per endpoint. It is the bundle as authored, with each method's
+ * `x-docs-discrepancies` also written into its description, so plain OpenRPC tools, which ignore `x-` fields, still
+ * tell readers where the prose docs differ from the node.
+ */
+import { discrepancyNote } from './comments.ts';
+import type { EndpointModel, JsonSchema } from '../model/types.ts';
+
+export function publishedDocument(endpoint: EndpointModel): JsonSchema {
+  const document = structuredClone(endpoint.document);
+  const methods = document.methods as JsonSchema[];
+  endpoint.methods.forEach((method, i) => {
+    const note = discrepancyNote(method);
+    if (!note) return;
+    methods[i]!.description = method.description ? `${method.description}\n\n${note}` : note;
+  });
+  return document;
+}
+
+/** Where an endpoint's published document goes, below the output folder (and below the docs site). */
+export const publishedPath = (endpoint: EndpointModel): string => `openrpc/${endpoint.name}.json`;
