@@ -13,7 +13,7 @@ import { Keystore, decodeBytes } from './keystore.ts';
 import { mockModel } from './spec.ts';
 import type { Network } from './synth.ts';
 import { NETWORKS } from './world/networks.ts';
-import { type Read, encodingOf } from './world/reads.ts';
+import type { Read } from './world/reads.ts';
 import { infoReads } from './world/reads-info.ts';
 import { DevControls } from './engine/dev.ts';
 import { pChainReads } from './world/reads-p.ts';
@@ -32,8 +32,6 @@ export interface MockMethod {
   answer: MockHandler;
   check?: MockHandler;
 }
-
-const JSON_FORMS = new Set(['getTx', 'getBlock', 'getBlockByHeight']);
 
 const examplesOf = (name: string) => indexMethods(mockModel()).get(name)?.method.examples ?? [];
 
@@ -173,14 +171,9 @@ export class MockState {
       if (!spec) throw new Error(`the generated server has no method ${method.name}`);
       const read = this.reads[endpoint.name]?.[method.shortName];
       const answers = new MethodAnswers(model, method, spec, network);
-      // The node's JSON form of transactions and blocks is not built from the world yet: bytes only (see README).
-      const bytesOnly =
-        read && JSON_FORMS.has(method.shortName)
-          ? (p: Params) => (encodingOf(p) === 'json' ? answers.answer(p) : read(p))
-          : read;
       if (stateful[method.name]) out.set(method.name, stateful[method.name]!);
       // A read changes nothing, so it also words the refusal of params the schema rejects.
-      else if (bytesOnly) out.set(method.name, { answer: bytesOnly, check: bytesOnly });
+      else if (read) out.set(method.name, { answer: read, check: read });
       else out.set(method.name, { answer: (p) => answers.answer(p) });
     }
     return out;

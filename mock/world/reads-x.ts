@@ -7,14 +7,13 @@ import {
   type Params,
   type Read,
   allUtxos,
-  encode,
-  encodingOf,
+  blockAnswer,
   parseID,
   parseServiceAddress,
+  txAnswer,
   utxoPage,
   utxoRef,
 } from './reads.ts';
-import type { Block } from './types.ts';
 import type { World } from './world.ts';
 
 /** vm.lookupAssetID: an asset ID as it is, else an alias of one. */
@@ -41,17 +40,6 @@ function counted(world: World, owner: string, includePartial: boolean) {
     (u) =>
       u.stakeableLocktime === 0n && (includePartial || (u.owner.addresses.length === 1 && u.owner.locktime <= now)),
   );
-}
-
-function blockAnswer(block: Block, params: Params, what: string) {
-  const encoding = encodingOf(params);
-  let text: string;
-  try {
-    text = encode(block.bytes, encoding);
-  } catch (error) {
-    throw new Error(`couldn't encode block ${what} as string: ${(error as Error).message}`);
-  }
-  return { block: text, encoding };
 }
 
 export function xChainReads(world: World): Record<string, Read> {
@@ -88,19 +76,18 @@ export function xChainReads(world: World): Record<string, Read> {
       const id = String(p.blockID ?? EMPTY_ID);
       const block = world.blockIDs.get(id);
       if (block?.chain !== 'X') throw new Error(`couldn't get block with id ${id}: not found`);
-      return blockAnswer(block, p, id);
+      return blockAnswer(world, block, p, id);
     },
     getBlockByHeight: (p) => {
       const height = Number(p.height ?? 0);
       const block = world.blocks.X.at(height);
       if (!block) throw new Error(`couldn't get block at height ${p.height ?? 0}: not found`);
-      return blockAnswer(block, p, block.id);
+      return blockAnswer(world, block, p, block.id);
     },
     getTx: (p) => {
       const tx = world.txs.get(txID(p));
       if (tx?.chain !== 'X' || tx.status !== 'Accepted') throw new Error('not found');
-      const encoding = encodingOf(p);
-      return { tx: encode(tx.bytes, encoding), encoding };
+      return txAnswer(world, tx, p);
     },
     getTxStatus: (p) => {
       const tx = world.txs.get(txID(p));
