@@ -17,6 +17,7 @@ import type { Read } from './world/reads.ts';
 import { infoReads } from './world/reads-info.ts';
 import { DevControls } from './engine/dev.ts';
 import { pChainReads } from './world/reads-p.ts';
+import { staticReads } from './world/reads-static.ts';
 import { xChainReads } from './world/reads-x.ts';
 import type { World } from './world/world.ts';
 import { Engine, type Mining } from './engine/engine.ts';
@@ -72,7 +73,12 @@ export class MockState {
   ) {
     this.engine = new Engine(world, mining);
     this.dev = new DevControls(world, this.engine);
-    this.reads = { 'x-chain': xChainReads(world), 'p-chain': pChainReads(world), info: infoReads(world) };
+    this.reads = {
+      'x-chain': xChainReads(world),
+      'p-chain': pChainReads(world),
+      'avm-static': staticReads(),
+      info: infoReads(world),
+    };
     const imports = examplesOf('keystore.importUser');
     this.keystore = new Keystore(
       imports.map((example) => ({

@@ -2,6 +2,7 @@
  * The X-Chain's reads (vms/avm/service.go), from the world. Balances count secp256k1fx transfer outputs owned by the
  * address alone and unlocked at the chain's time (all of them with includePartial), as the node does.
  */
+import { addressTxs } from './address-txs.ts';
 import { EMPTY_ID } from './networks.ts';
 import {
   type Params,
@@ -15,6 +16,9 @@ import {
   utxoRef,
 } from './reads.ts';
 import type { World } from './world.ts';
+
+/** avm's maxPageSize: the most transaction IDs getAddressTxs answers at once. */
+const MAX_PAGE_SIZE = 1024;
 
 /** vm.lookupAssetID: an asset ID as it is, else an alias of one. */
 function lookupAssetID(world: World, asset: unknown): string {
@@ -94,5 +98,27 @@ export function xChainReads(world: World): Record<string, Read> {
       return { status: tx?.chain === 'X' && tx.status === 'Accepted' ? 'Accepted' : 'Unknown' };
     },
     getUTXOs: (p) => utxoPage(world, 'X', p),
+    getAddressTxs: (p) => {
+      const cursor = Number(p.cursor ?? 0);
+      let pageSize = Number(p.pageSize ?? 0);
+      if (pageSize > MAX_PAGE_SIZE) throw new Error(`pageSize > maximum allowed (${MAX_PAGE_SIZE})`);
+      if (pageSize === 0) pageSize = MAX_PAGE_SIZE;
+      const text = typeof p.address === 'string' ? p.address : '';
+      let owner: string;
+      try {
+        owner = parseServiceAddress(world, 'X', text);
+      } catch (error) {
+        throw new Error(`couldn't parse argument 'address' to address: ${(error as Error).message}`);
+      }
+      let assetID: string;
+      try {
+        assetID = lookupAssetID(world, p.assetID);
+      } catch (error) {
+        throw new Error(`specified \`assetID\` is invalid: ${(error as Error).message}`);
+      }
+      const page = addressTxs(world, owner, assetID).slice(cursor, cursor + pageSize);
+      // A nil slice when the page is empty: Go writes null.
+      return { txIDs: page.length > 0 ? page : null, cursor: String(cursor + page.length) };
+    },
   };
 }

@@ -26,7 +26,7 @@ export interface AvmStaticHandlers {
 
 /** What the RPC layer knows of each method of AvalancheGo AVM static API: wire name, params, how to decode and validate them. */
 export const avmStaticMethods: readonly MethodSpec[] = [
-  { name: 'avm.buildGenesis', handler: 'buildGenesis', params: ["networkID","genesisData","encoding"], byName: true, shape: {"p":{"NETWORKID":["networkID",0,0],"GENESISDATA":["genesisData",{"m":{"p":{"NAME":["name",0,0],"SYMBOL":["symbol",0,0],"DENOMINATION":["denomination",0,0],"MEMO":["memo",0,0],"INITIALSTATE":["initialState",{"p":{"FIXEDCAP":["fixedCap",{"i":{"p":{"AMOUNT":["amount",0,0],"ADDRESS":["address",0,0]}}},0],"VARIABLECAP":["variableCap",{"i":{"p":{"MINTERS":["minters",0,0],"THRESHOLD":["threshold",0,0]}}},0]}},0]}}},0],"ENCODING":["encoding",0,0]}}, validateParams: validators.validateAvmBuildGenesisParams, validateResult: validators.validateAvmBuildGenesisResult, writeResult: validators.writeAvmBuildGenesisResult },
+  { name: 'avm.buildGenesis', handler: 'buildGenesis', params: ["networkID","genesisData","encoding"], byName: true, shape: {"p":{"NETWORKID":["networkID",0,0],"GENESISDATA":["genesisData",{"m":{"p":{"NAME":["name",0,0],"SYMBOL":["symbol",0,0],"DENOMINATION":["denomination",0,0],"MEMO":["memo",0,0],"INITIALSTATE":["initialState",{"p":{"FIXEDCAP":["fixedCap",{"i":{"p":{"AMOUNT":["amount",0,0],"ADDRESS":["address",0,0]}}},0],"VARIABLECAP":["variableCap",{"i":{"p":{"MINTERS":["minters",0,0],"THRESHOLD":["threshold",0,0]}}},0]},"m":{}},0]}}},0],"ENCODING":["encoding",0,0]}}, validateParams: validators.validateAvmBuildGenesisParams, validateResult: validators.validateAvmBuildGenesisResult, writeResult: validators.writeAvmBuildGenesisResult },
 ];
 
 /**
