@@ -3,15 +3,10 @@
  * is its own stake plus its current delegators' (the node's validator manager adds delegations to the validator).
  */
 import type { Staker } from './types.ts';
+import { validatorSetAt } from './validator-history.ts';
 import type { World } from './world.ts';
 
 export const isCurrent = (staker: Staker, time: bigint) => staker.startTime <= time && time < staker.endTime;
-
-/** The height of the block that added the staker (genesis stakers: 0). */
-export function addedAt(world: World, staker: Staker): number {
-  const blockID = world.txs.get(staker.txID)?.blockID;
-  return blockID ? (world.blockIDs.get(blockID)?.height ?? 0) : 0;
-}
 
 export function validatorsOf(world: World, subnetID: string, time = world.time.get()): Staker[] {
   return [...world.stakers.values()]
@@ -25,28 +20,15 @@ export function delegatorsOf(world: World, validator: Staker, time = world.time.
 
 const byNodeID = (a: Staker, b: Staker) => (a.nodeID < b.nodeID ? -1 : a.nodeID > b.nodeID ? 1 : 0);
 
-/** The validator set of a subnet at a P-Chain height: node ID, BLS key and weight (delegations included). */
+/** The validator set of a subnet at a P-Chain height (the tip by default): node ID, BLS key and weight. */
 export function validatorSet(
   world: World,
   subnetID: string,
   height = world.tip('P').height,
 ): Array<{ nodeID: string; publicKey: string | null; weight: bigint }> {
-  const block = world.blocks.P.at(height);
-  if (!block) return [];
-  const time = block.timestamp;
-  const stakers = [...world.stakers.values()].filter(
-    (s) => s.subnetID === subnetID && isCurrent(s, time) && addedAt(world, s) <= height,
-  );
-  const weights = new Map<string, { nodeID: string; publicKey: string | null; weight: bigint }>();
-  for (const s of stakers.filter((v) => !v.validatorTxID))
-    weights.set(s.txID, { nodeID: s.nodeID, publicKey: s.signer?.publicKey ?? null, weight: s.weight });
-  for (const d of stakers.filter((v) => v.validatorTxID)) {
-    const entry = weights.get(d.validatorTxID!);
-    if (entry) entry.weight += d.weight;
-  }
-  for (const v of world.l1Validators.values()) {
-    if (v.subnetID === subnetID && v.weight > 0n)
-      weights.set(v.validationID, { nodeID: v.nodeID, publicKey: v.publicKey, weight: v.weight });
-  }
-  return [...weights.values()].sort((a, b) => (a.nodeID < b.nodeID ? -1 : a.nodeID > b.nodeID ? 1 : 0));
+  return validatorSetAt(world, subnetID, height).map(({ nodeID, publicKey, weight }) => ({
+    nodeID,
+    publicKey,
+    weight,
+  }));
 }
