@@ -187,7 +187,7 @@ export interface AvmGenesisAsset {
     /**
      * Any other kind: the node decodes it (the field is a map of lists) and refuses it with "unknown asset type".
      */
-    [k: string]: unknown[] | AvmGenesisHolder[] | AvmGenesisMinterSet[] | undefined;
+    [k: string]: {}[] | AvmGenesisHolder[] | AvmGenesisMinterSet[] | undefined;
   };
   /**
    * Memo bytes for the asset-creation transaction, in `encoding` (so with `hex` it needs the 4-byte checksum). Omitted or empty means no memo.

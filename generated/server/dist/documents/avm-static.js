@@ -67,6 +67,9 @@ export const avmStaticDocument = {
                   "description": "The asset's initial state by kind. Only `fixedCap` and `variableCap` are implemented; any other key (e.g. `limitedTransfer`, `nonFungible`) fails with \"unknown asset type\".",
                   "additionalProperties": {
                     "type": "array",
+                    "items": {
+                      "type": "object"
+                    },
                     "description": "Any other kind: the node decodes it (the field is a map of lists) and refuses it with \"unknown asset type\"."
                   },
                   "properties": {
