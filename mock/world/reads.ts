@@ -190,17 +190,32 @@ function jsonReply(field: 'tx' | 'block', json: GoJson): RawJson {
   return RawJson.verbatim(`{"${field}":${writeGoJson(json)},"encoding":"json"}`);
 }
 
+/**
+ * JSON replies written once per transaction's and block's bytes: bytes never change, and decoding them costs
+ * milliseconds. (A world's network, so its HRP, is fixed: the bytes' owner fixes the answer.)
+ */
+const jsonOf = new WeakMap<Uint8Array, RawJson>();
+
+function cachedJson(bytes: Uint8Array, build: () => RawJson): RawJson {
+  let reply = jsonOf.get(bytes);
+  if (!reply) jsonOf.set(bytes, (reply = build()));
+  return reply;
+}
+
 /** `getTx`'s answer: the bytes in the requested encoding, or the node's JSON form of the transaction. */
 export function txAnswer(world: World, tx: Tx, params: Params): unknown {
   const encoding = encodingOf(params);
-  if (encoding === 'json') return jsonReply('tx', txJson({ chain: tx.chain, hrp: world.network.hrp }, tx.bytes, tx.id));
+  if (encoding === 'json')
+    return cachedJson(tx.bytes, () =>
+      jsonReply('tx', txJson({ chain: tx.chain, hrp: world.network.hrp }, tx.bytes, tx.id)),
+    );
   return { tx: encode(tx.bytes, encoding), encoding };
 }
 
 /** `getBlock`'s and `getBlockByHeight`'s answer, in the requested encoding or the node's JSON form. */
 export function blockAnswer(world: World, block: Block, params: Params, what: string): unknown {
   const encoding = encodingOf(params);
-  if (encoding === 'json') return jsonReply('block', blockJson(world, block));
+  if (encoding === 'json') return cachedJson(block.bytes, () => jsonReply('block', blockJson(world, block)));
   let text: string;
   try {
     text = encode(block.bytes, encoding);
