@@ -50,10 +50,8 @@ export function parseBech32(text: string): Uint8Array {
   }
   if (polymod([...expand(hrp), ...data]) !== 1) {
     const payload = data.slice(0, -6);
-    const got = lower.slice(-6);
-    throw new Error(
-      `invalid checksum (expected (bech32=${checksum(hrp, payload, 1)}, bech32m=${checksum(hrp, payload, BECH32M)}), got ${got})`,
-    );
+    const expected = `bech32=${checksum(hrp, payload, 1)}, bech32m=${checksum(hrp, payload, BECH32M)}`;
+    throw new Error(`invalid checksum (expected (${expected}), got ${lower.slice(-6)})`);
   }
   // ConvertBits(5 -> 8, pad): leftover bits are kept as a final zero-padded byte, as the node's call asks.
   const bytes: number[] = [];

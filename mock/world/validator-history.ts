@@ -6,7 +6,8 @@
  * after stakers left, were removed or changed weight.
  *
  * A validator's weight is its own stake plus its current delegators' at the block's time, its key its own or (a
- * permissioned subnet validator) its node's Primary Network key; an L1 validator counts while its weight is not zero. Both records are journaled world tables (snapshots and --state cover them).
+ * permissioned subnet validator) its node's Primary Network key; an L1 validator counts while its weight is not
+ * zero. Both records are journaled world tables (snapshots and --state cover them).
  */
 import { EMPTY_ID } from './networks.ts';
 import { isCurrent } from './stakers.ts';
