@@ -76,7 +76,6 @@ const CHAINS: Partial<Record<EndpointName, string>> = {
 
 export function createMockNode(options: MockNodeOptions = {}): MockNode {
   const world = options.world && 'journal' in options.world ? options.world : buildWorld(options.world ?? {});
-  const { hrp } = world.network;
   const mockOnly = (name: EndpointName) =>
     (ENDPOINTS[name].document as { 'x-mock-only'?: boolean })['x-mock-only'] === true;
   const enabled = (name: EndpointName) =>
@@ -106,8 +105,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   for (const [name, methods] of served) {
     const { create } = ENDPOINTS[name];
     const model = endpointModel(name);
-    const network = { chain: CHAINS[name] ?? 'X', hrp };
-    const handlers = state.handlers(model, ENDPOINTS[name].methods, network);
+    const handlers = state.handlers(model, ENDPOINTS[name].methods);
     const table: Record<string, (params: Record<string, unknown>) => unknown> = {};
     // Params the release did not read: its decoder ignored them, whatever their value.
     const ignoredParams = new Map<string, string[]>();
@@ -116,7 +114,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
         ? method.params.filter((p) => !inRange(p.versions, nodeVersion)).map((p) => p.name)
         : [];
       if (ignored.length > 0) ignoredParams.set(method.name, ignored);
-      const answer = atRelease(mockModel(), method, nodeVersion, network, handlers.get(method.name)!.answer);
+      const answer = atRelease(mockModel(), method, nodeVersion, handlers.get(method.name)!.answer);
       // Every handler error passes here, so the runtime's onError would only log it a second time.
       table[method.shortName] = (params) => {
         try {

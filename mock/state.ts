@@ -1,22 +1,24 @@
 /**
- * The mock node's handlers: the X- and P-Chain's reads from the simulated network (./world), the keystore, admin
- * state (chain aliases are the world's; route aliases, logger levels, the CPU profiler, the VM registry), and, for
- * what the world does not answer yet, answers from the examples and the schemas.
+ * The mock node's handlers: the X- and P-Chain's reads and the node's Info and Health answers from the simulated
+ * network (./world), the keystore, admin state (chain aliases are the world's; route aliases, logger levels, the CPU
+ * profiler, the VM registry). Nothing is answered from the examples or the schemas: a method without a handler
+ * says so in its error.
  */
 import type { EndpointModel } from '../generators/model/types.ts';
 import type { MethodSpec } from '../generated/server/dist/index.js';
 import { indexMethods } from '../generators/model/build.ts';
 import { type AdminSetup, AdminState, checkAlias } from './admin.ts';
-import { MethodAnswers } from './answers.ts';
-import { type HealthKind, type HealthReport, HealthState } from './health.ts';
-import { Keystore, decodeBytes } from './keystore.ts';
+import { HealthState } from './health.ts';
 import { mockModel } from './spec.ts';
-import type { Network } from './synth.ts';
+import { Keystore, decodeBytes } from './keystore.ts';
 import { NETWORKS } from './world/networks.ts';
-import { type Read, encodingOf } from './world/reads.ts';
+import type { Read } from './world/reads.ts';
 import { infoReads } from './world/reads-info.ts';
+import { nodeIdentity } from './world/node-identity.ts';
+import { healthReport, nodeReads } from './world/reads-node.ts';
 import { DevControls } from './engine/dev.ts';
 import { pChainReads } from './world/reads-p.ts';
+import { staticReads } from './world/reads-static.ts';
 import { xChainReads } from './world/reads-x.ts';
 import type { World } from './world/world.ts';
 import { Engine, type Mining } from './engine/engine.ts';
@@ -32,8 +34,6 @@ export interface MockMethod {
   answer: MockHandler;
   check?: MockHandler;
 }
-
-const JSON_FORMS = new Set(['getTx', 'getBlock', 'getBlockByHeight']);
 
 const examplesOf = (name: string) => indexMethods(mockModel()).get(name)?.method.examples ?? [];
 
@@ -57,9 +57,8 @@ export class MockState {
   readonly keystore: Keystore;
   readonly admin: AdminState;
   readonly health: HealthState;
-  /** The node of `info.getNodeID`'s example (the local network's first staker), which every reply's `node-id` names. */
-  readonly nodeID = firstResult<{ nodeID: string }>('info.getNodeID').nodeID;
-  private readonly peers = firstResult<{ peers: Array<{ nodeID: string }> }>('info.peers').peers;
+  /** The node (the network's first genesis staker, ./world/node-identity.ts), which every reply's `node-id` names. */
+  readonly nodeID: string;
   readonly engine: Engine;
   /** The development controls `/ext/dev` serves (when on) and `startMockNode` hands to test suites. */
   readonly dev: DevControls;
@@ -77,7 +76,13 @@ export class MockState {
   ) {
     this.engine = new Engine(world, mining, nodeVersion);
     this.dev = new DevControls(world, this.engine);
-    this.reads = { 'x-chain': xChainReads(world), 'p-chain': pChainReads(world), info: infoReads(world) };
+    this.reads = {
+      'x-chain': xChainReads(world),
+      'p-chain': pChainReads(world),
+      'avm-static': staticReads(),
+      info: { ...infoReads(world), ...nodeReads(world, () => this.version().version) },
+    };
+    this.nodeID = nodeIdentity(world).nodeID;
     const imports = examplesOf('keystore.importUser');
     this.keystore = new Keystore(
       imports.map((example) => ({
@@ -92,9 +97,8 @@ export class MockState {
       firstLoad: firstLoad ?? { newVMs: {} },
       routes,
     });
-    const report = (kind: HealthKind) => firstResult<HealthReport>(`health.${kind}`);
     this.health = new HealthState(
-      { health: report('health'), readiness: report('readiness'), liveness: report('liveness') },
+      (kind) => healthReport(world, kind),
       (name) => this.admin.lookup(name) !== undefined,
     );
   }
@@ -113,7 +117,7 @@ export class MockState {
   }
 
   /** `info.getNodeVersion` of the release the mock serves, so a client (or `npm run conform`) expects what it gets. */
-  private version(): unknown {
+  private version(): { version: string; vmVersions: Record<string, string> } {
     const example = firstResult<{ version: string; vmVersions: Record<string, string> }>('info.getNodeVersion');
     if (!this.nodeVersion) return example;
     const built = example.version.replace(/\/.*/, `/${this.nodeVersion.slice(1)}`);
@@ -126,19 +130,11 @@ export class MockState {
     return { ...example, version: built, vmVersions };
   }
 
-  /** `info.peers`: the connected peers, only those named when `nodeIDs` names any. */
-  private connectedPeers({ nodeIDs }: Params): { numPeers: string; peers: unknown[] } {
-    const wanted = Array.isArray(nodeIDs) && nodeIDs.length > 0 ? new Set(nodeIDs) : undefined;
-    const peers = wanted ? this.peers.filter((peer) => wanted.has(peer.nodeID)) : this.peers;
-    return { numPeers: String(peers.length), peers };
-  }
-
   /**
    * Every method of the endpoint by wire name: its handler, and for a method whose refusals the node words itself, a
    * check that throws the handler's error for params that break the schema without changing anything.
    */
-  handlers(endpoint: EndpointModel, specs: readonly MethodSpec[], network: Network): Map<string, MockMethod> {
-    const model = mockModel();
+  handlers(endpoint: EndpointModel, specs: readonly MethodSpec[]): Map<string, MockMethod> {
     const alias: MockHandler = (p) => checkAlias(String(p.alias ?? ''));
     const stateful: Record<string, MockMethod> = {
       'keystore.createUser': { answer: (p) => this.keystore.createUser(p), check: (p) => this.keystore.checkCreate(p) },
@@ -154,6 +150,9 @@ export class MockState {
       'admin.startCPUProfiler': { answer: () => this.admin.startCPUProfiler() },
       'admin.stopCPUProfiler': { answer: () => this.admin.stopCPUProfiler() },
       'admin.loadVMs': { answer: () => this.admin.loadVMs() },
+      // The node writes the profile to a file and answers nothing more.
+      'admin.lockProfile': { answer: () => ({}) },
+      'admin.memoryProfile': { answer: () => ({}) },
       'info.getNetworkID': { answer: () => ({ networkID: String(this.world.network.networkID) }) },
       'info.getNetworkName': { answer: () => ({ networkName: this.world.network.networkName }) },
       // Only an absent (or null) param passes the node's decoder and reaches the handler's refusal; a wrong type does
@@ -163,7 +162,6 @@ export class MockState {
         answer: (p) => this.isBootstrapped(p),
         check: (p) => p.chain ?? this.isBootstrapped({}),
       },
-      'info.peers': { answer: (p) => this.connectedPeers(p) },
       'info.getNodeVersion': { answer: () => this.version() },
       'health.health': { answer: (p) => this.health.report('health', tagsOf(p)) },
       'health.readiness': { answer: (p) => this.health.report('readiness', tagsOf(p)) },
@@ -176,16 +174,15 @@ export class MockState {
       const spec = specs.find((s) => s.name === method.name);
       if (!spec) throw new Error(`the generated server has no method ${method.name}`);
       const read = this.reads[endpoint.name]?.[method.shortName];
-      const answers = new MethodAnswers(model, method, spec, network);
-      // The node's JSON form of transactions and blocks is not built from the world yet: bytes only (see README).
-      const bytesOnly =
-        read && JSON_FORMS.has(method.shortName)
-          ? (p: Params) => (encodingOf(p) === 'json' ? answers.answer(p) : read(p))
-          : read;
       if (stateful[method.name]) out.set(method.name, stateful[method.name]!);
       // A read changes nothing, so it also words the refusal of params the schema rejects.
-      else if (bytesOnly) out.set(method.name, { answer: bytesOnly, check: bytesOnly });
-      else out.set(method.name, { answer: (p) => answers.answer(p) });
+      else if (read) out.set(method.name, { answer: read, check: read });
+      else
+        out.set(method.name, {
+          answer: () => {
+            throw new Error(`the mock node does not simulate ${method.name}`);
+          },
+        });
     }
     return out;
   }

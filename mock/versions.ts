@@ -5,7 +5,7 @@
  * alternative it lacked, as `height: "proposed"` before v1.11.13) get
  * its decode error. The handler's answer is cut to the release: fields it did not send are removed, enum values it
  * could not send become one it could, and where the result had another shape (`x-result-history`) the answer is
- * built from that shape's schema, deterministically from the params.
+ * recast to that shape when its data fits it (a map of weights for a map of validators), else cut to it.
  */
 import { INVALID_ARGUMENT, RawJson } from '../generated/server/dist/index.js';
 import { type SchemaCompiler, compilerOf } from '../conform/release.ts';
@@ -13,20 +13,12 @@ import { canonicalJson } from '../generators/model/names.ts';
 import { componentName } from '../generators/model/schema-walk.ts';
 import type { Json, JsonSchema, MethodModel, SpecModel } from '../generators/model/types.ts';
 import { inRange, levelAt, rangeOf, schemaAt } from '../generators/model/versions.ts';
-import { Random } from './random.ts';
-import { type Network, Synthesizer } from './synth.ts';
 
 type Answer = (params: Record<string, unknown>) => unknown;
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** `answer` as release `version` gives it; `answer` itself when nothing of the method differs in that release. */
-export function atRelease(
-  model: SpecModel,
-  method: MethodModel,
-  version: string | undefined,
-  network: Network,
-  answer: Answer,
-): Answer {
+export function atRelease(model: SpecModel, method: MethodModel, version: string | undefined, answer: Answer): Answer {
   if (!version) return answer;
   const spec = compilerOf(model);
   const narrowed = method.params
@@ -40,27 +32,14 @@ export function atRelease(
   const reshape = resultSchema !== undefined && (earlier !== undefined || resultSchema !== method.result!.schema);
   if (narrowed.length === 0 && !reshape) return answer;
 
-  const synthesizer =
-    earlier && method.result
-      ? new Synthesizer(
-          model,
-          { ...method, examples: [], result: { ...method.result, schema: earlier.schema } },
-          network,
-        )
-      : undefined;
-  const shape = (result: unknown, params: Record<string, unknown>): unknown => {
+  const shape = (result: unknown): unknown => {
     if (!resultSchema) return result;
-    if (synthesizer) {
-      // Another shape of the same data: the world's answer recast when the data fits it, so it agrees with other reads.
+    if (earlier) {
+      // Another shape of the same data: the world's answer recast when the data fits it, so it agrees with other reads;
+      // otherwise cut to the earlier shape below.
       const current = result instanceof RawJson ? (JSON.parse(result.json) as Json) : (result as Json);
       const recast = recastTo(current, resultSchema, model.schemas, spec);
       if (recast !== undefined) return recast;
-      // Otherwise built from its own schema, the same params always giving the same answer.
-      const seed = `${method.name} ${version} ${canonicalJson(params)}`;
-      for (let draw = 0; draw < 4; draw++) {
-        const built = synthesizer.answer(params, new Random(draw === 0 ? seed : `${seed}#${draw}`));
-        if (built !== undefined && spec.check(resultSchema, built)) return built;
-      }
     }
     const value = result instanceof RawJson ? (JSON.parse(result.json) as Json) : (result as Json);
     return fit(value, earlier?.schema ?? method.result!.schema, version, model.schemas, spec);
@@ -72,7 +51,7 @@ export function atRelease(
     }
     const result = answer(sent);
     if (!reshape) return result;
-    return result instanceof Promise ? result.then((settled) => shape(settled, sent)) : shape(result, sent);
+    return result instanceof Promise ? result.then((settled) => shape(settled)) : shape(result);
   };
 }
 

@@ -10,6 +10,7 @@ import {
   type Read,
   allUtxos,
   apiOwner,
+  blockAnswer,
   encode,
   encodingOf,
   formatAddress,
@@ -17,6 +18,7 @@ import {
   parseID,
   parseServiceAddress,
   rfc3339,
+  txAnswer,
   utxoPage,
   utxoRef,
 } from './reads.ts';
@@ -35,11 +37,6 @@ const add = (map: Map<string, bigint>, asset: string, amount: bigint) =>
   map.set(asset, (map.get(asset) ?? 0n) + amount);
 /** avajson.Float32 with four decimals, as the node writes percentages. */
 const percent = (ppm: number) => (ppm / 10000).toFixed(4);
-
-function blockAnswer(block: Block, params: Params) {
-  const encoding = encodingOf(params);
-  return { block: encode(block.bytes, encoding), encoding };
-}
 
 export function pChainReads(world: World): Record<string, Read> {
   const avax = world.network.avaxAssetID;
@@ -291,8 +288,7 @@ export function pChainReads(world: World): Record<string, Read> {
       const tx = world.txs.get(id);
       if (tx?.chain !== 'P' || (tx.status !== 'Committed' && tx.status !== 'Aborted'))
         throw new Error("couldn't get tx: not found");
-      const encoding = encodingOf(p);
-      return { tx: encode(tx.bytes, encoding), encoding };
+      return txAnswer(world, tx, p);
     },
     getTxStatus: (p) => {
       const tx = world.txs.get(String(p.txID ?? ''));
@@ -303,12 +299,12 @@ export function pChainReads(world: World): Record<string, Read> {
       const id = String(p.blockID ?? EMPTY_ID);
       const block = world.blockIDs.get(id);
       if (block?.chain !== 'P') throw new Error(`couldn't get block with id ${id}: not found`);
-      return blockAnswer(block, p);
+      return blockAnswer(world, block, p, id);
     },
     getBlockByHeight: (p) => {
       const block = world.blocks.P.at(Number(p.height ?? 0));
       if (!block) throw new Error(`couldn't get block at height ${p.height ?? 0}: not found`);
-      return blockAnswer(block, p);
+      return blockAnswer(world, block, p, block.id);
     },
     getRewardUTXOs: (p) => {
       const encoding = encodingOf(p);

@@ -2,20 +2,24 @@
  * The X-Chain's reads (vms/avm/service.go), from the world. Balances count secp256k1fx transfer outputs owned by the
  * address alone and unlocked at the chain's time (all of them with includePartial), as the node does.
  */
+import { addressTxs } from './address-txs.ts';
 import { EMPTY_ID } from './networks.ts';
 import {
   type Params,
   type Read,
   allUtxos,
-  encode,
-  encodingOf,
+  blockAnswer,
   parseID,
   parseServiceAddress,
+  txAnswer,
   utxoPage,
   utxoRef,
 } from './reads.ts';
 import type { Block, Utxo } from './types.ts';
 import type { World } from './world.ts';
+
+/** avm's maxPageSize: the most transaction IDs getAddressTxs answers at once. */
+const MAX_PAGE_SIZE = 1024;
 
 /** vm.lookupAssetID: an asset ID as it is, else an alias of one. */
 function lookupAssetID(world: World, asset: unknown): string {
@@ -47,17 +51,6 @@ function counted(world: World, owner: string, includePartial: boolean) {
       u.stakeableLocktime === 0n &&
       (includePartial || (u.owner.addresses.length === 1 && u.owner.locktime <= now)),
   );
-}
-
-function blockAnswer(block: Block, params: Params, what: string) {
-  const encoding = encodingOf(params);
-  let text: string;
-  try {
-    text = encode(block.bytes, encoding);
-  } catch (error) {
-    throw new Error(`couldn't encode block ${what} as string: ${(error as Error).message}`);
-  }
-  return { block: text, encoding };
 }
 
 export function xChainReads(world: World): Record<string, Read> {
@@ -94,24 +87,45 @@ export function xChainReads(world: World): Record<string, Read> {
       const id = String(p.blockID ?? EMPTY_ID);
       const block = world.blockIDs.get(id);
       if (block?.chain !== 'X') throw new Error(`couldn't get block with id ${id}: not found`);
-      return blockAnswer(block, p, id);
+      return blockAnswer(world, block, p, id);
     },
     getBlockByHeight: (p) => {
       const height = Number(p.height ?? 0);
       const block = world.blocks.X.at(height);
       if (!block) throw new Error(`couldn't get block at height ${p.height ?? 0}: not found`);
-      return blockAnswer(block, p, block.id);
+      return blockAnswer(world, block, p, block.id);
     },
     getTx: (p) => {
       const tx = world.txs.get(txID(p));
       if (tx?.chain !== 'X' || tx.status !== 'Accepted') throw new Error('not found');
-      const encoding = encodingOf(p);
-      return { tx: encode(tx.bytes, encoding), encoding };
+      return txAnswer(world, tx, p);
     },
     getTxStatus: (p) => {
       const tx = world.txs.get(txID(p));
       return { status: tx?.chain === 'X' && tx.status === 'Accepted' ? 'Accepted' : 'Unknown' };
     },
     getUTXOs: (p) => utxoPage(world, 'X', p),
+    getAddressTxs: (p) => {
+      const cursor = Number(p.cursor ?? 0);
+      let pageSize = Number(p.pageSize ?? 0);
+      if (pageSize > MAX_PAGE_SIZE) throw new Error(`pageSize > maximum allowed (${MAX_PAGE_SIZE})`);
+      if (pageSize === 0) pageSize = MAX_PAGE_SIZE;
+      const text = typeof p.address === 'string' ? p.address : '';
+      let owner: string;
+      try {
+        owner = parseServiceAddress(world, 'X', text);
+      } catch (error) {
+        throw new Error(`couldn't parse argument 'address' to address: ${(error as Error).message}`);
+      }
+      let assetID: string;
+      try {
+        assetID = lookupAssetID(world, p.assetID);
+      } catch (error) {
+        throw new Error(`specified \`assetID\` is invalid: ${(error as Error).message}`);
+      }
+      const page = addressTxs(world, owner, assetID).slice(cursor, cursor + pageSize);
+      // A nil slice when the page is empty: Go writes null.
+      return { txIDs: page.length > 0 ? page : null, cursor: String(cursor + page.length) };
+    },
   };
 }

@@ -5,9 +5,13 @@
  */
 import { createHash } from 'node:crypto';
 import { bech32Decode, bech32Encode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
+import { RawJson } from '../../generated/server/dist/index.js';
 import { encodeBytes } from '../keystore.ts';
 import { utxoIDOf } from './codec.ts';
-import type { Owner, Utxo, UtxoChain } from './types.ts';
+import { blockJson } from './json-block.ts';
+import { type GoJson, writeGoJson } from './json-go.ts';
+import { txJson } from './json-tx.ts';
+import type { Block, Owner, Tx, Utxo, UtxoChain } from './types.ts';
 import type { World } from './world.ts';
 
 export type Params = Record<string, unknown>;
@@ -181,4 +185,46 @@ export function idError(text: string): string {
   }
   if (text.length < 5) return 'input string is smaller than the checksum size';
   return cb58Decode(text) ? 'expected 32 bytes' : 'invalid input checksum';
+}
+
+/** `{<field>: <json>, "encoding": "json"}` written as Go writes the reply (api.GetTxReply, api.GetBlockResponse). */
+function jsonReply(field: 'tx' | 'block', json: GoJson): RawJson {
+  return RawJson.verbatim(`{"${field}":${writeGoJson(json)},"encoding":"json"}`);
+}
+
+/**
+ * JSON replies written once per transaction's and block's bytes: bytes never change, and decoding them costs
+ * milliseconds. (A world's network, so its HRP, is fixed: the bytes' owner fixes the answer.)
+ */
+const jsonOf = new WeakMap<Uint8Array, RawJson>();
+
+function cachedJson(bytes: Uint8Array, build: () => RawJson): RawJson {
+  let reply = jsonOf.get(bytes);
+  if (!reply) jsonOf.set(bytes, (reply = build()));
+  return reply;
+}
+
+/** `getTx`'s answer: the bytes in the requested encoding, or the node's JSON form of the transaction. */
+export function txAnswer(world: World, tx: Tx, params: Params): unknown {
+  const encoding = encodingOf(params);
+  if (encoding === 'json')
+    return cachedJson(tx.bytes, () =>
+      jsonReply('tx', txJson({ chain: tx.chain, hrp: world.network.hrp }, tx.bytes, tx.id)),
+    );
+  return { tx: encode(tx.bytes, encoding), encoding };
+}
+
+/** `getBlock`'s and `getBlockByHeight`'s answer, in the requested encoding or the node's JSON form. */
+export function blockAnswer(world: World, block: Block, params: Params, what: string): unknown {
+  const encoding = encodingOf(params);
+  if (encoding === 'json') return cachedJson(block.bytes, () => jsonReply('block', blockJson(world, block)));
+  let text: string;
+  try {
+    text = encode(block.bytes, encoding);
+  } catch (error) {
+    throw new Error(
+      `couldn't encode block ${what} as ${block.chain === 'X' ? 'string' : encoding}: ${(error as Error).message}`,
+    );
+  }
+  return { block: text, encoding };
 }

@@ -14,6 +14,7 @@
  * Reads (./reads.ts) never change anything. Derived indexes (UTXOs by owner) are rebuilt from table changes only.
  */
 import { Cell, Journal, Log, Table } from './journal.ts';
+import { type SetEntry, type ValidatorDiff, recordValidatorSets } from './validator-history.ts';
 import type { NetworkIdentity } from './networks.ts';
 import type {
   Asset,
@@ -118,6 +119,9 @@ export class World {
   readonly l1Validators = new Table<string, L1Validator>(this.journal);
   /** RegisterL1Validator messages' expiries (`${expiry}:${validationID}` to the expiry), kept until it passes. */
   readonly l1Expiries = new Table<string, bigint>(this.journal);
+  /** Every subnet's validator set at the last P-Chain block, and each block's changes to it (./validator-history.ts). */
+  readonly validatorSets = new Table<string, SetEntry>(this.journal);
+  readonly validatorDiffs = new Log<ValidatorDiff>(this.journal);
   readonly time: Cell<bigint>;
   readonly feeState: Cell<FeeState>;
   readonly validatorFeeState: Cell<ValidatorFeeState>;
@@ -169,6 +173,7 @@ export class World {
       const tx = this.txs.get(txID);
       if (tx) this.txs.set(txID, { ...tx, status, blockID: block.id });
     }
+    if (block.chain === 'P') recordValidatorSets(this, block);
   }
 
   snapshot(): number {

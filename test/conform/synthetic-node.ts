@@ -6,7 +6,7 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as server from '../../generated/server/dist/index.js';
-import { MethodAnswers } from '../../mock/answers.ts';
+import { MethodAnswers } from './synthetic/answers.ts';
 import { mockModel } from '../../mock/spec.ts';
 
 const ENDPOINTS = [

@@ -184,6 +184,10 @@ export interface AvmGenesisAsset {
      * Minter sets: each becomes a mint output owned by `minters`; no units exist at genesis.
      */
     variableCap?: AvmGenesisMinterSet[];
+    /**
+     * Any other kind: the node decodes it (the field is a map of lists) and refuses it with "unknown asset type".
+     */
+    [k: string]: {}[] | AvmGenesisHolder[] | AvmGenesisMinterSet[] | undefined;
   };
   /**
    * Memo bytes for the asset-creation transaction, in `encoding` (so with `hex` it needs the 4-byte checksum). Omitted or empty means no memo.
@@ -201,9 +205,9 @@ export interface AvmGenesisAsset {
 
 export interface AvmGenesisHolder {
   /**
-   * Holder address, bech32 without a chain prefix.
+   * Holder address, bech32 (any HRP) without a chain prefix. A plain string on the wire: the handler parses it, so a malformed address gets "problem parsing holder address: ...".
    */
-  address?: Bech32Address;
+  address?: string;
   /**
    * Units held at genesis.
    */
@@ -212,9 +216,9 @@ export interface AvmGenesisHolder {
 
 export interface AvmGenesisMinterSet {
   /**
-   * Addresses allowed to mint, bech32 without a chain prefix.
+   * Addresses allowed to mint, bech32 (any HRP) without a chain prefix; a malformed one gets "problem parsing minters address: ...".
    */
-  minters?: Bech32Address[];
+  minters?: string[];
   /**
    * Parsed but ignored: the node always builds the minter set with threshold 1.
    */
@@ -2414,11 +2418,6 @@ export interface AvmUnsignedTx {
  * An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse.
  */
 export type BareUint64 = number;
-
-/**
- * A bech32 address without a chain prefix, e.g. `avax1...` (the static AVM API's form).
- */
-export type Bech32Address = string;
 
 /**
  * The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form.

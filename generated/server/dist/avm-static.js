@@ -40,7 +40,8 @@ export const avmStaticMethods = [
                           }
                         }
                       }
-                    }
+                    },
+                    values: {}
                   }
                 }
               }

@@ -64,6 +64,7 @@ export const avmStaticMethods: readonly MethodSpec[] = [
                         },
                       },
                     },
+                    values: {},
                   },
                 },
               },

@@ -65,7 +65,13 @@ export const avmStaticDocument = {
                 "initialState": {
                   "type": "object",
                   "description": "The asset's initial state by kind. Only `fixedCap` and `variableCap` are implemented; any other key (e.g. `limitedTransfer`, `nonFungible`) fails with \"unknown asset type\".",
-                  "additionalProperties": false,
+                  "additionalProperties": {
+                    "type": "array",
+                    "items": {
+                      "type": "object"
+                    },
+                    "description": "Any other kind: the node decodes it (the field is a map of lists) and refuses it with \"unknown asset type\"."
+                  },
                   "properties": {
                     "fixedCap": {
                       "type": "array",
@@ -79,8 +85,8 @@ export const avmStaticDocument = {
                             "description": "Units held at genesis."
                           },
                           "address": {
-                            "$ref": "#/components/schemas/Bech32Address",
-                            "description": "Holder address, bech32 without a chain prefix."
+                            "type": "string",
+                            "description": "Holder address, bech32 (any HRP) without a chain prefix. A plain string on the wire: the handler parses it, so a malformed address gets \"problem parsing holder address: ...\"."
                           }
                         }
                       }
@@ -95,9 +101,9 @@ export const avmStaticDocument = {
                           "minters": {
                             "type": "array",
                             "items": {
-                              "$ref": "#/components/schemas/Bech32Address"
+                              "type": "string"
                             },
-                            "description": "Addresses allowed to mint, bech32 without a chain prefix."
+                            "description": "Addresses allowed to mint, bech32 (any HRP) without a chain prefix; a malformed one gets \"problem parsing minters address: ...\"."
                           },
                           "threshold": {
                             "$ref": "#/components/schemas/Uint32Param",
@@ -274,12 +280,6 @@ export const avmStaticDocument = {
   ],
   "components": {
     "schemas": {
-      "Bech32Address": {
-        "type": "string",
-        "format": "avax-bech32",
-        "pattern": "^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
-        "description": "A bech32 address without a chain prefix, e.g. `avax1...` (the static AVM API's form)."
-      },
       "BytesEncodingParam": {
         "type": "string",
         "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",

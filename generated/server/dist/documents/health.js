@@ -61,7 +61,7 @@ export const healthDocument = {
                       "percentConnected": 1
                     }
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 24917
                 },
                 "P": {
@@ -69,7 +69,7 @@ export const healthDocument = {
                     "engine": {
                       "consensus": {
                         "lastAcceptedHeight": 0,
-                        "lastAcceptedID": "2m6aMgMBXoTRdaRSbSk1HNnrbyHvupSoyLAr8u6aDmfBvFm1Fd",
+                        "lastAcceptedID": "2EMQkbjh1YYPsgsMtjWveeQcKvtttNKwVhuR1kcjhBmrRgPcpk",
                         "longestProcessingBlock": "0s",
                         "processingBlocks": 0
                       },
@@ -79,7 +79,7 @@ export const healthDocument = {
                       "percentConnected": 1
                     }
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 9042
                 },
                 "X": {
@@ -87,7 +87,7 @@ export const healthDocument = {
                     "engine": {
                       "consensus": {
                         "lastAcceptedHeight": 0,
-                        "lastAcceptedID": "Tn2FV7QGGqWRyYMpdHuY4fnGhn7jhqh5f4pUB4oDBXvgYvq7k",
+                        "lastAcceptedID": "2TTwh2c6RoM4GvJGxJRTLVGo46WktR4BHEGMtiPxWiSeyJ62ER",
                         "longestProcessingBlock": "0s",
                         "processingBlocks": 0
                       },
@@ -97,28 +97,28 @@ export const healthDocument = {
                       "percentConnected": 1
                     }
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 19500
                 },
                 "bls": {
                   "message": "node has the correct BLS key",
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 2333
                 },
                 "bootstrapped": {
                   "message": [],
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 4167
                 },
                 "database": {
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 1625
                 },
                 "diskspace": {
                   "message": {
                     "availableDiskBytes": 227332591616
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 3042
                 },
                 "network": {
@@ -128,7 +128,7 @@ export const healthDocument = {
                     "timeSinceLastMsgReceived": "118.2ms",
                     "timeSinceLastMsgSent": "118.2ms"
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 2958
                 },
                 "router": {
@@ -136,7 +136,7 @@ export const healthDocument = {
                     "longestRunningRequest": "0s",
                     "outstandingRequests": 0
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 2542
                 }
               },
@@ -161,23 +161,23 @@ export const healthDocument = {
               "checks": {
                 "bls": {
                   "message": "node has the correct BLS key",
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 2333
                 },
                 "bootstrapped": {
                   "message": [],
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 4167
                 },
                 "database": {
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 1625
                 },
                 "diskspace": {
                   "message": {
                     "availableDiskBytes": 227332591616
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 3042
                 },
                 "network": {
@@ -187,7 +187,7 @@ export const healthDocument = {
                     "timeSinceLastMsgReceived": "118.2ms",
                     "timeSinceLastMsgSent": "118.2ms"
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 2958
                 },
                 "router": {
@@ -195,7 +195,7 @@ export const healthDocument = {
                     "longestRunningRequest": "0s",
                     "outstandingRequests": 0
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 2542
                 }
               },
@@ -250,7 +250,7 @@ export const healthDocument = {
               "checks": {
                 "bootstrapped": {
                   "message": [],
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 4167
                 }
               },

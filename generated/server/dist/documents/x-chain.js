@@ -109,6 +109,10 @@ export const xChainDocument = {
         },
         {
           "code": -32000,
+          "message": "couldn't parse argument 'address' to address: couldn't parse address \"\": no separator found in address"
+        },
+        {
+          "code": -32000,
           "message": "specified `assetID` is invalid: asset '' not found"
         }
       ],

@@ -17,6 +17,11 @@ export declare class RawJson<T = unknown> {
     readonly type?: T;
     private constructor();
     static write<T>(value: T): RawJson<T>;
+    /**
+     * JSON the handler wrote itself, answered as it is: for what JSON.stringify cannot write, such as 64-bit integers
+     * as bare numbers (Go's uint64). The text must be one valid, compact JSON value in Go's encoding.
+     */
+    static verbatim<T>(json: string): RawJson<T>;
 }
 export declare function rawJson<T>(value: T): RawJson<T>;
 export interface MethodSpec {

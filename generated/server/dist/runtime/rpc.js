@@ -26,6 +26,13 @@ export class RawJson {
   static write(value) {
     return new RawJson(goStringify(value));
   }
+  /**
+   * JSON the handler wrote itself, answered as it is: for what JSON.stringify cannot write, such as 64-bit integers
+   * as bare numbers (Go's uint64). The text must be one valid, compact JSON value in Go's encoding.
+   */
+  static verbatim(json) {
+    return new RawJson(json);
+  }
 }
 export function rawJson(value) {
   return RawJson.write(value);

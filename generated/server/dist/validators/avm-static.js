@@ -36,7 +36,13 @@ const schema33 = {
           "initialState": {
             "type": "object",
             "description": "The asset's initial state by kind. Only `fixedCap` and `variableCap` are implemented; any other key (e.g. `limitedTransfer`, `nonFungible`) fails with \"unknown asset type\".",
-            "additionalProperties": false,
+            "additionalProperties": {
+              "type": "array",
+              "items": {
+                "type": "object"
+              },
+              "description": "Any other kind: the node decodes it (the field is a map of lists) and refuses it with \"unknown asset type\"."
+            },
             "properties": {
               "fixedCap": {
                 "type": "array",
@@ -50,8 +56,8 @@ const schema33 = {
                       "description": "Units held at genesis."
                     },
                     "address": {
-                      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Bech32Address",
-                      "description": "Holder address, bech32 without a chain prefix."
+                      "type": "string",
+                      "description": "Holder address, bech32 (any HRP) without a chain prefix. A plain string on the wire: the handler parses it, so a malformed address gets \"problem parsing holder address: ...\"."
                     }
                   }
                 }
@@ -66,9 +72,9 @@ const schema33 = {
                     "minters": {
                       "type": "array",
                       "items": {
-                        "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Bech32Address"
+                        "type": "string"
                       },
-                      "description": "Addresses allowed to mint, bech32 without a chain prefix."
+                      "description": "Addresses allowed to mint, bech32 (any HRP) without a chain prefix; a malformed one gets \"problem parsing minters address: ...\"."
                     },
                     "threshold": {
                       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32Param",
@@ -423,64 +429,16 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
 
 const schema37 = {
   "type": "string",
-  "format": "avax-bech32",
-  "pattern": "^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
-  "description": "A bech32 address without a chain prefix, e.g. `avax1...` (the static AVM API's form)."
+  "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
+  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
 };
-const formats2 = formats["avax-bech32"];
-const pattern5 = new RegExp("^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
+const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern5.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-    if(!(formats2.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-bech32"},message:"must match format \""+"avax-bech32"+"\""};
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        keep(vErrors, err1);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-    if(vErrors === null){
-      vErrors = [err2];
-    }
-    else {
-      keep(vErrors, err2);
-    }
-    errors++;
-  }
-  validate67.errors = vErrors;
-  return errors === 0;
-}
-
-const schema38 = {
-  "type": "string",
-  "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
-};
-const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
-
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data === "string"){
-    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -501,7 +459,7 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
 
@@ -599,25 +557,44 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
               if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
                 for(const key1 in data7){
                   if(!((key1 === "fixedCap") || (key1 === "variableCap"))){
-                    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-                    if(vErrors === null){
-                      vErrors = [err5];
+                    let data8 = data7[key1];
+                    if(Array.isArray(data8)){
+                      const len0 = data8.length;
+                      for(let i0=0; i0<len0; i0++){
+                        let data9 = data8[i0];
+                        if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
+                          const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+                          if(vErrors === null){
+                            vErrors = [err5];
+                          }
+                          else {
+                            keep(vErrors, err5);
+                          }
+                          errors++;
+                        }
+                      }
                     }
                     else {
-                      keep(vErrors, err5);
+                      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                      if(vErrors === null){
+                        vErrors = [err6];
+                      }
+                      else {
+                        keep(vErrors, err6);
+                      }
+                      errors++;
                     }
-                    errors++;
                   }
                 }
                 if(data7.fixedCap !== undefined){
-                  let data8 = data7.fixedCap;
-                  if(Array.isArray(data8)){
-                    const len0 = data8.length;
-                    for(let i0=0; i0<len0; i0++){
-                      let data9 = data8[i0];
-                      if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-                        if(data9.amount !== undefined){
-                          if(!(validate65(data9.amount, {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap/" + i0+"/amount",parentData:data9,parentDataProperty:"amount",rootData}))){
+                  let data10 = data7.fixedCap;
+                  if(Array.isArray(data10)){
+                    const len1 = data10.length;
+                    for(let i1=0; i1<len1; i1++){
+                      let data11 = data10[i1];
+                      if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+                        if(data11.amount !== undefined){
+                          if(!(validate65(data11.amount, {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap/" + i1+"/amount",parentData:data11,parentDataProperty:"amount",rootData}))){
                             if(vErrors === null){
                               vErrors = validate65.errors;
                             }
@@ -627,77 +604,79 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                             errors += validate65.errors.length;
                           }
                         }
-                        if(data9.address !== undefined){
-                          if(!(validate67(data9.address, {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap/" + i0+"/address",parentData:data9,parentDataProperty:"address",rootData}))){
+                        if(data11.address !== undefined){
+                          if(typeof data11.address !== "string"){
+                            const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap/" + i1+"/address",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/fixedCap/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"};
                             if(vErrors === null){
-                              vErrors = validate67.errors;
+                              vErrors = [err7];
                             }
                             else {
-                              for (const e of validate67.errors) keep(vErrors, e);
+                              keep(vErrors, err7);
                             }
-                            errors += validate67.errors.length;
+                            errors++;
                           }
                         }
                       }
                       else {
-                        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap/" + i0,schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/fixedCap/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+                        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap/" + i1,schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/fixedCap/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
                         if(vErrors === null){
-                          vErrors = [err6];
+                          vErrors = [err8];
                         }
                         else {
-                          keep(vErrors, err6);
+                          keep(vErrors, err8);
                         }
                         errors++;
                       }
                     }
                   }
                   else {
-                    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/fixedCap/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/fixedCap/type",keyword:"type",params:{type: "array"},message:"must be array"};
                     if(vErrors === null){
-                      vErrors = [err7];
+                      vErrors = [err9];
                     }
                     else {
-                      keep(vErrors, err7);
+                      keep(vErrors, err9);
                     }
                     errors++;
                   }
                 }
                 if(data7.variableCap !== undefined){
-                  let data12 = data7.variableCap;
-                  if(Array.isArray(data12)){
-                    const len1 = data12.length;
-                    for(let i1=0; i1<len1; i1++){
-                      let data13 = data12[i1];
-                      if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-                        if(data13.minters !== undefined){
-                          let data14 = data13.minters;
-                          if(Array.isArray(data14)){
-                            const len2 = data14.length;
-                            for(let i2=0; i2<len2; i2++){
-                              if(!(validate67(data14[i2], {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i1+"/minters/" + i2,parentData:data14,parentDataProperty:i2,rootData}))){
+                  let data14 = data7.variableCap;
+                  if(Array.isArray(data14)){
+                    const len2 = data14.length;
+                    for(let i2=0; i2<len2; i2++){
+                      let data15 = data14[i2];
+                      if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+                        if(data15.minters !== undefined){
+                          let data16 = data15.minters;
+                          if(Array.isArray(data16)){
+                            const len3 = data16.length;
+                            for(let i3=0; i3<len3; i3++){
+                              if(typeof data16[i3] !== "string"){
+                                const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i2+"/minters/" + i3,schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/variableCap/items/properties/minters/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
                                 if(vErrors === null){
-                                  vErrors = validate67.errors;
+                                  vErrors = [err10];
                                 }
                                 else {
-                                  for (const e of validate67.errors) keep(vErrors, e);
+                                  keep(vErrors, err10);
                                 }
-                                errors += validate67.errors.length;
+                                errors++;
                               }
                             }
                           }
                           else {
-                            const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i1+"/minters",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/variableCap/items/properties/minters/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                            const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i2+"/minters",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/variableCap/items/properties/minters/type",keyword:"type",params:{type: "array"},message:"must be array"};
                             if(vErrors === null){
-                              vErrors = [err8];
+                              vErrors = [err11];
                             }
                             else {
-                              keep(vErrors, err8);
+                              keep(vErrors, err11);
                             }
                             errors++;
                           }
                         }
-                        if(data13.threshold !== undefined){
-                          if(!(validate61(data13.threshold, {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i1+"/threshold",parentData:data13,parentDataProperty:"threshold",rootData}))){
+                        if(data15.threshold !== undefined){
+                          if(!(validate61(data15.threshold, {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i2+"/threshold",parentData:data15,parentDataProperty:"threshold",rootData}))){
                             if(vErrors === null){
                               vErrors = validate61.errors;
                             }
@@ -709,83 +688,83 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                         }
                       }
                       else {
-                        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i1,schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/variableCap/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+                        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i2,schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/variableCap/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
                         if(vErrors === null){
-                          vErrors = [err9];
+                          vErrors = [err12];
                         }
                         else {
-                          keep(vErrors, err9);
+                          keep(vErrors, err12);
                         }
                         errors++;
                       }
                     }
                   }
                   else {
-                    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/variableCap/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                    const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/variableCap/type",keyword:"type",params:{type: "array"},message:"must be array"};
                     if(vErrors === null){
-                      vErrors = [err10];
+                      vErrors = [err13];
                     }
                     else {
-                      keep(vErrors, err10);
+                      keep(vErrors, err13);
                     }
                     errors++;
                   }
                 }
               }
               else {
-                const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/type",keyword:"type",params:{type: "object"},message:"must be object"};
+                const err14 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/type",keyword:"type",params:{type: "object"},message:"must be object"};
                 if(vErrors === null){
-                  vErrors = [err11];
+                  vErrors = [err14];
                 }
                 else {
-                  keep(vErrors, err11);
+                  keep(vErrors, err14);
                 }
                 errors++;
               }
             }
           }
           else {
-            const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/genesisData/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            const err15 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/genesisData/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
             if(vErrors === null){
-              vErrors = [err12];
+              vErrors = [err15];
             }
             else {
-              keep(vErrors, err12);
+              keep(vErrors, err15);
             }
             errors++;
           }
         }
       }
       else {
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData",schemaPath:"#/properties/genesisData/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err16 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData",schemaPath:"#/properties/genesisData/type",keyword:"type",params:{type: "object"},message:"must be object"};
         if(vErrors === null){
-          vErrors = [err13];
+          vErrors = [err16];
         }
         else {
-          keep(vErrors, err13);
+          keep(vErrors, err16);
         }
         errors++;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors) keep(vErrors, e);
+          for (const e of validate68.errors) keep(vErrors, e);
         }
-        errors += validate71.errors.length;
+        errors += validate68.errors.length;
       }
     }
   }
   else {
-    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err17 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
     if(vErrors === null){
-      vErrors = [err14];
+      vErrors = [err17];
     }
     else {
-      keep(vErrors, err14);
+      keep(vErrors, err17);
     }
     errors++;
   }
@@ -793,8 +772,8 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
   return errors === 0;
 }
 
-export const validateAvmBuildGenesisResult = budgeted(validate73);
-const schema39 = {
+export const validateAvmBuildGenesisResult = budgeted(validate70);
+const schema38 = {
   "type": "object",
   "required": [
     "bytes",
@@ -836,18 +815,18 @@ const schema39 = {
     }
   }
 };
-const schema40 = {
+const schema39 = {
   "type": "string",
   "pattern": "^0x([0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+const pattern6 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -868,24 +847,24 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate74.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
 
-const schema41 = {
+const schema40 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
   "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
 };
-const formats4 = formats["avax-hex"];
-const pattern8 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
+const formats2 = formats["avax-hex"];
+const pattern7 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern8.test(data)){
+    if(!pattern7.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -895,7 +874,7 @@ function validate76(data, {instancePath="", parentData, parentDataProperty, root
       }
       errors++;
     }
-    if(!(formats4.validate(data))){
+    if(!(formats2.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -916,16 +895,16 @@ function validate76(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate76.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -946,11 +925,11 @@ function validate78(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate78.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 }
 
-const schema43 = {
+const schema42 = {
   "type": "string",
   "enum": [
     "hex",
@@ -961,7 +940,7 @@ const schema43 = {
   "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
 };
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -975,7 +954,7 @@ function validate80(data, {instancePath="", parentData, parentDataProperty, root
     errors++;
   }
   if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -984,12 +963,12 @@ function validate80(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate80.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -1038,14 +1017,14 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate74(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){
+        if(!(validate71(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){
           if(vErrors === null){
-            vErrors = validate74.errors;
+            vErrors = validate71.errors;
           }
           else {
-            for (const e of validate74.errors) keep(vErrors, e);
+            for (const e of validate71.errors) keep(vErrors, e);
           }
-          errors += validate74.errors.length;
+          errors += validate71.errors.length;
         }
       }
     }
@@ -1067,14 +1046,14 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate76(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){
+        if(!(validate73(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){
           if(vErrors === null){
-            vErrors = validate76.errors;
+            vErrors = validate73.errors;
           }
           else {
-            for (const e of validate76.errors) keep(vErrors, e);
+            for (const e of validate73.errors) keep(vErrors, e);
           }
-          errors += validate76.errors.length;
+          errors += validate73.errors.length;
         }
       }
     }
@@ -1136,25 +1115,25 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.bytes !== undefined){
-      if(!(validate78(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){
+      if(!(validate75(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors) keep(vErrors, e);
+          for (const e of validate75.errors) keep(vErrors, e);
         }
-        errors += validate78.errors.length;
+        errors += validate75.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors) keep(vErrors, e);
+          for (const e of validate77.errors) keep(vErrors, e);
         }
-        errors += validate80.errors.length;
+        errors += validate77.errors.length;
       }
     }
   }
@@ -1168,7 +1147,7 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate73.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
 

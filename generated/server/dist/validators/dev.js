@@ -3,13 +3,13 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateDevSnapshotParams = budgeted(validate82);
-const schema44 = {
+export const validateDevSnapshotParams = budgeted(validate79);
+const schema43 = {
   "type": "object",
   "properties": {}
 };
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -22,12 +22,12 @@ function validate82(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate82.errors = vErrors;
+  validate79.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSnapshotResult = budgeted(validate83);
-const schema45 = {
+export const validateDevSnapshotResult = budgeted(validate80);
+const schema44 = {
   "type": "object",
   "required": [
     "snapshotID"
@@ -40,18 +40,18 @@ const schema45 = {
     }
   }
 };
-const schema46 = {
+const schema45 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
 };
-const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern10.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -72,12 +72,12 @@ function validate84(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate84.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -104,14 +104,14 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.snapshotID !== undefined){
-      if(!(validate84(data.snapshotID, {instancePath:instancePath+"/snapshotID",parentData:data,parentDataProperty:"snapshotID",rootData}))){
+      if(!(validate81(data.snapshotID, {instancePath:instancePath+"/snapshotID",parentData:data,parentDataProperty:"snapshotID",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
   }
@@ -125,12 +125,12 @@ function validate83(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevRevertParams = budgeted(validate86);
-const schema47 = {
+export const validateDevRevertParams = budgeted(validate83);
+const schema46 = {
   "type": "object",
   "properties": {
     "snapshotID": {
@@ -252,7 +252,7 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -288,11 +288,11 @@ function validate86(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate86.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevRevertResult = budgeted(validate88);
+export const validateDevRevertResult = budgeted(validate85);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -300,7 +300,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -325,12 +325,12 @@ function validate88(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate88.errors = vErrors;
+  validate85.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetTimeParams = budgeted(validate89);
-const schema49 = {
+export const validateDevSetTimeParams = budgeted(validate86);
+const schema48 = {
   "type": "object",
   "properties": {
     "timestamp": {
@@ -345,7 +345,7 @@ const schema49 = {
   ]
 };
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -393,12 +393,12 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate86.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetTimeResult = budgeted(validate91);
-const schema50 = {
+export const validateDevSetTimeResult = budgeted(validate88);
+const schema49 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -411,18 +411,18 @@ const schema50 = {
     }
   }
 };
-const schema51 = {
+const schema50 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
 };
-const formats6 = formats["date-time"];
+const formats4 = formats["date-time"];
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!(formats6.validate(data))){
+    if(!(formats4.validate(data))){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -443,12 +443,12 @@ function validate92(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate92.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -475,14 +475,14 @@ function validate91(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
   }
@@ -496,12 +496,12 @@ function validate91(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate91.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevIncreaseTimeParams = budgeted(validate94);
-const schema52 = {
+export const validateDevIncreaseTimeParams = budgeted(validate91);
+const schema51 = {
   "type": "object",
   "properties": {
     "seconds": {
@@ -516,7 +516,7 @@ const schema52 = {
   ]
 };
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -564,12 +564,12 @@ function validate94(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate94.errors = vErrors;
+  validate91.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevIncreaseTimeResult = budgeted(validate96);
-const schema53 = {
+export const validateDevIncreaseTimeResult = budgeted(validate93);
+const schema52 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -583,7 +583,7 @@ const schema53 = {
   }
 };
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -610,14 +610,14 @@ function validate96(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
   }
@@ -631,12 +631,12 @@ function validate96(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate96.errors = vErrors;
+  validate93.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevMineParams = budgeted(validate98);
-const schema54 = {
+export const validateDevMineParams = budgeted(validate95);
+const schema53 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -662,9 +662,9 @@ const schema54 = {
   ]
 };
 const func2 = ucs2length;
-const pattern11 = new RegExp("^[1-9][0-9]{0,3}$", "u");
+const pattern10 = new RegExp("^[1-9][0-9]{0,3}$", "u");
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -709,7 +709,7 @@ function validate98(data, {instancePath="", parentData, parentDataProperty, root
       let valid1 = false;
       const _errs5 = errors;
       if(typeof data1 === "string"){
-        if(!pattern11.test(data1)){
+        if(!pattern10.test(data1)){
           const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,3}$"},message:"must match pattern \""+"^[1-9][0-9]{0,3}$"+"\""};
           if(vErrors === null){
             vErrors = [err3];
@@ -804,12 +804,12 @@ function validate98(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate98.errors = vErrors;
+  validate95.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevMineResult = budgeted(validate99);
-const schema55 = {
+export const validateDevMineResult = budgeted(validate96);
+const schema54 = {
   "type": "object",
   "required": [
     "blockIDs",
@@ -879,7 +879,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -943,14 +943,14 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.height !== undefined){
-      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
   }
@@ -964,12 +964,12 @@ function validate99(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate99.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevFundParams = budgeted(validate102);
-const schema56 = {
+export const validateDevFundParams = budgeted(validate99);
+const schema55 = {
   "type": "object",
   "properties": {
     "address": {
@@ -991,20 +991,20 @@ const schema56 = {
     "amount"
   ]
 };
-const schema57 = {
+const schema56 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
   "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
 };
-const formats8 = formats["avax-address"];
-const pattern12 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
+const formats6 = formats["avax-address"];
+const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern12.test(data)){
+    if(!pattern11.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -1014,7 +1014,7 @@ function validate103(data, {instancePath="", parentData, parentDataProperty, roo
       }
       errors++;
     }
-    if(!(formats8.validate(data))){
+    if(!(formats6.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-address"},message:"must match format \""+"avax-address"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -1035,12 +1035,12 @@ function validate103(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate103.errors = vErrors;
+  validate100.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1065,14 +1065,14 @@ function validate102(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate103(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate100(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
         if(vErrors === null){
-          vErrors = validate103.errors;
+          vErrors = validate100.errors;
         }
         else {
-          for (const e of validate103.errors) keep(vErrors, e);
+          for (const e of validate100.errors) keep(vErrors, e);
         }
-        errors += validate103.errors.length;
+        errors += validate100.errors.length;
       }
     }
     if(data.amount !== undefined){
@@ -1133,12 +1133,12 @@ function validate102(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate102.errors = vErrors;
+  validate99.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevFundResult = budgeted(validate107);
-const schema58 = {
+export const validateDevFundResult = budgeted(validate104);
+const schema57 = {
   "type": "object",
   "required": [
     "utxoID",
@@ -1156,7 +1156,7 @@ const schema58 = {
     }
   }
 };
-const schema59 = {
+const schema58 = {
   "type": "object",
   "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
   "required": [
@@ -1175,13 +1175,13 @@ const schema59 = {
     }
   }
 };
-const schema60 = {
+const schema59 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1206,12 +1206,12 @@ function validate110(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
   }
-  validate110.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1259,14 +1259,14 @@ function validate108(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
   }
@@ -1280,12 +1280,12 @@ function validate108(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate108.errors = vErrors;
+  validate105.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1322,25 +1322,25 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.utxoID !== undefined){
-      if(!(validate108(data.utxoID, {instancePath:instancePath+"/utxoID",parentData:data,parentDataProperty:"utxoID",rootData}))){
+      if(!(validate105(data.utxoID, {instancePath:instancePath+"/utxoID",parentData:data,parentDataProperty:"utxoID",rootData}))){
         if(vErrors === null){
-          vErrors = validate108.errors;
+          vErrors = validate105.errors;
         }
         else {
-          for (const e of validate108.errors) keep(vErrors, e);
+          for (const e of validate105.errors) keep(vErrors, e);
         }
-        errors += validate108.errors.length;
+        errors += validate105.errors.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
   }
@@ -1354,12 +1354,12 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate107.errors = vErrors;
+  validate104.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetFeeStateParams = budgeted(validate114);
-const schema61 = {
+export const validateDevSetFeeStateParams = budgeted(validate111);
+const schema60 = {
   "type": "object",
   "properties": {
     "capacity": {
@@ -1374,7 +1374,7 @@ const schema61 = {
   }
 };
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1422,12 +1422,12 @@ function validate114(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate114.errors = vErrors;
+  validate111.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetFeeStateResult = budgeted(validate118);
-const schema62 = {
+export const validateDevSetFeeStateResult = budgeted(validate115);
+const schema61 = {
   "type": "object",
   "required": [
     "capacity",
@@ -1461,7 +1461,7 @@ const schema62 = {
   }
 };
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1528,58 +1528,58 @@ function validate118(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate110(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
+      if(!(validate107(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate110(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
+      if(!(validate107(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate110(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
+      if(!(validate107(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.validatorExcess !== undefined){
-      if(!(validate110(data.validatorExcess, {instancePath:instancePath+"/validatorExcess",parentData:data,parentDataProperty:"validatorExcess",rootData}))){
+      if(!(validate107(data.validatorExcess, {instancePath:instancePath+"/validatorExcess",parentData:data,parentDataProperty:"validatorExcess",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.validatorPrice !== undefined){
-      if(!(validate110(data.validatorPrice, {instancePath:instancePath+"/validatorPrice",parentData:data,parentDataProperty:"validatorPrice",rootData}))){
+      if(!(validate107(data.validatorPrice, {instancePath:instancePath+"/validatorPrice",parentData:data,parentDataProperty:"validatorPrice",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
   }
@@ -1593,17 +1593,17 @@ function validate118(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate118.errors = vErrors;
+  validate115.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevResetParams = budgeted(validate124);
-const schema63 = {
+export const validateDevResetParams = budgeted(validate121);
+const schema62 = {
   "type": "object",
   "properties": {}
 };
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1616,13 +1616,13 @@ function validate124(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate124.errors = vErrors;
+  validate121.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevResetResult = budgeted(validate125);
+export const validateDevResetResult = budgeted(validate122);
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1647,12 +1647,12 @@ function validate125(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate125.errors = vErrors;
+  validate122.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetAutomineParams = budgeted(validate126);
-const schema65 = {
+export const validateDevSetAutomineParams = budgeted(validate123);
+const schema64 = {
   "type": "object",
   "properties": {
     "enabled": {
@@ -1664,7 +1664,7 @@ const schema65 = {
   ]
 };
 
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1701,13 +1701,13 @@ function validate126(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate126.errors = vErrors;
+  validate123.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetAutomineResult = budgeted(validate127);
+export const validateDevSetAutomineResult = budgeted(validate124);
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1732,12 +1732,12 @@ function validate127(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate127.errors = vErrors;
+  validate124.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetIntervalMiningParams = budgeted(validate128);
-const schema67 = {
+export const validateDevSetIntervalMiningParams = budgeted(validate125);
+const schema66 = {
   "type": "object",
   "properties": {
     "interval": {
@@ -1859,7 +1859,7 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1895,13 +1895,13 @@ function validate128(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate128.errors = vErrors;
+  validate125.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetIntervalMiningResult = budgeted(validate130);
+export const validateDevSetIntervalMiningResult = budgeted(validate127);
 
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1926,17 +1926,17 @@ function validate130(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate130.errors = vErrors;
+  validate127.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevListAccountsParams = budgeted(validate131);
-const schema69 = {
+export const validateDevListAccountsParams = budgeted(validate128);
+const schema68 = {
   "type": "object",
   "properties": {}
 };
 
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1949,12 +1949,12 @@ function validate131(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate131.errors = vErrors;
+  validate128.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevListAccountsResult = budgeted(validate132);
-const schema70 = {
+export const validateDevListAccountsResult = budgeted(validate129);
+const schema69 = {
   "type": "object",
   "required": [
     "accounts"
@@ -1998,10 +1998,10 @@ const schema70 = {
     }
   }
 };
-const pattern13 = new RegExp("^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$", "u");
-const pattern14 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
+const pattern12 = new RegExp("^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$", "u");
+const pattern13 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2089,7 +2089,7 @@ function validate132(data, {instancePath="", parentData, parentDataProperty, roo
             if(data1.privateKey !== undefined){
               let data2 = data1.privateKey;
               if(typeof data2 === "string"){
-                if(!pattern13.test(data2)){
+                if(!pattern12.test(data2)){
                   const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0+"/privateKey",schemaPath:"#/properties/accounts/items/properties/privateKey/pattern",keyword:"pattern",params:{pattern: "^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$"},message:"must match pattern \""+"^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$"+"\""};
                   if(vErrors === null){
                     vErrors = [err7];
@@ -2112,31 +2112,31 @@ function validate132(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.xAddress !== undefined){
-              if(!(validate103(data1.xAddress, {instancePath:instancePath+"/accounts/" + i0+"/xAddress",parentData:data1,parentDataProperty:"xAddress",rootData}))){
+              if(!(validate100(data1.xAddress, {instancePath:instancePath+"/accounts/" + i0+"/xAddress",parentData:data1,parentDataProperty:"xAddress",rootData}))){
                 if(vErrors === null){
-                  vErrors = validate103.errors;
+                  vErrors = validate100.errors;
                 }
                 else {
-                  for (const e of validate103.errors) keep(vErrors, e);
+                  for (const e of validate100.errors) keep(vErrors, e);
                 }
-                errors += validate103.errors.length;
+                errors += validate100.errors.length;
               }
             }
             if(data1.pAddress !== undefined){
-              if(!(validate103(data1.pAddress, {instancePath:instancePath+"/accounts/" + i0+"/pAddress",parentData:data1,parentDataProperty:"pAddress",rootData}))){
+              if(!(validate100(data1.pAddress, {instancePath:instancePath+"/accounts/" + i0+"/pAddress",parentData:data1,parentDataProperty:"pAddress",rootData}))){
                 if(vErrors === null){
-                  vErrors = validate103.errors;
+                  vErrors = validate100.errors;
                 }
                 else {
-                  for (const e of validate103.errors) keep(vErrors, e);
+                  for (const e of validate100.errors) keep(vErrors, e);
                 }
-                errors += validate103.errors.length;
+                errors += validate100.errors.length;
               }
             }
             if(data1.cAddress !== undefined){
               let data5 = data1.cAddress;
               if(typeof data5 === "string"){
-                if(!pattern14.test(data5)){
+                if(!pattern13.test(data5)){
                   const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0+"/cAddress",schemaPath:"#/properties/accounts/items/properties/cAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
                   if(vErrors === null){
                     vErrors = [err9];
@@ -2193,7 +2193,7 @@ function validate132(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate132.errors = vErrors;
+  validate129.errors = vErrors;
   return errors === 0;
 }
 const snapshotIDKey = writeString("snapshotID") + ':';

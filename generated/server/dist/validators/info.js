@@ -3,13 +3,13 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateInfoGetNetworkIDParams = budgeted(validate149);
-const schema78 = {
+export const validateInfoGetNetworkIDParams = budgeted(validate146);
+const schema77 = {
   "type": "object",
   "properties": {}
 };
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -22,12 +22,12 @@ function validate149(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate149.errors = vErrors;
+  validate146.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkIDResult = budgeted(validate150);
-const schema79 = {
+export const validateInfoGetNetworkIDResult = budgeted(validate147);
+const schema78 = {
   "type": "object",
   "required": [
     "networkID"
@@ -40,18 +40,18 @@ const schema79 = {
     }
   }
 };
-const schema80 = {
+const schema79 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
-const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern10.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -72,12 +72,12 @@ function validate151(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate151.errors = vErrors;
+  validate148.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -104,14 +104,14 @@ function validate150(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.networkID !== undefined){
-      if(!(validate151(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
+      if(!(validate148(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
         if(vErrors === null){
-          vErrors = validate151.errors;
+          vErrors = validate148.errors;
         }
         else {
-          for (const e of validate151.errors) keep(vErrors, e);
+          for (const e of validate148.errors) keep(vErrors, e);
         }
-        errors += validate151.errors.length;
+        errors += validate148.errors.length;
       }
     }
   }
@@ -125,17 +125,17 @@ function validate150(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate150.errors = vErrors;
+  validate147.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameParams = budgeted(validate153);
-const schema81 = {
+export const validateInfoGetNetworkNameParams = budgeted(validate150);
+const schema80 = {
   "type": "object",
   "properties": {}
 };
 
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -148,12 +148,12 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate153.errors = vErrors;
+  validate150.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameResult = budgeted(validate154);
-const schema82 = {
+export const validateInfoGetNetworkNameResult = budgeted(validate151);
+const schema81 = {
   "type": "object",
   "required": [
     "networkName"
@@ -167,7 +167,7 @@ const schema82 = {
   }
 };
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -216,12 +216,12 @@ function validate154(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate154.errors = vErrors;
+  validate151.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDParams = budgeted(validate155);
-const schema83 = {
+export const validateInfoGetBlockchainIDParams = budgeted(validate152);
+const schema82 = {
   "type": "object",
   "properties": {
     "alias": {
@@ -233,7 +233,7 @@ const schema83 = {
   ]
 };
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -270,12 +270,12 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate155.errors = vErrors;
+  validate152.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDResult = budgeted(validate156);
-const schema84 = {
+export const validateInfoGetBlockchainIDResult = budgeted(validate153);
+const schema83 = {
   "type": "object",
   "required": [
     "blockchainID"
@@ -337,7 +337,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -385,17 +385,17 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate156.errors = vErrors;
+  validate153.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDParams = budgeted(validate158);
-const schema85 = {
+export const validateInfoGetNodeIDParams = budgeted(validate155);
+const schema84 = {
   "type": "object",
   "properties": {}
 };
 
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -408,12 +408,12 @@ function validate158(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate158.errors = vErrors;
+  validate155.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDResult = budgeted(validate159);
-const schema86 = {
+export const validateInfoGetNodeIDResult = budgeted(validate156);
+const schema85 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -431,20 +431,20 @@ const schema86 = {
     }
   }
 };
-const schema87 = {
+const schema86 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
 };
-const formats10 = formats["avax-node-id"];
-const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const formats8 = formats["avax-node-id"];
+const pattern15 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern16.test(data)){
+    if(!pattern15.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -454,7 +454,7 @@ function validate160(data, {instancePath="", parentData, parentDataProperty, roo
       }
       errors++;
     }
-    if(!(formats10.validate(data))){
+    if(!(formats8.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-node-id"},message:"must match format \""+"avax-node-id"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -475,11 +475,11 @@ function validate160(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate160.errors = vErrors;
+  validate157.errors = vErrors;
   return errors === 0;
 }
 
-const schema88 = {
+const schema87 = {
   "type": "object",
   "description": "A node's BLS public key and the proof that it holds the secret key (signer.ProofOfPossession).",
   "required": [
@@ -498,18 +498,18 @@ const schema88 = {
     }
   }
 };
-const schema40 = {
+const schema39 = {
   "type": "string",
   "pattern": "^0x([0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+const pattern6 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -530,12 +530,12 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate74.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -572,25 +572,25 @@ function validate162(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate74(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+      if(!(validate71(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate71.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate71.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate71.errors.length;
       }
     }
     if(data.proofOfPossession !== undefined){
-      if(!(validate74(data.proofOfPossession, {instancePath:instancePath+"/proofOfPossession",parentData:data,parentDataProperty:"proofOfPossession",rootData}))){
+      if(!(validate71(data.proofOfPossession, {instancePath:instancePath+"/proofOfPossession",parentData:data,parentDataProperty:"proofOfPossession",rootData}))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate71.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate71.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate71.errors.length;
       }
     }
   }
@@ -604,12 +604,12 @@ function validate162(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate162.errors = vErrors;
+  validate159.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -646,25 +646,25 @@ function validate159(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors) keep(vErrors, e);
+          for (const e of validate157.errors) keep(vErrors, e);
         }
-        errors += validate160.errors.length;
+        errors += validate157.errors.length;
       }
     }
     if(data.nodePOP !== undefined){
-      if(!(validate162(data.nodePOP, {instancePath:instancePath+"/nodePOP",parentData:data,parentDataProperty:"nodePOP",rootData}))){
+      if(!(validate159(data.nodePOP, {instancePath:instancePath+"/nodePOP",parentData:data,parentDataProperty:"nodePOP",rootData}))){
         if(vErrors === null){
-          vErrors = validate162.errors;
+          vErrors = validate159.errors;
         }
         else {
-          for (const e of validate162.errors) keep(vErrors, e);
+          for (const e of validate159.errors) keep(vErrors, e);
         }
-        errors += validate162.errors.length;
+        errors += validate159.errors.length;
       }
     }
   }
@@ -678,17 +678,17 @@ function validate159(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate159.errors = vErrors;
+  validate156.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPParams = budgeted(validate166);
-const schema89 = {
+export const validateInfoGetNodeIPParams = budgeted(validate163);
+const schema88 = {
   "type": "object",
   "properties": {}
 };
 
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -701,12 +701,12 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate166.errors = vErrors;
+  validate163.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPResult = budgeted(validate167);
-const schema90 = {
+export const validateInfoGetNodeIPResult = budgeted(validate164);
+const schema89 = {
   "type": "object",
   "required": [
     "ip"
@@ -720,7 +720,7 @@ const schema90 = {
   }
 };
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -769,17 +769,17 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate167.errors = vErrors;
+  validate164.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionParams = budgeted(validate168);
-const schema91 = {
+export const validateInfoGetNodeVersionParams = budgeted(validate165);
+const schema90 = {
   "type": "object",
   "properties": {}
 };
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -792,12 +792,12 @@ function validate168(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate168.errors = vErrors;
+  validate165.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionResult = budgeted(validate169);
-const schema92 = {
+export const validateInfoGetNodeVersionResult = budgeted(validate166);
+const schema91 = {
   "type": "object",
   "required": [
     "version",
@@ -834,7 +834,7 @@ const schema92 = {
   }
 };
 
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -925,14 +925,14 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rpcProtocolVersion !== undefined){
-      if(!(validate151(data.rpcProtocolVersion, {instancePath:instancePath+"/rpcProtocolVersion",parentData:data,parentDataProperty:"rpcProtocolVersion",rootData}))){
+      if(!(validate148(data.rpcProtocolVersion, {instancePath:instancePath+"/rpcProtocolVersion",parentData:data,parentDataProperty:"rpcProtocolVersion",rootData}))){
         if(vErrors === null){
-          vErrors = validate151.errors;
+          vErrors = validate148.errors;
         }
         else {
-          for (const e of validate151.errors) keep(vErrors, e);
+          for (const e of validate148.errors) keep(vErrors, e);
         }
-        errors += validate151.errors.length;
+        errors += validate148.errors.length;
       }
     }
     if(data.gitCommit !== undefined){
@@ -985,17 +985,17 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate169.errors = vErrors;
+  validate166.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsParams = budgeted(validate171);
-const schema93 = {
+export const validateInfoGetVMsParams = budgeted(validate168);
+const schema92 = {
   "type": "object",
   "properties": {}
 };
 
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1008,12 +1008,12 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate171.errors = vErrors;
+  validate168.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsResult = budgeted(validate172);
-const schema94 = {
+export const validateInfoGetVMsResult = budgeted(validate169);
+const schema93 = {
   "type": "object",
   "required": [
     "vms",
@@ -1050,7 +1050,7 @@ const schema94 = {
   }
 };
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1213,17 +1213,17 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate172.errors = vErrors;
+  validate169.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeParams = budgeted(validate175);
-const schema95 = {
+export const validateInfoGetTxFeeParams = budgeted(validate172);
+const schema94 = {
   "type": "object",
   "properties": {}
 };
 
-function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1236,12 +1236,12 @@ function validate175(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate175.errors = vErrors;
+  validate172.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeResult = budgeted(validate176);
-const schema96 = {
+export const validateInfoGetTxFeeResult = budgeted(validate173);
+const schema95 = {
   "type": "object",
   "required": [
     "txFee",
@@ -1295,17 +1295,17 @@ const schema96 = {
   }
 };
 const func5 = Object.prototype.hasOwnProperty;
-const schema46 = {
+const schema45 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
 };
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern10.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -1326,12 +1326,12 @@ function validate84(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate84.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1426,7 +1426,7 @@ function validate176(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema96.properties, key0))){
+      if(!(func5.call(schema95.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err9];
@@ -1438,102 +1438,102 @@ function validate176(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txFee !== undefined){
-      if(!(validate84(data.txFee, {instancePath:instancePath+"/txFee",parentData:data,parentDataProperty:"txFee",rootData}))){
+      if(!(validate81(data.txFee, {instancePath:instancePath+"/txFee",parentData:data,parentDataProperty:"txFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.createAssetTxFee !== undefined){
-      if(!(validate84(data.createAssetTxFee, {instancePath:instancePath+"/createAssetTxFee",parentData:data,parentDataProperty:"createAssetTxFee",rootData}))){
+      if(!(validate81(data.createAssetTxFee, {instancePath:instancePath+"/createAssetTxFee",parentData:data,parentDataProperty:"createAssetTxFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.createSubnetTxFee !== undefined){
-      if(!(validate84(data.createSubnetTxFee, {instancePath:instancePath+"/createSubnetTxFee",parentData:data,parentDataProperty:"createSubnetTxFee",rootData}))){
+      if(!(validate81(data.createSubnetTxFee, {instancePath:instancePath+"/createSubnetTxFee",parentData:data,parentDataProperty:"createSubnetTxFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.transformSubnetTxFee !== undefined){
-      if(!(validate84(data.transformSubnetTxFee, {instancePath:instancePath+"/transformSubnetTxFee",parentData:data,parentDataProperty:"transformSubnetTxFee",rootData}))){
+      if(!(validate81(data.transformSubnetTxFee, {instancePath:instancePath+"/transformSubnetTxFee",parentData:data,parentDataProperty:"transformSubnetTxFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.createBlockchainTxFee !== undefined){
-      if(!(validate84(data.createBlockchainTxFee, {instancePath:instancePath+"/createBlockchainTxFee",parentData:data,parentDataProperty:"createBlockchainTxFee",rootData}))){
+      if(!(validate81(data.createBlockchainTxFee, {instancePath:instancePath+"/createBlockchainTxFee",parentData:data,parentDataProperty:"createBlockchainTxFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.addPrimaryNetworkValidatorFee !== undefined){
-      if(!(validate84(data.addPrimaryNetworkValidatorFee, {instancePath:instancePath+"/addPrimaryNetworkValidatorFee",parentData:data,parentDataProperty:"addPrimaryNetworkValidatorFee",rootData}))){
+      if(!(validate81(data.addPrimaryNetworkValidatorFee, {instancePath:instancePath+"/addPrimaryNetworkValidatorFee",parentData:data,parentDataProperty:"addPrimaryNetworkValidatorFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.addPrimaryNetworkDelegatorFee !== undefined){
-      if(!(validate84(data.addPrimaryNetworkDelegatorFee, {instancePath:instancePath+"/addPrimaryNetworkDelegatorFee",parentData:data,parentDataProperty:"addPrimaryNetworkDelegatorFee",rootData}))){
+      if(!(validate81(data.addPrimaryNetworkDelegatorFee, {instancePath:instancePath+"/addPrimaryNetworkDelegatorFee",parentData:data,parentDataProperty:"addPrimaryNetworkDelegatorFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.addSubnetValidatorFee !== undefined){
-      if(!(validate84(data.addSubnetValidatorFee, {instancePath:instancePath+"/addSubnetValidatorFee",parentData:data,parentDataProperty:"addSubnetValidatorFee",rootData}))){
+      if(!(validate81(data.addSubnetValidatorFee, {instancePath:instancePath+"/addSubnetValidatorFee",parentData:data,parentDataProperty:"addSubnetValidatorFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.addSubnetDelegatorFee !== undefined){
-      if(!(validate84(data.addSubnetDelegatorFee, {instancePath:instancePath+"/addSubnetDelegatorFee",parentData:data,parentDataProperty:"addSubnetDelegatorFee",rootData}))){
+      if(!(validate81(data.addSubnetDelegatorFee, {instancePath:instancePath+"/addSubnetDelegatorFee",parentData:data,parentDataProperty:"addSubnetDelegatorFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
   }
@@ -1547,12 +1547,12 @@ function validate176(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate176.errors = vErrors;
+  validate173.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedParams = budgeted(validate186);
-const schema97 = {
+export const validateInfoIsBootstrappedParams = budgeted(validate183);
+const schema96 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -1564,7 +1564,7 @@ const schema97 = {
   ]
 };
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1601,12 +1601,12 @@ function validate186(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate186.errors = vErrors;
+  validate183.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedResult = budgeted(validate187);
-const schema98 = {
+export const validateInfoIsBootstrappedResult = budgeted(validate184);
+const schema97 = {
   "type": "object",
   "required": [
     "isBootstrapped"
@@ -1620,7 +1620,7 @@ const schema98 = {
   }
 };
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1669,12 +1669,12 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate187.errors = vErrors;
+  validate184.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersParams = budgeted(validate188);
-const schema99 = {
+export const validateInfoPeersParams = budgeted(validate185);
+const schema98 = {
   "type": "object",
   "properties": {
     "nodeIDs": {
@@ -1689,14 +1689,14 @@ const schema99 = {
   }
 };
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.nodeIDs !== undefined){
       let data0 = data.nodeIDs;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/nodeIDs",schemaPath:"#/properties/nodeIDs/type",keyword:"type",params:{type: schema99.properties.nodeIDs.type},message:"must be array,null"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/nodeIDs",schemaPath:"#/properties/nodeIDs/type",keyword:"type",params:{type: schema98.properties.nodeIDs.type},message:"must be array,null"};
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -1708,14 +1708,14 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate160(data0[i0], {instancePath:instancePath+"/nodeIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate157(data0[i0], {instancePath:instancePath+"/nodeIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate160.errors;
+              vErrors = validate157.errors;
             }
             else {
-              for (const e of validate160.errors) keep(vErrors, e);
+              for (const e of validate157.errors) keep(vErrors, e);
             }
-            errors += validate160.errors.length;
+            errors += validate157.errors.length;
           }
         }
       }
@@ -1731,12 +1731,12 @@ function validate188(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate188.errors = vErrors;
+  validate185.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersResult = budgeted(validate190);
-const schema100 = {
+export const validateInfoPeersResult = budgeted(validate187);
+const schema99 = {
   "type": "object",
   "required": [
     "numPeers",
@@ -1757,7 +1757,7 @@ const schema100 = {
     }
   }
 };
-const schema101 = {
+const schema100 = {
   "type": "object",
   "description": "One connected peer (peer.Info plus `benched`).",
   "required": [
@@ -1861,13 +1861,13 @@ const schema101 = {
     }
   }
 };
-const schema60 = {
+const schema59 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1892,22 +1892,22 @@ function validate110(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
   }
-  validate110.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
-const schema51 = {
+const schema50 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
 };
-const formats6 = formats["date-time"];
+const formats4 = formats["date-time"];
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!(formats6.validate(data))){
+    if(!(formats4.validate(data))){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -1928,12 +1928,12 @@ function validate92(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate92.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2058,7 +2058,7 @@ function validate192(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema101.properties, key0))){
+      if(!(func5.call(schema100.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err12];
@@ -2094,14 +2094,14 @@ function validate192(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors) keep(vErrors, e);
+          for (const e of validate157.errors) keep(vErrors, e);
         }
-        errors += validate160.errors.length;
+        errors += validate157.errors.length;
       }
     }
     if(data.version !== undefined){
@@ -2117,61 +2117,61 @@ function validate192(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.upgradeTime !== undefined){
-      if(!(validate110(data.upgradeTime, {instancePath:instancePath+"/upgradeTime",parentData:data,parentDataProperty:"upgradeTime",rootData}))){
+      if(!(validate107(data.upgradeTime, {instancePath:instancePath+"/upgradeTime",parentData:data,parentDataProperty:"upgradeTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.lastSent !== undefined){
-      if(!(validate92(data.lastSent, {instancePath:instancePath+"/lastSent",parentData:data,parentDataProperty:"lastSent",rootData}))){
+      if(!(validate89(data.lastSent, {instancePath:instancePath+"/lastSent",parentData:data,parentDataProperty:"lastSent",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.lastReceived !== undefined){
-      if(!(validate92(data.lastReceived, {instancePath:instancePath+"/lastReceived",parentData:data,parentDataProperty:"lastReceived",rootData}))){
+      if(!(validate89(data.lastReceived, {instancePath:instancePath+"/lastReceived",parentData:data,parentDataProperty:"lastReceived",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.observedUptime !== undefined){
-      if(!(validate151(data.observedUptime, {instancePath:instancePath+"/observedUptime",parentData:data,parentDataProperty:"observedUptime",rootData}))){
+      if(!(validate148(data.observedUptime, {instancePath:instancePath+"/observedUptime",parentData:data,parentDataProperty:"observedUptime",rootData}))){
         if(vErrors === null){
-          vErrors = validate151.errors;
+          vErrors = validate148.errors;
         }
         else {
-          for (const e of validate151.errors) keep(vErrors, e);
+          for (const e of validate148.errors) keep(vErrors, e);
         }
-        errors += validate151.errors.length;
+        errors += validate148.errors.length;
       }
     }
     if(data.observedSubnetUptimes !== undefined){
       let data8 = data.observedSubnetUptimes;
       if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
         for(const key1 in data8){
-          if(!(validate151(data8[key1], {instancePath:instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data8,parentDataProperty:key1,rootData}))){
+          if(!(validate148(data8[key1], {instancePath:instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data8,parentDataProperty:key1,rootData}))){
             if(vErrors === null){
-              vErrors = validate151.errors;
+              vErrors = validate148.errors;
             }
             else {
-              for (const e of validate151.errors) keep(vErrors, e);
+              for (const e of validate148.errors) keep(vErrors, e);
             }
-            errors += validate151.errors.length;
+            errors += validate148.errors.length;
           }
         }
       }
@@ -2218,14 +2218,14 @@ function validate192(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data12)){
         const len1 = data12.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate110(data12[i1], {instancePath:instancePath+"/supportedACPs/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
+          if(!(validate107(data12[i1], {instancePath:instancePath+"/supportedACPs/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
             if(vErrors === null){
-              vErrors = validate110.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate110.errors) keep(vErrors, e);
+              for (const e of validate107.errors) keep(vErrors, e);
             }
-            errors += validate110.errors.length;
+            errors += validate107.errors.length;
           }
         }
       }
@@ -2245,14 +2245,14 @@ function validate192(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data14)){
         const len2 = data14.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate110(data14[i2], {instancePath:instancePath+"/objectedACPs/" + i2,parentData:data14,parentDataProperty:i2,rootData}))){
+          if(!(validate107(data14[i2], {instancePath:instancePath+"/objectedACPs/" + i2,parentData:data14,parentDataProperty:i2,rootData}))){
             if(vErrors === null){
-              vErrors = validate110.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate110.errors) keep(vErrors, e);
+              for (const e of validate107.errors) keep(vErrors, e);
             }
-            errors += validate110.errors.length;
+            errors += validate107.errors.length;
           }
         }
       }
@@ -2306,12 +2306,12 @@ function validate192(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate192.errors = vErrors;
+  validate189.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2348,14 +2348,14 @@ function validate190(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.numPeers !== undefined){
-      if(!(validate84(data.numPeers, {instancePath:instancePath+"/numPeers",parentData:data,parentDataProperty:"numPeers",rootData}))){
+      if(!(validate81(data.numPeers, {instancePath:instancePath+"/numPeers",parentData:data,parentDataProperty:"numPeers",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.peers !== undefined){
@@ -2363,14 +2363,14 @@ function validate190(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate192(data1[i0], {instancePath:instancePath+"/peers/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate189(data1[i0], {instancePath:instancePath+"/peers/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate192.errors;
+              vErrors = validate189.errors;
             }
             else {
-              for (const e of validate192.errors) keep(vErrors, e);
+              for (const e of validate189.errors) keep(vErrors, e);
             }
-            errors += validate192.errors.length;
+            errors += validate189.errors.length;
           }
         }
       }
@@ -2396,12 +2396,12 @@ function validate190(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate190.errors = vErrors;
+  validate187.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeParams = budgeted(validate203);
-const schema102 = {
+export const validateInfoUptimeParams = budgeted(validate200);
+const schema101 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -2410,7 +2410,7 @@ const schema102 = {
   }
 };
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2436,12 +2436,12 @@ function validate203(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate203.errors = vErrors;
+  validate200.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeResult = budgeted(validate205);
-const schema103 = {
+export const validateInfoUptimeResult = budgeted(validate202);
+const schema102 = {
   "type": "object",
   "required": [
     "rewardingStakePercentage",
@@ -2461,9 +2461,9 @@ const schema103 = {
     }
   }
 };
-const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern16 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2502,7 +2502,7 @@ function validate205(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.rewardingStakePercentage !== undefined){
       let data0 = data.rewardingStakePercentage;
       if(typeof data0 === "string"){
-        if(!pattern17.test(data0)){
+        if(!pattern16.test(data0)){
           const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/rewardingStakePercentage",schemaPath:"#/properties/rewardingStakePercentage/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};
           if(vErrors === null){
             vErrors = [err3];
@@ -2527,7 +2527,7 @@ function validate205(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.weightedAveragePercentage !== undefined){
       let data1 = data.weightedAveragePercentage;
       if(typeof data1 === "string"){
-        if(!pattern17.test(data1)){
+        if(!pattern16.test(data1)){
           const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weightedAveragePercentage",schemaPath:"#/properties/weightedAveragePercentage/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};
           if(vErrors === null){
             vErrors = [err5];
@@ -2560,17 +2560,17 @@ function validate205(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate205.errors = vErrors;
+  validate202.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesParams = budgeted(validate206);
-const schema104 = {
+export const validateInfoUpgradesParams = budgeted(validate203);
+const schema103 = {
   "type": "object",
   "properties": {}
 };
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2583,12 +2583,12 @@ function validate206(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate206.errors = vErrors;
+  validate203.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesResult = budgeted(validate207);
-const schema105 = {
+export const validateInfoUpgradesResult = budgeted(validate204);
+const schema104 = {
   "type": "object",
   "required": [
     "apricotPhase1Time",
@@ -2707,7 +2707,7 @@ const schema105 = {
   }
 };
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2892,7 +2892,7 @@ function validate207(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema105.properties, key0))){
+      if(!(func5.call(schema104.properties, key0))){
         const err18 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err18];
@@ -2904,124 +2904,124 @@ function validate207(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.apricotPhase1Time !== undefined){
-      if(!(validate92(data.apricotPhase1Time, {instancePath:instancePath+"/apricotPhase1Time",parentData:data,parentDataProperty:"apricotPhase1Time",rootData}))){
+      if(!(validate89(data.apricotPhase1Time, {instancePath:instancePath+"/apricotPhase1Time",parentData:data,parentDataProperty:"apricotPhase1Time",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.apricotPhase2Time !== undefined){
-      if(!(validate92(data.apricotPhase2Time, {instancePath:instancePath+"/apricotPhase2Time",parentData:data,parentDataProperty:"apricotPhase2Time",rootData}))){
+      if(!(validate89(data.apricotPhase2Time, {instancePath:instancePath+"/apricotPhase2Time",parentData:data,parentDataProperty:"apricotPhase2Time",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.apricotPhase3Time !== undefined){
-      if(!(validate92(data.apricotPhase3Time, {instancePath:instancePath+"/apricotPhase3Time",parentData:data,parentDataProperty:"apricotPhase3Time",rootData}))){
+      if(!(validate89(data.apricotPhase3Time, {instancePath:instancePath+"/apricotPhase3Time",parentData:data,parentDataProperty:"apricotPhase3Time",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.apricotPhase4Time !== undefined){
-      if(!(validate92(data.apricotPhase4Time, {instancePath:instancePath+"/apricotPhase4Time",parentData:data,parentDataProperty:"apricotPhase4Time",rootData}))){
+      if(!(validate89(data.apricotPhase4Time, {instancePath:instancePath+"/apricotPhase4Time",parentData:data,parentDataProperty:"apricotPhase4Time",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.apricotPhase4MinPChainHeight !== undefined){
-      if(!(validate110(data.apricotPhase4MinPChainHeight, {instancePath:instancePath+"/apricotPhase4MinPChainHeight",parentData:data,parentDataProperty:"apricotPhase4MinPChainHeight",rootData}))){
+      if(!(validate107(data.apricotPhase4MinPChainHeight, {instancePath:instancePath+"/apricotPhase4MinPChainHeight",parentData:data,parentDataProperty:"apricotPhase4MinPChainHeight",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.apricotPhase5Time !== undefined){
-      if(!(validate92(data.apricotPhase5Time, {instancePath:instancePath+"/apricotPhase5Time",parentData:data,parentDataProperty:"apricotPhase5Time",rootData}))){
+      if(!(validate89(data.apricotPhase5Time, {instancePath:instancePath+"/apricotPhase5Time",parentData:data,parentDataProperty:"apricotPhase5Time",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.apricotPhasePre6Time !== undefined){
-      if(!(validate92(data.apricotPhasePre6Time, {instancePath:instancePath+"/apricotPhasePre6Time",parentData:data,parentDataProperty:"apricotPhasePre6Time",rootData}))){
+      if(!(validate89(data.apricotPhasePre6Time, {instancePath:instancePath+"/apricotPhasePre6Time",parentData:data,parentDataProperty:"apricotPhasePre6Time",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.apricotPhase6Time !== undefined){
-      if(!(validate92(data.apricotPhase6Time, {instancePath:instancePath+"/apricotPhase6Time",parentData:data,parentDataProperty:"apricotPhase6Time",rootData}))){
+      if(!(validate89(data.apricotPhase6Time, {instancePath:instancePath+"/apricotPhase6Time",parentData:data,parentDataProperty:"apricotPhase6Time",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.apricotPhasePost6Time !== undefined){
-      if(!(validate92(data.apricotPhasePost6Time, {instancePath:instancePath+"/apricotPhasePost6Time",parentData:data,parentDataProperty:"apricotPhasePost6Time",rootData}))){
+      if(!(validate89(data.apricotPhasePost6Time, {instancePath:instancePath+"/apricotPhasePost6Time",parentData:data,parentDataProperty:"apricotPhasePost6Time",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.banffTime !== undefined){
-      if(!(validate92(data.banffTime, {instancePath:instancePath+"/banffTime",parentData:data,parentDataProperty:"banffTime",rootData}))){
+      if(!(validate89(data.banffTime, {instancePath:instancePath+"/banffTime",parentData:data,parentDataProperty:"banffTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.cortinaTime !== undefined){
-      if(!(validate92(data.cortinaTime, {instancePath:instancePath+"/cortinaTime",parentData:data,parentDataProperty:"cortinaTime",rootData}))){
+      if(!(validate89(data.cortinaTime, {instancePath:instancePath+"/cortinaTime",parentData:data,parentDataProperty:"cortinaTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.cortinaXChainStopVertexID !== undefined){
@@ -3036,80 +3036,80 @@ function validate207(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.durangoTime !== undefined){
-      if(!(validate92(data.durangoTime, {instancePath:instancePath+"/durangoTime",parentData:data,parentDataProperty:"durangoTime",rootData}))){
+      if(!(validate89(data.durangoTime, {instancePath:instancePath+"/durangoTime",parentData:data,parentDataProperty:"durangoTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.etnaTime !== undefined){
-      if(!(validate92(data.etnaTime, {instancePath:instancePath+"/etnaTime",parentData:data,parentDataProperty:"etnaTime",rootData}))){
+      if(!(validate89(data.etnaTime, {instancePath:instancePath+"/etnaTime",parentData:data,parentDataProperty:"etnaTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.fUpgradeTime !== undefined){
-      if(!(validate92(data.fUpgradeTime, {instancePath:instancePath+"/fUpgradeTime",parentData:data,parentDataProperty:"fUpgradeTime",rootData}))){
+      if(!(validate89(data.fUpgradeTime, {instancePath:instancePath+"/fUpgradeTime",parentData:data,parentDataProperty:"fUpgradeTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.fortunaTime !== undefined){
-      if(!(validate92(data.fortunaTime, {instancePath:instancePath+"/fortunaTime",parentData:data,parentDataProperty:"fortunaTime",rootData}))){
+      if(!(validate89(data.fortunaTime, {instancePath:instancePath+"/fortunaTime",parentData:data,parentDataProperty:"fortunaTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.graniteTime !== undefined){
-      if(!(validate92(data.graniteTime, {instancePath:instancePath+"/graniteTime",parentData:data,parentDataProperty:"graniteTime",rootData}))){
+      if(!(validate89(data.graniteTime, {instancePath:instancePath+"/graniteTime",parentData:data,parentDataProperty:"graniteTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
     if(data.graniteEpochDuration !== undefined){
-      if(!(validate110(data.graniteEpochDuration, {instancePath:instancePath+"/graniteEpochDuration",parentData:data,parentDataProperty:"graniteEpochDuration",rootData}))){
+      if(!(validate107(data.graniteEpochDuration, {instancePath:instancePath+"/graniteEpochDuration",parentData:data,parentDataProperty:"graniteEpochDuration",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.heliconTime !== undefined){
-      if(!(validate92(data.heliconTime, {instancePath:instancePath+"/heliconTime",parentData:data,parentDataProperty:"heliconTime",rootData}))){
+      if(!(validate89(data.heliconTime, {instancePath:instancePath+"/heliconTime",parentData:data,parentDataProperty:"heliconTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
   }
@@ -3123,17 +3123,17 @@ function validate207(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate207.errors = vErrors;
+  validate204.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsParams = budgeted(validate227);
-const schema106 = {
+export const validateInfoAcpsParams = budgeted(validate224);
+const schema105 = {
   "type": "object",
   "properties": {}
 };
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3146,12 +3146,12 @@ function validate227(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate227.errors = vErrors;
+  validate224.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsResult = budgeted(validate228);
-const schema107 = {
+export const validateInfoAcpsResult = budgeted(validate225);
+const schema106 = {
   "type": "object",
   "required": [
     "acps"
@@ -3208,7 +3208,7 @@ const schema107 = {
   }
 };
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3240,7 +3240,7 @@ function validate228(data, {instancePath="", parentData, parentDataProperty, roo
         for(const key1 in data0){
           const _errs4 = errors;
           if(typeof key1 === "string"){
-            if(!pattern10.test(key1)){
+            if(!pattern9.test(key1)){
               const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps",schemaPath:"#/properties/acps/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",propertyName:key1};
               if(vErrors === null){
                 vErrors = [err2];
@@ -3329,14 +3329,14 @@ function validate228(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.supportWeight !== undefined){
-              if(!(validate84(data1.supportWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supportWeight",parentData:data1,parentDataProperty:"supportWeight",rootData}))){
+              if(!(validate81(data1.supportWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supportWeight",parentData:data1,parentDataProperty:"supportWeight",rootData}))){
                 if(vErrors === null){
-                  vErrors = validate84.errors;
+                  vErrors = validate81.errors;
                 }
                 else {
-                  for (const e of validate84.errors) keep(vErrors, e);
+                  for (const e of validate81.errors) keep(vErrors, e);
                 }
-                errors += validate84.errors.length;
+                errors += validate81.errors.length;
               }
             }
             if(data1.supporters !== undefined){
@@ -3344,14 +3344,14 @@ function validate228(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data3)){
                 const len0 = data3.length;
                 for(let i0=0; i0<len0; i0++){
-                  if(!(validate160(data3[i0], {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supporters/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+                  if(!(validate157(data3[i0], {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supporters/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
                     if(vErrors === null){
-                      vErrors = validate160.errors;
+                      vErrors = validate157.errors;
                     }
                     else {
-                      for (const e of validate160.errors) keep(vErrors, e);
+                      for (const e of validate157.errors) keep(vErrors, e);
                     }
-                    errors += validate160.errors.length;
+                    errors += validate157.errors.length;
                   }
                 }
               }
@@ -3367,14 +3367,14 @@ function validate228(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.objectWeight !== undefined){
-              if(!(validate84(data1.objectWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectWeight",parentData:data1,parentDataProperty:"objectWeight",rootData}))){
+              if(!(validate81(data1.objectWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectWeight",parentData:data1,parentDataProperty:"objectWeight",rootData}))){
                 if(vErrors === null){
-                  vErrors = validate84.errors;
+                  vErrors = validate81.errors;
                 }
                 else {
-                  for (const e of validate84.errors) keep(vErrors, e);
+                  for (const e of validate81.errors) keep(vErrors, e);
                 }
-                errors += validate84.errors.length;
+                errors += validate81.errors.length;
               }
             }
             if(data1.objectors !== undefined){
@@ -3382,14 +3382,14 @@ function validate228(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data6)){
                 const len1 = data6.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate160(data6[i1], {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectors/" + i1,parentData:data6,parentDataProperty:i1,rootData}))){
+                  if(!(validate157(data6[i1], {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectors/" + i1,parentData:data6,parentDataProperty:i1,rootData}))){
                     if(vErrors === null){
-                      vErrors = validate160.errors;
+                      vErrors = validate157.errors;
                     }
                     else {
-                      for (const e of validate160.errors) keep(vErrors, e);
+                      for (const e of validate157.errors) keep(vErrors, e);
                     }
-                    errors += validate160.errors.length;
+                    errors += validate157.errors.length;
                   }
                 }
               }
@@ -3405,14 +3405,14 @@ function validate228(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.abstainWeight !== undefined){
-              if(!(validate84(data1.abstainWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/abstainWeight",parentData:data1,parentDataProperty:"abstainWeight",rootData}))){
+              if(!(validate81(data1.abstainWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/abstainWeight",parentData:data1,parentDataProperty:"abstainWeight",rootData}))){
                 if(vErrors === null){
-                  vErrors = validate84.errors;
+                  vErrors = validate81.errors;
                 }
                 else {
-                  for (const e of validate84.errors) keep(vErrors, e);
+                  for (const e of validate81.errors) keep(vErrors, e);
                 }
-                errors += validate84.errors.length;
+                errors += validate81.errors.length;
               }
             }
           }
@@ -3450,7 +3450,7 @@ function validate228(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate228.errors = vErrors;
+  validate225.errors = vErrors;
   return errors === 0;
 }
 const networkIDKey = writeString("networkID") + ':';

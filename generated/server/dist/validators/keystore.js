@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateKeystoreCreateUserParams = budgeted(validate234);
-const schema108 = {
+export const validateKeystoreCreateUserParams = budgeted(validate231);
+const schema107 = {
   "type": "object",
   "properties": {
     "username": {
@@ -19,7 +19,7 @@ const schema108 = {
     "password"
   ]
 };
-const schema109 = {
+const schema108 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -27,7 +27,7 @@ const schema109 = {
 };
 const func2 = ucs2length;
 
-function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -62,11 +62,11 @@ function validate235(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate235.errors = vErrors;
+  validate232.errors = vErrors;
   return errors === 0;
 }
 
-const schema110 = {
+const schema109 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -74,7 +74,7 @@ const schema110 = {
   "x-sensitive": true
 };
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -101,68 +101,6 @@ function validate237(data, {instancePath="", parentData, parentDataProperty, roo
   }
   else {
     const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-    if(vErrors === null){
-      vErrors = [err2];
-    }
-    else {
-      keep(vErrors, err2);
-    }
-    errors++;
-  }
-  validate237.errors = vErrors;
-  return errors === 0;
-}
-
-
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  let vErrors = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.username === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-    if(data.password === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        keep(vErrors, err1);
-      }
-      errors++;
-    }
-    if(data.username !== undefined){
-      if(!(validate235(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
-        if(vErrors === null){
-          vErrors = validate235.errors;
-        }
-        else {
-          for (const e of validate235.errors) keep(vErrors, e);
-        }
-        errors += validate235.errors.length;
-      }
-    }
-    if(data.password !== undefined){
-      if(!(validate237(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
-        if(vErrors === null){
-          vErrors = validate237.errors;
-        }
-        else {
-          for (const e of validate237.errors) keep(vErrors, e);
-        }
-        errors += validate237.errors.length;
-      }
-    }
-  }
-  else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -175,61 +113,8 @@ function validate234(data, {instancePath="", parentData, parentDataProperty, roo
   return errors === 0;
 }
 
-export const validateKeystoreCreateUserResult = budgeted(validate239);
-const schema9 = {
-  "type": "object",
-  "description": "An empty object: the node answers `{}` when a call has no data to return.",
-  "additionalProperties": false,
-  "properties": {}
-};
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-  let vErrors = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null){
-      vErrors = [err1];
-    }
-    else {
-      keep(vErrors, err1);
-    }
-    errors++;
-  }
-  validate239.errors = vErrors;
-  return errors === 0;
-}
-
-export const validateKeystoreDeleteUserParams = budgeted(validate240);
-const schema112 = {
-  "type": "object",
-  "properties": {
-    "username": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystoreUsername"
-    },
-    "password": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystorePassword"
-    }
-  },
-  "required": [
-    "username",
-    "password"
-  ]
-};
-
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -254,25 +139,25 @@ function validate240(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate235(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+      if(!(validate232(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
         if(vErrors === null){
-          vErrors = validate235.errors;
+          vErrors = validate232.errors;
         }
         else {
-          for (const e of validate235.errors) keep(vErrors, e);
+          for (const e of validate232.errors) keep(vErrors, e);
         }
-        errors += validate235.errors.length;
+        errors += validate232.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate237(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+      if(!(validate234(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
         if(vErrors === null){
-          vErrors = validate237.errors;
+          vErrors = validate234.errors;
         }
         else {
-          for (const e of validate237.errors) keep(vErrors, e);
+          for (const e of validate234.errors) keep(vErrors, e);
         }
-        errors += validate237.errors.length;
+        errors += validate234.errors.length;
       }
     }
   }
@@ -286,13 +171,19 @@ function validate240(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate240.errors = vErrors;
+  validate231.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserResult = budgeted(validate243);
+export const validateKeystoreCreateUserResult = budgeted(validate236);
+const schema9 = {
+  "type": "object",
+  "description": "An empty object: the node answers `{}` when a call has no data to return.",
+  "additionalProperties": false,
+  "properties": {}
+};
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -317,12 +208,121 @@ function validate243(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate243.errors = vErrors;
+  validate236.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserParams = budgeted(validate244);
-const schema114 = {
+export const validateKeystoreDeleteUserParams = budgeted(validate237);
+const schema111 = {
+  "type": "object",
+  "properties": {
+    "username": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystoreUsername"
+    },
+    "password": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystorePassword"
+    }
+  },
+  "required": [
+    "username",
+    "password"
+  ]
+};
+
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.username === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.password === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.username !== undefined){
+      if(!(validate232(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+        if(vErrors === null){
+          vErrors = validate232.errors;
+        }
+        else {
+          for (const e of validate232.errors) keep(vErrors, e);
+        }
+        errors += validate232.errors.length;
+      }
+    }
+    if(data.password !== undefined){
+      if(!(validate234(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+        if(vErrors === null){
+          vErrors = validate234.errors;
+        }
+        else {
+          for (const e of validate234.errors) keep(vErrors, e);
+        }
+        errors += validate234.errors.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate237.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateKeystoreDeleteUserResult = budgeted(validate240);
+
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+  let vErrors = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate240.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateKeystoreExportUserParams = budgeted(validate241);
+const schema113 = {
   "type": "object",
   "properties": {
     "username": {
@@ -340,18 +340,18 @@ const schema114 = {
     "password"
   ]
 };
-const schema38 = {
+const schema37 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
   "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
 };
-const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern5.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -372,12 +372,12 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -402,36 +402,36 @@ function validate244(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate235(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+      if(!(validate232(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
         if(vErrors === null){
-          vErrors = validate235.errors;
+          vErrors = validate232.errors;
         }
         else {
-          for (const e of validate235.errors) keep(vErrors, e);
+          for (const e of validate232.errors) keep(vErrors, e);
         }
-        errors += validate235.errors.length;
+        errors += validate232.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate237(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+      if(!(validate234(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
         if(vErrors === null){
-          vErrors = validate237.errors;
+          vErrors = validate234.errors;
         }
         else {
-          for (const e of validate237.errors) keep(vErrors, e);
+          for (const e of validate234.errors) keep(vErrors, e);
         }
-        errors += validate237.errors.length;
+        errors += validate234.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors) keep(vErrors, e);
+          for (const e of validate68.errors) keep(vErrors, e);
         }
-        errors += validate71.errors.length;
+        errors += validate68.errors.length;
       }
     }
   }
@@ -445,12 +445,12 @@ function validate244(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate244.errors = vErrors;
+  validate241.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserResult = budgeted(validate248);
-const schema115 = {
+export const validateKeystoreExportUserResult = budgeted(validate245);
+const schema114 = {
   "type": "object",
   "required": [
     "user",
@@ -498,18 +498,18 @@ const schema115 = {
     }
   }
 };
-const schema40 = {
+const schema39 = {
   "type": "string",
   "pattern": "^0x([0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+const pattern6 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -530,24 +530,24 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate74.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
 
-const schema41 = {
+const schema40 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
   "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
 };
-const formats4 = formats["avax-hex"];
-const pattern8 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
+const formats2 = formats["avax-hex"];
+const pattern7 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern8.test(data)){
+    if(!pattern7.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -557,7 +557,7 @@ function validate76(data, {instancePath="", parentData, parentDataProperty, root
       }
       errors++;
     }
-    if(!(formats4.validate(data))){
+    if(!(formats2.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -578,16 +578,16 @@ function validate76(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate76.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -608,12 +608,12 @@ function validate78(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate78.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -662,14 +662,14 @@ function validate248(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.user !== undefined){
-        if(!(validate74(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+        if(!(validate71(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
           if(vErrors === null){
-            vErrors = validate74.errors;
+            vErrors = validate71.errors;
           }
           else {
-            for (const e of validate74.errors) keep(vErrors, e);
+            for (const e of validate71.errors) keep(vErrors, e);
           }
-          errors += validate74.errors.length;
+          errors += validate71.errors.length;
         }
       }
     }
@@ -691,14 +691,14 @@ function validate248(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.user !== undefined){
-        if(!(validate76(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+        if(!(validate73(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
           if(vErrors === null){
-            vErrors = validate76.errors;
+            vErrors = validate73.errors;
           }
           else {
-            for (const e of validate76.errors) keep(vErrors, e);
+            for (const e of validate73.errors) keep(vErrors, e);
           }
-          errors += validate76.errors.length;
+          errors += validate73.errors.length;
         }
       }
     }
@@ -760,14 +760,14 @@ function validate248(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.user !== undefined){
-      if(!(validate78(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+      if(!(validate75(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors) keep(vErrors, e);
+          for (const e of validate75.errors) keep(vErrors, e);
         }
-        errors += validate78.errors.length;
+        errors += validate75.errors.length;
       }
     }
     if(data.encoding !== undefined){
@@ -783,7 +783,7 @@ function validate248(data, {instancePath="", parentData, parentDataProperty, roo
         errors++;
       }
       if(!(((data4 === "hex") || (data4 === "hexnc")) || (data4 === "hexc"))){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema115.properties.encoding.enum},message:"must be equal to one of the allowed values"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema114.properties.encoding.enum},message:"must be equal to one of the allowed values"};
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -804,12 +804,12 @@ function validate248(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate248.errors = vErrors;
+  validate245.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserParams = budgeted(validate252);
-const schema116 = {
+export const validateKeystoreImportUserParams = budgeted(validate249);
+const schema115 = {
   "type": "object",
   "properties": {
     "username": {
@@ -833,7 +833,7 @@ const schema116 = {
   ]
 };
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -868,47 +868,47 @@ function validate252(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate235(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+      if(!(validate232(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
         if(vErrors === null){
-          vErrors = validate235.errors;
+          vErrors = validate232.errors;
         }
         else {
-          for (const e of validate235.errors) keep(vErrors, e);
+          for (const e of validate232.errors) keep(vErrors, e);
         }
-        errors += validate235.errors.length;
+        errors += validate232.errors.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate237(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+      if(!(validate234(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
         if(vErrors === null){
-          vErrors = validate237.errors;
+          vErrors = validate234.errors;
         }
         else {
-          for (const e of validate237.errors) keep(vErrors, e);
+          for (const e of validate234.errors) keep(vErrors, e);
         }
-        errors += validate237.errors.length;
+        errors += validate234.errors.length;
       }
     }
     if(data.user !== undefined){
-      if(!(validate78(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+      if(!(validate75(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors) keep(vErrors, e);
+          for (const e of validate75.errors) keep(vErrors, e);
         }
-        errors += validate78.errors.length;
+        errors += validate75.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors) keep(vErrors, e);
+          for (const e of validate68.errors) keep(vErrors, e);
         }
-        errors += validate71.errors.length;
+        errors += validate68.errors.length;
       }
     }
   }
@@ -922,13 +922,13 @@ function validate252(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate252.errors = vErrors;
+  validate249.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserResult = budgeted(validate257);
+export const validateKeystoreImportUserResult = budgeted(validate254);
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -953,17 +953,17 @@ function validate257(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate257.errors = vErrors;
+  validate254.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersParams = budgeted(validate258);
-const schema118 = {
+export const validateKeystoreListUsersParams = budgeted(validate255);
+const schema117 = {
   "type": "object",
   "properties": {}
 };
 
-function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -976,12 +976,12 @@ function validate258(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate258.errors = vErrors;
+  validate255.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersResult = budgeted(validate259);
-const schema119 = {
+export const validateKeystoreListUsersResult = budgeted(validate256);
+const schema118 = {
   "type": "object",
   "required": [
     "users"
@@ -998,7 +998,7 @@ const schema119 = {
   }
 };
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1063,7 +1063,7 @@ function validate259(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate259.errors = vErrors;
+  validate256.errors = vErrors;
   return errors === 0;
 }
 function emptyFieldsJson(v) {

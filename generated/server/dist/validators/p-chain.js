@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY, ucs2length } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validatePlatformGetBalanceParams = budgeted(validate260);
-const schema120 = {
+export const validatePlatformGetBalanceParams = budgeted(validate257);
+const schema119 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -21,20 +21,20 @@ const schema120 = {
     "addresses"
   ]
 };
-const schema57 = {
+const schema56 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
   "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
 };
-const formats8 = formats["avax-address"];
-const pattern12 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
+const formats6 = formats["avax-address"];
+const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern12.test(data)){
+    if(!pattern11.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -44,7 +44,7 @@ function validate103(data, {instancePath="", parentData, parentDataProperty, roo
       }
       errors++;
     }
-    if(!(formats8.validate(data))){
+    if(!(formats6.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-address"},message:"must match format \""+"avax-address"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -65,12 +65,12 @@ function validate103(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate103.errors = vErrors;
+  validate100.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -89,14 +89,14 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate103(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate103.errors;
+              vErrors = validate100.errors;
             }
             else {
-              for (const e of validate103.errors) keep(vErrors, e);
+              for (const e of validate100.errors) keep(vErrors, e);
             }
-            errors += validate103.errors.length;
+            errors += validate100.errors.length;
           }
         }
       }
@@ -112,14 +112,14 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.address !== undefined){
-      if(!(validate103(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate100(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
         if(vErrors === null){
-          vErrors = validate103.errors;
+          vErrors = validate100.errors;
         }
         else {
-          for (const e of validate103.errors) keep(vErrors, e);
+          for (const e of validate100.errors) keep(vErrors, e);
         }
-        errors += validate103.errors.length;
+        errors += validate100.errors.length;
       }
     }
   }
@@ -133,12 +133,12 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate260.errors = vErrors;
+  validate257.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBalanceResult = budgeted(validate263);
-const schema121 = {
+export const validatePlatformGetBalanceResult = budgeted(validate260);
+const schema120 = {
   "type": "object",
   "required": [
     "balance",
@@ -198,18 +198,18 @@ const schema121 = {
   }
 };
 const func5 = Object.prototype.hasOwnProperty;
-const schema46 = {
+const schema45 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
 };
-const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern10.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -230,11 +230,11 @@ function validate84(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate84.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
-const schema122 = {
+const schema121 = {
   "type": "object",
   "description": "Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's smallest unit as a quoted decimal string. Assets with no amount are absent, so the map may be `{}`.",
   "propertyNames": {
@@ -293,7 +293,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -321,14 +321,14 @@ function validate268(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     for(const key1 in data){
-      if(!(validate84(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
+      if(!(validate81(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
   }
@@ -342,11 +342,11 @@ function validate268(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate268.errors = vErrors;
+  validate265.errors = vErrors;
   return errors === 0;
 }
 
-const schema59 = {
+const schema58 = {
   "type": "object",
   "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
   "required": [
@@ -365,13 +365,13 @@ const schema59 = {
     }
   }
 };
-const schema60 = {
+const schema59 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -396,12 +396,12 @@ function validate110(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
   }
-  validate110.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -449,14 +449,14 @@ function validate108(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
   }
@@ -470,12 +470,12 @@ function validate108(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate108.errors = vErrors;
+  validate105.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -570,7 +570,7 @@ function validate263(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema121.properties, key0))){
+      if(!(func5.call(schema120.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err9];
@@ -582,97 +582,97 @@ function validate263(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.balance !== undefined){
-      if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.unlocked !== undefined){
-      if(!(validate84(data.unlocked, {instancePath:instancePath+"/unlocked",parentData:data,parentDataProperty:"unlocked",rootData}))){
+      if(!(validate81(data.unlocked, {instancePath:instancePath+"/unlocked",parentData:data,parentDataProperty:"unlocked",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.lockedStakeable !== undefined){
-      if(!(validate84(data.lockedStakeable, {instancePath:instancePath+"/lockedStakeable",parentData:data,parentDataProperty:"lockedStakeable",rootData}))){
+      if(!(validate81(data.lockedStakeable, {instancePath:instancePath+"/lockedStakeable",parentData:data,parentDataProperty:"lockedStakeable",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.lockedNotStakeable !== undefined){
-      if(!(validate84(data.lockedNotStakeable, {instancePath:instancePath+"/lockedNotStakeable",parentData:data,parentDataProperty:"lockedNotStakeable",rootData}))){
+      if(!(validate81(data.lockedNotStakeable, {instancePath:instancePath+"/lockedNotStakeable",parentData:data,parentDataProperty:"lockedNotStakeable",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.balances !== undefined){
-      if(!(validate268(data.balances, {instancePath:instancePath+"/balances",parentData:data,parentDataProperty:"balances",rootData}))){
+      if(!(validate265(data.balances, {instancePath:instancePath+"/balances",parentData:data,parentDataProperty:"balances",rootData}))){
         if(vErrors === null){
-          vErrors = validate268.errors;
+          vErrors = validate265.errors;
         }
         else {
-          for (const e of validate268.errors) keep(vErrors, e);
+          for (const e of validate265.errors) keep(vErrors, e);
         }
-        errors += validate268.errors.length;
+        errors += validate265.errors.length;
       }
     }
     if(data.unlockeds !== undefined){
-      if(!(validate268(data.unlockeds, {instancePath:instancePath+"/unlockeds",parentData:data,parentDataProperty:"unlockeds",rootData}))){
+      if(!(validate265(data.unlockeds, {instancePath:instancePath+"/unlockeds",parentData:data,parentDataProperty:"unlockeds",rootData}))){
         if(vErrors === null){
-          vErrors = validate268.errors;
+          vErrors = validate265.errors;
         }
         else {
-          for (const e of validate268.errors) keep(vErrors, e);
+          for (const e of validate265.errors) keep(vErrors, e);
         }
-        errors += validate268.errors.length;
+        errors += validate265.errors.length;
       }
     }
     if(data.lockedStakeables !== undefined){
-      if(!(validate268(data.lockedStakeables, {instancePath:instancePath+"/lockedStakeables",parentData:data,parentDataProperty:"lockedStakeables",rootData}))){
+      if(!(validate265(data.lockedStakeables, {instancePath:instancePath+"/lockedStakeables",parentData:data,parentDataProperty:"lockedStakeables",rootData}))){
         if(vErrors === null){
-          vErrors = validate268.errors;
+          vErrors = validate265.errors;
         }
         else {
-          for (const e of validate268.errors) keep(vErrors, e);
+          for (const e of validate265.errors) keep(vErrors, e);
         }
-        errors += validate268.errors.length;
+        errors += validate265.errors.length;
       }
     }
     if(data.lockedNotStakeables !== undefined){
-      if(!(validate268(data.lockedNotStakeables, {instancePath:instancePath+"/lockedNotStakeables",parentData:data,parentDataProperty:"lockedNotStakeables",rootData}))){
+      if(!(validate265(data.lockedNotStakeables, {instancePath:instancePath+"/lockedNotStakeables",parentData:data,parentDataProperty:"lockedNotStakeables",rootData}))){
         if(vErrors === null){
-          vErrors = validate268.errors;
+          vErrors = validate265.errors;
         }
         else {
-          for (const e of validate268.errors) keep(vErrors, e);
+          for (const e of validate265.errors) keep(vErrors, e);
         }
-        errors += validate268.errors.length;
+        errors += validate265.errors.length;
       }
     }
     if(data.utxoIDs !== undefined){
       let data8 = data.utxoIDs;
       if((!(Array.isArray(data8))) && (data8 !== null)){
-        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxoIDs",schemaPath:"#/properties/utxoIDs/type",keyword:"type",params:{type: schema121.properties.utxoIDs.type},message:"must be array,null"};
+        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxoIDs",schemaPath:"#/properties/utxoIDs/type",keyword:"type",params:{type: schema120.properties.utxoIDs.type},message:"must be array,null"};
         if(vErrors === null){
           vErrors = [err10];
         }
@@ -684,14 +684,14 @@ function validate263(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data8)){
         const len0 = data8.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate108(data8[i0], {instancePath:instancePath+"/utxoIDs/" + i0,parentData:data8,parentDataProperty:i0,rootData}))){
+          if(!(validate105(data8[i0], {instancePath:instancePath+"/utxoIDs/" + i0,parentData:data8,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate108.errors;
+              vErrors = validate105.errors;
             }
             else {
-              for (const e of validate108.errors) keep(vErrors, e);
+              for (const e of validate105.errors) keep(vErrors, e);
             }
-            errors += validate108.errors.length;
+            errors += validate105.errors.length;
           }
         }
       }
@@ -707,12 +707,12 @@ function validate263(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate263.errors = vErrors;
+  validate260.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockParams = budgeted(validate276);
-const schema123 = {
+export const validatePlatformGetBlockParams = budgeted(validate273);
+const schema122 = {
   "type": "object",
   "properties": {
     "blockID": {
@@ -726,18 +726,18 @@ const schema123 = {
     "blockID"
   ]
 };
-const schema124 = {
+const schema123 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
   "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode."
 };
-const pattern20 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+const pattern19 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern20.test(data)){
+    if(!pattern19.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},message:"must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -758,12 +758,12 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate278.errors = vErrors;
+  validate275.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -789,14 +789,14 @@ function validate276(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate278.errors;
+          vErrors = validate275.errors;
         }
         else {
-          for (const e of validate278.errors) keep(vErrors, e);
+          for (const e of validate275.errors) keep(vErrors, e);
         }
-        errors += validate278.errors.length;
+        errors += validate275.errors.length;
       }
     }
   }
@@ -810,12 +810,12 @@ function validate276(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate276.errors = vErrors;
+  validate273.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockResult = budgeted(validate280);
-const schema125 = {
+export const validatePlatformGetBlockResult = budgeted(validate277);
+const schema124 = {
   "type": "object",
   "required": [
     "block",
@@ -888,7 +888,7 @@ const schema125 = {
     }
   }
 };
-const schema126 = {
+const schema125 = {
   "type": "object",
   "description": "A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks add `time`; standard blocks carry `txs`, proposal blocks carry their proposal transaction in `tx`, commit and abort blocks carry no transaction. Integers are bare JSON numbers.",
   "required": [
@@ -929,7 +929,7 @@ const schema126 = {
     }
   }
 };
-const schema127 = {
+const schema126 = {
   "type": "object",
   "description": "A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed input, and the transaction ID. The shape of `unsignedTx` depends on the transaction type, so the object stays open.",
   "required": [
@@ -958,7 +958,7 @@ const schema127 = {
     }
   }
 };
-const schema128 = {
+const schema127 = {
   "type": "object",
   "description": "The unsigned body of a P-Chain transaction. Its fields depend on the transaction type; most types start with the base fields listed here (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) and add their own, e.g. `destinationChain` and `exportedOutputs` for an export, `validator`, `stake` and `rewardsOwner` for a staking transaction. Integers are bare JSON numbers.",
   "additionalProperties": true,
@@ -1029,7 +1029,7 @@ const schema128 = {
     }
   }
 };
-const schema129 = {
+const schema128 = {
   "type": "object",
   "description": "A produced output inside a JSON-encoded transaction.",
   "additionalProperties": true,
@@ -1050,7 +1050,7 @@ const schema129 = {
   }
 };
 
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1102,11 +1102,11 @@ function validate290(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate290.errors = vErrors;
+  validate287.errors = vErrors;
   return errors === 0;
 }
 
-const schema130 = {
+const schema129 = {
   "type": "object",
   "description": "A consumed UTXO inside a JSON-encoded transaction.",
   "additionalProperties": true,
@@ -1135,7 +1135,7 @@ const schema130 = {
   }
 };
 
-function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1151,14 +1151,14 @@ function validate294(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.assetID !== undefined){
@@ -1209,22 +1209,22 @@ function validate294(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate294.errors = vErrors;
+  validate291.errors = vErrors;
   return errors === 0;
 }
 
-const schema40 = {
+const schema39 = {
   "type": "string",
   "pattern": "^0x([0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+const pattern6 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -1245,11 +1245,11 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate74.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
 
-const schema131 = {
+const schema130 = {
   "type": "object",
   "description": "An owner inside a JSON-encoded transaction: `threshold` signatures from `addresses` after `locktime` (Unix seconds). Unlike the API-level owners, the integers here are bare JSON numbers.",
   "additionalProperties": true,
@@ -1272,7 +1272,7 @@ const schema131 = {
   }
 };
 
-function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1281,14 +1281,14 @@ function validate306(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate103(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate103.errors;
+              vErrors = validate100.errors;
             }
             else {
-              for (const e of validate103.errors) keep(vErrors, e);
+              for (const e of validate100.errors) keep(vErrors, e);
             }
-            errors += validate103.errors.length;
+            errors += validate100.errors.length;
           }
         }
       }
@@ -1304,25 +1304,25 @@ function validate306(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate110(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
+      if(!(validate107(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate110(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+      if(!(validate107(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
   }
@@ -1336,24 +1336,24 @@ function validate306(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate306.errors = vErrors;
+  validate303.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.networkID !== undefined){
-      if(!(validate110(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
+      if(!(validate107(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.blockchainID !== undefined){
@@ -1372,14 +1372,14 @@ function validate287(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate290(data2[i0], {instancePath:instancePath+"/outputs/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+          if(!(validate287(data2[i0], {instancePath:instancePath+"/outputs/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate290.errors;
+              vErrors = validate287.errors;
             }
             else {
-              for (const e of validate290.errors) keep(vErrors, e);
+              for (const e of validate287.errors) keep(vErrors, e);
             }
-            errors += validate290.errors.length;
+            errors += validate287.errors.length;
           }
         }
       }
@@ -1399,14 +1399,14 @@ function validate287(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate294(data4[i1], {instancePath:instancePath+"/inputs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
+          if(!(validate291(data4[i1], {instancePath:instancePath+"/inputs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
             if(vErrors === null){
-              vErrors = validate294.errors;
+              vErrors = validate291.errors;
             }
             else {
-              for (const e of validate294.errors) keep(vErrors, e);
+              for (const e of validate291.errors) keep(vErrors, e);
             }
-            errors += validate294.errors.length;
+            errors += validate291.errors.length;
           }
         }
       }
@@ -1422,14 +1422,14 @@ function validate287(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.memo !== undefined){
-      if(!(validate74(data.memo, {instancePath:instancePath+"/memo",parentData:data,parentDataProperty:"memo",rootData}))){
+      if(!(validate71(data.memo, {instancePath:instancePath+"/memo",parentData:data,parentDataProperty:"memo",rootData}))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate71.errors;
         }
         else {
-          for (const e of validate74.errors) keep(vErrors, e);
+          for (const e of validate71.errors) keep(vErrors, e);
         }
-        errors += validate74.errors.length;
+        errors += validate71.errors.length;
       }
     }
     if(data.destinationChain !== undefined){
@@ -1448,14 +1448,14 @@ function validate287(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate290(data8[i2], {instancePath:instancePath+"/exportedOutputs/" + i2,parentData:data8,parentDataProperty:i2,rootData}))){
+          if(!(validate287(data8[i2], {instancePath:instancePath+"/exportedOutputs/" + i2,parentData:data8,parentDataProperty:i2,rootData}))){
             if(vErrors === null){
-              vErrors = validate290.errors;
+              vErrors = validate287.errors;
             }
             else {
-              for (const e of validate290.errors) keep(vErrors, e);
+              for (const e of validate287.errors) keep(vErrors, e);
             }
-            errors += validate290.errors.length;
+            errors += validate287.errors.length;
           }
         }
       }
@@ -1486,14 +1486,14 @@ function validate287(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate294(data11[i3], {instancePath:instancePath+"/importedInputs/" + i3,parentData:data11,parentDataProperty:i3,rootData}))){
+          if(!(validate291(data11[i3], {instancePath:instancePath+"/importedInputs/" + i3,parentData:data11,parentDataProperty:i3,rootData}))){
             if(vErrors === null){
-              vErrors = validate294.errors;
+              vErrors = validate291.errors;
             }
             else {
-              for (const e of validate294.errors) keep(vErrors, e);
+              for (const e of validate291.errors) keep(vErrors, e);
             }
-            errors += validate294.errors.length;
+            errors += validate291.errors.length;
           }
         }
       }
@@ -1528,14 +1528,14 @@ function validate287(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data14)){
         const len4 = data14.length;
         for(let i4=0; i4<len4; i4++){
-          if(!(validate290(data14[i4], {instancePath:instancePath+"/stake/" + i4,parentData:data14,parentDataProperty:i4,rootData}))){
+          if(!(validate287(data14[i4], {instancePath:instancePath+"/stake/" + i4,parentData:data14,parentDataProperty:i4,rootData}))){
             if(vErrors === null){
-              vErrors = validate290.errors;
+              vErrors = validate287.errors;
             }
             else {
-              for (const e of validate290.errors) keep(vErrors, e);
+              for (const e of validate287.errors) keep(vErrors, e);
             }
-            errors += validate290.errors.length;
+            errors += validate287.errors.length;
           }
         }
       }
@@ -1551,14 +1551,14 @@ function validate287(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rewardsOwner !== undefined){
-      if(!(validate306(data.rewardsOwner, {instancePath:instancePath+"/rewardsOwner",parentData:data,parentDataProperty:"rewardsOwner",rootData}))){
+      if(!(validate303(data.rewardsOwner, {instancePath:instancePath+"/rewardsOwner",parentData:data,parentDataProperty:"rewardsOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate306.errors;
+          vErrors = validate303.errors;
         }
         else {
-          for (const e of validate306.errors) keep(vErrors, e);
+          for (const e of validate303.errors) keep(vErrors, e);
         }
-        errors += validate306.errors.length;
+        errors += validate303.errors.length;
       }
     }
   }
@@ -1572,11 +1572,11 @@ function validate287(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate287.errors = vErrors;
+  validate284.errors = vErrors;
   return errors === 0;
 }
 
-const schema132 = {
+const schema131 = {
   "type": "object",
   "description": "The signatures that authorize one input (or the subnet authorization) of a transaction.",
   "additionalProperties": true,
@@ -1591,7 +1591,7 @@ const schema132 = {
   }
 };
 
-function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1600,14 +1600,14 @@ function validate312(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate74(data0[i0], {instancePath:instancePath+"/signatures/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate71(data0[i0], {instancePath:instancePath+"/signatures/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate74.errors;
+              vErrors = validate71.errors;
             }
             else {
-              for (const e of validate74.errors) keep(vErrors, e);
+              for (const e of validate71.errors) keep(vErrors, e);
             }
-            errors += validate74.errors.length;
+            errors += validate71.errors.length;
           }
         }
       }
@@ -1633,12 +1633,12 @@ function validate312(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate312.errors = vErrors;
+  validate309.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1663,14 +1663,14 @@ function validate286(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate287(data.unsignedTx, {instancePath:instancePath+"/unsignedTx",parentData:data,parentDataProperty:"unsignedTx",rootData}))){
+      if(!(validate284(data.unsignedTx, {instancePath:instancePath+"/unsignedTx",parentData:data,parentDataProperty:"unsignedTx",rootData}))){
         if(vErrors === null){
-          vErrors = validate287.errors;
+          vErrors = validate284.errors;
         }
         else {
-          for (const e of validate287.errors) keep(vErrors, e);
+          for (const e of validate284.errors) keep(vErrors, e);
         }
-        errors += validate287.errors.length;
+        errors += validate284.errors.length;
       }
     }
     if(data.credentials !== undefined){
@@ -1678,14 +1678,14 @@ function validate286(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate312(data1[i0], {instancePath:instancePath+"/credentials/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate309(data1[i0], {instancePath:instancePath+"/credentials/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate312.errors;
+              vErrors = validate309.errors;
             }
             else {
-              for (const e of validate312.errors) keep(vErrors, e);
+              for (const e of validate309.errors) keep(vErrors, e);
             }
-            errors += validate312.errors.length;
+            errors += validate309.errors.length;
           }
         }
       }
@@ -1722,12 +1722,12 @@ function validate286(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate286.errors = vErrors;
+  validate283.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1763,14 +1763,14 @@ function validate281(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate110(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate107(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.id !== undefined){
@@ -1785,14 +1785,14 @@ function validate281(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.time !== undefined){
-      if(!(validate110(data.time, {instancePath:instancePath+"/time",parentData:data,parentDataProperty:"time",rootData}))){
+      if(!(validate107(data.time, {instancePath:instancePath+"/time",parentData:data,parentDataProperty:"time",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.txs !== undefined){
@@ -1800,14 +1800,14 @@ function validate281(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate286(data4[i0], {instancePath:instancePath+"/txs/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+          if(!(validate283(data4[i0], {instancePath:instancePath+"/txs/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate286.errors;
+              vErrors = validate283.errors;
             }
             else {
-              for (const e of validate286.errors) keep(vErrors, e);
+              for (const e of validate283.errors) keep(vErrors, e);
             }
-            errors += validate286.errors.length;
+            errors += validate283.errors.length;
           }
         }
       }
@@ -1823,14 +1823,14 @@ function validate281(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.tx !== undefined){
-      if(!(validate286(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate283(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate286.errors;
+          vErrors = validate283.errors;
         }
         else {
-          for (const e of validate286.errors) keep(vErrors, e);
+          for (const e of validate283.errors) keep(vErrors, e);
         }
-        errors += validate286.errors.length;
+        errors += validate283.errors.length;
       }
     }
   }
@@ -1844,24 +1844,24 @@ function validate281(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate281.errors = vErrors;
+  validate278.errors = vErrors;
   return errors === 0;
 }
 
-const schema41 = {
+const schema40 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
   "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
 };
-const formats4 = formats["avax-hex"];
-const pattern8 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
+const formats2 = formats["avax-hex"];
+const pattern7 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern8.test(data)){
+    if(!pattern7.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -1871,7 +1871,7 @@ function validate76(data, {instancePath="", parentData, parentDataProperty, root
       }
       errors++;
     }
-    if(!(formats4.validate(data))){
+    if(!(formats2.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -1892,16 +1892,16 @@ function validate76(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate76.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -1922,11 +1922,11 @@ function validate78(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate78.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 }
 
-const schema43 = {
+const schema42 = {
   "type": "string",
   "enum": [
     "hex",
@@ -1937,7 +1937,7 @@ const schema43 = {
   "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
 };
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -1951,7 +1951,7 @@ function validate80(data, {instancePath="", parentData, parentDataProperty, root
     errors++;
   }
   if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1960,12 +1960,12 @@ function validate80(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate80.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -2014,14 +2014,14 @@ function validate280(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate281(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate278(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate281.errors;
+            vErrors = validate278.errors;
           }
           else {
-            for (const e of validate281.errors) keep(vErrors, e);
+            for (const e of validate278.errors) keep(vErrors, e);
           }
-          errors += validate281.errors.length;
+          errors += validate278.errors.length;
         }
       }
     }
@@ -2087,14 +2087,14 @@ function validate280(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate74(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate71(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
             if(vErrors === null){
-              vErrors = validate74.errors;
+              vErrors = validate71.errors;
             }
             else {
-              for (const e of validate74.errors) keep(vErrors, e);
+              for (const e of validate71.errors) keep(vErrors, e);
             }
-            errors += validate74.errors.length;
+            errors += validate71.errors.length;
           }
         }
       }
@@ -2116,14 +2116,14 @@ function validate280(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate76(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate73(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
             if(vErrors === null){
-              vErrors = validate76.errors;
+              vErrors = validate73.errors;
             }
             else {
-              for (const e of validate76.errors) keep(vErrors, e);
+              for (const e of validate73.errors) keep(vErrors, e);
             }
-            errors += validate76.errors.length;
+            errors += validate73.errors.length;
           }
         }
       }
@@ -2153,14 +2153,14 @@ function validate280(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate78(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate75(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate78.errors;
+            vErrors = validate75.errors;
           }
           else {
-            for (const e of validate78.errors) keep(vErrors, e);
+            for (const e of validate75.errors) keep(vErrors, e);
           }
-          errors += validate78.errors.length;
+          errors += validate75.errors.length;
         }
       }
     }
@@ -2226,27 +2226,27 @@ function validate280(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate78(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+      if(!(validate75(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors) keep(vErrors, e);
+          for (const e of validate75.errors) keep(vErrors, e);
         }
-        errors += validate78.errors.length;
+        errors += validate75.errors.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate281(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate278(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate281.errors;
+            vErrors = validate278.errors;
           }
           else {
-            for (const e of validate281.errors) keep(vErrors, e);
+            for (const e of validate278.errors) keep(vErrors, e);
           }
-          errors += validate281.errors.length;
+          errors += validate278.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -2276,14 +2276,14 @@ function validate280(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors) keep(vErrors, e);
+          for (const e of validate77.errors) keep(vErrors, e);
         }
-        errors += validate80.errors.length;
+        errors += validate77.errors.length;
       }
     }
   }
@@ -2297,12 +2297,12 @@ function validate280(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate280.errors = vErrors;
+  validate277.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightParams = budgeted(validate325);
-const schema133 = {
+export const validatePlatformGetBlockByHeightParams = budgeted(validate322);
+const schema132 = {
   "type": "object",
   "properties": {
     "height": {
@@ -2427,7 +2427,7 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2453,14 +2453,14 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate278.errors;
+          vErrors = validate275.errors;
         }
         else {
-          for (const e of validate278.errors) keep(vErrors, e);
+          for (const e of validate275.errors) keep(vErrors, e);
         }
-        errors += validate278.errors.length;
+        errors += validate275.errors.length;
       }
     }
   }
@@ -2474,12 +2474,12 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate325.errors = vErrors;
+  validate322.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightResult = budgeted(validate328);
-const schema134 = {
+export const validatePlatformGetBlockByHeightResult = budgeted(validate325);
+const schema133 = {
   "type": "object",
   "required": [
     "block",
@@ -2553,7 +2553,7 @@ const schema134 = {
   }
 };
 
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -2602,14 +2602,14 @@ function validate328(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate281(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate278(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate281.errors;
+            vErrors = validate278.errors;
           }
           else {
-            for (const e of validate281.errors) keep(vErrors, e);
+            for (const e of validate278.errors) keep(vErrors, e);
           }
-          errors += validate281.errors.length;
+          errors += validate278.errors.length;
         }
       }
     }
@@ -2675,14 +2675,14 @@ function validate328(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate74(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate71(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
             if(vErrors === null){
-              vErrors = validate74.errors;
+              vErrors = validate71.errors;
             }
             else {
-              for (const e of validate74.errors) keep(vErrors, e);
+              for (const e of validate71.errors) keep(vErrors, e);
             }
-            errors += validate74.errors.length;
+            errors += validate71.errors.length;
           }
         }
       }
@@ -2704,14 +2704,14 @@ function validate328(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate76(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate73(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
             if(vErrors === null){
-              vErrors = validate76.errors;
+              vErrors = validate73.errors;
             }
             else {
-              for (const e of validate76.errors) keep(vErrors, e);
+              for (const e of validate73.errors) keep(vErrors, e);
             }
-            errors += validate76.errors.length;
+            errors += validate73.errors.length;
           }
         }
       }
@@ -2741,14 +2741,14 @@ function validate328(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate78(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate75(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate78.errors;
+            vErrors = validate75.errors;
           }
           else {
-            for (const e of validate78.errors) keep(vErrors, e);
+            for (const e of validate75.errors) keep(vErrors, e);
           }
-          errors += validate78.errors.length;
+          errors += validate75.errors.length;
         }
       }
     }
@@ -2814,27 +2814,27 @@ function validate328(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate78(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+      if(!(validate75(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors) keep(vErrors, e);
+          for (const e of validate75.errors) keep(vErrors, e);
         }
-        errors += validate78.errors.length;
+        errors += validate75.errors.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate281(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate278(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate281.errors;
+            vErrors = validate278.errors;
           }
           else {
-            for (const e of validate281.errors) keep(vErrors, e);
+            for (const e of validate278.errors) keep(vErrors, e);
           }
-          errors += validate281.errors.length;
+          errors += validate278.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -2864,14 +2864,14 @@ function validate328(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors) keep(vErrors, e);
+          for (const e of validate77.errors) keep(vErrors, e);
         }
-        errors += validate80.errors.length;
+        errors += validate77.errors.length;
       }
     }
   }
@@ -2885,17 +2885,17 @@ function validate328(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate328.errors = vErrors;
+  validate325.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsParams = budgeted(validate336);
-const schema135 = {
+export const validatePlatformGetBlockchainsParams = budgeted(validate333);
+const schema134 = {
   "type": "object",
   "properties": {}
 };
 
-function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2908,12 +2908,12 @@ function validate336(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate336.errors = vErrors;
+  validate333.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsResult = budgeted(validate337);
-const schema136 = {
+export const validatePlatformGetBlockchainsResult = budgeted(validate334);
+const schema135 = {
   "type": "object",
   "required": [
     "blockchains"
@@ -2957,7 +2957,7 @@ const schema136 = {
   }
 };
 
-function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3122,12 +3122,12 @@ function validate337(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate337.errors = vErrors;
+  validate334.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusParams = budgeted(validate341);
-const schema137 = {
+export const validatePlatformGetBlockchainStatusParams = budgeted(validate338);
+const schema136 = {
   "type": "object",
   "properties": {
     "blockchainID": {
@@ -3141,7 +3141,7 @@ const schema137 = {
 };
 const func2 = ucs2length;
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3191,12 +3191,12 @@ function validate341(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate341.errors = vErrors;
+  validate338.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusResult = budgeted(validate342);
-const schema138 = {
+export const validatePlatformGetBlockchainStatusResult = budgeted(validate339);
+const schema137 = {
   "type": "object",
   "required": [
     "status"
@@ -3218,7 +3218,7 @@ const schema138 = {
   }
 };
 
-function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3257,7 +3257,7 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
         errors++;
       }
       if(!(((((data0 === "Validating") || (data0 === "Created")) || (data0 === "Preferred")) || (data0 === "Syncing")) || (data0 === "Unknown"))){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema138.properties.status.enum},message:"must be equal to one of the allowed values"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema137.properties.status.enum},message:"must be equal to one of the allowed values"};
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -3278,12 +3278,12 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate342.errors = vErrors;
+  validate339.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyParams = budgeted(validate343);
-const schema139 = {
+export const validatePlatformGetCurrentSupplyParams = budgeted(validate340);
+const schema138 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -3292,7 +3292,7 @@ const schema139 = {
   }
 };
 
-function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3318,12 +3318,12 @@ function validate343(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate343.errors = vErrors;
+  validate340.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyResult = budgeted(validate345);
-const schema140 = {
+export const validatePlatformGetCurrentSupplyResult = budgeted(validate342);
+const schema139 = {
   "type": "object",
   "required": [
     "supply",
@@ -3342,7 +3342,7 @@ const schema140 = {
   }
 };
 
-function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3379,25 +3379,25 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.supply !== undefined){
-      if(!(validate84(data.supply, {instancePath:instancePath+"/supply",parentData:data,parentDataProperty:"supply",rootData}))){
+      if(!(validate81(data.supply, {instancePath:instancePath+"/supply",parentData:data,parentDataProperty:"supply",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.height !== undefined){
-      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
   }
@@ -3411,12 +3411,12 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate345.errors = vErrors;
+  validate342.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsParams = budgeted(validate348);
-const schema141 = {
+export const validatePlatformGetCurrentValidatorsParams = budgeted(validate345);
+const schema140 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -3430,20 +3430,20 @@ const schema141 = {
     }
   }
 };
-const schema87 = {
+const schema86 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
 };
-const formats10 = formats["avax-node-id"];
-const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const formats8 = formats["avax-node-id"];
+const pattern15 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern16.test(data)){
+    if(!pattern15.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -3453,7 +3453,7 @@ function validate160(data, {instancePath="", parentData, parentDataProperty, roo
       }
       errors++;
     }
-    if(!(formats10.validate(data))){
+    if(!(formats8.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-node-id"},message:"must match format \""+"avax-node-id"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -3474,12 +3474,12 @@ function validate160(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate160.errors = vErrors;
+  validate157.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3499,14 +3499,14 @@ function validate348(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate160(data1[i0], {instancePath:instancePath+"/nodeIDs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate157(data1[i0], {instancePath:instancePath+"/nodeIDs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate160.errors;
+              vErrors = validate157.errors;
             }
             else {
-              for (const e of validate160.errors) keep(vErrors, e);
+              for (const e of validate157.errors) keep(vErrors, e);
             }
-            errors += validate160.errors.length;
+            errors += validate157.errors.length;
           }
         }
       }
@@ -3532,12 +3532,12 @@ function validate348(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate348.errors = vErrors;
+  validate345.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsResult = budgeted(validate351);
-const schema142 = {
+export const validatePlatformGetCurrentValidatorsResult = budgeted(validate348);
+const schema141 = {
   "type": "object",
   "required": [
     "validators"
@@ -3553,7 +3553,7 @@ const schema142 = {
     }
   }
 };
-const schema143 = {
+const schema142 = {
   "description": "One current validator. Which fields it has depends on the kind of network it validates; each kind has required fields the others lack (`uptime` for the Primary Network, `delegationFee` without `uptime` for elastic Subnets, `validationID` and no `txID` for L1s, none of those for permissioned Subnets), so exactly one variant matches.",
   "oneOf": [
     {
@@ -3573,7 +3573,7 @@ const schema143 = {
     }
   ]
 };
-const schema144 = {
+const schema143 = {
   "type": "object",
   "description": "A Primary Network validator (every Primary Network validator is reported as permissionless). Told apart from the other kinds by `uptime` and `connected`, which only Primary Network validators carry.",
   "required": [
@@ -3692,11 +3692,11 @@ const schema144 = {
   }
 };
 
-function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern10.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -3717,11 +3717,11 @@ function validate355(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate355.errors = vErrors;
+  validate352.errors = vErrors;
   return errors === 0;
 }
 
-const schema146 = {
+const schema145 = {
   "type": "object",
   "description": "Who can spend an output: `threshold` signatures from `addresses` after `locktime` (a Unix time in seconds; 0 means no lock).",
   "required": [
@@ -3748,17 +3748,17 @@ const schema146 = {
     }
   }
 };
-const schema80 = {
+const schema79 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern10.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -3779,12 +3779,12 @@ function validate151(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate151.errors = vErrors;
+  validate148.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3831,25 +3831,25 @@ function validate361(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate84(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
+      if(!(validate81(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate151(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+      if(!(validate148(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
         if(vErrors === null){
-          vErrors = validate151.errors;
+          vErrors = validate148.errors;
         }
         else {
-          for (const e of validate151.errors) keep(vErrors, e);
+          for (const e of validate148.errors) keep(vErrors, e);
         }
-        errors += validate151.errors.length;
+        errors += validate148.errors.length;
       }
     }
     if(data.addresses !== undefined){
@@ -3857,14 +3857,14 @@ function validate361(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate103(data2[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data2[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate103.errors;
+              vErrors = validate100.errors;
             }
             else {
-              for (const e of validate103.errors) keep(vErrors, e);
+              for (const e of validate100.errors) keep(vErrors, e);
             }
-            errors += validate103.errors.length;
+            errors += validate100.errors.length;
           }
         }
       }
@@ -3890,22 +3890,22 @@ function validate361(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate361.errors = vErrors;
+  validate358.errors = vErrors;
   return errors === 0;
 }
 
-const schema147 = {
+const schema146 = {
   "type": "string",
   "pattern": "^[0-9]+\\.[0-9]{4}$",
   "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. \"2.0000\"."
 };
-const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern16 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern17.test(data)){
+    if(!pattern16.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -3926,11 +3926,11 @@ function validate370(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate370.errors = vErrors;
+  validate367.errors = vErrors;
   return errors === 0;
 }
 
-const schema148 = {
+const schema147 = {
   "type": "object",
   "description": "A validator's BLS key and the proof that its owner holds the secret key, as registered by its AddPermissionlessValidatorTx. Both are `0x` hex without a checksum.",
   "required": [
@@ -3950,18 +3950,18 @@ const schema148 = {
     }
   }
 };
-const schema149 = {
+const schema148 = {
   "type": "string",
   "pattern": "^0x[0-9a-fA-F]{96}$",
   "description": "A 48-byte compressed BLS public key as `0x` hex without a checksum."
 };
-const pattern23 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
+const pattern22 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
 
-function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern23.test(data)){
+    if(!pattern22.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{96}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{96}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -3982,13 +3982,13 @@ function validate374(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate374.errors = vErrors;
+  validate371.errors = vErrors;
   return errors === 0;
 }
 
-const pattern24 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
+const pattern23 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
 
-function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4025,20 +4025,20 @@ function validate373(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate374(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+      if(!(validate371(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
         if(vErrors === null){
-          vErrors = validate374.errors;
+          vErrors = validate371.errors;
         }
         else {
-          for (const e of validate374.errors) keep(vErrors, e);
+          for (const e of validate371.errors) keep(vErrors, e);
         }
-        errors += validate374.errors.length;
+        errors += validate371.errors.length;
       }
     }
     if(data.proofOfPossession !== undefined){
       let data1 = data.proofOfPossession;
       if(typeof data1 === "string"){
-        if(!pattern24.test(data1)){
+        if(!pattern23.test(data1)){
           const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/proofOfPossession",schemaPath:"#/properties/proofOfPossession/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{192}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{192}$"+"\""};
           if(vErrors === null){
             vErrors = [err3];
@@ -4071,11 +4071,11 @@ function validate373(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate373.errors = vErrors;
+  validate370.errors = vErrors;
   return errors === 0;
 }
 
-const schema150 = {
+const schema149 = {
   "type": "object",
   "description": "A stake delegated to a permissionless validator. Listed only when the call named exactly one node ID.",
   "required": [
@@ -4119,7 +4119,7 @@ const schema150 = {
   }
 };
 
-function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4207,69 +4207,69 @@ function validate379(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors) keep(vErrors, e);
+          for (const e of validate352.errors) keep(vErrors, e);
         }
-        errors += validate355.errors.length;
+        errors += validate352.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate355(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+      if(!(validate352(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors) keep(vErrors, e);
+          for (const e of validate352.errors) keep(vErrors, e);
         }
-        errors += validate355.errors.length;
+        errors += validate352.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors) keep(vErrors, e);
+          for (const e of validate157.errors) keep(vErrors, e);
         }
-        errors += validate160.errors.length;
+        errors += validate157.errors.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate361(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
+      if(!(validate358(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors) keep(vErrors, e);
+          for (const e of validate358.errors) keep(vErrors, e);
         }
-        errors += validate361.errors.length;
+        errors += validate358.errors.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate84(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
+      if(!(validate81(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
   }
@@ -4283,12 +4283,12 @@ function validate379(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate379.errors = vErrors;
+  validate376.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4413,7 +4413,7 @@ function validate353(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema144.properties, key0))){
+      if(!(func5.call(schema143.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err12];
@@ -4436,135 +4436,135 @@ function validate353(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors) keep(vErrors, e);
+          for (const e of validate352.errors) keep(vErrors, e);
         }
-        errors += validate355.errors.length;
+        errors += validate352.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate355(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+      if(!(validate352(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors) keep(vErrors, e);
+          for (const e of validate352.errors) keep(vErrors, e);
         }
-        errors += validate355.errors.length;
+        errors += validate352.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate84(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
+      if(!(validate81(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors) keep(vErrors, e);
+          for (const e of validate157.errors) keep(vErrors, e);
         }
-        errors += validate160.errors.length;
+        errors += validate157.errors.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate361(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
+      if(!(validate358(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors) keep(vErrors, e);
+          for (const e of validate358.errors) keep(vErrors, e);
         }
-        errors += validate361.errors.length;
+        errors += validate358.errors.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate361(data.validationRewardOwner, {instancePath:instancePath+"/validationRewardOwner",parentData:data,parentDataProperty:"validationRewardOwner",rootData}))){
+      if(!(validate358(data.validationRewardOwner, {instancePath:instancePath+"/validationRewardOwner",parentData:data,parentDataProperty:"validationRewardOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors) keep(vErrors, e);
+          for (const e of validate358.errors) keep(vErrors, e);
         }
-        errors += validate361.errors.length;
+        errors += validate358.errors.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate361(data.delegationRewardOwner, {instancePath:instancePath+"/delegationRewardOwner",parentData:data,parentDataProperty:"delegationRewardOwner",rootData}))){
+      if(!(validate358(data.delegationRewardOwner, {instancePath:instancePath+"/delegationRewardOwner",parentData:data,parentDataProperty:"delegationRewardOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors) keep(vErrors, e);
+          for (const e of validate358.errors) keep(vErrors, e);
         }
-        errors += validate361.errors.length;
+        errors += validate358.errors.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate84(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
+      if(!(validate81(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate84(data.accruedDelegateeReward, {instancePath:instancePath+"/accruedDelegateeReward",parentData:data,parentDataProperty:"accruedDelegateeReward",rootData}))){
+      if(!(validate81(data.accruedDelegateeReward, {instancePath:instancePath+"/accruedDelegateeReward",parentData:data,parentDataProperty:"accruedDelegateeReward",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate370(data.delegationFee, {instancePath:instancePath+"/delegationFee",parentData:data,parentDataProperty:"delegationFee",rootData}))){
+      if(!(validate367(data.delegationFee, {instancePath:instancePath+"/delegationFee",parentData:data,parentDataProperty:"delegationFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate370.errors;
+          vErrors = validate367.errors;
         }
         else {
-          for (const e of validate370.errors) keep(vErrors, e);
+          for (const e of validate367.errors) keep(vErrors, e);
         }
-        errors += validate370.errors.length;
+        errors += validate367.errors.length;
       }
     }
     if(data.uptime !== undefined){
-      if(!(validate370(data.uptime, {instancePath:instancePath+"/uptime",parentData:data,parentDataProperty:"uptime",rootData}))){
+      if(!(validate367(data.uptime, {instancePath:instancePath+"/uptime",parentData:data,parentDataProperty:"uptime",rootData}))){
         if(vErrors === null){
-          vErrors = validate370.errors;
+          vErrors = validate367.errors;
         }
         else {
-          for (const e of validate370.errors) keep(vErrors, e);
+          for (const e of validate367.errors) keep(vErrors, e);
         }
-        errors += validate370.errors.length;
+        errors += validate367.errors.length;
       }
     }
     if(data.connected !== undefined){
@@ -4580,36 +4580,36 @@ function validate353(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.signer !== undefined){
-      if(!(validate373(data.signer, {instancePath:instancePath+"/signer",parentData:data,parentDataProperty:"signer",rootData}))){
+      if(!(validate370(data.signer, {instancePath:instancePath+"/signer",parentData:data,parentDataProperty:"signer",rootData}))){
         if(vErrors === null){
-          vErrors = validate373.errors;
+          vErrors = validate370.errors;
         }
         else {
-          for (const e of validate373.errors) keep(vErrors, e);
+          for (const e of validate370.errors) keep(vErrors, e);
         }
-        errors += validate373.errors.length;
+        errors += validate370.errors.length;
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate84(data.delegatorCount, {instancePath:instancePath+"/delegatorCount",parentData:data,parentDataProperty:"delegatorCount",rootData}))){
+      if(!(validate81(data.delegatorCount, {instancePath:instancePath+"/delegatorCount",parentData:data,parentDataProperty:"delegatorCount",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate84(data.delegatorWeight, {instancePath:instancePath+"/delegatorWeight",parentData:data,parentDataProperty:"delegatorWeight",rootData}))){
+      if(!(validate81(data.delegatorWeight, {instancePath:instancePath+"/delegatorWeight",parentData:data,parentDataProperty:"delegatorWeight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.delegators !== undefined){
@@ -4617,14 +4617,14 @@ function validate353(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data17)){
         const len0 = data17.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate379(data17[i0], {instancePath:instancePath+"/delegators/" + i0,parentData:data17,parentDataProperty:i0,rootData}))){
+          if(!(validate376(data17[i0], {instancePath:instancePath+"/delegators/" + i0,parentData:data17,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate379.errors;
+              vErrors = validate376.errors;
             }
             else {
-              for (const e of validate379.errors) keep(vErrors, e);
+              for (const e of validate376.errors) keep(vErrors, e);
             }
-            errors += validate379.errors.length;
+            errors += validate376.errors.length;
           }
         }
       }
@@ -4650,11 +4650,11 @@ function validate353(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate353.errors = vErrors;
+  validate350.errors = vErrors;
   return errors === 0;
 }
 
-const schema151 = {
+const schema150 = {
   "type": "object",
   "description": "A validator of an elastic (permissionless, transformed) Subnet. The same fields as a Primary Network validator except `uptime`, `connected` and `signer`, which the node does not send for Subnets.",
   "required": [
@@ -4753,7 +4753,7 @@ const schema151 = {
   }
 };
 
-function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4858,7 +4858,7 @@ function validate389(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema151.properties, key0))){
+      if(!(func5.call(schema150.properties, key0))){
         const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err10];
@@ -4881,146 +4881,146 @@ function validate389(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors) keep(vErrors, e);
+          for (const e of validate352.errors) keep(vErrors, e);
         }
-        errors += validate355.errors.length;
+        errors += validate352.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate355(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+      if(!(validate352(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors) keep(vErrors, e);
+          for (const e of validate352.errors) keep(vErrors, e);
         }
-        errors += validate355.errors.length;
+        errors += validate352.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate84(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
+      if(!(validate81(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors) keep(vErrors, e);
+          for (const e of validate157.errors) keep(vErrors, e);
         }
-        errors += validate160.errors.length;
+        errors += validate157.errors.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate361(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
+      if(!(validate358(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors) keep(vErrors, e);
+          for (const e of validate358.errors) keep(vErrors, e);
         }
-        errors += validate361.errors.length;
+        errors += validate358.errors.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate361(data.validationRewardOwner, {instancePath:instancePath+"/validationRewardOwner",parentData:data,parentDataProperty:"validationRewardOwner",rootData}))){
+      if(!(validate358(data.validationRewardOwner, {instancePath:instancePath+"/validationRewardOwner",parentData:data,parentDataProperty:"validationRewardOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors) keep(vErrors, e);
+          for (const e of validate358.errors) keep(vErrors, e);
         }
-        errors += validate361.errors.length;
+        errors += validate358.errors.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate361(data.delegationRewardOwner, {instancePath:instancePath+"/delegationRewardOwner",parentData:data,parentDataProperty:"delegationRewardOwner",rootData}))){
+      if(!(validate358(data.delegationRewardOwner, {instancePath:instancePath+"/delegationRewardOwner",parentData:data,parentDataProperty:"delegationRewardOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors) keep(vErrors, e);
+          for (const e of validate358.errors) keep(vErrors, e);
         }
-        errors += validate361.errors.length;
+        errors += validate358.errors.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate84(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
+      if(!(validate81(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate84(data.accruedDelegateeReward, {instancePath:instancePath+"/accruedDelegateeReward",parentData:data,parentDataProperty:"accruedDelegateeReward",rootData}))){
+      if(!(validate81(data.accruedDelegateeReward, {instancePath:instancePath+"/accruedDelegateeReward",parentData:data,parentDataProperty:"accruedDelegateeReward",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate370(data.delegationFee, {instancePath:instancePath+"/delegationFee",parentData:data,parentDataProperty:"delegationFee",rootData}))){
+      if(!(validate367(data.delegationFee, {instancePath:instancePath+"/delegationFee",parentData:data,parentDataProperty:"delegationFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate370.errors;
+          vErrors = validate367.errors;
         }
         else {
-          for (const e of validate370.errors) keep(vErrors, e);
+          for (const e of validate367.errors) keep(vErrors, e);
         }
-        errors += validate370.errors.length;
+        errors += validate367.errors.length;
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate84(data.delegatorCount, {instancePath:instancePath+"/delegatorCount",parentData:data,parentDataProperty:"delegatorCount",rootData}))){
+      if(!(validate81(data.delegatorCount, {instancePath:instancePath+"/delegatorCount",parentData:data,parentDataProperty:"delegatorCount",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate84(data.delegatorWeight, {instancePath:instancePath+"/delegatorWeight",parentData:data,parentDataProperty:"delegatorWeight",rootData}))){
+      if(!(validate81(data.delegatorWeight, {instancePath:instancePath+"/delegatorWeight",parentData:data,parentDataProperty:"delegatorWeight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.delegators !== undefined){
@@ -5028,14 +5028,14 @@ function validate389(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data14)){
         const len0 = data14.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate379(data14[i0], {instancePath:instancePath+"/delegators/" + i0,parentData:data14,parentDataProperty:i0,rootData}))){
+          if(!(validate376(data14[i0], {instancePath:instancePath+"/delegators/" + i0,parentData:data14,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate379.errors;
+              vErrors = validate376.errors;
             }
             else {
-              for (const e of validate379.errors) keep(vErrors, e);
+              for (const e of validate376.errors) keep(vErrors, e);
             }
-            errors += validate379.errors.length;
+            errors += validate376.errors.length;
           }
         }
       }
@@ -5061,11 +5061,11 @@ function validate389(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate389.errors = vErrors;
+  validate386.errors = vErrors;
   return errors === 0;
 }
 
-const schema152 = {
+const schema151 = {
   "type": "object",
   "description": "A validator of a permissioned (PoA) Subnet, or a legacy PoA validator still listed for a Subnet converted to an L1: only the staker basics.",
   "required": [
@@ -5108,7 +5108,7 @@ const schema152 = {
   }
 };
 
-function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5186,58 +5186,58 @@ function validate406(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors) keep(vErrors, e);
+          for (const e of validate352.errors) keep(vErrors, e);
         }
-        errors += validate355.errors.length;
+        errors += validate352.errors.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate355(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+      if(!(validate352(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors) keep(vErrors, e);
+          for (const e of validate352.errors) keep(vErrors, e);
         }
-        errors += validate355.errors.length;
+        errors += validate352.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate84(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
+      if(!(validate81(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors) keep(vErrors, e);
+          for (const e of validate157.errors) keep(vErrors, e);
         }
-        errors += validate160.errors.length;
+        errors += validate157.errors.length;
       }
     }
   }
@@ -5251,11 +5251,11 @@ function validate406(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate406.errors = vErrors;
+  validate403.errors = vErrors;
   return errors === 0;
 }
 
-const schema153 = {
+const schema152 = {
   "type": "object",
   "description": "A validator of an L1 (a Subnet converted with ConvertSubnetToL1Tx, ACP-77), registered by its validator manager. It has no `txID` and no `endTime`: it validates until removed or out of balance.",
   "required": [
@@ -5310,7 +5310,7 @@ const schema153 = {
   }
 };
 
-function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5405,7 +5405,7 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema153.properties, key0))){
+      if(!(func5.call(schema152.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err9];
@@ -5417,36 +5417,36 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors) keep(vErrors, e);
+          for (const e of validate157.errors) keep(vErrors, e);
         }
-        errors += validate160.errors.length;
+        errors += validate157.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors) keep(vErrors, e);
+          for (const e of validate352.errors) keep(vErrors, e);
         }
-        errors += validate355.errors.length;
+        errors += validate352.errors.length;
       }
     }
     if(data.validationID !== undefined){
@@ -5461,58 +5461,58 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate374(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+      if(!(validate371(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
         if(vErrors === null){
-          vErrors = validate374.errors;
+          vErrors = validate371.errors;
         }
         else {
-          for (const e of validate374.errors) keep(vErrors, e);
+          for (const e of validate371.errors) keep(vErrors, e);
         }
-        errors += validate374.errors.length;
+        errors += validate371.errors.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate361(data.remainingBalanceOwner, {instancePath:instancePath+"/remainingBalanceOwner",parentData:data,parentDataProperty:"remainingBalanceOwner",rootData}))){
+      if(!(validate358(data.remainingBalanceOwner, {instancePath:instancePath+"/remainingBalanceOwner",parentData:data,parentDataProperty:"remainingBalanceOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors) keep(vErrors, e);
+          for (const e of validate358.errors) keep(vErrors, e);
         }
-        errors += validate361.errors.length;
+        errors += validate358.errors.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate361(data.deactivationOwner, {instancePath:instancePath+"/deactivationOwner",parentData:data,parentDataProperty:"deactivationOwner",rootData}))){
+      if(!(validate358(data.deactivationOwner, {instancePath:instancePath+"/deactivationOwner",parentData:data,parentDataProperty:"deactivationOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors) keep(vErrors, e);
+          for (const e of validate358.errors) keep(vErrors, e);
         }
-        errors += validate361.errors.length;
+        errors += validate358.errors.length;
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate84(data.minNonce, {instancePath:instancePath+"/minNonce",parentData:data,parentDataProperty:"minNonce",rootData}))){
+      if(!(validate81(data.minNonce, {instancePath:instancePath+"/minNonce",parentData:data,parentDataProperty:"minNonce",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
   }
@@ -5526,26 +5526,26 @@ function validate414(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate414.errors = vErrors;
+  validate411.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate353(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate350(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate353.errors;
+      vErrors = validate350.errors;
     }
     else {
-      for (const e of validate353.errors) keep(vErrors, e);
+      for (const e of validate350.errors) keep(vErrors, e);
     }
-    errors += validate353.errors.length;
+    errors += validate350.errors.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -5553,14 +5553,14 @@ function validate352(data, {instancePath="", parentData, parentDataProperty, roo
     passing0 = 0;
   }
   const _errs2 = errors;
-  if(!(validate389(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate386(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate389.errors;
+      vErrors = validate386.errors;
     }
     else {
-      for (const e of validate389.errors) keep(vErrors, e);
+      for (const e of validate386.errors) keep(vErrors, e);
     }
-    errors += validate389.errors.length;
+    errors += validate386.errors.length;
   }
   var _valid0 = _errs2 === errors;
   if(_valid0 && valid0){
@@ -5573,14 +5573,14 @@ function validate352(data, {instancePath="", parentData, parentDataProperty, roo
       passing0 = 1;
     }
     const _errs3 = errors;
-    if(!(validate406(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate403(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate406.errors;
+        vErrors = validate403.errors;
       }
       else {
-        for (const e of validate406.errors) keep(vErrors, e);
+        for (const e of validate403.errors) keep(vErrors, e);
       }
-      errors += validate406.errors.length;
+      errors += validate403.errors.length;
     }
     var _valid0 = _errs3 === errors;
     if(_valid0 && valid0){
@@ -5593,14 +5593,14 @@ function validate352(data, {instancePath="", parentData, parentDataProperty, roo
         passing0 = 2;
       }
       const _errs4 = errors;
-      if(!(validate414(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      if(!(validate411(data, {instancePath,parentData,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate414.errors;
+          vErrors = validate411.errors;
         }
         else {
-          for (const e of validate414.errors) keep(vErrors, e);
+          for (const e of validate411.errors) keep(vErrors, e);
         }
-        errors += validate414.errors.length;
+        errors += validate411.errors.length;
       }
       var _valid0 = _errs4 === errors;
       if(_valid0 && valid0){
@@ -5638,12 +5638,12 @@ function validate352(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate352.errors = vErrors;
+  validate349.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5674,14 +5674,14 @@ function validate351(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate352(data0[i0], {instancePath:instancePath+"/validators/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate349(data0[i0], {instancePath:instancePath+"/validators/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate352.errors;
+              vErrors = validate349.errors;
             }
             else {
-              for (const e of validate352.errors) keep(vErrors, e);
+              for (const e of validate349.errors) keep(vErrors, e);
             }
-            errors += validate352.errors.length;
+            errors += validate349.errors.length;
           }
         }
       }
@@ -5707,17 +5707,17 @@ function validate351(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate351.errors = vErrors;
+  validate348.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigParams = budgeted(validate426);
-const schema154 = {
+export const validatePlatformGetFeeConfigParams = budgeted(validate423);
+const schema153 = {
   "type": "object",
   "properties": {}
 };
 
-function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5730,12 +5730,12 @@ function validate426(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate426.errors = vErrors;
+  validate423.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigResult = budgeted(validate427);
-const schema155 = {
+export const validatePlatformGetFeeConfigResult = budgeted(validate424);
+const schema154 = {
   "type": "object",
   "required": [
     "weights",
@@ -5779,7 +5779,7 @@ const schema155 = {
   }
 };
 
-function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5880,14 +5880,14 @@ function validate427(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate110(data0[i0], {instancePath:instancePath+"/weights/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate107(data0[i0], {instancePath:instancePath+"/weights/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate110.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate110.errors) keep(vErrors, e);
+              for (const e of validate107.errors) keep(vErrors, e);
             }
-            errors += validate110.errors.length;
+            errors += validate107.errors.length;
           }
         }
       }
@@ -5903,58 +5903,58 @@ function validate427(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.maxCapacity !== undefined){
-      if(!(validate110(data.maxCapacity, {instancePath:instancePath+"/maxCapacity",parentData:data,parentDataProperty:"maxCapacity",rootData}))){
+      if(!(validate107(data.maxCapacity, {instancePath:instancePath+"/maxCapacity",parentData:data,parentDataProperty:"maxCapacity",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.maxPerSecond !== undefined){
-      if(!(validate110(data.maxPerSecond, {instancePath:instancePath+"/maxPerSecond",parentData:data,parentDataProperty:"maxPerSecond",rootData}))){
+      if(!(validate107(data.maxPerSecond, {instancePath:instancePath+"/maxPerSecond",parentData:data,parentDataProperty:"maxPerSecond",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.targetPerSecond !== undefined){
-      if(!(validate110(data.targetPerSecond, {instancePath:instancePath+"/targetPerSecond",parentData:data,parentDataProperty:"targetPerSecond",rootData}))){
+      if(!(validate107(data.targetPerSecond, {instancePath:instancePath+"/targetPerSecond",parentData:data,parentDataProperty:"targetPerSecond",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate110(data.minPrice, {instancePath:instancePath+"/minPrice",parentData:data,parentDataProperty:"minPrice",rootData}))){
+      if(!(validate107(data.minPrice, {instancePath:instancePath+"/minPrice",parentData:data,parentDataProperty:"minPrice",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate110(data.excessConversionConstant, {instancePath:instancePath+"/excessConversionConstant",parentData:data,parentDataProperty:"excessConversionConstant",rootData}))){
+      if(!(validate107(data.excessConversionConstant, {instancePath:instancePath+"/excessConversionConstant",parentData:data,parentDataProperty:"excessConversionConstant",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
   }
@@ -5968,17 +5968,17 @@ function validate427(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate427.errors = vErrors;
+  validate424.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateParams = budgeted(validate434);
-const schema156 = {
+export const validatePlatformGetFeeStateParams = budgeted(validate431);
+const schema155 = {
   "type": "object",
   "properties": {}
 };
 
-function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5991,12 +5991,12 @@ function validate434(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate434.errors = vErrors;
+  validate431.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateResult = budgeted(validate435);
-const schema157 = {
+export const validatePlatformGetFeeStateResult = budgeted(validate432);
+const schema156 = {
   "type": "object",
   "required": [
     "capacity",
@@ -6024,18 +6024,18 @@ const schema157 = {
     }
   }
 };
-const schema51 = {
+const schema50 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
 };
-const formats6 = formats["date-time"];
+const formats4 = formats["date-time"];
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!(formats6.validate(data))){
+    if(!(formats4.validate(data))){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -6056,12 +6056,12 @@ function validate92(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate92.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6118,47 +6118,47 @@ function validate435(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate110(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
+      if(!(validate107(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate110(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
+      if(!(validate107(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate110(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
+      if(!(validate107(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
   }
@@ -6172,17 +6172,17 @@ function validate435(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate435.errors = vErrors;
+  validate432.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightParams = budgeted(validate440);
-const schema158 = {
+export const validatePlatformGetHeightParams = budgeted(validate437);
+const schema157 = {
   "type": "object",
   "properties": {}
 };
 
-function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate437(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -6195,12 +6195,12 @@ function validate440(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate440.errors = vErrors;
+  validate437.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightResult = budgeted(validate441);
-const schema159 = {
+export const validatePlatformGetHeightResult = budgeted(validate438);
+const schema158 = {
   "type": "object",
   "description": "A P-Chain height.",
   "required": [
@@ -6215,7 +6215,7 @@ const schema159 = {
   }
 };
 
-function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6242,14 +6242,14 @@ function validate441(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
   }
@@ -6263,12 +6263,12 @@ function validate441(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate441.errors = vErrors;
+  validate438.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorParams = budgeted(validate443);
-const schema160 = {
+export const validatePlatformGetL1ValidatorParams = budgeted(validate440);
+const schema159 = {
   "type": "object",
   "properties": {
     "validationID": {
@@ -6280,7 +6280,7 @@ const schema160 = {
   ]
 };
 
-function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6316,12 +6316,12 @@ function validate443(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate443.errors = vErrors;
+  validate440.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorResult = budgeted(validate445);
-const schema161 = {
+export const validatePlatformGetL1ValidatorResult = budgeted(validate442);
+const schema160 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -6388,7 +6388,7 @@ const schema161 = {
   }
 };
 
-function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6503,7 +6503,7 @@ function validate445(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema161.properties, key0))){
+      if(!(func5.call(schema160.properties, key0))){
         const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err11];
@@ -6515,36 +6515,36 @@ function validate445(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors) keep(vErrors, e);
+          for (const e of validate157.errors) keep(vErrors, e);
         }
-        errors += validate160.errors.length;
+        errors += validate157.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors) keep(vErrors, e);
+          for (const e of validate352.errors) keep(vErrors, e);
         }
-        errors += validate355.errors.length;
+        errors += validate352.errors.length;
       }
     }
     if(data.validationID !== undefined){
@@ -6559,58 +6559,58 @@ function validate445(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate374(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+      if(!(validate371(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
         if(vErrors === null){
-          vErrors = validate374.errors;
+          vErrors = validate371.errors;
         }
         else {
-          for (const e of validate374.errors) keep(vErrors, e);
+          for (const e of validate371.errors) keep(vErrors, e);
         }
-        errors += validate374.errors.length;
+        errors += validate371.errors.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate361(data.remainingBalanceOwner, {instancePath:instancePath+"/remainingBalanceOwner",parentData:data,parentDataProperty:"remainingBalanceOwner",rootData}))){
+      if(!(validate358(data.remainingBalanceOwner, {instancePath:instancePath+"/remainingBalanceOwner",parentData:data,parentDataProperty:"remainingBalanceOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors) keep(vErrors, e);
+          for (const e of validate358.errors) keep(vErrors, e);
         }
-        errors += validate361.errors.length;
+        errors += validate358.errors.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate361(data.deactivationOwner, {instancePath:instancePath+"/deactivationOwner",parentData:data,parentDataProperty:"deactivationOwner",rootData}))){
+      if(!(validate358(data.deactivationOwner, {instancePath:instancePath+"/deactivationOwner",parentData:data,parentDataProperty:"deactivationOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors) keep(vErrors, e);
+          for (const e of validate358.errors) keep(vErrors, e);
         }
-        errors += validate361.errors.length;
+        errors += validate358.errors.length;
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate84(data.minNonce, {instancePath:instancePath+"/minNonce",parentData:data,parentDataProperty:"minNonce",rootData}))){
+      if(!(validate81(data.minNonce, {instancePath:instancePath+"/minNonce",parentData:data,parentDataProperty:"minNonce",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.subnetID !== undefined){
@@ -6625,14 +6625,14 @@ function validate445(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
   }
@@ -6646,17 +6646,17 @@ function validate445(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate445.errors = vErrors;
+  validate442.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightParams = budgeted(validate457);
-const schema162 = {
+export const validatePlatformGetProposedHeightParams = budgeted(validate454);
+const schema161 = {
   "type": "object",
   "properties": {}
 };
 
-function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -6669,13 +6669,13 @@ function validate457(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate457.errors = vErrors;
+  validate454.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightResult = budgeted(validate458);
+export const validatePlatformGetProposedHeightResult = budgeted(validate455);
 
-function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6702,14 +6702,14 @@ function validate458(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
   }
@@ -6723,12 +6723,12 @@ function validate458(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate458.errors = vErrors;
+  validate455.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeParams = budgeted(validate460);
-const schema164 = {
+export const validatePlatformGetMinStakeParams = budgeted(validate457);
+const schema163 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -6737,7 +6737,7 @@ const schema164 = {
   }
 };
 
-function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6763,12 +6763,12 @@ function validate460(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate460.errors = vErrors;
+  validate457.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeResult = budgeted(validate462);
-const schema165 = {
+export const validatePlatformGetMinStakeResult = budgeted(validate459);
+const schema164 = {
   "type": "object",
   "required": [
     "minValidatorStake",
@@ -6787,7 +6787,7 @@ const schema165 = {
   }
 };
 
-function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6824,25 +6824,25 @@ function validate462(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.minValidatorStake !== undefined){
-      if(!(validate84(data.minValidatorStake, {instancePath:instancePath+"/minValidatorStake",parentData:data,parentDataProperty:"minValidatorStake",rootData}))){
+      if(!(validate81(data.minValidatorStake, {instancePath:instancePath+"/minValidatorStake",parentData:data,parentDataProperty:"minValidatorStake",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.minDelegatorStake !== undefined){
-      if(!(validate84(data.minDelegatorStake, {instancePath:instancePath+"/minDelegatorStake",parentData:data,parentDataProperty:"minDelegatorStake",rootData}))){
+      if(!(validate81(data.minDelegatorStake, {instancePath:instancePath+"/minDelegatorStake",parentData:data,parentDataProperty:"minDelegatorStake",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
   }
@@ -6856,12 +6856,12 @@ function validate462(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate462.errors = vErrors;
+  validate459.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsParams = budgeted(validate465);
-const schema166 = {
+export const validatePlatformGetRewardUTXOsParams = budgeted(validate462);
+const schema165 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -6875,18 +6875,18 @@ const schema166 = {
     "txID"
   ]
 };
-const schema38 = {
+const schema37 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
   "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
 };
-const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern5.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -6907,12 +6907,12 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6938,14 +6938,14 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors) keep(vErrors, e);
+          for (const e of validate68.errors) keep(vErrors, e);
         }
-        errors += validate71.errors.length;
+        errors += validate68.errors.length;
       }
     }
   }
@@ -6959,12 +6959,12 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate465.errors = vErrors;
+  validate462.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsResult = budgeted(validate468);
-const schema167 = {
+export const validatePlatformGetRewardUTXOsResult = budgeted(validate465);
+const schema166 = {
   "type": "object",
   "required": [
     "numFetched",
@@ -7021,7 +7021,7 @@ const schema167 = {
   }
 };
 
-function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -7074,14 +7074,14 @@ function validate468(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate74(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(!(validate71(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
               if(vErrors === null){
-                vErrors = validate74.errors;
+                vErrors = validate71.errors;
               }
               else {
-                for (const e of validate74.errors) keep(vErrors, e);
+                for (const e of validate71.errors) keep(vErrors, e);
               }
-              errors += validate74.errors.length;
+              errors += validate71.errors.length;
             }
           }
         }
@@ -7119,14 +7119,14 @@ function validate468(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate76(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+            if(!(validate73(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
               if(vErrors === null){
-                vErrors = validate76.errors;
+                vErrors = validate73.errors;
               }
               else {
-                for (const e of validate76.errors) keep(vErrors, e);
+                for (const e of validate73.errors) keep(vErrors, e);
               }
-              errors += validate76.errors.length;
+              errors += validate73.errors.length;
             }
           }
         }
@@ -7210,14 +7210,14 @@ function validate468(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate84(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
+      if(!(validate81(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.utxos !== undefined){
@@ -7225,14 +7225,14 @@ function validate468(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate78(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
+          if(!(validate75(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
             if(vErrors === null){
-              vErrors = validate78.errors;
+              vErrors = validate75.errors;
             }
             else {
-              for (const e of validate78.errors) keep(vErrors, e);
+              for (const e of validate75.errors) keep(vErrors, e);
             }
-            errors += validate78.errors.length;
+            errors += validate75.errors.length;
           }
         }
       }
@@ -7248,14 +7248,14 @@ function validate468(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors) keep(vErrors, e);
+          for (const e of validate77.errors) keep(vErrors, e);
         }
-        errors += validate80.errors.length;
+        errors += validate77.errors.length;
       }
     }
   }
@@ -7269,12 +7269,12 @@ function validate468(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate468.errors = vErrors;
+  validate465.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeParams = budgeted(validate474);
-const schema168 = {
+export const validatePlatformGetStakeParams = budgeted(validate471);
+const schema167 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -7296,7 +7296,7 @@ const schema168 = {
   ]
 };
 
-function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7325,14 +7325,14 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate103(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate103.errors;
+              vErrors = validate100.errors;
             }
             else {
-              for (const e of validate103.errors) keep(vErrors, e);
+              for (const e of validate100.errors) keep(vErrors, e);
             }
-            errors += validate103.errors.length;
+            errors += validate100.errors.length;
           }
         }
       }
@@ -7360,14 +7360,14 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors) keep(vErrors, e);
+          for (const e of validate68.errors) keep(vErrors, e);
         }
-        errors += validate71.errors.length;
+        errors += validate68.errors.length;
       }
     }
   }
@@ -7381,12 +7381,12 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate474.errors = vErrors;
+  validate471.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeResult = budgeted(validate477);
-const schema169 = {
+export const validatePlatformGetStakeResult = budgeted(validate474);
+const schema168 = {
   "type": "object",
   "required": [
     "staked",
@@ -7448,7 +7448,7 @@ const schema169 = {
   }
 };
 
-function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -7501,14 +7501,14 @@ function validate477(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate74(data1[i0], {instancePath:instancePath+"/stakedOutputs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(!(validate71(data1[i0], {instancePath:instancePath+"/stakedOutputs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
               if(vErrors === null){
-                vErrors = validate74.errors;
+                vErrors = validate71.errors;
               }
               else {
-                for (const e of validate74.errors) keep(vErrors, e);
+                for (const e of validate71.errors) keep(vErrors, e);
               }
-              errors += validate74.errors.length;
+              errors += validate71.errors.length;
             }
           }
         }
@@ -7546,14 +7546,14 @@ function validate477(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate76(data3[i1], {instancePath:instancePath+"/stakedOutputs/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+            if(!(validate73(data3[i1], {instancePath:instancePath+"/stakedOutputs/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
               if(vErrors === null){
-                vErrors = validate76.errors;
+                vErrors = validate73.errors;
               }
               else {
-                for (const e of validate76.errors) keep(vErrors, e);
+                for (const e of validate73.errors) keep(vErrors, e);
               }
-              errors += validate76.errors.length;
+              errors += validate73.errors.length;
             }
           }
         }
@@ -7647,25 +7647,25 @@ function validate477(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.staked !== undefined){
-      if(!(validate84(data.staked, {instancePath:instancePath+"/staked",parentData:data,parentDataProperty:"staked",rootData}))){
+      if(!(validate81(data.staked, {instancePath:instancePath+"/staked",parentData:data,parentDataProperty:"staked",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.stakeds !== undefined){
-      if(!(validate268(data.stakeds, {instancePath:instancePath+"/stakeds",parentData:data,parentDataProperty:"stakeds",rootData}))){
+      if(!(validate265(data.stakeds, {instancePath:instancePath+"/stakeds",parentData:data,parentDataProperty:"stakeds",rootData}))){
         if(vErrors === null){
-          vErrors = validate268.errors;
+          vErrors = validate265.errors;
         }
         else {
-          for (const e of validate268.errors) keep(vErrors, e);
+          for (const e of validate265.errors) keep(vErrors, e);
         }
-        errors += validate268.errors.length;
+        errors += validate265.errors.length;
       }
     }
     if(data.stakedOutputs !== undefined){
@@ -7673,14 +7673,14 @@ function validate477(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data7)){
         const len2 = data7.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate78(data7[i2], {instancePath:instancePath+"/stakedOutputs/" + i2,parentData:data7,parentDataProperty:i2,rootData}))){
+          if(!(validate75(data7[i2], {instancePath:instancePath+"/stakedOutputs/" + i2,parentData:data7,parentDataProperty:i2,rootData}))){
             if(vErrors === null){
-              vErrors = validate78.errors;
+              vErrors = validate75.errors;
             }
             else {
-              for (const e of validate78.errors) keep(vErrors, e);
+              for (const e of validate75.errors) keep(vErrors, e);
             }
-            errors += validate78.errors.length;
+            errors += validate75.errors.length;
           }
         }
       }
@@ -7696,14 +7696,14 @@ function validate477(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors) keep(vErrors, e);
+          for (const e of validate77.errors) keep(vErrors, e);
         }
-        errors += validate80.errors.length;
+        errors += validate77.errors.length;
       }
     }
   }
@@ -7717,12 +7717,12 @@ function validate477(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate477.errors = vErrors;
+  validate474.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDParams = budgeted(validate484);
-const schema170 = {
+export const validatePlatformGetStakingAssetIDParams = budgeted(validate481);
+const schema169 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -7731,7 +7731,7 @@ const schema170 = {
   }
 };
 
-function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7757,12 +7757,12 @@ function validate484(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate484.errors = vErrors;
+  validate481.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDResult = budgeted(validate486);
-const schema171 = {
+export const validatePlatformGetStakingAssetIDResult = budgeted(validate483);
+const schema170 = {
   "type": "object",
   "required": [
     "assetID"
@@ -7776,7 +7776,7 @@ const schema171 = {
   }
 };
 
-function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7824,12 +7824,12 @@ function validate486(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate486.errors = vErrors;
+  validate483.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetParams = budgeted(validate488);
-const schema172 = {
+export const validatePlatformGetSubnetParams = budgeted(validate485);
+const schema171 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -7841,7 +7841,7 @@ const schema172 = {
   ]
 };
 
-function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate485(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7877,12 +7877,12 @@ function validate488(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate488.errors = vErrors;
+  validate485.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetResult = budgeted(validate490);
-const schema173 = {
+export const validatePlatformGetSubnetResult = budgeted(validate487);
+const schema172 = {
   "type": "object",
   "required": [
     "isPermissioned",
@@ -7942,7 +7942,7 @@ const schema173 = {
     }
   }
 };
-const schema174 = {
+const schema173 = {
   "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes (types.JSONByteSlice of a nil slice).",
   "oneOf": [
     {
@@ -7954,21 +7954,21 @@ const schema174 = {
   ]
 };
 
-function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate74.errors;
+      vErrors = validate71.errors;
     }
     else {
-      for (const e of validate74.errors) keep(vErrors, e);
+      for (const e of validate71.errors) keep(vErrors, e);
     }
-    errors += validate74.errors.length;
+    errors += validate71.errors.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -8020,12 +8020,12 @@ function validate497(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate497.errors = vErrors;
+  validate494.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate490(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8138,14 +8138,14 @@ function validate490(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate103(data1[i0], {instancePath:instancePath+"/controlKeys/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data1[i0], {instancePath:instancePath+"/controlKeys/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate103.errors;
+              vErrors = validate100.errors;
             }
             else {
-              for (const e of validate103.errors) keep(vErrors, e);
+              for (const e of validate100.errors) keep(vErrors, e);
             }
-            errors += validate103.errors.length;
+            errors += validate100.errors.length;
           }
         }
       }
@@ -8161,25 +8161,25 @@ function validate490(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate151(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+      if(!(validate148(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
         if(vErrors === null){
-          vErrors = validate151.errors;
+          vErrors = validate148.errors;
         }
         else {
-          for (const e of validate151.errors) keep(vErrors, e);
+          for (const e of validate148.errors) keep(vErrors, e);
         }
-        errors += validate151.errors.length;
+        errors += validate148.errors.length;
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate84(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
+      if(!(validate81(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.subnetTransformationTxID !== undefined){
@@ -8216,14 +8216,14 @@ function validate490(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.managerAddress !== undefined){
-      if(!(validate497(data.managerAddress, {instancePath:instancePath+"/managerAddress",parentData:data,parentDataProperty:"managerAddress",rootData}))){
+      if(!(validate494(data.managerAddress, {instancePath:instancePath+"/managerAddress",parentData:data,parentDataProperty:"managerAddress",rootData}))){
         if(vErrors === null){
-          vErrors = validate497.errors;
+          vErrors = validate494.errors;
         }
         else {
-          for (const e of validate497.errors) keep(vErrors, e);
+          for (const e of validate494.errors) keep(vErrors, e);
         }
-        errors += validate497.errors.length;
+        errors += validate494.errors.length;
       }
     }
   }
@@ -8237,12 +8237,12 @@ function validate490(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate490.errors = vErrors;
+  validate487.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsParams = budgeted(validate500);
-const schema175 = {
+export const validatePlatformGetSubnetsParams = budgeted(validate497);
+const schema174 = {
   "type": "object",
   "properties": {
     "ids": {
@@ -8254,7 +8254,7 @@ const schema175 = {
   }
 };
 
-function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8296,12 +8296,12 @@ function validate500(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate500.errors = vErrors;
+  validate497.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsResult = budgeted(validate502);
-const schema176 = {
+export const validatePlatformGetSubnetsResult = budgeted(validate499);
+const schema175 = {
   "type": "object",
   "required": [
     "subnets"
@@ -8346,7 +8346,7 @@ const schema176 = {
   }
 };
 
-function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8375,7 +8375,7 @@ function validate502(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.subnets !== undefined){
       let data0 = data.subnets;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets",schemaPath:"#/properties/subnets/type",keyword:"type",params:{type: schema176.properties.subnets.type},message:"must be array,null"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets",schemaPath:"#/properties/subnets/type",keyword:"type",params:{type: schema175.properties.subnets.type},message:"must be array,null"};
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -8447,14 +8447,14 @@ function validate502(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data3)){
                 const len1 = data3.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate103(data3[i1], {instancePath:instancePath+"/subnets/" + i0+"/controlKeys/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+                  if(!(validate100(data3[i1], {instancePath:instancePath+"/subnets/" + i0+"/controlKeys/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
                     if(vErrors === null){
-                      vErrors = validate103.errors;
+                      vErrors = validate100.errors;
                     }
                     else {
-                      for (const e of validate103.errors) keep(vErrors, e);
+                      for (const e of validate100.errors) keep(vErrors, e);
                     }
-                    errors += validate103.errors.length;
+                    errors += validate100.errors.length;
                   }
                 }
               }
@@ -8470,14 +8470,14 @@ function validate502(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.threshold !== undefined){
-              if(!(validate151(data1.threshold, {instancePath:instancePath+"/subnets/" + i0+"/threshold",parentData:data1,parentDataProperty:"threshold",rootData}))){
+              if(!(validate148(data1.threshold, {instancePath:instancePath+"/subnets/" + i0+"/threshold",parentData:data1,parentDataProperty:"threshold",rootData}))){
                 if(vErrors === null){
-                  vErrors = validate151.errors;
+                  vErrors = validate148.errors;
                 }
                 else {
-                  for (const e of validate151.errors) keep(vErrors, e);
+                  for (const e of validate148.errors) keep(vErrors, e);
                 }
-                errors += validate151.errors.length;
+                errors += validate148.errors.length;
               }
             }
           }
@@ -8505,17 +8505,17 @@ function validate502(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate502.errors = vErrors;
+  validate499.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampParams = budgeted(validate506);
-const schema177 = {
+export const validatePlatformGetTimestampParams = budgeted(validate503);
+const schema176 = {
   "type": "object",
   "properties": {}
 };
 
-function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8528,12 +8528,12 @@ function validate506(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate506.errors = vErrors;
+  validate503.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampResult = budgeted(validate507);
-const schema178 = {
+export const validatePlatformGetTimestampResult = budgeted(validate504);
+const schema177 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -8547,7 +8547,7 @@ const schema178 = {
   }
 };
 
-function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8574,14 +8574,14 @@ function validate507(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
   }
@@ -8595,12 +8595,12 @@ function validate507(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate507.errors = vErrors;
+  validate504.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeParams = budgeted(validate509);
-const schema179 = {
+export const validatePlatformGetTotalStakeParams = budgeted(validate506);
+const schema178 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -8609,7 +8609,7 @@ const schema179 = {
   }
 };
 
-function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8635,12 +8635,12 @@ function validate509(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate509.errors = vErrors;
+  validate506.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeResult = budgeted(validate511);
-const schema180 = {
+export const validatePlatformGetTotalStakeResult = budgeted(validate508);
+const schema179 = {
   "type": "object",
   "required": [
     "stake",
@@ -8662,7 +8662,7 @@ const schema180 = {
   }
 };
 
-function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8699,25 +8699,25 @@ function validate511(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.stake !== undefined){
-      if(!(validate84(data.stake, {instancePath:instancePath+"/stake",parentData:data,parentDataProperty:"stake",rootData}))){
+      if(!(validate81(data.stake, {instancePath:instancePath+"/stake",parentData:data,parentDataProperty:"stake",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
   }
@@ -8731,12 +8731,12 @@ function validate511(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate511.errors = vErrors;
+  validate508.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxParams = budgeted(validate514);
-const schema181 = {
+export const validatePlatformGetTxParams = budgeted(validate511);
+const schema180 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -8751,7 +8751,7 @@ const schema181 = {
   ]
 };
 
-function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8777,14 +8777,14 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate278.errors;
+          vErrors = validate275.errors;
         }
         else {
-          for (const e of validate278.errors) keep(vErrors, e);
+          for (const e of validate275.errors) keep(vErrors, e);
         }
-        errors += validate278.errors.length;
+        errors += validate275.errors.length;
       }
     }
   }
@@ -8798,12 +8798,12 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate514.errors = vErrors;
+  validate511.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxResult = budgeted(validate517);
-const schema182 = {
+export const validatePlatformGetTxResult = budgeted(validate514);
+const schema181 = {
   "type": "object",
   "required": [
     "tx",
@@ -8877,7 +8877,7 @@ const schema182 = {
   }
 };
 
-function validate517(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -8926,14 +8926,14 @@ function validate517(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate286(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate283(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate286.errors;
+            vErrors = validate283.errors;
           }
           else {
-            for (const e of validate286.errors) keep(vErrors, e);
+            for (const e of validate283.errors) keep(vErrors, e);
           }
-          errors += validate286.errors.length;
+          errors += validate283.errors.length;
         }
       }
     }
@@ -8999,14 +8999,14 @@ function validate517(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate74(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(!(validate71(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
             if(vErrors === null){
-              vErrors = validate74.errors;
+              vErrors = validate71.errors;
             }
             else {
-              for (const e of validate74.errors) keep(vErrors, e);
+              for (const e of validate71.errors) keep(vErrors, e);
             }
-            errors += validate74.errors.length;
+            errors += validate71.errors.length;
           }
         }
       }
@@ -9028,14 +9028,14 @@ function validate517(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate76(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(!(validate73(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
             if(vErrors === null){
-              vErrors = validate76.errors;
+              vErrors = validate73.errors;
             }
             else {
-              for (const e of validate76.errors) keep(vErrors, e);
+              for (const e of validate73.errors) keep(vErrors, e);
             }
-            errors += validate76.errors.length;
+            errors += validate73.errors.length;
           }
         }
       }
@@ -9065,14 +9065,14 @@ function validate517(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate78.errors;
+            vErrors = validate75.errors;
           }
           else {
-            for (const e of validate78.errors) keep(vErrors, e);
+            for (const e of validate75.errors) keep(vErrors, e);
           }
-          errors += validate78.errors.length;
+          errors += validate75.errors.length;
         }
       }
     }
@@ -9138,27 +9138,27 @@ function validate517(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate78(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate75(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors) keep(vErrors, e);
+          for (const e of validate75.errors) keep(vErrors, e);
         }
-        errors += validate78.errors.length;
+        errors += validate75.errors.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate286(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate283(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate286.errors;
+            vErrors = validate283.errors;
           }
           else {
-            for (const e of validate286.errors) keep(vErrors, e);
+            for (const e of validate283.errors) keep(vErrors, e);
           }
-          errors += validate286.errors.length;
+          errors += validate283.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -9188,14 +9188,14 @@ function validate517(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors) keep(vErrors, e);
+          for (const e of validate77.errors) keep(vErrors, e);
         }
-        errors += validate80.errors.length;
+        errors += validate77.errors.length;
       }
     }
   }
@@ -9209,12 +9209,12 @@ function validate517(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate517.errors = vErrors;
+  validate514.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusParams = budgeted(validate525);
-const schema183 = {
+export const validatePlatformGetTxStatusParams = budgeted(validate522);
+const schema182 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -9226,7 +9226,7 @@ const schema183 = {
   ]
 };
 
-function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9262,12 +9262,12 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate525.errors = vErrors;
+  validate522.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusResult = budgeted(validate527);
-const schema184 = {
+export const validatePlatformGetTxStatusResult = budgeted(validate524);
+const schema183 = {
   "type": "object",
   "required": [
     "status"
@@ -9316,7 +9316,7 @@ const schema184 = {
   }
 };
 
-function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -9456,7 +9456,7 @@ function validate527(data, {instancePath="", parentData, parentDataProperty, roo
         errors++;
       }
       if(!(((((data3 === "Committed") || (data3 === "Aborted")) || (data3 === "Processing")) || (data3 === "Dropped")) || (data3 === "Unknown"))){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema184.properties.status.enum},message:"must be equal to one of the allowed values"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema183.properties.status.enum},message:"must be equal to one of the allowed values"};
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -9502,12 +9502,12 @@ function validate527(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate527.errors = vErrors;
+  validate524.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsParams = budgeted(validate528);
-const schema185 = {
+export const validatePlatformGetUTXOsParams = budgeted(validate525);
+const schema184 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -9535,7 +9535,7 @@ const schema185 = {
     "addresses"
   ]
 };
-const schema186 = {
+const schema185 = {
   "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.",
   "anyOf": [
     {
@@ -9546,20 +9546,20 @@ const schema186 = {
     }
   ]
 };
-const schema187 = {
+const schema186 = {
   "type": "string",
   "format": "avax-short-id",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."
 };
-const formats12 = formats["avax-short-id"];
-const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const formats10 = formats["avax-short-id"];
+const pattern24 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern25.test(data)){
+    if(!pattern24.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -9569,7 +9569,7 @@ function validate531(data, {instancePath="", parentData, parentDataProperty, roo
       }
       errors++;
     }
-    if(!(formats12.validate(data))){
+    if(!(formats10.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-short-id"},message:"must match format \""+"avax-short-id"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -9590,38 +9590,38 @@ function validate531(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate531.errors = vErrors;
+  validate528.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate103.errors;
+      vErrors = validate100.errors;
     }
     else {
-      for (const e of validate103.errors) keep(vErrors, e);
+      for (const e of validate100.errors) keep(vErrors, e);
     }
-    errors += validate103.errors.length;
+    errors += validate100.errors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate531(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate528(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate531.errors;
+        vErrors = validate528.errors;
       }
       else {
-        for (const e of validate531.errors) keep(vErrors, e);
+        for (const e of validate528.errors) keep(vErrors, e);
       }
-      errors += validate531.errors.length;
+      errors += validate528.errors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -9649,7 +9649,7 @@ function validate529(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate529.errors = vErrors;
+  validate526.errors = vErrors;
   return errors === 0;
 }
 
@@ -9763,7 +9763,7 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
   return errors === 0;
 }
 
-const schema188 = {
+const schema187 = {
   "type": "object",
   "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's `endIndex` as the next call's `startIndex` to continue.",
   "required": [
@@ -9783,7 +9783,7 @@ const schema188 = {
   }
 };
 
-function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9820,14 +9820,14 @@ function validate535(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.address !== undefined){
-      if(!(validate103(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate100(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
         if(vErrors === null){
-          vErrors = validate103.errors;
+          vErrors = validate100.errors;
         }
         else {
-          for (const e of validate103.errors) keep(vErrors, e);
+          for (const e of validate100.errors) keep(vErrors, e);
         }
-        errors += validate103.errors.length;
+        errors += validate100.errors.length;
       }
     }
     if(data.utxo !== undefined){
@@ -9852,12 +9852,12 @@ function validate535(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate535.errors = vErrors;
+  validate532.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9896,14 +9896,14 @@ function validate528(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate529(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate526(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate529.errors;
+              vErrors = validate526.errors;
             }
             else {
-              for (const e of validate529.errors) keep(vErrors, e);
+              for (const e of validate526.errors) keep(vErrors, e);
             }
-            errors += validate529.errors.length;
+            errors += validate526.errors.length;
           }
         }
       }
@@ -9930,14 +9930,14 @@ function validate528(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate535(data.startIndex, {instancePath:instancePath+"/startIndex",parentData:data,parentDataProperty:"startIndex",rootData}))){
+      if(!(validate532(data.startIndex, {instancePath:instancePath+"/startIndex",parentData:data,parentDataProperty:"startIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate535.errors;
+          vErrors = validate532.errors;
         }
         else {
-          for (const e of validate535.errors) keep(vErrors, e);
+          for (const e of validate532.errors) keep(vErrors, e);
         }
-        errors += validate535.errors.length;
+        errors += validate532.errors.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -9953,14 +9953,14 @@ function validate528(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors) keep(vErrors, e);
+          for (const e of validate68.errors) keep(vErrors, e);
         }
-        errors += validate71.errors.length;
+        errors += validate68.errors.length;
       }
     }
   }
@@ -9974,12 +9974,12 @@ function validate528(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate528.errors = vErrors;
+  validate525.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsResult = budgeted(validate540);
-const schema189 = {
+export const validatePlatformGetUTXOsResult = budgeted(validate537);
+const schema188 = {
   "type": "object",
   "description": "One page of UTXOs.",
   "required": [
@@ -10042,7 +10042,7 @@ const schema189 = {
   }
 };
 
-function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -10095,14 +10095,14 @@ function validate540(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate74(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(!(validate71(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
               if(vErrors === null){
-                vErrors = validate74.errors;
+                vErrors = validate71.errors;
               }
               else {
-                for (const e of validate74.errors) keep(vErrors, e);
+                for (const e of validate71.errors) keep(vErrors, e);
               }
-              errors += validate74.errors.length;
+              errors += validate71.errors.length;
             }
           }
         }
@@ -10140,14 +10140,14 @@ function validate540(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate76(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+            if(!(validate73(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
               if(vErrors === null){
-                vErrors = validate76.errors;
+                vErrors = validate73.errors;
               }
               else {
-                for (const e of validate76.errors) keep(vErrors, e);
+                for (const e of validate73.errors) keep(vErrors, e);
               }
-              errors += validate76.errors.length;
+              errors += validate73.errors.length;
             }
           }
         }
@@ -10241,14 +10241,14 @@ function validate540(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate84(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
+      if(!(validate81(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.utxos !== undefined){
@@ -10256,14 +10256,14 @@ function validate540(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate78(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
+          if(!(validate75(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
             if(vErrors === null){
-              vErrors = validate78.errors;
+              vErrors = validate75.errors;
             }
             else {
-              for (const e of validate78.errors) keep(vErrors, e);
+              for (const e of validate75.errors) keep(vErrors, e);
             }
-            errors += validate78.errors.length;
+            errors += validate75.errors.length;
           }
         }
       }
@@ -10279,25 +10279,25 @@ function validate540(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate535(data.endIndex, {instancePath:instancePath+"/endIndex",parentData:data,parentDataProperty:"endIndex",rootData}))){
+      if(!(validate532(data.endIndex, {instancePath:instancePath+"/endIndex",parentData:data,parentDataProperty:"endIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate535.errors;
+          vErrors = validate532.errors;
         }
         else {
-          for (const e of validate535.errors) keep(vErrors, e);
+          for (const e of validate532.errors) keep(vErrors, e);
         }
-        errors += validate535.errors.length;
+        errors += validate532.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors) keep(vErrors, e);
+          for (const e of validate77.errors) keep(vErrors, e);
         }
-        errors += validate80.errors.length;
+        errors += validate77.errors.length;
       }
     }
   }
@@ -10311,12 +10311,12 @@ function validate540(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate540.errors = vErrors;
+  validate537.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtParams = budgeted(validate547);
-const schema190 = {
+export const validatePlatformGetValidatorsAtParams = budgeted(validate544);
+const schema189 = {
   "type": "object",
   "properties": {
     "height": {
@@ -10342,7 +10342,7 @@ const schema190 = {
   ]
 };
 
-function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10433,12 +10433,12 @@ function validate547(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate547.errors = vErrors;
+  validate544.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtResult = budgeted(validate550);
-const schema191 = {
+export const validatePlatformGetValidatorsAtResult = budgeted(validate547);
+const schema190 = {
   "type": "object",
   "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight at the height. `{}` when the set is empty.",
   "propertyNames": {
@@ -10473,20 +10473,20 @@ const schema191 = {
   }
 };
 
-function validate550(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
       const _errs1 = errors;
-      if(!(validate160(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
+      if(!(validate157(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors) keep(vErrors, e);
+          for (const e of validate157.errors) keep(vErrors, e);
         }
-        errors += validate160.errors.length;
+        errors += validate157.errors.length;
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
@@ -10541,14 +10541,14 @@ function validate550(data, {instancePath="", parentData, parentDataProperty, roo
           let valid3 = false;
           let passing0 = null;
           const _errs8 = errors;
-          if(!(validate374(data1, {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",parentData:data0,parentDataProperty:"publicKey",rootData}))){
+          if(!(validate371(data1, {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",parentData:data0,parentDataProperty:"publicKey",rootData}))){
             if(vErrors === null){
-              vErrors = validate374.errors;
+              vErrors = validate371.errors;
             }
             else {
-              for (const e of validate374.errors) keep(vErrors, e);
+              for (const e of validate371.errors) keep(vErrors, e);
             }
-            errors += validate374.errors.length;
+            errors += validate371.errors.length;
           }
           var _valid0 = _errs8 === errors;
           if(_valid0){
@@ -10602,14 +10602,14 @@ function validate550(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         if(data0.weight !== undefined){
-          if(!(validate84(data0.weight, {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/weight",parentData:data0,parentDataProperty:"weight",rootData}))){
+          if(!(validate81(data0.weight, {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/weight",parentData:data0,parentDataProperty:"weight",rootData}))){
             if(vErrors === null){
-              vErrors = validate84.errors;
+              vErrors = validate81.errors;
             }
             else {
-              for (const e of validate84.errors) keep(vErrors, e);
+              for (const e of validate81.errors) keep(vErrors, e);
             }
-            errors += validate84.errors.length;
+            errors += validate81.errors.length;
           }
         }
       }
@@ -10635,17 +10635,17 @@ function validate550(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate550.errors = vErrors;
+  validate547.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigParams = budgeted(validate554);
-const schema192 = {
+export const validatePlatformGetValidatorFeeConfigParams = budgeted(validate551);
+const schema191 = {
   "type": "object",
   "properties": {}
 };
 
-function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -10658,12 +10658,12 @@ function validate554(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate554.errors = vErrors;
+  validate551.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigResult = budgeted(validate555);
-const schema193 = {
+export const validatePlatformGetValidatorFeeConfigResult = budgeted(validate552);
+const schema192 = {
   "type": "object",
   "required": [
     "capacity",
@@ -10692,7 +10692,7 @@ const schema193 = {
   }
 };
 
-function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate552(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10749,47 +10749,47 @@ function validate555(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate110(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
+      if(!(validate107(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.target !== undefined){
-      if(!(validate110(data.target, {instancePath:instancePath+"/target",parentData:data,parentDataProperty:"target",rootData}))){
+      if(!(validate107(data.target, {instancePath:instancePath+"/target",parentData:data,parentDataProperty:"target",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate110(data.minPrice, {instancePath:instancePath+"/minPrice",parentData:data,parentDataProperty:"minPrice",rootData}))){
+      if(!(validate107(data.minPrice, {instancePath:instancePath+"/minPrice",parentData:data,parentDataProperty:"minPrice",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate110(data.excessConversionConstant, {instancePath:instancePath+"/excessConversionConstant",parentData:data,parentDataProperty:"excessConversionConstant",rootData}))){
+      if(!(validate107(data.excessConversionConstant, {instancePath:instancePath+"/excessConversionConstant",parentData:data,parentDataProperty:"excessConversionConstant",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
   }
@@ -10803,17 +10803,17 @@ function validate555(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate555.errors = vErrors;
+  validate552.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateParams = budgeted(validate560);
-const schema194 = {
+export const validatePlatformGetValidatorFeeStateParams = budgeted(validate557);
+const schema193 = {
   "type": "object",
   "properties": {}
 };
 
-function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -10826,12 +10826,12 @@ function validate560(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate560.errors = vErrors;
+  validate557.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateResult = budgeted(validate561);
-const schema195 = {
+export const validatePlatformGetValidatorFeeStateResult = budgeted(validate558);
+const schema194 = {
   "type": "object",
   "required": [
     "excess",
@@ -10855,7 +10855,7 @@ const schema195 = {
   }
 };
 
-function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10902,36 +10902,36 @@ function validate561(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.excess !== undefined){
-      if(!(validate110(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
+      if(!(validate107(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate110(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
+      if(!(validate107(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors) keep(vErrors, e);
+          for (const e of validate89.errors) keep(vErrors, e);
         }
-        errors += validate92.errors.length;
+        errors += validate89.errors.length;
       }
     }
   }
@@ -10945,12 +10945,12 @@ function validate561(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate561.errors = vErrors;
+  validate558.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxParams = budgeted(validate565);
-const schema196 = {
+export const validatePlatformIssueTxParams = budgeted(validate562);
+const schema195 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -10965,7 +10965,7 @@ const schema196 = {
   ]
 };
 
-function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10980,25 +10980,25 @@ function validate565(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.tx !== undefined){
-      if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors) keep(vErrors, e);
+          for (const e of validate75.errors) keep(vErrors, e);
         }
-        errors += validate78.errors.length;
+        errors += validate75.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors) keep(vErrors, e);
+          for (const e of validate68.errors) keep(vErrors, e);
         }
-        errors += validate71.errors.length;
+        errors += validate68.errors.length;
       }
     }
   }
@@ -11012,12 +11012,12 @@ function validate565(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate565.errors = vErrors;
+  validate562.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxResult = budgeted(validate568);
-const schema197 = {
+export const validatePlatformIssueTxResult = budgeted(validate565);
+const schema196 = {
   "type": "object",
   "required": [
     "txID"
@@ -11031,7 +11031,7 @@ const schema197 = {
   }
 };
 
-function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11079,12 +11079,12 @@ function validate568(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate568.errors = vErrors;
+  validate565.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsParams = budgeted(validate570);
-const schema198 = {
+export const validatePlatformSampleValidatorsParams = budgeted(validate567);
+const schema197 = {
   "type": "object",
   "properties": {
     "size": {
@@ -11098,7 +11098,7 @@ const schema198 = {
     "size"
   ]
 };
-const schema199 = {
+const schema198 = {
   "description": "An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 65535, fail to decode.",
   "anyOf": [
     {
@@ -11112,16 +11112,16 @@ const schema199 = {
     }
   ]
 };
-const pattern26 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$", "u");
+const pattern25 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$", "u");
 
-function validate571(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern26.test(data)){
+    if(!pattern25.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -11204,12 +11204,12 @@ function validate571(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate571.errors = vErrors;
+  validate568.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11224,14 +11224,14 @@ function validate570(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.size !== undefined){
-      if(!(validate571(data.size, {instancePath:instancePath+"/size",parentData:data,parentDataProperty:"size",rootData}))){
+      if(!(validate568(data.size, {instancePath:instancePath+"/size",parentData:data,parentDataProperty:"size",rootData}))){
         if(vErrors === null){
-          vErrors = validate571.errors;
+          vErrors = validate568.errors;
         }
         else {
-          for (const e of validate571.errors) keep(vErrors, e);
+          for (const e of validate568.errors) keep(vErrors, e);
         }
-        errors += validate571.errors.length;
+        errors += validate568.errors.length;
       }
     }
     if(data.subnetID !== undefined){
@@ -11256,12 +11256,12 @@ function validate570(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate570.errors = vErrors;
+  validate567.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsResult = budgeted(validate574);
-const schema200 = {
+export const validatePlatformSampleValidatorsResult = budgeted(validate571);
+const schema199 = {
   "type": "object",
   "required": [
     "validators"
@@ -11278,7 +11278,7 @@ const schema200 = {
   }
 };
 
-function validate574(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate571(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11309,14 +11309,14 @@ function validate574(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate160(data0[i0], {instancePath:instancePath+"/validators/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate157(data0[i0], {instancePath:instancePath+"/validators/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate160.errors;
+              vErrors = validate157.errors;
             }
             else {
-              for (const e of validate160.errors) keep(vErrors, e);
+              for (const e of validate157.errors) keep(vErrors, e);
             }
-            errors += validate160.errors.length;
+            errors += validate157.errors.length;
           }
         }
       }
@@ -11342,12 +11342,12 @@ function validate574(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate574.errors = vErrors;
+  validate571.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByParams = budgeted(validate576);
-const schema201 = {
+export const validatePlatformValidatedByParams = budgeted(validate573);
+const schema200 = {
   "type": "object",
   "properties": {
     "blockchainID": {
@@ -11359,7 +11359,7 @@ const schema201 = {
   ]
 };
 
-function validate576(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate573(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11395,12 +11395,12 @@ function validate576(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate576.errors = vErrors;
+  validate573.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByResult = budgeted(validate578);
-const schema202 = {
+export const validatePlatformValidatedByResult = budgeted(validate575);
+const schema201 = {
   "type": "object",
   "required": [
     "subnetID"
@@ -11414,7 +11414,7 @@ const schema202 = {
   }
 };
 
-function validate578(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11462,12 +11462,12 @@ function validate578(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate578.errors = vErrors;
+  validate575.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesParams = budgeted(validate580);
-const schema203 = {
+export const validatePlatformValidatesParams = budgeted(validate577);
+const schema202 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -11479,7 +11479,7 @@ const schema203 = {
   ]
 };
 
-function validate580(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11515,12 +11515,12 @@ function validate580(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate580.errors = vErrors;
+  validate577.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesResult = budgeted(validate582);
-const schema204 = {
+export const validatePlatformValidatesResult = budgeted(validate579);
+const schema203 = {
   "type": "object",
   "required": [
     "blockchainIDs"
@@ -11537,7 +11537,7 @@ const schema204 = {
   }
 };
 
-function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate579(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11601,7 +11601,7 @@ function validate582(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate582.errors = vErrors;
+  validate579.errors = vErrors;
   return errors === 0;
 }
 const balanceKey = writeString("balance") + ':';

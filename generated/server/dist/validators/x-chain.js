@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateAvmGetAddressTxsParams = budgeted(validate584);
-const schema205 = {
+export const validateAvmGetAddressTxsParams = budgeted(validate581);
+const schema204 = {
   "type": "object",
   "properties": {
     "address": {
@@ -25,7 +25,7 @@ const schema205 = {
     "assetID"
   ]
 };
-const schema186 = {
+const schema185 = {
   "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.",
   "anyOf": [
     {
@@ -36,20 +36,20 @@ const schema186 = {
     }
   ]
 };
-const schema57 = {
+const schema56 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
   "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
 };
-const formats8 = formats["avax-address"];
-const pattern12 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
+const formats6 = formats["avax-address"];
+const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern12.test(data)){
+    if(!pattern11.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -59,7 +59,7 @@ function validate103(data, {instancePath="", parentData, parentDataProperty, roo
       }
       errors++;
     }
-    if(!(formats8.validate(data))){
+    if(!(formats6.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-address"},message:"must match format \""+"avax-address"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -80,24 +80,24 @@ function validate103(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate103.errors = vErrors;
+  validate100.errors = vErrors;
   return errors === 0;
 }
 
-const schema187 = {
+const schema186 = {
   "type": "string",
   "format": "avax-short-id",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."
 };
-const formats12 = formats["avax-short-id"];
-const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const formats10 = formats["avax-short-id"];
+const pattern24 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern25.test(data)){
+    if(!pattern24.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -107,7 +107,7 @@ function validate531(data, {instancePath="", parentData, parentDataProperty, roo
       }
       errors++;
     }
-    if(!(formats12.validate(data))){
+    if(!(formats10.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-short-id"},message:"must match format \""+"avax-short-id"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -128,38 +128,38 @@ function validate531(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate531.errors = vErrors;
+  validate528.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate103.errors;
+      vErrors = validate100.errors;
     }
     else {
-      for (const e of validate103.errors) keep(vErrors, e);
+      for (const e of validate100.errors) keep(vErrors, e);
     }
-    errors += validate103.errors.length;
+    errors += validate100.errors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate531(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate528(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate531.errors;
+        vErrors = validate528.errors;
       }
       else {
-        for (const e of validate531.errors) keep(vErrors, e);
+        for (const e of validate528.errors) keep(vErrors, e);
       }
-      errors += validate531.errors.length;
+      errors += validate528.errors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -187,16 +187,16 @@ function validate529(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate529.errors = vErrors;
+  validate526.errors = vErrors;
   return errors === 0;
 }
 
-const schema206 = {
+const schema205 = {
   "type": "string",
   "description": "An asset: its cb58 asset ID (the ID of the transaction that created it) or one of its aliases, such as `AVAX` for the X-Chain's native asset. The node first looks the string up as an alias, then parses it as an ID; anything else fails with \"asset '<value>' not found\"."
 };
 
-function validate586(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate583(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -209,7 +209,7 @@ function validate586(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate586.errors = vErrors;
+  validate583.errors = vErrors;
   return errors === 0;
 }
 
@@ -324,7 +324,7 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -349,25 +349,25 @@ function validate584(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate529(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate526(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
         if(vErrors === null){
-          vErrors = validate529.errors;
+          vErrors = validate526.errors;
         }
         else {
-          for (const e of validate529.errors) keep(vErrors, e);
+          for (const e of validate526.errors) keep(vErrors, e);
         }
-        errors += validate529.errors.length;
+        errors += validate526.errors.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate586(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate583(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
         if(vErrors === null){
-          vErrors = validate586.errors;
+          vErrors = validate583.errors;
         }
         else {
-          for (const e of validate586.errors) keep(vErrors, e);
+          for (const e of validate583.errors) keep(vErrors, e);
         }
-        errors += validate586.errors.length;
+        errors += validate583.errors.length;
       }
     }
     if(data.cursor !== undefined){
@@ -403,12 +403,12 @@ function validate584(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate584.errors = vErrors;
+  validate581.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAddressTxsResult = budgeted(validate590);
-const schema207 = {
+export const validateAvmGetAddressTxsResult = budgeted(validate587);
+const schema206 = {
   "type": "object",
   "required": [
     "txIDs",
@@ -480,18 +480,18 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
   return errors === 0;
 }
 
-const schema46 = {
+const schema45 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
 };
-const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern10.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -512,12 +512,12 @@ function validate84(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate84.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -556,7 +556,7 @@ function validate590(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.txIDs !== undefined){
       let data0 = data.txIDs;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/txIDs",schemaPath:"#/properties/txIDs/type",keyword:"type",params:{type: schema207.properties.txIDs.type},message:"must be array,null"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/txIDs",schemaPath:"#/properties/txIDs/type",keyword:"type",params:{type: schema206.properties.txIDs.type},message:"must be array,null"};
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -581,14 +581,14 @@ function validate590(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.cursor !== undefined){
-      if(!(validate84(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
+      if(!(validate81(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
   }
@@ -602,12 +602,12 @@ function validate590(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate590.errors = vErrors;
+  validate587.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesParams = budgeted(validate593);
-const schema208 = {
+export const validateAvmGetAllBalancesParams = budgeted(validate590);
+const schema207 = {
   "type": "object",
   "properties": {
     "address": {
@@ -622,7 +622,7 @@ const schema208 = {
   ]
 };
 
-function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -637,14 +637,14 @@ function validate593(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate529(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate526(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
         if(vErrors === null){
-          vErrors = validate529.errors;
+          vErrors = validate526.errors;
         }
         else {
-          for (const e of validate529.errors) keep(vErrors, e);
+          for (const e of validate526.errors) keep(vErrors, e);
         }
-        errors += validate529.errors.length;
+        errors += validate526.errors.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -670,12 +670,12 @@ function validate593(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate593.errors = vErrors;
+  validate590.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesResult = budgeted(validate595);
-const schema209 = {
+export const validateAvmGetAllBalancesResult = budgeted(validate592);
+const schema208 = {
   "type": "object",
   "required": [
     "balances"
@@ -708,7 +708,7 @@ const schema209 = {
   }
 };
 
-function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -786,14 +786,14 @@ function validate595(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.balance !== undefined){
-              if(!(validate84(data1.balance, {instancePath:instancePath+"/balances/" + i0+"/balance",parentData:data1,parentDataProperty:"balance",rootData}))){
+              if(!(validate81(data1.balance, {instancePath:instancePath+"/balances/" + i0+"/balance",parentData:data1,parentDataProperty:"balance",rootData}))){
                 if(vErrors === null){
-                  vErrors = validate84.errors;
+                  vErrors = validate81.errors;
                 }
                 else {
-                  for (const e of validate84.errors) keep(vErrors, e);
+                  for (const e of validate81.errors) keep(vErrors, e);
                 }
-                errors += validate84.errors.length;
+                errors += validate81.errors.length;
               }
             }
           }
@@ -831,12 +831,12 @@ function validate595(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate595.errors = vErrors;
+  validate592.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionParams = budgeted(validate597);
-const schema210 = {
+export const validateAvmGetAssetDescriptionParams = budgeted(validate594);
+const schema209 = {
   "type": "object",
   "properties": {
     "assetID": {
@@ -848,7 +848,7 @@ const schema210 = {
   ]
 };
 
-function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate594(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -863,14 +863,14 @@ function validate597(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate586(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate583(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
         if(vErrors === null){
-          vErrors = validate586.errors;
+          vErrors = validate583.errors;
         }
         else {
-          for (const e of validate586.errors) keep(vErrors, e);
+          for (const e of validate583.errors) keep(vErrors, e);
         }
-        errors += validate586.errors.length;
+        errors += validate583.errors.length;
       }
     }
   }
@@ -884,12 +884,12 @@ function validate597(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate597.errors = vErrors;
+  validate594.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionResult = budgeted(validate599);
-const schema211 = {
+export const validateAvmGetAssetDescriptionResult = budgeted(validate596);
+const schema210 = {
   "type": "object",
   "required": [
     "assetID",
@@ -917,18 +917,18 @@ const schema211 = {
     }
   }
 };
-const schema212 = {
+const schema211 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]{0,2})$",
   "description": "An unsigned 8-bit integer as the node sends it: a quoted decimal string (avajson.Uint8)."
 };
-const pattern27 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
+const pattern26 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
 
-function validate601(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate598(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern27.test(data)){
+    if(!pattern26.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]{0,2})$"},message:"must match pattern \""+"^(0|[1-9][0-9]{0,2})$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -949,12 +949,12 @@ function validate601(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate601.errors = vErrors;
+  validate598.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1046,14 +1046,14 @@ function validate599(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate601(data.denomination, {instancePath:instancePath+"/denomination",parentData:data,parentDataProperty:"denomination",rootData}))){
+      if(!(validate598(data.denomination, {instancePath:instancePath+"/denomination",parentData:data,parentDataProperty:"denomination",rootData}))){
         if(vErrors === null){
-          vErrors = validate601.errors;
+          vErrors = validate598.errors;
         }
         else {
-          for (const e of validate601.errors) keep(vErrors, e);
+          for (const e of validate598.errors) keep(vErrors, e);
         }
-        errors += validate601.errors.length;
+        errors += validate598.errors.length;
       }
     }
   }
@@ -1067,12 +1067,12 @@ function validate599(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate599.errors = vErrors;
+  validate596.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceParams = budgeted(validate603);
-const schema213 = {
+export const validateAvmGetBalanceParams = budgeted(validate600);
+const schema212 = {
   "type": "object",
   "properties": {
     "address": {
@@ -1091,7 +1091,7 @@ const schema213 = {
   ]
 };
 
-function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1116,25 +1116,25 @@ function validate603(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate529(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate526(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
         if(vErrors === null){
-          vErrors = validate529.errors;
+          vErrors = validate526.errors;
         }
         else {
-          for (const e of validate529.errors) keep(vErrors, e);
+          for (const e of validate526.errors) keep(vErrors, e);
         }
-        errors += validate529.errors.length;
+        errors += validate526.errors.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate586(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate583(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
         if(vErrors === null){
-          vErrors = validate586.errors;
+          vErrors = validate583.errors;
         }
         else {
-          for (const e of validate586.errors) keep(vErrors, e);
+          for (const e of validate583.errors) keep(vErrors, e);
         }
-        errors += validate586.errors.length;
+        errors += validate583.errors.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -1160,12 +1160,12 @@ function validate603(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate603.errors = vErrors;
+  validate600.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceResult = budgeted(validate606);
-const schema214 = {
+export const validateAvmGetBalanceResult = budgeted(validate603);
+const schema213 = {
   "type": "object",
   "required": [
     "balance",
@@ -1186,7 +1186,7 @@ const schema214 = {
     }
   }
 };
-const schema59 = {
+const schema58 = {
   "type": "object",
   "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
   "required": [
@@ -1205,13 +1205,13 @@ const schema59 = {
     }
   }
 };
-const schema60 = {
+const schema59 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1236,12 +1236,12 @@ function validate110(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
   }
-  validate110.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1289,14 +1289,14 @@ function validate108(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
   }
@@ -1310,12 +1310,12 @@ function validate108(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate108.errors = vErrors;
+  validate105.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1352,14 +1352,14 @@ function validate606(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.balance !== undefined){
-      if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.utxoIDs !== undefined){
@@ -1367,14 +1367,14 @@ function validate606(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate108(data1[i0], {instancePath:instancePath+"/utxoIDs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate105(data1[i0], {instancePath:instancePath+"/utxoIDs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate108.errors;
+              vErrors = validate105.errors;
             }
             else {
-              for (const e of validate108.errors) keep(vErrors, e);
+              for (const e of validate105.errors) keep(vErrors, e);
             }
-            errors += validate108.errors.length;
+            errors += validate105.errors.length;
           }
         }
       }
@@ -1400,12 +1400,12 @@ function validate606(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate606.errors = vErrors;
+  validate603.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockParams = budgeted(validate609);
-const schema215 = {
+export const validateAvmGetBlockParams = budgeted(validate606);
+const schema214 = {
   "type": "object",
   "properties": {
     "blockID": {
@@ -1419,18 +1419,18 @@ const schema215 = {
     "blockID"
   ]
 };
-const schema124 = {
+const schema123 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
   "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode."
 };
-const pattern20 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+const pattern19 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern20.test(data)){
+    if(!pattern19.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},message:"must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -1451,12 +1451,12 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate278.errors = vErrors;
+  validate275.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate609(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1482,14 +1482,14 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate278.errors;
+          vErrors = validate275.errors;
         }
         else {
-          for (const e of validate278.errors) keep(vErrors, e);
+          for (const e of validate275.errors) keep(vErrors, e);
         }
-        errors += validate278.errors.length;
+        errors += validate275.errors.length;
       }
     }
   }
@@ -1503,12 +1503,12 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate609.errors = vErrors;
+  validate606.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockResult = budgeted(validate612);
-const schema216 = {
+export const validateAvmGetBlockResult = budgeted(validate609);
+const schema215 = {
   "type": "object",
   "required": [
     "block",
@@ -1581,7 +1581,7 @@ const schema216 = {
     }
   }
 };
-const schema217 = {
+const schema216 = {
   "type": "object",
   "description": "An X-Chain (AVM) standard block in the node's JSON encoding. `height` and `time` are bare JSON numbers.",
   "required": [
@@ -1623,7 +1623,7 @@ const schema217 = {
     }
   }
 };
-const schema218 = {
+const schema217 = {
   "type": "object",
   "description": "An AVM transaction in the node's JSON encoding: the unsigned transaction, its credentials and its ID.",
   "required": [
@@ -1650,7 +1650,7 @@ const schema218 = {
     }
   }
 };
-const schema219 = {
+const schema218 = {
   "type": "object",
   "description": "The unsigned part of a JSON-encoded AVM transaction. Every kind carries the base fields; import, export, asset-creation and operation transactions add their own (listed below). Integers are bare JSON numbers.",
   "required": [
@@ -1740,7 +1740,7 @@ const schema219 = {
     }
   }
 };
-const schema220 = {
+const schema219 = {
   "type": "object",
   "description": "An output in a JSON-encoded AVM transaction: the asset it holds, the feature extension (fx) that defines it, and the fx-specific output object. All integers inside are bare JSON numbers.",
   "required": [
@@ -1787,7 +1787,7 @@ const schema220 = {
   }
 };
 
-function validate622(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate619(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1851,14 +1851,14 @@ function validate622(data, {instancePath="", parentData, parentDataProperty, roo
           if(Array.isArray(data3)){
             const len0 = data3.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate103(data3[i0], {instancePath:instancePath+"/output/addresses/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+              if(!(validate100(data3[i0], {instancePath:instancePath+"/output/addresses/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
                 if(vErrors === null){
-                  vErrors = validate103.errors;
+                  vErrors = validate100.errors;
                 }
                 else {
-                  for (const e of validate103.errors) keep(vErrors, e);
+                  for (const e of validate100.errors) keep(vErrors, e);
                 }
-                errors += validate103.errors.length;
+                errors += validate100.errors.length;
               }
             }
           }
@@ -1874,36 +1874,36 @@ function validate622(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         if(data2.amount !== undefined){
-          if(!(validate110(data2.amount, {instancePath:instancePath+"/output/amount",parentData:data2,parentDataProperty:"amount",rootData}))){
+          if(!(validate107(data2.amount, {instancePath:instancePath+"/output/amount",parentData:data2,parentDataProperty:"amount",rootData}))){
             if(vErrors === null){
-              vErrors = validate110.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate110.errors) keep(vErrors, e);
+              for (const e of validate107.errors) keep(vErrors, e);
             }
-            errors += validate110.errors.length;
+            errors += validate107.errors.length;
           }
         }
         if(data2.locktime !== undefined){
-          if(!(validate110(data2.locktime, {instancePath:instancePath+"/output/locktime",parentData:data2,parentDataProperty:"locktime",rootData}))){
+          if(!(validate107(data2.locktime, {instancePath:instancePath+"/output/locktime",parentData:data2,parentDataProperty:"locktime",rootData}))){
             if(vErrors === null){
-              vErrors = validate110.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate110.errors) keep(vErrors, e);
+              for (const e of validate107.errors) keep(vErrors, e);
             }
-            errors += validate110.errors.length;
+            errors += validate107.errors.length;
           }
         }
         if(data2.threshold !== undefined){
-          if(!(validate110(data2.threshold, {instancePath:instancePath+"/output/threshold",parentData:data2,parentDataProperty:"threshold",rootData}))){
+          if(!(validate107(data2.threshold, {instancePath:instancePath+"/output/threshold",parentData:data2,parentDataProperty:"threshold",rootData}))){
             if(vErrors === null){
-              vErrors = validate110.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate110.errors) keep(vErrors, e);
+              for (const e of validate107.errors) keep(vErrors, e);
             }
-            errors += validate110.errors.length;
+            errors += validate107.errors.length;
           }
         }
       }
@@ -1929,11 +1929,11 @@ function validate622(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate622.errors = vErrors;
+  validate619.errors = vErrors;
   return errors === 0;
 }
 
-const schema221 = {
+const schema220 = {
   "type": "object",
   "description": "An input in a JSON-encoded AVM transaction: the UTXO it consumes (`txID`, `outputIndex`), its asset, its fx and the fx-specific input object. All integers inside are bare JSON numbers.",
   "required": [
@@ -1982,7 +1982,7 @@ const schema221 = {
   }
 };
 
-function validate630(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate627(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2048,14 +2048,14 @@ function validate630(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.assetID !== undefined){
@@ -2084,14 +2084,14 @@ function validate630(data, {instancePath="", parentData, parentDataProperty, roo
       let data4 = data.input;
       if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
         if(data4.amount !== undefined){
-          if(!(validate110(data4.amount, {instancePath:instancePath+"/input/amount",parentData:data4,parentDataProperty:"amount",rootData}))){
+          if(!(validate107(data4.amount, {instancePath:instancePath+"/input/amount",parentData:data4,parentDataProperty:"amount",rootData}))){
             if(vErrors === null){
-              vErrors = validate110.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate110.errors) keep(vErrors, e);
+              for (const e of validate107.errors) keep(vErrors, e);
             }
-            errors += validate110.errors.length;
+            errors += validate107.errors.length;
           }
         }
         if(data4.signatureIndices !== undefined){
@@ -2099,14 +2099,14 @@ function validate630(data, {instancePath="", parentData, parentDataProperty, roo
           if(Array.isArray(data6)){
             const len0 = data6.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate110(data6[i0], {instancePath:instancePath+"/input/signatureIndices/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
+              if(!(validate107(data6[i0], {instancePath:instancePath+"/input/signatureIndices/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
                 if(vErrors === null){
-                  vErrors = validate110.errors;
+                  vErrors = validate107.errors;
                 }
                 else {
-                  for (const e of validate110.errors) keep(vErrors, e);
+                  for (const e of validate107.errors) keep(vErrors, e);
                 }
-                errors += validate110.errors.length;
+                errors += validate107.errors.length;
               }
             }
           }
@@ -2144,11 +2144,11 @@ function validate630(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate630.errors = vErrors;
+  validate627.errors = vErrors;
   return errors === 0;
 }
 
-const schema174 = {
+const schema173 = {
   "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes (types.JSONByteSlice of a nil slice).",
   "oneOf": [
     {
@@ -2159,18 +2159,18 @@ const schema174 = {
     }
   ]
 };
-const schema40 = {
+const schema39 = {
   "type": "string",
   "pattern": "^0x([0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+const pattern6 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -2191,26 +2191,26 @@ function validate74(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate74.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate74.errors;
+      vErrors = validate71.errors;
     }
     else {
-      for (const e of validate74.errors) keep(vErrors, e);
+      for (const e of validate71.errors) keep(vErrors, e);
     }
-    errors += validate74.errors.length;
+    errors += validate71.errors.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -2262,12 +2262,12 @@ function validate497(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
   }
-  validate497.errors = vErrors;
+  validate494.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate619(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate616(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2322,14 +2322,14 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.networkID !== undefined){
-      if(!(validate110(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
+      if(!(validate107(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.blockchainID !== undefined){
@@ -2348,14 +2348,14 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate622(data2[i0], {instancePath:instancePath+"/outputs/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+          if(!(validate619(data2[i0], {instancePath:instancePath+"/outputs/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate622.errors;
+              vErrors = validate619.errors;
             }
             else {
-              for (const e of validate622.errors) keep(vErrors, e);
+              for (const e of validate619.errors) keep(vErrors, e);
             }
-            errors += validate622.errors.length;
+            errors += validate619.errors.length;
           }
         }
       }
@@ -2375,14 +2375,14 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate630(data4[i1], {instancePath:instancePath+"/inputs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
+          if(!(validate627(data4[i1], {instancePath:instancePath+"/inputs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
             if(vErrors === null){
-              vErrors = validate630.errors;
+              vErrors = validate627.errors;
             }
             else {
-              for (const e of validate630.errors) keep(vErrors, e);
+              for (const e of validate627.errors) keep(vErrors, e);
             }
-            errors += validate630.errors.length;
+            errors += validate627.errors.length;
           }
         }
       }
@@ -2398,14 +2398,14 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.memo !== undefined){
-      if(!(validate497(data.memo, {instancePath:instancePath+"/memo",parentData:data,parentDataProperty:"memo",rootData}))){
+      if(!(validate494(data.memo, {instancePath:instancePath+"/memo",parentData:data,parentDataProperty:"memo",rootData}))){
         if(vErrors === null){
-          vErrors = validate497.errors;
+          vErrors = validate494.errors;
         }
         else {
-          for (const e of validate497.errors) keep(vErrors, e);
+          for (const e of validate494.errors) keep(vErrors, e);
         }
-        errors += validate497.errors.length;
+        errors += validate494.errors.length;
       }
     }
     if(data.destinationChain !== undefined){
@@ -2424,14 +2424,14 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate622(data8[i2], {instancePath:instancePath+"/exportedOutputs/" + i2,parentData:data8,parentDataProperty:i2,rootData}))){
+          if(!(validate619(data8[i2], {instancePath:instancePath+"/exportedOutputs/" + i2,parentData:data8,parentDataProperty:i2,rootData}))){
             if(vErrors === null){
-              vErrors = validate622.errors;
+              vErrors = validate619.errors;
             }
             else {
-              for (const e of validate622.errors) keep(vErrors, e);
+              for (const e of validate619.errors) keep(vErrors, e);
             }
-            errors += validate622.errors.length;
+            errors += validate619.errors.length;
           }
         }
       }
@@ -2462,14 +2462,14 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate630(data11[i3], {instancePath:instancePath+"/importedInputs/" + i3,parentData:data11,parentDataProperty:i3,rootData}))){
+          if(!(validate627(data11[i3], {instancePath:instancePath+"/importedInputs/" + i3,parentData:data11,parentDataProperty:i3,rootData}))){
             if(vErrors === null){
-              vErrors = validate630.errors;
+              vErrors = validate627.errors;
             }
             else {
-              for (const e of validate630.errors) keep(vErrors, e);
+              for (const e of validate627.errors) keep(vErrors, e);
             }
-            errors += validate630.errors.length;
+            errors += validate627.errors.length;
           }
         }
       }
@@ -2509,14 +2509,14 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate110(data.denomination, {instancePath:instancePath+"/denomination",parentData:data,parentDataProperty:"denomination",rootData}))){
+      if(!(validate107(data.denomination, {instancePath:instancePath+"/denomination",parentData:data,parentDataProperty:"denomination",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.initialStates !== undefined){
@@ -2592,11 +2592,11 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate619.errors = vErrors;
+  validate616.errors = vErrors;
   return errors === 0;
 }
 
-const schema222 = {
+const schema221 = {
   "type": "object",
   "description": "A credential of a JSON-encoded AVM transaction: the fx it belongs to and its signatures. There is one per input or operation, in the same order.",
   "required": [
@@ -2626,7 +2626,7 @@ const schema222 = {
   }
 };
 
-function validate645(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate642(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2669,14 +2669,14 @@ function validate645(data, {instancePath="", parentData, parentDataProperty, roo
           if(Array.isArray(data2)){
             const len0 = data2.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate74(data2[i0], {instancePath:instancePath+"/credential/signatures/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+              if(!(validate71(data2[i0], {instancePath:instancePath+"/credential/signatures/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
                 if(vErrors === null){
-                  vErrors = validate74.errors;
+                  vErrors = validate71.errors;
                 }
                 else {
-                  for (const e of validate74.errors) keep(vErrors, e);
+                  for (const e of validate71.errors) keep(vErrors, e);
                 }
-                errors += validate74.errors.length;
+                errors += validate71.errors.length;
               }
             }
           }
@@ -2714,12 +2714,12 @@ function validate645(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate645.errors = vErrors;
+  validate642.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate618(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2754,14 +2754,14 @@ function validate618(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate619(data.unsignedTx, {instancePath:instancePath+"/unsignedTx",parentData:data,parentDataProperty:"unsignedTx",rootData}))){
+      if(!(validate616(data.unsignedTx, {instancePath:instancePath+"/unsignedTx",parentData:data,parentDataProperty:"unsignedTx",rootData}))){
         if(vErrors === null){
-          vErrors = validate619.errors;
+          vErrors = validate616.errors;
         }
         else {
-          for (const e of validate619.errors) keep(vErrors, e);
+          for (const e of validate616.errors) keep(vErrors, e);
         }
-        errors += validate619.errors.length;
+        errors += validate616.errors.length;
       }
     }
     if(data.credentials !== undefined){
@@ -2769,14 +2769,14 @@ function validate618(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate645(data1[i0], {instancePath:instancePath+"/credentials/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate642(data1[i0], {instancePath:instancePath+"/credentials/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate645.errors;
+              vErrors = validate642.errors;
             }
             else {
-              for (const e of validate645.errors) keep(vErrors, e);
+              for (const e of validate642.errors) keep(vErrors, e);
             }
-            errors += validate645.errors.length;
+            errors += validate642.errors.length;
           }
         }
       }
@@ -2813,12 +2813,12 @@ function validate618(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate618.errors = vErrors;
+  validate615.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate613(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2894,25 +2894,25 @@ function validate613(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate110(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate107(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.time !== undefined){
-      if(!(validate110(data.time, {instancePath:instancePath+"/time",parentData:data,parentDataProperty:"time",rootData}))){
+      if(!(validate107(data.time, {instancePath:instancePath+"/time",parentData:data,parentDataProperty:"time",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors) keep(vErrors, e);
+          for (const e of validate107.errors) keep(vErrors, e);
         }
-        errors += validate110.errors.length;
+        errors += validate107.errors.length;
       }
     }
     if(data.merkleRoot !== undefined){
@@ -2931,14 +2931,14 @@ function validate613(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate618(data4[i0], {instancePath:instancePath+"/txs/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+          if(!(validate615(data4[i0], {instancePath:instancePath+"/txs/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate618.errors;
+              vErrors = validate615.errors;
             }
             else {
-              for (const e of validate618.errors) keep(vErrors, e);
+              for (const e of validate615.errors) keep(vErrors, e);
             }
-            errors += validate618.errors.length;
+            errors += validate615.errors.length;
           }
         }
       }
@@ -2975,24 +2975,24 @@ function validate613(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate613.errors = vErrors;
+  validate610.errors = vErrors;
   return errors === 0;
 }
 
-const schema41 = {
+const schema40 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
   "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
 };
-const formats4 = formats["avax-hex"];
-const pattern8 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
+const formats2 = formats["avax-hex"];
+const pattern7 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern8.test(data)){
+    if(!pattern7.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -3002,7 +3002,7 @@ function validate76(data, {instancePath="", parentData, parentDataProperty, root
       }
       errors++;
     }
-    if(!(formats4.validate(data))){
+    if(!(formats2.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -3023,16 +3023,16 @@ function validate76(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate76.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -3053,11 +3053,11 @@ function validate78(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate78.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 }
 
-const schema43 = {
+const schema42 = {
   "type": "string",
   "enum": [
     "hex",
@@ -3068,7 +3068,7 @@ const schema43 = {
   "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
 };
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -3082,7 +3082,7 @@ function validate80(data, {instancePath="", parentData, parentDataProperty, root
     errors++;
   }
   if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3091,12 +3091,12 @@ function validate80(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate80.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate612(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate609(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -3145,14 +3145,14 @@ function validate612(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate613(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate610(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate613.errors;
+            vErrors = validate610.errors;
           }
           else {
-            for (const e of validate613.errors) keep(vErrors, e);
+            for (const e of validate610.errors) keep(vErrors, e);
           }
-          errors += validate613.errors.length;
+          errors += validate610.errors.length;
         }
       }
     }
@@ -3218,14 +3218,14 @@ function validate612(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate74(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate71(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
             if(vErrors === null){
-              vErrors = validate74.errors;
+              vErrors = validate71.errors;
             }
             else {
-              for (const e of validate74.errors) keep(vErrors, e);
+              for (const e of validate71.errors) keep(vErrors, e);
             }
-            errors += validate74.errors.length;
+            errors += validate71.errors.length;
           }
         }
       }
@@ -3247,14 +3247,14 @@ function validate612(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate76(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate73(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
             if(vErrors === null){
-              vErrors = validate76.errors;
+              vErrors = validate73.errors;
             }
             else {
-              for (const e of validate76.errors) keep(vErrors, e);
+              for (const e of validate73.errors) keep(vErrors, e);
             }
-            errors += validate76.errors.length;
+            errors += validate73.errors.length;
           }
         }
       }
@@ -3284,14 +3284,14 @@ function validate612(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate78(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate75(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate78.errors;
+            vErrors = validate75.errors;
           }
           else {
-            for (const e of validate78.errors) keep(vErrors, e);
+            for (const e of validate75.errors) keep(vErrors, e);
           }
-          errors += validate78.errors.length;
+          errors += validate75.errors.length;
         }
       }
     }
@@ -3357,27 +3357,27 @@ function validate612(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate78(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+      if(!(validate75(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors) keep(vErrors, e);
+          for (const e of validate75.errors) keep(vErrors, e);
         }
-        errors += validate78.errors.length;
+        errors += validate75.errors.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate613(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate610(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate613.errors;
+            vErrors = validate610.errors;
           }
           else {
-            for (const e of validate613.errors) keep(vErrors, e);
+            for (const e of validate610.errors) keep(vErrors, e);
           }
-          errors += validate613.errors.length;
+          errors += validate610.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -3407,14 +3407,14 @@ function validate612(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors) keep(vErrors, e);
+          for (const e of validate77.errors) keep(vErrors, e);
         }
-        errors += validate80.errors.length;
+        errors += validate77.errors.length;
       }
     }
   }
@@ -3428,12 +3428,12 @@ function validate612(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate612.errors = vErrors;
+  validate609.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightParams = budgeted(validate659);
-const schema223 = {
+export const validateAvmGetBlockByHeightParams = budgeted(validate656);
+const schema222 = {
   "type": "object",
   "properties": {
     "height": {
@@ -3448,7 +3448,7 @@ const schema223 = {
   ]
 };
 
-function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate656(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3474,14 +3474,14 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate278.errors;
+          vErrors = validate275.errors;
         }
         else {
-          for (const e of validate278.errors) keep(vErrors, e);
+          for (const e of validate275.errors) keep(vErrors, e);
         }
-        errors += validate278.errors.length;
+        errors += validate275.errors.length;
       }
     }
   }
@@ -3495,12 +3495,12 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate659.errors = vErrors;
+  validate656.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightResult = budgeted(validate662);
-const schema224 = {
+export const validateAvmGetBlockByHeightResult = budgeted(validate659);
+const schema223 = {
   "type": "object",
   "required": [
     "block",
@@ -3574,7 +3574,7 @@ const schema224 = {
   }
 };
 
-function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -3623,14 +3623,14 @@ function validate662(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate613(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate610(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate613.errors;
+            vErrors = validate610.errors;
           }
           else {
-            for (const e of validate613.errors) keep(vErrors, e);
+            for (const e of validate610.errors) keep(vErrors, e);
           }
-          errors += validate613.errors.length;
+          errors += validate610.errors.length;
         }
       }
     }
@@ -3696,14 +3696,14 @@ function validate662(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate74(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate71(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
             if(vErrors === null){
-              vErrors = validate74.errors;
+              vErrors = validate71.errors;
             }
             else {
-              for (const e of validate74.errors) keep(vErrors, e);
+              for (const e of validate71.errors) keep(vErrors, e);
             }
-            errors += validate74.errors.length;
+            errors += validate71.errors.length;
           }
         }
       }
@@ -3725,14 +3725,14 @@ function validate662(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate76(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate73(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
             if(vErrors === null){
-              vErrors = validate76.errors;
+              vErrors = validate73.errors;
             }
             else {
-              for (const e of validate76.errors) keep(vErrors, e);
+              for (const e of validate73.errors) keep(vErrors, e);
             }
-            errors += validate76.errors.length;
+            errors += validate73.errors.length;
           }
         }
       }
@@ -3762,14 +3762,14 @@ function validate662(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate78(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate75(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate78.errors;
+            vErrors = validate75.errors;
           }
           else {
-            for (const e of validate78.errors) keep(vErrors, e);
+            for (const e of validate75.errors) keep(vErrors, e);
           }
-          errors += validate78.errors.length;
+          errors += validate75.errors.length;
         }
       }
     }
@@ -3835,27 +3835,27 @@ function validate662(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate78(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+      if(!(validate75(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors) keep(vErrors, e);
+          for (const e of validate75.errors) keep(vErrors, e);
         }
-        errors += validate78.errors.length;
+        errors += validate75.errors.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate613(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate610(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate613.errors;
+            vErrors = validate610.errors;
           }
           else {
-            for (const e of validate613.errors) keep(vErrors, e);
+            for (const e of validate610.errors) keep(vErrors, e);
           }
-          errors += validate613.errors.length;
+          errors += validate610.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -3885,14 +3885,14 @@ function validate662(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors) keep(vErrors, e);
+          for (const e of validate77.errors) keep(vErrors, e);
         }
-        errors += validate80.errors.length;
+        errors += validate77.errors.length;
       }
     }
   }
@@ -3906,17 +3906,17 @@ function validate662(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate662.errors = vErrors;
+  validate659.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightParams = budgeted(validate670);
-const schema225 = {
+export const validateAvmGetHeightParams = budgeted(validate667);
+const schema224 = {
   "type": "object",
   "properties": {}
 };
 
-function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate667(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3929,12 +3929,12 @@ function validate670(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate670.errors = vErrors;
+  validate667.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightResult = budgeted(validate671);
-const schema226 = {
+export const validateAvmGetHeightResult = budgeted(validate668);
+const schema225 = {
   "type": "object",
   "required": [
     "height"
@@ -3948,7 +3948,7 @@ const schema226 = {
   }
 };
 
-function validate671(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3975,14 +3975,14 @@ function validate671(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
   }
@@ -3996,12 +3996,12 @@ function validate671(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate671.errors = vErrors;
+  validate668.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxParams = budgeted(validate673);
-const schema227 = {
+export const validateAvmGetTxParams = budgeted(validate670);
+const schema226 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -4016,7 +4016,7 @@ const schema227 = {
   ]
 };
 
-function validate673(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4042,14 +4042,14 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate278.errors;
+          vErrors = validate275.errors;
         }
         else {
-          for (const e of validate278.errors) keep(vErrors, e);
+          for (const e of validate275.errors) keep(vErrors, e);
         }
-        errors += validate278.errors.length;
+        errors += validate275.errors.length;
       }
     }
   }
@@ -4063,12 +4063,12 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate673.errors = vErrors;
+  validate670.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxResult = budgeted(validate676);
-const schema228 = {
+export const validateAvmGetTxResult = budgeted(validate673);
+const schema227 = {
   "type": "object",
   "required": [
     "tx",
@@ -4142,7 +4142,7 @@ const schema228 = {
   }
 };
 
-function validate676(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate673(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4191,14 +4191,14 @@ function validate676(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate618(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate615(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate618.errors;
+            vErrors = validate615.errors;
           }
           else {
-            for (const e of validate618.errors) keep(vErrors, e);
+            for (const e of validate615.errors) keep(vErrors, e);
           }
-          errors += validate618.errors.length;
+          errors += validate615.errors.length;
         }
       }
     }
@@ -4264,14 +4264,14 @@ function validate676(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate74(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(!(validate71(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
             if(vErrors === null){
-              vErrors = validate74.errors;
+              vErrors = validate71.errors;
             }
             else {
-              for (const e of validate74.errors) keep(vErrors, e);
+              for (const e of validate71.errors) keep(vErrors, e);
             }
-            errors += validate74.errors.length;
+            errors += validate71.errors.length;
           }
         }
       }
@@ -4293,14 +4293,14 @@ function validate676(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate76(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(!(validate73(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
             if(vErrors === null){
-              vErrors = validate76.errors;
+              vErrors = validate73.errors;
             }
             else {
-              for (const e of validate76.errors) keep(vErrors, e);
+              for (const e of validate73.errors) keep(vErrors, e);
             }
-            errors += validate76.errors.length;
+            errors += validate73.errors.length;
           }
         }
       }
@@ -4330,14 +4330,14 @@ function validate676(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate78.errors;
+            vErrors = validate75.errors;
           }
           else {
-            for (const e of validate78.errors) keep(vErrors, e);
+            for (const e of validate75.errors) keep(vErrors, e);
           }
-          errors += validate78.errors.length;
+          errors += validate75.errors.length;
         }
       }
     }
@@ -4403,27 +4403,27 @@ function validate676(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate78(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate75(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors) keep(vErrors, e);
+          for (const e of validate75.errors) keep(vErrors, e);
         }
-        errors += validate78.errors.length;
+        errors += validate75.errors.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate618(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate615(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate618.errors;
+            vErrors = validate615.errors;
           }
           else {
-            for (const e of validate618.errors) keep(vErrors, e);
+            for (const e of validate615.errors) keep(vErrors, e);
           }
-          errors += validate618.errors.length;
+          errors += validate615.errors.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -4453,14 +4453,14 @@ function validate676(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors) keep(vErrors, e);
+          for (const e of validate77.errors) keep(vErrors, e);
         }
-        errors += validate80.errors.length;
+        errors += validate77.errors.length;
       }
     }
   }
@@ -4474,17 +4474,17 @@ function validate676(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate676.errors = vErrors;
+  validate673.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeParams = budgeted(validate684);
-const schema229 = {
+export const validateAvmGetTxFeeParams = budgeted(validate681);
+const schema228 = {
   "type": "object",
   "properties": {}
 };
 
-function validate684(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate681(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -4497,12 +4497,12 @@ function validate684(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate684.errors = vErrors;
+  validate681.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeResult = budgeted(validate685);
-const schema230 = {
+export const validateAvmGetTxFeeResult = budgeted(validate682);
+const schema229 = {
   "type": "object",
   "required": [
     "txFee",
@@ -4521,7 +4521,7 @@ const schema230 = {
   }
 };
 
-function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4558,25 +4558,25 @@ function validate685(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txFee !== undefined){
-      if(!(validate84(data.txFee, {instancePath:instancePath+"/txFee",parentData:data,parentDataProperty:"txFee",rootData}))){
+      if(!(validate81(data.txFee, {instancePath:instancePath+"/txFee",parentData:data,parentDataProperty:"txFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.createAssetTxFee !== undefined){
-      if(!(validate84(data.createAssetTxFee, {instancePath:instancePath+"/createAssetTxFee",parentData:data,parentDataProperty:"createAssetTxFee",rootData}))){
+      if(!(validate81(data.createAssetTxFee, {instancePath:instancePath+"/createAssetTxFee",parentData:data,parentDataProperty:"createAssetTxFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
   }
@@ -4590,12 +4590,12 @@ function validate685(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate685.errors = vErrors;
+  validate682.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusParams = budgeted(validate688);
-const schema231 = {
+export const validateAvmGetTxStatusParams = budgeted(validate685);
+const schema230 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -4607,7 +4607,7 @@ const schema231 = {
   ]
 };
 
-function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4643,12 +4643,12 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate688.errors = vErrors;
+  validate685.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusResult = budgeted(validate690);
-const schema232 = {
+export const validateAvmGetTxStatusResult = budgeted(validate687);
+const schema231 = {
   "type": "object",
   "required": [
     "status"
@@ -4676,7 +4676,7 @@ const schema232 = {
   }
 };
 
-function validate690(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4715,7 +4715,7 @@ function validate690(data, {instancePath="", parentData, parentDataProperty, roo
         errors++;
       }
       if(!((((data0 === "Accepted") || (data0 === "Processing")) || (data0 === "Rejected")) || (data0 === "Unknown"))){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema232.properties.status.enum},message:"must be equal to one of the allowed values"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema231.properties.status.enum},message:"must be equal to one of the allowed values"};
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -4736,12 +4736,12 @@ function validate690(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate690.errors = vErrors;
+  validate687.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsParams = budgeted(validate691);
-const schema233 = {
+export const validateAvmGetUTXOsParams = budgeted(validate688);
+const schema232 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -4879,7 +4879,7 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
   return errors === 0;
 }
 
-const schema188 = {
+const schema187 = {
   "type": "object",
   "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's `endIndex` as the next call's `startIndex` to continue.",
   "required": [
@@ -4899,7 +4899,7 @@ const schema188 = {
   }
 };
 
-function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4936,14 +4936,14 @@ function validate535(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.address !== undefined){
-      if(!(validate103(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate100(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
         if(vErrors === null){
-          vErrors = validate103.errors;
+          vErrors = validate100.errors;
         }
         else {
-          for (const e of validate103.errors) keep(vErrors, e);
+          for (const e of validate100.errors) keep(vErrors, e);
         }
-        errors += validate103.errors.length;
+        errors += validate100.errors.length;
       }
     }
     if(data.utxo !== undefined){
@@ -4968,22 +4968,22 @@ function validate535(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate535.errors = vErrors;
+  validate532.errors = vErrors;
   return errors === 0;
 }
 
-const schema38 = {
+const schema37 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
   "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
 };
-const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern5.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -5004,12 +5004,12 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate691(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5048,14 +5048,14 @@ function validate691(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate529(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate526(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate529.errors;
+              vErrors = validate526.errors;
             }
             else {
-              for (const e of validate529.errors) keep(vErrors, e);
+              for (const e of validate526.errors) keep(vErrors, e);
             }
-            errors += validate529.errors.length;
+            errors += validate526.errors.length;
           }
         }
       }
@@ -5082,14 +5082,14 @@ function validate691(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate535(data.startIndex, {instancePath:instancePath+"/startIndex",parentData:data,parentDataProperty:"startIndex",rootData}))){
+      if(!(validate532(data.startIndex, {instancePath:instancePath+"/startIndex",parentData:data,parentDataProperty:"startIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate535.errors;
+          vErrors = validate532.errors;
         }
         else {
-          for (const e of validate535.errors) keep(vErrors, e);
+          for (const e of validate532.errors) keep(vErrors, e);
         }
-        errors += validate535.errors.length;
+        errors += validate532.errors.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -5105,14 +5105,14 @@ function validate691(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors) keep(vErrors, e);
+          for (const e of validate68.errors) keep(vErrors, e);
         }
-        errors += validate71.errors.length;
+        errors += validate68.errors.length;
       }
     }
   }
@@ -5126,12 +5126,12 @@ function validate691(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate691.errors = vErrors;
+  validate688.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsResult = budgeted(validate696);
-const schema189 = {
+export const validateAvmGetUTXOsResult = budgeted(validate693);
+const schema188 = {
   "type": "object",
   "description": "One page of UTXOs.",
   "required": [
@@ -5194,7 +5194,7 @@ const schema189 = {
   }
 };
 
-function validate696(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate693(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -5247,14 +5247,14 @@ function validate696(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate74(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(!(validate71(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
               if(vErrors === null){
-                vErrors = validate74.errors;
+                vErrors = validate71.errors;
               }
               else {
-                for (const e of validate74.errors) keep(vErrors, e);
+                for (const e of validate71.errors) keep(vErrors, e);
               }
-              errors += validate74.errors.length;
+              errors += validate71.errors.length;
             }
           }
         }
@@ -5292,14 +5292,14 @@ function validate696(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate76(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+            if(!(validate73(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
               if(vErrors === null){
-                vErrors = validate76.errors;
+                vErrors = validate73.errors;
               }
               else {
-                for (const e of validate76.errors) keep(vErrors, e);
+                for (const e of validate73.errors) keep(vErrors, e);
               }
-              errors += validate76.errors.length;
+              errors += validate73.errors.length;
             }
           }
         }
@@ -5393,14 +5393,14 @@ function validate696(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate84(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
+      if(!(validate81(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors) keep(vErrors, e);
+          for (const e of validate81.errors) keep(vErrors, e);
         }
-        errors += validate84.errors.length;
+        errors += validate81.errors.length;
       }
     }
     if(data.utxos !== undefined){
@@ -5408,14 +5408,14 @@ function validate696(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate78(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
+          if(!(validate75(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
             if(vErrors === null){
-              vErrors = validate78.errors;
+              vErrors = validate75.errors;
             }
             else {
-              for (const e of validate78.errors) keep(vErrors, e);
+              for (const e of validate75.errors) keep(vErrors, e);
             }
-            errors += validate78.errors.length;
+            errors += validate75.errors.length;
           }
         }
       }
@@ -5431,25 +5431,25 @@ function validate696(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate535(data.endIndex, {instancePath:instancePath+"/endIndex",parentData:data,parentDataProperty:"endIndex",rootData}))){
+      if(!(validate532(data.endIndex, {instancePath:instancePath+"/endIndex",parentData:data,parentDataProperty:"endIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate535.errors;
+          vErrors = validate532.errors;
         }
         else {
-          for (const e of validate535.errors) keep(vErrors, e);
+          for (const e of validate532.errors) keep(vErrors, e);
         }
-        errors += validate535.errors.length;
+        errors += validate532.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors) keep(vErrors, e);
+          for (const e of validate77.errors) keep(vErrors, e);
         }
-        errors += validate80.errors.length;
+        errors += validate77.errors.length;
       }
     }
   }
@@ -5463,12 +5463,12 @@ function validate696(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate696.errors = vErrors;
+  validate693.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxParams = budgeted(validate703);
-const schema235 = {
+export const validateAvmIssueTxParams = budgeted(validate700);
+const schema234 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -5483,7 +5483,7 @@ const schema235 = {
   ]
 };
 
-function validate703(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate700(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5498,25 +5498,25 @@ function validate703(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.tx !== undefined){
-      if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors) keep(vErrors, e);
+          for (const e of validate75.errors) keep(vErrors, e);
         }
-        errors += validate78.errors.length;
+        errors += validate75.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors) keep(vErrors, e);
+          for (const e of validate68.errors) keep(vErrors, e);
         }
-        errors += validate71.errors.length;
+        errors += validate68.errors.length;
       }
     }
   }
@@ -5530,12 +5530,12 @@ function validate703(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate703.errors = vErrors;
+  validate700.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxResult = budgeted(validate706);
-const schema236 = {
+export const validateAvmIssueTxResult = budgeted(validate703);
+const schema235 = {
   "type": "object",
   "required": [
     "txID"
@@ -5549,7 +5549,7 @@ const schema236 = {
   }
 };
 
-function validate706(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate703(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5597,7 +5597,7 @@ function validate706(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate706.errors = vErrors;
+  validate703.errors = vErrors;
   return errors === 0;
 }
 const txIDsKey = writeString("txIDs") + ':';

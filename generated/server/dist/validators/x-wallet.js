@@ -3,8 +3,8 @@ import { formats } from '../runtime/formats.js';
 import { budget, budgeted, keep, TOO_MANY } from '../runtime/ajv.js';
 import { writeString, writeScalar } from '../runtime/encode.js';
 
-export const validateWalletIssueTxParams = budgeted(validate708);
-const schema237 = {
+export const validateWalletIssueTxParams = budgeted(validate705);
+const schema236 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -18,18 +18,18 @@ const schema237 = {
     "tx"
   ]
 };
-const schema40 = {
+const schema39 = {
   "type": "string",
   "pattern": "^0x([0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+const pattern6 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -50,22 +50,22 @@ function validate78(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate78.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 }
 
-const schema38 = {
+const schema37 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
   "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
 };
-const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern5.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -86,12 +86,12 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate705(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -106,25 +106,25 @@ function validate708(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.tx !== undefined){
-      if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors) keep(vErrors, e);
+          for (const e of validate75.errors) keep(vErrors, e);
         }
-        errors += validate78.errors.length;
+        errors += validate75.errors.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors) keep(vErrors, e);
+          for (const e of validate68.errors) keep(vErrors, e);
         }
-        errors += validate71.errors.length;
+        errors += validate68.errors.length;
       }
     }
   }
@@ -138,12 +138,12 @@ function validate708(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate708.errors = vErrors;
+  validate705.errors = vErrors;
   return errors === 0;
 }
 
-export const validateWalletIssueTxResult = budgeted(validate711);
-const schema238 = {
+export const validateWalletIssueTxResult = budgeted(validate708);
+const schema237 = {
   "type": "object",
   "required": [
     "txID"
@@ -205,7 +205,7 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 
-function validate711(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -253,7 +253,7 @@ function validate711(data, {instancePath="", parentData, parentDataProperty, roo
     }
     errors++;
   }
-  validate711.errors = vErrors;
+  validate708.errors = vErrors;
   return errors === 0;
 }
 const txIDKey = writeString("txID") + ':';

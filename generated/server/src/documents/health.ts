@@ -64,7 +64,7 @@ export const healthDocument: OpenrpcDocument = {
                       "percentConnected": 1
                     }
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 24917
                 },
                 "P": {
@@ -72,7 +72,7 @@ export const healthDocument: OpenrpcDocument = {
                     "engine": {
                       "consensus": {
                         "lastAcceptedHeight": 0,
-                        "lastAcceptedID": "2m6aMgMBXoTRdaRSbSk1HNnrbyHvupSoyLAr8u6aDmfBvFm1Fd",
+                        "lastAcceptedID": "2EMQkbjh1YYPsgsMtjWveeQcKvtttNKwVhuR1kcjhBmrRgPcpk",
                         "longestProcessingBlock": "0s",
                         "processingBlocks": 0
                       },
@@ -82,7 +82,7 @@ export const healthDocument: OpenrpcDocument = {
                       "percentConnected": 1
                     }
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 9042
                 },
                 "X": {
@@ -90,7 +90,7 @@ export const healthDocument: OpenrpcDocument = {
                     "engine": {
                       "consensus": {
                         "lastAcceptedHeight": 0,
-                        "lastAcceptedID": "Tn2FV7QGGqWRyYMpdHuY4fnGhn7jhqh5f4pUB4oDBXvgYvq7k",
+                        "lastAcceptedID": "2TTwh2c6RoM4GvJGxJRTLVGo46WktR4BHEGMtiPxWiSeyJ62ER",
                         "longestProcessingBlock": "0s",
                         "processingBlocks": 0
                       },
@@ -100,28 +100,28 @@ export const healthDocument: OpenrpcDocument = {
                       "percentConnected": 1
                     }
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 19500
                 },
                 "bls": {
                   "message": "node has the correct BLS key",
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 2333
                 },
                 "bootstrapped": {
                   "message": [],
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 4167
                 },
                 "database": {
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 1625
                 },
                 "diskspace": {
                   "message": {
                     "availableDiskBytes": 227332591616
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 3042
                 },
                 "network": {
@@ -131,7 +131,7 @@ export const healthDocument: OpenrpcDocument = {
                     "timeSinceLastMsgReceived": "118.2ms",
                     "timeSinceLastMsgSent": "118.2ms"
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 2958
                 },
                 "router": {
@@ -139,7 +139,7 @@ export const healthDocument: OpenrpcDocument = {
                     "longestRunningRequest": "0s",
                     "outstandingRequests": 0
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 2542
                 }
               },
@@ -164,23 +164,23 @@ export const healthDocument: OpenrpcDocument = {
               "checks": {
                 "bls": {
                   "message": "node has the correct BLS key",
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 2333
                 },
                 "bootstrapped": {
                   "message": [],
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 4167
                 },
                 "database": {
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 1625
                 },
                 "diskspace": {
                   "message": {
                     "availableDiskBytes": 227332591616
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 3042
                 },
                 "network": {
@@ -190,7 +190,7 @@ export const healthDocument: OpenrpcDocument = {
                     "timeSinceLastMsgReceived": "118.2ms",
                     "timeSinceLastMsgSent": "118.2ms"
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 2958
                 },
                 "router": {
@@ -198,7 +198,7 @@ export const healthDocument: OpenrpcDocument = {
                     "longestRunningRequest": "0s",
                     "outstandingRequests": 0
                   },
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 2542
                 }
               },
@@ -253,7 +253,7 @@ export const healthDocument: OpenrpcDocument = {
               "checks": {
                 "bootstrapped": {
                   "message": [],
-                  "timestamp": "2026-11-24T04:10:02.118235977Z",
+                  "timestamp": "2024-07-15T04:00:00Z",
                   "duration": 4167
                 }
               },

@@ -112,6 +112,10 @@ export const xChainDocument: OpenrpcDocument = {
         },
         {
           "code": -32000,
+          "message": "couldn't parse argument 'address' to address: couldn't parse address \"\": no separator found in address"
+        },
+        {
+          "code": -32000,
           "message": "specified `assetID` is invalid: asset '' not found"
         }
       ],

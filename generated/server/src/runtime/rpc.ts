@@ -44,6 +44,14 @@ export class RawJson<T = unknown> {
   static write<T>(value: T): RawJson<T> {
     return new RawJson<T>(goStringify(value));
   }
+
+  /**
+   * JSON the handler wrote itself, answered as it is: for what JSON.stringify cannot write, such as 64-bit integers
+   * as bare numbers (Go's uint64). The text must be one valid, compact JSON value in Go's encoding.
+   */
+  static verbatim<T>(json: string): RawJson<T> {
+    return new RawJson<T>(json);
+  }
 }
 
 export function rawJson<T>(value: T): RawJson<T> {

@@ -5,13 +5,13 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateDevSnapshotParams: ValidateFunction = budgeted(validate82);
-const schema44 = {
+export const validateDevSnapshotParams: ValidateFunction = budgeted(validate79);
+const schema43 = {
   "type": "object",
   "properties": {}
 };
 
-function validate82(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate79(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -24,12 +24,12 @@ function validate82(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate82.errors = vErrors;
+  validate79.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSnapshotResult: ValidateFunction = budgeted(validate83);
-const schema45 = {
+export const validateDevSnapshotResult: ValidateFunction = budgeted(validate80);
+const schema44 = {
   "type": "object",
   "required": [
     "snapshotID"
@@ -42,18 +42,18 @@ const schema45 = {
     }
   }
 };
-const schema46 = {
+const schema45 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
 };
-const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate84(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern10.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -74,12 +74,12 @@ function validate84(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate84.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate83(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate80(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -106,14 +106,14 @@ function validate83(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.snapshotID !== undefined){
-      if(!(validate84(data.snapshotID, {instancePath:instancePath+"/snapshotID",parentData:data,parentDataProperty:"snapshotID",rootData}))){
+      if(!(validate81(data.snapshotID, {instancePath:instancePath+"/snapshotID",parentData:data,parentDataProperty:"snapshotID",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
   }
@@ -127,12 +127,12 @@ function validate83(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevRevertParams: ValidateFunction = budgeted(validate86);
-const schema47 = {
+export const validateDevRevertParams: ValidateFunction = budgeted(validate83);
+const schema46 = {
   "type": "object",
   "properties": {
     "snapshotID": {
@@ -254,7 +254,7 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate86(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate83(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -290,11 +290,11 @@ function validate86(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate86.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevRevertResult: ValidateFunction = budgeted(validate88);
+export const validateDevRevertResult: ValidateFunction = budgeted(validate85);
 const schema9 = {
   "type": "object",
   "description": "An empty object: the node answers `{}` when a call has no data to return.",
@@ -302,7 +302,7 @@ const schema9 = {
   "properties": {}
 };
 
-function validate88(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate85(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -327,12 +327,12 @@ function validate88(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate88.errors = vErrors;
+  validate85.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetTimeParams: ValidateFunction = budgeted(validate89);
-const schema49 = {
+export const validateDevSetTimeParams: ValidateFunction = budgeted(validate86);
+const schema48 = {
   "type": "object",
   "properties": {
     "timestamp": {
@@ -347,7 +347,7 @@ const schema49 = {
   ]
 };
 
-function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate86(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -395,12 +395,12 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate86.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetTimeResult: ValidateFunction = budgeted(validate91);
-const schema50 = {
+export const validateDevSetTimeResult: ValidateFunction = budgeted(validate88);
+const schema49 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -413,18 +413,18 @@ const schema50 = {
     }
   }
 };
-const schema51 = {
+const schema50 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
 };
-const formats6 = formats["date-time"]!;
+const formats4 = formats["date-time"]!;
 
-function validate92(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!(formats6.validate(data))){
+    if(!(formats4.validate(data))){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -445,12 +445,12 @@ function validate92(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate92.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate91(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate88(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -477,14 +477,14 @@ function validate91(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -498,12 +498,12 @@ function validate91(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate91.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevIncreaseTimeParams: ValidateFunction = budgeted(validate94);
-const schema52 = {
+export const validateDevIncreaseTimeParams: ValidateFunction = budgeted(validate91);
+const schema51 = {
   "type": "object",
   "properties": {
     "seconds": {
@@ -518,7 +518,7 @@ const schema52 = {
   ]
 };
 
-function validate94(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate91(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -566,12 +566,12 @@ function validate94(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate94.errors = vErrors;
+  validate91.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevIncreaseTimeResult: ValidateFunction = budgeted(validate96);
-const schema53 = {
+export const validateDevIncreaseTimeResult: ValidateFunction = budgeted(validate93);
+const schema52 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -585,7 +585,7 @@ const schema53 = {
   }
 };
 
-function validate96(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate93(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -612,14 +612,14 @@ function validate96(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -633,12 +633,12 @@ function validate96(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate96.errors = vErrors;
+  validate93.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevMineParams: ValidateFunction = budgeted(validate98);
-const schema54 = {
+export const validateDevMineParams: ValidateFunction = budgeted(validate95);
+const schema53 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -664,9 +664,9 @@ const schema54 = {
   ]
 };
 const func2 = ucs2length;
-const pattern11 = new RegExp("^[1-9][0-9]{0,3}$", "u");
+const pattern10 = new RegExp("^[1-9][0-9]{0,3}$", "u");
 
-function validate98(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate95(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -711,7 +711,7 @@ function validate98(data: any, {instancePath="", parentData, parentDataProperty,
       let valid1 = false;
       const _errs5 = errors;
       if(typeof data1 === "string"){
-        if(!pattern11.test(data1)){
+        if(!pattern10.test(data1)){
           const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,3}$"},message:"must match pattern \""+"^[1-9][0-9]{0,3}$"+"\""};
           if(vErrors === null){
             vErrors = [err3];
@@ -806,12 +806,12 @@ function validate98(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate98.errors = vErrors;
+  validate95.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevMineResult: ValidateFunction = budgeted(validate99);
-const schema55 = {
+export const validateDevMineResult: ValidateFunction = budgeted(validate96);
+const schema54 = {
   "type": "object",
   "required": [
     "blockIDs",
@@ -881,7 +881,7 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate99(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate96(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -945,14 +945,14 @@ function validate99(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.height !== undefined){
-      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
   }
@@ -966,12 +966,12 @@ function validate99(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate99.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevFundParams: ValidateFunction = budgeted(validate102);
-const schema56 = {
+export const validateDevFundParams: ValidateFunction = budgeted(validate99);
+const schema55 = {
   "type": "object",
   "properties": {
     "address": {
@@ -993,20 +993,20 @@ const schema56 = {
     "amount"
   ]
 };
-const schema57 = {
+const schema56 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
   "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
 };
-const formats8 = formats["avax-address"]!;
-const pattern12 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
+const formats6 = formats["avax-address"]!;
+const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate103(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate100(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern12.test(data)){
+    if(!pattern11.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -1016,7 +1016,7 @@ function validate103(data: any, {instancePath="", parentData, parentDataProperty
       }
       errors++;
     }
-    if(!(formats8.validate(data))){
+    if(!(formats6.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-address"},message:"must match format \""+"avax-address"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -1037,12 +1037,12 @@ function validate103(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate103.errors = vErrors;
+  validate100.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate102(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate99(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1067,14 +1067,14 @@ function validate102(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate103(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate100(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
         if(vErrors === null){
-          vErrors = validate103.errors;
+          vErrors = validate100.errors;
         }
         else {
-          for (const e of validate103.errors!) keep(vErrors, e);
+          for (const e of validate100.errors!) keep(vErrors, e);
         }
-        errors += validate103.errors!.length;
+        errors += validate100.errors!.length;
       }
     }
     if(data.amount !== undefined){
@@ -1135,12 +1135,12 @@ function validate102(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate102.errors = vErrors;
+  validate99.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevFundResult: ValidateFunction = budgeted(validate107);
-const schema58 = {
+export const validateDevFundResult: ValidateFunction = budgeted(validate104);
+const schema57 = {
   "type": "object",
   "required": [
     "utxoID",
@@ -1158,7 +1158,7 @@ const schema58 = {
     }
   }
 };
-const schema59 = {
+const schema58 = {
   "type": "object",
   "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
   "required": [
@@ -1177,13 +1177,13 @@ const schema59 = {
     }
   }
 };
-const schema60 = {
+const schema59 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate110(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1208,12 +1208,12 @@ function validate110(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate110.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate108(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate105(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1261,14 +1261,14 @@ function validate108(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
   }
@@ -1282,12 +1282,12 @@ function validate108(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate108.errors = vErrors;
+  validate105.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate104(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1324,25 +1324,25 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.utxoID !== undefined){
-      if(!(validate108(data.utxoID, {instancePath:instancePath+"/utxoID",parentData:data,parentDataProperty:"utxoID",rootData}))){
+      if(!(validate105(data.utxoID, {instancePath:instancePath+"/utxoID",parentData:data,parentDataProperty:"utxoID",rootData}))){
         if(vErrors === null){
-          vErrors = validate108.errors;
+          vErrors = validate105.errors;
         }
         else {
-          for (const e of validate108.errors!) keep(vErrors, e);
+          for (const e of validate105.errors!) keep(vErrors, e);
         }
-        errors += validate108.errors!.length;
+        errors += validate105.errors!.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
   }
@@ -1356,12 +1356,12 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate107.errors = vErrors;
+  validate104.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetFeeStateParams: ValidateFunction = budgeted(validate114);
-const schema61 = {
+export const validateDevSetFeeStateParams: ValidateFunction = budgeted(validate111);
+const schema60 = {
   "type": "object",
   "properties": {
     "capacity": {
@@ -1376,7 +1376,7 @@ const schema61 = {
   }
 };
 
-function validate114(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate111(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1424,12 +1424,12 @@ function validate114(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate114.errors = vErrors;
+  validate111.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetFeeStateResult: ValidateFunction = budgeted(validate118);
-const schema62 = {
+export const validateDevSetFeeStateResult: ValidateFunction = budgeted(validate115);
+const schema61 = {
   "type": "object",
   "required": [
     "capacity",
@@ -1463,7 +1463,7 @@ const schema62 = {
   }
 };
 
-function validate118(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate115(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1530,58 +1530,58 @@ function validate118(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate110(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
+      if(!(validate107(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate110(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
+      if(!(validate107(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate110(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
+      if(!(validate107(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.validatorExcess !== undefined){
-      if(!(validate110(data.validatorExcess, {instancePath:instancePath+"/validatorExcess",parentData:data,parentDataProperty:"validatorExcess",rootData}))){
+      if(!(validate107(data.validatorExcess, {instancePath:instancePath+"/validatorExcess",parentData:data,parentDataProperty:"validatorExcess",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.validatorPrice !== undefined){
-      if(!(validate110(data.validatorPrice, {instancePath:instancePath+"/validatorPrice",parentData:data,parentDataProperty:"validatorPrice",rootData}))){
+      if(!(validate107(data.validatorPrice, {instancePath:instancePath+"/validatorPrice",parentData:data,parentDataProperty:"validatorPrice",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
   }
@@ -1595,17 +1595,17 @@ function validate118(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate118.errors = vErrors;
+  validate115.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevResetParams: ValidateFunction = budgeted(validate124);
-const schema63 = {
+export const validateDevResetParams: ValidateFunction = budgeted(validate121);
+const schema62 = {
   "type": "object",
   "properties": {}
 };
 
-function validate124(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate121(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1618,13 +1618,13 @@ function validate124(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate124.errors = vErrors;
+  validate121.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevResetResult: ValidateFunction = budgeted(validate125);
+export const validateDevResetResult: ValidateFunction = budgeted(validate122);
 
-function validate125(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate122(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1649,12 +1649,12 @@ function validate125(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate125.errors = vErrors;
+  validate122.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetAutomineParams: ValidateFunction = budgeted(validate126);
-const schema65 = {
+export const validateDevSetAutomineParams: ValidateFunction = budgeted(validate123);
+const schema64 = {
   "type": "object",
   "properties": {
     "enabled": {
@@ -1666,7 +1666,7 @@ const schema65 = {
   ]
 };
 
-function validate126(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate123(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1703,13 +1703,13 @@ function validate126(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate126.errors = vErrors;
+  validate123.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetAutomineResult: ValidateFunction = budgeted(validate127);
+export const validateDevSetAutomineResult: ValidateFunction = budgeted(validate124);
 
-function validate127(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate124(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1734,12 +1734,12 @@ function validate127(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate127.errors = vErrors;
+  validate124.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetIntervalMiningParams: ValidateFunction = budgeted(validate128);
-const schema67 = {
+export const validateDevSetIntervalMiningParams: ValidateFunction = budgeted(validate125);
+const schema66 = {
   "type": "object",
   "properties": {
     "interval": {
@@ -1861,7 +1861,7 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate128(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate125(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1897,13 +1897,13 @@ function validate128(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate128.errors = vErrors;
+  validate125.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevSetIntervalMiningResult: ValidateFunction = budgeted(validate130);
+export const validateDevSetIntervalMiningResult: ValidateFunction = budgeted(validate127);
 
-function validate130(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate127(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1928,17 +1928,17 @@ function validate130(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate130.errors = vErrors;
+  validate127.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevListAccountsParams: ValidateFunction = budgeted(validate131);
-const schema69 = {
+export const validateDevListAccountsParams: ValidateFunction = budgeted(validate128);
+const schema68 = {
   "type": "object",
   "properties": {}
 };
 
-function validate131(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate128(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1951,12 +1951,12 @@ function validate131(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate131.errors = vErrors;
+  validate128.errors = vErrors;
   return errors === 0;
 }
 
-export const validateDevListAccountsResult: ValidateFunction = budgeted(validate132);
-const schema70 = {
+export const validateDevListAccountsResult: ValidateFunction = budgeted(validate129);
+const schema69 = {
   "type": "object",
   "required": [
     "accounts"
@@ -2000,10 +2000,10 @@ const schema70 = {
     }
   }
 };
-const pattern13 = new RegExp("^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$", "u");
-const pattern14 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
+const pattern12 = new RegExp("^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$", "u");
+const pattern13 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
 
-function validate132(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate129(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2091,7 +2091,7 @@ function validate132(data: any, {instancePath="", parentData, parentDataProperty
             if(data1.privateKey !== undefined){
               let data2 = data1.privateKey;
               if(typeof data2 === "string"){
-                if(!pattern13.test(data2)){
+                if(!pattern12.test(data2)){
                   const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0+"/privateKey",schemaPath:"#/properties/accounts/items/properties/privateKey/pattern",keyword:"pattern",params:{pattern: "^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$"},message:"must match pattern \""+"^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$"+"\""};
                   if(vErrors === null){
                     vErrors = [err7];
@@ -2114,31 +2114,31 @@ function validate132(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.xAddress !== undefined){
-              if(!(validate103(data1.xAddress, {instancePath:instancePath+"/accounts/" + i0+"/xAddress",parentData:data1,parentDataProperty:"xAddress",rootData}))){
+              if(!(validate100(data1.xAddress, {instancePath:instancePath+"/accounts/" + i0+"/xAddress",parentData:data1,parentDataProperty:"xAddress",rootData}))){
                 if(vErrors === null){
-                  vErrors = validate103.errors;
+                  vErrors = validate100.errors;
                 }
                 else {
-                  for (const e of validate103.errors!) keep(vErrors, e);
+                  for (const e of validate100.errors!) keep(vErrors, e);
                 }
-                errors += validate103.errors!.length;
+                errors += validate100.errors!.length;
               }
             }
             if(data1.pAddress !== undefined){
-              if(!(validate103(data1.pAddress, {instancePath:instancePath+"/accounts/" + i0+"/pAddress",parentData:data1,parentDataProperty:"pAddress",rootData}))){
+              if(!(validate100(data1.pAddress, {instancePath:instancePath+"/accounts/" + i0+"/pAddress",parentData:data1,parentDataProperty:"pAddress",rootData}))){
                 if(vErrors === null){
-                  vErrors = validate103.errors;
+                  vErrors = validate100.errors;
                 }
                 else {
-                  for (const e of validate103.errors!) keep(vErrors, e);
+                  for (const e of validate100.errors!) keep(vErrors, e);
                 }
-                errors += validate103.errors!.length;
+                errors += validate100.errors!.length;
               }
             }
             if(data1.cAddress !== undefined){
               let data5 = data1.cAddress;
               if(typeof data5 === "string"){
-                if(!pattern14.test(data5)){
+                if(!pattern13.test(data5)){
                   const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0+"/cAddress",schemaPath:"#/properties/accounts/items/properties/cAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
                   if(vErrors === null){
                     vErrors = [err9];
@@ -2195,41 +2195,41 @@ function validate132(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate132.errors = vErrors;
+  validate129.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate82 { let errors: ValidationError[] | null; }
-declare namespace validate84 { let errors: ValidationError[] | null; }
-declare namespace validate83 { let errors: ValidationError[] | null; }
+declare namespace validate79 { let errors: ValidationError[] | null; }
+declare namespace validate81 { let errors: ValidationError[] | null; }
+declare namespace validate80 { let errors: ValidationError[] | null; }
 declare namespace validate65 { let errors: ValidationError[] | null; }
+declare namespace validate83 { let errors: ValidationError[] | null; }
+declare namespace validate85 { let errors: ValidationError[] | null; }
 declare namespace validate86 { let errors: ValidationError[] | null; }
-declare namespace validate88 { let errors: ValidationError[] | null; }
 declare namespace validate89 { let errors: ValidationError[] | null; }
-declare namespace validate92 { let errors: ValidationError[] | null; }
+declare namespace validate88 { let errors: ValidationError[] | null; }
 declare namespace validate91 { let errors: ValidationError[] | null; }
-declare namespace validate94 { let errors: ValidationError[] | null; }
-declare namespace validate96 { let errors: ValidationError[] | null; }
-declare namespace validate98 { let errors: ValidationError[] | null; }
+declare namespace validate93 { let errors: ValidationError[] | null; }
+declare namespace validate95 { let errors: ValidationError[] | null; }
 declare namespace validate30 { let errors: ValidationError[] | null; }
+declare namespace validate96 { let errors: ValidationError[] | null; }
+declare namespace validate100 { let errors: ValidationError[] | null; }
 declare namespace validate99 { let errors: ValidationError[] | null; }
-declare namespace validate103 { let errors: ValidationError[] | null; }
-declare namespace validate102 { let errors: ValidationError[] | null; }
-declare namespace validate110 { let errors: ValidationError[] | null; }
-declare namespace validate108 { let errors: ValidationError[] | null; }
 declare namespace validate107 { let errors: ValidationError[] | null; }
-declare namespace validate114 { let errors: ValidationError[] | null; }
-declare namespace validate118 { let errors: ValidationError[] | null; }
+declare namespace validate105 { let errors: ValidationError[] | null; }
+declare namespace validate104 { let errors: ValidationError[] | null; }
+declare namespace validate111 { let errors: ValidationError[] | null; }
+declare namespace validate115 { let errors: ValidationError[] | null; }
+declare namespace validate121 { let errors: ValidationError[] | null; }
+declare namespace validate122 { let errors: ValidationError[] | null; }
+declare namespace validate123 { let errors: ValidationError[] | null; }
 declare namespace validate124 { let errors: ValidationError[] | null; }
-declare namespace validate125 { let errors: ValidationError[] | null; }
-declare namespace validate126 { let errors: ValidationError[] | null; }
-declare namespace validate127 { let errors: ValidationError[] | null; }
 declare namespace validate61 { let errors: ValidationError[] | null; }
+declare namespace validate125 { let errors: ValidationError[] | null; }
+declare namespace validate127 { let errors: ValidationError[] | null; }
 declare namespace validate128 { let errors: ValidationError[] | null; }
-declare namespace validate130 { let errors: ValidationError[] | null; }
-declare namespace validate131 { let errors: ValidationError[] | null; }
-declare namespace validate132 { let errors: ValidationError[] | null; }
+declare namespace validate129 { let errors: ValidationError[] | null; }
 const snapshotIDKey = writeString("snapshotID") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

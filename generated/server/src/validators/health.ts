@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateHealthHealthParams: ValidateFunction = budgeted(validate135);
-const schema71 = {
+export const validateHealthHealthParams: ValidateFunction = budgeted(validate132);
+const schema70 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -21,14 +21,14 @@ const schema71 = {
   }
 };
 
-function validate135(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate132(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.tags !== undefined){
       let data0 = data.tags;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema71.properties.tags.type},message:"must be array,null"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema70.properties.tags.type},message:"must be array,null"};
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -64,12 +64,12 @@ function validate135(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate135.errors = vErrors;
+  validate132.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthHealthResult: ValidateFunction = budgeted(validate136);
-const schema72 = {
+export const validateHealthHealthResult: ValidateFunction = budgeted(validate133);
+const schema71 = {
   "type": "object",
   "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the same object.",
   "required": [
@@ -91,7 +91,7 @@ const schema72 = {
     }
   }
 };
-const schema73 = {
+const schema72 = {
   "type": "object",
   "description": "The last result of one health check (health.Result).",
   "required": [
@@ -125,18 +125,18 @@ const schema73 = {
     }
   }
 };
-const schema51 = {
+const schema50 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
 };
-const formats6 = formats["date-time"]!;
+const formats4 = formats["date-time"]!;
 
-function validate92(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!(formats6.validate(data))){
+    if(!(formats4.validate(data))){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -157,17 +157,17 @@ function validate92(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate92.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 }
 
-const schema60 = {
+const schema59 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate110(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -192,12 +192,12 @@ function validate110(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate110.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate137(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate134(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -246,47 +246,47 @@ function validate137(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.duration !== undefined){
-      if(!(validate110(data.duration, {instancePath:instancePath+"/duration",parentData:data,parentDataProperty:"duration",rootData}))){
+      if(!(validate107(data.duration, {instancePath:instancePath+"/duration",parentData:data,parentDataProperty:"duration",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.contiguousFailures !== undefined){
-      if(!(validate110(data.contiguousFailures, {instancePath:instancePath+"/contiguousFailures",parentData:data,parentDataProperty:"contiguousFailures",rootData}))){
+      if(!(validate107(data.contiguousFailures, {instancePath:instancePath+"/contiguousFailures",parentData:data,parentDataProperty:"contiguousFailures",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.timeOfFirstFailure !== undefined){
-      if(!(validate92(data.timeOfFirstFailure, {instancePath:instancePath+"/timeOfFirstFailure",parentData:data,parentDataProperty:"timeOfFirstFailure",rootData}))){
+      if(!(validate89(data.timeOfFirstFailure, {instancePath:instancePath+"/timeOfFirstFailure",parentData:data,parentDataProperty:"timeOfFirstFailure",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -300,12 +300,12 @@ function validate137(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate137.errors = vErrors;
+  validate134.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate136(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate133(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -345,14 +345,14 @@ function validate136(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate137(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){
+          if(!(validate134(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){
             if(vErrors === null){
-              vErrors = validate137.errors;
+              vErrors = validate134.errors;
             }
             else {
-              for (const e of validate137.errors!) keep(vErrors, e);
+              for (const e of validate134.errors!) keep(vErrors, e);
             }
-            errors += validate137.errors!.length;
+            errors += validate134.errors!.length;
           }
         }
       }
@@ -390,12 +390,166 @@ function validate136(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate136.errors = vErrors;
+  validate133.errors = vErrors;
   return errors === 0;
 }
 
-export const validateHealthReadinessParams: ValidateFunction = budgeted(validate143);
-const schema74 = {
+export const validateHealthReadinessParams: ValidateFunction = budgeted(validate140);
+const schema73 = {
+  "type": "object",
+  "properties": {
+    "tags": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "string"
+      }
+    }
+  }
+};
+
+function validate140(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.tags !== undefined){
+      let data0 = data.tags;
+      if((!(Array.isArray(data0))) && (data0 !== null)){
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema73.properties.tags.type},message:"must be array,null"};
+        if(vErrors === null){
+          vErrors = [err0];
+        }
+        else {
+          keep(vErrors, err0);
+        }
+        errors++;
+      }
+      if(Array.isArray(data0)){
+        const len0 = data0.length;
+        for(let i0=0; i0<len0; i0++){
+          if(typeof data0[i0] !== "string"){
+            const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null){
+              vErrors = [err1];
+            }
+            else {
+              keep(vErrors, err1);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate140.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateHealthReadinessResult: ValidateFunction = budgeted(validate141);
+
+function validate141(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.checks === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.healthy === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "healthy"},message:"must have required property '"+"healthy"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    for(const key0 in data){
+      if(!((key0 === "checks") || (key0 === "healthy"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        if(vErrors === null){
+          vErrors = [err2];
+        }
+        else {
+          keep(vErrors, err2);
+        }
+        errors++;
+      }
+    }
+    if(data.checks !== undefined){
+      let data0 = data.checks;
+      if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+        for(const key1 in data0){
+          if(!(validate134(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){
+            if(vErrors === null){
+              vErrors = validate134.errors;
+            }
+            else {
+              for (const e of validate134.errors!) keep(vErrors, e);
+            }
+            errors += validate134.errors!.length;
+          }
+        }
+      }
+      else {
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null){
+          vErrors = [err3];
+        }
+        else {
+          keep(vErrors, err3);
+        }
+        errors++;
+      }
+    }
+    if(data.healthy !== undefined){
+      if(typeof data.healthy !== "boolean"){
+        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/healthy",schemaPath:"#/properties/healthy/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null){
+          vErrors = [err4];
+        }
+        else {
+          keep(vErrors, err4);
+        }
+        errors++;
+      }
+    }
+  }
+  else {
+    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err5];
+    }
+    else {
+      keep(vErrors, err5);
+    }
+    errors++;
+  }
+  validate141.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateHealthLivenessParams: ValidateFunction = budgeted(validate143);
+const schema75 = {
   "type": "object",
   "properties": {
     "tags": {
@@ -417,7 +571,7 @@ function validate143(data: any, {instancePath="", parentData, parentDataProperty
     if(data.tags !== undefined){
       let data0 = data.tags;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema74.properties.tags.type},message:"must be array,null"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema75.properties.tags.type},message:"must be array,null"};
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -457,7 +611,7 @@ function validate143(data: any, {instancePath="", parentData, parentDataProperty
   return errors === 0;
 }
 
-export const validateHealthReadinessResult: ValidateFunction = budgeted(validate144);
+export const validateHealthLivenessResult: ValidateFunction = budgeted(validate144);
 
 function validate144(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
@@ -499,14 +653,14 @@ function validate144(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate137(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){
+          if(!(validate134(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){
             if(vErrors === null){
-              vErrors = validate137.errors;
+              vErrors = validate134.errors;
             }
             else {
-              for (const e of validate137.errors!) keep(vErrors, e);
+              for (const e of validate134.errors!) keep(vErrors, e);
             }
-            errors += validate137.errors!.length;
+            errors += validate134.errors!.length;
           }
         }
       }
@@ -548,170 +702,16 @@ function validate144(data: any, {instancePath="", parentData, parentDataProperty
   return errors === 0;
 }
 
-export const validateHealthLivenessParams: ValidateFunction = budgeted(validate146);
-const schema76 = {
-  "type": "object",
-  "properties": {
-    "tags": {
-      "type": [
-        "array",
-        "null"
-      ],
-      "items": {
-        "type": "string"
-      }
-    }
-  }
-};
 
-function validate146(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.tags !== undefined){
-      let data0 = data.tags;
-      if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema76.properties.tags.type},message:"must be array,null"};
-        if(vErrors === null){
-          vErrors = [err0];
-        }
-        else {
-          keep(vErrors, err0);
-        }
-        errors++;
-      }
-      if(Array.isArray(data0)){
-        const len0 = data0.length;
-        for(let i0=0; i0<len0; i0++){
-          if(typeof data0[i0] !== "string"){
-            const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null){
-              vErrors = [err1];
-            }
-            else {
-              keep(vErrors, err1);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-  }
-  else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null){
-      vErrors = [err2];
-    }
-    else {
-      keep(vErrors, err2);
-    }
-    errors++;
-  }
-  validate146.errors = vErrors;
-  return errors === 0;
-}
-
-export const validateHealthLivenessResult: ValidateFunction = budgeted(validate147);
-
-function validate147(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.checks === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-    if(data.healthy === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "healthy"},message:"must have required property '"+"healthy"+"'"};
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        keep(vErrors, err1);
-      }
-      errors++;
-    }
-    for(const key0 in data){
-      if(!((key0 === "checks") || (key0 === "healthy"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-        if(vErrors === null){
-          vErrors = [err2];
-        }
-        else {
-          keep(vErrors, err2);
-        }
-        errors++;
-      }
-    }
-    if(data.checks !== undefined){
-      let data0 = data.checks;
-      if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-        for(const key1 in data0){
-          if(!(validate137(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){
-            if(vErrors === null){
-              vErrors = validate137.errors;
-            }
-            else {
-              for (const e of validate137.errors!) keep(vErrors, e);
-            }
-            errors += validate137.errors!.length;
-          }
-        }
-      }
-      else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "object"},message:"must be object"};
-        if(vErrors === null){
-          vErrors = [err3];
-        }
-        else {
-          keep(vErrors, err3);
-        }
-        errors++;
-      }
-    }
-    if(data.healthy !== undefined){
-      if(typeof data.healthy !== "boolean"){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/healthy",schemaPath:"#/properties/healthy/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-        if(vErrors === null){
-          vErrors = [err4];
-        }
-        else {
-          keep(vErrors, err4);
-        }
-        errors++;
-      }
-    }
-  }
-  else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null){
-      vErrors = [err5];
-    }
-    else {
-      keep(vErrors, err5);
-    }
-    errors++;
-  }
-  validate147.errors = vErrors;
-  return errors === 0;
-}
-
-
-declare namespace validate135 { let errors: ValidationError[] | null; }
-declare namespace validate92 { let errors: ValidationError[] | null; }
-declare namespace validate110 { let errors: ValidationError[] | null; }
-declare namespace validate137 { let errors: ValidationError[] | null; }
-declare namespace validate136 { let errors: ValidationError[] | null; }
+declare namespace validate132 { let errors: ValidationError[] | null; }
+declare namespace validate89 { let errors: ValidationError[] | null; }
+declare namespace validate107 { let errors: ValidationError[] | null; }
+declare namespace validate134 { let errors: ValidationError[] | null; }
+declare namespace validate133 { let errors: ValidationError[] | null; }
+declare namespace validate140 { let errors: ValidationError[] | null; }
+declare namespace validate141 { let errors: ValidationError[] | null; }
 declare namespace validate143 { let errors: ValidationError[] | null; }
 declare namespace validate144 { let errors: ValidationError[] | null; }
-declare namespace validate146 { let errors: ValidationError[] | null; }
-declare namespace validate147 { let errors: ValidationError[] | null; }
 const checksKey = writeString("checks") + ':';
 const messageKey = writeString("message") + ':';
 const errorKey = writeString("error") + ':';

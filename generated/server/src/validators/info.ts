@@ -5,13 +5,13 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateInfoGetNetworkIDParams: ValidateFunction = budgeted(validate149);
-const schema78 = {
+export const validateInfoGetNetworkIDParams: ValidateFunction = budgeted(validate146);
+const schema77 = {
   "type": "object",
   "properties": {}
 };
 
-function validate149(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate146(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -24,12 +24,12 @@ function validate149(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate149.errors = vErrors;
+  validate146.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkIDResult: ValidateFunction = budgeted(validate150);
-const schema79 = {
+export const validateInfoGetNetworkIDResult: ValidateFunction = budgeted(validate147);
+const schema78 = {
   "type": "object",
   "required": [
     "networkID"
@@ -42,18 +42,18 @@ const schema79 = {
     }
   }
 };
-const schema80 = {
+const schema79 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
-const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate151(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate148(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern10.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -74,12 +74,12 @@ function validate151(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate151.errors = vErrors;
+  validate148.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate150(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate147(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -106,14 +106,14 @@ function validate150(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.networkID !== undefined){
-      if(!(validate151(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
+      if(!(validate148(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
         if(vErrors === null){
-          vErrors = validate151.errors;
+          vErrors = validate148.errors;
         }
         else {
-          for (const e of validate151.errors!) keep(vErrors, e);
+          for (const e of validate148.errors!) keep(vErrors, e);
         }
-        errors += validate151.errors!.length;
+        errors += validate148.errors!.length;
       }
     }
   }
@@ -127,17 +127,17 @@ function validate150(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate150.errors = vErrors;
+  validate147.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameParams: ValidateFunction = budgeted(validate153);
-const schema81 = {
+export const validateInfoGetNetworkNameParams: ValidateFunction = budgeted(validate150);
+const schema80 = {
   "type": "object",
   "properties": {}
 };
 
-function validate153(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate150(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -150,12 +150,12 @@ function validate153(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate153.errors = vErrors;
+  validate150.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNetworkNameResult: ValidateFunction = budgeted(validate154);
-const schema82 = {
+export const validateInfoGetNetworkNameResult: ValidateFunction = budgeted(validate151);
+const schema81 = {
   "type": "object",
   "required": [
     "networkName"
@@ -169,7 +169,7 @@ const schema82 = {
   }
 };
 
-function validate154(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate151(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -218,12 +218,12 @@ function validate154(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate154.errors = vErrors;
+  validate151.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDParams: ValidateFunction = budgeted(validate155);
-const schema83 = {
+export const validateInfoGetBlockchainIDParams: ValidateFunction = budgeted(validate152);
+const schema82 = {
   "type": "object",
   "properties": {
     "alias": {
@@ -235,7 +235,7 @@ const schema83 = {
   ]
 };
 
-function validate155(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate152(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -272,12 +272,12 @@ function validate155(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate155.errors = vErrors;
+  validate152.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetBlockchainIDResult: ValidateFunction = budgeted(validate156);
-const schema84 = {
+export const validateInfoGetBlockchainIDResult: ValidateFunction = budgeted(validate153);
+const schema83 = {
   "type": "object",
   "required": [
     "blockchainID"
@@ -339,7 +339,7 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate156(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate153(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -387,17 +387,17 @@ function validate156(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate156.errors = vErrors;
+  validate153.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDParams: ValidateFunction = budgeted(validate158);
-const schema85 = {
+export const validateInfoGetNodeIDParams: ValidateFunction = budgeted(validate155);
+const schema84 = {
   "type": "object",
   "properties": {}
 };
 
-function validate158(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate155(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -410,12 +410,12 @@ function validate158(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate158.errors = vErrors;
+  validate155.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIDResult: ValidateFunction = budgeted(validate159);
-const schema86 = {
+export const validateInfoGetNodeIDResult: ValidateFunction = budgeted(validate156);
+const schema85 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -433,20 +433,20 @@ const schema86 = {
     }
   }
 };
-const schema87 = {
+const schema86 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
 };
-const formats10 = formats["avax-node-id"]!;
-const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const formats8 = formats["avax-node-id"]!;
+const pattern15 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate160(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate157(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern16.test(data)){
+    if(!pattern15.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -456,7 +456,7 @@ function validate160(data: any, {instancePath="", parentData, parentDataProperty
       }
       errors++;
     }
-    if(!(formats10.validate(data))){
+    if(!(formats8.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-node-id"},message:"must match format \""+"avax-node-id"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -477,11 +477,11 @@ function validate160(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate160.errors = vErrors;
+  validate157.errors = vErrors;
   return errors === 0;
 }
 
-const schema88 = {
+const schema87 = {
   "type": "object",
   "description": "A node's BLS public key and the proof that it holds the secret key (signer.ProofOfPossession).",
   "required": [
@@ -500,18 +500,18 @@ const schema88 = {
     }
   }
 };
-const schema40 = {
+const schema39 = {
   "type": "string",
   "pattern": "^0x([0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+const pattern6 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
 
-function validate74(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate71(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -532,12 +532,12 @@ function validate74(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate74.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate162(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate159(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -574,25 +574,25 @@ function validate162(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate74(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+      if(!(validate71(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate71.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate71.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate71.errors!.length;
       }
     }
     if(data.proofOfPossession !== undefined){
-      if(!(validate74(data.proofOfPossession, {instancePath:instancePath+"/proofOfPossession",parentData:data,parentDataProperty:"proofOfPossession",rootData}))){
+      if(!(validate71(data.proofOfPossession, {instancePath:instancePath+"/proofOfPossession",parentData:data,parentDataProperty:"proofOfPossession",rootData}))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate71.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate71.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate71.errors!.length;
       }
     }
   }
@@ -606,12 +606,12 @@ function validate162(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate162.errors = vErrors;
+  validate159.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate159(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate156(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -648,25 +648,25 @@ function validate159(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors!) keep(vErrors, e);
+          for (const e of validate157.errors!) keep(vErrors, e);
         }
-        errors += validate160.errors!.length;
+        errors += validate157.errors!.length;
       }
     }
     if(data.nodePOP !== undefined){
-      if(!(validate162(data.nodePOP, {instancePath:instancePath+"/nodePOP",parentData:data,parentDataProperty:"nodePOP",rootData}))){
+      if(!(validate159(data.nodePOP, {instancePath:instancePath+"/nodePOP",parentData:data,parentDataProperty:"nodePOP",rootData}))){
         if(vErrors === null){
-          vErrors = validate162.errors;
+          vErrors = validate159.errors;
         }
         else {
-          for (const e of validate162.errors!) keep(vErrors, e);
+          for (const e of validate159.errors!) keep(vErrors, e);
         }
-        errors += validate162.errors!.length;
+        errors += validate159.errors!.length;
       }
     }
   }
@@ -680,17 +680,17 @@ function validate159(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate159.errors = vErrors;
+  validate156.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPParams: ValidateFunction = budgeted(validate166);
-const schema89 = {
+export const validateInfoGetNodeIPParams: ValidateFunction = budgeted(validate163);
+const schema88 = {
   "type": "object",
   "properties": {}
 };
 
-function validate166(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate163(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -703,12 +703,12 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate166.errors = vErrors;
+  validate163.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeIPResult: ValidateFunction = budgeted(validate167);
-const schema90 = {
+export const validateInfoGetNodeIPResult: ValidateFunction = budgeted(validate164);
+const schema89 = {
   "type": "object",
   "required": [
     "ip"
@@ -722,7 +722,7 @@ const schema90 = {
   }
 };
 
-function validate167(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate164(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -771,17 +771,17 @@ function validate167(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate167.errors = vErrors;
+  validate164.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionParams: ValidateFunction = budgeted(validate168);
-const schema91 = {
+export const validateInfoGetNodeVersionParams: ValidateFunction = budgeted(validate165);
+const schema90 = {
   "type": "object",
   "properties": {}
 };
 
-function validate168(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate165(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -794,12 +794,12 @@ function validate168(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate168.errors = vErrors;
+  validate165.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetNodeVersionResult: ValidateFunction = budgeted(validate169);
-const schema92 = {
+export const validateInfoGetNodeVersionResult: ValidateFunction = budgeted(validate166);
+const schema91 = {
   "type": "object",
   "required": [
     "version",
@@ -836,7 +836,7 @@ const schema92 = {
   }
 };
 
-function validate169(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate166(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -927,14 +927,14 @@ function validate169(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rpcProtocolVersion !== undefined){
-      if(!(validate151(data.rpcProtocolVersion, {instancePath:instancePath+"/rpcProtocolVersion",parentData:data,parentDataProperty:"rpcProtocolVersion",rootData}))){
+      if(!(validate148(data.rpcProtocolVersion, {instancePath:instancePath+"/rpcProtocolVersion",parentData:data,parentDataProperty:"rpcProtocolVersion",rootData}))){
         if(vErrors === null){
-          vErrors = validate151.errors;
+          vErrors = validate148.errors;
         }
         else {
-          for (const e of validate151.errors!) keep(vErrors, e);
+          for (const e of validate148.errors!) keep(vErrors, e);
         }
-        errors += validate151.errors!.length;
+        errors += validate148.errors!.length;
       }
     }
     if(data.gitCommit !== undefined){
@@ -987,17 +987,17 @@ function validate169(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate169.errors = vErrors;
+  validate166.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsParams: ValidateFunction = budgeted(validate171);
-const schema93 = {
+export const validateInfoGetVMsParams: ValidateFunction = budgeted(validate168);
+const schema92 = {
   "type": "object",
   "properties": {}
 };
 
-function validate171(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate168(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1010,12 +1010,12 @@ function validate171(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate171.errors = vErrors;
+  validate168.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetVMsResult: ValidateFunction = budgeted(validate172);
-const schema94 = {
+export const validateInfoGetVMsResult: ValidateFunction = budgeted(validate169);
+const schema93 = {
   "type": "object",
   "required": [
     "vms",
@@ -1052,7 +1052,7 @@ const schema94 = {
   }
 };
 
-function validate172(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate169(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1215,17 +1215,17 @@ function validate172(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate172.errors = vErrors;
+  validate169.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeParams: ValidateFunction = budgeted(validate175);
-const schema95 = {
+export const validateInfoGetTxFeeParams: ValidateFunction = budgeted(validate172);
+const schema94 = {
   "type": "object",
   "properties": {}
 };
 
-function validate175(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate172(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -1238,12 +1238,12 @@ function validate175(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate175.errors = vErrors;
+  validate172.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoGetTxFeeResult: ValidateFunction = budgeted(validate176);
-const schema96 = {
+export const validateInfoGetTxFeeResult: ValidateFunction = budgeted(validate173);
+const schema95 = {
   "type": "object",
   "required": [
     "txFee",
@@ -1297,17 +1297,17 @@ const schema96 = {
   }
 };
 const func5 = Object.prototype.hasOwnProperty;
-const schema46 = {
+const schema45 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
 };
 
-function validate84(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern10.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -1328,12 +1328,12 @@ function validate84(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate84.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate176(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate173(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1428,7 +1428,7 @@ function validate176(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema96.properties, key0))){
+      if(!(func5.call(schema95.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err9];
@@ -1440,102 +1440,102 @@ function validate176(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txFee !== undefined){
-      if(!(validate84(data.txFee, {instancePath:instancePath+"/txFee",parentData:data,parentDataProperty:"txFee",rootData}))){
+      if(!(validate81(data.txFee, {instancePath:instancePath+"/txFee",parentData:data,parentDataProperty:"txFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.createAssetTxFee !== undefined){
-      if(!(validate84(data.createAssetTxFee, {instancePath:instancePath+"/createAssetTxFee",parentData:data,parentDataProperty:"createAssetTxFee",rootData}))){
+      if(!(validate81(data.createAssetTxFee, {instancePath:instancePath+"/createAssetTxFee",parentData:data,parentDataProperty:"createAssetTxFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.createSubnetTxFee !== undefined){
-      if(!(validate84(data.createSubnetTxFee, {instancePath:instancePath+"/createSubnetTxFee",parentData:data,parentDataProperty:"createSubnetTxFee",rootData}))){
+      if(!(validate81(data.createSubnetTxFee, {instancePath:instancePath+"/createSubnetTxFee",parentData:data,parentDataProperty:"createSubnetTxFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.transformSubnetTxFee !== undefined){
-      if(!(validate84(data.transformSubnetTxFee, {instancePath:instancePath+"/transformSubnetTxFee",parentData:data,parentDataProperty:"transformSubnetTxFee",rootData}))){
+      if(!(validate81(data.transformSubnetTxFee, {instancePath:instancePath+"/transformSubnetTxFee",parentData:data,parentDataProperty:"transformSubnetTxFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.createBlockchainTxFee !== undefined){
-      if(!(validate84(data.createBlockchainTxFee, {instancePath:instancePath+"/createBlockchainTxFee",parentData:data,parentDataProperty:"createBlockchainTxFee",rootData}))){
+      if(!(validate81(data.createBlockchainTxFee, {instancePath:instancePath+"/createBlockchainTxFee",parentData:data,parentDataProperty:"createBlockchainTxFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.addPrimaryNetworkValidatorFee !== undefined){
-      if(!(validate84(data.addPrimaryNetworkValidatorFee, {instancePath:instancePath+"/addPrimaryNetworkValidatorFee",parentData:data,parentDataProperty:"addPrimaryNetworkValidatorFee",rootData}))){
+      if(!(validate81(data.addPrimaryNetworkValidatorFee, {instancePath:instancePath+"/addPrimaryNetworkValidatorFee",parentData:data,parentDataProperty:"addPrimaryNetworkValidatorFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.addPrimaryNetworkDelegatorFee !== undefined){
-      if(!(validate84(data.addPrimaryNetworkDelegatorFee, {instancePath:instancePath+"/addPrimaryNetworkDelegatorFee",parentData:data,parentDataProperty:"addPrimaryNetworkDelegatorFee",rootData}))){
+      if(!(validate81(data.addPrimaryNetworkDelegatorFee, {instancePath:instancePath+"/addPrimaryNetworkDelegatorFee",parentData:data,parentDataProperty:"addPrimaryNetworkDelegatorFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.addSubnetValidatorFee !== undefined){
-      if(!(validate84(data.addSubnetValidatorFee, {instancePath:instancePath+"/addSubnetValidatorFee",parentData:data,parentDataProperty:"addSubnetValidatorFee",rootData}))){
+      if(!(validate81(data.addSubnetValidatorFee, {instancePath:instancePath+"/addSubnetValidatorFee",parentData:data,parentDataProperty:"addSubnetValidatorFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.addSubnetDelegatorFee !== undefined){
-      if(!(validate84(data.addSubnetDelegatorFee, {instancePath:instancePath+"/addSubnetDelegatorFee",parentData:data,parentDataProperty:"addSubnetDelegatorFee",rootData}))){
+      if(!(validate81(data.addSubnetDelegatorFee, {instancePath:instancePath+"/addSubnetDelegatorFee",parentData:data,parentDataProperty:"addSubnetDelegatorFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
   }
@@ -1549,12 +1549,12 @@ function validate176(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate176.errors = vErrors;
+  validate173.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedParams: ValidateFunction = budgeted(validate186);
-const schema97 = {
+export const validateInfoIsBootstrappedParams: ValidateFunction = budgeted(validate183);
+const schema96 = {
   "type": "object",
   "properties": {
     "chain": {
@@ -1566,7 +1566,7 @@ const schema97 = {
   ]
 };
 
-function validate186(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate183(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1603,12 +1603,12 @@ function validate186(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate186.errors = vErrors;
+  validate183.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoIsBootstrappedResult: ValidateFunction = budgeted(validate187);
-const schema98 = {
+export const validateInfoIsBootstrappedResult: ValidateFunction = budgeted(validate184);
+const schema97 = {
   "type": "object",
   "required": [
     "isBootstrapped"
@@ -1622,7 +1622,7 @@ const schema98 = {
   }
 };
 
-function validate187(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate184(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1671,12 +1671,12 @@ function validate187(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate187.errors = vErrors;
+  validate184.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersParams: ValidateFunction = budgeted(validate188);
-const schema99 = {
+export const validateInfoPeersParams: ValidateFunction = budgeted(validate185);
+const schema98 = {
   "type": "object",
   "properties": {
     "nodeIDs": {
@@ -1691,14 +1691,14 @@ const schema99 = {
   }
 };
 
-function validate188(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate185(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.nodeIDs !== undefined){
       let data0 = data.nodeIDs;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/nodeIDs",schemaPath:"#/properties/nodeIDs/type",keyword:"type",params:{type: schema99.properties.nodeIDs.type},message:"must be array,null"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/nodeIDs",schemaPath:"#/properties/nodeIDs/type",keyword:"type",params:{type: schema98.properties.nodeIDs.type},message:"must be array,null"};
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -1710,14 +1710,14 @@ function validate188(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate160(data0[i0], {instancePath:instancePath+"/nodeIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate157(data0[i0], {instancePath:instancePath+"/nodeIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate160.errors;
+              vErrors = validate157.errors;
             }
             else {
-              for (const e of validate160.errors!) keep(vErrors, e);
+              for (const e of validate157.errors!) keep(vErrors, e);
             }
-            errors += validate160.errors!.length;
+            errors += validate157.errors!.length;
           }
         }
       }
@@ -1733,12 +1733,12 @@ function validate188(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate188.errors = vErrors;
+  validate185.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoPeersResult: ValidateFunction = budgeted(validate190);
-const schema100 = {
+export const validateInfoPeersResult: ValidateFunction = budgeted(validate187);
+const schema99 = {
   "type": "object",
   "required": [
     "numPeers",
@@ -1759,7 +1759,7 @@ const schema100 = {
     }
   }
 };
-const schema101 = {
+const schema100 = {
   "type": "object",
   "description": "One connected peer (peer.Info plus `benched`).",
   "required": [
@@ -1863,13 +1863,13 @@ const schema101 = {
     }
   }
 };
-const schema60 = {
+const schema59 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate110(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1894,22 +1894,22 @@ function validate110(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate110.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
-const schema51 = {
+const schema50 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
 };
-const formats6 = formats["date-time"]!;
+const formats4 = formats["date-time"]!;
 
-function validate92(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!(formats6.validate(data))){
+    if(!(formats4.validate(data))){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -1930,12 +1930,12 @@ function validate92(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate92.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate192(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate189(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2060,7 +2060,7 @@ function validate192(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema101.properties, key0))){
+      if(!(func5.call(schema100.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err12];
@@ -2096,14 +2096,14 @@ function validate192(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors!) keep(vErrors, e);
+          for (const e of validate157.errors!) keep(vErrors, e);
         }
-        errors += validate160.errors!.length;
+        errors += validate157.errors!.length;
       }
     }
     if(data.version !== undefined){
@@ -2119,61 +2119,61 @@ function validate192(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.upgradeTime !== undefined){
-      if(!(validate110(data.upgradeTime, {instancePath:instancePath+"/upgradeTime",parentData:data,parentDataProperty:"upgradeTime",rootData}))){
+      if(!(validate107(data.upgradeTime, {instancePath:instancePath+"/upgradeTime",parentData:data,parentDataProperty:"upgradeTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.lastSent !== undefined){
-      if(!(validate92(data.lastSent, {instancePath:instancePath+"/lastSent",parentData:data,parentDataProperty:"lastSent",rootData}))){
+      if(!(validate89(data.lastSent, {instancePath:instancePath+"/lastSent",parentData:data,parentDataProperty:"lastSent",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.lastReceived !== undefined){
-      if(!(validate92(data.lastReceived, {instancePath:instancePath+"/lastReceived",parentData:data,parentDataProperty:"lastReceived",rootData}))){
+      if(!(validate89(data.lastReceived, {instancePath:instancePath+"/lastReceived",parentData:data,parentDataProperty:"lastReceived",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.observedUptime !== undefined){
-      if(!(validate151(data.observedUptime, {instancePath:instancePath+"/observedUptime",parentData:data,parentDataProperty:"observedUptime",rootData}))){
+      if(!(validate148(data.observedUptime, {instancePath:instancePath+"/observedUptime",parentData:data,parentDataProperty:"observedUptime",rootData}))){
         if(vErrors === null){
-          vErrors = validate151.errors;
+          vErrors = validate148.errors;
         }
         else {
-          for (const e of validate151.errors!) keep(vErrors, e);
+          for (const e of validate148.errors!) keep(vErrors, e);
         }
-        errors += validate151.errors!.length;
+        errors += validate148.errors!.length;
       }
     }
     if(data.observedSubnetUptimes !== undefined){
       let data8 = data.observedSubnetUptimes;
       if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
         for(const key1 in data8){
-          if(!(validate151(data8[key1], {instancePath:instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data8,parentDataProperty:key1,rootData}))){
+          if(!(validate148(data8[key1], {instancePath:instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data8,parentDataProperty:key1,rootData}))){
             if(vErrors === null){
-              vErrors = validate151.errors;
+              vErrors = validate148.errors;
             }
             else {
-              for (const e of validate151.errors!) keep(vErrors, e);
+              for (const e of validate148.errors!) keep(vErrors, e);
             }
-            errors += validate151.errors!.length;
+            errors += validate148.errors!.length;
           }
         }
       }
@@ -2220,14 +2220,14 @@ function validate192(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data12)){
         const len1 = data12.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate110(data12[i1], {instancePath:instancePath+"/supportedACPs/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
+          if(!(validate107(data12[i1], {instancePath:instancePath+"/supportedACPs/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
             if(vErrors === null){
-              vErrors = validate110.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate110.errors!) keep(vErrors, e);
+              for (const e of validate107.errors!) keep(vErrors, e);
             }
-            errors += validate110.errors!.length;
+            errors += validate107.errors!.length;
           }
         }
       }
@@ -2247,14 +2247,14 @@ function validate192(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data14)){
         const len2 = data14.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate110(data14[i2], {instancePath:instancePath+"/objectedACPs/" + i2,parentData:data14,parentDataProperty:i2,rootData}))){
+          if(!(validate107(data14[i2], {instancePath:instancePath+"/objectedACPs/" + i2,parentData:data14,parentDataProperty:i2,rootData}))){
             if(vErrors === null){
-              vErrors = validate110.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate110.errors!) keep(vErrors, e);
+              for (const e of validate107.errors!) keep(vErrors, e);
             }
-            errors += validate110.errors!.length;
+            errors += validate107.errors!.length;
           }
         }
       }
@@ -2308,12 +2308,12 @@ function validate192(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate192.errors = vErrors;
+  validate189.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate190(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate187(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2350,14 +2350,14 @@ function validate190(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numPeers !== undefined){
-      if(!(validate84(data.numPeers, {instancePath:instancePath+"/numPeers",parentData:data,parentDataProperty:"numPeers",rootData}))){
+      if(!(validate81(data.numPeers, {instancePath:instancePath+"/numPeers",parentData:data,parentDataProperty:"numPeers",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.peers !== undefined){
@@ -2365,14 +2365,14 @@ function validate190(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate192(data1[i0], {instancePath:instancePath+"/peers/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate189(data1[i0], {instancePath:instancePath+"/peers/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate192.errors;
+              vErrors = validate189.errors;
             }
             else {
-              for (const e of validate192.errors!) keep(vErrors, e);
+              for (const e of validate189.errors!) keep(vErrors, e);
             }
-            errors += validate192.errors!.length;
+            errors += validate189.errors!.length;
           }
         }
       }
@@ -2398,12 +2398,12 @@ function validate190(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate190.errors = vErrors;
+  validate187.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeParams: ValidateFunction = budgeted(validate203);
-const schema102 = {
+export const validateInfoUptimeParams: ValidateFunction = budgeted(validate200);
+const schema101 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -2412,7 +2412,7 @@ const schema102 = {
   }
 };
 
-function validate203(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate200(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2438,12 +2438,12 @@ function validate203(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate203.errors = vErrors;
+  validate200.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUptimeResult: ValidateFunction = budgeted(validate205);
-const schema103 = {
+export const validateInfoUptimeResult: ValidateFunction = budgeted(validate202);
+const schema102 = {
   "type": "object",
   "required": [
     "rewardingStakePercentage",
@@ -2463,9 +2463,9 @@ const schema103 = {
     }
   }
 };
-const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern16 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate205(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate202(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2504,7 +2504,7 @@ function validate205(data: any, {instancePath="", parentData, parentDataProperty
     if(data.rewardingStakePercentage !== undefined){
       let data0 = data.rewardingStakePercentage;
       if(typeof data0 === "string"){
-        if(!pattern17.test(data0)){
+        if(!pattern16.test(data0)){
           const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/rewardingStakePercentage",schemaPath:"#/properties/rewardingStakePercentage/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};
           if(vErrors === null){
             vErrors = [err3];
@@ -2529,7 +2529,7 @@ function validate205(data: any, {instancePath="", parentData, parentDataProperty
     if(data.weightedAveragePercentage !== undefined){
       let data1 = data.weightedAveragePercentage;
       if(typeof data1 === "string"){
-        if(!pattern17.test(data1)){
+        if(!pattern16.test(data1)){
           const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weightedAveragePercentage",schemaPath:"#/properties/weightedAveragePercentage/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};
           if(vErrors === null){
             vErrors = [err5];
@@ -2562,17 +2562,17 @@ function validate205(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate205.errors = vErrors;
+  validate202.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesParams: ValidateFunction = budgeted(validate206);
-const schema104 = {
+export const validateInfoUpgradesParams: ValidateFunction = budgeted(validate203);
+const schema103 = {
   "type": "object",
   "properties": {}
 };
 
-function validate206(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate203(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2585,12 +2585,12 @@ function validate206(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate206.errors = vErrors;
+  validate203.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoUpgradesResult: ValidateFunction = budgeted(validate207);
-const schema105 = {
+export const validateInfoUpgradesResult: ValidateFunction = budgeted(validate204);
+const schema104 = {
   "type": "object",
   "required": [
     "apricotPhase1Time",
@@ -2709,7 +2709,7 @@ const schema105 = {
   }
 };
 
-function validate207(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate204(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2894,7 +2894,7 @@ function validate207(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema105.properties, key0))){
+      if(!(func5.call(schema104.properties, key0))){
         const err18 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err18];
@@ -2906,124 +2906,124 @@ function validate207(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.apricotPhase1Time !== undefined){
-      if(!(validate92(data.apricotPhase1Time, {instancePath:instancePath+"/apricotPhase1Time",parentData:data,parentDataProperty:"apricotPhase1Time",rootData}))){
+      if(!(validate89(data.apricotPhase1Time, {instancePath:instancePath+"/apricotPhase1Time",parentData:data,parentDataProperty:"apricotPhase1Time",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.apricotPhase2Time !== undefined){
-      if(!(validate92(data.apricotPhase2Time, {instancePath:instancePath+"/apricotPhase2Time",parentData:data,parentDataProperty:"apricotPhase2Time",rootData}))){
+      if(!(validate89(data.apricotPhase2Time, {instancePath:instancePath+"/apricotPhase2Time",parentData:data,parentDataProperty:"apricotPhase2Time",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.apricotPhase3Time !== undefined){
-      if(!(validate92(data.apricotPhase3Time, {instancePath:instancePath+"/apricotPhase3Time",parentData:data,parentDataProperty:"apricotPhase3Time",rootData}))){
+      if(!(validate89(data.apricotPhase3Time, {instancePath:instancePath+"/apricotPhase3Time",parentData:data,parentDataProperty:"apricotPhase3Time",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.apricotPhase4Time !== undefined){
-      if(!(validate92(data.apricotPhase4Time, {instancePath:instancePath+"/apricotPhase4Time",parentData:data,parentDataProperty:"apricotPhase4Time",rootData}))){
+      if(!(validate89(data.apricotPhase4Time, {instancePath:instancePath+"/apricotPhase4Time",parentData:data,parentDataProperty:"apricotPhase4Time",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.apricotPhase4MinPChainHeight !== undefined){
-      if(!(validate110(data.apricotPhase4MinPChainHeight, {instancePath:instancePath+"/apricotPhase4MinPChainHeight",parentData:data,parentDataProperty:"apricotPhase4MinPChainHeight",rootData}))){
+      if(!(validate107(data.apricotPhase4MinPChainHeight, {instancePath:instancePath+"/apricotPhase4MinPChainHeight",parentData:data,parentDataProperty:"apricotPhase4MinPChainHeight",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.apricotPhase5Time !== undefined){
-      if(!(validate92(data.apricotPhase5Time, {instancePath:instancePath+"/apricotPhase5Time",parentData:data,parentDataProperty:"apricotPhase5Time",rootData}))){
+      if(!(validate89(data.apricotPhase5Time, {instancePath:instancePath+"/apricotPhase5Time",parentData:data,parentDataProperty:"apricotPhase5Time",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.apricotPhasePre6Time !== undefined){
-      if(!(validate92(data.apricotPhasePre6Time, {instancePath:instancePath+"/apricotPhasePre6Time",parentData:data,parentDataProperty:"apricotPhasePre6Time",rootData}))){
+      if(!(validate89(data.apricotPhasePre6Time, {instancePath:instancePath+"/apricotPhasePre6Time",parentData:data,parentDataProperty:"apricotPhasePre6Time",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.apricotPhase6Time !== undefined){
-      if(!(validate92(data.apricotPhase6Time, {instancePath:instancePath+"/apricotPhase6Time",parentData:data,parentDataProperty:"apricotPhase6Time",rootData}))){
+      if(!(validate89(data.apricotPhase6Time, {instancePath:instancePath+"/apricotPhase6Time",parentData:data,parentDataProperty:"apricotPhase6Time",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.apricotPhasePost6Time !== undefined){
-      if(!(validate92(data.apricotPhasePost6Time, {instancePath:instancePath+"/apricotPhasePost6Time",parentData:data,parentDataProperty:"apricotPhasePost6Time",rootData}))){
+      if(!(validate89(data.apricotPhasePost6Time, {instancePath:instancePath+"/apricotPhasePost6Time",parentData:data,parentDataProperty:"apricotPhasePost6Time",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.banffTime !== undefined){
-      if(!(validate92(data.banffTime, {instancePath:instancePath+"/banffTime",parentData:data,parentDataProperty:"banffTime",rootData}))){
+      if(!(validate89(data.banffTime, {instancePath:instancePath+"/banffTime",parentData:data,parentDataProperty:"banffTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.cortinaTime !== undefined){
-      if(!(validate92(data.cortinaTime, {instancePath:instancePath+"/cortinaTime",parentData:data,parentDataProperty:"cortinaTime",rootData}))){
+      if(!(validate89(data.cortinaTime, {instancePath:instancePath+"/cortinaTime",parentData:data,parentDataProperty:"cortinaTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.cortinaXChainStopVertexID !== undefined){
@@ -3038,80 +3038,80 @@ function validate207(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.durangoTime !== undefined){
-      if(!(validate92(data.durangoTime, {instancePath:instancePath+"/durangoTime",parentData:data,parentDataProperty:"durangoTime",rootData}))){
+      if(!(validate89(data.durangoTime, {instancePath:instancePath+"/durangoTime",parentData:data,parentDataProperty:"durangoTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.etnaTime !== undefined){
-      if(!(validate92(data.etnaTime, {instancePath:instancePath+"/etnaTime",parentData:data,parentDataProperty:"etnaTime",rootData}))){
+      if(!(validate89(data.etnaTime, {instancePath:instancePath+"/etnaTime",parentData:data,parentDataProperty:"etnaTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.fUpgradeTime !== undefined){
-      if(!(validate92(data.fUpgradeTime, {instancePath:instancePath+"/fUpgradeTime",parentData:data,parentDataProperty:"fUpgradeTime",rootData}))){
+      if(!(validate89(data.fUpgradeTime, {instancePath:instancePath+"/fUpgradeTime",parentData:data,parentDataProperty:"fUpgradeTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.fortunaTime !== undefined){
-      if(!(validate92(data.fortunaTime, {instancePath:instancePath+"/fortunaTime",parentData:data,parentDataProperty:"fortunaTime",rootData}))){
+      if(!(validate89(data.fortunaTime, {instancePath:instancePath+"/fortunaTime",parentData:data,parentDataProperty:"fortunaTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.graniteTime !== undefined){
-      if(!(validate92(data.graniteTime, {instancePath:instancePath+"/graniteTime",parentData:data,parentDataProperty:"graniteTime",rootData}))){
+      if(!(validate89(data.graniteTime, {instancePath:instancePath+"/graniteTime",parentData:data,parentDataProperty:"graniteTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
     if(data.graniteEpochDuration !== undefined){
-      if(!(validate110(data.graniteEpochDuration, {instancePath:instancePath+"/graniteEpochDuration",parentData:data,parentDataProperty:"graniteEpochDuration",rootData}))){
+      if(!(validate107(data.graniteEpochDuration, {instancePath:instancePath+"/graniteEpochDuration",parentData:data,parentDataProperty:"graniteEpochDuration",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.heliconTime !== undefined){
-      if(!(validate92(data.heliconTime, {instancePath:instancePath+"/heliconTime",parentData:data,parentDataProperty:"heliconTime",rootData}))){
+      if(!(validate89(data.heliconTime, {instancePath:instancePath+"/heliconTime",parentData:data,parentDataProperty:"heliconTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -3125,17 +3125,17 @@ function validate207(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate207.errors = vErrors;
+  validate204.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsParams: ValidateFunction = budgeted(validate227);
-const schema106 = {
+export const validateInfoAcpsParams: ValidateFunction = budgeted(validate224);
+const schema105 = {
   "type": "object",
   "properties": {}
 };
 
-function validate227(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate224(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3148,12 +3148,12 @@ function validate227(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate227.errors = vErrors;
+  validate224.errors = vErrors;
   return errors === 0;
 }
 
-export const validateInfoAcpsResult: ValidateFunction = budgeted(validate228);
-const schema107 = {
+export const validateInfoAcpsResult: ValidateFunction = budgeted(validate225);
+const schema106 = {
   "type": "object",
   "required": [
     "acps"
@@ -3210,7 +3210,7 @@ const schema107 = {
   }
 };
 
-function validate228(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate225(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3242,7 +3242,7 @@ function validate228(data: any, {instancePath="", parentData, parentDataProperty
         for(const key1 in data0){
           const _errs4 = errors;
           if(typeof key1 === "string"){
-            if(!pattern10.test(key1)){
+            if(!pattern9.test(key1)){
               const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps",schemaPath:"#/properties/acps/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",propertyName:key1};
               if(vErrors === null){
                 vErrors = [err2];
@@ -3331,14 +3331,14 @@ function validate228(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.supportWeight !== undefined){
-              if(!(validate84(data1.supportWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supportWeight",parentData:data1,parentDataProperty:"supportWeight",rootData}))){
+              if(!(validate81(data1.supportWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supportWeight",parentData:data1,parentDataProperty:"supportWeight",rootData}))){
                 if(vErrors === null){
-                  vErrors = validate84.errors;
+                  vErrors = validate81.errors;
                 }
                 else {
-                  for (const e of validate84.errors!) keep(vErrors, e);
+                  for (const e of validate81.errors!) keep(vErrors, e);
                 }
-                errors += validate84.errors!.length;
+                errors += validate81.errors!.length;
               }
             }
             if(data1.supporters !== undefined){
@@ -3346,14 +3346,14 @@ function validate228(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data3)){
                 const len0 = data3.length;
                 for(let i0=0; i0<len0; i0++){
-                  if(!(validate160(data3[i0], {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supporters/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+                  if(!(validate157(data3[i0], {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supporters/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
                     if(vErrors === null){
-                      vErrors = validate160.errors;
+                      vErrors = validate157.errors;
                     }
                     else {
-                      for (const e of validate160.errors!) keep(vErrors, e);
+                      for (const e of validate157.errors!) keep(vErrors, e);
                     }
-                    errors += validate160.errors!.length;
+                    errors += validate157.errors!.length;
                   }
                 }
               }
@@ -3369,14 +3369,14 @@ function validate228(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.objectWeight !== undefined){
-              if(!(validate84(data1.objectWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectWeight",parentData:data1,parentDataProperty:"objectWeight",rootData}))){
+              if(!(validate81(data1.objectWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectWeight",parentData:data1,parentDataProperty:"objectWeight",rootData}))){
                 if(vErrors === null){
-                  vErrors = validate84.errors;
+                  vErrors = validate81.errors;
                 }
                 else {
-                  for (const e of validate84.errors!) keep(vErrors, e);
+                  for (const e of validate81.errors!) keep(vErrors, e);
                 }
-                errors += validate84.errors!.length;
+                errors += validate81.errors!.length;
               }
             }
             if(data1.objectors !== undefined){
@@ -3384,14 +3384,14 @@ function validate228(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data6)){
                 const len1 = data6.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate160(data6[i1], {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectors/" + i1,parentData:data6,parentDataProperty:i1,rootData}))){
+                  if(!(validate157(data6[i1], {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectors/" + i1,parentData:data6,parentDataProperty:i1,rootData}))){
                     if(vErrors === null){
-                      vErrors = validate160.errors;
+                      vErrors = validate157.errors;
                     }
                     else {
-                      for (const e of validate160.errors!) keep(vErrors, e);
+                      for (const e of validate157.errors!) keep(vErrors, e);
                     }
-                    errors += validate160.errors!.length;
+                    errors += validate157.errors!.length;
                   }
                 }
               }
@@ -3407,14 +3407,14 @@ function validate228(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.abstainWeight !== undefined){
-              if(!(validate84(data1.abstainWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/abstainWeight",parentData:data1,parentDataProperty:"abstainWeight",rootData}))){
+              if(!(validate81(data1.abstainWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/abstainWeight",parentData:data1,parentDataProperty:"abstainWeight",rootData}))){
                 if(vErrors === null){
-                  vErrors = validate84.errors;
+                  vErrors = validate81.errors;
                 }
                 else {
-                  for (const e of validate84.errors!) keep(vErrors, e);
+                  for (const e of validate81.errors!) keep(vErrors, e);
                 }
-                errors += validate84.errors!.length;
+                errors += validate81.errors!.length;
               }
             }
           }
@@ -3452,46 +3452,46 @@ function validate228(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate228.errors = vErrors;
+  validate225.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate149 { let errors: ValidationError[] | null; }
-declare namespace validate151 { let errors: ValidationError[] | null; }
+declare namespace validate146 { let errors: ValidationError[] | null; }
+declare namespace validate148 { let errors: ValidationError[] | null; }
+declare namespace validate147 { let errors: ValidationError[] | null; }
 declare namespace validate150 { let errors: ValidationError[] | null; }
-declare namespace validate153 { let errors: ValidationError[] | null; }
-declare namespace validate154 { let errors: ValidationError[] | null; }
-declare namespace validate155 { let errors: ValidationError[] | null; }
+declare namespace validate151 { let errors: ValidationError[] | null; }
+declare namespace validate152 { let errors: ValidationError[] | null; }
 declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate156 { let errors: ValidationError[] | null; }
-declare namespace validate158 { let errors: ValidationError[] | null; }
-declare namespace validate160 { let errors: ValidationError[] | null; }
-declare namespace validate74 { let errors: ValidationError[] | null; }
-declare namespace validate162 { let errors: ValidationError[] | null; }
+declare namespace validate153 { let errors: ValidationError[] | null; }
+declare namespace validate155 { let errors: ValidationError[] | null; }
+declare namespace validate157 { let errors: ValidationError[] | null; }
+declare namespace validate71 { let errors: ValidationError[] | null; }
 declare namespace validate159 { let errors: ValidationError[] | null; }
+declare namespace validate156 { let errors: ValidationError[] | null; }
+declare namespace validate163 { let errors: ValidationError[] | null; }
+declare namespace validate164 { let errors: ValidationError[] | null; }
+declare namespace validate165 { let errors: ValidationError[] | null; }
 declare namespace validate166 { let errors: ValidationError[] | null; }
-declare namespace validate167 { let errors: ValidationError[] | null; }
 declare namespace validate168 { let errors: ValidationError[] | null; }
 declare namespace validate169 { let errors: ValidationError[] | null; }
-declare namespace validate171 { let errors: ValidationError[] | null; }
 declare namespace validate172 { let errors: ValidationError[] | null; }
-declare namespace validate175 { let errors: ValidationError[] | null; }
-declare namespace validate84 { let errors: ValidationError[] | null; }
-declare namespace validate176 { let errors: ValidationError[] | null; }
-declare namespace validate186 { let errors: ValidationError[] | null; }
+declare namespace validate81 { let errors: ValidationError[] | null; }
+declare namespace validate173 { let errors: ValidationError[] | null; }
+declare namespace validate183 { let errors: ValidationError[] | null; }
+declare namespace validate184 { let errors: ValidationError[] | null; }
+declare namespace validate185 { let errors: ValidationError[] | null; }
+declare namespace validate107 { let errors: ValidationError[] | null; }
+declare namespace validate89 { let errors: ValidationError[] | null; }
+declare namespace validate189 { let errors: ValidationError[] | null; }
 declare namespace validate187 { let errors: ValidationError[] | null; }
-declare namespace validate188 { let errors: ValidationError[] | null; }
-declare namespace validate110 { let errors: ValidationError[] | null; }
-declare namespace validate92 { let errors: ValidationError[] | null; }
-declare namespace validate192 { let errors: ValidationError[] | null; }
-declare namespace validate190 { let errors: ValidationError[] | null; }
+declare namespace validate200 { let errors: ValidationError[] | null; }
+declare namespace validate202 { let errors: ValidationError[] | null; }
 declare namespace validate203 { let errors: ValidationError[] | null; }
-declare namespace validate205 { let errors: ValidationError[] | null; }
-declare namespace validate206 { let errors: ValidationError[] | null; }
-declare namespace validate207 { let errors: ValidationError[] | null; }
-declare namespace validate227 { let errors: ValidationError[] | null; }
-declare namespace validate228 { let errors: ValidationError[] | null; }
+declare namespace validate204 { let errors: ValidationError[] | null; }
+declare namespace validate224 { let errors: ValidationError[] | null; }
+declare namespace validate225 { let errors: ValidationError[] | null; }
 const networkIDKey = writeString("networkID") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateKeystoreCreateUserParams: ValidateFunction = budgeted(validate234);
-const schema108 = {
+export const validateKeystoreCreateUserParams: ValidateFunction = budgeted(validate231);
+const schema107 = {
   "type": "object",
   "properties": {
     "username": {
@@ -21,7 +21,7 @@ const schema108 = {
     "password"
   ]
 };
-const schema109 = {
+const schema108 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -29,7 +29,7 @@ const schema109 = {
 };
 const func2 = ucs2length;
 
-function validate235(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate232(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -64,11 +64,11 @@ function validate235(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate235.errors = vErrors;
+  validate232.errors = vErrors;
   return errors === 0;
 }
 
-const schema110 = {
+const schema109 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
@@ -76,7 +76,7 @@ const schema110 = {
   "x-sensitive": true
 };
 
-function validate237(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate234(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
@@ -103,68 +103,6 @@ function validate237(data: any, {instancePath="", parentData, parentDataProperty
   }
   else {
     const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-    if(vErrors === null){
-      vErrors = [err2];
-    }
-    else {
-      keep(vErrors, err2);
-    }
-    errors++;
-  }
-  validate237.errors = vErrors;
-  return errors === 0;
-}
-
-
-function validate234(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    if(data.username === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-    if(data.password === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        keep(vErrors, err1);
-      }
-      errors++;
-    }
-    if(data.username !== undefined){
-      if(!(validate235(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
-        if(vErrors === null){
-          vErrors = validate235.errors;
-        }
-        else {
-          for (const e of validate235.errors!) keep(vErrors, e);
-        }
-        errors += validate235.errors!.length;
-      }
-    }
-    if(data.password !== undefined){
-      if(!(validate237(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
-        if(vErrors === null){
-          vErrors = validate237.errors;
-        }
-        else {
-          for (const e of validate237.errors!) keep(vErrors, e);
-        }
-        errors += validate237.errors!.length;
-      }
-    }
-  }
-  else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -177,61 +115,8 @@ function validate234(data: any, {instancePath="", parentData, parentDataProperty
   return errors === 0;
 }
 
-export const validateKeystoreCreateUserResult: ValidateFunction = budgeted(validate239);
-const schema9 = {
-  "type": "object",
-  "description": "An empty object: the node answers `{}` when a call has no data to return.",
-  "additionalProperties": false,
-  "properties": {}
-};
 
-function validate239(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
-  let vErrors: ValidationError[] | null = null;
-  let errors = 0;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        keep(vErrors, err0);
-      }
-      errors++;
-    }
-  }
-  else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null){
-      vErrors = [err1];
-    }
-    else {
-      keep(vErrors, err1);
-    }
-    errors++;
-  }
-  validate239.errors = vErrors;
-  return errors === 0;
-}
-
-export const validateKeystoreDeleteUserParams: ValidateFunction = budgeted(validate240);
-const schema112 = {
-  "type": "object",
-  "properties": {
-    "username": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystoreUsername"
-    },
-    "password": {
-      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystorePassword"
-    }
-  },
-  "required": [
-    "username",
-    "password"
-  ]
-};
-
-function validate240(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate231(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -256,25 +141,25 @@ function validate240(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate235(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+      if(!(validate232(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
         if(vErrors === null){
-          vErrors = validate235.errors;
+          vErrors = validate232.errors;
         }
         else {
-          for (const e of validate235.errors!) keep(vErrors, e);
+          for (const e of validate232.errors!) keep(vErrors, e);
         }
-        errors += validate235.errors!.length;
+        errors += validate232.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate237(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+      if(!(validate234(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
         if(vErrors === null){
-          vErrors = validate237.errors;
+          vErrors = validate234.errors;
         }
         else {
-          for (const e of validate237.errors!) keep(vErrors, e);
+          for (const e of validate234.errors!) keep(vErrors, e);
         }
-        errors += validate237.errors!.length;
+        errors += validate234.errors!.length;
       }
     }
   }
@@ -288,13 +173,19 @@ function validate240(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate240.errors = vErrors;
+  validate231.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreDeleteUserResult: ValidateFunction = budgeted(validate243);
+export const validateKeystoreCreateUserResult: ValidateFunction = budgeted(validate236);
+const schema9 = {
+  "type": "object",
+  "description": "An empty object: the node answers `{}` when a call has no data to return.",
+  "additionalProperties": false,
+  "properties": {}
+};
 
-function validate243(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate236(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -319,12 +210,121 @@ function validate243(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate243.errors = vErrors;
+  validate236.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserParams: ValidateFunction = budgeted(validate244);
-const schema114 = {
+export const validateKeystoreDeleteUserParams: ValidateFunction = budgeted(validate237);
+const schema111 = {
+  "type": "object",
+  "properties": {
+    "username": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystoreUsername"
+    },
+    "password": {
+      "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/KeystorePassword"
+    }
+  },
+  "required": [
+    "username",
+    "password"
+  ]
+};
+
+function validate237(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    if(data.username === undefined){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+    if(data.password === undefined){
+      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+      if(vErrors === null){
+        vErrors = [err1];
+      }
+      else {
+        keep(vErrors, err1);
+      }
+      errors++;
+    }
+    if(data.username !== undefined){
+      if(!(validate232(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+        if(vErrors === null){
+          vErrors = validate232.errors;
+        }
+        else {
+          for (const e of validate232.errors!) keep(vErrors, e);
+        }
+        errors += validate232.errors!.length;
+      }
+    }
+    if(data.password !== undefined){
+      if(!(validate234(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+        if(vErrors === null){
+          vErrors = validate234.errors;
+        }
+        else {
+          for (const e of validate234.errors!) keep(vErrors, e);
+        }
+        errors += validate234.errors!.length;
+      }
+    }
+  }
+  else {
+    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err2];
+    }
+    else {
+      keep(vErrors, err2);
+    }
+    errors++;
+  }
+  validate237.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateKeystoreDeleteUserResult: ValidateFunction = budgeted(validate240);
+
+function validate240(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+  let vErrors: ValidationError[] | null = null;
+  let errors = 0;
+  if(data && typeof data == "object" && !Array.isArray(data)){
+    for(const key0 in data){
+      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        keep(vErrors, err0);
+      }
+      errors++;
+    }
+  }
+  else {
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null){
+      vErrors = [err1];
+    }
+    else {
+      keep(vErrors, err1);
+    }
+    errors++;
+  }
+  validate240.errors = vErrors;
+  return errors === 0;
+}
+
+export const validateKeystoreExportUserParams: ValidateFunction = budgeted(validate241);
+const schema113 = {
   "type": "object",
   "properties": {
     "username": {
@@ -342,18 +342,18 @@ const schema114 = {
     "password"
   ]
 };
-const schema38 = {
+const schema37 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
   "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
 };
-const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate71(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate68(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern5.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -374,12 +374,12 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate244(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate241(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -404,36 +404,36 @@ function validate244(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate235(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+      if(!(validate232(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
         if(vErrors === null){
-          vErrors = validate235.errors;
+          vErrors = validate232.errors;
         }
         else {
-          for (const e of validate235.errors!) keep(vErrors, e);
+          for (const e of validate232.errors!) keep(vErrors, e);
         }
-        errors += validate235.errors!.length;
+        errors += validate232.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate237(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+      if(!(validate234(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
         if(vErrors === null){
-          vErrors = validate237.errors;
+          vErrors = validate234.errors;
         }
         else {
-          for (const e of validate237.errors!) keep(vErrors, e);
+          for (const e of validate234.errors!) keep(vErrors, e);
         }
-        errors += validate237.errors!.length;
+        errors += validate234.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors!) keep(vErrors, e);
+          for (const e of validate68.errors!) keep(vErrors, e);
         }
-        errors += validate71.errors!.length;
+        errors += validate68.errors!.length;
       }
     }
   }
@@ -447,12 +447,12 @@ function validate244(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate244.errors = vErrors;
+  validate241.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreExportUserResult: ValidateFunction = budgeted(validate248);
-const schema115 = {
+export const validateKeystoreExportUserResult: ValidateFunction = budgeted(validate245);
+const schema114 = {
   "type": "object",
   "required": [
     "user",
@@ -500,18 +500,18 @@ const schema115 = {
     }
   }
 };
-const schema40 = {
+const schema39 = {
   "type": "string",
   "pattern": "^0x([0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+const pattern6 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
 
-function validate74(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate71(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -532,24 +532,24 @@ function validate74(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate74.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
 
-const schema41 = {
+const schema40 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
   "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
 };
-const formats4 = formats["avax-hex"]!;
-const pattern8 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
+const formats2 = formats["avax-hex"]!;
+const pattern7 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
 
-function validate76(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate73(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern8.test(data)){
+    if(!pattern7.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -559,7 +559,7 @@ function validate76(data: any, {instancePath="", parentData, parentDataProperty,
       }
       errors++;
     }
-    if(!(formats4.validate(data))){
+    if(!(formats2.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -580,16 +580,16 @@ function validate76(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate76.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate78(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate75(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -610,12 +610,12 @@ function validate78(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate78.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate248(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate245(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -664,14 +664,14 @@ function validate248(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.user !== undefined){
-        if(!(validate74(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+        if(!(validate71(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
           if(vErrors === null){
-            vErrors = validate74.errors;
+            vErrors = validate71.errors;
           }
           else {
-            for (const e of validate74.errors!) keep(vErrors, e);
+            for (const e of validate71.errors!) keep(vErrors, e);
           }
-          errors += validate74.errors!.length;
+          errors += validate71.errors!.length;
         }
       }
     }
@@ -693,14 +693,14 @@ function validate248(data: any, {instancePath="", parentData, parentDataProperty
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.user !== undefined){
-        if(!(validate76(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+        if(!(validate73(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
           if(vErrors === null){
-            vErrors = validate76.errors;
+            vErrors = validate73.errors;
           }
           else {
-            for (const e of validate76.errors!) keep(vErrors, e);
+            for (const e of validate73.errors!) keep(vErrors, e);
           }
-          errors += validate76.errors!.length;
+          errors += validate73.errors!.length;
         }
       }
     }
@@ -762,14 +762,14 @@ function validate248(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.user !== undefined){
-      if(!(validate78(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+      if(!(validate75(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors!) keep(vErrors, e);
+          for (const e of validate75.errors!) keep(vErrors, e);
         }
-        errors += validate78.errors!.length;
+        errors += validate75.errors!.length;
       }
     }
     if(data.encoding !== undefined){
@@ -785,7 +785,7 @@ function validate248(data: any, {instancePath="", parentData, parentDataProperty
         errors++;
       }
       if(!(((data4 === "hex") || (data4 === "hexnc")) || (data4 === "hexc"))){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema115.properties.encoding.enum},message:"must be equal to one of the allowed values"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema114.properties.encoding.enum},message:"must be equal to one of the allowed values"};
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -806,12 +806,12 @@ function validate248(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate248.errors = vErrors;
+  validate245.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserParams: ValidateFunction = budgeted(validate252);
-const schema116 = {
+export const validateKeystoreImportUserParams: ValidateFunction = budgeted(validate249);
+const schema115 = {
   "type": "object",
   "properties": {
     "username": {
@@ -835,7 +835,7 @@ const schema116 = {
   ]
 };
 
-function validate252(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate249(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -870,47 +870,47 @@ function validate252(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate235(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+      if(!(validate232(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
         if(vErrors === null){
-          vErrors = validate235.errors;
+          vErrors = validate232.errors;
         }
         else {
-          for (const e of validate235.errors!) keep(vErrors, e);
+          for (const e of validate232.errors!) keep(vErrors, e);
         }
-        errors += validate235.errors!.length;
+        errors += validate232.errors!.length;
       }
     }
     if(data.password !== undefined){
-      if(!(validate237(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+      if(!(validate234(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
         if(vErrors === null){
-          vErrors = validate237.errors;
+          vErrors = validate234.errors;
         }
         else {
-          for (const e of validate237.errors!) keep(vErrors, e);
+          for (const e of validate234.errors!) keep(vErrors, e);
         }
-        errors += validate237.errors!.length;
+        errors += validate234.errors!.length;
       }
     }
     if(data.user !== undefined){
-      if(!(validate78(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+      if(!(validate75(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors!) keep(vErrors, e);
+          for (const e of validate75.errors!) keep(vErrors, e);
         }
-        errors += validate78.errors!.length;
+        errors += validate75.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors!) keep(vErrors, e);
+          for (const e of validate68.errors!) keep(vErrors, e);
         }
-        errors += validate71.errors!.length;
+        errors += validate68.errors!.length;
       }
     }
   }
@@ -924,13 +924,13 @@ function validate252(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate252.errors = vErrors;
+  validate249.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreImportUserResult: ValidateFunction = budgeted(validate257);
+export const validateKeystoreImportUserResult: ValidateFunction = budgeted(validate254);
 
-function validate257(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate254(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -955,17 +955,17 @@ function validate257(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate257.errors = vErrors;
+  validate254.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersParams: ValidateFunction = budgeted(validate258);
-const schema118 = {
+export const validateKeystoreListUsersParams: ValidateFunction = budgeted(validate255);
+const schema117 = {
   "type": "object",
   "properties": {}
 };
 
-function validate258(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate255(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -978,12 +978,12 @@ function validate258(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate258.errors = vErrors;
+  validate255.errors = vErrors;
   return errors === 0;
 }
 
-export const validateKeystoreListUsersResult: ValidateFunction = budgeted(validate259);
-const schema119 = {
+export const validateKeystoreListUsersResult: ValidateFunction = budgeted(validate256);
+const schema118 = {
   "type": "object",
   "required": [
     "users"
@@ -1000,7 +1000,7 @@ const schema119 = {
   }
 };
 
-function validate259(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate256(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1065,27 +1065,27 @@ function validate259(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate259.errors = vErrors;
+  validate256.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate235 { let errors: ValidationError[] | null; }
-declare namespace validate237 { let errors: ValidationError[] | null; }
+declare namespace validate232 { let errors: ValidationError[] | null; }
 declare namespace validate234 { let errors: ValidationError[] | null; }
-declare namespace validate239 { let errors: ValidationError[] | null; }
+declare namespace validate231 { let errors: ValidationError[] | null; }
+declare namespace validate236 { let errors: ValidationError[] | null; }
+declare namespace validate237 { let errors: ValidationError[] | null; }
 declare namespace validate240 { let errors: ValidationError[] | null; }
-declare namespace validate243 { let errors: ValidationError[] | null; }
+declare namespace validate68 { let errors: ValidationError[] | null; }
+declare namespace validate241 { let errors: ValidationError[] | null; }
 declare namespace validate71 { let errors: ValidationError[] | null; }
-declare namespace validate244 { let errors: ValidationError[] | null; }
-declare namespace validate74 { let errors: ValidationError[] | null; }
-declare namespace validate76 { let errors: ValidationError[] | null; }
-declare namespace validate78 { let errors: ValidationError[] | null; }
-declare namespace validate248 { let errors: ValidationError[] | null; }
-declare namespace validate252 { let errors: ValidationError[] | null; }
-declare namespace validate257 { let errors: ValidationError[] | null; }
-declare namespace validate258 { let errors: ValidationError[] | null; }
-declare namespace validate259 { let errors: ValidationError[] | null; }
+declare namespace validate73 { let errors: ValidationError[] | null; }
+declare namespace validate75 { let errors: ValidationError[] | null; }
+declare namespace validate245 { let errors: ValidationError[] | null; }
+declare namespace validate249 { let errors: ValidationError[] | null; }
+declare namespace validate254 { let errors: ValidationError[] | null; }
+declare namespace validate255 { let errors: ValidationError[] | null; }
+declare namespace validate256 { let errors: ValidationError[] | null; }
 function emptyFieldsJson(v: any): string | undefined {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);

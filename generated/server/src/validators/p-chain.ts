@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validatePlatformGetBalanceParams: ValidateFunction = budgeted(validate260);
-const schema120 = {
+export const validatePlatformGetBalanceParams: ValidateFunction = budgeted(validate257);
+const schema119 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -23,20 +23,20 @@ const schema120 = {
     "addresses"
   ]
 };
-const schema57 = {
+const schema56 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
   "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
 };
-const formats8 = formats["avax-address"]!;
-const pattern12 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
+const formats6 = formats["avax-address"]!;
+const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate103(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate100(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern12.test(data)){
+    if(!pattern11.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -46,7 +46,7 @@ function validate103(data: any, {instancePath="", parentData, parentDataProperty
       }
       errors++;
     }
-    if(!(formats8.validate(data))){
+    if(!(formats6.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-address"},message:"must match format \""+"avax-address"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -67,12 +67,12 @@ function validate103(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate103.errors = vErrors;
+  validate100.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate260(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate257(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -91,14 +91,14 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate103(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate103.errors;
+              vErrors = validate100.errors;
             }
             else {
-              for (const e of validate103.errors!) keep(vErrors, e);
+              for (const e of validate100.errors!) keep(vErrors, e);
             }
-            errors += validate103.errors!.length;
+            errors += validate100.errors!.length;
           }
         }
       }
@@ -114,14 +114,14 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.address !== undefined){
-      if(!(validate103(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate100(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
         if(vErrors === null){
-          vErrors = validate103.errors;
+          vErrors = validate100.errors;
         }
         else {
-          for (const e of validate103.errors!) keep(vErrors, e);
+          for (const e of validate100.errors!) keep(vErrors, e);
         }
-        errors += validate103.errors!.length;
+        errors += validate100.errors!.length;
       }
     }
   }
@@ -135,12 +135,12 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate260.errors = vErrors;
+  validate257.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBalanceResult: ValidateFunction = budgeted(validate263);
-const schema121 = {
+export const validatePlatformGetBalanceResult: ValidateFunction = budgeted(validate260);
+const schema120 = {
   "type": "object",
   "required": [
     "balance",
@@ -200,18 +200,18 @@ const schema121 = {
   }
 };
 const func5 = Object.prototype.hasOwnProperty;
-const schema46 = {
+const schema45 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
 };
-const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate84(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern10.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -232,11 +232,11 @@ function validate84(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate84.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
-const schema122 = {
+const schema121 = {
   "type": "object",
   "description": "Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's smallest unit as a quoted decimal string. Assets with no amount are absent, so the map may be `{}`.",
   "propertyNames": {
@@ -295,7 +295,7 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate268(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate265(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -323,14 +323,14 @@ function validate268(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     for(const key1 in data){
-      if(!(validate84(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
+      if(!(validate81(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
   }
@@ -344,11 +344,11 @@ function validate268(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate268.errors = vErrors;
+  validate265.errors = vErrors;
   return errors === 0;
 }
 
-const schema59 = {
+const schema58 = {
   "type": "object",
   "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
   "required": [
@@ -367,13 +367,13 @@ const schema59 = {
     }
   }
 };
-const schema60 = {
+const schema59 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate110(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -398,12 +398,12 @@ function validate110(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate110.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate108(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate105(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -451,14 +451,14 @@ function validate108(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
   }
@@ -472,12 +472,12 @@ function validate108(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate108.errors = vErrors;
+  validate105.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate263(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate260(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -572,7 +572,7 @@ function validate263(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema121.properties, key0))){
+      if(!(func5.call(schema120.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err9];
@@ -584,97 +584,97 @@ function validate263(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.balance !== undefined){
-      if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.unlocked !== undefined){
-      if(!(validate84(data.unlocked, {instancePath:instancePath+"/unlocked",parentData:data,parentDataProperty:"unlocked",rootData}))){
+      if(!(validate81(data.unlocked, {instancePath:instancePath+"/unlocked",parentData:data,parentDataProperty:"unlocked",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.lockedStakeable !== undefined){
-      if(!(validate84(data.lockedStakeable, {instancePath:instancePath+"/lockedStakeable",parentData:data,parentDataProperty:"lockedStakeable",rootData}))){
+      if(!(validate81(data.lockedStakeable, {instancePath:instancePath+"/lockedStakeable",parentData:data,parentDataProperty:"lockedStakeable",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.lockedNotStakeable !== undefined){
-      if(!(validate84(data.lockedNotStakeable, {instancePath:instancePath+"/lockedNotStakeable",parentData:data,parentDataProperty:"lockedNotStakeable",rootData}))){
+      if(!(validate81(data.lockedNotStakeable, {instancePath:instancePath+"/lockedNotStakeable",parentData:data,parentDataProperty:"lockedNotStakeable",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.balances !== undefined){
-      if(!(validate268(data.balances, {instancePath:instancePath+"/balances",parentData:data,parentDataProperty:"balances",rootData}))){
+      if(!(validate265(data.balances, {instancePath:instancePath+"/balances",parentData:data,parentDataProperty:"balances",rootData}))){
         if(vErrors === null){
-          vErrors = validate268.errors;
+          vErrors = validate265.errors;
         }
         else {
-          for (const e of validate268.errors!) keep(vErrors, e);
+          for (const e of validate265.errors!) keep(vErrors, e);
         }
-        errors += validate268.errors!.length;
+        errors += validate265.errors!.length;
       }
     }
     if(data.unlockeds !== undefined){
-      if(!(validate268(data.unlockeds, {instancePath:instancePath+"/unlockeds",parentData:data,parentDataProperty:"unlockeds",rootData}))){
+      if(!(validate265(data.unlockeds, {instancePath:instancePath+"/unlockeds",parentData:data,parentDataProperty:"unlockeds",rootData}))){
         if(vErrors === null){
-          vErrors = validate268.errors;
+          vErrors = validate265.errors;
         }
         else {
-          for (const e of validate268.errors!) keep(vErrors, e);
+          for (const e of validate265.errors!) keep(vErrors, e);
         }
-        errors += validate268.errors!.length;
+        errors += validate265.errors!.length;
       }
     }
     if(data.lockedStakeables !== undefined){
-      if(!(validate268(data.lockedStakeables, {instancePath:instancePath+"/lockedStakeables",parentData:data,parentDataProperty:"lockedStakeables",rootData}))){
+      if(!(validate265(data.lockedStakeables, {instancePath:instancePath+"/lockedStakeables",parentData:data,parentDataProperty:"lockedStakeables",rootData}))){
         if(vErrors === null){
-          vErrors = validate268.errors;
+          vErrors = validate265.errors;
         }
         else {
-          for (const e of validate268.errors!) keep(vErrors, e);
+          for (const e of validate265.errors!) keep(vErrors, e);
         }
-        errors += validate268.errors!.length;
+        errors += validate265.errors!.length;
       }
     }
     if(data.lockedNotStakeables !== undefined){
-      if(!(validate268(data.lockedNotStakeables, {instancePath:instancePath+"/lockedNotStakeables",parentData:data,parentDataProperty:"lockedNotStakeables",rootData}))){
+      if(!(validate265(data.lockedNotStakeables, {instancePath:instancePath+"/lockedNotStakeables",parentData:data,parentDataProperty:"lockedNotStakeables",rootData}))){
         if(vErrors === null){
-          vErrors = validate268.errors;
+          vErrors = validate265.errors;
         }
         else {
-          for (const e of validate268.errors!) keep(vErrors, e);
+          for (const e of validate265.errors!) keep(vErrors, e);
         }
-        errors += validate268.errors!.length;
+        errors += validate265.errors!.length;
       }
     }
     if(data.utxoIDs !== undefined){
       let data8 = data.utxoIDs;
       if((!(Array.isArray(data8))) && (data8 !== null)){
-        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxoIDs",schemaPath:"#/properties/utxoIDs/type",keyword:"type",params:{type: schema121.properties.utxoIDs.type},message:"must be array,null"};
+        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxoIDs",schemaPath:"#/properties/utxoIDs/type",keyword:"type",params:{type: schema120.properties.utxoIDs.type},message:"must be array,null"};
         if(vErrors === null){
           vErrors = [err10];
         }
@@ -686,14 +686,14 @@ function validate263(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data8)){
         const len0 = data8.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate108(data8[i0], {instancePath:instancePath+"/utxoIDs/" + i0,parentData:data8,parentDataProperty:i0,rootData}))){
+          if(!(validate105(data8[i0], {instancePath:instancePath+"/utxoIDs/" + i0,parentData:data8,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate108.errors;
+              vErrors = validate105.errors;
             }
             else {
-              for (const e of validate108.errors!) keep(vErrors, e);
+              for (const e of validate105.errors!) keep(vErrors, e);
             }
-            errors += validate108.errors!.length;
+            errors += validate105.errors!.length;
           }
         }
       }
@@ -709,12 +709,12 @@ function validate263(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate263.errors = vErrors;
+  validate260.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockParams: ValidateFunction = budgeted(validate276);
-const schema123 = {
+export const validatePlatformGetBlockParams: ValidateFunction = budgeted(validate273);
+const schema122 = {
   "type": "object",
   "properties": {
     "blockID": {
@@ -728,18 +728,18 @@ const schema123 = {
     "blockID"
   ]
 };
-const schema124 = {
+const schema123 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
   "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode."
 };
-const pattern20 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+const pattern19 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate278(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate275(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern20.test(data)){
+    if(!pattern19.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},message:"must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -760,12 +760,12 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate278.errors = vErrors;
+  validate275.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate276(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate273(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -791,14 +791,14 @@ function validate276(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate278.errors;
+          vErrors = validate275.errors;
         }
         else {
-          for (const e of validate278.errors!) keep(vErrors, e);
+          for (const e of validate275.errors!) keep(vErrors, e);
         }
-        errors += validate278.errors!.length;
+        errors += validate275.errors!.length;
       }
     }
   }
@@ -812,12 +812,12 @@ function validate276(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate276.errors = vErrors;
+  validate273.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockResult: ValidateFunction = budgeted(validate280);
-const schema125 = {
+export const validatePlatformGetBlockResult: ValidateFunction = budgeted(validate277);
+const schema124 = {
   "type": "object",
   "required": [
     "block",
@@ -890,7 +890,7 @@ const schema125 = {
     }
   }
 };
-const schema126 = {
+const schema125 = {
   "type": "object",
   "description": "A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks add `time`; standard blocks carry `txs`, proposal blocks carry their proposal transaction in `tx`, commit and abort blocks carry no transaction. Integers are bare JSON numbers.",
   "required": [
@@ -931,7 +931,7 @@ const schema126 = {
     }
   }
 };
-const schema127 = {
+const schema126 = {
   "type": "object",
   "description": "A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed input, and the transaction ID. The shape of `unsignedTx` depends on the transaction type, so the object stays open.",
   "required": [
@@ -960,7 +960,7 @@ const schema127 = {
     }
   }
 };
-const schema128 = {
+const schema127 = {
   "type": "object",
   "description": "The unsigned body of a P-Chain transaction. Its fields depend on the transaction type; most types start with the base fields listed here (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) and add their own, e.g. `destinationChain` and `exportedOutputs` for an export, `validator`, `stake` and `rewardsOwner` for a staking transaction. Integers are bare JSON numbers.",
   "additionalProperties": true,
@@ -1031,7 +1031,7 @@ const schema128 = {
     }
   }
 };
-const schema129 = {
+const schema128 = {
   "type": "object",
   "description": "A produced output inside a JSON-encoded transaction.",
   "additionalProperties": true,
@@ -1052,7 +1052,7 @@ const schema129 = {
   }
 };
 
-function validate290(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate287(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1104,11 +1104,11 @@ function validate290(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate290.errors = vErrors;
+  validate287.errors = vErrors;
   return errors === 0;
 }
 
-const schema130 = {
+const schema129 = {
   "type": "object",
   "description": "A consumed UTXO inside a JSON-encoded transaction.",
   "additionalProperties": true,
@@ -1137,7 +1137,7 @@ const schema130 = {
   }
 };
 
-function validate294(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate291(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1153,14 +1153,14 @@ function validate294(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.assetID !== undefined){
@@ -1211,22 +1211,22 @@ function validate294(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate294.errors = vErrors;
+  validate291.errors = vErrors;
   return errors === 0;
 }
 
-const schema40 = {
+const schema39 = {
   "type": "string",
   "pattern": "^0x([0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+const pattern6 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
 
-function validate74(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate71(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -1247,11 +1247,11 @@ function validate74(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate74.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
 
-const schema131 = {
+const schema130 = {
   "type": "object",
   "description": "An owner inside a JSON-encoded transaction: `threshold` signatures from `addresses` after `locktime` (Unix seconds). Unlike the API-level owners, the integers here are bare JSON numbers.",
   "additionalProperties": true,
@@ -1274,7 +1274,7 @@ const schema131 = {
   }
 };
 
-function validate306(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate303(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1283,14 +1283,14 @@ function validate306(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate103(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate103.errors;
+              vErrors = validate100.errors;
             }
             else {
-              for (const e of validate103.errors!) keep(vErrors, e);
+              for (const e of validate100.errors!) keep(vErrors, e);
             }
-            errors += validate103.errors!.length;
+            errors += validate100.errors!.length;
           }
         }
       }
@@ -1306,25 +1306,25 @@ function validate306(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate110(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
+      if(!(validate107(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate110(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+      if(!(validate107(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
   }
@@ -1338,24 +1338,24 @@ function validate306(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate306.errors = vErrors;
+  validate303.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate287(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate284(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.networkID !== undefined){
-      if(!(validate110(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
+      if(!(validate107(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.blockchainID !== undefined){
@@ -1374,14 +1374,14 @@ function validate287(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate290(data2[i0], {instancePath:instancePath+"/outputs/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+          if(!(validate287(data2[i0], {instancePath:instancePath+"/outputs/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate290.errors;
+              vErrors = validate287.errors;
             }
             else {
-              for (const e of validate290.errors!) keep(vErrors, e);
+              for (const e of validate287.errors!) keep(vErrors, e);
             }
-            errors += validate290.errors!.length;
+            errors += validate287.errors!.length;
           }
         }
       }
@@ -1401,14 +1401,14 @@ function validate287(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate294(data4[i1], {instancePath:instancePath+"/inputs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
+          if(!(validate291(data4[i1], {instancePath:instancePath+"/inputs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
             if(vErrors === null){
-              vErrors = validate294.errors;
+              vErrors = validate291.errors;
             }
             else {
-              for (const e of validate294.errors!) keep(vErrors, e);
+              for (const e of validate291.errors!) keep(vErrors, e);
             }
-            errors += validate294.errors!.length;
+            errors += validate291.errors!.length;
           }
         }
       }
@@ -1424,14 +1424,14 @@ function validate287(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.memo !== undefined){
-      if(!(validate74(data.memo, {instancePath:instancePath+"/memo",parentData:data,parentDataProperty:"memo",rootData}))){
+      if(!(validate71(data.memo, {instancePath:instancePath+"/memo",parentData:data,parentDataProperty:"memo",rootData}))){
         if(vErrors === null){
-          vErrors = validate74.errors;
+          vErrors = validate71.errors;
         }
         else {
-          for (const e of validate74.errors!) keep(vErrors, e);
+          for (const e of validate71.errors!) keep(vErrors, e);
         }
-        errors += validate74.errors!.length;
+        errors += validate71.errors!.length;
       }
     }
     if(data.destinationChain !== undefined){
@@ -1450,14 +1450,14 @@ function validate287(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate290(data8[i2], {instancePath:instancePath+"/exportedOutputs/" + i2,parentData:data8,parentDataProperty:i2,rootData}))){
+          if(!(validate287(data8[i2], {instancePath:instancePath+"/exportedOutputs/" + i2,parentData:data8,parentDataProperty:i2,rootData}))){
             if(vErrors === null){
-              vErrors = validate290.errors;
+              vErrors = validate287.errors;
             }
             else {
-              for (const e of validate290.errors!) keep(vErrors, e);
+              for (const e of validate287.errors!) keep(vErrors, e);
             }
-            errors += validate290.errors!.length;
+            errors += validate287.errors!.length;
           }
         }
       }
@@ -1488,14 +1488,14 @@ function validate287(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate294(data11[i3], {instancePath:instancePath+"/importedInputs/" + i3,parentData:data11,parentDataProperty:i3,rootData}))){
+          if(!(validate291(data11[i3], {instancePath:instancePath+"/importedInputs/" + i3,parentData:data11,parentDataProperty:i3,rootData}))){
             if(vErrors === null){
-              vErrors = validate294.errors;
+              vErrors = validate291.errors;
             }
             else {
-              for (const e of validate294.errors!) keep(vErrors, e);
+              for (const e of validate291.errors!) keep(vErrors, e);
             }
-            errors += validate294.errors!.length;
+            errors += validate291.errors!.length;
           }
         }
       }
@@ -1530,14 +1530,14 @@ function validate287(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data14)){
         const len4 = data14.length;
         for(let i4=0; i4<len4; i4++){
-          if(!(validate290(data14[i4], {instancePath:instancePath+"/stake/" + i4,parentData:data14,parentDataProperty:i4,rootData}))){
+          if(!(validate287(data14[i4], {instancePath:instancePath+"/stake/" + i4,parentData:data14,parentDataProperty:i4,rootData}))){
             if(vErrors === null){
-              vErrors = validate290.errors;
+              vErrors = validate287.errors;
             }
             else {
-              for (const e of validate290.errors!) keep(vErrors, e);
+              for (const e of validate287.errors!) keep(vErrors, e);
             }
-            errors += validate290.errors!.length;
+            errors += validate287.errors!.length;
           }
         }
       }
@@ -1553,14 +1553,14 @@ function validate287(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rewardsOwner !== undefined){
-      if(!(validate306(data.rewardsOwner, {instancePath:instancePath+"/rewardsOwner",parentData:data,parentDataProperty:"rewardsOwner",rootData}))){
+      if(!(validate303(data.rewardsOwner, {instancePath:instancePath+"/rewardsOwner",parentData:data,parentDataProperty:"rewardsOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate306.errors;
+          vErrors = validate303.errors;
         }
         else {
-          for (const e of validate306.errors!) keep(vErrors, e);
+          for (const e of validate303.errors!) keep(vErrors, e);
         }
-        errors += validate306.errors!.length;
+        errors += validate303.errors!.length;
       }
     }
   }
@@ -1574,11 +1574,11 @@ function validate287(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate287.errors = vErrors;
+  validate284.errors = vErrors;
   return errors === 0;
 }
 
-const schema132 = {
+const schema131 = {
   "type": "object",
   "description": "The signatures that authorize one input (or the subnet authorization) of a transaction.",
   "additionalProperties": true,
@@ -1593,7 +1593,7 @@ const schema132 = {
   }
 };
 
-function validate312(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate309(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1602,14 +1602,14 @@ function validate312(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate74(data0[i0], {instancePath:instancePath+"/signatures/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate71(data0[i0], {instancePath:instancePath+"/signatures/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate74.errors;
+              vErrors = validate71.errors;
             }
             else {
-              for (const e of validate74.errors!) keep(vErrors, e);
+              for (const e of validate71.errors!) keep(vErrors, e);
             }
-            errors += validate74.errors!.length;
+            errors += validate71.errors!.length;
           }
         }
       }
@@ -1635,12 +1635,12 @@ function validate312(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate312.errors = vErrors;
+  validate309.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate286(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate283(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1665,14 +1665,14 @@ function validate286(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate287(data.unsignedTx, {instancePath:instancePath+"/unsignedTx",parentData:data,parentDataProperty:"unsignedTx",rootData}))){
+      if(!(validate284(data.unsignedTx, {instancePath:instancePath+"/unsignedTx",parentData:data,parentDataProperty:"unsignedTx",rootData}))){
         if(vErrors === null){
-          vErrors = validate287.errors;
+          vErrors = validate284.errors;
         }
         else {
-          for (const e of validate287.errors!) keep(vErrors, e);
+          for (const e of validate284.errors!) keep(vErrors, e);
         }
-        errors += validate287.errors!.length;
+        errors += validate284.errors!.length;
       }
     }
     if(data.credentials !== undefined){
@@ -1680,14 +1680,14 @@ function validate286(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate312(data1[i0], {instancePath:instancePath+"/credentials/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate309(data1[i0], {instancePath:instancePath+"/credentials/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate312.errors;
+              vErrors = validate309.errors;
             }
             else {
-              for (const e of validate312.errors!) keep(vErrors, e);
+              for (const e of validate309.errors!) keep(vErrors, e);
             }
-            errors += validate312.errors!.length;
+            errors += validate309.errors!.length;
           }
         }
       }
@@ -1724,12 +1724,12 @@ function validate286(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate286.errors = vErrors;
+  validate283.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate281(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate278(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1765,14 +1765,14 @@ function validate281(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate110(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate107(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.id !== undefined){
@@ -1787,14 +1787,14 @@ function validate281(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.time !== undefined){
-      if(!(validate110(data.time, {instancePath:instancePath+"/time",parentData:data,parentDataProperty:"time",rootData}))){
+      if(!(validate107(data.time, {instancePath:instancePath+"/time",parentData:data,parentDataProperty:"time",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.txs !== undefined){
@@ -1802,14 +1802,14 @@ function validate281(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate286(data4[i0], {instancePath:instancePath+"/txs/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+          if(!(validate283(data4[i0], {instancePath:instancePath+"/txs/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate286.errors;
+              vErrors = validate283.errors;
             }
             else {
-              for (const e of validate286.errors!) keep(vErrors, e);
+              for (const e of validate283.errors!) keep(vErrors, e);
             }
-            errors += validate286.errors!.length;
+            errors += validate283.errors!.length;
           }
         }
       }
@@ -1825,14 +1825,14 @@ function validate281(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.tx !== undefined){
-      if(!(validate286(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate283(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate286.errors;
+          vErrors = validate283.errors;
         }
         else {
-          for (const e of validate286.errors!) keep(vErrors, e);
+          for (const e of validate283.errors!) keep(vErrors, e);
         }
-        errors += validate286.errors!.length;
+        errors += validate283.errors!.length;
       }
     }
   }
@@ -1846,24 +1846,24 @@ function validate281(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate281.errors = vErrors;
+  validate278.errors = vErrors;
   return errors === 0;
 }
 
-const schema41 = {
+const schema40 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
   "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
 };
-const formats4 = formats["avax-hex"]!;
-const pattern8 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
+const formats2 = formats["avax-hex"]!;
+const pattern7 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
 
-function validate76(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate73(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern8.test(data)){
+    if(!pattern7.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -1873,7 +1873,7 @@ function validate76(data: any, {instancePath="", parentData, parentDataProperty,
       }
       errors++;
     }
-    if(!(formats4.validate(data))){
+    if(!(formats2.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -1894,16 +1894,16 @@ function validate76(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate76.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate78(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate75(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -1924,11 +1924,11 @@ function validate78(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate78.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 }
 
-const schema43 = {
+const schema42 = {
   "type": "string",
   "enum": [
     "hex",
@@ -1939,7 +1939,7 @@ const schema43 = {
   "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
 };
 
-function validate80(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate77(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -1953,7 +1953,7 @@ function validate80(data: any, {instancePath="", parentData, parentDataProperty,
     errors++;
   }
   if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1962,12 +1962,12 @@ function validate80(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate80.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate280(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate277(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -2016,14 +2016,14 @@ function validate280(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate281(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate278(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate281.errors;
+            vErrors = validate278.errors;
           }
           else {
-            for (const e of validate281.errors!) keep(vErrors, e);
+            for (const e of validate278.errors!) keep(vErrors, e);
           }
-          errors += validate281.errors!.length;
+          errors += validate278.errors!.length;
         }
       }
     }
@@ -2089,14 +2089,14 @@ function validate280(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate74(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate71(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
             if(vErrors === null){
-              vErrors = validate74.errors;
+              vErrors = validate71.errors;
             }
             else {
-              for (const e of validate74.errors!) keep(vErrors, e);
+              for (const e of validate71.errors!) keep(vErrors, e);
             }
-            errors += validate74.errors!.length;
+            errors += validate71.errors!.length;
           }
         }
       }
@@ -2118,14 +2118,14 @@ function validate280(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate76(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate73(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
             if(vErrors === null){
-              vErrors = validate76.errors;
+              vErrors = validate73.errors;
             }
             else {
-              for (const e of validate76.errors!) keep(vErrors, e);
+              for (const e of validate73.errors!) keep(vErrors, e);
             }
-            errors += validate76.errors!.length;
+            errors += validate73.errors!.length;
           }
         }
       }
@@ -2155,14 +2155,14 @@ function validate280(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate78(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate75(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate78.errors;
+            vErrors = validate75.errors;
           }
           else {
-            for (const e of validate78.errors!) keep(vErrors, e);
+            for (const e of validate75.errors!) keep(vErrors, e);
           }
-          errors += validate78.errors!.length;
+          errors += validate75.errors!.length;
         }
       }
     }
@@ -2228,27 +2228,27 @@ function validate280(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate78(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+      if(!(validate75(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors!) keep(vErrors, e);
+          for (const e of validate75.errors!) keep(vErrors, e);
         }
-        errors += validate78.errors!.length;
+        errors += validate75.errors!.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate281(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate278(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate281.errors;
+            vErrors = validate278.errors;
           }
           else {
-            for (const e of validate281.errors!) keep(vErrors, e);
+            for (const e of validate278.errors!) keep(vErrors, e);
           }
-          errors += validate281.errors!.length;
+          errors += validate278.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -2278,14 +2278,14 @@ function validate280(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate80.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -2299,12 +2299,12 @@ function validate280(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate280.errors = vErrors;
+  validate277.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightParams: ValidateFunction = budgeted(validate325);
-const schema133 = {
+export const validatePlatformGetBlockByHeightParams: ValidateFunction = budgeted(validate322);
+const schema132 = {
   "type": "object",
   "properties": {
     "height": {
@@ -2429,7 +2429,7 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate325(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate322(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2455,14 +2455,14 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate278.errors;
+          vErrors = validate275.errors;
         }
         else {
-          for (const e of validate278.errors!) keep(vErrors, e);
+          for (const e of validate275.errors!) keep(vErrors, e);
         }
-        errors += validate278.errors!.length;
+        errors += validate275.errors!.length;
       }
     }
   }
@@ -2476,12 +2476,12 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate325.errors = vErrors;
+  validate322.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockByHeightResult: ValidateFunction = budgeted(validate328);
-const schema134 = {
+export const validatePlatformGetBlockByHeightResult: ValidateFunction = budgeted(validate325);
+const schema133 = {
   "type": "object",
   "required": [
     "block",
@@ -2555,7 +2555,7 @@ const schema134 = {
   }
 };
 
-function validate328(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate325(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -2604,14 +2604,14 @@ function validate328(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate281(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate278(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate281.errors;
+            vErrors = validate278.errors;
           }
           else {
-            for (const e of validate281.errors!) keep(vErrors, e);
+            for (const e of validate278.errors!) keep(vErrors, e);
           }
-          errors += validate281.errors!.length;
+          errors += validate278.errors!.length;
         }
       }
     }
@@ -2677,14 +2677,14 @@ function validate328(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate74(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate71(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
             if(vErrors === null){
-              vErrors = validate74.errors;
+              vErrors = validate71.errors;
             }
             else {
-              for (const e of validate74.errors!) keep(vErrors, e);
+              for (const e of validate71.errors!) keep(vErrors, e);
             }
-            errors += validate74.errors!.length;
+            errors += validate71.errors!.length;
           }
         }
       }
@@ -2706,14 +2706,14 @@ function validate328(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate76(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate73(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
             if(vErrors === null){
-              vErrors = validate76.errors;
+              vErrors = validate73.errors;
             }
             else {
-              for (const e of validate76.errors!) keep(vErrors, e);
+              for (const e of validate73.errors!) keep(vErrors, e);
             }
-            errors += validate76.errors!.length;
+            errors += validate73.errors!.length;
           }
         }
       }
@@ -2743,14 +2743,14 @@ function validate328(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate78(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate75(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate78.errors;
+            vErrors = validate75.errors;
           }
           else {
-            for (const e of validate78.errors!) keep(vErrors, e);
+            for (const e of validate75.errors!) keep(vErrors, e);
           }
-          errors += validate78.errors!.length;
+          errors += validate75.errors!.length;
         }
       }
     }
@@ -2816,27 +2816,27 @@ function validate328(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate78(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+      if(!(validate75(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors!) keep(vErrors, e);
+          for (const e of validate75.errors!) keep(vErrors, e);
         }
-        errors += validate78.errors!.length;
+        errors += validate75.errors!.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate281(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate278(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate281.errors;
+            vErrors = validate278.errors;
           }
           else {
-            for (const e of validate281.errors!) keep(vErrors, e);
+            for (const e of validate278.errors!) keep(vErrors, e);
           }
-          errors += validate281.errors!.length;
+          errors += validate278.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -2866,14 +2866,14 @@ function validate328(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate80.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -2887,17 +2887,17 @@ function validate328(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate328.errors = vErrors;
+  validate325.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsParams: ValidateFunction = budgeted(validate336);
-const schema135 = {
+export const validatePlatformGetBlockchainsParams: ValidateFunction = budgeted(validate333);
+const schema134 = {
   "type": "object",
   "properties": {}
 };
 
-function validate336(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate333(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -2910,12 +2910,12 @@ function validate336(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate336.errors = vErrors;
+  validate333.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainsResult: ValidateFunction = budgeted(validate337);
-const schema136 = {
+export const validatePlatformGetBlockchainsResult: ValidateFunction = budgeted(validate334);
+const schema135 = {
   "type": "object",
   "required": [
     "blockchains"
@@ -2959,7 +2959,7 @@ const schema136 = {
   }
 };
 
-function validate337(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate334(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3124,12 +3124,12 @@ function validate337(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate337.errors = vErrors;
+  validate334.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusParams: ValidateFunction = budgeted(validate341);
-const schema137 = {
+export const validatePlatformGetBlockchainStatusParams: ValidateFunction = budgeted(validate338);
+const schema136 = {
   "type": "object",
   "properties": {
     "blockchainID": {
@@ -3143,7 +3143,7 @@ const schema137 = {
 };
 const func2 = ucs2length;
 
-function validate341(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate338(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3193,12 +3193,12 @@ function validate341(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate341.errors = vErrors;
+  validate338.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetBlockchainStatusResult: ValidateFunction = budgeted(validate342);
-const schema138 = {
+export const validatePlatformGetBlockchainStatusResult: ValidateFunction = budgeted(validate339);
+const schema137 = {
   "type": "object",
   "required": [
     "status"
@@ -3220,7 +3220,7 @@ const schema138 = {
   }
 };
 
-function validate342(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate339(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3259,7 +3259,7 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
         errors++;
       }
       if(!(((((data0 === "Validating") || (data0 === "Created")) || (data0 === "Preferred")) || (data0 === "Syncing")) || (data0 === "Unknown"))){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema138.properties.status.enum},message:"must be equal to one of the allowed values"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema137.properties.status.enum},message:"must be equal to one of the allowed values"};
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -3280,12 +3280,12 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate342.errors = vErrors;
+  validate339.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyParams: ValidateFunction = budgeted(validate343);
-const schema139 = {
+export const validatePlatformGetCurrentSupplyParams: ValidateFunction = budgeted(validate340);
+const schema138 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -3294,7 +3294,7 @@ const schema139 = {
   }
 };
 
-function validate343(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate340(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3320,12 +3320,12 @@ function validate343(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate343.errors = vErrors;
+  validate340.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentSupplyResult: ValidateFunction = budgeted(validate345);
-const schema140 = {
+export const validatePlatformGetCurrentSupplyResult: ValidateFunction = budgeted(validate342);
+const schema139 = {
   "type": "object",
   "required": [
     "supply",
@@ -3344,7 +3344,7 @@ const schema140 = {
   }
 };
 
-function validate345(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate342(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3381,25 +3381,25 @@ function validate345(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.supply !== undefined){
-      if(!(validate84(data.supply, {instancePath:instancePath+"/supply",parentData:data,parentDataProperty:"supply",rootData}))){
+      if(!(validate81(data.supply, {instancePath:instancePath+"/supply",parentData:data,parentDataProperty:"supply",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.height !== undefined){
-      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
   }
@@ -3413,12 +3413,12 @@ function validate345(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate345.errors = vErrors;
+  validate342.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsParams: ValidateFunction = budgeted(validate348);
-const schema141 = {
+export const validatePlatformGetCurrentValidatorsParams: ValidateFunction = budgeted(validate345);
+const schema140 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -3432,20 +3432,20 @@ const schema141 = {
     }
   }
 };
-const schema87 = {
+const schema86 = {
   "type": "string",
   "format": "avax-node-id",
   "pattern": "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A node ID: `NodeID-` followed by the cb58 form of the 20-byte short ID."
 };
-const formats10 = formats["avax-node-id"]!;
-const pattern16 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const formats8 = formats["avax-node-id"]!;
+const pattern15 = new RegExp("^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate160(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate157(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern16.test(data)){
+    if(!pattern15.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -3455,7 +3455,7 @@ function validate160(data: any, {instancePath="", parentData, parentDataProperty
       }
       errors++;
     }
-    if(!(formats10.validate(data))){
+    if(!(formats8.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-node-id"},message:"must match format \""+"avax-node-id"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -3476,12 +3476,12 @@ function validate160(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate160.errors = vErrors;
+  validate157.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate348(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate345(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3501,14 +3501,14 @@ function validate348(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate160(data1[i0], {instancePath:instancePath+"/nodeIDs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate157(data1[i0], {instancePath:instancePath+"/nodeIDs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate160.errors;
+              vErrors = validate157.errors;
             }
             else {
-              for (const e of validate160.errors!) keep(vErrors, e);
+              for (const e of validate157.errors!) keep(vErrors, e);
             }
-            errors += validate160.errors!.length;
+            errors += validate157.errors!.length;
           }
         }
       }
@@ -3534,12 +3534,12 @@ function validate348(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate348.errors = vErrors;
+  validate345.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetCurrentValidatorsResult: ValidateFunction = budgeted(validate351);
-const schema142 = {
+export const validatePlatformGetCurrentValidatorsResult: ValidateFunction = budgeted(validate348);
+const schema141 = {
   "type": "object",
   "required": [
     "validators"
@@ -3555,7 +3555,7 @@ const schema142 = {
     }
   }
 };
-const schema143 = {
+const schema142 = {
   "description": "One current validator. Which fields it has depends on the kind of network it validates; each kind has required fields the others lack (`uptime` for the Primary Network, `delegationFee` without `uptime` for elastic Subnets, `validationID` and no `txID` for L1s, none of those for permissioned Subnets), so exactly one variant matches.",
   "oneOf": [
     {
@@ -3575,7 +3575,7 @@ const schema143 = {
     }
   ]
 };
-const schema144 = {
+const schema143 = {
   "type": "object",
   "description": "A Primary Network validator (every Primary Network validator is reported as permissionless). Told apart from the other kinds by `uptime` and `connected`, which only Primary Network validators carry.",
   "required": [
@@ -3694,11 +3694,11 @@ const schema144 = {
   }
 };
 
-function validate355(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate352(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern10.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -3719,11 +3719,11 @@ function validate355(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate355.errors = vErrors;
+  validate352.errors = vErrors;
   return errors === 0;
 }
 
-const schema146 = {
+const schema145 = {
   "type": "object",
   "description": "Who can spend an output: `threshold` signatures from `addresses` after `locktime` (a Unix time in seconds; 0 means no lock).",
   "required": [
@@ -3750,17 +3750,17 @@ const schema146 = {
     }
   }
 };
-const schema80 = {
+const schema79 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 32-bit integer as the node sends it: a quoted decimal string (avajson.Uint32)."
 };
 
-function validate151(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate148(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern10.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -3781,12 +3781,12 @@ function validate151(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate151.errors = vErrors;
+  validate148.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate361(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate358(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3833,25 +3833,25 @@ function validate361(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate84(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
+      if(!(validate81(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate151(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+      if(!(validate148(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
         if(vErrors === null){
-          vErrors = validate151.errors;
+          vErrors = validate148.errors;
         }
         else {
-          for (const e of validate151.errors!) keep(vErrors, e);
+          for (const e of validate148.errors!) keep(vErrors, e);
         }
-        errors += validate151.errors!.length;
+        errors += validate148.errors!.length;
       }
     }
     if(data.addresses !== undefined){
@@ -3859,14 +3859,14 @@ function validate361(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate103(data2[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data2[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate103.errors;
+              vErrors = validate100.errors;
             }
             else {
-              for (const e of validate103.errors!) keep(vErrors, e);
+              for (const e of validate100.errors!) keep(vErrors, e);
             }
-            errors += validate103.errors!.length;
+            errors += validate100.errors!.length;
           }
         }
       }
@@ -3892,22 +3892,22 @@ function validate361(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate361.errors = vErrors;
+  validate358.errors = vErrors;
   return errors === 0;
 }
 
-const schema147 = {
+const schema146 = {
   "type": "string",
   "pattern": "^[0-9]+\\.[0-9]{4}$",
   "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. \"2.0000\"."
 };
-const pattern17 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
+const pattern16 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
-function validate370(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate367(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern17.test(data)){
+    if(!pattern16.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -3928,11 +3928,11 @@ function validate370(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate370.errors = vErrors;
+  validate367.errors = vErrors;
   return errors === 0;
 }
 
-const schema148 = {
+const schema147 = {
   "type": "object",
   "description": "A validator's BLS key and the proof that its owner holds the secret key, as registered by its AddPermissionlessValidatorTx. Both are `0x` hex without a checksum.",
   "required": [
@@ -3952,18 +3952,18 @@ const schema148 = {
     }
   }
 };
-const schema149 = {
+const schema148 = {
   "type": "string",
   "pattern": "^0x[0-9a-fA-F]{96}$",
   "description": "A 48-byte compressed BLS public key as `0x` hex without a checksum."
 };
-const pattern23 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
+const pattern22 = new RegExp("^0x[0-9a-fA-F]{96}$", "u");
 
-function validate374(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate371(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern23.test(data)){
+    if(!pattern22.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{96}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{96}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -3984,13 +3984,13 @@ function validate374(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate374.errors = vErrors;
+  validate371.errors = vErrors;
   return errors === 0;
 }
 
-const pattern24 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
+const pattern23 = new RegExp("^0x[0-9a-fA-F]{192}$", "u");
 
-function validate373(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate370(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4027,20 +4027,20 @@ function validate373(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate374(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+      if(!(validate371(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
         if(vErrors === null){
-          vErrors = validate374.errors;
+          vErrors = validate371.errors;
         }
         else {
-          for (const e of validate374.errors!) keep(vErrors, e);
+          for (const e of validate371.errors!) keep(vErrors, e);
         }
-        errors += validate374.errors!.length;
+        errors += validate371.errors!.length;
       }
     }
     if(data.proofOfPossession !== undefined){
       let data1 = data.proofOfPossession;
       if(typeof data1 === "string"){
-        if(!pattern24.test(data1)){
+        if(!pattern23.test(data1)){
           const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/proofOfPossession",schemaPath:"#/properties/proofOfPossession/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{192}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{192}$"+"\""};
           if(vErrors === null){
             vErrors = [err3];
@@ -4073,11 +4073,11 @@ function validate373(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate373.errors = vErrors;
+  validate370.errors = vErrors;
   return errors === 0;
 }
 
-const schema150 = {
+const schema149 = {
   "type": "object",
   "description": "A stake delegated to a permissionless validator. Listed only when the call named exactly one node ID.",
   "required": [
@@ -4121,7 +4121,7 @@ const schema150 = {
   }
 };
 
-function validate379(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate376(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4209,69 +4209,69 @@ function validate379(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors!) keep(vErrors, e);
+          for (const e of validate352.errors!) keep(vErrors, e);
         }
-        errors += validate355.errors!.length;
+        errors += validate352.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate355(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+      if(!(validate352(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors!) keep(vErrors, e);
+          for (const e of validate352.errors!) keep(vErrors, e);
         }
-        errors += validate355.errors!.length;
+        errors += validate352.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors!) keep(vErrors, e);
+          for (const e of validate157.errors!) keep(vErrors, e);
         }
-        errors += validate160.errors!.length;
+        errors += validate157.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate361(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
+      if(!(validate358(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors!) keep(vErrors, e);
+          for (const e of validate358.errors!) keep(vErrors, e);
         }
-        errors += validate361.errors!.length;
+        errors += validate358.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate84(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
+      if(!(validate81(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
   }
@@ -4285,12 +4285,12 @@ function validate379(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate379.errors = vErrors;
+  validate376.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate353(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate350(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4415,7 +4415,7 @@ function validate353(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema144.properties, key0))){
+      if(!(func5.call(schema143.properties, key0))){
         const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err12];
@@ -4438,135 +4438,135 @@ function validate353(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors!) keep(vErrors, e);
+          for (const e of validate352.errors!) keep(vErrors, e);
         }
-        errors += validate355.errors!.length;
+        errors += validate352.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate355(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+      if(!(validate352(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors!) keep(vErrors, e);
+          for (const e of validate352.errors!) keep(vErrors, e);
         }
-        errors += validate355.errors!.length;
+        errors += validate352.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate84(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
+      if(!(validate81(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors!) keep(vErrors, e);
+          for (const e of validate157.errors!) keep(vErrors, e);
         }
-        errors += validate160.errors!.length;
+        errors += validate157.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate361(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
+      if(!(validate358(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors!) keep(vErrors, e);
+          for (const e of validate358.errors!) keep(vErrors, e);
         }
-        errors += validate361.errors!.length;
+        errors += validate358.errors!.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate361(data.validationRewardOwner, {instancePath:instancePath+"/validationRewardOwner",parentData:data,parentDataProperty:"validationRewardOwner",rootData}))){
+      if(!(validate358(data.validationRewardOwner, {instancePath:instancePath+"/validationRewardOwner",parentData:data,parentDataProperty:"validationRewardOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors!) keep(vErrors, e);
+          for (const e of validate358.errors!) keep(vErrors, e);
         }
-        errors += validate361.errors!.length;
+        errors += validate358.errors!.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate361(data.delegationRewardOwner, {instancePath:instancePath+"/delegationRewardOwner",parentData:data,parentDataProperty:"delegationRewardOwner",rootData}))){
+      if(!(validate358(data.delegationRewardOwner, {instancePath:instancePath+"/delegationRewardOwner",parentData:data,parentDataProperty:"delegationRewardOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors!) keep(vErrors, e);
+          for (const e of validate358.errors!) keep(vErrors, e);
         }
-        errors += validate361.errors!.length;
+        errors += validate358.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate84(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
+      if(!(validate81(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate84(data.accruedDelegateeReward, {instancePath:instancePath+"/accruedDelegateeReward",parentData:data,parentDataProperty:"accruedDelegateeReward",rootData}))){
+      if(!(validate81(data.accruedDelegateeReward, {instancePath:instancePath+"/accruedDelegateeReward",parentData:data,parentDataProperty:"accruedDelegateeReward",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate370(data.delegationFee, {instancePath:instancePath+"/delegationFee",parentData:data,parentDataProperty:"delegationFee",rootData}))){
+      if(!(validate367(data.delegationFee, {instancePath:instancePath+"/delegationFee",parentData:data,parentDataProperty:"delegationFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate370.errors;
+          vErrors = validate367.errors;
         }
         else {
-          for (const e of validate370.errors!) keep(vErrors, e);
+          for (const e of validate367.errors!) keep(vErrors, e);
         }
-        errors += validate370.errors!.length;
+        errors += validate367.errors!.length;
       }
     }
     if(data.uptime !== undefined){
-      if(!(validate370(data.uptime, {instancePath:instancePath+"/uptime",parentData:data,parentDataProperty:"uptime",rootData}))){
+      if(!(validate367(data.uptime, {instancePath:instancePath+"/uptime",parentData:data,parentDataProperty:"uptime",rootData}))){
         if(vErrors === null){
-          vErrors = validate370.errors;
+          vErrors = validate367.errors;
         }
         else {
-          for (const e of validate370.errors!) keep(vErrors, e);
+          for (const e of validate367.errors!) keep(vErrors, e);
         }
-        errors += validate370.errors!.length;
+        errors += validate367.errors!.length;
       }
     }
     if(data.connected !== undefined){
@@ -4582,36 +4582,36 @@ function validate353(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.signer !== undefined){
-      if(!(validate373(data.signer, {instancePath:instancePath+"/signer",parentData:data,parentDataProperty:"signer",rootData}))){
+      if(!(validate370(data.signer, {instancePath:instancePath+"/signer",parentData:data,parentDataProperty:"signer",rootData}))){
         if(vErrors === null){
-          vErrors = validate373.errors;
+          vErrors = validate370.errors;
         }
         else {
-          for (const e of validate373.errors!) keep(vErrors, e);
+          for (const e of validate370.errors!) keep(vErrors, e);
         }
-        errors += validate373.errors!.length;
+        errors += validate370.errors!.length;
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate84(data.delegatorCount, {instancePath:instancePath+"/delegatorCount",parentData:data,parentDataProperty:"delegatorCount",rootData}))){
+      if(!(validate81(data.delegatorCount, {instancePath:instancePath+"/delegatorCount",parentData:data,parentDataProperty:"delegatorCount",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate84(data.delegatorWeight, {instancePath:instancePath+"/delegatorWeight",parentData:data,parentDataProperty:"delegatorWeight",rootData}))){
+      if(!(validate81(data.delegatorWeight, {instancePath:instancePath+"/delegatorWeight",parentData:data,parentDataProperty:"delegatorWeight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.delegators !== undefined){
@@ -4619,14 +4619,14 @@ function validate353(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data17)){
         const len0 = data17.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate379(data17[i0], {instancePath:instancePath+"/delegators/" + i0,parentData:data17,parentDataProperty:i0,rootData}))){
+          if(!(validate376(data17[i0], {instancePath:instancePath+"/delegators/" + i0,parentData:data17,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate379.errors;
+              vErrors = validate376.errors;
             }
             else {
-              for (const e of validate379.errors!) keep(vErrors, e);
+              for (const e of validate376.errors!) keep(vErrors, e);
             }
-            errors += validate379.errors!.length;
+            errors += validate376.errors!.length;
           }
         }
       }
@@ -4652,11 +4652,11 @@ function validate353(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate353.errors = vErrors;
+  validate350.errors = vErrors;
   return errors === 0;
 }
 
-const schema151 = {
+const schema150 = {
   "type": "object",
   "description": "A validator of an elastic (permissionless, transformed) Subnet. The same fields as a Primary Network validator except `uptime`, `connected` and `signer`, which the node does not send for Subnets.",
   "required": [
@@ -4755,7 +4755,7 @@ const schema151 = {
   }
 };
 
-function validate389(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate386(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4860,7 +4860,7 @@ function validate389(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema151.properties, key0))){
+      if(!(func5.call(schema150.properties, key0))){
         const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err10];
@@ -4883,146 +4883,146 @@ function validate389(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors!) keep(vErrors, e);
+          for (const e of validate352.errors!) keep(vErrors, e);
         }
-        errors += validate355.errors!.length;
+        errors += validate352.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate355(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+      if(!(validate352(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors!) keep(vErrors, e);
+          for (const e of validate352.errors!) keep(vErrors, e);
         }
-        errors += validate355.errors!.length;
+        errors += validate352.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate84(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
+      if(!(validate81(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors!) keep(vErrors, e);
+          for (const e of validate157.errors!) keep(vErrors, e);
         }
-        errors += validate160.errors!.length;
+        errors += validate157.errors!.length;
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate361(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
+      if(!(validate358(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors!) keep(vErrors, e);
+          for (const e of validate358.errors!) keep(vErrors, e);
         }
-        errors += validate361.errors!.length;
+        errors += validate358.errors!.length;
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate361(data.validationRewardOwner, {instancePath:instancePath+"/validationRewardOwner",parentData:data,parentDataProperty:"validationRewardOwner",rootData}))){
+      if(!(validate358(data.validationRewardOwner, {instancePath:instancePath+"/validationRewardOwner",parentData:data,parentDataProperty:"validationRewardOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors!) keep(vErrors, e);
+          for (const e of validate358.errors!) keep(vErrors, e);
         }
-        errors += validate361.errors!.length;
+        errors += validate358.errors!.length;
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate361(data.delegationRewardOwner, {instancePath:instancePath+"/delegationRewardOwner",parentData:data,parentDataProperty:"delegationRewardOwner",rootData}))){
+      if(!(validate358(data.delegationRewardOwner, {instancePath:instancePath+"/delegationRewardOwner",parentData:data,parentDataProperty:"delegationRewardOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors!) keep(vErrors, e);
+          for (const e of validate358.errors!) keep(vErrors, e);
         }
-        errors += validate361.errors!.length;
+        errors += validate358.errors!.length;
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate84(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
+      if(!(validate81(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate84(data.accruedDelegateeReward, {instancePath:instancePath+"/accruedDelegateeReward",parentData:data,parentDataProperty:"accruedDelegateeReward",rootData}))){
+      if(!(validate81(data.accruedDelegateeReward, {instancePath:instancePath+"/accruedDelegateeReward",parentData:data,parentDataProperty:"accruedDelegateeReward",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate370(data.delegationFee, {instancePath:instancePath+"/delegationFee",parentData:data,parentDataProperty:"delegationFee",rootData}))){
+      if(!(validate367(data.delegationFee, {instancePath:instancePath+"/delegationFee",parentData:data,parentDataProperty:"delegationFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate370.errors;
+          vErrors = validate367.errors;
         }
         else {
-          for (const e of validate370.errors!) keep(vErrors, e);
+          for (const e of validate367.errors!) keep(vErrors, e);
         }
-        errors += validate370.errors!.length;
+        errors += validate367.errors!.length;
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate84(data.delegatorCount, {instancePath:instancePath+"/delegatorCount",parentData:data,parentDataProperty:"delegatorCount",rootData}))){
+      if(!(validate81(data.delegatorCount, {instancePath:instancePath+"/delegatorCount",parentData:data,parentDataProperty:"delegatorCount",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate84(data.delegatorWeight, {instancePath:instancePath+"/delegatorWeight",parentData:data,parentDataProperty:"delegatorWeight",rootData}))){
+      if(!(validate81(data.delegatorWeight, {instancePath:instancePath+"/delegatorWeight",parentData:data,parentDataProperty:"delegatorWeight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.delegators !== undefined){
@@ -5030,14 +5030,14 @@ function validate389(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data14)){
         const len0 = data14.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate379(data14[i0], {instancePath:instancePath+"/delegators/" + i0,parentData:data14,parentDataProperty:i0,rootData}))){
+          if(!(validate376(data14[i0], {instancePath:instancePath+"/delegators/" + i0,parentData:data14,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate379.errors;
+              vErrors = validate376.errors;
             }
             else {
-              for (const e of validate379.errors!) keep(vErrors, e);
+              for (const e of validate376.errors!) keep(vErrors, e);
             }
-            errors += validate379.errors!.length;
+            errors += validate376.errors!.length;
           }
         }
       }
@@ -5063,11 +5063,11 @@ function validate389(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate389.errors = vErrors;
+  validate386.errors = vErrors;
   return errors === 0;
 }
 
-const schema152 = {
+const schema151 = {
   "type": "object",
   "description": "A validator of a permissioned (PoA) Subnet, or a legacy PoA validator still listed for a Subnet converted to an L1: only the staker basics.",
   "required": [
@@ -5110,7 +5110,7 @@ const schema152 = {
   }
 };
 
-function validate406(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate403(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5188,58 +5188,58 @@ function validate406(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors!) keep(vErrors, e);
+          for (const e of validate352.errors!) keep(vErrors, e);
         }
-        errors += validate355.errors!.length;
+        errors += validate352.errors!.length;
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate355(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+      if(!(validate352(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors!) keep(vErrors, e);
+          for (const e of validate352.errors!) keep(vErrors, e);
         }
-        errors += validate355.errors!.length;
+        errors += validate352.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate84(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
+      if(!(validate81(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors!) keep(vErrors, e);
+          for (const e of validate157.errors!) keep(vErrors, e);
         }
-        errors += validate160.errors!.length;
+        errors += validate157.errors!.length;
       }
     }
   }
@@ -5253,11 +5253,11 @@ function validate406(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate406.errors = vErrors;
+  validate403.errors = vErrors;
   return errors === 0;
 }
 
-const schema153 = {
+const schema152 = {
   "type": "object",
   "description": "A validator of an L1 (a Subnet converted with ConvertSubnetToL1Tx, ACP-77), registered by its validator manager. It has no `txID` and no `endTime`: it validates until removed or out of balance.",
   "required": [
@@ -5312,7 +5312,7 @@ const schema153 = {
   }
 };
 
-function validate414(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate411(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5407,7 +5407,7 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema153.properties, key0))){
+      if(!(func5.call(schema152.properties, key0))){
         const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err9];
@@ -5419,36 +5419,36 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors!) keep(vErrors, e);
+          for (const e of validate157.errors!) keep(vErrors, e);
         }
-        errors += validate160.errors!.length;
+        errors += validate157.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors!) keep(vErrors, e);
+          for (const e of validate352.errors!) keep(vErrors, e);
         }
-        errors += validate355.errors!.length;
+        errors += validate352.errors!.length;
       }
     }
     if(data.validationID !== undefined){
@@ -5463,58 +5463,58 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate374(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+      if(!(validate371(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
         if(vErrors === null){
-          vErrors = validate374.errors;
+          vErrors = validate371.errors;
         }
         else {
-          for (const e of validate374.errors!) keep(vErrors, e);
+          for (const e of validate371.errors!) keep(vErrors, e);
         }
-        errors += validate374.errors!.length;
+        errors += validate371.errors!.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate361(data.remainingBalanceOwner, {instancePath:instancePath+"/remainingBalanceOwner",parentData:data,parentDataProperty:"remainingBalanceOwner",rootData}))){
+      if(!(validate358(data.remainingBalanceOwner, {instancePath:instancePath+"/remainingBalanceOwner",parentData:data,parentDataProperty:"remainingBalanceOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors!) keep(vErrors, e);
+          for (const e of validate358.errors!) keep(vErrors, e);
         }
-        errors += validate361.errors!.length;
+        errors += validate358.errors!.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate361(data.deactivationOwner, {instancePath:instancePath+"/deactivationOwner",parentData:data,parentDataProperty:"deactivationOwner",rootData}))){
+      if(!(validate358(data.deactivationOwner, {instancePath:instancePath+"/deactivationOwner",parentData:data,parentDataProperty:"deactivationOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors!) keep(vErrors, e);
+          for (const e of validate358.errors!) keep(vErrors, e);
         }
-        errors += validate361.errors!.length;
+        errors += validate358.errors!.length;
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate84(data.minNonce, {instancePath:instancePath+"/minNonce",parentData:data,parentDataProperty:"minNonce",rootData}))){
+      if(!(validate81(data.minNonce, {instancePath:instancePath+"/minNonce",parentData:data,parentDataProperty:"minNonce",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
   }
@@ -5528,26 +5528,26 @@ function validate414(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate414.errors = vErrors;
+  validate411.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate352(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate349(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate353(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate350(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate353.errors;
+      vErrors = validate350.errors;
     }
     else {
-      for (const e of validate353.errors!) keep(vErrors, e);
+      for (const e of validate350.errors!) keep(vErrors, e);
     }
-    errors += validate353.errors!.length;
+    errors += validate350.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -5555,14 +5555,14 @@ function validate352(data: any, {instancePath="", parentData, parentDataProperty
     passing0 = 0;
   }
   const _errs2 = errors;
-  if(!(validate389(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate386(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate389.errors;
+      vErrors = validate386.errors;
     }
     else {
-      for (const e of validate389.errors!) keep(vErrors, e);
+      for (const e of validate386.errors!) keep(vErrors, e);
     }
-    errors += validate389.errors!.length;
+    errors += validate386.errors!.length;
   }
   var _valid0 = _errs2 === errors;
   if(_valid0 && valid0){
@@ -5575,14 +5575,14 @@ function validate352(data: any, {instancePath="", parentData, parentDataProperty
       passing0 = 1;
     }
     const _errs3 = errors;
-    if(!(validate406(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate403(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate406.errors;
+        vErrors = validate403.errors;
       }
       else {
-        for (const e of validate406.errors!) keep(vErrors, e);
+        for (const e of validate403.errors!) keep(vErrors, e);
       }
-      errors += validate406.errors!.length;
+      errors += validate403.errors!.length;
     }
     var _valid0 = _errs3 === errors;
     if(_valid0 && valid0){
@@ -5595,14 +5595,14 @@ function validate352(data: any, {instancePath="", parentData, parentDataProperty
         passing0 = 2;
       }
       const _errs4 = errors;
-      if(!(validate414(data, {instancePath,parentData,parentDataProperty,rootData}))){
+      if(!(validate411(data, {instancePath,parentData,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate414.errors;
+          vErrors = validate411.errors;
         }
         else {
-          for (const e of validate414.errors!) keep(vErrors, e);
+          for (const e of validate411.errors!) keep(vErrors, e);
         }
-        errors += validate414.errors!.length;
+        errors += validate411.errors!.length;
       }
       var _valid0 = _errs4 === errors;
       if(_valid0 && valid0){
@@ -5640,12 +5640,12 @@ function validate352(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate352.errors = vErrors;
+  validate349.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate351(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate348(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5676,14 +5676,14 @@ function validate351(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate352(data0[i0], {instancePath:instancePath+"/validators/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate349(data0[i0], {instancePath:instancePath+"/validators/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate352.errors;
+              vErrors = validate349.errors;
             }
             else {
-              for (const e of validate352.errors!) keep(vErrors, e);
+              for (const e of validate349.errors!) keep(vErrors, e);
             }
-            errors += validate352.errors!.length;
+            errors += validate349.errors!.length;
           }
         }
       }
@@ -5709,17 +5709,17 @@ function validate351(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate351.errors = vErrors;
+  validate348.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigParams: ValidateFunction = budgeted(validate426);
-const schema154 = {
+export const validatePlatformGetFeeConfigParams: ValidateFunction = budgeted(validate423);
+const schema153 = {
   "type": "object",
   "properties": {}
 };
 
-function validate426(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate423(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5732,12 +5732,12 @@ function validate426(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate426.errors = vErrors;
+  validate423.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeConfigResult: ValidateFunction = budgeted(validate427);
-const schema155 = {
+export const validatePlatformGetFeeConfigResult: ValidateFunction = budgeted(validate424);
+const schema154 = {
   "type": "object",
   "required": [
     "weights",
@@ -5781,7 +5781,7 @@ const schema155 = {
   }
 };
 
-function validate427(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate424(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5882,14 +5882,14 @@ function validate427(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate110(data0[i0], {instancePath:instancePath+"/weights/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate107(data0[i0], {instancePath:instancePath+"/weights/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate110.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate110.errors!) keep(vErrors, e);
+              for (const e of validate107.errors!) keep(vErrors, e);
             }
-            errors += validate110.errors!.length;
+            errors += validate107.errors!.length;
           }
         }
       }
@@ -5905,58 +5905,58 @@ function validate427(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.maxCapacity !== undefined){
-      if(!(validate110(data.maxCapacity, {instancePath:instancePath+"/maxCapacity",parentData:data,parentDataProperty:"maxCapacity",rootData}))){
+      if(!(validate107(data.maxCapacity, {instancePath:instancePath+"/maxCapacity",parentData:data,parentDataProperty:"maxCapacity",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.maxPerSecond !== undefined){
-      if(!(validate110(data.maxPerSecond, {instancePath:instancePath+"/maxPerSecond",parentData:data,parentDataProperty:"maxPerSecond",rootData}))){
+      if(!(validate107(data.maxPerSecond, {instancePath:instancePath+"/maxPerSecond",parentData:data,parentDataProperty:"maxPerSecond",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.targetPerSecond !== undefined){
-      if(!(validate110(data.targetPerSecond, {instancePath:instancePath+"/targetPerSecond",parentData:data,parentDataProperty:"targetPerSecond",rootData}))){
+      if(!(validate107(data.targetPerSecond, {instancePath:instancePath+"/targetPerSecond",parentData:data,parentDataProperty:"targetPerSecond",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate110(data.minPrice, {instancePath:instancePath+"/minPrice",parentData:data,parentDataProperty:"minPrice",rootData}))){
+      if(!(validate107(data.minPrice, {instancePath:instancePath+"/minPrice",parentData:data,parentDataProperty:"minPrice",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate110(data.excessConversionConstant, {instancePath:instancePath+"/excessConversionConstant",parentData:data,parentDataProperty:"excessConversionConstant",rootData}))){
+      if(!(validate107(data.excessConversionConstant, {instancePath:instancePath+"/excessConversionConstant",parentData:data,parentDataProperty:"excessConversionConstant",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
   }
@@ -5970,17 +5970,17 @@ function validate427(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate427.errors = vErrors;
+  validate424.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateParams: ValidateFunction = budgeted(validate434);
-const schema156 = {
+export const validatePlatformGetFeeStateParams: ValidateFunction = budgeted(validate431);
+const schema155 = {
   "type": "object",
   "properties": {}
 };
 
-function validate434(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate431(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5993,12 +5993,12 @@ function validate434(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate434.errors = vErrors;
+  validate431.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetFeeStateResult: ValidateFunction = budgeted(validate435);
-const schema157 = {
+export const validatePlatformGetFeeStateResult: ValidateFunction = budgeted(validate432);
+const schema156 = {
   "type": "object",
   "required": [
     "capacity",
@@ -6026,18 +6026,18 @@ const schema157 = {
     }
   }
 };
-const schema51 = {
+const schema50 = {
   "type": "string",
   "format": "date-time",
   "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
 };
-const formats6 = formats["date-time"]!;
+const formats4 = formats["date-time"]!;
 
-function validate92(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate89(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!(formats6.validate(data))){
+    if(!(formats4.validate(data))){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -6058,12 +6058,12 @@ function validate92(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate92.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate435(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate432(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6120,47 +6120,47 @@ function validate435(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate110(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
+      if(!(validate107(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.excess !== undefined){
-      if(!(validate110(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
+      if(!(validate107(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate110(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
+      if(!(validate107(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -6174,17 +6174,17 @@ function validate435(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate435.errors = vErrors;
+  validate432.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightParams: ValidateFunction = budgeted(validate440);
-const schema158 = {
+export const validatePlatformGetHeightParams: ValidateFunction = budgeted(validate437);
+const schema157 = {
   "type": "object",
   "properties": {}
 };
 
-function validate440(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate437(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -6197,12 +6197,12 @@ function validate440(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate440.errors = vErrors;
+  validate437.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetHeightResult: ValidateFunction = budgeted(validate441);
-const schema159 = {
+export const validatePlatformGetHeightResult: ValidateFunction = budgeted(validate438);
+const schema158 = {
   "type": "object",
   "description": "A P-Chain height.",
   "required": [
@@ -6217,7 +6217,7 @@ const schema159 = {
   }
 };
 
-function validate441(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate438(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6244,14 +6244,14 @@ function validate441(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
   }
@@ -6265,12 +6265,12 @@ function validate441(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate441.errors = vErrors;
+  validate438.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorParams: ValidateFunction = budgeted(validate443);
-const schema160 = {
+export const validatePlatformGetL1ValidatorParams: ValidateFunction = budgeted(validate440);
+const schema159 = {
   "type": "object",
   "properties": {
     "validationID": {
@@ -6282,7 +6282,7 @@ const schema160 = {
   ]
 };
 
-function validate443(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate440(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6318,12 +6318,12 @@ function validate443(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate443.errors = vErrors;
+  validate440.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetL1ValidatorResult: ValidateFunction = budgeted(validate445);
-const schema161 = {
+export const validatePlatformGetL1ValidatorResult: ValidateFunction = budgeted(validate442);
+const schema160 = {
   "type": "object",
   "required": [
     "nodeID",
@@ -6390,7 +6390,7 @@ const schema161 = {
   }
 };
 
-function validate445(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate442(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6505,7 +6505,7 @@ function validate445(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(func5.call(schema161.properties, key0))){
+      if(!(func5.call(schema160.properties, key0))){
         const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
         if(vErrors === null){
           vErrors = [err11];
@@ -6517,36 +6517,36 @@ function validate445(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate160(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors!) keep(vErrors, e);
+          for (const e of validate157.errors!) keep(vErrors, e);
         }
-        errors += validate160.errors!.length;
+        errors += validate157.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate355(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
         if(vErrors === null){
-          vErrors = validate355.errors;
+          vErrors = validate352.errors;
         }
         else {
-          for (const e of validate355.errors!) keep(vErrors, e);
+          for (const e of validate352.errors!) keep(vErrors, e);
         }
-        errors += validate355.errors!.length;
+        errors += validate352.errors!.length;
       }
     }
     if(data.validationID !== undefined){
@@ -6561,58 +6561,58 @@ function validate445(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate374(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+      if(!(validate371(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
         if(vErrors === null){
-          vErrors = validate374.errors;
+          vErrors = validate371.errors;
         }
         else {
-          for (const e of validate374.errors!) keep(vErrors, e);
+          for (const e of validate371.errors!) keep(vErrors, e);
         }
-        errors += validate374.errors!.length;
+        errors += validate371.errors!.length;
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate361(data.remainingBalanceOwner, {instancePath:instancePath+"/remainingBalanceOwner",parentData:data,parentDataProperty:"remainingBalanceOwner",rootData}))){
+      if(!(validate358(data.remainingBalanceOwner, {instancePath:instancePath+"/remainingBalanceOwner",parentData:data,parentDataProperty:"remainingBalanceOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors!) keep(vErrors, e);
+          for (const e of validate358.errors!) keep(vErrors, e);
         }
-        errors += validate361.errors!.length;
+        errors += validate358.errors!.length;
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate361(data.deactivationOwner, {instancePath:instancePath+"/deactivationOwner",parentData:data,parentDataProperty:"deactivationOwner",rootData}))){
+      if(!(validate358(data.deactivationOwner, {instancePath:instancePath+"/deactivationOwner",parentData:data,parentDataProperty:"deactivationOwner",rootData}))){
         if(vErrors === null){
-          vErrors = validate361.errors;
+          vErrors = validate358.errors;
         }
         else {
-          for (const e of validate361.errors!) keep(vErrors, e);
+          for (const e of validate358.errors!) keep(vErrors, e);
         }
-        errors += validate361.errors!.length;
+        errors += validate358.errors!.length;
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate84(data.minNonce, {instancePath:instancePath+"/minNonce",parentData:data,parentDataProperty:"minNonce",rootData}))){
+      if(!(validate81(data.minNonce, {instancePath:instancePath+"/minNonce",parentData:data,parentDataProperty:"minNonce",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.balance !== undefined){
-      if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.subnetID !== undefined){
@@ -6627,14 +6627,14 @@ function validate445(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
   }
@@ -6648,17 +6648,17 @@ function validate445(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate445.errors = vErrors;
+  validate442.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightParams: ValidateFunction = budgeted(validate457);
-const schema162 = {
+export const validatePlatformGetProposedHeightParams: ValidateFunction = budgeted(validate454);
+const schema161 = {
   "type": "object",
   "properties": {}
 };
 
-function validate457(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate454(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -6671,13 +6671,13 @@ function validate457(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate457.errors = vErrors;
+  validate454.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetProposedHeightResult: ValidateFunction = budgeted(validate458);
+export const validatePlatformGetProposedHeightResult: ValidateFunction = budgeted(validate455);
 
-function validate458(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate455(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6704,14 +6704,14 @@ function validate458(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
   }
@@ -6725,12 +6725,12 @@ function validate458(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate458.errors = vErrors;
+  validate455.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeParams: ValidateFunction = budgeted(validate460);
-const schema164 = {
+export const validatePlatformGetMinStakeParams: ValidateFunction = budgeted(validate457);
+const schema163 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -6739,7 +6739,7 @@ const schema164 = {
   }
 };
 
-function validate460(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate457(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6765,12 +6765,12 @@ function validate460(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate460.errors = vErrors;
+  validate457.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetMinStakeResult: ValidateFunction = budgeted(validate462);
-const schema165 = {
+export const validatePlatformGetMinStakeResult: ValidateFunction = budgeted(validate459);
+const schema164 = {
   "type": "object",
   "required": [
     "minValidatorStake",
@@ -6789,7 +6789,7 @@ const schema165 = {
   }
 };
 
-function validate462(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate459(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6826,25 +6826,25 @@ function validate462(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.minValidatorStake !== undefined){
-      if(!(validate84(data.minValidatorStake, {instancePath:instancePath+"/minValidatorStake",parentData:data,parentDataProperty:"minValidatorStake",rootData}))){
+      if(!(validate81(data.minValidatorStake, {instancePath:instancePath+"/minValidatorStake",parentData:data,parentDataProperty:"minValidatorStake",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.minDelegatorStake !== undefined){
-      if(!(validate84(data.minDelegatorStake, {instancePath:instancePath+"/minDelegatorStake",parentData:data,parentDataProperty:"minDelegatorStake",rootData}))){
+      if(!(validate81(data.minDelegatorStake, {instancePath:instancePath+"/minDelegatorStake",parentData:data,parentDataProperty:"minDelegatorStake",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
   }
@@ -6858,12 +6858,12 @@ function validate462(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate462.errors = vErrors;
+  validate459.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsParams: ValidateFunction = budgeted(validate465);
-const schema166 = {
+export const validatePlatformGetRewardUTXOsParams: ValidateFunction = budgeted(validate462);
+const schema165 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -6877,18 +6877,18 @@ const schema166 = {
     "txID"
   ]
 };
-const schema38 = {
+const schema37 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
   "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
 };
-const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate71(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate68(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern5.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -6909,12 +6909,12 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate465(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate462(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6940,14 +6940,14 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors!) keep(vErrors, e);
+          for (const e of validate68.errors!) keep(vErrors, e);
         }
-        errors += validate71.errors!.length;
+        errors += validate68.errors!.length;
       }
     }
   }
@@ -6961,12 +6961,12 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate465.errors = vErrors;
+  validate462.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetRewardUTXOsResult: ValidateFunction = budgeted(validate468);
-const schema167 = {
+export const validatePlatformGetRewardUTXOsResult: ValidateFunction = budgeted(validate465);
+const schema166 = {
   "type": "object",
   "required": [
     "numFetched",
@@ -7023,7 +7023,7 @@ const schema167 = {
   }
 };
 
-function validate468(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate465(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -7076,14 +7076,14 @@ function validate468(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate74(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(!(validate71(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
               if(vErrors === null){
-                vErrors = validate74.errors;
+                vErrors = validate71.errors;
               }
               else {
-                for (const e of validate74.errors!) keep(vErrors, e);
+                for (const e of validate71.errors!) keep(vErrors, e);
               }
-              errors += validate74.errors!.length;
+              errors += validate71.errors!.length;
             }
           }
         }
@@ -7121,14 +7121,14 @@ function validate468(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate76(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+            if(!(validate73(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
               if(vErrors === null){
-                vErrors = validate76.errors;
+                vErrors = validate73.errors;
               }
               else {
-                for (const e of validate76.errors!) keep(vErrors, e);
+                for (const e of validate73.errors!) keep(vErrors, e);
               }
-              errors += validate76.errors!.length;
+              errors += validate73.errors!.length;
             }
           }
         }
@@ -7212,14 +7212,14 @@ function validate468(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate84(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
+      if(!(validate81(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.utxos !== undefined){
@@ -7227,14 +7227,14 @@ function validate468(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate78(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
+          if(!(validate75(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
             if(vErrors === null){
-              vErrors = validate78.errors;
+              vErrors = validate75.errors;
             }
             else {
-              for (const e of validate78.errors!) keep(vErrors, e);
+              for (const e of validate75.errors!) keep(vErrors, e);
             }
-            errors += validate78.errors!.length;
+            errors += validate75.errors!.length;
           }
         }
       }
@@ -7250,14 +7250,14 @@ function validate468(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate80.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -7271,12 +7271,12 @@ function validate468(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate468.errors = vErrors;
+  validate465.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeParams: ValidateFunction = budgeted(validate474);
-const schema168 = {
+export const validatePlatformGetStakeParams: ValidateFunction = budgeted(validate471);
+const schema167 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -7298,7 +7298,7 @@ const schema168 = {
   ]
 };
 
-function validate474(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate471(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7327,14 +7327,14 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate103(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate103.errors;
+              vErrors = validate100.errors;
             }
             else {
-              for (const e of validate103.errors!) keep(vErrors, e);
+              for (const e of validate100.errors!) keep(vErrors, e);
             }
-            errors += validate103.errors!.length;
+            errors += validate100.errors!.length;
           }
         }
       }
@@ -7362,14 +7362,14 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors!) keep(vErrors, e);
+          for (const e of validate68.errors!) keep(vErrors, e);
         }
-        errors += validate71.errors!.length;
+        errors += validate68.errors!.length;
       }
     }
   }
@@ -7383,12 +7383,12 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate474.errors = vErrors;
+  validate471.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakeResult: ValidateFunction = budgeted(validate477);
-const schema169 = {
+export const validatePlatformGetStakeResult: ValidateFunction = budgeted(validate474);
+const schema168 = {
   "type": "object",
   "required": [
     "staked",
@@ -7450,7 +7450,7 @@ const schema169 = {
   }
 };
 
-function validate477(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate474(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -7503,14 +7503,14 @@ function validate477(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate74(data1[i0], {instancePath:instancePath+"/stakedOutputs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(!(validate71(data1[i0], {instancePath:instancePath+"/stakedOutputs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
               if(vErrors === null){
-                vErrors = validate74.errors;
+                vErrors = validate71.errors;
               }
               else {
-                for (const e of validate74.errors!) keep(vErrors, e);
+                for (const e of validate71.errors!) keep(vErrors, e);
               }
-              errors += validate74.errors!.length;
+              errors += validate71.errors!.length;
             }
           }
         }
@@ -7548,14 +7548,14 @@ function validate477(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate76(data3[i1], {instancePath:instancePath+"/stakedOutputs/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+            if(!(validate73(data3[i1], {instancePath:instancePath+"/stakedOutputs/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
               if(vErrors === null){
-                vErrors = validate76.errors;
+                vErrors = validate73.errors;
               }
               else {
-                for (const e of validate76.errors!) keep(vErrors, e);
+                for (const e of validate73.errors!) keep(vErrors, e);
               }
-              errors += validate76.errors!.length;
+              errors += validate73.errors!.length;
             }
           }
         }
@@ -7649,25 +7649,25 @@ function validate477(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.staked !== undefined){
-      if(!(validate84(data.staked, {instancePath:instancePath+"/staked",parentData:data,parentDataProperty:"staked",rootData}))){
+      if(!(validate81(data.staked, {instancePath:instancePath+"/staked",parentData:data,parentDataProperty:"staked",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.stakeds !== undefined){
-      if(!(validate268(data.stakeds, {instancePath:instancePath+"/stakeds",parentData:data,parentDataProperty:"stakeds",rootData}))){
+      if(!(validate265(data.stakeds, {instancePath:instancePath+"/stakeds",parentData:data,parentDataProperty:"stakeds",rootData}))){
         if(vErrors === null){
-          vErrors = validate268.errors;
+          vErrors = validate265.errors;
         }
         else {
-          for (const e of validate268.errors!) keep(vErrors, e);
+          for (const e of validate265.errors!) keep(vErrors, e);
         }
-        errors += validate268.errors!.length;
+        errors += validate265.errors!.length;
       }
     }
     if(data.stakedOutputs !== undefined){
@@ -7675,14 +7675,14 @@ function validate477(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data7)){
         const len2 = data7.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate78(data7[i2], {instancePath:instancePath+"/stakedOutputs/" + i2,parentData:data7,parentDataProperty:i2,rootData}))){
+          if(!(validate75(data7[i2], {instancePath:instancePath+"/stakedOutputs/" + i2,parentData:data7,parentDataProperty:i2,rootData}))){
             if(vErrors === null){
-              vErrors = validate78.errors;
+              vErrors = validate75.errors;
             }
             else {
-              for (const e of validate78.errors!) keep(vErrors, e);
+              for (const e of validate75.errors!) keep(vErrors, e);
             }
-            errors += validate78.errors!.length;
+            errors += validate75.errors!.length;
           }
         }
       }
@@ -7698,14 +7698,14 @@ function validate477(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate80.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -7719,12 +7719,12 @@ function validate477(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate477.errors = vErrors;
+  validate474.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDParams: ValidateFunction = budgeted(validate484);
-const schema170 = {
+export const validatePlatformGetStakingAssetIDParams: ValidateFunction = budgeted(validate481);
+const schema169 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -7733,7 +7733,7 @@ const schema170 = {
   }
 };
 
-function validate484(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate481(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7759,12 +7759,12 @@ function validate484(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate484.errors = vErrors;
+  validate481.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetStakingAssetIDResult: ValidateFunction = budgeted(validate486);
-const schema171 = {
+export const validatePlatformGetStakingAssetIDResult: ValidateFunction = budgeted(validate483);
+const schema170 = {
   "type": "object",
   "required": [
     "assetID"
@@ -7778,7 +7778,7 @@ const schema171 = {
   }
 };
 
-function validate486(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate483(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7826,12 +7826,12 @@ function validate486(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate486.errors = vErrors;
+  validate483.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetParams: ValidateFunction = budgeted(validate488);
-const schema172 = {
+export const validatePlatformGetSubnetParams: ValidateFunction = budgeted(validate485);
+const schema171 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -7843,7 +7843,7 @@ const schema172 = {
   ]
 };
 
-function validate488(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate485(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7879,12 +7879,12 @@ function validate488(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate488.errors = vErrors;
+  validate485.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetResult: ValidateFunction = budgeted(validate490);
-const schema173 = {
+export const validatePlatformGetSubnetResult: ValidateFunction = budgeted(validate487);
+const schema172 = {
   "type": "object",
   "required": [
     "isPermissioned",
@@ -7944,7 +7944,7 @@ const schema173 = {
     }
   }
 };
-const schema174 = {
+const schema173 = {
   "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes (types.JSONByteSlice of a nil slice).",
   "oneOf": [
     {
@@ -7956,21 +7956,21 @@ const schema174 = {
   ]
 };
 
-function validate497(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate494(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate74.errors;
+      vErrors = validate71.errors;
     }
     else {
-      for (const e of validate74.errors!) keep(vErrors, e);
+      for (const e of validate71.errors!) keep(vErrors, e);
     }
-    errors += validate74.errors!.length;
+    errors += validate71.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -8022,12 +8022,12 @@ function validate497(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate497.errors = vErrors;
+  validate494.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate490(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate487(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8140,14 +8140,14 @@ function validate490(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate103(data1[i0], {instancePath:instancePath+"/controlKeys/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data1[i0], {instancePath:instancePath+"/controlKeys/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate103.errors;
+              vErrors = validate100.errors;
             }
             else {
-              for (const e of validate103.errors!) keep(vErrors, e);
+              for (const e of validate100.errors!) keep(vErrors, e);
             }
-            errors += validate103.errors!.length;
+            errors += validate100.errors!.length;
           }
         }
       }
@@ -8163,25 +8163,25 @@ function validate490(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate151(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+      if(!(validate148(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
         if(vErrors === null){
-          vErrors = validate151.errors;
+          vErrors = validate148.errors;
         }
         else {
-          for (const e of validate151.errors!) keep(vErrors, e);
+          for (const e of validate148.errors!) keep(vErrors, e);
         }
-        errors += validate151.errors!.length;
+        errors += validate148.errors!.length;
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate84(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
+      if(!(validate81(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.subnetTransformationTxID !== undefined){
@@ -8218,14 +8218,14 @@ function validate490(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.managerAddress !== undefined){
-      if(!(validate497(data.managerAddress, {instancePath:instancePath+"/managerAddress",parentData:data,parentDataProperty:"managerAddress",rootData}))){
+      if(!(validate494(data.managerAddress, {instancePath:instancePath+"/managerAddress",parentData:data,parentDataProperty:"managerAddress",rootData}))){
         if(vErrors === null){
-          vErrors = validate497.errors;
+          vErrors = validate494.errors;
         }
         else {
-          for (const e of validate497.errors!) keep(vErrors, e);
+          for (const e of validate494.errors!) keep(vErrors, e);
         }
-        errors += validate497.errors!.length;
+        errors += validate494.errors!.length;
       }
     }
   }
@@ -8239,12 +8239,12 @@ function validate490(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate490.errors = vErrors;
+  validate487.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsParams: ValidateFunction = budgeted(validate500);
-const schema175 = {
+export const validatePlatformGetSubnetsParams: ValidateFunction = budgeted(validate497);
+const schema174 = {
   "type": "object",
   "properties": {
     "ids": {
@@ -8256,7 +8256,7 @@ const schema175 = {
   }
 };
 
-function validate500(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate497(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8298,12 +8298,12 @@ function validate500(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate500.errors = vErrors;
+  validate497.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetSubnetsResult: ValidateFunction = budgeted(validate502);
-const schema176 = {
+export const validatePlatformGetSubnetsResult: ValidateFunction = budgeted(validate499);
+const schema175 = {
   "type": "object",
   "required": [
     "subnets"
@@ -8348,7 +8348,7 @@ const schema176 = {
   }
 };
 
-function validate502(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate499(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8377,7 +8377,7 @@ function validate502(data: any, {instancePath="", parentData, parentDataProperty
     if(data.subnets !== undefined){
       let data0 = data.subnets;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets",schemaPath:"#/properties/subnets/type",keyword:"type",params:{type: schema176.properties.subnets.type},message:"must be array,null"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets",schemaPath:"#/properties/subnets/type",keyword:"type",params:{type: schema175.properties.subnets.type},message:"must be array,null"};
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -8449,14 +8449,14 @@ function validate502(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data3)){
                 const len1 = data3.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate103(data3[i1], {instancePath:instancePath+"/subnets/" + i0+"/controlKeys/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+                  if(!(validate100(data3[i1], {instancePath:instancePath+"/subnets/" + i0+"/controlKeys/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
                     if(vErrors === null){
-                      vErrors = validate103.errors;
+                      vErrors = validate100.errors;
                     }
                     else {
-                      for (const e of validate103.errors!) keep(vErrors, e);
+                      for (const e of validate100.errors!) keep(vErrors, e);
                     }
-                    errors += validate103.errors!.length;
+                    errors += validate100.errors!.length;
                   }
                 }
               }
@@ -8472,14 +8472,14 @@ function validate502(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.threshold !== undefined){
-              if(!(validate151(data1.threshold, {instancePath:instancePath+"/subnets/" + i0+"/threshold",parentData:data1,parentDataProperty:"threshold",rootData}))){
+              if(!(validate148(data1.threshold, {instancePath:instancePath+"/subnets/" + i0+"/threshold",parentData:data1,parentDataProperty:"threshold",rootData}))){
                 if(vErrors === null){
-                  vErrors = validate151.errors;
+                  vErrors = validate148.errors;
                 }
                 else {
-                  for (const e of validate151.errors!) keep(vErrors, e);
+                  for (const e of validate148.errors!) keep(vErrors, e);
                 }
-                errors += validate151.errors!.length;
+                errors += validate148.errors!.length;
               }
             }
           }
@@ -8507,17 +8507,17 @@ function validate502(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate502.errors = vErrors;
+  validate499.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampParams: ValidateFunction = budgeted(validate506);
-const schema177 = {
+export const validatePlatformGetTimestampParams: ValidateFunction = budgeted(validate503);
+const schema176 = {
   "type": "object",
   "properties": {}
 };
 
-function validate506(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate503(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -8530,12 +8530,12 @@ function validate506(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate506.errors = vErrors;
+  validate503.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTimestampResult: ValidateFunction = budgeted(validate507);
-const schema178 = {
+export const validatePlatformGetTimestampResult: ValidateFunction = budgeted(validate504);
+const schema177 = {
   "type": "object",
   "required": [
     "timestamp"
@@ -8549,7 +8549,7 @@ const schema178 = {
   }
 };
 
-function validate507(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate504(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8576,14 +8576,14 @@ function validate507(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -8597,12 +8597,12 @@ function validate507(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate507.errors = vErrors;
+  validate504.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeParams: ValidateFunction = budgeted(validate509);
-const schema179 = {
+export const validatePlatformGetTotalStakeParams: ValidateFunction = budgeted(validate506);
+const schema178 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -8611,7 +8611,7 @@ const schema179 = {
   }
 };
 
-function validate509(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate506(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8637,12 +8637,12 @@ function validate509(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate509.errors = vErrors;
+  validate506.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTotalStakeResult: ValidateFunction = budgeted(validate511);
-const schema180 = {
+export const validatePlatformGetTotalStakeResult: ValidateFunction = budgeted(validate508);
+const schema179 = {
   "type": "object",
   "required": [
     "stake",
@@ -8664,7 +8664,7 @@ const schema180 = {
   }
 };
 
-function validate511(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate508(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8701,25 +8701,25 @@ function validate511(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.stake !== undefined){
-      if(!(validate84(data.stake, {instancePath:instancePath+"/stake",parentData:data,parentDataProperty:"stake",rootData}))){
+      if(!(validate81(data.stake, {instancePath:instancePath+"/stake",parentData:data,parentDataProperty:"stake",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.weight !== undefined){
-      if(!(validate84(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
   }
@@ -8733,12 +8733,12 @@ function validate511(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate511.errors = vErrors;
+  validate508.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxParams: ValidateFunction = budgeted(validate514);
-const schema181 = {
+export const validatePlatformGetTxParams: ValidateFunction = budgeted(validate511);
+const schema180 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -8753,7 +8753,7 @@ const schema181 = {
   ]
 };
 
-function validate514(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate511(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8779,14 +8779,14 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate278.errors;
+          vErrors = validate275.errors;
         }
         else {
-          for (const e of validate278.errors!) keep(vErrors, e);
+          for (const e of validate275.errors!) keep(vErrors, e);
         }
-        errors += validate278.errors!.length;
+        errors += validate275.errors!.length;
       }
     }
   }
@@ -8800,12 +8800,12 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate514.errors = vErrors;
+  validate511.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxResult: ValidateFunction = budgeted(validate517);
-const schema182 = {
+export const validatePlatformGetTxResult: ValidateFunction = budgeted(validate514);
+const schema181 = {
   "type": "object",
   "required": [
     "tx",
@@ -8879,7 +8879,7 @@ const schema182 = {
   }
 };
 
-function validate517(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate514(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -8928,14 +8928,14 @@ function validate517(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate286(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate283(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate286.errors;
+            vErrors = validate283.errors;
           }
           else {
-            for (const e of validate286.errors!) keep(vErrors, e);
+            for (const e of validate283.errors!) keep(vErrors, e);
           }
-          errors += validate286.errors!.length;
+          errors += validate283.errors!.length;
         }
       }
     }
@@ -9001,14 +9001,14 @@ function validate517(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate74(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(!(validate71(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
             if(vErrors === null){
-              vErrors = validate74.errors;
+              vErrors = validate71.errors;
             }
             else {
-              for (const e of validate74.errors!) keep(vErrors, e);
+              for (const e of validate71.errors!) keep(vErrors, e);
             }
-            errors += validate74.errors!.length;
+            errors += validate71.errors!.length;
           }
         }
       }
@@ -9030,14 +9030,14 @@ function validate517(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate76(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(!(validate73(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
             if(vErrors === null){
-              vErrors = validate76.errors;
+              vErrors = validate73.errors;
             }
             else {
-              for (const e of validate76.errors!) keep(vErrors, e);
+              for (const e of validate73.errors!) keep(vErrors, e);
             }
-            errors += validate76.errors!.length;
+            errors += validate73.errors!.length;
           }
         }
       }
@@ -9067,14 +9067,14 @@ function validate517(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate78.errors;
+            vErrors = validate75.errors;
           }
           else {
-            for (const e of validate78.errors!) keep(vErrors, e);
+            for (const e of validate75.errors!) keep(vErrors, e);
           }
-          errors += validate78.errors!.length;
+          errors += validate75.errors!.length;
         }
       }
     }
@@ -9140,27 +9140,27 @@ function validate517(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate78(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate75(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors!) keep(vErrors, e);
+          for (const e of validate75.errors!) keep(vErrors, e);
         }
-        errors += validate78.errors!.length;
+        errors += validate75.errors!.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate286(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate283(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate286.errors;
+            vErrors = validate283.errors;
           }
           else {
-            for (const e of validate286.errors!) keep(vErrors, e);
+            for (const e of validate283.errors!) keep(vErrors, e);
           }
-          errors += validate286.errors!.length;
+          errors += validate283.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -9190,14 +9190,14 @@ function validate517(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate80.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -9211,12 +9211,12 @@ function validate517(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate517.errors = vErrors;
+  validate514.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusParams: ValidateFunction = budgeted(validate525);
-const schema183 = {
+export const validatePlatformGetTxStatusParams: ValidateFunction = budgeted(validate522);
+const schema182 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -9228,7 +9228,7 @@ const schema183 = {
   ]
 };
 
-function validate525(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate522(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9264,12 +9264,12 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate525.errors = vErrors;
+  validate522.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetTxStatusResult: ValidateFunction = budgeted(validate527);
-const schema184 = {
+export const validatePlatformGetTxStatusResult: ValidateFunction = budgeted(validate524);
+const schema183 = {
   "type": "object",
   "required": [
     "status"
@@ -9318,7 +9318,7 @@ const schema184 = {
   }
 };
 
-function validate527(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate524(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -9458,7 +9458,7 @@ function validate527(data: any, {instancePath="", parentData, parentDataProperty
         errors++;
       }
       if(!(((((data3 === "Committed") || (data3 === "Aborted")) || (data3 === "Processing")) || (data3 === "Dropped")) || (data3 === "Unknown"))){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema184.properties.status.enum},message:"must be equal to one of the allowed values"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema183.properties.status.enum},message:"must be equal to one of the allowed values"};
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -9504,12 +9504,12 @@ function validate527(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate527.errors = vErrors;
+  validate524.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsParams: ValidateFunction = budgeted(validate528);
-const schema185 = {
+export const validatePlatformGetUTXOsParams: ValidateFunction = budgeted(validate525);
+const schema184 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -9537,7 +9537,7 @@ const schema185 = {
     "addresses"
   ]
 };
-const schema186 = {
+const schema185 = {
   "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.",
   "anyOf": [
     {
@@ -9548,20 +9548,20 @@ const schema186 = {
     }
   ]
 };
-const schema187 = {
+const schema186 = {
   "type": "string",
   "format": "avax-short-id",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."
 };
-const formats12 = formats["avax-short-id"]!;
-const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const formats10 = formats["avax-short-id"]!;
+const pattern24 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate531(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate528(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern25.test(data)){
+    if(!pattern24.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -9571,7 +9571,7 @@ function validate531(data: any, {instancePath="", parentData, parentDataProperty
       }
       errors++;
     }
-    if(!(formats12.validate(data))){
+    if(!(formats10.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-short-id"},message:"must match format \""+"avax-short-id"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -9592,38 +9592,38 @@ function validate531(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate531.errors = vErrors;
+  validate528.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate529(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate526(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate103.errors;
+      vErrors = validate100.errors;
     }
     else {
-      for (const e of validate103.errors!) keep(vErrors, e);
+      for (const e of validate100.errors!) keep(vErrors, e);
     }
-    errors += validate103.errors!.length;
+    errors += validate100.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate531(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate528(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate531.errors;
+        vErrors = validate528.errors;
       }
       else {
-        for (const e of validate531.errors!) keep(vErrors, e);
+        for (const e of validate528.errors!) keep(vErrors, e);
       }
-      errors += validate531.errors!.length;
+      errors += validate528.errors!.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -9651,7 +9651,7 @@ function validate529(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate529.errors = vErrors;
+  validate526.errors = vErrors;
   return errors === 0;
 }
 
@@ -9765,7 +9765,7 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
   return errors === 0;
 }
 
-const schema188 = {
+const schema187 = {
   "type": "object",
   "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's `endIndex` as the next call's `startIndex` to continue.",
   "required": [
@@ -9785,7 +9785,7 @@ const schema188 = {
   }
 };
 
-function validate535(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate532(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9822,14 +9822,14 @@ function validate535(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.address !== undefined){
-      if(!(validate103(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate100(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
         if(vErrors === null){
-          vErrors = validate103.errors;
+          vErrors = validate100.errors;
         }
         else {
-          for (const e of validate103.errors!) keep(vErrors, e);
+          for (const e of validate100.errors!) keep(vErrors, e);
         }
-        errors += validate103.errors!.length;
+        errors += validate100.errors!.length;
       }
     }
     if(data.utxo !== undefined){
@@ -9854,12 +9854,12 @@ function validate535(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate535.errors = vErrors;
+  validate532.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate528(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate525(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9898,14 +9898,14 @@ function validate528(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate529(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate526(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate529.errors;
+              vErrors = validate526.errors;
             }
             else {
-              for (const e of validate529.errors!) keep(vErrors, e);
+              for (const e of validate526.errors!) keep(vErrors, e);
             }
-            errors += validate529.errors!.length;
+            errors += validate526.errors!.length;
           }
         }
       }
@@ -9932,14 +9932,14 @@ function validate528(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate535(data.startIndex, {instancePath:instancePath+"/startIndex",parentData:data,parentDataProperty:"startIndex",rootData}))){
+      if(!(validate532(data.startIndex, {instancePath:instancePath+"/startIndex",parentData:data,parentDataProperty:"startIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate535.errors;
+          vErrors = validate532.errors;
         }
         else {
-          for (const e of validate535.errors!) keep(vErrors, e);
+          for (const e of validate532.errors!) keep(vErrors, e);
         }
-        errors += validate535.errors!.length;
+        errors += validate532.errors!.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -9955,14 +9955,14 @@ function validate528(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors!) keep(vErrors, e);
+          for (const e of validate68.errors!) keep(vErrors, e);
         }
-        errors += validate71.errors!.length;
+        errors += validate68.errors!.length;
       }
     }
   }
@@ -9976,12 +9976,12 @@ function validate528(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate528.errors = vErrors;
+  validate525.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetUTXOsResult: ValidateFunction = budgeted(validate540);
-const schema189 = {
+export const validatePlatformGetUTXOsResult: ValidateFunction = budgeted(validate537);
+const schema188 = {
   "type": "object",
   "description": "One page of UTXOs.",
   "required": [
@@ -10044,7 +10044,7 @@ const schema189 = {
   }
 };
 
-function validate540(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate537(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -10097,14 +10097,14 @@ function validate540(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate74(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(!(validate71(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
               if(vErrors === null){
-                vErrors = validate74.errors;
+                vErrors = validate71.errors;
               }
               else {
-                for (const e of validate74.errors!) keep(vErrors, e);
+                for (const e of validate71.errors!) keep(vErrors, e);
               }
-              errors += validate74.errors!.length;
+              errors += validate71.errors!.length;
             }
           }
         }
@@ -10142,14 +10142,14 @@ function validate540(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate76(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+            if(!(validate73(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
               if(vErrors === null){
-                vErrors = validate76.errors;
+                vErrors = validate73.errors;
               }
               else {
-                for (const e of validate76.errors!) keep(vErrors, e);
+                for (const e of validate73.errors!) keep(vErrors, e);
               }
-              errors += validate76.errors!.length;
+              errors += validate73.errors!.length;
             }
           }
         }
@@ -10243,14 +10243,14 @@ function validate540(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate84(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
+      if(!(validate81(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.utxos !== undefined){
@@ -10258,14 +10258,14 @@ function validate540(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate78(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
+          if(!(validate75(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
             if(vErrors === null){
-              vErrors = validate78.errors;
+              vErrors = validate75.errors;
             }
             else {
-              for (const e of validate78.errors!) keep(vErrors, e);
+              for (const e of validate75.errors!) keep(vErrors, e);
             }
-            errors += validate78.errors!.length;
+            errors += validate75.errors!.length;
           }
         }
       }
@@ -10281,25 +10281,25 @@ function validate540(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate535(data.endIndex, {instancePath:instancePath+"/endIndex",parentData:data,parentDataProperty:"endIndex",rootData}))){
+      if(!(validate532(data.endIndex, {instancePath:instancePath+"/endIndex",parentData:data,parentDataProperty:"endIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate535.errors;
+          vErrors = validate532.errors;
         }
         else {
-          for (const e of validate535.errors!) keep(vErrors, e);
+          for (const e of validate532.errors!) keep(vErrors, e);
         }
-        errors += validate535.errors!.length;
+        errors += validate532.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate80.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -10313,12 +10313,12 @@ function validate540(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate540.errors = vErrors;
+  validate537.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtParams: ValidateFunction = budgeted(validate547);
-const schema190 = {
+export const validatePlatformGetValidatorsAtParams: ValidateFunction = budgeted(validate544);
+const schema189 = {
   "type": "object",
   "properties": {
     "height": {
@@ -10344,7 +10344,7 @@ const schema190 = {
   ]
 };
 
-function validate547(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate544(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10435,12 +10435,12 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate547.errors = vErrors;
+  validate544.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorsAtResult: ValidateFunction = budgeted(validate550);
-const schema191 = {
+export const validatePlatformGetValidatorsAtResult: ValidateFunction = budgeted(validate547);
+const schema190 = {
   "type": "object",
   "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight at the height. `{}` when the set is empty.",
   "propertyNames": {
@@ -10475,20 +10475,20 @@ const schema191 = {
   }
 };
 
-function validate550(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate547(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
       const _errs1 = errors;
-      if(!(validate160(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
+      if(!(validate157(key0, {instancePath,parentData:data,parentDataProperty,rootData}))){
         if(vErrors === null){
-          vErrors = validate160.errors;
+          vErrors = validate157.errors;
         }
         else {
-          for (const e of validate160.errors!) keep(vErrors, e);
+          for (const e of validate157.errors!) keep(vErrors, e);
         }
-        errors += validate160.errors!.length;
+        errors += validate157.errors!.length;
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
@@ -10543,14 +10543,14 @@ function validate550(data: any, {instancePath="", parentData, parentDataProperty
           let valid3 = false;
           let passing0 = null;
           const _errs8 = errors;
-          if(!(validate374(data1, {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",parentData:data0,parentDataProperty:"publicKey",rootData}))){
+          if(!(validate371(data1, {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",parentData:data0,parentDataProperty:"publicKey",rootData}))){
             if(vErrors === null){
-              vErrors = validate374.errors;
+              vErrors = validate371.errors;
             }
             else {
-              for (const e of validate374.errors!) keep(vErrors, e);
+              for (const e of validate371.errors!) keep(vErrors, e);
             }
-            errors += validate374.errors!.length;
+            errors += validate371.errors!.length;
           }
           var _valid0 = _errs8 === errors;
           if(_valid0){
@@ -10604,14 +10604,14 @@ function validate550(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         if(data0.weight !== undefined){
-          if(!(validate84(data0.weight, {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/weight",parentData:data0,parentDataProperty:"weight",rootData}))){
+          if(!(validate81(data0.weight, {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/weight",parentData:data0,parentDataProperty:"weight",rootData}))){
             if(vErrors === null){
-              vErrors = validate84.errors;
+              vErrors = validate81.errors;
             }
             else {
-              for (const e of validate84.errors!) keep(vErrors, e);
+              for (const e of validate81.errors!) keep(vErrors, e);
             }
-            errors += validate84.errors!.length;
+            errors += validate81.errors!.length;
           }
         }
       }
@@ -10637,17 +10637,17 @@ function validate550(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate550.errors = vErrors;
+  validate547.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigParams: ValidateFunction = budgeted(validate554);
-const schema192 = {
+export const validatePlatformGetValidatorFeeConfigParams: ValidateFunction = budgeted(validate551);
+const schema191 = {
   "type": "object",
   "properties": {}
 };
 
-function validate554(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate551(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -10660,12 +10660,12 @@ function validate554(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate554.errors = vErrors;
+  validate551.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeConfigResult: ValidateFunction = budgeted(validate555);
-const schema193 = {
+export const validatePlatformGetValidatorFeeConfigResult: ValidateFunction = budgeted(validate552);
+const schema192 = {
   "type": "object",
   "required": [
     "capacity",
@@ -10694,7 +10694,7 @@ const schema193 = {
   }
 };
 
-function validate555(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate552(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10751,47 +10751,47 @@ function validate555(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate110(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
+      if(!(validate107(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.target !== undefined){
-      if(!(validate110(data.target, {instancePath:instancePath+"/target",parentData:data,parentDataProperty:"target",rootData}))){
+      if(!(validate107(data.target, {instancePath:instancePath+"/target",parentData:data,parentDataProperty:"target",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate110(data.minPrice, {instancePath:instancePath+"/minPrice",parentData:data,parentDataProperty:"minPrice",rootData}))){
+      if(!(validate107(data.minPrice, {instancePath:instancePath+"/minPrice",parentData:data,parentDataProperty:"minPrice",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate110(data.excessConversionConstant, {instancePath:instancePath+"/excessConversionConstant",parentData:data,parentDataProperty:"excessConversionConstant",rootData}))){
+      if(!(validate107(data.excessConversionConstant, {instancePath:instancePath+"/excessConversionConstant",parentData:data,parentDataProperty:"excessConversionConstant",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
   }
@@ -10805,17 +10805,17 @@ function validate555(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate555.errors = vErrors;
+  validate552.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateParams: ValidateFunction = budgeted(validate560);
-const schema194 = {
+export const validatePlatformGetValidatorFeeStateParams: ValidateFunction = budgeted(validate557);
+const schema193 = {
   "type": "object",
   "properties": {}
 };
 
-function validate560(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate557(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -10828,12 +10828,12 @@ function validate560(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate560.errors = vErrors;
+  validate557.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformGetValidatorFeeStateResult: ValidateFunction = budgeted(validate561);
-const schema195 = {
+export const validatePlatformGetValidatorFeeStateResult: ValidateFunction = budgeted(validate558);
+const schema194 = {
   "type": "object",
   "required": [
     "excess",
@@ -10857,7 +10857,7 @@ const schema195 = {
   }
 };
 
-function validate561(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate558(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10904,36 +10904,36 @@ function validate561(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.excess !== undefined){
-      if(!(validate110(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
+      if(!(validate107(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.price !== undefined){
-      if(!(validate110(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
+      if(!(validate107(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate92(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
         if(vErrors === null){
-          vErrors = validate92.errors;
+          vErrors = validate89.errors;
         }
         else {
-          for (const e of validate92.errors!) keep(vErrors, e);
+          for (const e of validate89.errors!) keep(vErrors, e);
         }
-        errors += validate92.errors!.length;
+        errors += validate89.errors!.length;
       }
     }
   }
@@ -10947,12 +10947,12 @@ function validate561(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate561.errors = vErrors;
+  validate558.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxParams: ValidateFunction = budgeted(validate565);
-const schema196 = {
+export const validatePlatformIssueTxParams: ValidateFunction = budgeted(validate562);
+const schema195 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -10967,7 +10967,7 @@ const schema196 = {
   ]
 };
 
-function validate565(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate562(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10982,25 +10982,25 @@ function validate565(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.tx !== undefined){
-      if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors!) keep(vErrors, e);
+          for (const e of validate75.errors!) keep(vErrors, e);
         }
-        errors += validate78.errors!.length;
+        errors += validate75.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors!) keep(vErrors, e);
+          for (const e of validate68.errors!) keep(vErrors, e);
         }
-        errors += validate71.errors!.length;
+        errors += validate68.errors!.length;
       }
     }
   }
@@ -11014,12 +11014,12 @@ function validate565(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate565.errors = vErrors;
+  validate562.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformIssueTxResult: ValidateFunction = budgeted(validate568);
-const schema197 = {
+export const validatePlatformIssueTxResult: ValidateFunction = budgeted(validate565);
+const schema196 = {
   "type": "object",
   "required": [
     "txID"
@@ -11033,7 +11033,7 @@ const schema197 = {
   }
 };
 
-function validate568(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate565(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11081,12 +11081,12 @@ function validate568(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate568.errors = vErrors;
+  validate565.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsParams: ValidateFunction = budgeted(validate570);
-const schema198 = {
+export const validatePlatformSampleValidatorsParams: ValidateFunction = budgeted(validate567);
+const schema197 = {
   "type": "object",
   "properties": {
     "size": {
@@ -11100,7 +11100,7 @@ const schema198 = {
     "size"
   ]
 };
-const schema199 = {
+const schema198 = {
   "description": "An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 65535, fail to decode.",
   "anyOf": [
     {
@@ -11114,16 +11114,16 @@ const schema199 = {
     }
   ]
 };
-const pattern26 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$", "u");
+const pattern25 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$", "u");
 
-function validate571(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate568(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data === "string"){
-    if(!pattern26.test(data)){
+    if(!pattern25.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -11206,12 +11206,12 @@ function validate571(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate571.errors = vErrors;
+  validate568.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate570(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate567(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11226,14 +11226,14 @@ function validate570(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.size !== undefined){
-      if(!(validate571(data.size, {instancePath:instancePath+"/size",parentData:data,parentDataProperty:"size",rootData}))){
+      if(!(validate568(data.size, {instancePath:instancePath+"/size",parentData:data,parentDataProperty:"size",rootData}))){
         if(vErrors === null){
-          vErrors = validate571.errors;
+          vErrors = validate568.errors;
         }
         else {
-          for (const e of validate571.errors!) keep(vErrors, e);
+          for (const e of validate568.errors!) keep(vErrors, e);
         }
-        errors += validate571.errors!.length;
+        errors += validate568.errors!.length;
       }
     }
     if(data.subnetID !== undefined){
@@ -11258,12 +11258,12 @@ function validate570(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate570.errors = vErrors;
+  validate567.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformSampleValidatorsResult: ValidateFunction = budgeted(validate574);
-const schema200 = {
+export const validatePlatformSampleValidatorsResult: ValidateFunction = budgeted(validate571);
+const schema199 = {
   "type": "object",
   "required": [
     "validators"
@@ -11280,7 +11280,7 @@ const schema200 = {
   }
 };
 
-function validate574(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate571(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11311,14 +11311,14 @@ function validate574(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate160(data0[i0], {instancePath:instancePath+"/validators/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate157(data0[i0], {instancePath:instancePath+"/validators/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate160.errors;
+              vErrors = validate157.errors;
             }
             else {
-              for (const e of validate160.errors!) keep(vErrors, e);
+              for (const e of validate157.errors!) keep(vErrors, e);
             }
-            errors += validate160.errors!.length;
+            errors += validate157.errors!.length;
           }
         }
       }
@@ -11344,12 +11344,12 @@ function validate574(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate574.errors = vErrors;
+  validate571.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByParams: ValidateFunction = budgeted(validate576);
-const schema201 = {
+export const validatePlatformValidatedByParams: ValidateFunction = budgeted(validate573);
+const schema200 = {
   "type": "object",
   "properties": {
     "blockchainID": {
@@ -11361,7 +11361,7 @@ const schema201 = {
   ]
 };
 
-function validate576(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate573(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11397,12 +11397,12 @@ function validate576(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate576.errors = vErrors;
+  validate573.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatedByResult: ValidateFunction = budgeted(validate578);
-const schema202 = {
+export const validatePlatformValidatedByResult: ValidateFunction = budgeted(validate575);
+const schema201 = {
   "type": "object",
   "required": [
     "subnetID"
@@ -11416,7 +11416,7 @@ const schema202 = {
   }
 };
 
-function validate578(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate575(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11464,12 +11464,12 @@ function validate578(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate578.errors = vErrors;
+  validate575.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesParams: ValidateFunction = budgeted(validate580);
-const schema203 = {
+export const validatePlatformValidatesParams: ValidateFunction = budgeted(validate577);
+const schema202 = {
   "type": "object",
   "properties": {
     "subnetID": {
@@ -11481,7 +11481,7 @@ const schema203 = {
   ]
 };
 
-function validate580(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate577(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11517,12 +11517,12 @@ function validate580(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate580.errors = vErrors;
+  validate577.errors = vErrors;
   return errors === 0;
 }
 
-export const validatePlatformValidatesResult: ValidateFunction = budgeted(validate582);
-const schema204 = {
+export const validatePlatformValidatesResult: ValidateFunction = budgeted(validate579);
+const schema203 = {
   "type": "object",
   "required": [
     "blockchainIDs"
@@ -11539,7 +11539,7 @@ const schema204 = {
   }
 };
 
-function validate582(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate579(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11603,111 +11603,111 @@ function validate582(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate582.errors = vErrors;
+  validate579.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate103 { let errors: ValidationError[] | null; }
-declare namespace validate260 { let errors: ValidationError[] | null; }
-declare namespace validate84 { let errors: ValidationError[] | null; }
+declare namespace validate100 { let errors: ValidationError[] | null; }
+declare namespace validate257 { let errors: ValidationError[] | null; }
+declare namespace validate81 { let errors: ValidationError[] | null; }
 declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate268 { let errors: ValidationError[] | null; }
-declare namespace validate110 { let errors: ValidationError[] | null; }
-declare namespace validate108 { let errors: ValidationError[] | null; }
-declare namespace validate263 { let errors: ValidationError[] | null; }
-declare namespace validate278 { let errors: ValidationError[] | null; }
-declare namespace validate276 { let errors: ValidationError[] | null; }
-declare namespace validate290 { let errors: ValidationError[] | null; }
-declare namespace validate294 { let errors: ValidationError[] | null; }
-declare namespace validate74 { let errors: ValidationError[] | null; }
-declare namespace validate306 { let errors: ValidationError[] | null; }
+declare namespace validate265 { let errors: ValidationError[] | null; }
+declare namespace validate107 { let errors: ValidationError[] | null; }
+declare namespace validate105 { let errors: ValidationError[] | null; }
+declare namespace validate260 { let errors: ValidationError[] | null; }
+declare namespace validate275 { let errors: ValidationError[] | null; }
+declare namespace validate273 { let errors: ValidationError[] | null; }
 declare namespace validate287 { let errors: ValidationError[] | null; }
-declare namespace validate312 { let errors: ValidationError[] | null; }
-declare namespace validate286 { let errors: ValidationError[] | null; }
-declare namespace validate281 { let errors: ValidationError[] | null; }
-declare namespace validate76 { let errors: ValidationError[] | null; }
-declare namespace validate78 { let errors: ValidationError[] | null; }
-declare namespace validate80 { let errors: ValidationError[] | null; }
-declare namespace validate280 { let errors: ValidationError[] | null; }
-declare namespace validate65 { let errors: ValidationError[] | null; }
-declare namespace validate325 { let errors: ValidationError[] | null; }
-declare namespace validate328 { let errors: ValidationError[] | null; }
-declare namespace validate336 { let errors: ValidationError[] | null; }
-declare namespace validate337 { let errors: ValidationError[] | null; }
-declare namespace validate341 { let errors: ValidationError[] | null; }
-declare namespace validate342 { let errors: ValidationError[] | null; }
-declare namespace validate343 { let errors: ValidationError[] | null; }
-declare namespace validate345 { let errors: ValidationError[] | null; }
-declare namespace validate160 { let errors: ValidationError[] | null; }
-declare namespace validate348 { let errors: ValidationError[] | null; }
-declare namespace validate355 { let errors: ValidationError[] | null; }
-declare namespace validate151 { let errors: ValidationError[] | null; }
-declare namespace validate361 { let errors: ValidationError[] | null; }
-declare namespace validate370 { let errors: ValidationError[] | null; }
-declare namespace validate374 { let errors: ValidationError[] | null; }
-declare namespace validate373 { let errors: ValidationError[] | null; }
-declare namespace validate379 { let errors: ValidationError[] | null; }
-declare namespace validate353 { let errors: ValidationError[] | null; }
-declare namespace validate389 { let errors: ValidationError[] | null; }
-declare namespace validate406 { let errors: ValidationError[] | null; }
-declare namespace validate414 { let errors: ValidationError[] | null; }
-declare namespace validate352 { let errors: ValidationError[] | null; }
-declare namespace validate351 { let errors: ValidationError[] | null; }
-declare namespace validate426 { let errors: ValidationError[] | null; }
-declare namespace validate427 { let errors: ValidationError[] | null; }
-declare namespace validate434 { let errors: ValidationError[] | null; }
-declare namespace validate92 { let errors: ValidationError[] | null; }
-declare namespace validate435 { let errors: ValidationError[] | null; }
-declare namespace validate440 { let errors: ValidationError[] | null; }
-declare namespace validate441 { let errors: ValidationError[] | null; }
-declare namespace validate443 { let errors: ValidationError[] | null; }
-declare namespace validate445 { let errors: ValidationError[] | null; }
-declare namespace validate457 { let errors: ValidationError[] | null; }
-declare namespace validate458 { let errors: ValidationError[] | null; }
-declare namespace validate460 { let errors: ValidationError[] | null; }
-declare namespace validate462 { let errors: ValidationError[] | null; }
+declare namespace validate291 { let errors: ValidationError[] | null; }
 declare namespace validate71 { let errors: ValidationError[] | null; }
+declare namespace validate303 { let errors: ValidationError[] | null; }
+declare namespace validate284 { let errors: ValidationError[] | null; }
+declare namespace validate309 { let errors: ValidationError[] | null; }
+declare namespace validate283 { let errors: ValidationError[] | null; }
+declare namespace validate278 { let errors: ValidationError[] | null; }
+declare namespace validate73 { let errors: ValidationError[] | null; }
+declare namespace validate75 { let errors: ValidationError[] | null; }
+declare namespace validate77 { let errors: ValidationError[] | null; }
+declare namespace validate277 { let errors: ValidationError[] | null; }
+declare namespace validate65 { let errors: ValidationError[] | null; }
+declare namespace validate322 { let errors: ValidationError[] | null; }
+declare namespace validate325 { let errors: ValidationError[] | null; }
+declare namespace validate333 { let errors: ValidationError[] | null; }
+declare namespace validate334 { let errors: ValidationError[] | null; }
+declare namespace validate338 { let errors: ValidationError[] | null; }
+declare namespace validate339 { let errors: ValidationError[] | null; }
+declare namespace validate340 { let errors: ValidationError[] | null; }
+declare namespace validate342 { let errors: ValidationError[] | null; }
+declare namespace validate157 { let errors: ValidationError[] | null; }
+declare namespace validate345 { let errors: ValidationError[] | null; }
+declare namespace validate352 { let errors: ValidationError[] | null; }
+declare namespace validate148 { let errors: ValidationError[] | null; }
+declare namespace validate358 { let errors: ValidationError[] | null; }
+declare namespace validate367 { let errors: ValidationError[] | null; }
+declare namespace validate371 { let errors: ValidationError[] | null; }
+declare namespace validate370 { let errors: ValidationError[] | null; }
+declare namespace validate376 { let errors: ValidationError[] | null; }
+declare namespace validate350 { let errors: ValidationError[] | null; }
+declare namespace validate386 { let errors: ValidationError[] | null; }
+declare namespace validate403 { let errors: ValidationError[] | null; }
+declare namespace validate411 { let errors: ValidationError[] | null; }
+declare namespace validate349 { let errors: ValidationError[] | null; }
+declare namespace validate348 { let errors: ValidationError[] | null; }
+declare namespace validate423 { let errors: ValidationError[] | null; }
+declare namespace validate424 { let errors: ValidationError[] | null; }
+declare namespace validate431 { let errors: ValidationError[] | null; }
+declare namespace validate89 { let errors: ValidationError[] | null; }
+declare namespace validate432 { let errors: ValidationError[] | null; }
+declare namespace validate437 { let errors: ValidationError[] | null; }
+declare namespace validate438 { let errors: ValidationError[] | null; }
+declare namespace validate440 { let errors: ValidationError[] | null; }
+declare namespace validate442 { let errors: ValidationError[] | null; }
+declare namespace validate454 { let errors: ValidationError[] | null; }
+declare namespace validate455 { let errors: ValidationError[] | null; }
+declare namespace validate457 { let errors: ValidationError[] | null; }
+declare namespace validate459 { let errors: ValidationError[] | null; }
+declare namespace validate68 { let errors: ValidationError[] | null; }
+declare namespace validate462 { let errors: ValidationError[] | null; }
 declare namespace validate465 { let errors: ValidationError[] | null; }
-declare namespace validate468 { let errors: ValidationError[] | null; }
+declare namespace validate471 { let errors: ValidationError[] | null; }
 declare namespace validate474 { let errors: ValidationError[] | null; }
-declare namespace validate477 { let errors: ValidationError[] | null; }
-declare namespace validate484 { let errors: ValidationError[] | null; }
-declare namespace validate486 { let errors: ValidationError[] | null; }
-declare namespace validate488 { let errors: ValidationError[] | null; }
+declare namespace validate481 { let errors: ValidationError[] | null; }
+declare namespace validate483 { let errors: ValidationError[] | null; }
+declare namespace validate485 { let errors: ValidationError[] | null; }
+declare namespace validate494 { let errors: ValidationError[] | null; }
+declare namespace validate487 { let errors: ValidationError[] | null; }
 declare namespace validate497 { let errors: ValidationError[] | null; }
-declare namespace validate490 { let errors: ValidationError[] | null; }
-declare namespace validate500 { let errors: ValidationError[] | null; }
-declare namespace validate502 { let errors: ValidationError[] | null; }
+declare namespace validate499 { let errors: ValidationError[] | null; }
+declare namespace validate503 { let errors: ValidationError[] | null; }
+declare namespace validate504 { let errors: ValidationError[] | null; }
 declare namespace validate506 { let errors: ValidationError[] | null; }
-declare namespace validate507 { let errors: ValidationError[] | null; }
-declare namespace validate509 { let errors: ValidationError[] | null; }
+declare namespace validate508 { let errors: ValidationError[] | null; }
 declare namespace validate511 { let errors: ValidationError[] | null; }
 declare namespace validate514 { let errors: ValidationError[] | null; }
-declare namespace validate517 { let errors: ValidationError[] | null; }
-declare namespace validate525 { let errors: ValidationError[] | null; }
-declare namespace validate527 { let errors: ValidationError[] | null; }
-declare namespace validate531 { let errors: ValidationError[] | null; }
-declare namespace validate529 { let errors: ValidationError[] | null; }
-declare namespace validate61 { let errors: ValidationError[] | null; }
-declare namespace validate535 { let errors: ValidationError[] | null; }
+declare namespace validate522 { let errors: ValidationError[] | null; }
+declare namespace validate524 { let errors: ValidationError[] | null; }
 declare namespace validate528 { let errors: ValidationError[] | null; }
-declare namespace validate540 { let errors: ValidationError[] | null; }
+declare namespace validate526 { let errors: ValidationError[] | null; }
+declare namespace validate61 { let errors: ValidationError[] | null; }
+declare namespace validate532 { let errors: ValidationError[] | null; }
+declare namespace validate525 { let errors: ValidationError[] | null; }
+declare namespace validate537 { let errors: ValidationError[] | null; }
+declare namespace validate544 { let errors: ValidationError[] | null; }
 declare namespace validate547 { let errors: ValidationError[] | null; }
-declare namespace validate550 { let errors: ValidationError[] | null; }
-declare namespace validate554 { let errors: ValidationError[] | null; }
-declare namespace validate555 { let errors: ValidationError[] | null; }
-declare namespace validate560 { let errors: ValidationError[] | null; }
-declare namespace validate561 { let errors: ValidationError[] | null; }
+declare namespace validate551 { let errors: ValidationError[] | null; }
+declare namespace validate552 { let errors: ValidationError[] | null; }
+declare namespace validate557 { let errors: ValidationError[] | null; }
+declare namespace validate558 { let errors: ValidationError[] | null; }
+declare namespace validate562 { let errors: ValidationError[] | null; }
 declare namespace validate565 { let errors: ValidationError[] | null; }
 declare namespace validate568 { let errors: ValidationError[] | null; }
+declare namespace validate567 { let errors: ValidationError[] | null; }
 declare namespace validate571 { let errors: ValidationError[] | null; }
-declare namespace validate570 { let errors: ValidationError[] | null; }
-declare namespace validate574 { let errors: ValidationError[] | null; }
-declare namespace validate576 { let errors: ValidationError[] | null; }
-declare namespace validate578 { let errors: ValidationError[] | null; }
-declare namespace validate580 { let errors: ValidationError[] | null; }
-declare namespace validate582 { let errors: ValidationError[] | null; }
+declare namespace validate573 { let errors: ValidationError[] | null; }
+declare namespace validate575 { let errors: ValidationError[] | null; }
+declare namespace validate577 { let errors: ValidationError[] | null; }
+declare namespace validate579 { let errors: ValidationError[] | null; }
 const balanceKey = writeString("balance") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateAvmGetAddressTxsParams: ValidateFunction = budgeted(validate584);
-const schema205 = {
+export const validateAvmGetAddressTxsParams: ValidateFunction = budgeted(validate581);
+const schema204 = {
   "type": "object",
   "properties": {
     "address": {
@@ -27,7 +27,7 @@ const schema205 = {
     "assetID"
   ]
 };
-const schema186 = {
+const schema185 = {
   "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.",
   "anyOf": [
     {
@@ -38,20 +38,20 @@ const schema186 = {
     }
   ]
 };
-const schema57 = {
+const schema56 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
   "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
 };
-const formats8 = formats["avax-address"]!;
-const pattern12 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
+const formats6 = formats["avax-address"]!;
+const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
 
-function validate103(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate100(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern12.test(data)){
+    if(!pattern11.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -61,7 +61,7 @@ function validate103(data: any, {instancePath="", parentData, parentDataProperty
       }
       errors++;
     }
-    if(!(formats8.validate(data))){
+    if(!(formats6.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-address"},message:"must match format \""+"avax-address"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -82,24 +82,24 @@ function validate103(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate103.errors = vErrors;
+  validate100.errors = vErrors;
   return errors === 0;
 }
 
-const schema187 = {
+const schema186 = {
   "type": "string",
   "format": "avax-short-id",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{20,40}$",
   "description": "A 20-byte short ID in cb58 (an address's raw form, without chain prefix or bech32)."
 };
-const formats12 = formats["avax-short-id"]!;
-const pattern25 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
+const formats10 = formats["avax-short-id"]!;
+const pattern24 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{20,40}$", "u");
 
-function validate531(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate528(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern25.test(data)){
+    if(!pattern24.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -109,7 +109,7 @@ function validate531(data: any, {instancePath="", parentData, parentDataProperty
       }
       errors++;
     }
-    if(!(formats12.validate(data))){
+    if(!(formats10.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-short-id"},message:"must match format \""+"avax-short-id"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -130,38 +130,38 @@ function validate531(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate531.errors = vErrors;
+  validate528.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate529(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate526(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate103.errors;
+      vErrors = validate100.errors;
     }
     else {
-      for (const e of validate103.errors!) keep(vErrors, e);
+      for (const e of validate100.errors!) keep(vErrors, e);
     }
-    errors += validate103.errors!.length;
+    errors += validate100.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if(!valid0){
     const _errs2 = errors;
-    if(!(validate531(data, {instancePath,parentData,parentDataProperty,rootData}))){
+    if(!(validate528(data, {instancePath,parentData,parentDataProperty,rootData}))){
       if(vErrors === null){
-        vErrors = validate531.errors;
+        vErrors = validate528.errors;
       }
       else {
-        for (const e of validate531.errors!) keep(vErrors, e);
+        for (const e of validate528.errors!) keep(vErrors, e);
       }
-      errors += validate531.errors!.length;
+      errors += validate528.errors!.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
@@ -189,16 +189,16 @@ function validate529(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate529.errors = vErrors;
+  validate526.errors = vErrors;
   return errors === 0;
 }
 
-const schema206 = {
+const schema205 = {
   "type": "string",
   "description": "An asset: its cb58 asset ID (the ID of the transaction that created it) or one of its aliases, such as `AVAX` for the X-Chain's native asset. The node first looks the string up as an alias, then parses it as an ID; anything else fails with \"asset '<value>' not found\"."
 };
 
-function validate586(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate583(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -211,7 +211,7 @@ function validate586(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate586.errors = vErrors;
+  validate583.errors = vErrors;
   return errors === 0;
 }
 
@@ -326,7 +326,7 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate584(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate581(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -351,25 +351,25 @@ function validate584(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate529(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate526(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
         if(vErrors === null){
-          vErrors = validate529.errors;
+          vErrors = validate526.errors;
         }
         else {
-          for (const e of validate529.errors!) keep(vErrors, e);
+          for (const e of validate526.errors!) keep(vErrors, e);
         }
-        errors += validate529.errors!.length;
+        errors += validate526.errors!.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate586(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate583(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
         if(vErrors === null){
-          vErrors = validate586.errors;
+          vErrors = validate583.errors;
         }
         else {
-          for (const e of validate586.errors!) keep(vErrors, e);
+          for (const e of validate583.errors!) keep(vErrors, e);
         }
-        errors += validate586.errors!.length;
+        errors += validate583.errors!.length;
       }
     }
     if(data.cursor !== undefined){
@@ -405,12 +405,12 @@ function validate584(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate584.errors = vErrors;
+  validate581.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAddressTxsResult: ValidateFunction = budgeted(validate590);
-const schema207 = {
+export const validateAvmGetAddressTxsResult: ValidateFunction = budgeted(validate587);
+const schema206 = {
   "type": "object",
   "required": [
     "txIDs",
@@ -482,18 +482,18 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
   return errors === 0;
 }
 
-const schema46 = {
+const schema45 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
   "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
 };
-const pattern10 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate84(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern10.test(data)){
+    if(!pattern9.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -514,12 +514,12 @@ function validate84(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate84.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate590(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate587(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -558,7 +558,7 @@ function validate590(data: any, {instancePath="", parentData, parentDataProperty
     if(data.txIDs !== undefined){
       let data0 = data.txIDs;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/txIDs",schemaPath:"#/properties/txIDs/type",keyword:"type",params:{type: schema207.properties.txIDs.type},message:"must be array,null"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/txIDs",schemaPath:"#/properties/txIDs/type",keyword:"type",params:{type: schema206.properties.txIDs.type},message:"must be array,null"};
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -583,14 +583,14 @@ function validate590(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.cursor !== undefined){
-      if(!(validate84(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
+      if(!(validate81(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
   }
@@ -604,12 +604,12 @@ function validate590(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate590.errors = vErrors;
+  validate587.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesParams: ValidateFunction = budgeted(validate593);
-const schema208 = {
+export const validateAvmGetAllBalancesParams: ValidateFunction = budgeted(validate590);
+const schema207 = {
   "type": "object",
   "properties": {
     "address": {
@@ -624,7 +624,7 @@ const schema208 = {
   ]
 };
 
-function validate593(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate590(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -639,14 +639,14 @@ function validate593(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate529(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate526(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
         if(vErrors === null){
-          vErrors = validate529.errors;
+          vErrors = validate526.errors;
         }
         else {
-          for (const e of validate529.errors!) keep(vErrors, e);
+          for (const e of validate526.errors!) keep(vErrors, e);
         }
-        errors += validate529.errors!.length;
+        errors += validate526.errors!.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -672,12 +672,12 @@ function validate593(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate593.errors = vErrors;
+  validate590.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAllBalancesResult: ValidateFunction = budgeted(validate595);
-const schema209 = {
+export const validateAvmGetAllBalancesResult: ValidateFunction = budgeted(validate592);
+const schema208 = {
   "type": "object",
   "required": [
     "balances"
@@ -710,7 +710,7 @@ const schema209 = {
   }
 };
 
-function validate595(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate592(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -788,14 +788,14 @@ function validate595(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.balance !== undefined){
-              if(!(validate84(data1.balance, {instancePath:instancePath+"/balances/" + i0+"/balance",parentData:data1,parentDataProperty:"balance",rootData}))){
+              if(!(validate81(data1.balance, {instancePath:instancePath+"/balances/" + i0+"/balance",parentData:data1,parentDataProperty:"balance",rootData}))){
                 if(vErrors === null){
-                  vErrors = validate84.errors;
+                  vErrors = validate81.errors;
                 }
                 else {
-                  for (const e of validate84.errors!) keep(vErrors, e);
+                  for (const e of validate81.errors!) keep(vErrors, e);
                 }
-                errors += validate84.errors!.length;
+                errors += validate81.errors!.length;
               }
             }
           }
@@ -833,12 +833,12 @@ function validate595(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate595.errors = vErrors;
+  validate592.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionParams: ValidateFunction = budgeted(validate597);
-const schema210 = {
+export const validateAvmGetAssetDescriptionParams: ValidateFunction = budgeted(validate594);
+const schema209 = {
   "type": "object",
   "properties": {
     "assetID": {
@@ -850,7 +850,7 @@ const schema210 = {
   ]
 };
 
-function validate597(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate594(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -865,14 +865,14 @@ function validate597(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate586(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate583(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
         if(vErrors === null){
-          vErrors = validate586.errors;
+          vErrors = validate583.errors;
         }
         else {
-          for (const e of validate586.errors!) keep(vErrors, e);
+          for (const e of validate583.errors!) keep(vErrors, e);
         }
-        errors += validate586.errors!.length;
+        errors += validate583.errors!.length;
       }
     }
   }
@@ -886,12 +886,12 @@ function validate597(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate597.errors = vErrors;
+  validate594.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetAssetDescriptionResult: ValidateFunction = budgeted(validate599);
-const schema211 = {
+export const validateAvmGetAssetDescriptionResult: ValidateFunction = budgeted(validate596);
+const schema210 = {
   "type": "object",
   "required": [
     "assetID",
@@ -919,18 +919,18 @@ const schema211 = {
     }
   }
 };
-const schema212 = {
+const schema211 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]{0,2})$",
   "description": "An unsigned 8-bit integer as the node sends it: a quoted decimal string (avajson.Uint8)."
 };
-const pattern27 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
+const pattern26 = new RegExp("^(0|[1-9][0-9]{0,2})$", "u");
 
-function validate601(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate598(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern27.test(data)){
+    if(!pattern26.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]{0,2})$"},message:"must match pattern \""+"^(0|[1-9][0-9]{0,2})$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -951,12 +951,12 @@ function validate601(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate601.errors = vErrors;
+  validate598.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate599(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate596(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1048,14 +1048,14 @@ function validate599(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate601(data.denomination, {instancePath:instancePath+"/denomination",parentData:data,parentDataProperty:"denomination",rootData}))){
+      if(!(validate598(data.denomination, {instancePath:instancePath+"/denomination",parentData:data,parentDataProperty:"denomination",rootData}))){
         if(vErrors === null){
-          vErrors = validate601.errors;
+          vErrors = validate598.errors;
         }
         else {
-          for (const e of validate601.errors!) keep(vErrors, e);
+          for (const e of validate598.errors!) keep(vErrors, e);
         }
-        errors += validate601.errors!.length;
+        errors += validate598.errors!.length;
       }
     }
   }
@@ -1069,12 +1069,12 @@ function validate599(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate599.errors = vErrors;
+  validate596.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceParams: ValidateFunction = budgeted(validate603);
-const schema213 = {
+export const validateAvmGetBalanceParams: ValidateFunction = budgeted(validate600);
+const schema212 = {
   "type": "object",
   "properties": {
     "address": {
@@ -1093,7 +1093,7 @@ const schema213 = {
   ]
 };
 
-function validate603(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate600(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1118,25 +1118,25 @@ function validate603(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate529(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate526(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
         if(vErrors === null){
-          vErrors = validate529.errors;
+          vErrors = validate526.errors;
         }
         else {
-          for (const e of validate529.errors!) keep(vErrors, e);
+          for (const e of validate526.errors!) keep(vErrors, e);
         }
-        errors += validate529.errors!.length;
+        errors += validate526.errors!.length;
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate586(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate583(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
         if(vErrors === null){
-          vErrors = validate586.errors;
+          vErrors = validate583.errors;
         }
         else {
-          for (const e of validate586.errors!) keep(vErrors, e);
+          for (const e of validate583.errors!) keep(vErrors, e);
         }
-        errors += validate586.errors!.length;
+        errors += validate583.errors!.length;
       }
     }
     if(data.includePartial !== undefined){
@@ -1162,12 +1162,12 @@ function validate603(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate603.errors = vErrors;
+  validate600.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBalanceResult: ValidateFunction = budgeted(validate606);
-const schema214 = {
+export const validateAvmGetBalanceResult: ValidateFunction = budgeted(validate603);
+const schema213 = {
   "type": "object",
   "required": [
     "balance",
@@ -1188,7 +1188,7 @@ const schema214 = {
     }
   }
 };
-const schema59 = {
+const schema58 = {
   "type": "object",
   "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
   "required": [
@@ -1207,13 +1207,13 @@ const schema59 = {
     }
   }
 };
-const schema60 = {
+const schema59 = {
   "type": "integer",
   "minimum": 0,
   "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
-function validate110(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1238,12 +1238,12 @@ function validate110(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
   }
-  validate110.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate108(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate105(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1291,14 +1291,14 @@ function validate108(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
   }
@@ -1312,12 +1312,12 @@ function validate108(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate108.errors = vErrors;
+  validate105.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate606(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate603(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1354,14 +1354,14 @@ function validate606(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.balance !== undefined){
-      if(!(validate84(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.utxoIDs !== undefined){
@@ -1369,14 +1369,14 @@ function validate606(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate108(data1[i0], {instancePath:instancePath+"/utxoIDs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate105(data1[i0], {instancePath:instancePath+"/utxoIDs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate108.errors;
+              vErrors = validate105.errors;
             }
             else {
-              for (const e of validate108.errors!) keep(vErrors, e);
+              for (const e of validate105.errors!) keep(vErrors, e);
             }
-            errors += validate108.errors!.length;
+            errors += validate105.errors!.length;
           }
         }
       }
@@ -1402,12 +1402,12 @@ function validate606(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate606.errors = vErrors;
+  validate603.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockParams: ValidateFunction = budgeted(validate609);
-const schema215 = {
+export const validateAvmGetBlockParams: ValidateFunction = budgeted(validate606);
+const schema214 = {
   "type": "object",
   "properties": {
     "blockID": {
@@ -1421,18 +1421,18 @@ const schema215 = {
     "blockID"
   ]
 };
-const schema124 = {
+const schema123 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
   "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode."
 };
-const pattern20 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
+const pattern19 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
-function validate278(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate275(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern20.test(data)){
+    if(!pattern19.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},message:"must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -1453,12 +1453,12 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate278.errors = vErrors;
+  validate275.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate609(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate606(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1484,14 +1484,14 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate278.errors;
+          vErrors = validate275.errors;
         }
         else {
-          for (const e of validate278.errors!) keep(vErrors, e);
+          for (const e of validate275.errors!) keep(vErrors, e);
         }
-        errors += validate278.errors!.length;
+        errors += validate275.errors!.length;
       }
     }
   }
@@ -1505,12 +1505,12 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate609.errors = vErrors;
+  validate606.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockResult: ValidateFunction = budgeted(validate612);
-const schema216 = {
+export const validateAvmGetBlockResult: ValidateFunction = budgeted(validate609);
+const schema215 = {
   "type": "object",
   "required": [
     "block",
@@ -1583,7 +1583,7 @@ const schema216 = {
     }
   }
 };
-const schema217 = {
+const schema216 = {
   "type": "object",
   "description": "An X-Chain (AVM) standard block in the node's JSON encoding. `height` and `time` are bare JSON numbers.",
   "required": [
@@ -1625,7 +1625,7 @@ const schema217 = {
     }
   }
 };
-const schema218 = {
+const schema217 = {
   "type": "object",
   "description": "An AVM transaction in the node's JSON encoding: the unsigned transaction, its credentials and its ID.",
   "required": [
@@ -1652,7 +1652,7 @@ const schema218 = {
     }
   }
 };
-const schema219 = {
+const schema218 = {
   "type": "object",
   "description": "The unsigned part of a JSON-encoded AVM transaction. Every kind carries the base fields; import, export, asset-creation and operation transactions add their own (listed below). Integers are bare JSON numbers.",
   "required": [
@@ -1742,7 +1742,7 @@ const schema219 = {
     }
   }
 };
-const schema220 = {
+const schema219 = {
   "type": "object",
   "description": "An output in a JSON-encoded AVM transaction: the asset it holds, the feature extension (fx) that defines it, and the fx-specific output object. All integers inside are bare JSON numbers.",
   "required": [
@@ -1789,7 +1789,7 @@ const schema220 = {
   }
 };
 
-function validate622(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate619(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1853,14 +1853,14 @@ function validate622(data: any, {instancePath="", parentData, parentDataProperty
           if(Array.isArray(data3)){
             const len0 = data3.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate103(data3[i0], {instancePath:instancePath+"/output/addresses/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+              if(!(validate100(data3[i0], {instancePath:instancePath+"/output/addresses/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
                 if(vErrors === null){
-                  vErrors = validate103.errors;
+                  vErrors = validate100.errors;
                 }
                 else {
-                  for (const e of validate103.errors!) keep(vErrors, e);
+                  for (const e of validate100.errors!) keep(vErrors, e);
                 }
-                errors += validate103.errors!.length;
+                errors += validate100.errors!.length;
               }
             }
           }
@@ -1876,36 +1876,36 @@ function validate622(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         if(data2.amount !== undefined){
-          if(!(validate110(data2.amount, {instancePath:instancePath+"/output/amount",parentData:data2,parentDataProperty:"amount",rootData}))){
+          if(!(validate107(data2.amount, {instancePath:instancePath+"/output/amount",parentData:data2,parentDataProperty:"amount",rootData}))){
             if(vErrors === null){
-              vErrors = validate110.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate110.errors!) keep(vErrors, e);
+              for (const e of validate107.errors!) keep(vErrors, e);
             }
-            errors += validate110.errors!.length;
+            errors += validate107.errors!.length;
           }
         }
         if(data2.locktime !== undefined){
-          if(!(validate110(data2.locktime, {instancePath:instancePath+"/output/locktime",parentData:data2,parentDataProperty:"locktime",rootData}))){
+          if(!(validate107(data2.locktime, {instancePath:instancePath+"/output/locktime",parentData:data2,parentDataProperty:"locktime",rootData}))){
             if(vErrors === null){
-              vErrors = validate110.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate110.errors!) keep(vErrors, e);
+              for (const e of validate107.errors!) keep(vErrors, e);
             }
-            errors += validate110.errors!.length;
+            errors += validate107.errors!.length;
           }
         }
         if(data2.threshold !== undefined){
-          if(!(validate110(data2.threshold, {instancePath:instancePath+"/output/threshold",parentData:data2,parentDataProperty:"threshold",rootData}))){
+          if(!(validate107(data2.threshold, {instancePath:instancePath+"/output/threshold",parentData:data2,parentDataProperty:"threshold",rootData}))){
             if(vErrors === null){
-              vErrors = validate110.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate110.errors!) keep(vErrors, e);
+              for (const e of validate107.errors!) keep(vErrors, e);
             }
-            errors += validate110.errors!.length;
+            errors += validate107.errors!.length;
           }
         }
       }
@@ -1931,11 +1931,11 @@ function validate622(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate622.errors = vErrors;
+  validate619.errors = vErrors;
   return errors === 0;
 }
 
-const schema221 = {
+const schema220 = {
   "type": "object",
   "description": "An input in a JSON-encoded AVM transaction: the UTXO it consumes (`txID`, `outputIndex`), its asset, its fx and the fx-specific input object. All integers inside are bare JSON numbers.",
   "required": [
@@ -1984,7 +1984,7 @@ const schema221 = {
   }
 };
 
-function validate630(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate627(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2050,14 +2050,14 @@ function validate630(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate110(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.assetID !== undefined){
@@ -2086,14 +2086,14 @@ function validate630(data: any, {instancePath="", parentData, parentDataProperty
       let data4 = data.input;
       if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
         if(data4.amount !== undefined){
-          if(!(validate110(data4.amount, {instancePath:instancePath+"/input/amount",parentData:data4,parentDataProperty:"amount",rootData}))){
+          if(!(validate107(data4.amount, {instancePath:instancePath+"/input/amount",parentData:data4,parentDataProperty:"amount",rootData}))){
             if(vErrors === null){
-              vErrors = validate110.errors;
+              vErrors = validate107.errors;
             }
             else {
-              for (const e of validate110.errors!) keep(vErrors, e);
+              for (const e of validate107.errors!) keep(vErrors, e);
             }
-            errors += validate110.errors!.length;
+            errors += validate107.errors!.length;
           }
         }
         if(data4.signatureIndices !== undefined){
@@ -2101,14 +2101,14 @@ function validate630(data: any, {instancePath="", parentData, parentDataProperty
           if(Array.isArray(data6)){
             const len0 = data6.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate110(data6[i0], {instancePath:instancePath+"/input/signatureIndices/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
+              if(!(validate107(data6[i0], {instancePath:instancePath+"/input/signatureIndices/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
                 if(vErrors === null){
-                  vErrors = validate110.errors;
+                  vErrors = validate107.errors;
                 }
                 else {
-                  for (const e of validate110.errors!) keep(vErrors, e);
+                  for (const e of validate107.errors!) keep(vErrors, e);
                 }
-                errors += validate110.errors!.length;
+                errors += validate107.errors!.length;
               }
             }
           }
@@ -2146,11 +2146,11 @@ function validate630(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate630.errors = vErrors;
+  validate627.errors = vErrors;
   return errors === 0;
 }
 
-const schema174 = {
+const schema173 = {
   "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes (types.JSONByteSlice of a nil slice).",
   "oneOf": [
     {
@@ -2161,18 +2161,18 @@ const schema174 = {
     }
   ]
 };
-const schema40 = {
+const schema39 = {
   "type": "string",
   "pattern": "^0x([0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+const pattern6 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
 
-function validate74(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate71(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -2193,26 +2193,26 @@ function validate74(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate74.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate497(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate494(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
+  if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
     if(vErrors === null){
-      vErrors = validate74.errors;
+      vErrors = validate71.errors;
     }
     else {
-      for (const e of validate74.errors!) keep(vErrors, e);
+      for (const e of validate71.errors!) keep(vErrors, e);
     }
-    errors += validate74.errors!.length;
+    errors += validate71.errors!.length;
   }
   var _valid0 = _errs1 === errors;
   if(_valid0){
@@ -2264,12 +2264,12 @@ function validate497(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
   }
-  validate497.errors = vErrors;
+  validate494.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate619(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate616(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2324,14 +2324,14 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.networkID !== undefined){
-      if(!(validate110(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
+      if(!(validate107(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.blockchainID !== undefined){
@@ -2350,14 +2350,14 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate622(data2[i0], {instancePath:instancePath+"/outputs/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+          if(!(validate619(data2[i0], {instancePath:instancePath+"/outputs/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate622.errors;
+              vErrors = validate619.errors;
             }
             else {
-              for (const e of validate622.errors!) keep(vErrors, e);
+              for (const e of validate619.errors!) keep(vErrors, e);
             }
-            errors += validate622.errors!.length;
+            errors += validate619.errors!.length;
           }
         }
       }
@@ -2377,14 +2377,14 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate630(data4[i1], {instancePath:instancePath+"/inputs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
+          if(!(validate627(data4[i1], {instancePath:instancePath+"/inputs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
             if(vErrors === null){
-              vErrors = validate630.errors;
+              vErrors = validate627.errors;
             }
             else {
-              for (const e of validate630.errors!) keep(vErrors, e);
+              for (const e of validate627.errors!) keep(vErrors, e);
             }
-            errors += validate630.errors!.length;
+            errors += validate627.errors!.length;
           }
         }
       }
@@ -2400,14 +2400,14 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.memo !== undefined){
-      if(!(validate497(data.memo, {instancePath:instancePath+"/memo",parentData:data,parentDataProperty:"memo",rootData}))){
+      if(!(validate494(data.memo, {instancePath:instancePath+"/memo",parentData:data,parentDataProperty:"memo",rootData}))){
         if(vErrors === null){
-          vErrors = validate497.errors;
+          vErrors = validate494.errors;
         }
         else {
-          for (const e of validate497.errors!) keep(vErrors, e);
+          for (const e of validate494.errors!) keep(vErrors, e);
         }
-        errors += validate497.errors!.length;
+        errors += validate494.errors!.length;
       }
     }
     if(data.destinationChain !== undefined){
@@ -2426,14 +2426,14 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate622(data8[i2], {instancePath:instancePath+"/exportedOutputs/" + i2,parentData:data8,parentDataProperty:i2,rootData}))){
+          if(!(validate619(data8[i2], {instancePath:instancePath+"/exportedOutputs/" + i2,parentData:data8,parentDataProperty:i2,rootData}))){
             if(vErrors === null){
-              vErrors = validate622.errors;
+              vErrors = validate619.errors;
             }
             else {
-              for (const e of validate622.errors!) keep(vErrors, e);
+              for (const e of validate619.errors!) keep(vErrors, e);
             }
-            errors += validate622.errors!.length;
+            errors += validate619.errors!.length;
           }
         }
       }
@@ -2464,14 +2464,14 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate630(data11[i3], {instancePath:instancePath+"/importedInputs/" + i3,parentData:data11,parentDataProperty:i3,rootData}))){
+          if(!(validate627(data11[i3], {instancePath:instancePath+"/importedInputs/" + i3,parentData:data11,parentDataProperty:i3,rootData}))){
             if(vErrors === null){
-              vErrors = validate630.errors;
+              vErrors = validate627.errors;
             }
             else {
-              for (const e of validate630.errors!) keep(vErrors, e);
+              for (const e of validate627.errors!) keep(vErrors, e);
             }
-            errors += validate630.errors!.length;
+            errors += validate627.errors!.length;
           }
         }
       }
@@ -2511,14 +2511,14 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate110(data.denomination, {instancePath:instancePath+"/denomination",parentData:data,parentDataProperty:"denomination",rootData}))){
+      if(!(validate107(data.denomination, {instancePath:instancePath+"/denomination",parentData:data,parentDataProperty:"denomination",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.initialStates !== undefined){
@@ -2594,11 +2594,11 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate619.errors = vErrors;
+  validate616.errors = vErrors;
   return errors === 0;
 }
 
-const schema222 = {
+const schema221 = {
   "type": "object",
   "description": "A credential of a JSON-encoded AVM transaction: the fx it belongs to and its signatures. There is one per input or operation, in the same order.",
   "required": [
@@ -2628,7 +2628,7 @@ const schema222 = {
   }
 };
 
-function validate645(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate642(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2671,14 +2671,14 @@ function validate645(data: any, {instancePath="", parentData, parentDataProperty
           if(Array.isArray(data2)){
             const len0 = data2.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate74(data2[i0], {instancePath:instancePath+"/credential/signatures/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+              if(!(validate71(data2[i0], {instancePath:instancePath+"/credential/signatures/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
                 if(vErrors === null){
-                  vErrors = validate74.errors;
+                  vErrors = validate71.errors;
                 }
                 else {
-                  for (const e of validate74.errors!) keep(vErrors, e);
+                  for (const e of validate71.errors!) keep(vErrors, e);
                 }
-                errors += validate74.errors!.length;
+                errors += validate71.errors!.length;
               }
             }
           }
@@ -2716,12 +2716,12 @@ function validate645(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate645.errors = vErrors;
+  validate642.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate618(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate615(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2756,14 +2756,14 @@ function validate618(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate619(data.unsignedTx, {instancePath:instancePath+"/unsignedTx",parentData:data,parentDataProperty:"unsignedTx",rootData}))){
+      if(!(validate616(data.unsignedTx, {instancePath:instancePath+"/unsignedTx",parentData:data,parentDataProperty:"unsignedTx",rootData}))){
         if(vErrors === null){
-          vErrors = validate619.errors;
+          vErrors = validate616.errors;
         }
         else {
-          for (const e of validate619.errors!) keep(vErrors, e);
+          for (const e of validate616.errors!) keep(vErrors, e);
         }
-        errors += validate619.errors!.length;
+        errors += validate616.errors!.length;
       }
     }
     if(data.credentials !== undefined){
@@ -2771,14 +2771,14 @@ function validate618(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate645(data1[i0], {instancePath:instancePath+"/credentials/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate642(data1[i0], {instancePath:instancePath+"/credentials/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate645.errors;
+              vErrors = validate642.errors;
             }
             else {
-              for (const e of validate645.errors!) keep(vErrors, e);
+              for (const e of validate642.errors!) keep(vErrors, e);
             }
-            errors += validate645.errors!.length;
+            errors += validate642.errors!.length;
           }
         }
       }
@@ -2815,12 +2815,12 @@ function validate618(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate618.errors = vErrors;
+  validate615.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate613(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate610(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2896,25 +2896,25 @@ function validate613(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate110(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate107(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.time !== undefined){
-      if(!(validate110(data.time, {instancePath:instancePath+"/time",parentData:data,parentDataProperty:"time",rootData}))){
+      if(!(validate107(data.time, {instancePath:instancePath+"/time",parentData:data,parentDataProperty:"time",rootData}))){
         if(vErrors === null){
-          vErrors = validate110.errors;
+          vErrors = validate107.errors;
         }
         else {
-          for (const e of validate110.errors!) keep(vErrors, e);
+          for (const e of validate107.errors!) keep(vErrors, e);
         }
-        errors += validate110.errors!.length;
+        errors += validate107.errors!.length;
       }
     }
     if(data.merkleRoot !== undefined){
@@ -2933,14 +2933,14 @@ function validate613(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate618(data4[i0], {instancePath:instancePath+"/txs/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+          if(!(validate615(data4[i0], {instancePath:instancePath+"/txs/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate618.errors;
+              vErrors = validate615.errors;
             }
             else {
-              for (const e of validate618.errors!) keep(vErrors, e);
+              for (const e of validate615.errors!) keep(vErrors, e);
             }
-            errors += validate618.errors!.length;
+            errors += validate615.errors!.length;
           }
         }
       }
@@ -2977,24 +2977,24 @@ function validate613(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate613.errors = vErrors;
+  validate610.errors = vErrors;
   return errors === 0;
 }
 
-const schema41 = {
+const schema40 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
   "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
 };
-const formats4 = formats["avax-hex"]!;
-const pattern8 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
+const formats2 = formats["avax-hex"]!;
+const pattern7 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
 
-function validate76(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate73(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern8.test(data)){
+    if(!pattern7.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -3004,7 +3004,7 @@ function validate76(data: any, {instancePath="", parentData, parentDataProperty,
       }
       errors++;
     }
-    if(!(formats4.validate(data))){
+    if(!(formats2.validate(data))){
       const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
       if(vErrors === null){
         vErrors = [err1];
@@ -3025,16 +3025,16 @@ function validate76(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate76.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate78(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate75(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -3055,11 +3055,11 @@ function validate78(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate78.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 }
 
-const schema43 = {
+const schema42 = {
   "type": "string",
   "enum": [
     "hex",
@@ -3070,7 +3070,7 @@ const schema43 = {
   "description": "The encoding the node used for the bytes in this answer, echoed in lower case."
 };
 
-function validate80(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate77(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data !== "string"){
@@ -3084,7 +3084,7 @@ function validate80(data: any, {instancePath="", parentData, parentDataProperty,
     errors++;
   }
   if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3093,12 +3093,12 @@ function validate80(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate80.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate612(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate609(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -3147,14 +3147,14 @@ function validate612(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate613(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate610(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate613.errors;
+            vErrors = validate610.errors;
           }
           else {
-            for (const e of validate613.errors!) keep(vErrors, e);
+            for (const e of validate610.errors!) keep(vErrors, e);
           }
-          errors += validate613.errors!.length;
+          errors += validate610.errors!.length;
         }
       }
     }
@@ -3220,14 +3220,14 @@ function validate612(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate74(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate71(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
             if(vErrors === null){
-              vErrors = validate74.errors;
+              vErrors = validate71.errors;
             }
             else {
-              for (const e of validate74.errors!) keep(vErrors, e);
+              for (const e of validate71.errors!) keep(vErrors, e);
             }
-            errors += validate74.errors!.length;
+            errors += validate71.errors!.length;
           }
         }
       }
@@ -3249,14 +3249,14 @@ function validate612(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate76(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate73(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
             if(vErrors === null){
-              vErrors = validate76.errors;
+              vErrors = validate73.errors;
             }
             else {
-              for (const e of validate76.errors!) keep(vErrors, e);
+              for (const e of validate73.errors!) keep(vErrors, e);
             }
-            errors += validate76.errors!.length;
+            errors += validate73.errors!.length;
           }
         }
       }
@@ -3286,14 +3286,14 @@ function validate612(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate78(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate75(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate78.errors;
+            vErrors = validate75.errors;
           }
           else {
-            for (const e of validate78.errors!) keep(vErrors, e);
+            for (const e of validate75.errors!) keep(vErrors, e);
           }
-          errors += validate78.errors!.length;
+          errors += validate75.errors!.length;
         }
       }
     }
@@ -3359,27 +3359,27 @@ function validate612(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate78(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+      if(!(validate75(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors!) keep(vErrors, e);
+          for (const e of validate75.errors!) keep(vErrors, e);
         }
-        errors += validate78.errors!.length;
+        errors += validate75.errors!.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate613(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate610(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate613.errors;
+            vErrors = validate610.errors;
           }
           else {
-            for (const e of validate613.errors!) keep(vErrors, e);
+            for (const e of validate610.errors!) keep(vErrors, e);
           }
-          errors += validate613.errors!.length;
+          errors += validate610.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -3409,14 +3409,14 @@ function validate612(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate80.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -3430,12 +3430,12 @@ function validate612(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate612.errors = vErrors;
+  validate609.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightParams: ValidateFunction = budgeted(validate659);
-const schema223 = {
+export const validateAvmGetBlockByHeightParams: ValidateFunction = budgeted(validate656);
+const schema222 = {
   "type": "object",
   "properties": {
     "height": {
@@ -3450,7 +3450,7 @@ const schema223 = {
   ]
 };
 
-function validate659(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate656(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3476,14 +3476,14 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate278.errors;
+          vErrors = validate275.errors;
         }
         else {
-          for (const e of validate278.errors!) keep(vErrors, e);
+          for (const e of validate275.errors!) keep(vErrors, e);
         }
-        errors += validate278.errors!.length;
+        errors += validate275.errors!.length;
       }
     }
   }
@@ -3497,12 +3497,12 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate659.errors = vErrors;
+  validate656.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetBlockByHeightResult: ValidateFunction = budgeted(validate662);
-const schema224 = {
+export const validateAvmGetBlockByHeightResult: ValidateFunction = budgeted(validate659);
+const schema223 = {
   "type": "object",
   "required": [
     "block",
@@ -3576,7 +3576,7 @@ const schema224 = {
   }
 };
 
-function validate662(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate659(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -3625,14 +3625,14 @@ function validate662(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate613(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate610(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate613.errors;
+            vErrors = validate610.errors;
           }
           else {
-            for (const e of validate613.errors!) keep(vErrors, e);
+            for (const e of validate610.errors!) keep(vErrors, e);
           }
-          errors += validate613.errors!.length;
+          errors += validate610.errors!.length;
         }
       }
     }
@@ -3698,14 +3698,14 @@ function validate662(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate74(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate71(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
             if(vErrors === null){
-              vErrors = validate74.errors;
+              vErrors = validate71.errors;
             }
             else {
-              for (const e of validate74.errors!) keep(vErrors, e);
+              for (const e of validate71.errors!) keep(vErrors, e);
             }
-            errors += validate74.errors!.length;
+            errors += validate71.errors!.length;
           }
         }
       }
@@ -3727,14 +3727,14 @@ function validate662(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate76(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate73(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
             if(vErrors === null){
-              vErrors = validate76.errors;
+              vErrors = validate73.errors;
             }
             else {
-              for (const e of validate76.errors!) keep(vErrors, e);
+              for (const e of validate73.errors!) keep(vErrors, e);
             }
-            errors += validate76.errors!.length;
+            errors += validate73.errors!.length;
           }
         }
       }
@@ -3764,14 +3764,14 @@ function validate662(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate78(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate75(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate78.errors;
+            vErrors = validate75.errors;
           }
           else {
-            for (const e of validate78.errors!) keep(vErrors, e);
+            for (const e of validate75.errors!) keep(vErrors, e);
           }
-          errors += validate78.errors!.length;
+          errors += validate75.errors!.length;
         }
       }
     }
@@ -3837,27 +3837,27 @@ function validate662(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate78(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+      if(!(validate75(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors!) keep(vErrors, e);
+          for (const e of validate75.errors!) keep(vErrors, e);
         }
-        errors += validate78.errors!.length;
+        errors += validate75.errors!.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate613(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate610(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
           if(vErrors === null){
-            vErrors = validate613.errors;
+            vErrors = validate610.errors;
           }
           else {
-            for (const e of validate613.errors!) keep(vErrors, e);
+            for (const e of validate610.errors!) keep(vErrors, e);
           }
-          errors += validate613.errors!.length;
+          errors += validate610.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -3887,14 +3887,14 @@ function validate662(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate80.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -3908,17 +3908,17 @@ function validate662(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate662.errors = vErrors;
+  validate659.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightParams: ValidateFunction = budgeted(validate670);
-const schema225 = {
+export const validateAvmGetHeightParams: ValidateFunction = budgeted(validate667);
+const schema224 = {
   "type": "object",
   "properties": {}
 };
 
-function validate670(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate667(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -3931,12 +3931,12 @@ function validate670(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate670.errors = vErrors;
+  validate667.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetHeightResult: ValidateFunction = budgeted(validate671);
-const schema226 = {
+export const validateAvmGetHeightResult: ValidateFunction = budgeted(validate668);
+const schema225 = {
   "type": "object",
   "required": [
     "height"
@@ -3950,7 +3950,7 @@ const schema226 = {
   }
 };
 
-function validate671(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate668(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3977,14 +3977,14 @@ function validate671(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate84(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
   }
@@ -3998,12 +3998,12 @@ function validate671(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate671.errors = vErrors;
+  validate668.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxParams: ValidateFunction = budgeted(validate673);
-const schema227 = {
+export const validateAvmGetTxParams: ValidateFunction = budgeted(validate670);
+const schema226 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -4018,7 +4018,7 @@ const schema227 = {
   ]
 };
 
-function validate673(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate670(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4044,14 +4044,14 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate278(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate278.errors;
+          vErrors = validate275.errors;
         }
         else {
-          for (const e of validate278.errors!) keep(vErrors, e);
+          for (const e of validate275.errors!) keep(vErrors, e);
         }
-        errors += validate278.errors!.length;
+        errors += validate275.errors!.length;
       }
     }
   }
@@ -4065,12 +4065,12 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate673.errors = vErrors;
+  validate670.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxResult: ValidateFunction = budgeted(validate676);
-const schema228 = {
+export const validateAvmGetTxResult: ValidateFunction = budgeted(validate673);
+const schema227 = {
   "type": "object",
   "required": [
     "tx",
@@ -4144,7 +4144,7 @@ const schema228 = {
   }
 };
 
-function validate676(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate673(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -4193,14 +4193,14 @@ function validate676(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate618(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate615(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate618.errors;
+            vErrors = validate615.errors;
           }
           else {
-            for (const e of validate618.errors!) keep(vErrors, e);
+            for (const e of validate615.errors!) keep(vErrors, e);
           }
-          errors += validate618.errors!.length;
+          errors += validate615.errors!.length;
         }
       }
     }
@@ -4266,14 +4266,14 @@ function validate676(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate74(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(!(validate71(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
             if(vErrors === null){
-              vErrors = validate74.errors;
+              vErrors = validate71.errors;
             }
             else {
-              for (const e of validate74.errors!) keep(vErrors, e);
+              for (const e of validate71.errors!) keep(vErrors, e);
             }
-            errors += validate74.errors!.length;
+            errors += validate71.errors!.length;
           }
         }
       }
@@ -4295,14 +4295,14 @@ function validate676(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate76(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(!(validate73(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
             if(vErrors === null){
-              vErrors = validate76.errors;
+              vErrors = validate73.errors;
             }
             else {
-              for (const e of validate76.errors!) keep(vErrors, e);
+              for (const e of validate73.errors!) keep(vErrors, e);
             }
-            errors += validate76.errors!.length;
+            errors += validate73.errors!.length;
           }
         }
       }
@@ -4332,14 +4332,14 @@ function validate676(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.tx !== undefined){
-        if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate78.errors;
+            vErrors = validate75.errors;
           }
           else {
-            for (const e of validate78.errors!) keep(vErrors, e);
+            for (const e of validate75.errors!) keep(vErrors, e);
           }
-          errors += validate78.errors!.length;
+          errors += validate75.errors!.length;
         }
       }
     }
@@ -4405,27 +4405,27 @@ function validate676(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate78(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate75(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors!) keep(vErrors, e);
+          for (const e of validate75.errors!) keep(vErrors, e);
         }
-        errors += validate78.errors!.length;
+        errors += validate75.errors!.length;
       }
       var _valid2 = _errs24 === errors;
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate618(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+        if(!(validate615(data6, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
           if(vErrors === null){
-            vErrors = validate618.errors;
+            vErrors = validate615.errors;
           }
           else {
-            for (const e of validate618.errors!) keep(vErrors, e);
+            for (const e of validate615.errors!) keep(vErrors, e);
           }
-          errors += validate618.errors!.length;
+          errors += validate615.errors!.length;
         }
         var _valid2 = _errs25 === errors;
         valid9 = valid9 || _valid2;
@@ -4455,14 +4455,14 @@ function validate676(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate80.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -4476,17 +4476,17 @@ function validate676(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate676.errors = vErrors;
+  validate673.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeParams: ValidateFunction = budgeted(validate684);
-const schema229 = {
+export const validateAvmGetTxFeeParams: ValidateFunction = budgeted(validate681);
+const schema228 = {
   "type": "object",
   "properties": {}
 };
 
-function validate684(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate681(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -4499,12 +4499,12 @@ function validate684(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate684.errors = vErrors;
+  validate681.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxFeeResult: ValidateFunction = budgeted(validate685);
-const schema230 = {
+export const validateAvmGetTxFeeResult: ValidateFunction = budgeted(validate682);
+const schema229 = {
   "type": "object",
   "required": [
     "txFee",
@@ -4523,7 +4523,7 @@ const schema230 = {
   }
 };
 
-function validate685(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate682(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4560,25 +4560,25 @@ function validate685(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txFee !== undefined){
-      if(!(validate84(data.txFee, {instancePath:instancePath+"/txFee",parentData:data,parentDataProperty:"txFee",rootData}))){
+      if(!(validate81(data.txFee, {instancePath:instancePath+"/txFee",parentData:data,parentDataProperty:"txFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.createAssetTxFee !== undefined){
-      if(!(validate84(data.createAssetTxFee, {instancePath:instancePath+"/createAssetTxFee",parentData:data,parentDataProperty:"createAssetTxFee",rootData}))){
+      if(!(validate81(data.createAssetTxFee, {instancePath:instancePath+"/createAssetTxFee",parentData:data,parentDataProperty:"createAssetTxFee",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
   }
@@ -4592,12 +4592,12 @@ function validate685(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate685.errors = vErrors;
+  validate682.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusParams: ValidateFunction = budgeted(validate688);
-const schema231 = {
+export const validateAvmGetTxStatusParams: ValidateFunction = budgeted(validate685);
+const schema230 = {
   "type": "object",
   "properties": {
     "txID": {
@@ -4609,7 +4609,7 @@ const schema231 = {
   ]
 };
 
-function validate688(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate685(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4645,12 +4645,12 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate688.errors = vErrors;
+  validate685.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetTxStatusResult: ValidateFunction = budgeted(validate690);
-const schema232 = {
+export const validateAvmGetTxStatusResult: ValidateFunction = budgeted(validate687);
+const schema231 = {
   "type": "object",
   "required": [
     "status"
@@ -4678,7 +4678,7 @@ const schema232 = {
   }
 };
 
-function validate690(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate687(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4717,7 +4717,7 @@ function validate690(data: any, {instancePath="", parentData, parentDataProperty
         errors++;
       }
       if(!((((data0 === "Accepted") || (data0 === "Processing")) || (data0 === "Rejected")) || (data0 === "Unknown"))){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema232.properties.status.enum},message:"must be equal to one of the allowed values"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema231.properties.status.enum},message:"must be equal to one of the allowed values"};
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -4738,12 +4738,12 @@ function validate690(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate690.errors = vErrors;
+  validate687.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsParams: ValidateFunction = budgeted(validate691);
-const schema233 = {
+export const validateAvmGetUTXOsParams: ValidateFunction = budgeted(validate688);
+const schema232 = {
   "type": "object",
   "properties": {
     "addresses": {
@@ -4881,7 +4881,7 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
   return errors === 0;
 }
 
-const schema188 = {
+const schema187 = {
   "type": "object",
   "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's `endIndex` as the next call's `startIndex` to continue.",
   "required": [
@@ -4901,7 +4901,7 @@ const schema188 = {
   }
 };
 
-function validate535(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate532(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4938,14 +4938,14 @@ function validate535(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.address !== undefined){
-      if(!(validate103(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate100(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
         if(vErrors === null){
-          vErrors = validate103.errors;
+          vErrors = validate100.errors;
         }
         else {
-          for (const e of validate103.errors!) keep(vErrors, e);
+          for (const e of validate100.errors!) keep(vErrors, e);
         }
-        errors += validate103.errors!.length;
+        errors += validate100.errors!.length;
       }
     }
     if(data.utxo !== undefined){
@@ -4970,22 +4970,22 @@ function validate535(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate535.errors = vErrors;
+  validate532.errors = vErrors;
   return errors === 0;
 }
 
-const schema38 = {
+const schema37 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
   "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
 };
-const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate71(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate68(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern5.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -5006,12 +5006,12 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate691(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate688(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5050,14 +5050,14 @@ function validate691(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate529(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate526(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
             if(vErrors === null){
-              vErrors = validate529.errors;
+              vErrors = validate526.errors;
             }
             else {
-              for (const e of validate529.errors!) keep(vErrors, e);
+              for (const e of validate526.errors!) keep(vErrors, e);
             }
-            errors += validate529.errors!.length;
+            errors += validate526.errors!.length;
           }
         }
       }
@@ -5084,14 +5084,14 @@ function validate691(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate535(data.startIndex, {instancePath:instancePath+"/startIndex",parentData:data,parentDataProperty:"startIndex",rootData}))){
+      if(!(validate532(data.startIndex, {instancePath:instancePath+"/startIndex",parentData:data,parentDataProperty:"startIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate535.errors;
+          vErrors = validate532.errors;
         }
         else {
-          for (const e of validate535.errors!) keep(vErrors, e);
+          for (const e of validate532.errors!) keep(vErrors, e);
         }
-        errors += validate535.errors!.length;
+        errors += validate532.errors!.length;
       }
     }
     if(data.sourceChain !== undefined){
@@ -5107,14 +5107,14 @@ function validate691(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors!) keep(vErrors, e);
+          for (const e of validate68.errors!) keep(vErrors, e);
         }
-        errors += validate71.errors!.length;
+        errors += validate68.errors!.length;
       }
     }
   }
@@ -5128,12 +5128,12 @@ function validate691(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate691.errors = vErrors;
+  validate688.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmGetUTXOsResult: ValidateFunction = budgeted(validate696);
-const schema189 = {
+export const validateAvmGetUTXOsResult: ValidateFunction = budgeted(validate693);
+const schema188 = {
   "type": "object",
   "description": "One page of UTXOs.",
   "required": [
@@ -5196,7 +5196,7 @@ const schema189 = {
   }
 };
 
-function validate696(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate693(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   const _errs1 = errors;
@@ -5249,14 +5249,14 @@ function validate696(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate74(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(!(validate71(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
               if(vErrors === null){
-                vErrors = validate74.errors;
+                vErrors = validate71.errors;
               }
               else {
-                for (const e of validate74.errors!) keep(vErrors, e);
+                for (const e of validate71.errors!) keep(vErrors, e);
               }
-              errors += validate74.errors!.length;
+              errors += validate71.errors!.length;
             }
           }
         }
@@ -5294,14 +5294,14 @@ function validate696(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate76(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+            if(!(validate73(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
               if(vErrors === null){
-                vErrors = validate76.errors;
+                vErrors = validate73.errors;
               }
               else {
-                for (const e of validate76.errors!) keep(vErrors, e);
+                for (const e of validate73.errors!) keep(vErrors, e);
               }
-              errors += validate76.errors!.length;
+              errors += validate73.errors!.length;
             }
           }
         }
@@ -5395,14 +5395,14 @@ function validate696(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate84(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
+      if(!(validate81(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
         if(vErrors === null){
-          vErrors = validate84.errors;
+          vErrors = validate81.errors;
         }
         else {
-          for (const e of validate84.errors!) keep(vErrors, e);
+          for (const e of validate81.errors!) keep(vErrors, e);
         }
-        errors += validate84.errors!.length;
+        errors += validate81.errors!.length;
       }
     }
     if(data.utxos !== undefined){
@@ -5410,14 +5410,14 @@ function validate696(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate78(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
+          if(!(validate75(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
             if(vErrors === null){
-              vErrors = validate78.errors;
+              vErrors = validate75.errors;
             }
             else {
-              for (const e of validate78.errors!) keep(vErrors, e);
+              for (const e of validate75.errors!) keep(vErrors, e);
             }
-            errors += validate78.errors!.length;
+            errors += validate75.errors!.length;
           }
         }
       }
@@ -5433,25 +5433,25 @@ function validate696(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate535(data.endIndex, {instancePath:instancePath+"/endIndex",parentData:data,parentDataProperty:"endIndex",rootData}))){
+      if(!(validate532(data.endIndex, {instancePath:instancePath+"/endIndex",parentData:data,parentDataProperty:"endIndex",rootData}))){
         if(vErrors === null){
-          vErrors = validate535.errors;
+          vErrors = validate532.errors;
         }
         else {
-          for (const e of validate535.errors!) keep(vErrors, e);
+          for (const e of validate532.errors!) keep(vErrors, e);
         }
-        errors += validate535.errors!.length;
+        errors += validate532.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate80(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate80.errors;
+          vErrors = validate77.errors;
         }
         else {
-          for (const e of validate80.errors!) keep(vErrors, e);
+          for (const e of validate77.errors!) keep(vErrors, e);
         }
-        errors += validate80.errors!.length;
+        errors += validate77.errors!.length;
       }
     }
   }
@@ -5465,12 +5465,12 @@ function validate696(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate696.errors = vErrors;
+  validate693.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxParams: ValidateFunction = budgeted(validate703);
-const schema235 = {
+export const validateAvmIssueTxParams: ValidateFunction = budgeted(validate700);
+const schema234 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -5485,7 +5485,7 @@ const schema235 = {
   ]
 };
 
-function validate703(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate700(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5500,25 +5500,25 @@ function validate703(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.tx !== undefined){
-      if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors!) keep(vErrors, e);
+          for (const e of validate75.errors!) keep(vErrors, e);
         }
-        errors += validate78.errors!.length;
+        errors += validate75.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors!) keep(vErrors, e);
+          for (const e of validate68.errors!) keep(vErrors, e);
         }
-        errors += validate71.errors!.length;
+        errors += validate68.errors!.length;
       }
     }
   }
@@ -5532,12 +5532,12 @@ function validate703(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate703.errors = vErrors;
+  validate700.errors = vErrors;
   return errors === 0;
 }
 
-export const validateAvmIssueTxResult: ValidateFunction = budgeted(validate706);
-const schema236 = {
+export const validateAvmIssueTxResult: ValidateFunction = budgeted(validate703);
+const schema235 = {
   "type": "object",
   "required": [
     "txID"
@@ -5551,7 +5551,7 @@ const schema236 = {
   }
 };
 
-function validate706(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate703(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5599,60 +5599,60 @@ function validate706(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate706.errors = vErrors;
+  validate703.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate103 { let errors: ValidationError[] | null; }
-declare namespace validate531 { let errors: ValidationError[] | null; }
-declare namespace validate529 { let errors: ValidationError[] | null; }
-declare namespace validate586 { let errors: ValidationError[] | null; }
+declare namespace validate100 { let errors: ValidationError[] | null; }
+declare namespace validate528 { let errors: ValidationError[] | null; }
+declare namespace validate526 { let errors: ValidationError[] | null; }
+declare namespace validate583 { let errors: ValidationError[] | null; }
 declare namespace validate65 { let errors: ValidationError[] | null; }
-declare namespace validate584 { let errors: ValidationError[] | null; }
+declare namespace validate581 { let errors: ValidationError[] | null; }
 declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate84 { let errors: ValidationError[] | null; }
+declare namespace validate81 { let errors: ValidationError[] | null; }
+declare namespace validate587 { let errors: ValidationError[] | null; }
 declare namespace validate590 { let errors: ValidationError[] | null; }
-declare namespace validate593 { let errors: ValidationError[] | null; }
-declare namespace validate595 { let errors: ValidationError[] | null; }
-declare namespace validate597 { let errors: ValidationError[] | null; }
-declare namespace validate601 { let errors: ValidationError[] | null; }
-declare namespace validate599 { let errors: ValidationError[] | null; }
+declare namespace validate592 { let errors: ValidationError[] | null; }
+declare namespace validate594 { let errors: ValidationError[] | null; }
+declare namespace validate598 { let errors: ValidationError[] | null; }
+declare namespace validate596 { let errors: ValidationError[] | null; }
+declare namespace validate600 { let errors: ValidationError[] | null; }
+declare namespace validate107 { let errors: ValidationError[] | null; }
+declare namespace validate105 { let errors: ValidationError[] | null; }
 declare namespace validate603 { let errors: ValidationError[] | null; }
-declare namespace validate110 { let errors: ValidationError[] | null; }
-declare namespace validate108 { let errors: ValidationError[] | null; }
+declare namespace validate275 { let errors: ValidationError[] | null; }
 declare namespace validate606 { let errors: ValidationError[] | null; }
-declare namespace validate278 { let errors: ValidationError[] | null; }
-declare namespace validate609 { let errors: ValidationError[] | null; }
-declare namespace validate622 { let errors: ValidationError[] | null; }
-declare namespace validate630 { let errors: ValidationError[] | null; }
-declare namespace validate74 { let errors: ValidationError[] | null; }
-declare namespace validate497 { let errors: ValidationError[] | null; }
 declare namespace validate619 { let errors: ValidationError[] | null; }
-declare namespace validate645 { let errors: ValidationError[] | null; }
-declare namespace validate618 { let errors: ValidationError[] | null; }
-declare namespace validate613 { let errors: ValidationError[] | null; }
-declare namespace validate76 { let errors: ValidationError[] | null; }
-declare namespace validate78 { let errors: ValidationError[] | null; }
-declare namespace validate80 { let errors: ValidationError[] | null; }
-declare namespace validate612 { let errors: ValidationError[] | null; }
-declare namespace validate659 { let errors: ValidationError[] | null; }
-declare namespace validate662 { let errors: ValidationError[] | null; }
-declare namespace validate670 { let errors: ValidationError[] | null; }
-declare namespace validate671 { let errors: ValidationError[] | null; }
-declare namespace validate673 { let errors: ValidationError[] | null; }
-declare namespace validate676 { let errors: ValidationError[] | null; }
-declare namespace validate684 { let errors: ValidationError[] | null; }
-declare namespace validate685 { let errors: ValidationError[] | null; }
-declare namespace validate688 { let errors: ValidationError[] | null; }
-declare namespace validate690 { let errors: ValidationError[] | null; }
-declare namespace validate61 { let errors: ValidationError[] | null; }
-declare namespace validate535 { let errors: ValidationError[] | null; }
+declare namespace validate627 { let errors: ValidationError[] | null; }
 declare namespace validate71 { let errors: ValidationError[] | null; }
-declare namespace validate691 { let errors: ValidationError[] | null; }
-declare namespace validate696 { let errors: ValidationError[] | null; }
+declare namespace validate494 { let errors: ValidationError[] | null; }
+declare namespace validate616 { let errors: ValidationError[] | null; }
+declare namespace validate642 { let errors: ValidationError[] | null; }
+declare namespace validate615 { let errors: ValidationError[] | null; }
+declare namespace validate610 { let errors: ValidationError[] | null; }
+declare namespace validate73 { let errors: ValidationError[] | null; }
+declare namespace validate75 { let errors: ValidationError[] | null; }
+declare namespace validate77 { let errors: ValidationError[] | null; }
+declare namespace validate609 { let errors: ValidationError[] | null; }
+declare namespace validate656 { let errors: ValidationError[] | null; }
+declare namespace validate659 { let errors: ValidationError[] | null; }
+declare namespace validate667 { let errors: ValidationError[] | null; }
+declare namespace validate668 { let errors: ValidationError[] | null; }
+declare namespace validate670 { let errors: ValidationError[] | null; }
+declare namespace validate673 { let errors: ValidationError[] | null; }
+declare namespace validate681 { let errors: ValidationError[] | null; }
+declare namespace validate682 { let errors: ValidationError[] | null; }
+declare namespace validate685 { let errors: ValidationError[] | null; }
+declare namespace validate687 { let errors: ValidationError[] | null; }
+declare namespace validate61 { let errors: ValidationError[] | null; }
+declare namespace validate532 { let errors: ValidationError[] | null; }
+declare namespace validate68 { let errors: ValidationError[] | null; }
+declare namespace validate688 { let errors: ValidationError[] | null; }
+declare namespace validate693 { let errors: ValidationError[] | null; }
+declare namespace validate700 { let errors: ValidationError[] | null; }
 declare namespace validate703 { let errors: ValidationError[] | null; }
-declare namespace validate706 { let errors: ValidationError[] | null; }
 const txIDsKey = writeString("txIDs") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

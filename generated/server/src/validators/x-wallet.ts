@@ -5,8 +5,8 @@ import { writeString, writeScalar } from '../runtime/encode.js';
 import type { ValidateOptions, ValidationError } from '../runtime/ajv.js';
 import type { ValidateFunction } from '../runtime/params.js';
 
-export const validateWalletIssueTxParams: ValidateFunction = budgeted(validate708);
-const schema237 = {
+export const validateWalletIssueTxParams: ValidateFunction = budgeted(validate705);
+const schema236 = {
   "type": "object",
   "properties": {
     "tx": {
@@ -20,18 +20,18 @@ const schema237 = {
     "tx"
   ]
 };
-const schema40 = {
+const schema39 = {
   "type": "string",
   "pattern": "^0x([0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern7 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+const pattern6 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
 
-function validate78(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate75(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern7.test(data)){
+    if(!pattern6.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -52,22 +52,22 @@ function validate78(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate78.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 }
 
-const schema38 = {
+const schema37 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
   "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
 };
-const pattern6 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
+const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
-function validate71(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate68(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
-    if(!pattern6.test(data)){
+    if(!pattern5.test(data)){
       const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
       if(vErrors === null){
         vErrors = [err0];
@@ -88,12 +88,12 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
 
 
-function validate708(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate705(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -108,25 +108,25 @@ function validate708(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.tx !== undefined){
-      if(!(validate78(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+      if(!(validate75(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
         if(vErrors === null){
-          vErrors = validate78.errors;
+          vErrors = validate75.errors;
         }
         else {
-          for (const e of validate78.errors!) keep(vErrors, e);
+          for (const e of validate75.errors!) keep(vErrors, e);
         }
-        errors += validate78.errors!.length;
+        errors += validate75.errors!.length;
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate71(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
         if(vErrors === null){
-          vErrors = validate71.errors;
+          vErrors = validate68.errors;
         }
         else {
-          for (const e of validate71.errors!) keep(vErrors, e);
+          for (const e of validate68.errors!) keep(vErrors, e);
         }
-        errors += validate71.errors!.length;
+        errors += validate68.errors!.length;
       }
     }
   }
@@ -140,12 +140,12 @@ function validate708(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate708.errors = vErrors;
+  validate705.errors = vErrors;
   return errors === 0;
 }
 
-export const validateWalletIssueTxResult: ValidateFunction = budgeted(validate711);
-const schema238 = {
+export const validateWalletIssueTxResult: ValidateFunction = budgeted(validate708);
+const schema237 = {
   "type": "object",
   "required": [
     "txID"
@@ -207,7 +207,7 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
 }
 
 
-function validate711(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
+function validate708(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
@@ -255,16 +255,16 @@ function validate711(data: any, {instancePath="", parentData, parentDataProperty
     }
     errors++;
   }
-  validate711.errors = vErrors;
+  validate708.errors = vErrors;
   return errors === 0;
 }
 
 
-declare namespace validate78 { let errors: ValidationError[] | null; }
-declare namespace validate71 { let errors: ValidationError[] | null; }
-declare namespace validate708 { let errors: ValidationError[] | null; }
+declare namespace validate75 { let errors: ValidationError[] | null; }
+declare namespace validate68 { let errors: ValidationError[] | null; }
+declare namespace validate705 { let errors: ValidationError[] | null; }
 declare namespace validate30 { let errors: ValidationError[] | null; }
-declare namespace validate711 { let errors: ValidationError[] | null; }
+declare namespace validate708 { let errors: ValidationError[] | null; }
 const txIDKey = writeString("txID") + ':';
 function stringJson(v: any): string | undefined {
   return typeof v === 'string' ? writeString(v) : undefined;

@@ -4,10 +4,10 @@
  * and network), and bytes (`0x` hex with checksum: transactions, blocks, UTXOs) and unions are taken from the
  * examples at the same place of the same method, so client libraries that decode them see real data.
  */
-import { bech32Encode, cb58Encode, hexDecode, hexEncode } from '../generators/formats.ts';
-import { encodeBytes } from './keystore.ts';
-import { componentName } from '../generators/model/schema-walk.ts';
-import type { Json, JsonSchema, MethodModel, SpecModel } from '../generators/model/types.ts';
+import { bech32Encode, cb58Encode, hexDecode, hexEncode } from '../../../generators/formats.ts';
+import { encodeBytes } from '../../../mock/keystore.ts';
+import { componentName } from '../../../generators/model/schema-walk.ts';
+import type { Json, JsonSchema, MethodModel, SpecModel } from '../../../generators/model/types.ts';
 import { stringMatching } from './pattern.ts';
 import type { Random } from './random.ts';
 

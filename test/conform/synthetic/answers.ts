@@ -3,9 +3,9 @@
  * answer built from the schema (same params, same answer), checked with the method's own result validator. Should
  * the built answer not validate, the closest example's result is answered instead, so every answer is schema-valid.
  */
-import { canonicalJson as canonical } from '../generators/model/names.ts';
-import type { Json, MethodModel, SpecModel } from '../generators/model/types.ts';
-import { type MethodSpec, type RawJson, rawJson } from '../generated/server/dist/index.js';
+import { canonicalJson as canonical } from '../../../generators/model/names.ts';
+import type { Json, MethodModel, SpecModel } from '../../../generators/model/types.ts';
+import { type MethodSpec, type RawJson, rawJson } from '../../../generated/server/dist/index.js';
 import { Random } from './random.ts';
 import { type Network, Synthesizer, encodingOf } from './synth.ts';
 

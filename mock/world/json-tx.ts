@@ -1,0 +1,301 @@
+/**
+ * The node's JSON form of a signed transaction (`getTx` with `encoding: "json"`): Go's marshalling of the txs.Tx
+ * structs (vms/avm/txs, vms/platformvm/txs, vms/components/avax, vms/secp256k1fx), built from the world's bytes as
+ * @avalabs/avalanchejs decodes them. Embedded structs are flattened in field order, integers are bare numbers,
+ * owners (OutputOwners.MarshalJSON) are maps with sorted keys and addresses formatted with the chain's primary alias
+ * and the network's HRP (InitCtx), `[]byte` is base64, types.JSONByteSlice is `0x` hex, a `[N]byte` array is an
+ * array of numbers. The X-Chain sets each input's, output's and credential's `fxID` (txInit); the P-Chain only
+ * knows secp256k1fx.
+ */
+import { avaxSerial, utils } from '@avalabs/avalanchejs';
+import { bech32Encode, cb58Encode } from '../../generators/formats.ts';
+import { FX_IDS } from './networks.ts';
+import { type GoJson, goMap } from './json-go.ts';
+import type { UtxoChain } from './types.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: avalanchejs keeps the decoded fields private; they are read by name
+type Decoded = any;
+
+export interface JsonContext {
+  chain: UtxoChain;
+  hrp: string;
+}
+
+const SECP256K1FX = FX_IDS[0]!;
+const FX_OF: Record<string, string> = {
+  secp256k1fx: FX_IDS[0]!,
+  nftfx: FX_IDS[1]!,
+  propertyfx: FX_IDS[2]!,
+};
+
+const hexNC = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
+const id = (value: Decoded): string => value.toString();
+const int = (value: Decoded): number => value.value();
+const big = (value: Decoded): bigint => value.value();
+
+class TxJson {
+  constructor(private readonly ctx: JsonContext) {}
+
+  /** The fx an input, output, operation or credential belongs to (txInit.getParsedFx), by its codec type. */
+  private fxID(value: Decoded): string {
+    if (this.ctx.chain === 'P') return SECP256K1FX;
+    const fx = FX_OF[String(value._type).split('.')[0]!];
+    if (!fx) throw new Error(`unknown fx of ${value._type}`);
+    return fx;
+  }
+
+  /** secp256k1fx.OutputOwners.Fields: a map, so its keys come out sorted. */
+  owners(owners: Decoded, extra: Record<string, GoJson> = {}): GoJson {
+    const address = (a: Decoded) => `${this.ctx.chain}-${bech32Encode(this.ctx.hrp, a.toBytes())}`;
+    return goMap({
+      ...extra,
+      addresses: owners.addrs.map(address),
+      locktime: big(owners.locktime),
+      threshold: int(owners.threshold),
+    });
+  }
+
+  output(out: Decoded): GoJson {
+    switch (out._type) {
+      case 'secp256k1fx.TransferOutput':
+        return this.owners(out.outputOwners, { amount: big(out.amt) });
+      case 'secp256k1fx.MintOutput':
+        return this.owners(out.outputOwners);
+      case 'secp256k1fx.OutputOwners':
+        return this.owners(out);
+      case 'pvm.StakeableLockOut':
+        return { locktime: big(out.lockTime), output: this.output(out.transferOut) };
+    }
+    throw new Error(`no JSON form for output ${out._type}`);
+  }
+
+  input(input: Decoded): GoJson {
+    switch (input._type) {
+      case 'secp256k1fx.TransferInput':
+        return { amount: big(input.amt), signatureIndices: input.input.values() };
+      case 'secp256k1fx.Input':
+        return { signatureIndices: input.values() };
+      case 'pvm.StakeableLockIn':
+        return { locktime: big(input.lockTime), input: this.input(input.transferableInput) };
+    }
+    throw new Error(`no JSON form for input ${input._type}`);
+  }
+
+  transferableOutput = (out: Decoded): GoJson => ({
+    assetID: id(out.assetId),
+    fxID: this.fxID(out.output._type === 'pvm.StakeableLockOut' ? out.output.transferOut : out.output),
+    output: this.output(out.output),
+  });
+
+  transferableInput = (input: Decoded): GoJson => ({
+    txID: id(input.utxoID.txID),
+    outputIndex: int(input.utxoID.outputIdx),
+    assetID: id(input.assetId),
+    fxID: this.fxID(input.input._type === 'pvm.StakeableLockIn' ? input.input.transferableInput : input.input),
+    input: this.input(input.input),
+  });
+
+  /** avax.BaseTx's fields, flattened into every transaction that embeds it. */
+  base(tx: Decoded): Record<string, GoJson> {
+    const base = tx._type === 'avax.BaseTx' ? tx : (tx.baseTx.baseTx ?? tx.baseTx);
+    return {
+      networkID: int(base.NetworkId),
+      blockchainID: id(base.BlockchainId),
+      outputs: base.outputs.map(this.transferableOutput),
+      inputs: base.inputs.map(this.transferableInput),
+      memo: hexNC(base.memo.bytes),
+    };
+  }
+
+  validator(v: Decoded): Record<string, GoJson> {
+    return { nodeID: id(v.nodeId), start: big(v.startTime), end: big(v.endTime), weight: big(v.weight) };
+  }
+
+  signer(signer: Decoded): GoJson {
+    if (signer._type === 'pvm.signerEmpty') return {};
+    const pop = signer._type === 'pvm.signer' ? signer.proof : signer;
+    return { publicKey: hexNC(pop.publicKey), proofOfPossession: hexNC(pop.signature) };
+  }
+
+  pChainOwner(owner: Decoded): GoJson {
+    return { threshold: int(owner.threshold), addresses: owner.addresses.map((a: Decoded) => cb58Encode(a.toBytes())) };
+  }
+
+  unsigned(tx: Decoded): GoJson {
+    switch (tx._type) {
+      case 'avm.BaseTx':
+      case 'pvm.BaseTx':
+        return this.base(tx);
+      case 'avm.CreateAssetTx':
+        return {
+          ...this.base(tx),
+          name: tx.name.value(),
+          symbol: tx.symbol.value(),
+          denomination: tx.denomination.toBytes()[0],
+          initialStates: tx.initialStates.map((state: Decoded) => ({
+            fxIndex: int(state.fxId),
+            fxID: FX_IDS[int(state.fxId)] ?? null,
+            outputs: state.outputs.map((out: Decoded) => this.output(out)),
+          })),
+        };
+      case 'avm.OperationTx':
+        return { ...this.base(tx), operations: tx.ops.map((op: Decoded) => this.operation(op)) };
+      case 'avm.ImportTx':
+      case 'pvm.ImportTx':
+        return {
+          ...this.base(tx),
+          sourceChain: id(tx.sourceChain),
+          importedInputs: tx.ins.map(this.transferableInput),
+        };
+      case 'avm.ExportTx':
+      case 'pvm.ExportTx':
+        return {
+          ...this.base(tx),
+          destinationChain: id(tx.destination),
+          exportedOutputs: tx.outs.map(this.transferableOutput),
+        };
+    }
+    return this.platform(tx);
+  }
+
+  private operation(op: Decoded): GoJson {
+    const inner = op.transferOp;
+    if (inner._type !== 'secp256k1fx.MintOperation') throw new Error(`no JSON form for operation ${inner._type}`);
+    return {
+      assetID: id(op.assetId),
+      inputIDs: op.UTXOId.map((u: Decoded) => ({ txID: id(u.txID), outputIndex: int(u.outputIdx) })),
+      fxID: this.fxID(inner),
+      operation: {
+        mintInput: this.input(inner.input),
+        mintOutput: this.output(inner.mintOutput),
+        transferOutput: this.output(inner.transferOutput),
+      },
+    };
+  }
+
+  /** The P-Chain's own transactions (vms/platformvm/txs). */
+  private platform(tx: Decoded): GoJson {
+    const stake = () => tx.stake.map(this.transferableOutput);
+    switch (tx._type) {
+      case 'pvm.AddValidatorTx':
+        return {
+          ...this.base(tx),
+          validator: this.validator(tx.validator),
+          stake: stake(),
+          rewardsOwner: this.output(tx.rewardsOwner),
+          shares: int(tx.shares),
+        };
+      case 'pvm.AddDelegatorTx':
+        return {
+          ...this.base(tx),
+          validator: this.validator(tx.validator),
+          stake: stake(),
+          rewardsOwner: this.output(tx.rewardsOwner),
+        };
+      case 'pvm.AddPermissionlessValidator':
+        return {
+          ...this.base(tx),
+          validator: this.validator(tx.subnetValidator.validator),
+          subnetID: id(tx.subnetValidator.subnetId),
+          signer: this.signer(tx.signer),
+          stake: stake(),
+          validationRewardsOwner: this.output(tx.validatorRewardsOwner),
+          delegationRewardsOwner: this.output(tx.delegatorRewardsOwner),
+          shares: int(tx.shares),
+        };
+      case 'pvm.AddPermissionlessDelegator':
+        return {
+          ...this.base(tx),
+          validator: this.validator(tx.subnetValidator.validator),
+          subnetID: id(tx.subnetValidator.subnetId),
+          stake: stake(),
+          rewardsOwner: this.output(tx.delegatorRewardsOwner),
+        };
+      case 'pvm.AddSubnetValidator':
+        return {
+          ...this.base(tx),
+          validator: { ...this.validator(tx.subnetValidator.validator), subnetID: id(tx.subnetValidator.subnetId) },
+          subnetAuthorization: this.input(tx.subnetAuth),
+        };
+      case 'pvm.RemoveSubnetValidator':
+        return {
+          ...this.base(tx),
+          nodeID: id(tx.nodeId),
+          subnetID: id(tx.subnetId),
+          subnetAuthorization: this.input(tx.subnetAuth),
+        };
+      case 'pvm.CreateSubnetTx':
+        return { ...this.base(tx), owner: this.output(tx.subnetOwners) };
+      case 'pvm.CreateChainTx':
+        return {
+          ...this.base(tx),
+          subnetID: id(tx.subnetID),
+          chainName: tx.chainName.value(),
+          vmID: id(tx.vmID),
+          fxIDs: tx.fxIds.map(id),
+          // A plain []byte: Go's encoding/json writes it in base64.
+          genesisData: Buffer.from(tx.genesisData.bytes).toString('base64'),
+          subnetAuthorization: this.input(tx.subnetAuth),
+        };
+      case 'pvm.TransferSubnetOwnershipTx':
+        return {
+          ...this.base(tx),
+          subnetID: id(tx.subnetID),
+          subnetAuthorization: this.input(tx.subnetAuth),
+          newOwner: this.output(tx.subnetOwners),
+        };
+      case 'pvm.ConvertSubnetToL1Tx':
+        return {
+          ...this.base(tx),
+          subnetID: id(tx.subnetID),
+          chainID: id(tx.chainID),
+          address: hexNC(tx.address.bytes),
+          validators: tx.validators.map((v: Decoded) => ({
+            nodeID: hexNC(v.nodeId.bytes),
+            weight: big(v.weight),
+            balance: big(v.balance),
+            signer: this.signer(v.signer),
+            remainingBalanceOwner: this.pChainOwner(v.remainingBalanceOwner),
+            deactivationOwner: this.pChainOwner(v.deactivationOwner),
+          })),
+          subnetAuthorization: this.input(tx.subnetAuth),
+        };
+      case 'pvm.RegisterL1ValidatorTx':
+        return {
+          ...this.base(tx),
+          balance: big(tx.balance),
+          // A [96]byte array: encoding/json writes each byte as a number.
+          proofOfPossession: [...tx.blsSignature.toBytes()],
+          message: hexNC(tx.message.bytes),
+        };
+      case 'pvm.SetL1ValidatorWeightTx':
+        return { ...this.base(tx), message: hexNC(tx.message.bytes) };
+      case 'pvm.IncreaseL1ValidatorBalanceTx':
+        return { ...this.base(tx), validationID: id(tx.validationId), balance: big(tx.balance) };
+      case 'pvm.DisableL1ValidatorTx':
+        return {
+          ...this.base(tx),
+          validationID: id(tx.validationId),
+          disableAuthorization: this.input(tx.disableAuth),
+        };
+    }
+    throw new Error(`no JSON form for transaction ${tx._type}`);
+  }
+
+  credential(credential: Decoded): GoJson {
+    const json = { signatures: credential.getSignatures() as string[] };
+    // The X-Chain wraps each credential in an fxs.FxCredential naming its fx.
+    return this.ctx.chain === 'X' ? { fxID: this.fxID(credential), credential: json } : json;
+  }
+}
+
+/** A signed transaction of `chain` (codec bytes, version first) in the node's JSON form. */
+export function txJson(ctx: JsonContext, bytes: Uint8Array, txID: string): GoJson {
+  const signed = utils.getManagerForVM(ctx.chain === 'X' ? 'AVM' : 'PVM').unpack(bytes, avaxSerial.SignedTx);
+  const json = new TxJson(ctx);
+  return {
+    unsignedTx: json.unsigned(signed.unsignedTx),
+    credentials: (signed.credentials as Decoded[]).map((c) => json.credential(c)),
+    id: txID,
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * Who the mock node is on its network, and who it is connected to. The node is the network's first genesis staker:
+ * on `local` the real local node 1 (NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg) with its genesis BLS key; on `fuji` and
+ * `mainnet` the first synthetic staker (named from the seed), whose BLS key is derived from its node ID here, with
+ * the proof of possession the node signs (a BLS signature of the public key under the PoP ciphersuite). Its peers
+ * are the other current Primary Network validators, all connected (as getCurrentValidators reports them), on
+ * 127.0.0.1 staking ports 9653, 9655, ... in validator order (the node itself is 9651, as on a local network).
+ */
+import { createHash } from 'node:crypto';
+import { bls12_381 } from '@noble/curves/bls12-381';
+import { EMPTY_ID } from './networks.ts';
+import { validatorsOf } from './stakers.ts';
+import type { Staker } from './types.ts';
+import type { World } from './world.ts';
+
+/** The ciphersuite AvalancheGo's BLS proofs of possession use (utils/crypto/bls/signer/localsigner). */
+export const POP_DST = 'BLS_POP_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
+const HOST = '127.0.0.1';
+const STAKING_PORT = 9651;
+
+export interface NodeIdentity {
+  nodeID: string;
+  publicKey: string;
+  proofOfPossession: string;
+  ip: string;
+}
+
+export interface PeerRecord {
+  nodeID: string;
+  ip: string;
+}
+
+const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
+const identities = new WeakMap<World, NodeIdentity>();
+
+/** The genesis stakers of the Primary Network, in genesis order (the world's first staker records). */
+function genesisStakers(world: World): Staker[] {
+  return [...world.stakers.values()].filter(
+    (s) => s.subnetID === EMPTY_ID && !s.validatorTxID && world.txs.get(s.txID)?.blockID === undefined,
+  );
+}
+
+export function nodeIdentity(world: World): NodeIdentity {
+  let identity = identities.get(world);
+  if (identity) return identity;
+  const self = genesisStakers(world)[0];
+  if (!self) throw new Error('the world has no genesis staker to be the node');
+  let signer = self.signer;
+  if (!signer) {
+    // A secret key in [1, r) from the node ID (itself from the seed and the network), as a key file would hold one.
+    const order = bls12_381.params.r;
+    const digest = createHash('sha256').update(`${world.network.name} ${self.nodeID} bls`).digest('hex');
+    const secret = (BigInt(`0x${digest}`) % (order - 1n)) + 1n;
+    const secretKey = Buffer.from(secret.toString(16).padStart(64, '0'), 'hex');
+    const publicKey = bls12_381.getPublicKey(secretKey);
+    // noble signs with any ciphersuite's DST at run time; its types only declare the default one.
+    const signWith = bls12_381.sign as unknown as (m: Uint8Array, k: Uint8Array, o: { DST: string }) => Uint8Array;
+    const pop = signWith(publicKey, secretKey, { DST: POP_DST });
+    signer = { publicKey: hex(publicKey), proofOfPossession: hex(pop) };
+  }
+  identity = {
+    nodeID: self.nodeID,
+    publicKey: signer.publicKey,
+    proofOfPossession: signer.proofOfPossession,
+    ip: `${HOST}:${STAKING_PORT}`,
+  };
+  identities.set(world, identity);
+  return identity;
+}
+
+/** The connected peers: every other current Primary Network validator, once per node, genesis stakers first. */
+export function peersOf(world: World): PeerRecord[] {
+  const self = nodeIdentity(world).nodeID;
+  const genesis = genesisStakers(world).map((s) => s.nodeID);
+  const current = new Set(validatorsOf(world, EMPTY_ID).map((v) => v.nodeID));
+  const order = [...new Set([...genesis, ...[...world.stakers.values()].map((s) => s.nodeID)])];
+  return order
+    .filter((nodeID) => nodeID !== self && current.has(nodeID))
+    .map((nodeID, i) => ({ nodeID, ip: `${HOST}:${STAKING_PORT + 2 * (i + 1)}` }));
+}
