@@ -1,4 +1,5 @@
 import { BigIntPr, Id, OutputOwners, TransferOutput, Utxo, avaxSerial, pvmSerial, utils } from '@avalabs/avalanchejs';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { cb58Encode } from '../../generators/formats.ts';
 import { makeUtxo, utxoIDOf } from '../../mock/world/codec.ts';
@@ -93,6 +94,27 @@ describe('world model', () => {
     expect(dump({ network: 'fuji', accounts: 3, seed: 's' })).not.toBe(
       dump({ network: 'fuji', accounts: 3, seed: 't' }),
     );
+  });
+
+  it('builds the same bytes as it always has (a digest pinned before the world was made compact)', () => {
+    const digest = (options: Parameters<typeof buildWorld>[0]) => {
+      const world = buildWorld(options);
+      const hash = createHash('sha256');
+      for (const chain of ['X', 'P'] as const) {
+        for (const u of world.utxos[chain].values())
+          hash.update(`${u.key} ${u.txID} ${u.outputIndex} ${u.amount} ${u.stakeableLocktime} ${hex(u.bytes)}\n`);
+        for (let i = 0; i < world.blocks[chain].length; i++) hash.update(`${hex(world.blocks[chain].at(i)!.bytes)}\n`);
+        for (const account of world.accounts.slice(0, 5))
+          hash.update(`${world.utxosOf(chain, account.address).map((u) => u.key)}\n`);
+      }
+      for (const tx of world.txs.values()) hash.update(`${tx.id} ${tx.status} ${hex(tx.bytes)}\n`);
+      for (const s of world.stakers.values()) hash.update(`${s.txID} ${s.stake.map((u) => hex(u.bytes))}\n`);
+      hash.update(`${JSON.stringify(world.accounts)} ${world.supply.get()}`);
+      return hash.digest('hex').slice(0, 16);
+    };
+    expect(digest({})).toBe('e30b248e2da50408');
+    expect(digest({ network: 'fuji', accounts: 3, seed: 's', utxosPerAccount: 2 })).toBe('7be12cad9d76ca13');
+    expect(digest({ network: 'mainnet', accounts: 40, utxosPerAccount: 25, seed: 'x' })).toBe('49e90cef832ac3d1');
   });
 
   it('reverts every journaled change, any number of times', () => {
