@@ -277,26 +277,29 @@ export function buildWorld(options: WorldOptions = {}): World {
 
   if (world.accounts.length > 0) {
     const pieces = Math.max(1, options.utxosPerAccount ?? 1);
+    // One owner record and one amount shared by all of an account's UTXOs: with --accounts there are 100,000 of them.
+    const piece = ACCOUNT_FUNDS / BigInt(pieces);
+    const amounts = Array.from({ length: pieces }, (_, i) =>
+      i === 0 ? piece + (ACCOUNT_FUNDS % BigInt(pieces)) : piece,
+    );
+    const owners = world.accounts.map((account) => single(account.address));
     for (const chain of ['X', 'P'] as const) {
-      const outputs = world.accounts.flatMap((account) =>
-        Array.from({ length: pieces }, (_, i) => ({
-          address: account.address,
-          amount: ACCOUNT_FUNDS / BigInt(pieces) + (i === 0 ? ACCOUNT_FUNDS % BigInt(pieces) : 0n),
-        })),
-      );
-      const tx = fundingTx(identity, chain, outputs);
+      const tx = fundingTx(identity, chain, owners, amounts);
       world.txs.set(tx.id, { id: tx.id, chain, bytes: tx.bytes, status: 'Processing' });
-      outputs.forEach((output, outputIndex) => {
-        const utxo = makeUtxo({
-          txID: tx.id,
-          outputIndex,
-          assetID: avaxAssetID,
-          amount: output.amount,
-          owner: single(output.address),
-          stakeableLocktime: 0n,
-        });
-        world.utxos[chain].set(utxo.key, utxo);
-      });
+      let outputIndex = 0;
+      for (const owner of owners) {
+        for (const amount of amounts) {
+          const utxo = makeUtxo({
+            txID: tx.id,
+            outputIndex: outputIndex++,
+            assetID: avaxAssetID,
+            amount,
+            owner,
+            stakeableLocktime: 0n,
+          });
+          world.utxos[chain].set(utxo.key, utxo);
+        }
+      }
       supply += ACCOUNT_FUNDS * BigInt(world.accounts.length);
       world.acceptBlock(makeBlock(chain, world.tip(chain), startTime, [tx]));
     }
@@ -401,25 +404,39 @@ function proofOfPossession(staker: Staker): pvmSerial.ProofOfPossession {
 /** BaseTx type IDs: the AVM's first type, the platform VM's since Durango. */
 const BASE_TX_TYPE: Record<UtxoChain, number> = { X: 0, P: 0x22 };
 
-/** The mock's funding transaction on a chain: a BaseTx with AVAX outputs and no inputs, memo or credentials. */
+/**
+ * The mock's funding transaction on a chain: a BaseTx with AVAX outputs and no inputs, memo or credentials; each
+ * owner gets one output of each amount, in order.
+ */
 function fundingTx(
   identity: NetworkIdentity,
   chain: UtxoChain,
-  outputs: Array<{ address: string; amount: bigint }>,
+  owners: Owner[],
+  amounts: bigint[],
 ): { id: string; bytes: Uint8Array } {
   const asset = idBytes(identity.avaxAssetID);
-  const size = (o: { address: string }) => 32 + outputLength(single(o.address));
-  // Laid out in one buffer: with --accounts, this transaction holds every funded output of the chain.
-  const bytes = Buffer.alloc(2 + 4 + 4 + 32 + 4 + outputs.reduce((sum, o) => sum + size(o), 0) + 12);
+  const size = (owner: Owner) => 32 + outputLength(owner);
+  const count = owners.length * amounts.length;
+  // Laid out in one buffer (with --accounts, this transaction holds every funded output of the chain), each output
+  // written once per owner and amount and copied for the owner's other outputs of that amount.
+  const bytes = Buffer.alloc(2 + 4 + 4 + 32 + 4 + owners.reduce((sum, o) => sum + size(o), 0) * amounts.length + 12);
   bytes.writeUInt32BE(BASE_TX_TYPE[chain], 2);
   bytes.writeUInt32BE(identity.networkID, 6);
   bytes.set(idBytes(chain === 'X' ? identity.xChainID : identity.pChainID), 10);
-  bytes.writeUInt32BE(outputs.length, 42);
+  bytes.writeUInt32BE(count, 42);
   let at = 46;
-  for (const o of outputs) {
-    bytes.set(asset, at);
-    writeOutput(bytes, at + 32, o.amount, single(o.address), 0n);
-    at += size(o);
+  for (const owner of owners) {
+    const length = size(owner);
+    let previous = -1;
+    for (let i = 0; i < amounts.length; i++) {
+      if (previous >= 0 && amounts[i] === amounts[i - 1]) bytes.copyWithin(at, previous, previous + length);
+      else {
+        bytes.set(asset, at);
+        writeOutput(bytes, at + 32, amounts[i]!, owner, 0n);
+      }
+      previous = at;
+      at += length;
+    }
   }
   // No inputs, an empty memo, no credentials: the zeros Buffer.alloc left.
   return { id: idOf(bytes), bytes };
