@@ -3,6 +3,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 const BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
 const HEX = /^0x([0-9a-fA-F]{2}){4,}$/;
+const BECH32_VALUES = Int8Array.from({ length: 128 }, (_, code) => BECH32.indexOf(String.fromCharCode(code)));
 function checksum(bytes) {
   return sha256(bytes).subarray(28);
 }
@@ -42,20 +43,27 @@ function base58Encode(bytes) {
   for (let i = digits.length - 1; i >= 0; i--) out += BASE58[digits[i]];
   return out;
 }
+const BASE58_DIGITS = Int8Array.from({ length: 128 }, (_, code) => BASE58.indexOf(String.fromCharCode(code)));
 function base58Decode(text) {
-  let n = 0n;
-  for (const char of text) {
-    const digit = BASE58.indexOf(char);
-    if (digit < 0) return void 0;
-    n = n * 58n + BigInt(digit);
-  }
+  let zeros = 0;
+  while (zeros < text.length && text.charCodeAt(zeros) === 49) zeros++;
   const body = [];
-  while (n > 0n) {
-    body.unshift(Number(n & 0xffn));
-    n >>= 8n;
+  for (let i = zeros; i < text.length; i++) {
+    let carry = BASE58_DIGITS[text.charCodeAt(i)] ?? -1;
+    if (carry < 0) return void 0;
+    for (let j = 0; j < body.length; j++) {
+      carry += body[j] * 58;
+      body[j] = carry & 255;
+      carry >>= 8;
+    }
+    while (carry > 0) {
+      body.push(carry & 255);
+      carry >>= 8;
+    }
   }
-  const zeros = text.length - text.replace(/^1+/, "").length;
-  return Uint8Array.from([...new Array(zeros).fill(0), ...body]);
+  const out = new Uint8Array(zeros + body.length);
+  for (let i = 0; i < body.length; i++) out[zeros + i] = body[body.length - 1 - i];
+  return out;
 }
 export function cb58Encode(payload) {
   return base58Encode(withChecksum(payload));
@@ -76,14 +84,15 @@ export function hexDecode(text) {
   return checkedPayload(raw);
 }
 function polymod(values) {
-  const generators = [996825010, 642813549, 513874426, 1027748829, 705979059];
   let chk = 1;
-  for (const value of values) {
+  for (let i = 0; i < values.length; i++) {
     const top = chk >>> 25;
-    chk = (chk & 33554431) << 5 ^ value;
-    generators.forEach((g, i) => {
-      if (top >>> i & 1) chk ^= g;
-    });
+    chk = (chk & 33554431) << 5 ^ values[i];
+    if (top & 1) chk ^= 996825010;
+    if (top & 2) chk ^= 642813549;
+    if (top & 4) chk ^= 513874426;
+    if (top & 8) chk ^= 1027748829;
+    if (top & 16) chk ^= 705979059;
   }
   return chk >>> 0;
 }
@@ -119,9 +128,16 @@ export function bech32Decode(text) {
   const sep = text.lastIndexOf("1");
   if (sep < 1 || text.length - sep < 7) return void 0;
   const hrp = text.slice(0, sep);
-  const values = [...text.slice(sep + 1)].map((c) => BECH32.indexOf(c));
-  if (values.some((v) => v < 0) || polymod([...hrpExpand(hrp), ...values]) !== 1) return void 0;
-  const payload = convertBits(values.slice(0, -6), 5, 8, false);
+  const expanded = hrpExpand(hrp);
+  const values = new Array(expanded.length + text.length - sep - 1);
+  for (let i = 0; i < expanded.length; i++) values[i] = expanded[i];
+  for (let i = sep + 1, at = expanded.length; i < text.length; i++, at++) {
+    const value = BECH32_VALUES[text.charCodeAt(i)] ?? -1;
+    if (value < 0) return void 0;
+    values[at] = value;
+  }
+  if (polymod(values) !== 1) return void 0;
+  const payload = convertBits(values.slice(expanded.length, -6), 5, 8, false);
   return payload ? { hrp, payload: Uint8Array.from(payload) } : void 0;
 }
 export const avalancheFormats = {
