@@ -14,25 +14,9 @@
 import { createECDH, createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  Address,
-  BigIntPr,
-  Byte,
-  Bytes,
-  Id,
-  Int,
-  OutputOwners,
-  Stringpr,
-  TransferOutput,
-  TransferableOutput,
-  TypeSymbols,
-  avaxSerial,
-  avmSerial,
-  pvmSerial,
-  utils,
-} from '@avalabs/avalanchejs';
 import { bech32Decode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { idBytes, idOf, makeBlock, makeUtxo, outputLength, pGenesisBlock, sha256, writeOutput } from './codec.ts';
+import { avaxGenesisTx, genesisValidatorTx } from './genesis-txs.ts';
 import {
   type Allocation,
   EMPTY_ID,
@@ -191,7 +175,7 @@ export function buildWorld(options: WorldOptions = {}): World {
           ? -1
           : 1,
     );
-  const assetTx = avaxGenesisTx(identity, holders);
+  const assetTx = avaxGenesisTx(identity.networkID, EMPTY_ID, holders);
   if (assetTx.id !== avaxAssetID)
     throw new Error(`the ${identity.name} genesis asset transaction hashes to ${assetTx.id}, not ${avaxAssetID}`);
   world.txs.set(avaxAssetID, { id: avaxAssetID, chain: 'X', bytes: assetTx.bytes, status: 'Accepted' });
@@ -242,7 +226,16 @@ export function buildWorld(options: WorldOptions = {}): World {
     );
     const weight = stake.reduce((sum, s) => sum + s.amount, 0n);
     const owner = single(staker.rewardAddress);
-    const tx = genesisValidatorTx(identity, staker, startTime, endTime, stake, owner);
+    const tx = genesisValidatorTx(
+      identity.networkID,
+      EMPTY_ID,
+      identity.avaxAssetID,
+      staker,
+      startTime,
+      endTime,
+      stake,
+      owner,
+    );
     const reward = potentialReward(world.config.staking.rewardConfig, endTime - startTime, weight, supply);
     supply += reward;
     world.txs.set(tx.id, { id: tx.id, chain: 'P', bytes: tx.bytes, status: 'Committed' });
@@ -307,98 +300,6 @@ export function buildWorld(options: WorldOptions = {}): World {
   world.supply.set(supply);
   world.journal.recording = true;
   return world;
-}
-
-/** The genesis tx of a staker (an AddPermissionlessValidatorTx with its BLS key, else an AddValidatorTx), unsigned. */
-function genesisValidatorTx(
-  identity: NetworkIdentity,
-  staker: Staker,
-  start: bigint,
-  end: bigint,
-  stake: Array<{ address: string; amount: bigint; locktime: bigint }>,
-  owner: Owner,
-): { id: string; bytes: Uint8Array } {
-  const baseTx = new avaxSerial.BaseTx(
-    new Int(identity.networkID),
-    Id.fromString(EMPTY_ID),
-    [],
-    [],
-    new Bytes(new Uint8Array()),
-  );
-  const assetID = Id.fromString(identity.avaxAssetID);
-  const outputs = stake.map((s) => {
-    const transfer = new TransferOutput(
-      new BigIntPr(s.amount),
-      OutputOwners.fromNative([Buffer.from(s.address, 'hex')]),
-    );
-    return new TransferableOutput(
-      assetID,
-      s.locktime > start ? new pvmSerial.StakeableLockOut(new BigIntPr(s.locktime), transfer) : transfer,
-    );
-  });
-  const rewards = new OutputOwners(
-    new BigIntPr(owner.locktime),
-    new Int(owner.threshold),
-    owner.addresses.map((a) => new Address(Buffer.from(a, 'hex'))),
-  );
-  const validator = pvmSerial.Validator.fromNative(
-    staker.nodeID,
-    start,
-    end,
-    stake.reduce((sum, s) => sum + s.amount, 0n),
-  );
-  const unsigned = staker.publicKey
-    ? new pvmSerial.AddPermissionlessValidatorTx(
-        baseTx,
-        new pvmSerial.SubnetValidator(validator, Id.fromString(EMPTY_ID)),
-        new pvmSerial.Signer(proofOfPossession(staker)),
-        outputs,
-        rewards,
-        rewards,
-        new Int(staker.delegationFee),
-      )
-    : new pvmSerial.AddValidatorTx(baseTx, validator, outputs, rewards, new Int(staker.delegationFee));
-  const bytes = new avaxSerial.SignedTx(unsigned, []).toBytes();
-  return { id: idOf(bytes), bytes };
-}
-
-/** The AVAX asset's genesis CreateAssetTx (avm.NewGenesis): its holders' outputs, their ETH addresses as memo. */
-function avaxGenesisTx(identity: NetworkIdentity, holders: Allocation[]): { id: string; bytes: Uint8Array } {
-  const memo = Buffer.concat(holders.map((h) => Buffer.from(h.ethAddr, 'hex')));
-  const outputs = holders.map(
-    (h) => new TransferOutput(new BigIntPr(h.initialAmount), OutputOwners.fromNative([Buffer.from(h.address, 'hex')])),
-  );
-  const states = outputs.length > 0 ? [new avmSerial.InitialState(new Int(0), outputs)] : [];
-  const unsigned = new avmSerial.CreateAssetTx(
-    new avaxSerial.BaseTx(new Int(identity.networkID), Id.fromString(EMPTY_ID), [], [], new Bytes(memo)),
-    new Stringpr('Avalanche'),
-    new Stringpr('AVAX'),
-    new Byte(new Uint8Array([9])),
-    states,
-  );
-  // A signed tx: codec version, the unsigned tx with its type ID, no credentials.
-  const bytes = Buffer.concat([
-    Buffer.alloc(2),
-    utils.getManagerForVM('AVM').getDefaultCodec().PackPrefix(unsigned),
-    Buffer.alloc(4),
-  ]);
-  return { id: idOf(bytes), bytes };
-}
-
-/**
- * A staker's BLS proof of possession as avalanchejs lays it out. Its constructor verifies the proof (a pairing, about
- * a second of CPU for five stakers); the genesis file's proofs are the node's own, so the check is skipped.
- */
-function proofOfPossession(staker: Staker): pvmSerial.ProofOfPossession {
-  const proof = Object.create(pvmSerial.ProofOfPossession.prototype) as {
-    publicKey: Uint8Array;
-    signature: Uint8Array;
-    _type: unknown;
-  };
-  proof.publicKey = utils.hexToBuffer(staker.publicKey);
-  proof.signature = utils.hexToBuffer(staker.proofOfPossession);
-  proof._type = TypeSymbols.ProofOfPossession;
-  return proof as unknown as pvmSerial.ProofOfPossession;
 }
 
 /** BaseTx type IDs: the AVM's first type, the platform VM's since Durango. */
