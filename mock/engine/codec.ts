@@ -3,7 +3,7 @@
  * format by hand. A transaction's ID is sha256 of its signed bytes; what its signatures sign is sha256 of its unsigned
  * bytes (codec version, then the typed transaction), as the node computes them.
  */
-import { Id, Int, Utxo as CodecUtxo, avaxSerial, utils } from '@avalabs/avalanchejs';
+import { avalanche } from './avalanche.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { cb58Encode } from '../../generators/formats.ts';
 import { idOf, utxoIDBytes } from '../world/codec.ts';
@@ -27,11 +27,12 @@ export interface DecodedTx {
   unsignedHash: Uint8Array;
 }
 
-const manager = (chain: UtxoChain) => utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');
+const manager = (chain: UtxoChain) => avalanche().utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 /** Decodes the signed bytes of a transaction of `chain`; the codec's own error when they are not one. */
 export function decodeTx(chain: UtxoChain, bytes: Uint8Array): DecodedTx {
+  const { avaxSerial, utils } = avalanche();
   const codecs = manager(chain);
   const signed = codecs.unpack(bytes, avaxSerial.SignedTx);
   const tx = signed.unsignedTx;
@@ -67,6 +68,7 @@ export function ownerOf(output: unknown): Owner | undefined {
 
 /** The world's record of output `index` of transaction `txID`, its bytes from the codec. */
 export function utxoRecord(chain: UtxoChain, txID: string, index: number, assetID: string, output: Transaction): Utxo {
+  const { Id, Int, Utxo: CodecUtxo, avaxSerial, utils } = avalanche();
   const codecs = manager(chain);
   const utxo = new CodecUtxo(
     new avaxSerial.UTXOID(Id.fromString(txID), new Int(index)),

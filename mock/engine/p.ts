@@ -4,7 +4,8 @@
  * the wrapping that block/executor/manager.go, network/gossip.go and service.go add (./refusals.ts pIssue).
  * Staking transactions are in ./staking.ts.
  */
-import { type TransferableInput, type TransferableOutput, pvm } from '@avalabs/avalanchejs';
+import type { TransferableInput, TransferableOutput } from '@avalabs/avalanchejs';
+import { avalanche } from './avalanche.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import type { Utxo } from '../world/types.ts';
 import {
@@ -38,7 +39,11 @@ export function gasPrice(minPrice: bigint, excess: bigint, k: bigint): bigint {
 export function dynamicFee(world: World, tx: Transaction): bigint {
   const { weights, minPrice, excessConversionConstant } = world.config.fee;
   const price = gasPrice(minPrice, world.feeState.get().excess, excessConversionConstant);
-  return pvm.calculateFee(tx, { 0: weights[0], 1: weights[1], 2: weights[2], 3: weights[3] }, price) as bigint;
+  return avalanche().pvm.calculateFee(
+    tx,
+    { 0: weights[0], 1: weights[1], 2: weights[2], 3: weights[3] },
+    price,
+  ) as bigint;
 }
 
 /** utxo/verifier.go VerifySpendUTXOs for one input: the stakeable lock, then the fx's spend check. */

@@ -26,20 +26,27 @@ const staticRequires: Plugin = {
         .replaceAll('createRequire(import.meta.url)(', 'require('),
       loader: 'ts',
     }));
-    // The password dictionaries are 1.7 MB of the bundle that a node which never creates a user never needs: they
-    // live in a file of their own (ZXCVBN_FILE), required on first use, so start-up does not even parse them.
-    b.onLoad({ filter: /[\\/]mock[\\/]password\.ts$/ }, (args) => ({
+    // Packages the mock requires on first use (the password dictionaries, 1.7 MB; avalanchejs, needed by the first
+    // transaction) live in files of their own (LAZY_FILES), so start-up does not even parse them.
+    b.onLoad({ filter: /[\\/]mock[\\/](password|engine[\\/]avalanche)\.ts$/ }, (args) => ({
       contents: readFileSync(args.path, 'utf8').replace(
-        /createRequire\(import\.meta\.url\)\(\s*('@zxcvbn-ts\/[a-z-]+'),?\s*\)/g,
-        `require('./${ZXCVBN_FILE}')[$1]`,
+        /createRequire\(import\.meta\.url\)\(\s*'([^']+)',?\s*\)/g,
+        (_, name: string) => {
+          const file = Object.keys(LAZY_FILES).find((f) => LAZY_FILES[f]!.includes(name));
+          if (!file) throw new Error(`no lazily required file bundles ${name}`);
+          return `require('./${file}')['${name}']`;
+        },
       ),
       loader: 'ts',
     }));
   },
 };
 
-const ZXCVBN_FILE = 'zxcvbn.cjs';
-const ZXCVBN_PACKAGES = ['@zxcvbn-ts/core', '@zxcvbn-ts/language-common', '@zxcvbn-ts/language-en'];
+/** Files beside the bundle, each the packages it holds by name, required when the mock first needs one. */
+const LAZY_FILES: Record<string, string[]> = {
+  'zxcvbn.cjs': ['@zxcvbn-ts/core', '@zxcvbn-ts/language-common', '@zxcvbn-ts/language-en'],
+  'avalanchejs.cjs': ['@avalabs/avalanchejs'],
+};
 
 /** The runtime's module and export names, read from runtime/ at build time (the package has no runtime/ folder). */
 const runtimeNames: Plugin = {
@@ -109,26 +116,28 @@ export async function buildMockPackage(outDir: string): Promise<void> {
       js: "#!/usr/bin/env node\nimport { createRequire as __mockRequire } from 'node:module'; const require = __mockRequire(import.meta.url);",
     },
     plugins: [staticRequires, runtimeNames, prebuiltModel],
-    external: [`./${ZXCVBN_FILE}`],
+    external: Object.keys(LAZY_FILES).map((file) => `./${file}`),
     logLevel: 'error',
     legalComments: 'none',
     ...SMALL,
   });
-  await build({
-    stdin: {
-      contents: `module.exports = { ${ZXCVBN_PACKAGES.map((p) => `'${p}': require('${p}')`).join(', ')} };`,
-      resolveDir: ROOT,
-      loader: 'js',
-    },
-    outfile: join(outDir, 'dist', ZXCVBN_FILE),
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'error',
-    legalComments: 'none',
-    ...SMALL,
-  });
+  for (const [file, packages] of Object.entries(LAZY_FILES)) {
+    await build({
+      stdin: {
+        contents: `module.exports = { ${packages.map((p) => `'${p}': require('${p}')`).join(', ')} };`,
+        resolveDir: ROOT,
+        loader: 'js',
+      },
+      outfile: join(outDir, 'dist', file),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      logLevel: 'error',
+      legalComments: 'none',
+      ...SMALL,
+    });
+  }
   // The bundle embeds these same documents (generated/server), so the model matches what it serves.
   const { mockModel } = await import('../spec.ts');
   writeFileSync(join(outDir, 'dist', MODEL_FILE), serialize(mockModel()));

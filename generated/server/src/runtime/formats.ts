@@ -4,7 +4,19 @@
  * the generated validators call. This one implementation serves the server package, the toolkit's spec checks, the
  * mock's encoders and conformance. No node:crypto or Buffer: the package also runs in browsers and edge runtimes.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 as jsSha256 } from '@noble/hashes/sha2.js';
+
+/**
+ * Node's native one-shot SHA-256 where the runtime has one (Node 20.16+; fetched without an import, so the module
+ * still loads in browsers and edge runtimes), @noble/hashes elsewhere. Every ID and address a server checks or the
+ * mock writes is hashed for its checksum, and the JavaScript hash, cold at start-up, was most of the mock's hashing.
+ */
+type OneShot = { hash?: (algorithm: string, data: Uint8Array, encoding: 'buffer') => Uint8Array };
+const nodeCrypto = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+).process?.getBuiltinModule?.('node:crypto') as OneShot | undefined;
+const nativeHash = nodeCrypto?.hash;
+const sha256 = nativeHash ? (bytes: Uint8Array) => nativeHash('sha256', bytes, 'buffer') : jsSha256;
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
