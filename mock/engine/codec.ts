@@ -4,9 +4,8 @@
  * bytes (codec version, then the typed transaction), as the node computes them.
  */
 import { avalanche } from './avalanche.ts';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { cb58Encode } from '../../generators/formats.ts';
-import { idOf, utxoIDBytes } from '../world/codec.ts';
+import { idOf, sha256, utxoKeyOf } from '../world/codec.ts';
 import type { Owner, Utxo, UtxoChain } from '../world/types.ts';
 
 /**
@@ -48,7 +47,7 @@ export function decodeTx(chain: UtxoChain, bytes: Uint8Array): DecodedTx {
 export function keyOf(input: {
   utxoID: { txID: { toBytes(): Uint8Array; toString(): string }; outputIdx: { value(): number } };
 }): string {
-  return utxoIDBytes(input.utxoID.txID.toString(), input.utxoID.outputIdx.value()).toString('hex');
+  return utxoKeyOf(input.utxoID.txID.toString(), input.utxoID.outputIdx.value());
 }
 
 /** The owner of a secp256k1fx output or OutputOwners, as the world records it. */
@@ -91,7 +90,7 @@ export function utxoRecord(chain: UtxoChain, txID: string, index: number, assetI
       : 0n;
   const owner = ownerOf(inner) ?? { locktime: 0n, threshold: 0, addresses: [] };
   return {
-    key: utxoIDBytes(txID, index).toString('hex'),
+    key: utxoKeyOf(txID, index),
     txID,
     outputIndex: index,
     assetID,

@@ -41,16 +41,14 @@ export function idOf(bytes: Uint8Array): string {
   return cb58Encode(sha256(bytes));
 }
 
-/** ids.ID.Prefix(outputIndex): the UTXO's ID's bytes. */
-export function utxoIDBytes(txID: string, outputIndex: number): Buffer {
-  return Buffer.from(utxoKeyOf(txID, outputIndex), 'hex');
-}
-
 /** outputIndex as uint64 BE, then the tx ID: what a UTXO ID hashes, in one reused buffer. */
 const prefixed = Buffer.alloc(40);
 let prefixedTxID = '';
 
-/** The UTXO table key (hex of the UTXO ID) of output `outputIndex` of `txID`: one one-shot hash, no Hash object. */
+/**
+ * The UTXO table key of output `outputIndex` of `txID`: the hex of its UTXO ID, ids.ID.Prefix(outputIndex), by one
+ * one-shot hash (no Hash object).
+ */
 export function utxoKeyOf(txID: string, outputIndex: number): string {
   if (txID !== prefixedTxID) {
     prefixed.set(idBytes(txID), 8);
