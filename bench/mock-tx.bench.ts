@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { TransferableOutput, Utxo, addTxSignatures, avm, secp256k1, utils } from '@avalabs/avalanchejs';
 import { Engine } from '../mock/engine/engine.ts';
 import { buildMockPackage } from '../mock/package/build.ts';
@@ -120,7 +121,7 @@ createServer((req, res) => req.resume().on('end', () => res.end('{}'))).listen(0
 });`;
 
 /** startMockNode of the installed package in a fresh process: the first call (a test file's) and the next ones. */
-const IN_PACKAGE = `const { startMockNode } = await import(process.argv[1]);
+const IN_PACKAGE = `const { startMockNode } = await import(process.argv[2]);
 const times = [];
 for (let i = 0; i < 4; i++) {
   const start = performance.now();
@@ -157,7 +158,10 @@ export default async function bench(): Promise<void> {
     );
     const script = join(dir, 'in-package.mjs');
     writeFileSync(script, IN_PACKAGE);
-    const run = spawnSync(process.execPath, [script, join(dir, 'dist/index.js')], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [script, pathToFileURL(join(dir, 'dist/index.js')).href], {
+      encoding: 'utf8',
+    });
+    if (run.status !== 0) throw new Error(`startMockNode in a fresh process failed: ${run.stderr}`);
     const times = JSON.parse(run.stdout) as number[];
     console.log(
       `startMockNode of the installed package, fresh process: first ${times[0]!.toFixed(1)} ms, then ${median(times.slice(1)).toFixed(1)} ms median (target < 50 ms)`,
