@@ -102,8 +102,10 @@ export function utxoRecord(chain: UtxoChain, txID: string, index: number, assetI
 }
 
 /** linearcodec type ID of a stored UTXO's output (after codec version, tx ID, index, asset ID). */
-export const outputType = (utxo: Utxo): number =>
-  Buffer.from(utxo.bytes.buffer, utxo.bytes.byteOffset, utxo.bytes.length).readUInt32BE(70);
+export const outputType = (utxo: Utxo): number => {
+  const { bytes } = utxo;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).readUInt32BE(70);
+};
 export const TRANSFER_OUTPUT = 7;
 export const STAKEABLE_LOCK_OUT = 22;
 

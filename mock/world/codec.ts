@@ -95,8 +95,8 @@ export type UtxoFields = Omit<Utxo, 'key' | 'bytes'>;
 
 /**
  * A UTXO of the common shapes, its codec bytes (codec version 0, tx ID, output index, asset ID, output) laid out
- * when read rather than kept: a world of 100,000 UTXOs holds fields only (the owner shared between a key's UTXOs),
- * and most of its UTXOs are never read. JSON (the state file) gets the bytes as a plain record would have them.
+ * when first read: a world of 100,000 UTXOs holds fields only (the owner shared between a key's UTXOs), and most of
+ * its UTXOs are never read. JSON (the state file) gets the bytes as a plain record would have them.
  */
 class LaidOutUtxo implements Utxo {
   constructor(
@@ -109,13 +109,18 @@ class LaidOutUtxo implements Utxo {
     public stakeableLocktime: bigint,
   ) {}
 
+  /** Kept once laid out, so that `bytes` is one object, as a plain record's field is. */
+  #bytes: Buffer | undefined;
+
   get bytes(): Uint8Array {
+    if (this.#bytes) return this.#bytes;
     const bytes = Buffer.allocUnsafe(70 + outputLength(this.owner, this.stakeableLocktime));
     bytes.writeUInt16BE(0, 0);
     bytes.set(idBytes(this.txID), 2);
     bytes.writeUInt32BE(this.outputIndex, 34);
     bytes.set(idBytes(this.assetID), 38);
     writeOutput(bytes, 70, this.amount, this.owner, this.stakeableLocktime);
+    this.#bytes = bytes;
     return bytes;
   }
 

@@ -224,6 +224,15 @@ describe('world model', () => {
     expect(digest({ network: 'mainnet', accounts: 40, utxosPerAccount: 25, seed: 'x' })).toBe('49e90cef832ac3d1');
   });
 
+  it("lays out a UTXO's bytes once: every read is the same bytes, whatever else was allocated between", () => {
+    const world = buildWorld({ accounts: 20, utxosPerAccount: 50 });
+    for (const utxo of world.utxos.X.values()) {
+      expect(utxo.bytes).toBe(utxo.bytes);
+      // Read field by field, as the engine reads a stored output's type ID.
+      expect(Buffer.from(utxo.bytes.buffer, utxo.bytes.byteOffset, utxo.bytes.length).readUInt32BE(70)).toBe(7);
+    }
+  });
+
   it('reverts every journaled change, any number of times', () => {
     const world = buildWorld({ accounts: 1 });
     const owner = world.accounts[0]!.address;
