@@ -119,7 +119,10 @@ function pinLoadGenerator(): { serverCpu: number; unpin: () => void } | undefine
   return { serverCpu: cpus[1]!, unpin: () => void spawnSync('taskset', ['-a', '-c', '-p', list, String(process.pid)]) };
 }
 
-function startTarget(target: Target, cpu: number | undefined): Promise<{ port: number; stop: () => void }> {
+function startTarget(
+  target: Target,
+  cpu: number | undefined,
+): Promise<{ port: number; pid: number; stop: () => void }> {
   const command = [process.execPath, '--import', 'tsx', import.meta.filename, '--serve', target];
   if (cpu !== undefined) command.unshift('taskset', '-c', String(cpu));
   const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -128,7 +131,7 @@ function startTarget(target: Target, cpu: number | undefined): Promise<{ port: n
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /PORT (\d+)/.exec(out);
-      if (match) resolve({ port: Number(match[1]), stop: () => child.kill('SIGKILL') });
+      if (match) resolve({ port: Number(match[1]), pid: child.pid!, stop: () => child.kill('SIGKILL') });
     });
     child.on('exit', (code) => reject(new Error(`${target} exited with ${code}: ${out}`)));
   });
@@ -182,8 +185,24 @@ async function check(target: Target, port: number): Promise<void> {
   if (!expected) throw new Error(`${target} answered ${JSON.stringify(answer).slice(0, 200)}`);
 }
 
-/** Answers per second from one target over `ms`, after `warmupMs` of load that is not counted. */
-async function measure(port: number, warmupMs: number, ms: number): Promise<number> {
+/**
+ * CPU time (user + system, ms) a server process has used, from /proc (Linux; undefined elsewhere). Answers per
+ * CPU-second hold still when other processes share the cores, where answers per second do not.
+ */
+function cpuOf(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Answers per second from one target over `ms`, after `warmupMs` of load that is not counted, and answers per
+ * CPU-second of its process over the same time (undefined without /proc).
+ */
+async function measure(pid: number, port: number, warmupMs: number, ms: number): Promise<[number, number?]> {
   const request = Buffer.from(
     `POST ${PATH} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ` +
       `${Buffer.byteLength(BODY)}\r\n\r\n${BODY}`,
@@ -191,7 +210,11 @@ async function measure(port: number, warmupMs: number, ms: number): Promise<numb
   let counted = 0;
   let counting = false;
   const end = Date.now() + warmupMs + ms;
-  const timer = setTimeout(() => (counting = true), warmupMs);
+  let cpuAtStart: number | undefined;
+  const timer = setTimeout(() => {
+    counting = true;
+    cpuAtStart = cpuOf(pid);
+  }, warmupMs);
   await Promise.all(
     Array.from({ length: CONNECTIONS }, () =>
       loop(
@@ -203,7 +226,9 @@ async function measure(port: number, warmupMs: number, ms: number): Promise<numb
     ),
   );
   clearTimeout(timer);
-  return counted / (ms / 1000);
+  const cpuAtEnd = cpuOf(pid);
+  const cpuMs = cpuAtStart === undefined || cpuAtEnd === undefined ? undefined : cpuAtEnd - cpuAtStart;
+  return [counted / (ms / 1000), cpuMs ? counted / (cpuMs / 1000) : undefined];
 }
 
 export default async function bench(): Promise<void> {
@@ -211,6 +236,7 @@ export default async function bench(): Promise<void> {
   const pinned = pinLoadGenerator();
   const servers = await Promise.all(targets.map((target) => startTarget(target, pinned?.serverCpu)));
   const rounds: Array<Record<Target, number>> = [];
+  const perCpu: Array<Partial<Record<Target, number>>> = [];
   try {
     for (const [i, target] of targets.entries()) await check(target, servers[i]!.port);
     // Each round measures every target once, back to back, and starts one target later than the last, so every
@@ -219,11 +245,19 @@ export default async function bench(): Promise<void> {
     // measurements seconds apart, and the median over rounds is reported.
     for (let round = 0; round < ROUNDS; round++) {
       const rates = {} as Record<Target, number>;
+      const cpuRates: Partial<Record<Target, number>> = {};
       for (let k = 0; k < targets.length; k++) {
         const i = (round + k) % targets.length;
-        rates[targets[i]!] = await measure(servers[i]!.port, round === 0 ? WARMUP_MS : SETTLE_MS, MEASURE_MS);
+        const server = servers[i]!;
+        [rates[targets[i]!], cpuRates[targets[i]!]] = await measure(
+          server.pid,
+          server.port,
+          round === 0 ? WARMUP_MS : SETTLE_MS,
+          MEASURE_MS,
+        );
       }
       rounds.push(rates);
+      perCpu.push(cpuRates);
     }
   } finally {
     for (const server of servers) server.stop();
@@ -266,6 +300,22 @@ export default async function bench(): Promise<void> {
   console.log(ratio('b/c', 'stub', 'bare'));
   console.log(ratio('a/d', 'mock', 'open-rpc'));
   console.log(`${ratio('e/c', 'json', 'bare')}: the share of (c) left to any server that reads and writes JSON`);
+  // The same ratios from each server's own CPU time: what the machine's other work takes from a server's core, it
+  // takes from its answers per second unevenly across a round, but not from its answers per CPU-second.
+  const cpuRatio = (name: string, of: Target, to: Target, target?: number) => {
+    const values = perCpu.flatMap((r) => (r[of] && r[to] ? [r[of]! / r[to]!] : []));
+    if (values.length === 0) return `  ${name}: no CPU times (needs /proc)`;
+    const middle = median(values);
+    const shown = (Math.floor(middle * 100 + 1e-9) / 100).toFixed(2);
+    const verdict = target === undefined ? '' : `, target >= ${target}: ${middle >= target ? 'met' : 'MISSED'}`;
+    return `  ${name} ${shown} (answers per CPU-second of each server, median over ${values.length} rounds${verdict})`;
+  };
+  const cpuRate = (target: Target) => median(perCpu.flatMap((r) => (r[target] ? [r[target]!] : [])));
+  console.log(
+    `answers per CPU-second: (a) ${cpuRate('mock').toFixed(0)}, (b) ${cpuRate('stub').toFixed(0)}, (c) ${cpuRate('bare').toFixed(0)}, (e) ${cpuRate('json').toFixed(0)}; ratios:`,
+  );
+  console.log(cpuRatio('a/e', 'mock', 'json', 0.85));
+  console.log(cpuRatio('b/e', 'stub', 'json', 0.85));
 }
 
 if (process.argv[2] === '--serve' && realpathSync(process.argv[1]!) === realpathSync(import.meta.filename)) {

@@ -5,6 +5,7 @@
 import * as server from '../generated/server/dist/index.js';
 import { buildModel } from '../generators/model/build.ts';
 import type { EndpointModel, SpecModel } from '../generators/model/types.ts';
+import { prebuiltModel } from './package/prebuilt-model.ts';
 
 /** The endpoints of the server package by endpoint name: their document, factory, method table, path and aliases. */
 export const ENDPOINTS = server.ENDPOINTS;
@@ -14,14 +15,16 @@ export type EndpointName = keyof typeof ENDPOINTS;
 let model: SpecModel | undefined;
 
 export function mockModel(): SpecModel {
-  model ??= buildModel(
-    Object.entries(ENDPOINTS).map(([name, { document }]) => ({
-      name,
-      file: `${name}.json`,
-      document: structuredClone(document) as Record<string, unknown>,
-      sources: [{ bundled: '', file: `${name}.json`, pointer: '' }],
-    })),
-  );
+  model ??=
+    prebuiltModel() ??
+    buildModel(
+      Object.entries(ENDPOINTS).map(([name, { document }]) => ({
+        name,
+        file: `${name}.json`,
+        document: structuredClone(document) as Record<string, unknown>,
+        sources: [{ bundled: '', file: `${name}.json`, pointer: '' }],
+      })),
+    );
   return model;
 }
 

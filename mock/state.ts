@@ -35,7 +35,9 @@ export interface MockMethod {
   check?: MockHandler;
 }
 
-const examplesOf = (name: string) => indexMethods(mockModel()).get(name)?.method.examples ?? [];
+/** The spec's methods by name, indexed once per process: every node's state reads a few examples at start. */
+let methodIndex: ReturnType<typeof indexMethods> | undefined;
+const examplesOf = (name: string) => (methodIndex ??= indexMethods(mockModel())).get(name)?.method.examples ?? [];
 
 /** The loggers of the chains and `main` at the node's default level, with the levels `admin.getLoggerLevel` shows. */
 function startingLoggers(): AdminSetup['loggers'] {

@@ -20,17 +20,18 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 /** `answer` as release `version` gives it; `answer` itself when nothing of the method differs in that release. */
 export function atRelease(model: SpecModel, method: MethodModel, version: string | undefined, answer: Answer): Answer {
   if (!version) return answer;
-  const spec = compilerOf(model);
-  const narrowed = method.params
-    .filter((p) => inRange(p.versions, version))
-    .map((p) => ({ name: p.name, schema: schemaAt(p.schema, version, model.schemas), original: p.schema }))
-    .filter((p) => p.schema !== p.original);
-  const earlier = method.resultHistory.find((entry) => inRange(entry.versions, version));
-  const resultSchema = method.result
-    ? schemaAt(earlier?.schema ?? method.result.schema, version, model.schemas)
-    : undefined;
-  const reshape = resultSchema !== undefined && (earlier !== undefined || resultSchema !== method.result!.schema);
+  // Worked out on the method's first call: a node serves some 150 methods, and a test calls a handful of them.
+  let atVersion: Answer | undefined;
+  return (sent) => (atVersion ??= wrapAtRelease(model, method, version, answer))(sent);
+}
+
+function wrapAtRelease(model: SpecModel, method: MethodModel, version: string, answer: Answer): Answer {
+  const { narrowed, earlier, resultSchema, reshape } = releaseView(model, method, version);
   if (narrowed.length === 0 && !reshape) return answer;
+  // Compiled on the first call that needs it: most nodes never answer as an older release's schemas, and ajv's load
+  // and compilation would be most of their start-up.
+  let compiler: SchemaCompiler | undefined;
+  const spec = { check: (schema: JsonSchema, value: unknown) => (compiler ??= compilerOf(model)).check(schema, value) };
 
   const shape = (result: unknown): unknown => {
     if (!resultSchema) return result;
@@ -55,6 +56,37 @@ export function atRelease(model: SpecModel, method: MethodModel, version: string
   };
 }
 
+interface ReleaseView {
+  /** Params whose schema differs in the release, with the release's schema. */
+  narrowed: Array<{ name: string; schema: JsonSchema }>;
+  earlier: MethodModel['resultHistory'][number] | undefined;
+  resultSchema: JsonSchema | undefined;
+  reshape: boolean;
+}
+
+/** What of a method differs in a release: the same for every node of the process, so worked out once. */
+const views = new WeakMap<MethodModel, Map<string, ReleaseView>>();
+
+function releaseView(model: SpecModel, method: MethodModel, version: string): ReleaseView {
+  let byVersion = views.get(method);
+  if (!byVersion) views.set(method, (byVersion = new Map()));
+  let view = byVersion.get(version);
+  if (!view) {
+    const narrowed = method.params
+      .filter((p) => inRange(p.versions, version))
+      .map((p) => ({ name: p.name, schema: schemaAt(p.schema, version, model.schemas), original: p.schema }))
+      .filter((p) => p.schema !== p.original);
+    const earlier = method.resultHistory.find((entry) => inRange(entry.versions, version));
+    const resultSchema = method.result
+      ? schemaAt(earlier?.schema ?? method.result.schema, version, model.schemas)
+      : undefined;
+    const reshape = resultSchema !== undefined && (earlier !== undefined || resultSchema !== method.result!.schema);
+    view = { narrowed, earlier, resultSchema, reshape };
+    byVersion.set(version, view);
+  }
+  return view;
+}
+
 /**
  * `value` cut to `schema` as release `version` has it: closed objects lose fields it lacks, enums keep to its values.
  */
@@ -63,7 +95,7 @@ export function fit(
   schema: JsonSchema,
   version: string,
   schemas: Record<string, JsonSchema>,
-  spec: SchemaCompiler,
+  spec: Pick<SchemaCompiler, 'check'>,
   depth = 0,
 ): Json {
   if (depth > 64) return value;
@@ -152,7 +184,7 @@ export function recastTo(
   value: Json,
   schema: JsonSchema,
   schemas: Record<string, JsonSchema>,
-  spec: SchemaCompiler,
+  spec: Pick<SchemaCompiler, 'check'>,
   depth = 0,
 ): Json | undefined {
   if (depth > 16) return undefined;

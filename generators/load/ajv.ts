@@ -1,16 +1,22 @@
 /** The one place JSON Schema validators are configured: draft-07 (OpenRPC's dialect), formats enforced. */
-import { Ajv, type ErrorObject, type Options } from 'ajv';
+import type { Ajv, ErrorObject, Options } from 'ajv';
 import { createRequire } from 'node:module';
 import { avalancheFormats } from '../formats.ts';
 
-// ajv-formats is CommonJS with a default export, which NodeNext's ESM interop types as a namespace.
-const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
+/**
+ * ajv and ajv-formats (CommonJS; ajv-formats' default export is typed as a namespace by NodeNext's ESM interop) are
+ * required on the first createAjv: the mock imports this module but rarely compiles a schema, and loading ajv was a
+ * large part of its start-up.
+ */
+const require = createRequire(import.meta.url);
 
 /** Schema keywords that say which node releases have a part of a schema (see openrpc/README.md). */
 export const VERSION_KEYWORDS = ['x-node-versions', 'x-enum-versions'];
 
 export function createAjv(options: Options = {}): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, ...options });
+  const { Ajv: AjvClass } = require('ajv') as typeof import('ajv');
+  const addFormats = require('ajv-formats') as (ajv: Ajv) => Ajv;
+  const ajv = new AjvClass({ allErrors: true, strict: true, allowUnionTypes: true, ...options });
   addFormats(ajv);
   for (const [name, check] of Object.entries(avalancheFormats))
     ajv.addFormat(name, { type: 'string', validate: check });

@@ -3,7 +3,8 @@
  * compressed), here with @noble/curves. Two ciphersuites (ciphersuite.go): signatures (warp messages) and proofs of
  * possession, whose message is the compressed public key itself (signer.ProofOfPossession.Verify).
  */
-import { pvmSerial } from '@avalabs/avalanchejs';
+import type { pvmSerial } from '@avalabs/avalanchejs';
+import { avalanche } from './avalanche.ts';
 import { bls12_381 } from '@noble/curves/bls12-381';
 import { Refusal } from './refusals.ts';
 
@@ -106,7 +107,7 @@ export const compressedHex = (point: G1): string => `0x${Buffer.from(point.toRaw
  * its own text, after checks that come first). The mock decodes proofs as the node does and verifies them here.
  */
 export function decodeProofsUnverified(): void {
-  const Proof = pvmSerial.ProofOfPossession;
+  const Proof = avalanche().pvmSerial.ProofOfPossession;
   Proof.fromBytes = (bytes: Uint8Array) => {
     const proof = Object.create(Proof.prototype) as InstanceType<typeof Proof>;
     Object.assign(proof, {

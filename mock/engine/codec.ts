@@ -3,10 +3,9 @@
  * format by hand. A transaction's ID is sha256 of its signed bytes; what its signatures sign is sha256 of its unsigned
  * bytes (codec version, then the typed transaction), as the node computes them.
  */
-import { Id, Int, Utxo as CodecUtxo, avaxSerial, utils } from '@avalabs/avalanchejs';
-import { sha256 } from '@noble/hashes/sha2.js';
+import { avalanche } from './avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
-import { idOf, utxoIDBytes } from '../world/codec.ts';
+import { idOf, sha256, utxoKeyOf } from '../world/codec.ts';
 import type { Owner, Utxo, UtxoChain } from '../world/types.ts';
 import { MAX_TX_SIZE, parseError, trailing } from './parse-errors.ts';
 import { Refusal } from './refusals.ts';
@@ -31,14 +30,15 @@ export interface DecodedTx {
   unsignedHash: Uint8Array;
 }
 
-const manager = (chain: UtxoChain) => utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');
+const manager = (chain: UtxoChain) => avalanche().utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 /** Decodes the signed bytes of a transaction of `chain`; the node's parse error (./parse-errors.ts) when they are not one. */
 export function decodeTx(chain: UtxoChain, bytes: Uint8Array): DecodedTx {
+  const { avaxSerial, utils } = avalanche();
   const codecs = manager(chain);
   if (bytes.length > MAX_TX_SIZE) throw new Refusal(parseError(chain, bytes, ''));
-  let signed: avaxSerial.SignedTx;
+  let signed: InstanceType<typeof avaxSerial.SignedTx>;
   try {
     signed = codecs.unpack(bytes, avaxSerial.SignedTx);
   } catch (error) {
@@ -97,7 +97,7 @@ function credentialTypesOf(chain: UtxoChain, bytes: Uint8Array, offset: number, 
 export function keyOf(input: {
   utxoID: { txID: { toBytes(): Uint8Array; toString(): string }; outputIdx: { value(): number } };
 }): string {
-  return utxoIDBytes(input.utxoID.txID.toString(), input.utxoID.outputIdx.value()).toString('hex');
+  return utxoKeyOf(input.utxoID.txID.toString(), input.utxoID.outputIdx.value());
 }
 
 /** The owner of a secp256k1fx output or OutputOwners, as the world records it. */
@@ -117,6 +117,7 @@ export function ownerOf(output: unknown): Owner | undefined {
 
 /** The world's record of output `index` of transaction `txID`, its bytes from the codec. */
 export function utxoRecord(chain: UtxoChain, txID: string, index: number, assetID: string, output: Transaction): Utxo {
+  const { Id, Int, Utxo: CodecUtxo, avaxSerial, utils } = avalanche();
   const codecs = manager(chain);
   const utxo = new CodecUtxo(
     new avaxSerial.UTXOID(Id.fromString(txID), new Int(index)),
@@ -139,7 +140,7 @@ export function utxoRecord(chain: UtxoChain, txID: string, index: number, assetI
       : 0n;
   const owner = ownerOf(inner) ?? { locktime: 0n, threshold: 0, addresses: [] };
   return {
-    key: utxoIDBytes(txID, index).toString('hex'),
+    key: utxoKeyOf(txID, index),
     txID,
     outputIndex: index,
     assetID,
@@ -151,8 +152,10 @@ export function utxoRecord(chain: UtxoChain, txID: string, index: number, assetI
 }
 
 /** linearcodec type ID of a stored UTXO's output (after codec version, tx ID, index, asset ID). */
-export const outputType = (utxo: Utxo): number =>
-  Buffer.from(utxo.bytes.buffer, utxo.bytes.byteOffset, utxo.bytes.length).readUInt32BE(70);
+export const outputType = (utxo: Utxo): number => {
+  const { bytes } = utxo;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).readUInt32BE(70);
+};
 export const TRANSFER_OUTPUT = 7;
 /** The AVM codec's type IDs of the fxs' outputs (vms/avm/txs/parser.go: secp256k1fx from 5, nftfx from 10). */
 export const MINT_OUTPUT = 6;
@@ -161,7 +164,7 @@ export const NFT_TRANSFER_OUTPUT = 11;
 
 /** The fx output a stored X-Chain UTXO holds, decoded by the codec (operations compare its group ID and payload). */
 export function storedOutput(utxo: Utxo): Transaction {
-  return manager('X').unpack(utxo.bytes, CodecUtxo).output;
+  return manager('X').unpack(utxo.bytes, avalanche().Utxo).output;
 }
 
 /** The class the AVM codec registers under `typeID` (avalanchejs exports no nftfx classes by name). */

@@ -3,7 +3,8 @@
  * IncreaseL1ValidatorBalanceTx and DisableL1ValidatorTx, verified and applied in the order of
  * vms/platformvm/txs/executor/standard_tx_executor.go (warp signatures first, as block/executor/manager.go does).
  */
-import { Id, Int, BigIntPr, Bytes, utils } from '@avalabs/avalanchejs';
+import type { Id, Int, BigIntPr, Bytes, utils } from '@avalabs/avalanchejs';
+import { avalanche } from './avalanche.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { cb58Encode } from '../../generators/formats.ts';
 import { idBytes, makeUtxo } from '../world/codec.ts';
@@ -87,20 +88,24 @@ export function conversionID(
   address: Uint8Array,
   validators: readonly { nodeID: Uint8Array; publicKey: Uint8Array; weight: bigint }[],
 ): string {
-  const bytes = utils.concatBytes(
+  const bytes = avalanche().utils.concatBytes(
     new Uint8Array(2),
-    Id.fromString(subnetID).toBytes(),
-    Id.fromString(chainID).toBytes(),
-    new Bytes(address).toBytes(),
-    new Int(validators.length).toBytes(),
-    ...validators.flatMap((v) => [new Bytes(v.nodeID).toBytes(), v.publicKey, new BigIntPr(v.weight).toBytes()]),
+    avalanche().Id.fromString(subnetID).toBytes(),
+    avalanche().Id.fromString(chainID).toBytes(),
+    new (avalanche().Bytes)(address).toBytes(),
+    new (avalanche().Int)(validators.length).toBytes(),
+    ...validators.flatMap((v) => [
+      new (avalanche().Bytes)(v.nodeID).toBytes(),
+      v.publicKey,
+      new (avalanche().BigIntPr)(v.weight).toBytes(),
+    ]),
   );
   return cb58Encode(sha256(bytes));
 }
 
 /** ids.ID.Append: the validation ID of a conversion's i-th validator. */
 export const appendIndex = (id: string, index: number): string =>
-  cb58Encode(sha256(utils.concatBytes(idBytes(id), new Int(index).toBytes())));
+  cb58Encode(sha256(avalanche().utils.concatBytes(idBytes(id), new (avalanche().Int)(index).toBytes())));
 
 /** verifyL1Conversion: the warp message comes from the subnet's manager chain and address. */
 function verifyConversion(world: World, subnetID: string, chainID: string, address: Uint8Array): void {

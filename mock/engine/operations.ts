@@ -5,8 +5,9 @@
  * propertyfx operations never get here: avalanchejs 5.2.0's AVM codec does not register their types.
  */
 import type { TransferableInput } from '@avalabs/avalanchejs';
-import { Int, type OutputOwners, utils } from '@avalabs/avalanchejs';
-import { utxoIDBytes } from '../world/codec.ts';
+import type { Int, OutputOwners, utils } from '@avalabs/avalanchejs';
+import { avalanche } from './avalanche.ts';
+import { utxoKeyOf } from '../world/codec.ts';
 import type { Owner, Utxo } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import {
@@ -47,8 +48,7 @@ export function verifyFxUsage(world: World, fx: number, assetID: string): void {
   if (!(asset.fxs ?? [0]).includes(fx)) throw new Refusal(TEXTS.incompatibleFx);
 }
 
-const utxoKey = (utxoID: Transaction): string =>
-  utxoIDBytes(utxoID.txID.toString(), utxoID.outputIdx.value()).toString('hex');
+const utxoKey = (utxoID: Transaction): string => utxoKeyOf(utxoID.txID.toString(), utxoID.outputIdx.value());
 
 /** Each operation's own check, no UTXO spent twice across inputs and operations, operations sorted and unique. */
 export function verifyOperationsSyntax(ins: readonly TransferableInput[], ops: readonly Transaction[]): void {
@@ -61,7 +61,7 @@ export function verifyOperationsSyntax(ins: readonly TransferableInput[], ops: r
       spent.add(key);
     }
   }
-  const codec = utils.getManagerForVM('AVM').getDefaultCodec();
+  const codec = avalanche().utils.getManagerForVM('AVM').getDefaultCodec();
   let previous: Uint8Array | undefined;
   for (const op of ops) {
     const key = op.toBytes(codec);
@@ -136,7 +136,8 @@ function outsOf(fxOp: Transaction): Transaction[] {
         owners: OutputOwners,
       ) => Transaction;
       return fxOp.outputOwnerList.outputOwners.map(
-        (owners: OutputOwners) => new NftTransferOutput(new Int(fxOp.groupId.value()), fxOp.payload, owners),
+        (owners: OutputOwners) =>
+          new NftTransferOutput(new (avalanche().Int)(fxOp.groupId.value()), fxOp.payload, owners),
       );
     }
     default:

@@ -4,7 +4,8 @@
  * the wrapping that block/executor/manager.go, network/gossip.go and service.go add (./refusals.ts pIssue).
  * Staking transactions are in ./staking.ts.
  */
-import { type TransferableInput, type TransferableOutput, pvm, utils } from '@avalabs/avalanchejs';
+import type { TransferableInput, TransferableOutput } from '@avalabs/avalanchejs';
+import { avalanche } from './avalanche.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import type { Utxo } from '../world/types.ts';
 import {
@@ -42,7 +43,11 @@ export function gasPrice(minPrice: bigint, excess: bigint, k: bigint): bigint {
 export function dynamicFee(world: World, tx: Transaction): bigint {
   const { weights, minPrice, excessConversionConstant } = world.config.fee;
   const price = gasPrice(minPrice, world.feeState.get().excess, excessConversionConstant);
-  return pvm.calculateFee(tx, { 0: weights[0], 1: weights[1], 2: weights[2], 3: weights[3] }, price) as bigint;
+  return avalanche().pvm.calculateFee(
+    tx,
+    { 0: weights[0], 1: weights[1], 2: weights[2], 3: weights[3] },
+    price,
+  ) as bigint;
 }
 
 /** utxo/verifier.go VerifySpendUTXOs for one input: the stakeable lock, then the fx's spend check. */
@@ -113,7 +118,7 @@ export function syntacticP(
     throw new Refusal(`metadata failed verification: ${TEXTS.memoTooLarge(base.memo.length, 256)}`);
   for (const out of base.outputs) wrapped('output failed verification', () => verifyTransferableOutput(out));
   for (const input of base.inputs) wrapped('input failed verification', () => verifyTransferableInput(input));
-  checkOutputsSorted(base.outputs, utils.getManagerForVM('PVM').getDefaultCodec());
+  checkOutputsSorted(base.outputs, avalanche().utils.getManagerForVM('PVM').getDefaultCodec());
   checkSortedUnique(base.inputs);
   if (memo && base.memo.length > 0) throw new Refusal(TEXTS.pMemoNotEmpty(base.memo.length));
   return { ins: [...base.inputs], outs: [...base.outputs] };
@@ -209,7 +214,7 @@ function standard(world: World, decoded: DecodedTx): Effects {
         wrapped('output failed verification', () => verifyTransferableOutput(out));
         if ((out.output as Transaction)._type === 'pvm.StakeableLockOut') throw new Refusal(TEXTS.wrongLocktime);
       }
-      checkOutputsSorted(exported, utils.getManagerForVM('PVM').getDefaultCodec());
+      checkOutputsSorted(exported, avalanche().utils.getManagerForVM('PVM').getDefaultCodec());
       sameSubnet(world, tx.destination.toString(), 'P');
       break;
     case 'pvm.CreateSubnetTx': {

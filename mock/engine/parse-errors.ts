@@ -9,7 +9,7 @@
  * runs past the real end is where the node stopped, and its kind gives the node's text. The checks are on only while
  * locating (decoding is synchronous), so no other user of avalanchejs in the process sees them.
  */
-import {
+import type {
   Address,
   BigIntPr,
   BlsPublicKey,
@@ -27,6 +27,7 @@ import {
   avaxSerial,
   utils,
 } from '@avalabs/avalanchejs';
+import { avalanche } from './avalanche.ts';
 import type { UtxoChain } from '../world/types.ts';
 
 /** codec.NewDefaultManager's limit (256 KiB), the same for the X- and P-Chain parsers. */
@@ -75,6 +76,21 @@ let installed = false;
 function install(): void {
   if (installed) return;
   installed = true;
+  const {
+    BigIntPr,
+    Short,
+    Byte,
+    Bool,
+    Id,
+    Address,
+    NodeId,
+    Signature,
+    BlsPublicKey,
+    BlsSignature,
+    Int,
+    Bytes,
+    Stringpr,
+  } = avalanche();
   fixed(BigIntPr as unknown as Readable, 8, 'uint64');
   fixed(Short as unknown as Readable, 2, 'uint16');
   fixed(Byte as unknown as Readable, 1, 'uint8');
@@ -112,7 +128,10 @@ function install(): void {
 function calibrate(): void {
   locating = { total: 0, end: 0 };
   try {
-    (Credential as unknown as Readable).fromBytes(new Uint8Array(), utils.getManagerForVM('AVM').getDefaultCodec());
+    (avalanche().Credential as unknown as Readable).fromBytes(
+      new Uint8Array(),
+      avalanche().utils.getManagerForVM('AVM').getDefaultCodec(),
+    );
   } catch {
     // Expected: the short read taught listSite.
   } finally {
@@ -120,7 +139,7 @@ function calibrate(): void {
   }
 }
 
-const managerOf = (chain: UtxoChain) => utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');
+const managerOf = (chain: UtxoChain) => avalanche().utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');
 
 /** An interface's type ID read past the end: the codec's UnpackPrefix, on the chain's own codec instance. */
 function guardPrefix(chain: UtxoChain): void {
@@ -181,7 +200,7 @@ export function parseError(chain: UtxoChain, bytes: Uint8Array, fallback: string
   padded.set(bytes);
   locating = { total: padded.length, end: bytes.length };
   try {
-    managerOf(chain).unpack(padded, avaxSerial.SignedTx);
+    managerOf(chain).unpack(padded, avalanche().avaxSerial.SignedTx);
   } catch (error) {
     if (error instanceof NodeError) return error.message;
     const message = (error as Error).message;

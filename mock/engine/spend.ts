@@ -2,7 +2,7 @@
  * secp256k1fx's spend check (vms/secp256k1fx/fx.go VerifySpend, VerifyCredentials): the input's amount is the UTXO's,
  * the output is unlocked, the signer count is the threshold, and each signature recovers to the owner its index names.
  */
-import { secp256k1 } from '@avalabs/avalanchejs';
+import { avalanche } from './avalanche.ts';
 import { TRANSFER_OUTPUT, type Transaction, outputType, shortIDText } from './codec.ts';
 import { Refusal, TEXTS } from './refusals.ts';
 import { signedBy } from '../world/signers.ts';
@@ -25,6 +25,7 @@ export function signer(hash: Uint8Array, signature: Uint8Array, expected?: strin
     else if (expected !== undefined && signedBy(hash, signature, expected)) result = expected;
     else {
       try {
+        const { secp256k1 } = avalanche();
         result = hex(secp256k1.publicKeyBytesToAddress(secp256k1.recoverPublicKey(hash, signature)));
       } catch {
         result = `!${TEXTS.invalidSig}`;

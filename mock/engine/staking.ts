@@ -3,7 +3,8 @@
  * (vms/platformvm/txs/executor/staker_tx_verification.go, post-Durango: a staker starts at the chain time), and the
  * end of staking periods when the chain time passes them (RewardValidatorTx's effects: stake returned, reward paid).
  */
-import { utils } from '@avalabs/avalanchejs';
+import type { utils } from '@avalabs/avalanchejs';
+import { avalanche } from './avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { potentialReward } from '../world/reward.ts';
 import { isCurrent } from '../world/stakers.ts';
@@ -48,7 +49,7 @@ export function verifyStaking(world: World, decoded: DecodedTx): Effects | undef
   const stakeOuts = [...tx.stake];
   // add_permissionless_*_tx.go SyntacticVerify: each stake output verified, then the stake outputs sorted.
   for (const out of stakeOuts) wrapped('failed to verify output', () => verifyTransferableOutput(out));
-  checkOutputsSorted(stakeOuts, utils.getManagerForVM('PVM').getDefaultCodec());
+  checkOutputsSorted(stakeOuts, avalanche().utils.getManagerForVM('PVM').getDefaultCodec());
   const stakedAsset: string = stakeOuts[0]?.getAssetId() ?? '';
   const isValidator = tx._type === 'pvm.AddPermissionlessValidator';
   if (isValidator) verifySigner(tx.signer);

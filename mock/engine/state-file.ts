@@ -11,11 +11,13 @@ import type { World } from '../world/world.ts';
 
 const VERSION = 1;
 
-const replacer = (_: string, value: unknown) => {
+/** Reads the holder's own value: JSON.stringify hands a replacer a Buffer already turned into `{ type, data }`. */
+function replacer(this: Record<string, unknown>, key: string, value: unknown): unknown {
+  const raw = this[key];
   if (typeof value === 'bigint') return { $n: value.toString() };
-  if (value instanceof Uint8Array) return { $b: Buffer.from(value).toString('hex') };
+  if (raw instanceof Uint8Array) return { $b: Buffer.from(raw).toString('hex') };
   return value;
-};
+}
 const reviver = (_: string, value: unknown) => {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const keys = Object.keys(value);

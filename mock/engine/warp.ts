@@ -3,7 +3,8 @@
  * verified as txs/executor/warp_verifier.go does before a RegisterL1ValidatorTx or SetL1ValidatorWeightTx executes:
  * against the canonical validator set of the source chain's subnet at the current P-Chain height, 67% quorum.
  */
-import { pvmSerial } from '@avalabs/avalanchejs';
+import type { pvmSerial } from '@avalabs/avalanchejs';
+import { avalanche } from './avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { EMPTY_ID } from '../world/networks.ts';
 import { validatorSet } from '../world/stakers.ts';
@@ -12,7 +13,7 @@ import type { Transaction } from './codec.ts';
 import { publicKeyFromBytes, signatureFromBytes, uncompressed, verifyAggregate } from './bls.ts';
 import { Refusal } from './refusals.ts';
 
-const warp = pvmSerial.warp;
+const warp = avalanche().pvmSerial.warp;
 const payloads = warp.AddressedCallPayloads;
 const QUORUM = { numerator: 67n, denominator: 100n };
 

@@ -4,7 +4,8 @@
  * the current state. Returns what accepting the transaction changes (executor.go). Operations are in ./operations.ts.
  */
 import type { TransferableInput, TransferableOutput } from '@avalabs/avalanchejs';
-import { utils } from '@avalabs/avalanchejs';
+import type { utils } from '@avalabs/avalanchejs';
+import { avalanche } from './avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import type { Utxo } from '../world/types.ts';
@@ -18,7 +19,7 @@ import { checkOutputsSorted, verifyOutput, verifyTransferableInput, verifyTransf
 const MAX_MEMO = 256;
 /** The fxs the X-Chain runs (vms/avm/config: secp256k1fx, nftfx, propertyfx). */
 const NUM_FXS = 3;
-const avmCodec = () => utils.getManagerForVM('AVM').getDefaultCodec();
+const avmCodec = () => avalanche().utils.getManagerForVM('AVM').getDefaultCodec();
 
 interface Parts {
   ins: readonly TransferableInput[];

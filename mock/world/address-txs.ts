@@ -5,7 +5,8 @@
  * not indexed, nor are imported inputs (not in the chain's UTXO set). The index is derived from the world's
  * accepted blocks, kept per world and extended as blocks are added; a world reverted below it is indexed again.
  */
-import { avaxSerial, utils } from '@avalabs/avalanchejs';
+import type { avaxSerial, utils } from '@avalabs/avalanchejs';
+import { avalanche } from '../engine/avalanche.ts';
 import type { World } from './world.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: avalanchejs keeps the decoded fields private; they are read by name
@@ -35,7 +36,8 @@ function utxosOf(index: Index, world: World, txID: string) {
   if (list) return list;
   const tx = world.txs.get(txID);
   if (tx?.chain !== 'X') return undefined;
-  const unsigned = utils.getManagerForVM('AVM').unpack(tx.bytes, avaxSerial.SignedTx).unsignedTx as Decoded;
+  const unsigned = avalanche().utils.getManagerForVM('AVM').unpack(tx.bytes, avalanche().avaxSerial.SignedTx)
+    .unsignedTx as Decoded;
   const base = unsigned.baseTx;
   list = base.outputs.map((o: Decoded) => ({ assetID: o.assetId.toString(), addresses: ownersOf(o.output) }));
   if (unsigned._type === 'avm.CreateAssetTx') {
@@ -53,8 +55,9 @@ function utxosOf(index: Index, world: World, txID: string) {
 }
 
 function accept(index: Index, world: World, txID: string): void {
-  const unsigned = utils.getManagerForVM('AVM').unpack(world.txs.get(txID)!.bytes, avaxSerial.SignedTx)
-    .unsignedTx as Decoded;
+  const unsigned = avalanche()
+    .utils.getManagerForVM('AVM')
+    .unpack(world.txs.get(txID)!.bytes, avalanche().avaxSerial.SignedTx).unsignedTx as Decoded;
   const touched = [...utxosOf(index, world, txID)!];
   for (const input of unsigned.baseTx.inputs) {
     const produced = utxosOf(index, world, input.utxoID.txID.toString());

@@ -4,7 +4,7 @@
  * second; test/mock/world.test.ts checks every layout against @avalabs/avalanchejs' codec byte for byte. Blocks are
  * laid out as AvalancheGo's block codecs do (vms/platformvm/block, vms/avm/block); an ID is the SHA-256 of the bytes.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash as hashOnce } from 'node:crypto';
 import { cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import type { Block, Owner, Utxo, UtxoChain } from './types.ts';
 
@@ -16,6 +16,7 @@ const P_BANFF_STANDARD_BLOCK = 32;
 const X_STANDARD_BLOCK = 20;
 
 export function sha256(...parts: Uint8Array[]): Buffer {
+  if (parts.length === 1) return hashOnce('sha256', parts[0]!, 'buffer') as unknown as Buffer;
   const hash = createHash('sha256');
   for (const part of parts) hash.update(part);
   return hash.digest();
@@ -40,11 +41,22 @@ export function idOf(bytes: Uint8Array): string {
   return cb58Encode(sha256(bytes));
 }
 
-/** ids.ID.Prefix(outputIndex): the UTXO's ID's bytes. */
-export function utxoIDBytes(txID: string, outputIndex: number): Buffer {
-  const prefix = Buffer.alloc(8);
-  prefix.writeBigUInt64BE(BigInt(outputIndex));
-  return sha256(prefix, idBytes(txID));
+/** outputIndex as uint64 BE, then the tx ID: what a UTXO ID hashes, in one reused buffer. */
+const prefixed = Buffer.alloc(40);
+let prefixedTxID = '';
+
+/**
+ * The UTXO table key of output `outputIndex` of `txID`: the hex of its UTXO ID, ids.ID.Prefix(outputIndex), by one
+ * one-shot hash (no Hash object).
+ */
+export function utxoKeyOf(txID: string, outputIndex: number): string {
+  if (txID !== prefixedTxID) {
+    prefixed.set(idBytes(txID), 8);
+    prefixedTxID = txID;
+  }
+  prefixed.writeUInt32BE(Math.floor(outputIndex / 2 ** 32), 0);
+  prefixed.writeUInt32BE(outputIndex >>> 0, 4);
+  return hashOnce('sha256', prefixed, 'hex');
 }
 
 /** The byte length of a secp256k1fx.TransferOutput (type ID first), with its stakeable.LockOut wrapper if locked. */
@@ -82,27 +94,45 @@ export function outputBytes(amount: bigint, owner: Owner, stakeableLocktime = 0n
 export type UtxoFields = Omit<Utxo, 'key' | 'bytes'>;
 
 /**
- * A UTXO record with its ID and codec bytes (codec version 0, tx ID, output index, asset ID, output), laid out in
- * one buffer: start-up builds one per funded output.
+ * A UTXO of the common shapes, its codec bytes (codec version 0, tx ID, output index, asset ID, output) laid out
+ * when first read: a world of 100,000 UTXOs holds fields only (the owner shared between a key's UTXOs), and most of
+ * its UTXOs are never read. JSON (the state file) gets the bytes as a plain record would have them.
  */
+class LaidOutUtxo implements Utxo {
+  constructor(
+    public key: string,
+    public txID: string,
+    public outputIndex: number,
+    public assetID: string,
+    public amount: bigint,
+    public owner: Owner,
+    public stakeableLocktime: bigint,
+  ) {}
+
+  /** Kept once laid out, so that `bytes` is one object, as a plain record's field is. */
+  #bytes: Buffer | undefined;
+
+  get bytes(): Uint8Array {
+    if (this.#bytes) return this.#bytes;
+    const bytes = Buffer.allocUnsafe(70 + outputLength(this.owner, this.stakeableLocktime));
+    bytes.writeUInt16BE(0, 0);
+    bytes.set(idBytes(this.txID), 2);
+    bytes.writeUInt32BE(this.outputIndex, 34);
+    bytes.set(idBytes(this.assetID), 38);
+    writeOutput(bytes, 70, this.amount, this.owner, this.stakeableLocktime);
+    this.#bytes = bytes;
+    return bytes;
+  }
+
+  toJSON(): Utxo {
+    return { ...this, bytes: this.bytes };
+  }
+}
+
+/** A UTXO record of a TransferOutput (in a stakeable.LockOut when locked) with its ID; see LaidOutUtxo. */
 export function makeUtxo(fields: UtxoFields): Utxo {
-  const bytes = Buffer.allocUnsafe(70 + outputLength(fields.owner, fields.stakeableLocktime));
-  bytes.writeUInt16BE(0, 0);
-  bytes.set(idBytes(fields.txID), 2);
-  bytes.writeUInt32BE(fields.outputIndex, 34);
-  bytes.set(idBytes(fields.assetID), 38);
-  writeOutput(bytes, 70, fields.amount, fields.owner, fields.stakeableLocktime);
   const { txID, outputIndex, assetID, amount, owner, stakeableLocktime } = fields;
-  return {
-    key: utxoIDBytes(txID, outputIndex).toString('hex'),
-    txID,
-    outputIndex,
-    assetID,
-    amount,
-    owner,
-    stakeableLocktime,
-    bytes,
-  };
+  return new LaidOutUtxo(utxoKeyOf(txID, outputIndex), txID, outputIndex, assetID, amount, owner, stakeableLocktime);
 }
 
 /** The key of the UTXO tables for a UTXO ID in cb58. */

@@ -15,25 +15,9 @@
 import { createECDH, createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  Address,
-  BigIntPr,
-  Byte,
-  Bytes,
-  Id,
-  Int,
-  OutputOwners,
-  Stringpr,
-  TransferOutput,
-  TransferableOutput,
-  TypeSymbols,
-  avaxSerial,
-  avmSerial,
-  pvmSerial,
-  utils,
-} from '@avalabs/avalanchejs';
 import { bech32Decode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { idBytes, idOf, makeBlock, makeUtxo, outputLength, pGenesisBlock, sha256, writeOutput } from './codec.ts';
+import { avaxGenesisTx, genesisValidatorTx } from './genesis-txs.ts';
 import {
   type Allocation,
   EMPTY_ID,
@@ -192,7 +176,7 @@ export function buildWorld(options: WorldOptions = {}): World {
           ? -1
           : 1,
     );
-  const assetTx = avaxGenesisTx(identity, holders);
+  const assetTx = avaxGenesisTx(identity.networkID, EMPTY_ID, holders);
   if (assetTx.id !== avaxAssetID)
     throw new Error(`the ${identity.name} genesis asset transaction hashes to ${assetTx.id}, not ${avaxAssetID}`);
   world.txs.set(avaxAssetID, { id: avaxAssetID, chain: 'X', bytes: assetTx.bytes, status: 'Accepted' });
@@ -243,7 +227,16 @@ export function buildWorld(options: WorldOptions = {}): World {
     );
     const weight = stake.reduce((sum, s) => sum + s.amount, 0n);
     const owner = single(staker.rewardAddress);
-    const tx = genesisValidatorTx(identity, staker, startTime, endTime, stake, owner);
+    const tx = genesisValidatorTx(
+      identity.networkID,
+      EMPTY_ID,
+      identity.avaxAssetID,
+      staker,
+      startTime,
+      endTime,
+      stake,
+      owner,
+    );
     const reward = potentialReward(world.config.staking.rewardConfig, endTime - startTime, weight, supply);
     supply += reward;
     world.txs.set(tx.id, { id: tx.id, chain: 'P', bytes: tx.bytes, status: 'Committed' });
@@ -278,26 +271,29 @@ export function buildWorld(options: WorldOptions = {}): World {
 
   if (world.accounts.length > 0) {
     const pieces = Math.max(1, options.utxosPerAccount ?? 1);
+    // One owner record and one amount shared by all of an account's UTXOs: with --accounts there are 100,000 of them.
+    const piece = ACCOUNT_FUNDS / BigInt(pieces);
+    const amounts = Array.from({ length: pieces }, (_, i) =>
+      i === 0 ? piece + (ACCOUNT_FUNDS % BigInt(pieces)) : piece,
+    );
+    const owners = world.accounts.map((account) => single(account.address));
     for (const chain of ['X', 'P'] as const) {
-      const outputs = world.accounts.flatMap((account) =>
-        Array.from({ length: pieces }, (_, i) => ({
-          address: account.address,
-          amount: ACCOUNT_FUNDS / BigInt(pieces) + (i === 0 ? ACCOUNT_FUNDS % BigInt(pieces) : 0n),
-        })),
-      );
-      const tx = fundingTx(identity, chain, outputs);
+      const tx = fundingTx(identity, chain, owners, amounts);
       world.txs.set(tx.id, { id: tx.id, chain, bytes: tx.bytes, status: 'Processing' });
-      outputs.forEach((output, outputIndex) => {
-        const utxo = makeUtxo({
-          txID: tx.id,
-          outputIndex,
-          assetID: avaxAssetID,
-          amount: output.amount,
-          owner: single(output.address),
-          stakeableLocktime: 0n,
-        });
-        world.utxos[chain].set(utxo.key, utxo);
-      });
+      let outputIndex = 0;
+      for (const owner of owners) {
+        for (const amount of amounts) {
+          const utxo = makeUtxo({
+            txID: tx.id,
+            outputIndex: outputIndex++,
+            assetID: avaxAssetID,
+            amount,
+            owner,
+            stakeableLocktime: 0n,
+          });
+          world.utxos[chain].set(utxo.key, utxo);
+        }
+      }
       supply += ACCOUNT_FUNDS * BigInt(world.accounts.length);
       world.acceptBlock(makeBlock(chain, world.tip(chain), startTime, [tx]));
     }
@@ -307,120 +303,42 @@ export function buildWorld(options: WorldOptions = {}): World {
   return world;
 }
 
-/** The genesis tx of a staker (an AddPermissionlessValidatorTx with its BLS key, else an AddValidatorTx), unsigned. */
-function genesisValidatorTx(
-  identity: NetworkIdentity,
-  staker: Staker,
-  start: bigint,
-  end: bigint,
-  stake: Array<{ address: string; amount: bigint; locktime: bigint }>,
-  owner: Owner,
-): { id: string; bytes: Uint8Array } {
-  const baseTx = new avaxSerial.BaseTx(
-    new Int(identity.networkID),
-    Id.fromString(EMPTY_ID),
-    [],
-    [],
-    new Bytes(new Uint8Array()),
-  );
-  const assetID = Id.fromString(identity.avaxAssetID);
-  const outputs = stake.map((s) => {
-    const transfer = new TransferOutput(
-      new BigIntPr(s.amount),
-      OutputOwners.fromNative([Buffer.from(s.address, 'hex')]),
-    );
-    return new TransferableOutput(
-      assetID,
-      s.locktime > start ? new pvmSerial.StakeableLockOut(new BigIntPr(s.locktime), transfer) : transfer,
-    );
-  });
-  const rewards = new OutputOwners(
-    new BigIntPr(owner.locktime),
-    new Int(owner.threshold),
-    owner.addresses.map((a) => new Address(Buffer.from(a, 'hex'))),
-  );
-  const validator = pvmSerial.Validator.fromNative(
-    staker.nodeID,
-    start,
-    end,
-    stake.reduce((sum, s) => sum + s.amount, 0n),
-  );
-  const unsigned = staker.publicKey
-    ? new pvmSerial.AddPermissionlessValidatorTx(
-        baseTx,
-        new pvmSerial.SubnetValidator(validator, Id.fromString(EMPTY_ID)),
-        new pvmSerial.Signer(proofOfPossession(staker)),
-        outputs,
-        rewards,
-        rewards,
-        new Int(staker.delegationFee),
-      )
-    : new pvmSerial.AddValidatorTx(baseTx, validator, outputs, rewards, new Int(staker.delegationFee));
-  const bytes = new avaxSerial.SignedTx(unsigned, []).toBytes();
-  return { id: idOf(bytes), bytes };
-}
-
-/** The AVAX asset's genesis CreateAssetTx (avm.NewGenesis): its holders' outputs, their ETH addresses as memo. */
-function avaxGenesisTx(identity: NetworkIdentity, holders: Allocation[]): { id: string; bytes: Uint8Array } {
-  const memo = Buffer.concat(holders.map((h) => Buffer.from(h.ethAddr, 'hex')));
-  const outputs = holders.map(
-    (h) => new TransferOutput(new BigIntPr(h.initialAmount), OutputOwners.fromNative([Buffer.from(h.address, 'hex')])),
-  );
-  const states = outputs.length > 0 ? [new avmSerial.InitialState(new Int(0), outputs)] : [];
-  const unsigned = new avmSerial.CreateAssetTx(
-    new avaxSerial.BaseTx(new Int(identity.networkID), Id.fromString(EMPTY_ID), [], [], new Bytes(memo)),
-    new Stringpr('Avalanche'),
-    new Stringpr('AVAX'),
-    new Byte(new Uint8Array([9])),
-    states,
-  );
-  // A signed tx: codec version, the unsigned tx with its type ID, no credentials.
-  const bytes = Buffer.concat([
-    Buffer.alloc(2),
-    utils.getManagerForVM('AVM').getDefaultCodec().PackPrefix(unsigned),
-    Buffer.alloc(4),
-  ]);
-  return { id: idOf(bytes), bytes };
-}
-
-/**
- * A staker's BLS proof of possession as avalanchejs lays it out. Its constructor verifies the proof (a pairing, about
- * a second of CPU for five stakers); the genesis file's proofs are the node's own, so the check is skipped.
- */
-function proofOfPossession(staker: Staker): pvmSerial.ProofOfPossession {
-  const proof = Object.create(pvmSerial.ProofOfPossession.prototype) as {
-    publicKey: Uint8Array;
-    signature: Uint8Array;
-    _type: unknown;
-  };
-  proof.publicKey = utils.hexToBuffer(staker.publicKey);
-  proof.signature = utils.hexToBuffer(staker.proofOfPossession);
-  proof._type = TypeSymbols.ProofOfPossession;
-  return proof as unknown as pvmSerial.ProofOfPossession;
-}
-
 /** BaseTx type IDs: the AVM's first type, the platform VM's since Durango. */
 const BASE_TX_TYPE: Record<UtxoChain, number> = { X: 0, P: 0x22 };
 
-/** The mock's funding transaction on a chain: a BaseTx with AVAX outputs and no inputs, memo or credentials. */
+/**
+ * The mock's funding transaction on a chain: a BaseTx with AVAX outputs and no inputs, memo or credentials; each
+ * owner gets one output of each amount, in order.
+ */
 function fundingTx(
   identity: NetworkIdentity,
   chain: UtxoChain,
-  outputs: Array<{ address: string; amount: bigint }>,
+  owners: Owner[],
+  amounts: bigint[],
 ): { id: string; bytes: Uint8Array } {
   const asset = idBytes(identity.avaxAssetID);
-  const size = (o: { address: string }) => 32 + outputLength(single(o.address));
-  // Laid out in one buffer: with --accounts, this transaction holds every funded output of the chain.
-  const bytes = Buffer.alloc(2 + 4 + 4 + 32 + 4 + outputs.reduce((sum, o) => sum + size(o), 0) + 12);
+  const size = (owner: Owner) => 32 + outputLength(owner);
+  const count = owners.length * amounts.length;
+  // Laid out in one buffer (with --accounts, this transaction holds every funded output of the chain), each output
+  // written once per owner and amount and copied for the owner's other outputs of that amount.
+  const bytes = Buffer.alloc(2 + 4 + 4 + 32 + 4 + owners.reduce((sum, o) => sum + size(o), 0) * amounts.length + 12);
   bytes.writeUInt32BE(BASE_TX_TYPE[chain], 2);
   bytes.writeUInt32BE(identity.networkID, 6);
   bytes.set(idBytes(chain === 'X' ? identity.xChainID : identity.pChainID), 10);
-  bytes.writeUInt32BE(outputs.length, 42);
+  bytes.writeUInt32BE(count, 42);
   let at = 46;
-  for (const o of outputs) {
-    bytes.set(asset, at);
-    writeOutput(bytes, at + 32, o.amount, single(o.address), 0n);
-    at += size(o);
+  for (const owner of owners) {
+    const length = size(owner);
+    let previous = -1;
+    for (let i = 0; i < amounts.length; i++) {
+      if (previous >= 0 && amounts[i] === amounts[i - 1]) bytes.copyWithin(at, previous, previous + length);
+      else {
+        bytes.set(asset, at);
+        writeOutput(bytes, at + 32, amounts[i]!, owner, 0n);
+      }
+      previous = at;
+      at += length;
+    }
   }
   // No inputs, an empty memo, no credentials: the zeros Buffer.alloc left.
   return { id: idOf(bytes), bytes };

@@ -7,7 +7,8 @@
  * array of numbers. The X-Chain sets each input's, output's and credential's `fxID` (txInit); the P-Chain only
  * knows secp256k1fx.
  */
-import { avaxSerial, utils } from '@avalabs/avalanchejs';
+import type { avaxSerial, utils } from '@avalabs/avalanchejs';
+import { avalanche } from '../engine/avalanche.ts';
 import { bech32Encode, cb58Encode } from '../../generators/formats.ts';
 import { FX_IDS } from './networks.ts';
 import { type GoJson, goMap } from './json-go.ts';
@@ -291,7 +292,9 @@ class TxJson {
 
 /** A signed transaction of `chain` (codec bytes, version first) in the node's JSON form. */
 export function txJson(ctx: JsonContext, bytes: Uint8Array, txID: string): GoJson {
-  const signed = utils.getManagerForVM(ctx.chain === 'X' ? 'AVM' : 'PVM').unpack(bytes, avaxSerial.SignedTx);
+  const signed = avalanche()
+    .utils.getManagerForVM(ctx.chain === 'X' ? 'AVM' : 'PVM')
+    .unpack(bytes, avalanche().avaxSerial.SignedTx);
   const json = new TxJson(ctx);
   return {
     unsignedTx: json.unsigned(signed.unsignedTx),

@@ -42,10 +42,39 @@ function encodeUtxo(utxo: Utxo, encoding: string): string {
   return text;
 }
 
+/**
+ * What a string decodes to never changes, and a test or a wallet sends the same IDs and addresses call after call:
+ * verdicts are remembered (boundedly, strings of ID or address length only), so a read does not hash them again.
+ */
+const REMEMBERED = 4096;
+const idVerdicts = new Map<string, boolean>();
+const addressForms = new Map<string, AddressForm>();
+
+type AddressForm = { shortID: string } | { alias: string; hrp: string; payload: string } | { invalid: true };
+
+function remember<V>(map: Map<string, V>, key: string, value: V): V {
+  if (key.length <= 128) {
+    if (map.size >= REMEMBERED) map.delete(map.keys().next().value!);
+    map.set(key, value);
+  }
+  return value;
+}
+
 /** An ID param (cb58, 32 bytes), or undefined when it is not one. */
 export function parseID(text: unknown): string | undefined {
   if (typeof text !== 'string') return undefined;
-  return cb58Decode(text)?.length === 32 ? text : undefined;
+  const valid = idVerdicts.get(text) ?? remember(idVerdicts, text, cb58Decode(text)?.length === 32);
+  return valid ? text : undefined;
+}
+
+function addressForm(address: string): AddressForm {
+  const shortID = cb58Decode(address);
+  if (shortID?.length === 20) return { shortID: hex(shortID) };
+  const dash = address.indexOf('-');
+  if (dash < 0) return { invalid: true };
+  const decoded = bech32Decode(address.slice(dash + 1));
+  if (!decoded || decoded.payload.length !== 20) return { invalid: true };
+  return { alias: address.slice(0, dash), hrp: decoded.hrp, payload: hex(decoded.payload) };
 }
 
 /** Go's time.Time in JSON: RFC 3339 in UTC, without fractional seconds when there are none. */
@@ -68,22 +97,20 @@ export function apiOwner(world: World, chain: UtxoChain, owner: Owner) {
 
 /** avax.ParseServiceAddress: a raw cb58 short ID, or a bech32 address of this chain and network. 40-hex out. */
 export function parseServiceAddress(world: World, chain: UtxoChain, address: string): string {
-  const shortID = cb58Decode(address);
-  if (shortID?.length === 20) return hex(shortID);
+  const form = addressForms.get(address) ?? remember(addressForms, address, addressForm(address));
+  if ('shortID' in form) return form.shortID;
   const fail = (reason: string) => new Error(`couldn't parse address ${JSON.stringify(address)}: ${reason}`);
-  const dash = address.indexOf('-');
-  if (dash < 0) throw fail('no separator found in address');
-  const decoded = bech32Decode(address.slice(dash + 1));
-  if (!decoded || decoded.payload.length !== 20) throw fail('invalid address');
-  const alias = address.slice(0, dash);
+  if ('invalid' in form) throw fail(address.includes('-') ? 'invalid address' : 'no separator found in address');
+  const { alias, hrp, payload } = form;
+  // The alias names a chain of this world at this moment (admin.aliasChain adds aliases): looked up every time.
   const chainID = world.chainID(alias);
   if (!chainID) throw fail(`there is no ID with alias: ${alias}`);
-  if (decoded.hrp !== world.network.hrp)
-    throw fail(`expected hrp ${JSON.stringify(world.network.hrp)} but got ${JSON.stringify(decoded.hrp)}`);
+  if (hrp !== world.network.hrp)
+    throw fail(`expected hrp ${JSON.stringify(world.network.hrp)} but got ${JSON.stringify(hrp)}`);
   const ownID = world.chainIDs[chain];
   if (chainID !== ownID)
     throw fail(`mismatched chainIDs: expected ${JSON.stringify(ownID)} but got ${JSON.stringify(chainID)}`);
-  return hex(decoded.payload);
+  return payload;
 }
 
 /** Every UTXO of the addresses, sorted by address then ID, each once (avax.GetAllUTXOs). */

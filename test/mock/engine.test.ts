@@ -516,6 +516,12 @@ describe('--state', () => {
     expect(loaded.txs.get(txID)?.status).toBe('Accepted');
     expect(loaded.utxosOf('X', hex(recipient)).map((u) => u.amount)).toEqual([AVAX]);
     expect(loaded.time.get()).toBe(world.time.get());
+    // Bytes come back as bytes (Buffers among them, whose own toJSON would have written them as {type, data}).
+    for (const table of [loaded.utxos.X, loaded.utxos.P, loaded.txs])
+      for (const record of table.values()) expect(record.bytes).toBeInstanceOf(Uint8Array);
+    expect([...loaded.utxos.X.values()].map((u) => hex(u.bytes))).toEqual(
+      [...world.utxos.X.values()].map((u) => hex(u.bytes)),
+    );
     expect(loadWorld(join(tmpdir(), 'no such world.json'))).toBeUndefined();
   });
 });

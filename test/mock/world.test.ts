@@ -1,9 +1,28 @@
-import { BigIntPr, Id, OutputOwners, TransferOutput, Utxo, avaxSerial, pvmSerial, utils } from '@avalabs/avalanchejs';
+import {
+  Address,
+  BigIntPr,
+  Byte,
+  Bytes,
+  Id,
+  Int,
+  OutputOwners,
+  Stringpr,
+  TransferOutput,
+  TransferableOutput,
+  TypeSymbols,
+  Utxo,
+  avaxSerial,
+  avmSerial,
+  pvmSerial,
+  utils,
+} from '@avalabs/avalanchejs';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { cb58Encode } from '../../generators/formats.ts';
 import { makeUtxo, utxoIDOf } from '../../mock/world/codec.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
-import { NETWORKS } from '../../mock/world/networks.ts';
+import { avaxGenesisTx, genesisValidatorTx } from '../../mock/world/genesis-txs.ts';
+import { EMPTY_ID, NETWORKS } from '../../mock/world/networks.ts';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
@@ -42,6 +61,95 @@ describe('world model', () => {
     expect(hex(locked.bytes)).toBe(`0000${hex(lockedTheirs.toBytes(utils.getManagerForVM('PVM').getDefaultCodec()))}`);
     const [decoded] = Utxo.fromBytes(locked.bytes.subarray(2), utils.getManagerForVM('PVM').getDefaultCodec());
     expect(decoded.ID()).toBe(utxoIDOf(locked));
+  });
+
+  it('lays out the genesis transactions as avalanchejs 5.2.0 does', () => {
+    const { networkID, avaxAssetID, stakers } = NETWORKS.local;
+    const a = '3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c';
+    const b = '0202020202020202020202020202020202020202';
+    const addr = (hexText: string) => Buffer.from(hexText, 'hex');
+    const signed = (unsigned: never, vm: 'AVM' | 'PVM') =>
+      hex(
+        vm === 'PVM'
+          ? new avaxSerial.SignedTx(unsigned, []).toBytes()
+          : Buffer.concat([
+              Buffer.alloc(2),
+              utils.getManagerForVM(vm).getDefaultCodec().PackPrefix(unsigned),
+              Buffer.alloc(4),
+            ]),
+      );
+    const base = (memo: Uint8Array) =>
+      new avaxSerial.BaseTx(new Int(networkID), Id.fromString(EMPTY_ID), [], [], new Bytes(memo));
+
+    const holders = [
+      { address: a, ethAddr: b, initialAmount: 7n },
+      { address: b, ethAddr: a, initialAmount: 9n },
+    ];
+    const transfer = (amount: bigint, address: string) =>
+      new TransferOutput(new BigIntPr(amount), OutputOwners.fromNative([addr(address)]));
+    const asset = new avmSerial.CreateAssetTx(
+      base(Buffer.concat([addr(b), addr(a)])),
+      new Stringpr('Avalanche'),
+      new Stringpr('AVAX'),
+      new Byte(new Uint8Array([9])),
+      [new avmSerial.InitialState(new Int(0), [transfer(7n, a), transfer(9n, b)])],
+    );
+    expect(hex(avaxGenesisTx(networkID, EMPTY_ID, holders).bytes)).toBe(signed(asset as never, 'AVM'));
+
+    const stake = [
+      { address: a, amount: 5n, locktime: 0n },
+      { address: b, amount: 6n, locktime: 3000n },
+    ];
+    const owner = { locktime: 0n, threshold: 1, addresses: [a] };
+    const outputs = stake.map(
+      (s) =>
+        new TransferableOutput(
+          Id.fromString(avaxAssetID),
+          s.locktime > 1000n
+            ? new pvmSerial.StakeableLockOut(new BigIntPr(s.locktime), transfer(s.amount, s.address))
+            : transfer(s.amount, s.address),
+        ),
+    );
+    const rewards = new OutputOwners(new BigIntPr(0n), new Int(1), [new Address(addr(a))]);
+    const staker = stakers[0]!;
+    const validator = pvmSerial.Validator.fromNative(staker.nodeID, 1000n, 2000n, 11n);
+    // Built without its constructor, which would verify the proof (a pairing): the genesis file's proofs are the node's.
+    const proof = Object.assign(Object.create(pvmSerial.ProofOfPossession.prototype) as object, {
+      publicKey: utils.hexToBuffer(staker.publicKey),
+      signature: utils.hexToBuffer(staker.proofOfPossession),
+      _type: TypeSymbols.ProofOfPossession,
+    }) as pvmSerial.ProofOfPossession;
+    const permissionless = new pvmSerial.AddPermissionlessValidatorTx(
+      base(new Uint8Array()),
+      new pvmSerial.SubnetValidator(validator, Id.fromString(EMPTY_ID)),
+      new pvmSerial.Signer(proof),
+      outputs,
+      rewards,
+      rewards,
+      new Int(staker.delegationFee),
+    );
+    const ours = (withKey: boolean) =>
+      hex(
+        genesisValidatorTx(
+          networkID,
+          EMPTY_ID,
+          avaxAssetID,
+          withKey ? staker : { ...staker, publicKey: '', proofOfPossession: '' },
+          1000n,
+          2000n,
+          stake,
+          owner,
+        ).bytes,
+      );
+    expect(ours(true)).toBe(signed(permissionless as never, 'PVM'));
+    const plain = new pvmSerial.AddValidatorTx(
+      base(new Uint8Array()),
+      validator,
+      outputs,
+      rewards,
+      new Int(staker.delegationFee),
+    );
+    expect(ours(false)).toBe(signed(plain as never, 'PVM'));
   });
 
   it('funds the ewoq key on X and P as the local genesis does, with the five local stakers', () => {
@@ -93,6 +201,36 @@ describe('world model', () => {
     expect(dump({ network: 'fuji', accounts: 3, seed: 's' })).not.toBe(
       dump({ network: 'fuji', accounts: 3, seed: 't' }),
     );
+  });
+
+  it('builds the same bytes as it always has (a digest pinned before the world was made compact)', () => {
+    const digest = (options: Parameters<typeof buildWorld>[0]) => {
+      const world = buildWorld(options);
+      const hash = createHash('sha256');
+      for (const chain of ['X', 'P'] as const) {
+        for (const u of world.utxos[chain].values())
+          hash.update(`${u.key} ${u.txID} ${u.outputIndex} ${u.amount} ${u.stakeableLocktime} ${hex(u.bytes)}\n`);
+        for (let i = 0; i < world.blocks[chain].length; i++) hash.update(`${hex(world.blocks[chain].at(i)!.bytes)}\n`);
+        for (const account of world.accounts.slice(0, 5))
+          hash.update(`${world.utxosOf(chain, account.address).map((u) => u.key)}\n`);
+      }
+      for (const tx of world.txs.values()) hash.update(`${tx.id} ${tx.status} ${hex(tx.bytes)}\n`);
+      for (const s of world.stakers.values()) hash.update(`${s.txID} ${s.stake.map((u) => hex(u.bytes))}\n`);
+      hash.update(`${JSON.stringify(world.accounts)} ${world.supply.get()}`);
+      return hash.digest('hex').slice(0, 16);
+    };
+    expect(digest({})).toBe('e30b248e2da50408');
+    expect(digest({ network: 'fuji', accounts: 3, seed: 's', utxosPerAccount: 2 })).toBe('7be12cad9d76ca13');
+    expect(digest({ network: 'mainnet', accounts: 40, utxosPerAccount: 25, seed: 'x' })).toBe('49e90cef832ac3d1');
+  });
+
+  it("lays out a UTXO's bytes once: every read is the same bytes, whatever else was allocated between", () => {
+    const world = buildWorld({ accounts: 20, utxosPerAccount: 50 });
+    for (const utxo of world.utxos.X.values()) {
+      expect(utxo.bytes).toBe(utxo.bytes);
+      // Read field by field, as the engine reads a stored output's type ID.
+      expect(Buffer.from(utxo.bytes.buffer, utxo.bytes.byteOffset, utxo.bytes.length).readUInt32BE(70)).toBe(7);
+    }
   });
 
   it('reverts every journaled change, any number of times', () => {

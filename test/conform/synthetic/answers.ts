@@ -12,23 +12,29 @@ import { type Network, Synthesizer, encodingOf } from './synth.ts';
 const CACHED_ANSWERS = 512;
 
 export class MethodAnswers {
-  private readonly synthesizer: Synthesizer;
-  private readonly examples: Array<{ params: Record<string, Json>; result: Json; written: RawJson }>;
   /** Built answers by the params as sent, written once: they are deterministic and never change. */
   private readonly cache = new Map<string, RawJson>();
+  // Both made on first use: a mock node has some 150 methods, and the world answers most of them without either.
+  #synthesizer: Synthesizer | undefined;
+  #examples: Array<{ params: Record<string, Json>; result: Json; written: RawJson }> | undefined;
 
   constructor(
-    model: SpecModel,
+    private readonly model: SpecModel,
     readonly method: MethodModel,
     private readonly spec: MethodSpec,
-    network: Network,
-  ) {
-    this.synthesizer = new Synthesizer(model, method, network);
-    this.examples = method.examples.map((example) => ({
+    private readonly network: Network,
+  ) {}
+
+  private get synthesizer(): Synthesizer {
+    return (this.#synthesizer ??= new Synthesizer(this.model, this.method, this.network));
+  }
+
+  private get examples(): Array<{ params: Record<string, Json>; result: Json; written: RawJson }> {
+    return (this.#examples ??= this.method.examples.map((example) => ({
       params: example.params,
       result: example.result,
       written: rawJson(example.result),
-    }));
+    })));
   }
 
   /** The result of the example whose params are these (members in any order), if any. */

@@ -4,11 +4,25 @@
  * the generated validators call. This one implementation serves the server package, the toolkit's spec checks, the
  * mock's encoders and conformance. No node:crypto or Buffer: the package also runs in browsers and edge runtimes.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 as jsSha256 } from '@noble/hashes/sha2.js';
+
+/**
+ * Node's native one-shot SHA-256 where the runtime has one (Node 20.16+; fetched without an import, so the module
+ * still loads in browsers and edge runtimes), @noble/hashes elsewhere. Every ID and address a server checks or the
+ * mock writes is hashed for its checksum, and the JavaScript hash, cold at start-up, was most of the mock's hashing.
+ */
+type OneShot = { hash?: (algorithm: string, data: Uint8Array, encoding: 'buffer') => Uint8Array };
+const nodeCrypto = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+).process?.getBuiltinModule?.('node:crypto') as OneShot | undefined;
+const nativeHash = nodeCrypto?.hash;
+const sha256 = nativeHash ? (bytes: Uint8Array) => nativeHash('sha256', bytes, 'buffer') : jsSha256;
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 const HEX = /^0x([0-9a-fA-F]{2}){4,}$/;
+/** Each character's bech32 value by char code (-1: not a bech32 character). */
+const BECH32_VALUES = Int8Array.from({ length: 128 }, (_, code) => BECH32.indexOf(String.fromCharCode(code)));
 
 function checksum(bytes: Uint8Array): Uint8Array {
   return sha256(bytes).subarray(28);
@@ -56,20 +70,30 @@ function base58Encode(bytes: Uint8Array): string {
   return out;
 }
 
+/** Each character's base-58 digit by char code (-1: not a digit). */
+const BASE58_DIGITS = Int8Array.from({ length: 128 }, (_, code) => BASE58.indexOf(String.fromCharCode(code)));
+
 function base58Decode(text: string): Uint8Array | undefined {
-  let n = 0n;
-  for (const char of text) {
-    const digit = BASE58.indexOf(char);
-    if (digit < 0) return undefined;
-    n = n * 58n + BigInt(digit);
-  }
+  // Base-256 digits, least significant first, updated per character: no BigInt, as every ID param is decoded.
+  let zeros = 0;
+  while (zeros < text.length && text.charCodeAt(zeros) === 49) zeros++;
   const body: number[] = [];
-  while (n > 0n) {
-    body.unshift(Number(n & 0xffn));
-    n >>= 8n;
+  for (let i = zeros; i < text.length; i++) {
+    let carry = BASE58_DIGITS[text.charCodeAt(i)] ?? -1;
+    if (carry < 0) return undefined;
+    for (let j = 0; j < body.length; j++) {
+      carry += body[j]! * 58;
+      body[j] = carry & 0xff;
+      carry >>= 8;
+    }
+    while (carry > 0) {
+      body.push(carry & 0xff);
+      carry >>= 8;
+    }
   }
-  const zeros = text.length - text.replace(/^1+/, '').length;
-  return Uint8Array.from([...new Array<number>(zeros).fill(0), ...body]);
+  const out = new Uint8Array(zeros + body.length);
+  for (let i = 0; i < body.length; i++) out[zeros + i] = body[body.length - 1 - i]!;
+  return out;
 }
 
 /** cb58: base58 of the payload followed by the last 4 bytes of its SHA-256. */
@@ -97,15 +121,16 @@ export function hexDecode(text: string): Uint8Array | undefined {
   return checkedPayload(raw);
 }
 
-function polymod(values: number[]): number {
-  const generators = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+function polymod(values: ArrayLike<number>): number {
   let chk = 1;
-  for (const value of values) {
+  for (let i = 0; i < values.length; i++) {
     const top = chk >>> 25;
-    chk = ((chk & 0x1ffffff) << 5) ^ value;
-    generators.forEach((g, i) => {
-      if ((top >>> i) & 1) chk ^= g;
-    });
+    chk = ((chk & 0x1ffffff) << 5) ^ values[i]!;
+    if (top & 1) chk ^= 0x3b6a57b2;
+    if (top & 2) chk ^= 0x26508e6d;
+    if (top & 4) chk ^= 0x1ea119fa;
+    if (top & 8) chk ^= 0x3d4233dd;
+    if (top & 16) chk ^= 0x2a1462b3;
   }
   return chk >>> 0;
 }
@@ -146,9 +171,17 @@ export function bech32Decode(text: string): { hrp: string; payload: Uint8Array }
   const sep = text.lastIndexOf('1');
   if (sep < 1 || text.length - sep < 7) return undefined;
   const hrp = text.slice(0, sep);
-  const values = [...text.slice(sep + 1)].map((c) => BECH32.indexOf(c));
-  if (values.some((v) => v < 0) || polymod([...hrpExpand(hrp), ...values]) !== 1) return undefined;
-  const payload = convertBits(values.slice(0, -6), 5, 8, false);
+  // The checksum runs over the expanded hrp and the data part, in one array (addresses come with every request).
+  const expanded = hrpExpand(hrp);
+  const values = new Array<number>(expanded.length + text.length - sep - 1);
+  for (let i = 0; i < expanded.length; i++) values[i] = expanded[i]!;
+  for (let i = sep + 1, at = expanded.length; i < text.length; i++, at++) {
+    const value = BECH32_VALUES[text.charCodeAt(i)] ?? -1;
+    if (value < 0) return undefined;
+    values[at] = value;
+  }
+  if (polymod(values) !== 1) return undefined;
+  const payload = convertBits(values.slice(expanded.length, -6), 5, 8, false);
   return payload ? { hrp, payload: Uint8Array.from(payload) } : undefined;
 }
 
