@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ARTIFACTS } from './artifacts.ts';
+import { ARTIFACTS, type Artifact } from './artifacts.ts';
 import { type CheckReport, DEFAULT_OUT, type GeneratedFile, type Scope, type WriteReport } from './emit/files.ts';
 import { openOutput } from './emit/output.ts';
 import { headerText } from './emit/header.ts';
@@ -81,13 +81,19 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const out = options.out ?? DEFAULT_OUT;
   const mode = options.check ? 'check' : 'write';
   const output = openOutput(out, mode);
+  const run = (artifact: Artifact) =>
+    artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) });
   try {
-    // Each artifact's files go to the output as soon as it ends, and are dropped: no run holds all of them.
-    await Promise.all(
-      artifacts.map(async (artifact) =>
-        output.add(await artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) })),
-      ),
-    );
+    // Each artifact's files go to the output as soon as it ends, and are dropped. One artifact's work at a time holds
+    // this thread's memory (at 10,000 methods, any two at once cost hundreds of MB more), but the compiler thread is
+    // kept busy: the first compiling artifact sends it work, then the others run here while it compiles.
+    const [first, ...rest] = artifacts.filter((artifact) => artifact.compiles);
+    const firstFiles = first ? Promise.resolve(run(first)) : undefined;
+    // A failure here must not leave the first artifact's rejection unheard.
+    firstFiles?.catch(() => {});
+    for (const artifact of artifacts.filter((a) => !a.compiles)) output.add(await run(artifact));
+    if (firstFiles) output.add(await firstFiles);
+    for (const artifact of rest) output.add(await run(artifact));
   } catch (error) {
     output.abort();
     throw error;
