@@ -15,6 +15,7 @@ import { median } from './median.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const ROUNDS = 3;
+const CACHE = join(ROOT, 'node_modules/.cache/avalanche-openrpc');
 
 interface Run {
   ms: number;
@@ -99,18 +100,28 @@ export default async function generateBench(): Promise<void> {
     // The toolkit keeps what it derives from its own code (the bundled CLI, V8's compiled code of the TypeScript
     // compiler) in node_modules/.cache, as tsx keeps its transforms: a first run after installing or changing the
     // toolkit builds them, any later run finds them. That first run is timed once; the rounds find the caches warm.
-    rmSync(join(ROOT, 'node_modules/.cache/avalanche-openrpc'), { recursive: true, force: true });
+    rmSync(CACHE, { recursive: true, force: true });
     const cold = ours(work, -1);
     const mine: Run[] = [];
     const theirs: Run[] = [];
     // Where our time goes: loading and checking the spec alone, and the client alone on top of it.
     const validateOnly: Run[] = [];
     const clientOnly: Run[] = [];
+    // What each speed device buys: the same full generation without V8's code cache of the TypeScript compiler (its
+    // cache files deleted first: that run compiles from source, then writes them back) and without the bundle (tsx
+    // running the sources, as where no bundle can be written).
+    const noCodeCache: Run[] = [];
+    const noBundle: Run[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       mine.push(ours(work, round));
       theirs.push(baseline(work, round, documents));
       validateOnly.push(ours(work, round, '--validate'));
       clientOnly.push(ours(work, round, '--artifact', 'client'));
+      for (const file of readdirSync(CACHE)) if (file.startsWith('v8-')) rmSync(join(CACHE, file));
+      noCodeCache.push(ours(work, round));
+      noBundle.push(
+        timeNode(['--import', 'tsx', join(ROOT, 'generators/cli.ts'), '--out', join(work, `tsx-${round}`)], work),
+      );
     }
     const oursMs = median(mine.map((r) => r.ms));
     const theirsMs = median(theirs.map((r) => r.ms));
@@ -132,6 +143,12 @@ export default async function generateBench(): Promise<void> {
         `${median(validateOnly.map((r) => r.ms)).toFixed(0)} ms; with the client artifact only, median ` +
         `${median(clientOnly.map((r) => r.ms)).toFixed(0)} ms`,
     );
+    const device = (label: string, runs: Run[]) =>
+      console.log(
+        `  without ${label}: median ${median(runs.map((r) => r.ms)).toFixed(0)} ms (${(median(runs.map((r) => r.ms)) - oursMs).toFixed(0)} ms more), peak ${(Math.max(...runs.map((r) => r.maxRssKb)) / 1024).toFixed(0)} MB`,
+      );
+    device('the code cache (V8 compiles the TypeScript compiler from source)', noCodeCache);
+    device('the bundle (tsx runs the sources)', noBundle);
     console.log(
       `peak memory: ours ${(Math.max(...mine.map((r) => r.maxRssKb)) / 1024).toFixed(0)} MB, @open-rpc/generator ` +
         `${(Math.max(...theirs.map((r) => r.maxRssKb)) / 1024).toFixed(0)} MB per run`,

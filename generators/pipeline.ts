@@ -1,21 +1,12 @@
 /**
- * load -> validate -> model -> generators -> emit. Every generator runs in memory first; nothing is written unless
- * all of them succeed, so a broken spec or template leaves the output folder untouched.
+ * load -> validate -> model -> generators -> emit. Each generator's files are staged as it ends (emit/output.ts);
+ * nothing reaches the output folder unless all of them succeed, so a broken spec or template leaves it untouched.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ARTIFACTS } from './artifacts.ts';
-import {
-  type CheckReport,
-  DEFAULT_OUT,
-  type GeneratedFile,
-  type Scope,
-  type WriteReport,
-  checkFiles,
-  foldersOf,
-  manifestFile,
-  writeFiles,
-} from './emit/files.ts';
+import { ARTIFACTS, type Artifact } from './artifacts.ts';
+import { type CheckReport, DEFAULT_OUT, type GeneratedFile, type Scope, type WriteReport } from './emit/files.ts';
+import { openOutput } from './emit/output.ts';
 import { headerText } from './emit/header.ts';
 import { startTypeScript } from './emit/typescript.ts';
 import { loadTemplates } from './emit/templates.ts';
@@ -60,17 +51,21 @@ export function loadModel(spec?: string | string[]): SpecModel {
   return buildModel(loadSpec(specFiles(spec)));
 }
 
+function chosenArtifacts(chosen: string[] = ARTIFACTS.map((a) => a.name)) {
+  const unknown = chosen.filter((name) => !ARTIFACTS.some((a) => a.name === name));
+  if (unknown.length > 0)
+    throw new Error(`unknown artifact ${unknown.join(', ')}; known: ${ARTIFACTS.map((a) => a.name).join(', ')}`);
+  return ARTIFACTS.filter((a) => chosen.includes(a.name));
+}
+
+/** Every chosen artifact's files, in memory (a library call; `generate` hands each artifact's files on as it ends). */
 export async function renderArtifacts(
   model: SpecModel,
   options: Pick<GenerateOptions, 'artifacts' | 'templates'> = {},
 ): Promise<GeneratedFile[]> {
   const templatesDir = options.templates ?? DEFAULT_TEMPLATES;
-  const chosen = options.artifacts ?? ARTIFACTS.map((a) => a.name);
-  const unknown = chosen.filter((name) => !ARTIFACTS.some((a) => a.name === name));
-  if (unknown.length > 0)
-    throw new Error(`unknown artifact ${unknown.join(', ')}; known: ${ARTIFACTS.map((a) => a.name).join(', ')}`);
   const outputs = await Promise.all(
-    ARTIFACTS.filter((a) => chosen.includes(a.name)).map((artifact) =>
+    chosenArtifacts(options.artifacts).map((artifact) =>
       artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) }),
     ),
   );
@@ -78,16 +73,36 @@ export async function renderArtifacts(
 }
 
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
+  const artifacts = chosenArtifacts(options.artifacts);
   // The compiler threads load while the spec is read and checked.
-  if (ARTIFACTS.some((a) => a.compiles && (options.artifacts ?? [a.name]).includes(a.name))) startTypeScript();
+  if (artifacts.some((a) => a.compiles)) startTypeScript();
   const model = loadModel(options.spec);
-  const generated = await renderArtifacts(model, options);
+  const templatesDir = options.templates ?? DEFAULT_TEMPLATES;
   const out = options.out ?? DEFAULT_OUT;
+  const mode = options.check ? 'check' : 'write';
+  const output = openOutput(out, mode);
+  const run = (artifact: Artifact) =>
+    artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) });
+  try {
+    // Each artifact's files go to the output as soon as it ends, and are dropped. One artifact's work at a time holds
+    // this thread's memory (at 10,000 methods, any two at once cost hundreds of MB more), but the compiler thread is
+    // kept busy: the first compiling artifact sends it work, then the others run here while it compiles.
+    const [first, ...rest] = artifacts.filter((artifact) => artifact.compiles);
+    const firstFiles = first ? Promise.resolve(run(first)) : undefined;
+    // A failure here must not leave the first artifact's rejection unheard.
+    firstFiles?.catch(() => {});
+    for (const artifact of artifacts.filter((a) => !a.compiles)) output.add(await run(artifact));
+    if (firstFiles) output.add(await firstFiles);
+    for (const artifact of rest) output.add(await run(artifact));
+  } catch (error) {
+    output.abort();
+    throw error;
+  }
   // With --artifact, the run answers for the chosen artifacts' folders only: the others' files are neither extra nor
   // lost.
-  const scope: Scope = options.artifacts === undefined ? {} : { folders: foldersOf(generated) };
-  const files = [...generated, manifestFile(out, headerText(model.endpoints.map((e) => e.file)), generated, scope)];
-  return options.check
-    ? { mode: 'check', report: checkFiles(out, files, scope), files: files.length }
-    : { mode: 'write', report: writeFiles(out, files, scope), files: files.length };
+  const scope: Scope = options.artifacts === undefined ? {} : { folders: output.folders() };
+  const { report, files } = output.finish(headerText(model.endpoints.map((e) => e.file)), scope);
+  return mode === 'check'
+    ? { mode, report: report as CheckReport, files }
+    : { mode, report: report as WriteReport, files };
 }

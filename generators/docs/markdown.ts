@@ -4,7 +4,7 @@
  * same-site targets, so a `javascript:` URL in the spec stays inert text.
  * Method names the spec mentions (`platform.getUTXOs`) become links to their sections.
  */
-import { EMPTY_HTML, Html, html, joinHtml } from './html.ts';
+import { EMPTY_HTML, type Html, html, joinHtml } from './html.ts';
 
 /** Where a method's section lives, or undefined for a name that is not a method of the spec. */
 export type MethodLinker = (methodName: string) => string | undefined;

@@ -32,6 +32,9 @@ export const DEFAULT_OUT = 'generated';
 /** The list of every file of the last run, so the next run knows which leftovers it may delete. */
 export const MANIFEST_PATH = '.generated-files';
 
+/** Where a run stages the files it writes (emit/output.ts) until every artifact has succeeded; never listed. */
+export const STAGING_DIR = '.generating';
+
 /**
  * What part of the output folder a run answers for: all of it, or with `--artifact` only the folders of the chosen
  * artifacts (`client/`, ...); files elsewhere belong to artifacts this run did not generate.
@@ -43,25 +46,25 @@ export interface Scope {
 const inScope = (path: string, { folders }: Scope) =>
   folders === undefined || folders.some((folder) => path.startsWith(`${folder}/`));
 
-/** The top folders of `files`: the scope of a run that generated only these. */
-export function foldersOf(files: GeneratedFile[]): string[] {
-  return [...new Set(files.map((file) => file.path.split('/')[0]!))].sort();
-}
-
 /** Out of scope, the files that the previous manifest lists (and that still exist) stay listed. */
-export function manifestFile(outDir: string, header: string, files: GeneratedFile[], scope: Scope = {}): GeneratedFile {
+export function manifestFile(
+  outDir: string,
+  header: string,
+  paths: Iterable<string>,
+  scope: Scope = {},
+): GeneratedFile {
   const previous = scope.folders
     ? [...readManifest(outDir)].filter((path) => !inScope(path, scope) && existsSync(join(outDir, path)))
     : [];
-  const paths = [...new Set([...previous, ...files.map((f) => f.path)])].filter((p) => p !== MANIFEST_PATH).sort();
+  const listed = [...new Set([...previous, ...paths])].filter((p) => p !== MANIFEST_PATH).sort();
   return {
     path: MANIFEST_PATH,
     contents:
-      [`# ${header}`, '# Files listed here are rewritten or deleted by the next run.', ...paths].join('\n') + '\n',
+      [`# ${header}`, '# Files listed here are rewritten or deleted by the next run.', ...listed].join('\n') + '\n',
   };
 }
 
-function readManifest(outDir: string): Set<string> {
+export function readManifest(outDir: string): Set<string> {
   const path = join(outDir, MANIFEST_PATH);
   if (!existsSync(path)) return new Set();
   return new Set(
@@ -71,7 +74,7 @@ function readManifest(outDir: string): Set<string> {
   );
 }
 
-function listFiles(dir: string): string[] {
+export function listFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   const out: string[] = [];
   const visit = (current: string) => {
@@ -79,6 +82,7 @@ function listFiles(dir: string): string[] {
       const path = join(current, entry.name);
       // Installing a generated package in place (npm install in generated/client) must not make it look stale.
       if (entry.isDirectory() && entry.name === 'node_modules') continue;
+      if (entry.isDirectory() && current === dir && entry.name === STAGING_DIR) continue;
       if (entry.isDirectory()) visit(path);
       else out.push(relative(dir, path).split('\\').join('/'));
     }
@@ -135,7 +139,7 @@ export function writeFiles(outDir: string, files: GeneratedFile[], scope: Scope 
   };
 }
 
-function removeEmptyParents(root: string, dir: string): void {
+export function removeEmptyParents(root: string, dir: string): void {
   let current = dir;
   while (relative(root, current) && !relative(root, current).startsWith('..') && readdirSync(current).length === 0) {
     rmdirSync(current);

@@ -30,9 +30,30 @@ const LIB = ts.createSourceFile(
 
 /**
  * The declarations of isolatedDeclarations-clean sources, exactly as ts.transpileDeclaration makes them file by file,
- * but with one program for the whole batch: a program per file costs more than the emit itself.
+ * but with one program for a group of files: a program per file costs more than the emit itself. A program holds
+ * the syntax trees of all its files until it is done, so a group stops at PROGRAM_SOURCE_CHARS of source: a spec's
+ * handful of files make one program, the 7 MB endpoint module of a 10,000-method document one of its own.
  */
 function declarations({ sources }) {
+  const outputs = [];
+  let group = [];
+  let size = 0;
+  for (const source of sources) {
+    if (group.length > 0 && size + source.contents.length > PROGRAM_SOURCE_CHARS) {
+      outputs.push(...declarationsOfGroup(group));
+      group = [];
+      size = 0;
+    }
+    group.push(source);
+    size += source.contents.length;
+  }
+  if (group.length > 0) outputs.push(...declarationsOfGroup(group));
+  return outputs;
+}
+
+const PROGRAM_SOURCE_CHARS = 1_000_000;
+
+function declarationsOfGroup(sources) {
   const files = new Map();
   const host = {
     getSourceFile: (fileName) => (fileName === LIB_NAME ? LIB : files.get(fileName)),

@@ -4,22 +4,15 @@
  * ajv's runtime helpers and to the formats are pointed at the package's own runtime modules. Each endpoint's module
  * also holds its result writers (writers.ts).
  */
-import { type Ajv, _ } from 'ajv';
-import { createRequire } from 'node:module';
+import { _ } from 'ajv';
 import { formatChecks } from '../../runtime/server/formats.ts';
 import { createAjv } from '../load/ajv.ts';
 import { componentName, mapSubschemas } from '../model/schema-walk.ts';
 import { validatorNames } from '../model/names.ts';
 import type { JsonSchema, SpecModel } from '../model/types.ts';
+import { standaloneModule } from './ajv-module.ts';
 import { budgetedCode } from './standalone.ts';
 import { WRITER_HELPERS, writersCode } from './writers.ts';
-
-// ajv's standalone module is CommonJS with a default export, which NodeNext's ESM interop types as a namespace.
-const standaloneCode = (
-  createRequire(import.meta.url)('ajv/dist/standalone') as {
-    default: (ajv: Ajv, refs: Record<string, string>) => string;
-  }
-).default;
 
 const ROOT = 'https://avalanche-openrpc.invalid/schemas.json';
 
@@ -85,7 +78,7 @@ export function validatorModules(model: SpecModel): Map<string, ValidatorsModule
       exports[names.result] = `${ROOT}#/$defs/${encodeURIComponent(`result:${method.name}`)}`;
     });
     const writers = writersCode(endpoint.methods, model.schemas);
-    const module = moduleOf(endpoint.name, standaloneCode(ajv, exports), Object.keys(exports));
+    const module = moduleOf(endpoint.name, standaloneModule(ajv, exports), Object.keys(exports));
     modules.set(endpoint.name, {
       ...module,
       imports: [...module.imports, `import { ${WRITER_HELPERS.join(', ')} } from '../runtime/encode.js';`],
