@@ -103,7 +103,8 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
       paramsType: method.params.length > 0 ? method.typeNames.params : EMPTY,
       resultType: method.result ? method.typeNames.result : EMPTY,
       paramsLiteral: JSON.stringify(method.params.map((p) => p.name)),
-      byName: method.params.length === 0 || paramStructure(endpoint, method) !== 'by-position',
+      // OpenRPC's default, `either`, takes an array by position as well as an object.
+      byName: paramStructure(endpoint, method) === 'by-name',
       shapeLiteral: JSON.stringify(paramsShape(model, method)),
       validateParams: validatorNames(method.name).params,
       validateResult: validatorNames(method.name).result,
