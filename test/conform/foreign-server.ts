@@ -16,8 +16,16 @@ export interface ForeignServer {
   close(): Promise<void>;
 }
 
-/** Serves every endpoint of the spec at `/` (a foreign document's servers are one JSON-RPC URL each). */
-export async function startForeignServer(spec: string): Promise<ForeignServer> {
+type Handler = (params: Record<string, unknown>) => unknown;
+
+/**
+ * Serves the spec's first endpoint at `/` (a foreign document's server is one JSON-RPC URL). `handlers` replace
+ * example handlers by key (the generated handler name, e.g. `listPets`); `methods` limits the methods served.
+ */
+export async function startForeignServer(
+  spec: string,
+  options: { handlers?: Record<string, Handler>; methods?: string[] } = {},
+): Promise<ForeignServer> {
   const model = loadModel(spec);
   const folder = mkdtempSync(join(tmpdir(), 'foreign-server-'));
   for (const file of await renderArtifacts(model, { artifacts: ['server'] })) {
@@ -27,7 +35,8 @@ export async function startForeignServer(spec: string): Promise<ForeignServer> {
   const server = await import(pathToFileURL(join(folder, 'server/dist/index.js')).href);
   const endpoint = model.endpoints[0]!;
   const names = serverNames(endpoint.typeName);
-  const app = server[names.create](server.exampleHandlers(server[names.document], server[names.methods]));
+  const handlers = { ...server.exampleHandlers(server[names.document], server[names.methods]), ...options.handlers };
+  const app = server[names.create](handlers, options.methods ? { methods: options.methods } : {});
   const http: Server = createServer(app.node);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return {
