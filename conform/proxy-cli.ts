@@ -47,6 +47,7 @@ try {
     port,
     host: args.host,
     timeoutMs,
+    collectWhenIdle: true,
     ...(args.record ? { record: args.record } : {}),
     ...(args['host-header'] ? { hostHeader: args['host-header'] } : {}),
     onViolation: (v) => process.stdout.write(`violation ${formatViolation(v)}\n`),

@@ -15,6 +15,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { collectWhenIdle } from './idle-gc.ts';
 import { type Exchange, type ProxyViolation, inspectExchange } from './inspect.ts';
 import { ProxyStats } from './proxy-stats.ts';
 import { Redactor } from './redact.ts';
@@ -43,6 +44,8 @@ export interface ProxyOptions {
   hostHeader?: string;
   /** Bodies larger than this are forwarded but not validated. Default 32 MiB. */
   maxInspectBytes?: number;
+  /** Run a full garbage collection once traffic stops (./idle-gc.ts): for a process that is only the proxy. */
+  collectWhenIdle?: boolean;
 }
 
 export interface ValidatingProxy {
@@ -249,6 +252,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
+  const stopCollecting = options.collectWhenIdle ? collectWhenIdle(server) : undefined;
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const settled = async () => {
@@ -266,6 +270,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
         setTimeout(() => server.closeAllConnections(), 2000).unref();
       });
       agent.destroy();
+      stopCollecting?.();
       await settled();
     },
   };
