@@ -59,12 +59,34 @@ function guessesOf(dictionaryName: string, rank: number): number {
 export class DictionaryIndex {
   private readonly words: string[];
   private readonly names: string[];
+  /** Per word (same index as `words`): the dictionary and rank of its best-ranked match. */
+  private readonly bestName: Uint16Array;
+  private readonly bestRank: Uint32Array;
 
-  constructor(private readonly dictionaries: Record<string, Record<string, number>>) {
+  constructor(dictionaries: Record<string, Record<string, number>>) {
     this.names = Object.keys(dictionaries);
     const all = new Set<string>();
     for (const name of this.names) for (const word of Object.keys(dictionaries[name]!)) all.add(word);
     this.words = [...all].sort();
+    this.bestName = new Uint16Array(this.words.length);
+    this.bestRank = new Uint32Array(this.words.length);
+    // zxcvbn rates a dictionary match at its rank times variations that depend on the token alone, so of the matches
+    // of one substring only the lowest rank can be part of the least guessable reading: the others are left out,
+    // which changes no score and spares the scoring most of its work. Of equal ranks, the first dictionary.
+    this.words.forEach((word, at) => {
+      let best = -1;
+      this.names.forEach((name, n) => {
+        const rank = dictionaries[name]![word];
+        if (
+          rank !== undefined &&
+          (best < 0 || guessesOf(name, rank) < guessesOf(this.names[best]!, this.bestRank[at]!))
+        ) {
+          best = n;
+          this.bestRank[at] = rank;
+        }
+      });
+      this.bestName[at] = best;
+    });
   }
 
   /** The library's dictionary matches of `password` in its order, the best-ranked one per substring. */
@@ -85,27 +107,17 @@ export class DictionaryIndex {
         // The substring itself, if it is a word, sorts first among the words it starts.
         if (words[low]!.length !== at + 1) continue;
         const word = words[low]!;
-        // zxcvbn rates a dictionary match at its rank times variations that depend on the token alone, so of the
-        // matches of one substring only the lowest rank can be part of the least guessable reading: the others are
-        // left out, which changes no score and spares the scoring most of its work.
-        let best: { name: string; rank: number } | undefined;
-        for (const name of this.names) {
-          const rank = this.dictionaries[name]![word];
-          if (rank !== undefined && (best === undefined || guessesOf(name, rank) < guessesOf(best.name, best.rank)))
-            best = { name, rank };
-        }
-        if (best)
-          matches.push({
-            pattern: 'dictionary',
-            i,
-            j,
-            token: password.slice(i, j + 1),
-            matchedWord: word,
-            rank: best.rank,
-            dictionaryName: best.name,
-            reversed: false,
-            l33t: false,
-          });
+        matches.push({
+          pattern: 'dictionary',
+          i,
+          j,
+          token: password.slice(i, j + 1),
+          matchedWord: word,
+          rank: this.bestRank[low]!,
+          dictionaryName: this.names[this.bestName[low]!]!,
+          reversed: false,
+          l33t: false,
+        });
       }
     }
     return matches;
