@@ -248,6 +248,9 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
     const id = ++seq;
     guard(id, res, 'forwarding the request', handle)(req, res, id);
   });
+  // Callers keep connections open as they would to the node (AvalancheGo's idle timeout is 120 s). Node's default of
+  // 5 s closes a connection whose caller is still reading a large answer, and its next call on it is then reset.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

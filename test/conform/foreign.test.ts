@@ -4,6 +4,7 @@
  * params, no coherence rows; -32602 refuses invalid params, -32601 means a method is missing, batches are calls.
  */
 import { spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedMethodSpecs } from '../../conform/generated.ts';
@@ -122,6 +123,35 @@ describe('proxy --spec <foreign document>', () => {
     } finally {
       await proxy.close();
       await wrong.close();
+    }
+  });
+
+  it('keeps an idle caller connection open past 5 s (node:http default), as the node would (120 s)', {
+    timeout: 30_000,
+  }, async () => {
+    const proxy = await startProxy({ upstream: server.url, validator });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const call = () =>
+      new Promise<boolean>((done, fail) => {
+        const req = request(
+          proxy.url,
+          { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+          (res) => {
+            res.resume();
+            res.on('end', () => done(req.reusedSocket));
+          },
+        );
+        req.on('error', fail);
+        req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_pets', params: { limit: 1 } }));
+      });
+    try {
+      expect(await call()).toBe(false);
+      await new Promise((r) => setTimeout(r, 6000));
+      // A caller still reading a large answer after 5 s found its next call reset: the connection must still be there.
+      expect(await call()).toBe(true);
+    } finally {
+      agent.destroy();
+      await proxy.close();
     }
   });
 
