@@ -1,6 +1,6 @@
 /**
- * npm run conform -- --url <base URL> [--methods <regex>] [--json <file>] [--include-writes]
- *                    [--node-version vX.Y.Z] [--blockchain-id <id or alias>] [--timeout-ms N]
+ * npm run conform -- --url <base URL> [--spec <file|folder>]... [--methods <regex>] [--json <file>]
+ *                    [--include-writes] [--node-version vX.Y.Z] [--blockchain-id <id or alias>] [--timeout-ms N]
  * Exit code: 0 something checked and nothing FAILed, 1 something FAILed or nothing was checked (every method
  * skipped), 2 bad usage, an unreachable node, or a URL that is not a node (HTTP 404 everywhere).
  */
@@ -11,6 +11,8 @@ import { exitWithUsage, optionalNodeVersion, parseCli, requireHttpUrl } from './
 import { loadValidator } from './validate.ts';
 
 const USAGE = `usage: npm run conform -- --url <base URL, e.g. http://127.0.0.1:9650> [options]
+  --spec <path>            endpoint document or folder of them, as the generator takes it (repeatable; default: the
+                           toolkit's openrpc/). Without the avalanche profile, --url is the JSON-RPC URL itself
   --methods <regex>        only methods whose wire name matches, e.g. '^platform\\.get'
   --json <file>            also write the full report as JSON
   --include-writes         also call methods that change node or chain state (issueTx, keystore, admin changes)
@@ -25,6 +27,7 @@ function fail(message: string): never {
 async function main(): Promise<void> {
   const args = parseCli('conform', USAGE, {
     url: { type: 'string' },
+    spec: { type: 'string', multiple: true },
     methods: { type: 'string' },
     json: { type: 'string' },
     'include-writes': { type: 'boolean', default: false },
@@ -43,7 +46,7 @@ async function main(): Promise<void> {
   const timeoutMs = Number(args['timeout-ms']);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) fail(`--timeout-ms must be a positive integer`);
 
-  const validator = loadValidator('conform');
+  const validator = await loadValidator('conform', args.spec);
   if (methods && ![...validator.methods.keys()].some((name) => methods.test(name)))
     fail(`--methods ${String(methods)} matches no method of the spec`);
   try {

@@ -1,8 +1,10 @@
 /**
  * Validation of one proxied exchange, after the fact: the request (envelope, then params against the method's param
  * schemas) and the answer (envelope, then result schema or documented errors). Methods outside the spec (`info.*`,
- * `health.*`, EVM calls) pass through unjudged.
+ * `health.*`, EVM calls) pass through unjudged. A plain JSON-RPC 2.0 spec (no avalanche profile) may be called in
+ * batches: each call of a batch is judged with the answer that carries its id.
  */
+import { isAvalancheSpec } from './spec.ts';
 import { transcriptBody } from './transcript.ts';
 import type { SpecValidator, Violation } from './validate.ts';
 
@@ -56,6 +58,8 @@ export function inspectExchange(validator: SpecValidator, exchange: Exchange): I
       specified: false,
       violations: at('(not JSON)', 'request', [{ pointer: '', rule: 'json', message: 'the request body is not JSON' }]),
     };
+  if (Array.isArray(request.value) && !isAvalancheSpec(validator.model))
+    return inspectBatch(validator, exchange, request.value, at);
   if (Array.isArray(request.value)) {
     return {
       label: '(batch)',
@@ -77,30 +81,97 @@ export function inspectExchange(validator: SpecValidator, exchange: Exchange): I
   const body = request.value;
   const method = body.method as string;
   if (!validator.methods.has(method)) return { method, label: method, specified: false, violations: [] };
-
-  const requestViolations: Violation[] = [];
-  if (body.jsonrpc !== '2.0') requestViolations.push({ pointer: '/jsonrpc', rule: 'const', message: 'must be "2.0"' });
-  requestViolations.push(...validator.checkParams(method, body.params));
-
-  const responseViolations: Violation[] = [];
-  const notification = !('id' in body) || body.id === null;
+  const requestViolations = checkRequest(validator, body);
+  // Node profile: `id: null` is a notification too (gorilla/rpc); JSON-RPC 2.0: only a missing id is.
+  const notification = !('id' in body) || (body.id === null && isAvalancheSpec(validator.model));
   // Only a 200 carries a JSON-RPC answer; 404/405/415/503 are the HTTP layer speaking, and a notification gets no body.
-  if (exchange.status === 200 && !notification) {
-    if (exchange.response === undefined)
-      return { method, label: method, specified: true, violations: at(method, 'request', requestViolations) };
-    const answer = parse(exchange.response);
-    if (!answer.ok)
-      responseViolations.push({
-        pointer: '',
-        rule: 'json',
-        message: `the answer is not JSON (content-type "${exchange.contentType ?? ''}")`,
-      });
-    else responseViolations.push(...validator.checkResponse(method, answer.value, body.id));
-  }
+  if (exchange.status !== 200 || notification || exchange.response === undefined)
+    return { method, label: method, specified: true, violations: at(method, 'request', requestViolations) };
+  const answer = parse(exchange.response);
+  const responseViolations = answer.ok ? validator.checkResponse(method, answer.value, body.id) : [notJson(exchange)];
   return {
     method,
     label: method,
     specified: true,
     violations: [...at(method, 'request', requestViolations), ...at(method, 'response', responseViolations)],
   };
+}
+
+function checkRequest(validator: SpecValidator, body: Obj): Violation[] {
+  const violations: Violation[] = [];
+  if (body.jsonrpc !== '2.0') violations.push({ pointer: '/jsonrpc', rule: 'const', message: 'must be "2.0"' });
+  violations.push(...validator.checkParams(body.method as string, body.params));
+  return violations;
+}
+
+function notJson(exchange: Exchange): Violation {
+  return {
+    pointer: '',
+    rule: 'json',
+    message: `the answer is not JSON (content-type "${exchange.contentType ?? ''}")`,
+  };
+}
+
+const under = (prefix: string, list: Violation[]) => list.map((v) => ({ ...v, pointer: `${prefix}${v.pointer}` }));
+
+/** A JSON-RPC 2.0 batch: each call against the spec, each answered call against the answer with its id. */
+function inspectBatch(
+  validator: SpecValidator,
+  exchange: Exchange,
+  calls: unknown[],
+  at: (method: string, direction: ProxyViolation['direction'], list: Violation[]) => ProxyViolation[],
+): Inspection {
+  const label = '(batch)';
+  if (calls.length === 0)
+    return {
+      label,
+      specified: false,
+      violations: at(label, 'request', [{ pointer: '', rule: 'minItems', message: 'an empty batch is not a request' }]),
+    };
+  const parsed = exchange.status === 200 && exchange.response !== undefined ? parse(exchange.response) : undefined;
+  const violations: ProxyViolation[] = [];
+  if (parsed && !parsed.ok) violations.push(...at(label, 'response', [notJson(exchange)]));
+  const answers = parsed?.ok ? parsed.value : undefined;
+  if (parsed?.ok && !Array.isArray(answers))
+    violations.push(
+      ...at(label, 'response', [{ pointer: '', rule: 'type', message: 'a batch must be answered with an array' }]),
+    );
+  // Answers by id, in one pass: a batch of n calls is judged in time linear in n.
+  const byId = new Map<string, unknown>();
+  if (Array.isArray(answers))
+    for (const answer of answers) {
+      const key = isObject(answer) ? safeKey(answer.id) : undefined;
+      if (key !== undefined) byId.set(key, answer);
+    }
+  let specified = false;
+  calls.forEach((call, i) => {
+    if (!isObject(call) || typeof call.method !== 'string') {
+      violations.push(
+        ...at(label, 'request', [
+          { pointer: `/${i}/method`, rule: 'type', message: 'a JSON-RPC request must name its method as a string' },
+        ]),
+      );
+      return;
+    }
+    const method = call.method;
+    if (!validator.methods.has(method)) return;
+    specified = true;
+    violations.push(...at(method, 'request', under(`/${i}`, checkRequest(validator, call))));
+    if (!('id' in call) || !Array.isArray(answers)) return;
+    const key = safeKey(call.id);
+    const answer = key === undefined ? undefined : byId.get(key);
+    if (answer === undefined)
+      violations.push(
+        ...at(method, 'response', [
+          { pointer: '', rule: 'batch', message: `no answer carries the id of call ${i} of the batch` },
+        ]),
+      );
+    else violations.push(...at(method, 'response', validator.checkResponse(method, answer, call.id)));
+  });
+  return { label, specified, violations };
+}
+
+/** The id as a map key; ids are strings, numbers or null, anything else (nested thousands deep) has no key. */
+function safeKey(id: unknown): string | undefined {
+  return id === null || typeof id === 'string' || typeof id === 'number' ? JSON.stringify(id) : undefined;
 }

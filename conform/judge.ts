@@ -1,11 +1,13 @@
 /**
  * Judging one answer of the conformance runner: a valid call, or one without a required param (which the node
  * decodes to its zero value), must get the documented result or a documented error; an invalid call must get an error
- * (for a param that fails to decode, the node's documented decode error).
+ * (for a param that fails to decode, the node's documented decode error). In plain JSON-RPC 2.0 a missing required
+ * param is invalid like any other, and an invalid call may get -32602 "Invalid params" or a documented error.
  */
 import type { EndpointModel, MethodModel } from '../generators/model/types.ts';
 import type { CaseKind } from './cases.ts';
 import type { RpcAnswer } from './rpc.ts';
+import { type SpecMethod, wireProfile } from './spec.ts';
 import type { SpecValidator, Violation } from './validate.ts';
 
 export type Verdict =
@@ -15,18 +17,21 @@ export type Verdict =
 
 /** gorilla/rpc's answer for a method the node does not have (AvalancheGo sends it with -32000, not -32601). */
 const UNKNOWN_METHOD = /^rpc: can't find (method|service)\b/;
+/** JSON-RPC 2.0's "Method not found". */
+const METHOD_NOT_FOUND = -32601;
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function judge(
   validator: SpecValidator,
-  endpoint: EndpointModel,
-  method: MethodModel,
+  entry: SpecMethod,
   kind: CaseKind,
   requestId: number,
   answer: RpcAnswer,
 ): Verdict {
+  const { endpoint, method } = entry;
+  const node = wireProfile(entry) === 'node';
   const failed = (violation: Violation): Verdict => ({ kind: 'checked', answer: 'error', violations: [violation] });
   if (answer.kind === 'unreachable')
     return failed({ pointer: '', rule: 'transport', message: `no answer: ${answer.error}` });
@@ -53,9 +58,10 @@ export function judge(
       ? { code: body.error.code as number, message: String(body.error.message) }
       : undefined;
   const hasResult = isObject(body) && 'result' in body;
-  if (error && UNKNOWN_METHOD.test(error.message)) return { kind: 'unserved', message: error.message };
+  if (error && (node ? UNKNOWN_METHOD.test(error.message) : error.code === METHOD_NOT_FOUND))
+    return { kind: 'unserved', message: error.message };
   // Go's decoder leaves a missing param at its zero value and the handler answers: a documented error or a result.
-  if (kind === 'example' || kind === 'missing-required') {
+  if (kind === 'example' || (node && kind === 'missing-required')) {
     return {
       kind: 'checked',
       answer: hasResult ? 'result' : 'error',
@@ -77,7 +83,7 @@ export function judge(
     };
   }
   const violations = validator.checkResponse(method.name, body, requestId);
-  const decodeError = documentedDecodeError(endpoint, method);
+  const decodeError = node ? documentedDecodeError(endpoint, method) : undefined;
   if (
     error &&
     violations.length === 0 &&

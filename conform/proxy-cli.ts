@@ -1,6 +1,6 @@
 /**
- * npm run proxy -- --upstream <base URL> --port <port> [--host 127.0.0.1] [--record <dir>] [--timeout-ms <n>]
- * [--host-header <name>]
+ * npm run proxy -- --upstream <base URL> --port <port> [--spec <file|folder>]... [--host 127.0.0.1] [--record <dir>]
+ *                  [--timeout-ms <n>] [--host-header <name>]
  * Forwards everything to the upstream node, logs each spec violation as it is found (and each method outside the
  * spec the first time it passes), and prints calls and violations per method on Ctrl-C (SIGINT) or SIGTERM. No line
  * it prints holds a value the spec marks x-sensitive.
@@ -11,6 +11,8 @@ import { exitWithUsage, parseCli, requireHttpUrl } from './cli-common.ts';
 import { loadValidator } from './validate.ts';
 
 const USAGE = `usage: npm run proxy -- --upstream <base URL, e.g. http://127.0.0.1:9650> --port <port> [options]
+  --spec <path>      endpoint document or folder of them, as the generator takes it (repeatable; default: the
+                     toolkit's openrpc/)
   --host <address>   address to listen on (default 127.0.0.1)
   --record <dir>     write each exchange to <dir>/<seq>-<method>.json (mode 0600, secrets redacted)
   --timeout-ms <n>   how long the upstream may stay silent before the caller gets 504 (default 30000)
@@ -22,6 +24,7 @@ function fail(message: string): never {
 
 const args = parseCli('proxy', USAGE, {
   upstream: { type: 'string' },
+  spec: { type: 'string', multiple: true },
   port: { type: 'string' },
   host: { type: 'string', default: '127.0.0.1' },
   record: { type: 'string' },
@@ -34,7 +37,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port must be a 
 const timeoutMs = Number(args['timeout-ms']);
 if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
   fail('--timeout-ms must be a positive whole number of milliseconds');
-const validator = loadValidator('proxy');
+const validator = await loadValidator('proxy', args.spec);
 
 let proxy: Awaited<ReturnType<typeof startProxy>>;
 try {
@@ -44,6 +47,7 @@ try {
     port,
     host: args.host,
     timeoutMs,
+    collectWhenIdle: true,
     ...(args.record ? { record: args.record } : {}),
     ...(args['host-header'] ? { hostHeader: args['host-header'] } : {}),
     onViolation: (v) => process.stdout.write(`violation ${formatViolation(v)}\n`),

@@ -15,6 +15,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { collectWhenIdle } from './idle-gc.ts';
 import { type Exchange, type ProxyViolation, inspectExchange } from './inspect.ts';
 import { ProxyStats } from './proxy-stats.ts';
 import { Redactor } from './redact.ts';
@@ -45,6 +46,8 @@ export interface ProxyOptions {
   hostHeader?: string;
   /** Bodies larger than this are forwarded but not validated. Default 32 MiB. */
   maxInspectBytes?: number;
+  /** Run a full garbage collection once traffic stops (./idle-gc.ts): for a process that is only the proxy. */
+  collectWhenIdle?: boolean;
 }
 
 export interface ValidatingProxy {
@@ -248,10 +251,14 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
     const id = ++seq;
     guard(id, res, 'forwarding the request', handle)(req, res, id);
   });
+  // Callers keep connections open as they would to the node (AvalancheGo's idle timeout is 120 s). Node's default of
+  // 5 s closes a connection whose caller is still reading a large answer, and its next call on it is then reset.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
+  const stopCollecting = options.collectWhenIdle ? collectWhenIdle(server) : undefined;
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const settled = async () => {
@@ -269,6 +276,7 @@ export async function startProxy(options: ProxyOptions): Promise<ValidatingProxy
         setTimeout(() => server.closeAllConnections(), 2000).unref();
       });
       agent.destroy();
+      stopCollecting?.();
       await settled();
     },
   };

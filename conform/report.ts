@@ -10,12 +10,16 @@ const VERSION_SOURCE = {
 export function formatReport(report: ConformReport): string {
   const lines = [
     `Conformance of ${report.url} with the spec (${report.spec.documents} documents, ${report.spec.methods} methods)`,
-    `Node version: ${report.nodeVersion.version} (${VERSION_SOURCE[report.nodeVersion.source]})`,
-    `Live params found: ${
-      Object.entries(report.discovered)
-        .map(([kind, n]) => `${kind} ${n}`)
-        .join(', ') || 'none (examples used as given)'
-    }`,
+    ...(report.nodeVersion
+      ? [
+          `Node version: ${report.nodeVersion.version} (${VERSION_SOURCE[report.nodeVersion.source]})`,
+          `Live params found: ${
+            Object.entries(report.discovered)
+              .map(([kind, n]) => `${kind} ${n}`)
+              .join(', ') || 'none (examples used as given)'
+          }`,
+        ]
+      : ['Profile: plain JSON-RPC 2.0 (the spec does not opt into the avalanche profile); examples used as given']),
     '',
   ];
   const width = Math.max('METHOD'.length, ...report.results.map((r) => r.method.length)) + 2;

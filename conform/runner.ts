@@ -1,7 +1,9 @@
 /**
  * `npm run conform`: calls every safe method of the spec on a live node and reports, method by method, PASS, FAIL
  * (JSON pointer + violated rule) or SKIP (why). Calls run one at a time, in spec order, so a node is never flooded
- * and a report reads the same twice.
+ * and a report reads the same twice. A spec that does not opt into the avalanche profile is plain JSON-RPC 2.0:
+ * every method is called at the URL as given, by-position methods get arrays, and the node-only steps (its release,
+ * live params, cross-method coherence) do not run.
  */
 import type { Json } from '../generators/model/types.ts';
 import { type CallCase, type CaseKind, exampleCases, invalidCases } from './cases.ts';
@@ -9,7 +11,17 @@ import { checkCoherence } from './coherence.ts';
 import { Facts, discover, substituteParams } from './discovery.ts';
 import { judge } from './judge.ts';
 import { type RpcAnswer, callRpc } from './rpc.ts';
-import { type SpecMethod, endpointPath, isMockOnly, isSafeRead, notServedReason, parseNodeVersion } from './spec.ts';
+import {
+  type SpecMethod,
+  endpointPath,
+  isAvalancheSpec,
+  isMockOnly,
+  isSafeRead,
+  notServedReason,
+  paramStructure,
+  parseNodeVersion,
+  wireProfile,
+} from './spec.ts';
 import { newestSpecVersion } from '../generators/model/versions.ts';
 import type { SpecValidator, Violation } from './validate.ts';
 
@@ -34,7 +46,8 @@ export interface MethodResult {
 
 export interface ConformReport {
   url: string;
-  nodeVersion: { version: string; source: 'flag' | 'node' | 'assumed' };
+  /** The node's release the answers were judged as; absent for a plain JSON-RPC 2.0 spec, which has no releases. */
+  nodeVersion?: { version: string; source: 'flag' | 'node' | 'assumed' };
   spec: { documents: number; methods: number };
   discovered: Record<string, number>;
   results: MethodResult[];
@@ -62,7 +75,9 @@ export class NotANodeError extends Error {}
 export async function runConformance(options: ConformOptions): Promise<ConformReport> {
   let { validator } = options;
   const model = validator.model;
-  const baseUrl = options.url.replace(/\/+$/, '');
+  const avalanche = isAvalancheSpec(model);
+  // A node's endpoints hang below its base URL; a plain JSON-RPC server answers at the URL it is given.
+  const baseUrl = avalanche ? options.url.replace(/\/+$/, '') : options.url;
   const timeoutMs = options.timeoutMs ?? 10_000;
   let nextId = 0;
   // Paths that answered 404, and whether any call got something else: all 404s means the URL is not a node.
@@ -70,8 +85,15 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
   let answered = false;
   const send = (entry: SpecMethod, params: Record<string, Json>) => {
     const id = ++nextId;
-    const path = endpointPath(entry.endpoint, options.pathVariables);
-    const answer = callRpc({ url: baseUrl + path, method: entry.method.name, params, id, timeoutMs }).then((a) => {
+    const wire = wireParams(entry, params);
+    const path = avalanche ? endpointPath(entry.endpoint, options.pathVariables) : '';
+    const answer = callRpc({
+      url: baseUrl + path,
+      method: entry.method.name,
+      params: wire === GAP ? params : wire,
+      id,
+      timeoutMs,
+    }).then((a) => {
       if (a.kind === 'unreachable') return a;
       if (a.status === 404) notFound.add(path);
       else answered = true;
@@ -80,36 +102,40 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
     return { id, answer };
   };
 
-  const nodeVersion = await resolveNodeVersion(baseUrl, options.nodeVersion, newestSpecVersion(model), timeoutMs);
-  if (nodeVersion.answered) answered = true;
+  const nodeVersion = avalanche
+    ? await resolveNodeVersion(baseUrl, options.nodeVersion, newestSpecVersion(model), timeoutMs)
+    : undefined;
+  if (nodeVersion?.answered) answered = true;
   // Answers are judged as the node's release has its methods: its params, fields, result shapes and enum values.
-  validator = validator.atRelease(nodeVersion.version);
+  if (nodeVersion) validator = validator.atRelease(nodeVersion.version);
+  const unservedAt = (entry: SpecMethod) =>
+    nodeVersion ? notServedReason(entry.method, nodeVersion.version) : undefined;
   const facts = new Facts();
-  const usable = (entry: SpecMethod) =>
-    isSafeRead(entry) && !isMockOnly(entry.endpoint) && !notServedReason(entry.method, nodeVersion.version);
-  await discover(async (name, params) => {
-    const entry = validator.methods.get(name);
-    if (!entry) throw new Error(`discovery calls ${name}, which the spec does not have`);
-    if (!usable(entry)) return undefined;
-    const answer = await send(entry, params).answer;
-    const result = resultOf(answer);
-    if (result !== undefined) facts.harvest(entry.method, result);
-    return result;
-  }, facts);
+  const usable = (entry: SpecMethod) => isSafeRead(entry) && !isMockOnly(entry.endpoint) && !unservedAt(entry);
+  if (avalanche)
+    await discover(async (name, params) => {
+      const entry = validator.methods.get(name);
+      if (!entry) throw new Error(`discovery calls ${name}, which the spec does not have`);
+      if (!usable(entry)) return undefined;
+      const answer = await send(entry, params).answer;
+      const result = resultOf(answer);
+      if (result !== undefined) facts.harvest(entry.method, result);
+      return result;
+    }, facts);
 
   const results: MethodResult[] = [];
   for (const entry of validator.methods.values()) {
     if (options.methods && !options.methods.test(entry.method.name)) continue;
     results.push(await checkMethod(entry));
   }
-  if (options.coherence ?? !options.methods) {
+  if (avalanche && nodeVersion && (options.coherence ?? !options.methods)) {
     const pathOf = (name: string) => {
       const endpoint = model.endpoints.find((e) => e.name === name);
       return endpoint ? endpointPath(endpoint, options.pathVariables) : '';
     };
     const caller = async (path: string, method: string, params: Record<string, unknown>) => {
       const spec = validator.methods.get(method);
-      const unserved = spec && notServedReason(spec.method, nodeVersion.version);
+      const unserved = spec && unservedAt(spec);
       if (unserved) return { unserved };
       const answer = await callRpc({ url: baseUrl + path, method, params, id: ++nextId, timeoutMs });
       const body =
@@ -124,16 +150,19 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
   }
   if (!answered && notFound.size > 0) {
     throw new NotANodeError(
-      `${baseUrl} is not an AvalancheGo node: every endpoint answered HTTP 404 ` +
-        `(${[...notFound].slice(0, 3).join(', ')}${notFound.size > 3 ? ', ...' : ''}); the URL should be the node's ` +
-        `base, e.g. http://127.0.0.1:9650, without a path`,
+      avalanche
+        ? `${baseUrl} is not an AvalancheGo node: every endpoint answered HTTP 404 ` +
+            `(${[...notFound].slice(0, 3).join(', ')}${notFound.size > 3 ? ', ...' : ''}); the URL should be the node's ` +
+            `base, e.g. http://127.0.0.1:9650, without a path`
+        : `${baseUrl} is not a JSON-RPC server: every call answered HTTP 404; the URL should be the one the server ` +
+            `answers JSON-RPC at`,
     );
   }
   const totals = { PASS: 0, FAIL: 0, SKIP: 0 };
   for (const r of results) totals[r.status] += 1;
   return {
     url: baseUrl,
-    nodeVersion: { version: nodeVersion.version, source: nodeVersion.source },
+    ...(nodeVersion ? { nodeVersion: { version: nodeVersion.version, source: nodeVersion.source } } : {}),
     spec: { documents: model.endpoints.length, methods: validator.methods.size },
     discovered: facts.counts(),
     results,
@@ -142,26 +171,39 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
 
   async function checkMethod(entry: SpecMethod): Promise<MethodResult> {
     const { endpoint, method } = entry;
-    const base = { method: method.name, endpoint: endpointPath(endpoint, options.pathVariables) };
+    const base = { method: method.name, endpoint: avalanche ? endpointPath(endpoint, options.pathVariables) : '' };
     const skip = (reason: string): MethodResult => ({ ...base, status: 'SKIP', reason, checks: [] });
     if (isMockOnly(endpoint)) return skip('served only by the mock node (x-mock-only), never by a node');
     if (!isSafeRead(entry) && !options.includeWrites)
-      return skip('write method (changes node or chain state; --include-writes calls it)');
-    const unserved = notServedReason(method, nodeVersion.version);
+      return skip(
+        method.sideEffects === undefined && !avalanche
+          ? 'may change state: the spec does not mark it x-side-effects: none (--include-writes calls it)'
+          : 'write method (changes node or chain state; --include-writes calls it)',
+      );
+    const unserved = unservedAt(entry);
     if (unserved) return skip(unserved);
     const examples = exampleCases(method, (params) => substituteParams(method, params, facts));
+    // A method that needs no params can be called without an example.
+    if (examples.length === 0 && !method.params.some((p) => p.required))
+      examples.push({ name: 'without params', kind: 'example', params: {} });
     if (examples.length === 0) return skip('no usable params (the spec gives no example)');
     const valid = examples[0]!.params;
+    const profile = wireProfile(entry);
+    const invalid = invalidCases(endpoint, method, valid, (params) => {
+      const wire = wireParams(entry, params);
+      return wire !== GAP && validator.checkParams(method.name, wire).length > 0;
+    });
+    // `encoding` values are Avalanche's; elsewhere a param of that name means something else.
     const cases: CallCase[] = [
       ...examples,
-      ...invalidCases(endpoint, method, valid, (params) => validator.checkParams(method.name, params).length > 0),
+      ...invalid.filter((c) => profile === 'node' || c.kind !== 'unknown-encoding'),
     ];
 
     const checks: CheckResult[] = [];
     for (const call of cases) {
       const { id, answer: pending } = send(entry, call.params);
       const answer = await pending;
-      const verdict = judge(validator, endpoint, method, call.kind, id, answer);
+      const verdict = judge(validator, entry, call.kind, id, answer);
       const result = call.kind === 'example' ? resultOf(answer) : undefined;
       if (result !== undefined) facts.harvest(method, result);
       // The endpoint went away mid-way (404/503): what was already checked still counts.
@@ -175,6 +217,20 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
     }
     return { ...base, status: checks.some((c) => c.violations.length > 0) ? 'FAIL' : 'PASS', checks };
   }
+}
+
+/** A by-position call that would leave a hole before a later param: it cannot be sent. */
+const GAP = Symbol('gap');
+
+/**
+ * Params as the method takes them on the wire: an object by name, or for a plain JSON-RPC 2.0 method whose
+ * `paramStructure` is `by-position` an array in declared order (trailing absent params left off).
+ */
+function wireParams(entry: SpecMethod, params: Record<string, Json>): Record<string, Json> | Json[] | typeof GAP {
+  if (wireProfile(entry) === 'node' || paramStructure(entry) !== 'by-position') return params;
+  const values = entry.method.params.map((p) => params[p.name]);
+  while (values.length > 0 && values.at(-1) === undefined) values.pop();
+  return values.includes(undefined) ? GAP : (values as Json[]);
 }
 
 /** The result of a successful answer, for harvesting live params. */
@@ -193,7 +249,7 @@ function unservedMethod(
   call: CallCase,
   version: ConformReport['nodeVersion'],
 ): MethodResult {
-  if (version.source === 'assumed') {
+  if (version?.source === 'assumed') {
     return {
       ...base,
       status: 'SKIP',
@@ -204,7 +260,9 @@ function unservedMethod(
   const violation = {
     pointer: '/error',
     rule: 'served',
-    message: `${version.version} should serve ${base.method}, but the node answers "${message}"`,
+    message: version
+      ? `${version.version} should serve ${base.method}, but the node answers "${message}"`
+      : `the spec has ${base.method}, but the server answers "${message}"`,
   };
   return {
     ...base,

@@ -45,3 +45,23 @@ export function chainOf(method: MethodModel): 'P' | 'X' | undefined {
   if (method.service === 'avm' || method.service === 'wallet') return 'X';
   return undefined;
 }
+
+/**
+ * How a method's calls travel: `node`, AvalancheGo's RPC layer, for a spec that opts into the avalanche profile;
+ * `jsonrpc2`, the JSON-RPC 2.0 specification as written, for any other (a foreign document's only dialect).
+ */
+export function wireProfile({ endpoint }: Pick<SpecMethod, 'endpoint'>): 'node' | 'jsonrpc2' {
+  return endpoint.profile === 'avalanche' ? 'node' : 'jsonrpc2';
+}
+
+/** Whether every endpoint of the spec is Avalanche's, so the node's release, discovery and coherence rows apply. */
+export function isAvalancheSpec(model: SpecModel): boolean {
+  return model.endpoints.length > 0 && model.endpoints.every((endpoint) => endpoint.profile === 'avalanche');
+}
+
+/** The method's OpenRPC `paramStructure` (`either` when the document does not say). */
+export function paramStructure({ endpoint, method }: SpecMethod): 'by-name' | 'by-position' | 'either' {
+  const methods = endpoint.document.methods as Array<{ paramStructure?: string }> | undefined;
+  const value = methods?.[method.index]?.paramStructure;
+  return value === 'by-name' || value === 'by-position' ? value : 'either';
+}

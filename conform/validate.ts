@@ -6,12 +6,12 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { SpecModel } from '../generators/model/types.ts';
-import * as generatedServer from '../generated/server/dist/index.js';
 import type { MethodSpec, ValidateFunction } from '../generated/server/dist/index.js';
+import { generatedMethodSpecs, toolkitMethodSpecs } from './generated.ts';
 import { previewJson, sameJson } from './json.ts';
 import { type DocumentedError, documentedErrorsOf, findDocumentedError } from './errors.ts';
 import { releaseValidators } from './release.ts';
-import { type SpecMethod, indexMethods, loadSpecModel } from './spec.ts';
+import { type SpecMethod, TOOLKIT_SPEC, indexMethods, loadSpecModel, paramStructure, wireProfile } from './spec.ts';
 import { violationsInWords } from './words.ts';
 
 /** One disagreement with the spec: where (a JSON pointer into the request or response) and which rule. */
@@ -32,16 +32,8 @@ const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' &
 
 /** JSON-RPC's own errors, which any call may get whatever its method documents. */
 const PROTOCOL_ERRORS = new Set([-32700, -32600]);
-
-/** Every method's generated validators by wire name (the package exports one `<endpoint>Methods` list per endpoint). */
-function generatedValidators(): Map<string, MethodSpec> {
-  const byName = new Map<string, MethodSpec>();
-  for (const [name, value] of Object.entries(generatedServer)) {
-    if (name.endsWith('Methods') && Array.isArray(value))
-      for (const spec of value as readonly MethodSpec[]) byName.set(spec.name, spec);
-  }
-  return byName;
-}
+/** In plain JSON-RPC 2.0, any method may also refuse its params with -32602 "Invalid params". */
+const JSONRPC2_ERRORS = new Set([-32700, -32600, -32602]);
 
 export class SpecValidator {
   readonly methods: Map<string, SpecMethod>;
@@ -49,13 +41,16 @@ export class SpecValidator {
 
   private readonly releases = new Map<string, SpecValidator>();
 
-  /** With `version`, params and results are checked as that release has them (fields, shapes, enum values). */
+  /**
+   * With `version`, params and results are checked as that release has them (fields, shapes, enum values).
+   * `generated`: the validators of the spec's generated server package (default: generated/server, the toolkit's).
+   */
   constructor(
     readonly model: SpecModel,
     readonly version?: string,
+    private readonly generated: Map<string, MethodSpec> = toolkitMethodSpecs(),
   ) {
     this.methods = indexMethods(model);
-    const generated = generatedValidators();
     const stale = [...this.methods.keys()].filter((name) => !generated.has(name));
     if (stale.length > 0)
       throw new Error(
@@ -63,7 +58,8 @@ export class SpecValidator {
       );
     for (const [name, { method }] of this.methods) {
       const spec = generated.get(name)!;
-      const release = version ? releaseValidators(model, method, version) : {};
+      const release =
+        version && wireProfile(this.methods.get(name)!) === 'node' ? releaseValidators(model, method, version) : {};
       this.checks.set(name, {
         params: (release.params as ValidateFunction | undefined) ?? spec.validateParams,
         result: (release.result as ValidateFunction | undefined) ?? spec.validateResult,
@@ -76,14 +72,19 @@ export class SpecValidator {
   atRelease(version: string): SpecValidator {
     if (version === this.version) return this;
     let validator = this.releases.get(version);
-    if (!validator) this.releases.set(version, (validator = new SpecValidator(this.model, version)));
+    if (!validator) this.releases.set(version, (validator = new SpecValidator(this.model, version, this.generated)));
     return validator;
   }
 
-  /** `params` as sent (an object, a one-element array around one, or absent); pointers start at `/params`. */
+  /**
+   * `params` as sent; pointers start at `/params`. Avalanche's methods take an object (or a one-element array around
+   * one, or nothing); a plain JSON-RPC 2.0 method takes what its `paramStructure` allows, an array by position.
+   */
   checkParams(methodName: string, params: unknown): Violation[] {
     const checks = this.checks.get(methodName);
-    if (!checks) return [];
+    const entry = this.methods.get(methodName);
+    if (!checks || !entry) return [];
+    if (wireProfile(entry) === 'jsonrpc2') return this.checkStandardParams(entry, checks, params);
     if (params === undefined || params === null) params = {};
     if (Array.isArray(params)) {
       // The node also takes `[{...}]`, but the spec says by-name: the array form is the caller's dialect, not the
@@ -98,6 +99,32 @@ export class SpecValidator {
     }
     if (!isObject(params)) return [{ pointer: '/params', rule: 'type', message: 'params must be an object' }];
     return checks.params(params) ? [] : toViolations('/params', checks.params.errors, params);
+  }
+
+  private checkStandardParams(entry: SpecMethod, checks: MethodChecks, params: unknown): Violation[] {
+    const structure = paramStructure(entry);
+    const names = entry.method.params.map((p) => p.name);
+    let byName: Obj;
+    if (params === undefined) byName = {};
+    else if (Array.isArray(params)) {
+      if (structure === 'by-name' && params.length > 0)
+        return [
+          { pointer: '/params', rule: 'paramStructure', message: 'the spec takes these params by name (an object)' },
+        ];
+      if (params.length > names.length)
+        return [{ pointer: '/params', rule: 'maxItems', message: `at most ${names.length} params by position` }];
+      byName = Object.fromEntries(params.map((value, i) => [names[i]!, value]));
+      // Pointers name the item sent, `/params/0`, not the param's name.
+      const violations = checks.params(byName) ? [] : toViolations('/params', checks.params.errors, byName);
+      return violations.map((v) => ({ ...v, pointer: positional(v.pointer, names) }));
+    } else if (isObject(params)) {
+      if (structure === 'by-position' && Object.keys(params).length > 0)
+        return [
+          { pointer: '/params', rule: 'paramStructure', message: 'the spec takes these params by position (an array)' },
+        ];
+      byName = params;
+    } else return [{ pointer: '/params', rule: 'type', message: 'params must be an object or an array' }];
+    return checks.params(byName) ? [] : toViolations('/params', checks.params.errors, byName);
   }
 
   checkResult(methodName: string, result: unknown): Violation[] {
@@ -116,7 +143,8 @@ export class SpecValidator {
     if (form.length > 0) return form;
     const code = error.code as number;
     const message = error.message as string;
-    if (PROTOCOL_ERRORS.has(code)) return [];
+    const entry = this.methods.get(methodName);
+    if ((entry && wireProfile(entry) === 'jsonrpc2' ? JSONRPC2_ERRORS : PROTOCOL_ERRORS).has(code)) return [];
     const documented = this.checks.get(methodName)?.errors ?? [];
     if (findDocumentedError(documented, code, message)) return [];
     const known = documented.length === 0 ? 'it documents none' : `it documents ${documented.length}`;
@@ -150,18 +178,32 @@ export class SpecValidator {
   }
 }
 
+/** `/params/<name>/...` as `/params/<position>/...`. */
+function positional(pointer: string, names: string[]): string {
+  const match = /^\/params\/([^/]+)(.*)$/.exec(pointer);
+  if (!match) return pointer;
+  const index = names.indexOf(match[1]!.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return index < 0 ? pointer : `/params/${index}${match[2]}`;
+}
+
 function toViolations(prefix: string, errors: ValidateFunction['errors'], root: unknown): Violation[] {
   // The generated validators are ajv's standalone code: their errors are ajv's error objects.
   return violationsInWords(prefix, (errors ?? []) as ErrorObject[], root);
 }
 
-/** The spec's validator for a CLI, or a clear exit when the spec or generated/server is broken. */
-export function loadValidator(command: string): SpecValidator {
+/**
+ * The validator of the toolkit's spec, or of the spec given with `--spec` (files or folders, as the generator takes
+ * them), for a CLI; a clear exit when the spec or generated/server is broken.
+ */
+export async function loadValidator(command: string, spec?: string[]): Promise<SpecValidator> {
   try {
-    return new SpecValidator(loadSpecModel());
+    if (!spec || spec.length === 0) return new SpecValidator(loadSpecModel(TOOLKIT_SPEC));
+    const model = loadSpecModel(spec);
+    return new SpecValidator(model, undefined, await generatedMethodSpecs(model));
   } catch (error) {
     // A broken spec or a stale generated/server: nothing to check against.
-    process.stderr.write(`${command}: ${(error as Error).message}\n`);
+    process.stderr.write(`${command}: ${(error as Error).message}
+`);
     process.exit(2);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The Keystore API with the node's rules (api/keystore at v1.12.1): user names and passwords of 1 to 1024 bytes,
- * passwords scored by zxcvbn (at least 2 over the first 50 characters, at a bounded cost: password.ts), each user
+ * passwords scored by zxcvbn (at least 2 over the first 50 bytes, at a bounded cost: password.ts), each user
  * exported as its codec record
  * (version 0, password hash, salt, data). The mock hashes with scrypt where the node uses argon2id, so it cannot check
  * a password against a record a real node exported; the records of the spec's examples are accepted with the

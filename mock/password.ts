@@ -1,19 +1,22 @@
 /**
- * The node's password strength rule (utils/password at v1.12.1): the zxcvbn score of the password's first 50
- * characters. The node uses a Go port of zxcvbn with its English dictionaries; the mock uses @zxcvbn-ts with the common
- * and English dictionaries, which scores the same passwords the same way in all but borderline cases. Loaded on first
- * use (its dictionaries take a few hundred milliseconds).
+ * The node's password strength rule (utils/password at v1.12.1): the zxcvbn score of the password's first 50 bytes
+ * (`password[:maxCheckedPassLen]` in Go). The node uses a Go port of zxcvbn (nbutton23/zxcvbn-go) with its English
+ * dictionaries; the mock uses @zxcvbn-ts with the common and English dictionaries, which scores the same passwords the
+ * same way in all but borderline cases. Loaded on first use (its dictionaries take a few hundred milliseconds).
  *
- * Cost is bounded per call: never more than the 50 characters the node scores, and the l33t matcher (which tries every
+ * Cost is bounded per call: never more than the 50 bytes the node scores; the l33t matcher (which tries every
  * combination of substitutions and took up to half a second for a password of symbols) tries at most
- * L33T_SUBSTITUTIONS of them. Verdicts are remembered by the password's hash (never the password), boundedly.
+ * L33T_SUBSTITUTIONS of them; matchers the Go port does not have (reversed words, word sequences, separators) are
+ * left out; and dictionary lookups go through one sorted word list (dictionary-index.ts) instead of 20 dictionaries
+ * per substring. Verdicts are remembered by the password's hash (never the password), boundedly.
  */
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import { speedUpDictionaryMatching } from './dictionary-index.ts';
 
-/** Characters the node scores. */
-export const SCORED_CHARACTERS = 50;
+/** Bytes of the password (UTF-8) the node scores. */
+export const SCORED_BYTES = 50;
 const L33T_SUBSTITUTIONS = 8;
 const REMEMBERED = 4096;
 
@@ -22,7 +25,9 @@ const verdicts = new Map<string, number>();
 
 /** 0 (too guessable) to 4 (very unguessable), of the characters the node scores. */
 export function passwordScore(password: string): number {
-  const scored = password.slice(0, SCORED_CHARACTERS);
+  // Go slices the string's bytes; a character cut in half decodes as U+FFFD, as Go's range over the string reads it.
+  const bytes = Buffer.from(password, 'utf8');
+  const scored = bytes.length <= SCORED_BYTES ? password : bytes.subarray(0, SCORED_BYTES).toString('utf8');
   const key = createHash('sha256').update(scored).digest('base64');
   let score = verdicts.get(key);
   if (score === undefined) {
@@ -46,10 +51,14 @@ function newEstimator(): ZxcvbnFactory {
     graphs: common.adjacencyGraphs,
     translations: english.translations,
     l33tMaxSubstitutions: L33T_SUBSTITUTIONS,
-    maxLength: SCORED_CHARACTERS,
+    maxLength: SCORED_BYTES,
   });
-  // zxcvbn-ts 4's word-sequence matcher is not in the node's Go zxcvbn, and it re-runs every dictionary matcher
-  // (about a third of each check); @zxcvbn-ts/core is pinned, so its matcher table's shape is known.
-  delete (factory as unknown as { matching: { matchers: Record<string, unknown> } }).matching.matchers.wordSequence;
+  // zxcvbn-ts 4's word-sequence, reversed-word and separator matchers are not in the node's Go zxcvbn; the first
+  // two re-run every dictionary lookup. @zxcvbn-ts/core is pinned, so its matcher table's shape is known.
+  const { matchers } = (factory as unknown as { matching: { matchers: Record<string, object> } }).matching;
+  delete matchers.wordSequence;
+  delete matchers.dictionaryReverse;
+  delete matchers.separator;
+  speedUpDictionaryMatching(matchers.dictionary!);
   return factory;
 }

@@ -99,7 +99,8 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
         method.params.map((p) => p.name),
         '    ',
       ),
-      byName: method.params.length === 0 || method.paramStructure !== 'by-position',
+      // OpenRPC's default, `either`, takes an array by position as well as an object.
+      byName: method.paramStructure === 'by-name',
       shapeLiteral: compactLiteral(paramsShape(model, method) as unknown as Json, '    '),
       validateParams: validatorNames(method.name).params,
       validateResult: validatorNames(method.name).result,

@@ -605,9 +605,9 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
      * @throws {@link JsonRpcError} -32000: problem decoding transaction: missing 0x prefix to hex encoding
      * @throws {@link JsonRpcError} -32000: problem decoding transaction: invalid input checksum
      * @throws {@link JsonRpcError} -32000: problem decoding transaction: unsupported encoding in method
-     * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: metadata failed verification: tx has wrong network ID
-     * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: metadata failed verification: tx has wrong chain ID
-     * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found
+     * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has wrong network ID
+     * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has wrong chain ID
+     * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found
      */
     issueTx(params: PlatformIssueTxParams & {
         encoding?: 'hex' | 'hexnc' | 'hexc';

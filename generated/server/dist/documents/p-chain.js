@@ -4654,15 +4654,15 @@ export const pChainDocument = {
       },
       "PlatformTxMissingUTXO": {
         "code": -32000,
-        "message": "couldn't issue tx: failed verification: failed execution: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found"
+        "message": "couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found"
       },
       "PlatformTxWrongChainID": {
         "code": -32000,
-        "message": "couldn't issue tx: failed verification: failed execution: metadata failed verification: tx has wrong chain ID"
+        "message": "couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has wrong chain ID"
       },
       "PlatformTxWrongNetworkID": {
         "code": -32000,
-        "message": "couldn't issue tx: failed verification: failed execution: metadata failed verification: tx has wrong network ID"
+        "message": "couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has wrong network ID"
       },
       "TxBadChecksum": {
         "code": -32000,
