@@ -1,7 +1,8 @@
 /**
- * Judging one answer of the conformance runner: a valid call, or one without a required param (which the node
- * decodes to its zero value), must get the documented result or a documented error; an invalid call must get an error
- * (for a param that fails to decode, the node's documented decode error).
+ * Judging one answer of the conformance runner: a valid call, or one without a param the spec marks
+ * `x-zero-when-absent` (which the node decodes to that zero value), must get the documented result or a documented
+ * error; an invalid call, including one without any other required param, must get an error (for a param that fails to
+ * decode, the node's documented decode error).
  */
 import type { EndpointModel, MethodModel } from '../generators/model/types.ts';
 import type { CaseKind } from './cases.ts';
@@ -55,7 +56,7 @@ export function judge(
   const hasResult = isObject(body) && 'result' in body;
   if (error && UNKNOWN_METHOD.test(error.message)) return { kind: 'unserved', message: error.message };
   // Go's decoder leaves a missing param at its zero value and the handler answers: a documented error or a result.
-  if (kind === 'example' || kind === 'missing-required') {
+  if (kind === 'example' || kind === 'absent-as-zero') {
     return {
       kind: 'checked',
       answer: hasResult ? 'result' : 'error',
@@ -71,15 +72,21 @@ export function judge(
         {
           pointer: '/result',
           rule: 'error-expected',
-          message: 'a result where the spec requires an error: the node accepted an invalid request',
+          message:
+            kind === 'missing-required'
+              ? 'a result where the spec requires an error: the node accepted the call without a required param ' +
+                '(if it answers the zero value, the param needs x-zero-when-absent)'
+              : 'a result where the spec requires an error: the node accepted an invalid request',
         },
       ],
     };
   }
   const violations = validator.checkResponse(method.name, body, requestId);
   const decodeError = documentedDecodeError(endpoint, method);
+  // A missing value decodes fine; the handler refuses it with its own error, not the decode error.
   if (
     error &&
+    kind !== 'missing-required' &&
     violations.length === 0 &&
     decodeError &&
     !(error.code === decodeError.code && error.message === decodeError.message)

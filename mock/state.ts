@@ -176,7 +176,17 @@ export class MockState {
       // The node's JSON form of transactions and blocks is not built from the world yet: bytes only (see README).
       const bytesOnly =
         read && JSON_FORMS.has(method.shortName)
-          ? (p: Params) => (encodingOf(p) === 'json' ? answers.answer(p) : read(p))
+          ? (p: Params) => {
+              if (encodingOf(p) !== 'json') return read(p);
+              // The refusals before the lookup (a nil or undecodable ID) are the world's; the JSON form itself is not
+              // built from the world yet, so an ID it does not hold still gets an example's form.
+              try {
+                read({ ...p, encoding: 'hex' });
+              } catch (error) {
+                if (!/not found/.test((error as Error).message)) throw error;
+              }
+              return answers.answer(p);
+            }
           : read;
       if (stateful[method.name]) out.set(method.name, stateful[method.name]!);
       // A read changes nothing, so it also words the refusal of params the schema rejects.

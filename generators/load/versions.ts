@@ -197,3 +197,21 @@ function overlap(a: Record<string, string>, b: Record<string, string>): boolean 
     end !== undefined && (end.endsWith('+') ? compareVersions(end.slice(0, -1), s) < 0 : compareVersions(end, s) <= 0);
   return !before(endExclusive(a), start(b)) && !before(endExclusive(b), start(a));
 }
+
+/**
+ * `x-zero-when-absent` on a required param: the value Go's decoder leaves when the key is missing, so the node answers
+ * an omission as it answers that value. Only a required param carries it (an optional one is expected to be left out),
+ * and the value must be one a client could send (it validates against the param's schema).
+ */
+export function checkZeroWhenAbsent(
+  params: Array<{ param: Json; pointer: string }>,
+  validate: (schemaPointer: string, value: unknown, valuePointer: string) => void,
+  report: Report,
+): void {
+  for (const { param, pointer } of params) {
+    if (!('x-zero-when-absent' in param)) continue;
+    if (param.required !== true)
+      report(`${pointer}/x-zero-when-absent`, 'only a required param says what the node decodes its absence to');
+    validate(`${pointer}/schema`, param['x-zero-when-absent'], `${pointer}/x-zero-when-absent`);
+  }
+}

@@ -67,6 +67,32 @@ export function xChainReads(world: World): Record<string, Read> {
       const utxos = counted(world, owner, p.includePartial === true).filter((u) => u.assetID === assetID);
       return { balance: String(utxos.reduce((sum, u) => sum + u.amount, 0n)), utxoIDs: utxos.map(utxoRef) };
     },
+    getAddressTxs: (p) => {
+      let owner: string;
+      try {
+        owner = parseServiceAddress(world, 'X', typeof p.address === 'string' ? p.address : '');
+      } catch (error) {
+        throw new Error(`couldn't parse argument 'address' to address: ${(error as Error).message}`);
+      }
+      let assetID: string;
+      try {
+        assetID = lookupAssetID(world, p.assetID);
+      } catch (error) {
+        throw new Error(`specified \`assetID\` is invalid: ${(error as Error).message}`);
+      }
+      const cursor = Number(p.cursor ?? 0);
+      const pageSize = Number(p.pageSize ?? 0);
+      if (pageSize > 1024) throw new Error('pageSize > maximum allowed (1024)');
+      // The index's view, from the outputs the world holds: each transaction that paid the address in the asset.
+      const txIDs = [
+        ...new Set(
+          allUtxos(world, 'X', [owner])
+            .filter((u) => u.assetID === assetID)
+            .map((u) => u.txID),
+        ),
+      ].slice(cursor, cursor + (pageSize || 1024));
+      return { txIDs: txIDs.length > 0 ? txIDs : null, cursor: String(cursor + txIDs.length) };
+    },
     getAllBalances: (p) => {
       const owner = serviceAddress(world, p.address);
       const balances = new Map<string, bigint>();

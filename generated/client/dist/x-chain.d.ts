@@ -12,7 +12,7 @@ export interface XChainClientOptions extends ClientOptions {
 }
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type XChainClientErrors = {
-    getAddressTxs: 'InvalidArgument' | 'PageSizeMaximumAllowed' | 'CouldntParseArgumentToAddressCouldntParseAddress' | 'SpecifiedAssetIDIsInvalidAssetNotFound';
+    getAddressTxs: 'InvalidArgument' | 'PageSizeMaximumAllowed' | 'CouldntParseArgumentToAddressCouldntParseAddress' | 'CouldntParseArgumentToAddressCouldntParseAddress2' | 'SpecifiedAssetIDIsInvalidAssetNotFound';
     getAllBalances: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAddressWrongHRP' | 'AvmAddressMissing';
     getAssetDescription: 'InvalidArgument' | 'AvmAssetNotFound' | 'AvmNotFound' | 'TransactionDoesntCreateAnAsset';
     getBalance: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAddressWrongHRP' | 'AvmAddressMissing' | 'AvmAssetNotFound';
@@ -66,6 +66,7 @@ export declare class XChainClient extends JsonRpcClient<XChainClientErrors> {
      * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
      * @throws {@link JsonRpcError} -32000: pageSize > maximum allowed (1024)
      * @throws {@link JsonRpcError} -32000: couldn't parse argument 'address' to address: couldn't parse address "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+     * @throws {@link JsonRpcError} -32000: couldn't parse argument 'address' to address: couldn't parse address "": no separator found in address
      * @throws {@link JsonRpcError} -32000: specified `assetID` is invalid: asset '' not found
      * @deprecated Since AvalancheGo v1.9.12. Replacement: No node API lists transactions by address any more: use an external indexer (the index API at /ext/index/X/tx only lists accepted transactions in acceptance order).
      */

@@ -40,7 +40,7 @@ export interface XChainClientOptions extends ClientOptions {
 
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type XChainClientErrors = {
-  getAddressTxs: 'InvalidArgument' | 'PageSizeMaximumAllowed' | 'CouldntParseArgumentToAddressCouldntParseAddress' | 'SpecifiedAssetIDIsInvalidAssetNotFound';
+  getAddressTxs: 'InvalidArgument' | 'PageSizeMaximumAllowed' | 'CouldntParseArgumentToAddressCouldntParseAddress' | 'CouldntParseArgumentToAddressCouldntParseAddress2' | 'SpecifiedAssetIDIsInvalidAssetNotFound';
   getAllBalances: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAddressWrongHRP' | 'AvmAddressMissing';
   getAssetDescription: 'InvalidArgument' | 'AvmAssetNotFound' | 'AvmNotFound' | 'TransactionDoesntCreateAnAsset';
   getBalance: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAddressWrongHRP' | 'AvmAddressMissing' | 'AvmAssetNotFound';
@@ -55,7 +55,7 @@ export type XChainClientErrors = {
 };
 
 const ERRORS = {
-  getAddressTxs: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], PageSizeMaximumAllowed: [-32000, /^pageSize > maximum allowed \(\d+\)$/], CouldntParseArgumentToAddressCouldntParseAddress: [-32000, /^couldn't parse argument '[^']*' to address: couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/], SpecifiedAssetIDIsInvalidAssetNotFound: [-32000, /^specified `assetID` is invalid: asset '[^']*' not found$/] },
+  getAddressTxs: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], PageSizeMaximumAllowed: [-32000, /^pageSize > maximum allowed \(\d+\)$/], CouldntParseArgumentToAddressCouldntParseAddress: [-32000, /^couldn't parse argument '[^']*' to address: couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/], CouldntParseArgumentToAddressCouldntParseAddress2: [-32000, /^couldn't parse argument '[^']*' to address: couldn't parse address "[^"]*": no separator found in address$/], SpecifiedAssetIDIsInvalidAssetNotFound: [-32000, /^specified `assetID` is invalid: asset '[^']*' not found$/] },
   getAllBalances: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmAddressWrongChain: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/], AvmAddressWrongHRP: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/], AvmAddressMissing: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": no separator found in address$/] },
   getAssetDescription: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmAssetNotFound: [-32000, /^asset '[^']*' not found$/], AvmNotFound: [-32000, /^not found$/], TransactionDoesntCreateAnAsset: [-32000, /^transaction doesn't create an asset$/] },
   getBalance: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AvmAddressWrongChain: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": mismatched chainIDs: expected "[^"]*" but got "[^"]*"$/], AvmAddressWrongHRP: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$/], AvmAddressMissing: [-32000, /^problem parsing address '[^']*': couldn't parse address "[^"]*": no separator found in address$/], AvmAssetNotFound: [-32000, /^asset '[^']*' not found$/] },
@@ -118,6 +118,7 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: pageSize > maximum allowed (1024)
    * @throws {@link JsonRpcError} -32000: couldn't parse argument 'address' to address: couldn't parse address "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
+   * @throws {@link JsonRpcError} -32000: couldn't parse argument 'address' to address: couldn't parse address "": no separator found in address
    * @throws {@link JsonRpcError} -32000: specified `assetID` is invalid: asset '' not found
    * @deprecated Since AvalancheGo v1.9.12. Replacement: No node API lists transactions by address any more: use an external indexer (the index API at /ext/index/X/tx only lists accepted transactions in acceptance order).
    */

@@ -43,7 +43,7 @@ export type AdminAliasChainResult = Empty;
  */
 export interface AdminGetChainAliasesParams {
   /**
-   * The blockchain's ID in cb58. Aliases such as `X` are not accepted here; an invalid cb58 string (omitted included) fails with the decoder's message, e.g. "invalid input checksum".
+   * The blockchain's ID in cb58. Aliases such as `X` are not accepted here; an invalid cb58 string fails with the decoder's message, e.g. "invalid input checksum"; omitted (the empty string) it fails with "input string is smaller than the checksum size".
    */
   chain: ID;
 }

@@ -109,6 +109,10 @@ export const xChainDocument = {
         },
         {
           "code": -32000,
+          "message": "couldn't parse argument 'address' to address: couldn't parse address \"\": no separator found in address"
+        },
+        {
+          "code": -32000,
           "message": "specified `assetID` is invalid: asset '' not found"
         }
       ],
@@ -725,6 +729,7 @@ export const xChainDocument = {
         {
           "name": "height",
           "required": true,
+          "x-zero-when-absent": 0,
           "description": "Height of the block, as a decimal string or a bare number. Omitted means 0, the chain's first block.",
           "schema": {
             "$ref": "#/components/schemas/Uint64Param"

@@ -112,6 +112,10 @@ export const xChainDocument: OpenrpcDocument = {
         },
         {
           "code": -32000,
+          "message": "couldn't parse argument 'address' to address: couldn't parse address \"\": no separator found in address"
+        },
+        {
+          "code": -32000,
           "message": "specified `assetID` is invalid: asset '' not found"
         }
       ],
@@ -728,6 +732,7 @@ export const xChainDocument: OpenrpcDocument = {
         {
           "name": "height",
           "required": true,
+          "x-zero-when-absent": 0,
           "description": "Height of the block, as a decimal string or a bare number. Omitted means 0, the chain's first block.",
           "schema": {
             "$ref": "#/components/schemas/Uint64Param"
