@@ -103,6 +103,19 @@ export function checkPartVersions(
   };
   const inSchema = (node: Json, pointer: string) => {
     if (node['x-node-versions'] !== undefined) part(node['x-node-versions'], `${pointer}/x-node-versions`);
+    if (isObject(node.properties))
+      for (const [name, property] of Object.entries(node.properties)) {
+        if (!isObject(property) || property['x-copy-of'] === undefined) continue;
+        const source = property['x-copy-of'];
+        const at = `${pointer}/properties/${name}/x-copy-of`;
+        if (typeof source !== 'string' || !(source in node.properties) || source === name)
+          report(at, 'x-copy-of must name another property of the same object');
+        else if (!isObject(property['x-node-versions']))
+          report(
+            at,
+            'x-copy-of belongs on a field with a release range (a historic field the mock fills from its source)',
+          );
+      }
     const enumVersions = node['x-enum-versions'];
     if (enumVersions === undefined) return;
     if (!isObject(enumVersions) || !Array.isArray(node.enum))

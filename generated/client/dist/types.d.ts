@@ -823,7 +823,7 @@ export interface InfoUpgradesResult {
    */
   heliconTime: Time;
   /**
-   * v1.12.2 only: the upgrade after Etna, before it was named Fortuna.
+   * v1.12.2 only: the upgrade after Etna, before it was named Fortuna (renamed `fortunaTime` in v1.13.0).
    */
   fUpgradeTime?: Time;
 }
@@ -2602,7 +2602,7 @@ export interface Peer {
    */
   benched: string[];
   /**
-   * Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per subnet the peer tracks, by subnet ID.
+   * Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per subnet the peer tracks, by subnet ID. Always sent: `{}` when the two nodes track no subnet in common.
    */
   observedSubnetUptimes?: {
     [k: string]: Uint32;

@@ -3998,6 +3998,7 @@ export const pChainDocument = {
           "stakeAmount": {
             "$ref": "#/components/schemas/Uint64",
             "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+            "x-copy-of": "weight",
             "x-node-versions": {
               "deprecatedSince": "v1.9.8",
               "removedIn": "v1.12.2"
@@ -4050,6 +4051,7 @@ export const pChainDocument = {
           "stakeAmount": {
             "$ref": "#/components/schemas/Uint64",
             "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+            "x-copy-of": "weight",
             "x-node-versions": {
               "deprecatedSince": "v1.9.8",
               "removedIn": "v1.12.2"
@@ -4062,6 +4064,7 @@ export const pChainDocument = {
           "rewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
             "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
+            "x-copy-of": "validationRewardOwner",
             "x-node-versions": {
               "removedIn": "v1.13.1"
             }
@@ -4166,6 +4169,7 @@ export const pChainDocument = {
           "stakeAmount": {
             "$ref": "#/components/schemas/Uint64",
             "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+            "x-copy-of": "weight",
             "x-node-versions": {
               "deprecatedSince": "v1.9.8",
               "removedIn": "v1.12.2"
@@ -4178,6 +4182,7 @@ export const pChainDocument = {
           "rewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
             "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
+            "x-copy-of": "validationRewardOwner",
             "x-node-versions": {
               "removedIn": "v1.13.1"
             }

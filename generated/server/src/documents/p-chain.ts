@@ -4001,6 +4001,7 @@ export const pChainDocument: OpenrpcDocument = {
           "stakeAmount": {
             "$ref": "#/components/schemas/Uint64",
             "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+            "x-copy-of": "weight",
             "x-node-versions": {
               "deprecatedSince": "v1.9.8",
               "removedIn": "v1.12.2"
@@ -4053,6 +4054,7 @@ export const pChainDocument: OpenrpcDocument = {
           "stakeAmount": {
             "$ref": "#/components/schemas/Uint64",
             "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+            "x-copy-of": "weight",
             "x-node-versions": {
               "deprecatedSince": "v1.9.8",
               "removedIn": "v1.12.2"
@@ -4065,6 +4067,7 @@ export const pChainDocument: OpenrpcDocument = {
           "rewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
             "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
+            "x-copy-of": "validationRewardOwner",
             "x-node-versions": {
               "removedIn": "v1.13.1"
             }
@@ -4169,6 +4172,7 @@ export const pChainDocument: OpenrpcDocument = {
           "stakeAmount": {
             "$ref": "#/components/schemas/Uint64",
             "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+            "x-copy-of": "weight",
             "x-node-versions": {
               "deprecatedSince": "v1.9.8",
               "removedIn": "v1.12.2"
@@ -4181,6 +4185,7 @@ export const pChainDocument: OpenrpcDocument = {
           "rewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
             "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
+            "x-copy-of": "validationRewardOwner",
             "x-node-versions": {
               "removedIn": "v1.13.1"
             }
