@@ -4,7 +4,8 @@
  */
 import { headerText } from '../emit/header.ts';
 import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
-import type { Html } from './html.ts';
+import { compareVersions } from '../model/versions.ts';
+import { type Html, releaseAttrs } from './html.ts';
 import type { MethodLinker } from './markdown.ts';
 import { publishedPath } from '../openrpc/generate.ts';
 import { type Badge, type EndpointView, badges, endpointView } from './method-view.ts';
@@ -19,6 +20,7 @@ export interface NavMethod {
   search: string;
   deprecated: boolean;
   badges: Badge[];
+  releaseAttrs: Html;
 }
 
 export interface NavEndpoint {
@@ -44,6 +46,8 @@ export interface PageView {
   endpointCountLabel: string;
   isIndex: boolean;
   isTypes: boolean;
+  /** Every release the spec names, newest first: the choices of the release selector. */
+  releases: string[];
 }
 
 export interface TypeView {
@@ -99,6 +103,7 @@ function navigation(model: SpecModel, context: SchemaContext, current: string | 
       search: [method.name, method.summary, ...method.params.map((param) => param.name)].join(' ').toLowerCase(),
       deprecated: method.deprecated,
       badges: badges(method),
+      releaseAttrs: releaseAttrs(method.versions),
     })),
   }));
 }
@@ -125,7 +130,14 @@ function page(
     endpointCountLabel: plural(model.endpoints.length, 'endpoint'),
     isIndex: currentPage === 'index',
     isTypes: currentPage === 'types',
+    releases: releasesOf(model),
   };
+}
+
+/** Every release tag the spec names (method, param, field and value ranges, changes), newest first. */
+function releasesOf(model: SpecModel): string[] {
+  const tags = JSON.stringify(model.endpoints.map((e) => e.document)).match(/"v\d+\.\d+\.\d+"/g) ?? [];
+  return [...new Set(tags.map((tag) => tag.slice(1, -1)))].sort(compareVersions).reverse();
 }
 
 /** The header of a page drawn from every document: the site-wide pages and the assets. */
