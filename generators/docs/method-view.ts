@@ -156,5 +156,10 @@ function resultNode(method: MethodModel, context: SchemaContext) {
   // Today's shape begins where the last earlier one ends.
   const ends = method.resultHistory.map((entry) => entry.versions.removedIn).filter((v) => v !== undefined);
   const since = ends.sort(compareVersions).at(-1);
-  return { ...node, rules: [...earlier, ...node.rules], open: true, releaseAttrs: releaseAttrs(since ? { since } : {}) };
+  return {
+    ...node,
+    rules: [...earlier, ...node.rules],
+    open: true,
+    releaseAttrs: releaseAttrs(since ? { since } : {}),
+  };
 }

@@ -46,8 +46,11 @@ export interface PageView {
   endpointCountLabel: string;
   isIndex: boolean;
   isTypes: boolean;
-  /** Every release the spec names, newest first: the choices of the release selector. */
-  releases: string[];
+  /**
+   * The choices of the release selector, newest first: each release the spec names, standing for every release up to
+   * the next one named (the API changes only at those).
+   */
+  releases: Array<{ value: string; label: string }>;
 }
 
 export interface TypeView {
@@ -135,9 +138,17 @@ function page(
 }
 
 /** Every release tag the spec names (method, param, field and value ranges, changes), newest first. */
-function releasesOf(model: SpecModel): string[] {
+function releasesOf(model: SpecModel): Array<{ value: string; label: string }> {
   const tags = JSON.stringify(model.endpoints.map((e) => e.document)).match(/"v\d+\.\d+\.\d+"/g) ?? [];
-  return [...new Set(tags.map((tag) => tag.slice(1, -1)))].sort(compareVersions).reverse();
+  const named = new Set(tags.map((tag) => tag.slice(1, -1)));
+  // The releases before the oldest one named: the spec describes them from the start of that line (v1.9.0 on).
+  const oldest = [...named].sort(compareVersions)[0];
+  if (oldest) named.add(oldest.replace(/\.\d+$/, '.0'));
+  const sorted = [...named].sort(compareVersions).reverse();
+  return sorted.map((value, i) => ({
+    value,
+    label: i === 0 ? `${value} and later` : `${value} to before ${sorted[i - 1]}`,
+  }));
 }
 
 /** The header of a page drawn from every document: the site-wide pages and the assets. */

@@ -138,8 +138,15 @@
     var asked = new URLSearchParams(window.location.search).get('release');
     var store = storage();
     var initial = asked !== null ? asked : store ? store.getItem(RELEASE_KEY) || '' : '';
-    if (Array.prototype.some.call(releaseSelect.options, function (option) { return option.value === initial; }))
-      releaseSelect.value = initial;
+    // A release between two the spec names has the API of the earlier one (v1.10.5 reads as v1.10.1's).
+    var values = Array.prototype.map.call(releaseSelect.options, function (option) {
+      return option.value;
+    });
+    if (/^v\d+\.\d+\.\d+$/.test(initial))
+      initial = values.filter(function (value) {
+        return value && compareReleases(value, initial) <= 0;
+      })[0] || '';
+    if (values.indexOf(initial) !== -1) releaseSelect.value = initial;
     releaseSelect.addEventListener('change', applyRelease);
     applyRelease();
   }
