@@ -1,18 +1,22 @@
 /**
  * The calls made per method: its examples (with IDs the node knows swapped in), invalid requests derived from its
  * param schemas that a conforming node must refuse (a param of the wrong JSON type, an encoding that does not exist),
- * and each required param left out, which the node answers as its zero value: with a valid result or a documented
- * error.
+ * and each required param left out. Go's decoder leaves a missing key at its zero value, so an omission is an error
+ * unless the handler accepts that value: the spec marks those params with `x-zero-when-absent` (the value), and there
+ * the omission must be answered exactly as the call that sends the zero value (`twin`); on a write method it is
+ * not sent, since the node would perform it.
  */
 import { resolvePointer } from '../generators/load/problems.ts';
 import type { EndpointModel, Json, JsonSchema, MethodModel } from '../generators/model/types.ts';
 
-export type CaseKind = 'example' | 'wrong-type' | 'missing-required' | 'unknown-encoding';
+export type CaseKind = 'example' | 'wrong-type' | 'missing-required' | 'absent-as-zero' | 'unknown-encoding';
 
 export interface CallCase {
   name: string;
   kind: CaseKind;
   params: Record<string, Json>;
+  /** For `absent-as-zero`: the same call with the zero value sent, whose answer the omission must equal. */
+  twin?: Record<string, Json>;
 }
 
 /** An encoding no AvalancheGo release has had (unlike `cb58`, which old releases took). */
@@ -49,9 +53,20 @@ export function invalidCases(
         params: { ...valid, [param.name]: wrong },
       });
   }
+  const zeros = zeroWhenAbsent(endpoint, method);
   for (const param of method.params.filter((p) => p.required)) {
     const { [param.name]: _dropped, ...rest } = valid;
-    cases.push({ name: `without required ${param.name}`, kind: 'missing-required', params: rest });
+    if (zeros.has(param.name)) {
+      // On a write that omission is a write of the zero value (an empty alias), which no one asked the node to keep.
+      if (method.sideEffects !== 'none') continue;
+      const zero = zeros.get(param.name)!;
+      cases.push({
+        name: `without required ${param.name} (answered as ${JSON.stringify(zero)})`,
+        kind: 'absent-as-zero',
+        params: rest,
+        twin: { ...rest, [param.name]: zero },
+      });
+    } else cases.push({ name: `without required ${param.name}`, kind: 'missing-required', params: rest });
   }
   if (method.params.some((p) => p.name === 'encoding')) {
     cases.push({
@@ -62,6 +77,23 @@ export function invalidCases(
   }
   return cases.filter((c) => rejects(c.params));
 }
+
+/** The method's params that carry `x-zero-when-absent`, by name, with the value the node decodes their absence to. */
+export function zeroWhenAbsent(endpoint: EndpointModel, method: MethodModel): Map<string, Json> {
+  const raw = (endpoint.document.methods as Json[] | undefined)?.[method.index];
+  const params = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? raw.params : undefined;
+  const zeros = new Map<string, Json>();
+  for (let param of Array.isArray(params) ? params : []) {
+    if (isObject(param) && typeof param.$ref === 'string' && param.$ref.startsWith('#'))
+      param = resolvePointer(endpoint.document, param.$ref.slice(1)).value as Json;
+    if (isObject(param) && typeof param.name === 'string' && 'x-zero-when-absent' in param)
+      zeros.set(param.name, param['x-zero-when-absent'] as Json);
+  }
+  return zeros;
+}
+
+const isObject = (v: Json | undefined): v is { [key: string]: Json } =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 type JsonType = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 

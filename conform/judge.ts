@@ -1,8 +1,9 @@
 /**
- * Judging one answer of the conformance runner: a valid call, or one without a required param (which the node
- * decodes to its zero value), must get the documented result or a documented error; an invalid call must get an error
- * (for a param that fails to decode, the node's documented decode error). In plain JSON-RPC 2.0 a missing required
- * param is invalid like any other, and an invalid call may get -32602 "Invalid params" or a documented error.
+ * Judging one answer of the conformance runner: a valid call, or one without a param the spec marks
+ * `x-zero-when-absent` (which the node decodes to that zero value), must get the documented result or a documented
+ * error; an invalid call, including one without any other required param, must get an error (for a param that fails to
+ * decode, the node's documented decode error).
+ * In plain JSON-RPC 2.0 an invalid call may get -32602 "Invalid params" or a documented error.
  */
 import type { EndpointModel, MethodModel } from '../generators/model/types.ts';
 import type { CaseKind } from './cases.ts';
@@ -61,7 +62,7 @@ export function judge(
   if (error && (node ? UNKNOWN_METHOD.test(error.message) : error.code === METHOD_NOT_FOUND))
     return { kind: 'unserved', message: error.message };
   // Go's decoder leaves a missing param at its zero value and the handler answers: a documented error or a result.
-  if (kind === 'example' || (node && kind === 'missing-required')) {
+  if (kind === 'example' || kind === 'absent-as-zero') {
     return {
       kind: 'checked',
       answer: hasResult ? 'result' : 'error',
@@ -77,15 +78,21 @@ export function judge(
         {
           pointer: '/result',
           rule: 'error-expected',
-          message: 'a result where the spec requires an error: the node accepted an invalid request',
+          message:
+            kind === 'missing-required'
+              ? 'a result where the spec requires an error: the node accepted the call without a required param ' +
+                '(if it answers the zero value, the param needs x-zero-when-absent)'
+              : 'a result where the spec requires an error: the node accepted an invalid request',
         },
       ],
     };
   }
   const violations = validator.checkResponse(method.name, body, requestId);
   const decodeError = node ? documentedDecodeError(endpoint, method) : undefined;
+  // A missing value decodes fine; the handler refuses it with its own error, not the decode error.
   if (
     error &&
+    kind !== 'missing-required' &&
     violations.length === 0 &&
     decodeError &&
     !(error.code === decodeError.code && error.message === decodeError.message)

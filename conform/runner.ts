@@ -213,9 +213,30 @@ export async function runConformance(options: ConformOptions): Promise<ConformRe
       }
       if (verdict.kind === 'unserved') return unservedMethod(base, verdict.message, call, nodeVersion);
       const { kind: _kind, ...outcome } = verdict;
+      if (call.twin) outcome.violations.push(...(await sameAsTwin(entry, answer, call.twin)));
       checks.push({ name: call.name, kind: call.kind, params: call.params, ...outcome });
     }
     return { ...base, status: checks.some((c) => c.violations.length > 0) ? 'FAIL' : 'PASS', checks };
+  }
+
+  /** An omitted `x-zero-when-absent` param must be answered as the call that sends its zero value. */
+  async function sameAsTwin(entry: SpecMethod, answer: RpcAnswer, twin: Record<string, Json>): Promise<Violation[]> {
+    const other = await send(entry, twin).answer;
+    const outcome = (a: RpcAnswer) => {
+      if (a.kind !== 'json') return a.kind === 'text' ? `HTTP ${a.status}` : 'no answer';
+      const { result, error } = (a.body ?? {}) as { result?: Json; error?: { code: number; message: string } };
+      return JSON.stringify(error ? { error: { code: error.code, message: error.message } } : { result });
+    };
+    const [left, right] = [outcome(answer), outcome(other)];
+    if (left === right) return [];
+    const short = (text: string) => (text.length > 200 ? `${text.slice(0, 197)}...` : text);
+    return [
+      {
+        pointer: '',
+        rule: 'zero-when-absent',
+        message: `the omission must be answered as ${JSON.stringify(twin)}: got ${short(left)}, not ${short(right)}`,
+      },
+    ];
   }
 }
 

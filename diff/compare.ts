@@ -5,7 +5,8 @@
  * refuses what clients sent, a response widened sends clients what they never saw.
  */
 import { indexMethods } from '../generators/model/build.ts';
-import type { JsonSchema, MethodModel, SpecModel } from '../generators/model/types.ts';
+import { messagePattern } from '../generators/model/errors.ts';
+import type { ErrorModel, JsonSchema, MethodModel, SpecModel } from '../generators/model/types.ts';
 import { compareVersions, inRange, notServedReason } from '../generators/model/versions.ts';
 import { type Flow, type SchemaChange, type Side, compareSchemas } from './schema.ts';
 
@@ -54,6 +55,11 @@ const SCHEMA_RULES: Record<string, { request: Verdict; response: Verdict }> = {
   'property-became-required': { request: [B, C], response: [C, B] },
   'property-became-optional': { request: [C, P], response: [B, C] },
   'map-opened': { request: [C, B], response: [B, C] },
+  'conditional-added': { request: [B, C], response: [C, B] },
+  'conditional-removed': { request: [C, B], response: [P, C] },
+  'conditional-changed': { request: [P, P], response: [P, P] },
+  'dependency-added': { request: [B, C], response: [C, B] },
+  'dependency-removed': { request: [C, B], response: [P, C] },
 };
 
 function classify(change: SchemaChange, flow: Flow): Verdict {
@@ -160,6 +166,9 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
       }
     }
 
+    for (const change of compareErrors(a!.method, b!.method))
+      push(change.side === 'old' ? a : b, change.rule, ['errors', String(change.index)], change.text, change.verdict);
+
     const resultA = resultOf(a!.method, older.version);
     const resultB = resultOf(b!.method, newer.version);
     if (resultA && resultB) {
@@ -169,6 +178,69 @@ export function diffSpecs(older: Revision, newer: Revision): Change[] {
     }
   }
   return changes;
+}
+
+/**
+ * A method's documented errors, paired by code and message, then by name (a shared error's key), then by message.
+ * Clients tell the node's errors apart by code and message text (nearly all are -32000), so a changed code or text
+ * breaks them; a new error is one they may not handle. An implementer still sending a removed or changed error fails
+ * conformance; one not yet sending a new error does not (the spec lists what a node may answer).
+ */
+function compareErrors(
+  a: MethodModel,
+  b: MethodModel,
+): Array<{ rule: string; side: 'old' | 'new'; index: number; text: string; verdict: Verdict }> {
+  const out: ReturnType<typeof compareErrors> = [];
+  const freeB = new Set(b.errors.map((_, j) => j));
+  const same = (x: ErrorModel, y: ErrorModel) =>
+    x.code === y.code &&
+    (x.message === y.message || messagePattern(x.message).test(y.message) || messagePattern(y.message).test(x.message));
+  const take = (test: (y: ErrorModel) => boolean) => {
+    const j = [...freeB].find((k) => test(b.errors[k]!));
+    if (j !== undefined) freeB.delete(j);
+    return j;
+  };
+  const quote = (e: ErrorModel) => `${e.code} "${e.message}"`;
+  const unpaired: number[] = [];
+  a.errors.forEach((error, i) => {
+    if (take((y) => same(error, y)) !== undefined) return;
+    const j = take((y) => y.name === error.name) ?? take((y) => y.message === error.message);
+    if (j === undefined) return unpaired.push(i);
+    const other = b.errors[j]!;
+    if (other.code !== error.code)
+      out.push({
+        rule: 'error-code-changed',
+        side: 'new',
+        index: j,
+        text: `error ${quote(error)} now has code ${other.code}`,
+        verdict: [B, B],
+      });
+    if (!same({ ...error, code: other.code }, other))
+      out.push({
+        rule: 'error-message-changed',
+        side: 'new',
+        index: j,
+        text: `error ${quote(error)} now reads "${other.message}"`,
+        verdict: [B, B],
+      });
+  });
+  for (const i of unpaired)
+    out.push({
+      rule: 'error-removed',
+      side: 'old',
+      index: i,
+      text: `error ${quote(a.errors[i]!)} no longer documented`,
+      verdict: [C, B],
+    });
+  for (const j of freeB)
+    out.push({
+      rule: 'error-added',
+      side: 'new',
+      index: j,
+      text: `error ${quote(b.errors[j]!)} added`,
+      verdict: [P, C],
+    });
+  return out;
 }
 
 /** The result schema of a release and where it sits in the method: `result` or an `x-result-history` entry. */

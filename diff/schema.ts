@@ -204,6 +204,58 @@ export function compareSchemas(
     if (isSchema(a[keyword]) && isSchema(b[keyword]))
       out.push(...compareSchemas(a[keyword], b[keyword], sides, [...tokens, keyword], seen));
   }
+  out.push(...compareConditionals(a, b, sides, tokens, seen));
+  return out;
+}
+
+/**
+ * `if`/`then`/`else` and `dependentSchemas` (draft-07's schema-valued `dependencies` too): a condition that appears
+ * adds constraints (narrows), one that goes away lifts them (widens), a changed `if` moves which values get which
+ * constraints (either way), and inside an unchanged condition `then` and `else` compare as any schema.
+ */
+function compareConditionals(
+  a: JsonSchema,
+  b: JsonSchema,
+  sides: { old: Side; new: Side },
+  tokens: string[],
+  seen: Set<string>,
+): SchemaChange[] {
+  const out: SchemaChange[] = [];
+  const has = (s: JsonSchema) => s.if !== undefined;
+  if (!has(a) && has(b))
+    out.push({ rule: 'conditional-added', tokens: [...tokens, 'if'], text: 'a new if/then/else constrains it' });
+  else if (has(a) && !has(b))
+    out.push({ rule: 'conditional-removed', tokens, text: 'the if/then/else constraining it was removed' });
+  else if (has(a) && has(b)) {
+    if (canonicalJson(resolve(a.if, sides.old)) !== canonicalJson(resolve(b.if, sides.new)))
+      out.push({ rule: 'conditional-changed', tokens: [...tokens, 'if'], text: 'the if condition changed' });
+    for (const branch of ['then', 'else']) {
+      const at = [...tokens, branch];
+      if (a[branch] === undefined && b[branch] !== undefined)
+        out.push({ rule: 'conditional-added', tokens: at, text: `a "${branch}" branch was added` });
+      else if (a[branch] !== undefined && b[branch] === undefined)
+        out.push({ rule: 'conditional-removed', tokens: at, text: `the "${branch}" branch was removed` });
+      else if (a[branch] !== undefined) out.push(...compareSchemas(a[branch], b[branch], sides, at, seen));
+    }
+  }
+  for (const keyword of ['dependentSchemas', 'dependencies']) {
+    const depsA = (isSchema(a[keyword]) ? a[keyword] : {}) as Record<string, unknown>;
+    const depsB = (isSchema(b[keyword]) ? b[keyword] : {}) as Record<string, unknown>;
+    for (const name of new Set([...Object.keys(depsA), ...Object.keys(depsB)])) {
+      const at = [...tokens, keyword, name];
+      // A list value is dependentRequired's form: the named fields become required together.
+      const form = (v: unknown) => (Array.isArray(v) ? { required: v } : v);
+      if (!(name in depsA))
+        out.push({ rule: 'dependency-added', tokens: at, text: `with "${name}" present, new constraints apply` });
+      else if (!(name in depsB))
+        out.push({
+          rule: 'dependency-removed',
+          tokens: at,
+          text: `the constraints that applied with "${name}" were removed`,
+        });
+      else out.push(...compareSchemas(form(depsA[name]), form(depsB[name]), sides, at, seen));
+    }
+  }
   return out;
 }
 

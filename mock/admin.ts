@@ -6,6 +6,7 @@
 import { posix } from 'node:path';
 import { goQuote } from '../generated/server/dist/runtime/encode.js';
 import { mockModel } from './spec.ts';
+import { idError, parseID } from './world/reads.ts';
 
 const { AdminAlias, AdminLogLevel } = mockModel().schemas;
 /** The spec's `maxLength`, which the node counts in UTF-8 bytes. */
@@ -84,6 +85,8 @@ export class AdminState {
   }
 
   getChainAliases({ chain = '' }: { chain?: string }): { aliases: string[] | null } {
+    // The node reads the chain with ids.FromString: no alias, and a string that is not a cb58 ID fails there.
+    if (parseID(chain) === undefined) throw new Error(idError(chain));
     const aliases = this.chains.aliasesOf.get(chain);
     return { aliases: aliases ? [...aliases] : null };
   }

@@ -11,7 +11,7 @@ import { inRange, newestSpecVersion, servedBy } from '../generators/model/versio
 import { serveHttp } from './server.ts';
 import { ENDPOINTS, type EndpointName, endpointModel, mockModel } from './spec.ts';
 import { MockState } from './state.ts';
-import { atRelease } from './versions.ts';
+import { atRelease, zeroFilled } from './versions.ts';
 import { type WorldOptions, buildWorld } from './world/genesis.ts';
 import type { World } from './world/world.ts';
 import type { Mining } from './engine/engine.ts';
@@ -109,12 +109,15 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     const table: Record<string, (params: Record<string, unknown>) => unknown> = {};
     // Params the release did not read: its decoder ignored them, whatever their value.
     const ignoredParams = new Map<string, string[]>();
+    const decoded = new Map(model.methods.map((method) => [method.name, zeroFilled(model, method)]));
     for (const method of model.methods) {
       const ignored = nodeVersion
         ? method.params.filter((p) => !inRange(p.versions, nodeVersion)).map((p) => p.name)
         : [];
       if (ignored.length > 0) ignoredParams.set(method.name, ignored);
-      const answer = atRelease(mockModel(), method, nodeVersion, handlers.get(method.name)!.answer);
+      const release = atRelease(mockModel(), method, nodeVersion, handlers.get(method.name)!.answer);
+      const fill = decoded.get(method.name)!;
+      const answer = (params: Record<string, unknown>) => release(fill(params));
       // Every handler error passes here, so the runtime's onError would only log it a second time.
       table[method.shortName] = (params) => {
         try {
@@ -138,7 +141,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
         // The node's handlers, not its decoder, check sizes and presence: the method's check words the refusal.
         rejectParams: (method: string, params: Record<string, unknown>) => {
           try {
-            handlers.get(method)?.check?.(params);
+            handlers.get(method)?.check?.(decoded.get(method)?.(params) ?? params);
           } catch (error) {
             return error as Error;
           }

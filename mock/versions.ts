@@ -8,14 +8,32 @@
  * recast to that shape when its data fits it (a map of weights for a map of validators), else cut to it.
  */
 import { INVALID_ARGUMENT, RawJson } from '../generated/server/dist/index.js';
+import { zeroWhenAbsent } from '../conform/cases.ts';
 import { type SchemaCompiler, compilerOf } from '../conform/release.ts';
 import { canonicalJson } from '../generators/model/names.ts';
 import { componentName } from '../generators/model/schema-walk.ts';
-import type { Json, JsonSchema, MethodModel, SpecModel } from '../generators/model/types.ts';
+import type { EndpointModel, Json, JsonSchema, MethodModel, SpecModel } from '../generators/model/types.ts';
 import { inRange, levelAt, rangeOf, schemaAt } from '../generators/model/versions.ts';
 
 type Answer = (params: Record<string, unknown>) => unknown;
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The params as Go's decoder hands them to the handler: a missing key the spec marks `x-zero-when-absent` holds its
+ * zero value (the zero ID, 0, "", []), so every handler sees what the node's does. Identity when none is marked.
+ */
+export function zeroFilled(
+  endpoint: EndpointModel,
+  method: MethodModel,
+): (params: Record<string, unknown>) => Record<string, unknown> {
+  const zeros = [...zeroWhenAbsent(endpoint, method)];
+  if (zeros.length === 0) return (params) => params;
+  return (params) => {
+    const missing = zeros.filter(([name]) => params[name] === undefined || params[name] === null);
+    if (missing.length === 0) return params;
+    return { ...params, ...Object.fromEntries(missing.map(([name, zero]) => [name, structuredClone(zero)])) };
+  };
+}
 
 /** `answer` as release `version` gives it; `answer` itself when nothing of the method differs in that release. */
 export function atRelease(model: SpecModel, method: MethodModel, version: string | undefined, answer: Answer): Answer {
@@ -80,7 +98,11 @@ function releaseView(model: SpecModel, method: MethodModel, version: string): Re
     const resultSchema = method.result
       ? schemaAt(earlier?.schema ?? method.result.schema, version, model.schemas)
       : undefined;
-    const reshape = resultSchema !== undefined && (earlier !== undefined || resultSchema !== method.result!.schema);
+    const reshape =
+      resultSchema !== undefined &&
+      (earlier !== undefined ||
+        resultSchema !== method.result!.schema ||
+        hasHistoricFields(method.result!.schema, version, model.schemas));
     view = { narrowed, earlier, resultSchema, reshape };
     byVersion.set(version, view);
   }
@@ -146,7 +168,60 @@ export function fit(
       continue;
     out[key] = childSchema ? fit(child as Json, childSchema, version, schemas, spec, depth + 1) : (child as Json);
   }
-  return out;
+  let filled = false;
+  for (const [key, property] of Object.entries(properties ?? {})) {
+    // A field the release sent that today's node does not: the world has its value under the name it copied.
+    // One with no such source, that the release always sent, has its `default`.
+    if (key in out || !isHistoric(property)) continue;
+    const source = property['x-copy-of'];
+    if (typeof source === 'string' && source in value)
+      out[key] = fit(structuredClone(value[source] as Json), property, version, schemas, spec, depth + 1);
+    else if ('default' in property && typeof source !== 'string') out[key] = structuredClone(property.default as Json);
+    else continue;
+    filled = true;
+  }
+  if (!filled) return out;
+  // In the spec's order, which is the node's struct order: the filled field where that release wrote it.
+  const order = Object.keys(properties!);
+  const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => rank(a) - rank(b)));
+}
+
+/** A field the node stopped sending, whose value the spec says how to fill: from a sibling, or its `default`. */
+function isHistoric(property: JsonSchema): boolean {
+  const range = rangeOf(property);
+  return (
+    range !== undefined &&
+    (range.removedIn !== undefined || range.lastVersion !== undefined) &&
+    (typeof property['x-copy-of'] === 'string' || 'default' in property)
+  );
+}
+
+/** Whether release `version` has a field that today's node no longer sends (through `$ref`s to shared schemas). */
+function hasHistoricFields(
+  schema: JsonSchema,
+  version: string,
+  schemas: Record<string, JsonSchema>,
+  seen = new Set<string>(),
+): boolean {
+  const text = JSON.stringify(schema);
+  if (!text.includes('"x-node-versions"') && !text.includes('"$ref"')) return false;
+  let found = false;
+  JSON.parse(text, (key, node) => {
+    if (key === 'properties' && isObject(node))
+      for (const property of Object.values(node))
+        if (isObject(property) && isHistoric(property as JsonSchema) && inRange(rangeOf(property), version))
+          found = true;
+    if (key === '$ref' && typeof node === 'string') {
+      const name = componentName(node);
+      if (name && schemas[name] && !seen.has(name)) {
+        seen.add(name);
+        if (hasHistoricFields(schemas[name], version, schemas, seen)) found = true;
+      }
+    }
+    return node;
+  });
+  return found;
 }
 
 /** The alternative whose properties share the most names with the value's. */

@@ -50,3 +50,12 @@ export function joinHtml(parts: HtmlPart[], separator: HtmlPart = ''): Html {
 }
 
 export const EMPTY_HTML = new Html('');
+
+/**
+ * The releases that have a method, param, field, result shape or enum value, as attributes the release selector
+ * (site.js) reads: ` data-since="v1.10.1" data-removed-in="v1.12.2"`; empty when every release has it.
+ */
+export function releaseAttrs(range: { since?: string; lastVersion?: string; removedIn?: string } | undefined): Html {
+  if (!range) return EMPTY_HTML;
+  return html`${range.since ? html` data-since="${range.since}"` : ''}${range.lastVersion ? html` data-last="${range.lastVersion}"` : ''}${range.removedIn ? html` data-removed-in="${range.removedIn}"` : ''}`;
+}

@@ -1,11 +1,11 @@
 /** What an endpoint page shows: the endpoint's URL and client, then every method in the order of its document. */
 import { clientClassName } from '../model/names.ts';
 import type { EndpointModel, MethodModel } from '../model/types.ts';
-import { describeRange, lifecycle } from '../model/versions.ts';
+import { compareVersions, describeRange, lifecycle } from '../model/versions.ts';
 import { clientConstruction } from '../shared/snippets.ts';
 import { publishedPath } from '../shared/published.ts';
 import { type ExampleView, endpointUrl, exampleView } from './example-view.ts';
-import { type Html, html } from './html.ts';
+import { type Html, html, releaseAttrs } from './html.ts';
 import { renderInline } from './markdown.ts';
 import { type SchemaNode, schemaNode } from './schema-tree.ts';
 import { type SchemaContext, describe, typeExpression } from './schema-view.ts';
@@ -32,6 +32,10 @@ export interface MethodView {
   params: SchemaNode[];
   hasDefaults: boolean;
   result: SchemaNode | null;
+  /** The shapes the result had in earlier releases (`x-result-history`), each shown for its own releases. */
+  earlierResults: Array<{ label: Html; node: SchemaNode }>;
+  /** The releases that serve the method. */
+  releaseAttrs: Html;
   errors: Array<{ name: string; code: number; message: string; data: string | null }>;
   examples: ExampleView[];
   tryIt: { id: string; baseUrl: string; path: string; request: string } | null;
@@ -114,6 +118,15 @@ function methodView(endpoint: EndpointModel, method: MethodModel, context: Schem
     // The result's own fields are what the reader came for, so they start unfolded even when the result is a named
     // type.
     result: method.result ? resultNode(method, context) : null,
+    earlierResults: method.resultHistory.map((entry) => ({
+      label: html`The result up to ${describeRange(entry.versions)}${entry.description ? html`: ${renderInline(entry.description, context.linker)}` : ''}`,
+      node: {
+        ...schemaNode(method.result!.name, entry.schema, context),
+        releaseAttrs: releaseAttrs(entry.versions),
+        open: true,
+      },
+    })),
+    releaseAttrs: releaseAttrs(method.versions),
     errors: method.errors.map((error) => ({
       name: error.name,
       code: error.code,
@@ -143,5 +156,13 @@ function resultNode(method: MethodModel, context: SchemaContext) {
         entry.description ? renderInline(entry.description, context.linker) : 'another shape'
       } (${typeExpression(entry.schema, context)}).`,
   );
-  return { ...node, rules: [...earlier, ...node.rules], open: true };
+  // Today's shape begins where the last earlier one ends.
+  const ends = method.resultHistory.map((entry) => entry.versions.removedIn).filter((v) => v !== undefined);
+  const since = ends.sort(compareVersions).at(-1);
+  return {
+    ...node,
+    rules: [...earlier, ...node.rules],
+    open: true,
+    releaseAttrs: releaseAttrs(since ? { since } : {}),
+  };
 }

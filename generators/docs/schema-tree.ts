@@ -5,7 +5,7 @@
  */
 import type { JsonSchema, NodeVersions } from '../model/types.ts';
 import { describeRange, rangeOf } from '../model/versions.ts';
-import { type Html, html, joinHtml } from './html.ts';
+import { type Html, html, joinHtml, releaseAttrs } from './html.ts';
 import {
   type Schema,
   type SchemaContext,
@@ -35,6 +35,8 @@ export interface SchemaNode {
   /** The fields of a named type start folded: its entry on the types page lists them too. */
   open: boolean;
   fieldsLabel: string;
+  /** The releases that have it, as data attributes for the release selector. */
+  releaseAttrs: Html;
 }
 
 interface Structure {
@@ -77,6 +79,13 @@ export function schemaNode(
     variantsLabel: structure.variants.length === 1 ? 'The object form:' : `One of ${structure.variants.length} kinds:`,
     open: structure.named === undefined,
     fieldsLabel: structure.named ? `Fields of ${structure.named}` : 'Fields',
+    releaseAttrs: releaseAttrs(
+      options.versions && Object.keys(options.versions).length > 0
+        ? options.versions
+        : typeof schema === 'object'
+          ? rangeOf(schema)
+          : undefined,
+    ),
   };
 }
 

@@ -5,8 +5,8 @@
  */
 import type { avalancheFormats } from '../formats.ts';
 import { componentName } from '../model/schema-walk.ts';
-import type { Json, JsonSchema } from '../model/types.ts';
-import { type Html, html, joinHtml } from './html.ts';
+import type { Json, JsonSchema, NodeVersions } from '../model/types.ts';
+import { type Html, html, joinHtml, releaseAttrs } from './html.ts';
 import { type MethodLinker, renderMarkdown } from './markdown.ts';
 
 export interface SchemaContext {
@@ -108,11 +108,21 @@ export function typeExpression(schema: Schema, context: SchemaContext): Html {
     return html`<a class="type-name" href="${context.typeHref(ref.name)}" title="${title}">${ref.name}</a>${hinted}`;
   }
   if (schema.const !== undefined) return html`<code>${JSON.stringify(schema.const)}</code>`;
-  if (Array.isArray(schema.enum))
+  if (Array.isArray(schema.enum)) {
+    const ranges = schema['x-enum-versions'];
+    if (ranges && typeof ranges === 'object' && !Array.isArray(ranges))
+      // Each value in its own element, so the release selector can leave out those a release could not send.
+      return joinHtml(
+        schema.enum.map(
+          (value, i) =>
+            html`<span class="enum-value"${releaseAttrs((ranges as Record<string, NodeVersions>)[String(value)])}>${i > 0 ? ' | ' : ''}<code>${JSON.stringify(value)}</code></span>`,
+        ),
+      );
     return joinHtml(
       schema.enum.map((value) => html`<code>${JSON.stringify(value)}</code>`),
       ' | ',
     );
+  }
   const members = asSchemas(schema.oneOf ?? schema.anyOf);
   if (members.length > 0)
     return joinHtml(

@@ -4,7 +4,8 @@
  */
 import { headerText } from '../emit/header.ts';
 import type { EndpointModel, Json, MethodModel, SpecModel } from '../model/types.ts';
-import type { Html } from './html.ts';
+import { compareVersions } from '../model/versions.ts';
+import { type Html, releaseAttrs } from './html.ts';
 import type { MethodLinker } from './markdown.ts';
 import { publishedPath } from '../shared/published.ts';
 import { type Badge, type EndpointView, badges, endpointView } from './method-view.ts';
@@ -19,6 +20,7 @@ export interface NavMethod {
   search: string;
   deprecated: boolean;
   badges: Badge[];
+  releaseAttrs: Html;
 }
 
 export interface NavEndpoint {
@@ -44,6 +46,11 @@ export interface PageView {
   endpointCountLabel: string;
   isIndex: boolean;
   isTypes: boolean;
+  /**
+   * The choices of the release selector, newest first: each release the spec names, standing for every release up to
+   * the next one named (the API changes only at those).
+   */
+  releases: Array<{ value: string; label: string }>;
 }
 
 export interface TypeView {
@@ -101,6 +108,7 @@ function navigation(model: SpecModel, context: SchemaContext, current: string | 
       search: [method.name, method.summary, ...method.params.map((param) => param.name)].join(' ').toLowerCase(),
       deprecated: method.deprecated,
       badges: badges(method),
+      releaseAttrs: releaseAttrs(method.versions),
     })),
   }));
 }
@@ -127,7 +135,22 @@ function page(
     endpointCountLabel: plural(model.endpoints.length, 'endpoint'),
     isIndex: currentPage === 'index',
     isTypes: currentPage === 'types',
+    releases: releasesOf(model),
   };
+}
+
+/** Every release tag the spec names (method, param, field and value ranges, changes), newest first. */
+function releasesOf(model: SpecModel): Array<{ value: string; label: string }> {
+  const tags = JSON.stringify(model.endpoints.map((e) => e.document)).match(/"v\d+\.\d+\.\d+"/g) ?? [];
+  const named = new Set(tags.map((tag) => tag.slice(1, -1)));
+  // The releases before the oldest one named: the spec describes them from the start of that line (v1.9.0 on).
+  const oldest = [...named].sort(compareVersions)[0];
+  if (oldest) named.add(oldest.replace(/\.\d+$/, '.0'));
+  const sorted = [...named].sort(compareVersions).reverse();
+  return sorted.map((value, i) => ({
+    value,
+    label: i === 0 ? `${value} and later` : `${value} to before ${sorted[i - 1]}`,
+  }));
 }
 
 /** The header of a page drawn from every document: the site-wide pages and the assets. */

@@ -24,6 +24,8 @@ export function createAjv(options: Options = {}): Ajv {
   ajv.addKeyword({ keyword: 'x-sensitive', schemaType: 'boolean' });
   // Which releases have a field, alternative or enum value: annotations for the toolkit, not constraints.
   for (const keyword of VERSION_KEYWORDS) ajv.addKeyword({ keyword });
+  // A historic field that carried a sibling's value (`stakeAmount` = `weight`): what the mock sends at old releases.
+  ajv.addKeyword({ keyword: 'x-copy-of', schemaType: 'string' });
   return ajv;
 }
 

@@ -12,7 +12,7 @@ import { type BundledDocument, locate } from './bundle.ts';
 import { type SpecProblem, pointerOf, resolvePointer } from './problems.ts';
 import type { Profile } from './profile.ts';
 import { VERSION_PATTERN as VERSION, compareVersions } from '../model/versions.ts';
-import { checkPartVersions } from './versions.ts';
+import { checkPartVersions, checkZeroWhenAbsent } from './versions.ts';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -193,6 +193,7 @@ export function checkRules(bundle: BundledDocument, profile: Profile | undefined
       checkVersions(method, at, report);
       checkPagination(document, method, at, report);
       checkPartVersions(document, method, params, isObject(result.node) ? resultPointer : undefined, at, report);
+      checkZeroWhenAbsent(params, validateValue, report);
     }
     if (Array.isArray(method['x-result-history']))
       method['x-result-history'].forEach(

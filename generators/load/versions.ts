@@ -103,6 +103,19 @@ export function checkPartVersions(
   };
   const inSchema = (node: Json, pointer: string) => {
     if (node['x-node-versions'] !== undefined) part(node['x-node-versions'], `${pointer}/x-node-versions`);
+    if (isObject(node.properties))
+      for (const [name, property] of Object.entries(node.properties)) {
+        if (!isObject(property) || property['x-copy-of'] === undefined) continue;
+        const source = property['x-copy-of'];
+        const at = `${pointer}/properties/${name}/x-copy-of`;
+        if (typeof source !== 'string' || !(source in node.properties) || source === name)
+          report(at, 'x-copy-of must name another property of the same object');
+        else if (!isObject(property['x-node-versions']))
+          report(
+            at,
+            'x-copy-of belongs on a field with a release range (a historic field the mock fills from its source)',
+          );
+      }
     const enumVersions = node['x-enum-versions'];
     if (enumVersions === undefined) return;
     if (!isObject(enumVersions) || !Array.isArray(node.enum))
@@ -197,4 +210,22 @@ function overlap(a: Record<string, string>, b: Record<string, string>): boolean 
   const before = (end: string | undefined, s: string) =>
     end !== undefined && (end.endsWith('+') ? compareVersions(end.slice(0, -1), s) < 0 : compareVersions(end, s) <= 0);
   return !before(endExclusive(a), start(b)) && !before(endExclusive(b), start(a));
+}
+
+/**
+ * `x-zero-when-absent` on a required param: the value Go's decoder leaves when the key is missing, so the node answers
+ * an omission as it answers that value. Only a required param carries it (an optional one is expected to be left out),
+ * and the value must be one a client could send (it validates against the param's schema).
+ */
+export function checkZeroWhenAbsent(
+  params: Array<{ param: Json; pointer: string }>,
+  validate: (schemaPointer: string, value: unknown, valuePointer: string) => void,
+  report: Report,
+): void {
+  for (const { param, pointer } of params) {
+    if (!('x-zero-when-absent' in param)) continue;
+    if (param.required !== true)
+      report(`${pointer}/x-zero-when-absent`, 'only a required param says what the node decodes its absence to');
+    validate(`${pointer}/schema`, param['x-zero-when-absent'], `${pointer}/x-zero-when-absent`);
+  }
 }

@@ -61,7 +61,8 @@ describe('conform against a node that answers wrongly in known ways', () => {
       'platform.getHeight': () => ({ result: { height: 42 } }),
       // 2. a missing field
       'platform.getTimestamp': () => ({ result: {} }),
-      // 3. an answer outside the spec where txID was left out (the node reads it as the zero ID)
+      // 3. a result where txID was left out: the node reads the zero ID and refuses it ("nil transaction ID");
+      //    txID has no x-zero-when-absent, so an omission must get an error
       'avm.getTxStatus': (params) =>
         'txID' in params ? faithful['avm.getTxStatus']!(params) : { result: { status: 'Pending' } },
     });
@@ -78,7 +79,7 @@ describe('conform against a node that answers wrongly in known ways', () => {
       ['avm.getTxStatus', 'FAIL'],
     ]);
     expect(failures(report)).toEqual([
-      'avm.getTxStatus | missing-required | /result/status | enum',
+      'avm.getTxStatus | missing-required | /result | error-expected',
       'platform.getHeight | example | /result/height | type',
       'platform.getTimestamp | example | /result | required',
     ]);

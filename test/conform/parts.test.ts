@@ -1,6 +1,6 @@
 /** The runner's parts, table-driven: error-message matching, wrong-type values, live-param swaps, safety, versions. */
 import { describe, expect, it } from 'vitest';
-import { wrongTypeValue } from '../../conform/cases.ts';
+import { invalidCases, wrongTypeValue } from '../../conform/cases.ts';
 import { Facts, substituteParams } from '../../conform/discovery.ts';
 import { messagePattern } from '../../conform/errors.ts';
 import { isSafeRead, loadSpecModel, notServedReason, parseNodeVersion } from '../../conform/spec.ts';
@@ -130,5 +130,32 @@ describe('what is safe to call, and what a release serves', () => {
   it('reads the release from info.getNodeVersion', () => {
     expect(parseNodeVersion('avalanchego/1.14.2')).toBe('v1.14.2');
     expect(parseNodeVersion('unknown')).toBeUndefined();
+  });
+});
+
+describe('a required param left out', () => {
+  const cases = (name: string) => {
+    const { endpoint, method } = entry(name);
+    const valid = method.examples[0]!.params as Record<string, never>;
+    return invalidCases(endpoint, method, valid, (p) => validator.checkParams(name, p).length > 0).filter(
+      (c) => c.kind === 'missing-required' || c.kind === 'absent-as-zero',
+    );
+  };
+
+  it('is answered as its zero value where the spec says x-zero-when-absent, with the explicit call as its twin', () => {
+    expect(cases('platform.getTxStatus')).toEqual([
+      {
+        name: 'without required txID (answered as "11111111111111111111111111111111LpoYY")',
+        kind: 'absent-as-zero',
+        params: {},
+        twin: { txID: '11111111111111111111111111111111LpoYY' },
+      },
+    ]);
+    expect(cases('platform.getBlockByHeight').map((c) => [c.kind, c.twin?.height])).toEqual([['absent-as-zero', 0]]);
+  });
+
+  it('must get an error elsewhere, and is not sent to a write method (it would write the zero value)', () => {
+    expect(cases('avm.getTxStatus').map((c) => c.kind)).toEqual(['missing-required']);
+    expect(cases('admin.aliasChain').map((c) => c.name)).toEqual(['without required chain']);
   });
 });

@@ -295,6 +295,66 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
     expect(entry.requests.join(' ')).not.toContain('Hunter2');
   });
 
+  it('shows the API as of the release chosen in the selector, from the keyboard, remembered across pages', async () => {
+    const entry = await visit(`${realServer.url}p-chain.html`);
+    const { page } = entry;
+    /** For each match: whether the chosen release has it (nothing around it is left out). */
+    const kept = (selector: string) =>
+      page.$$eval(selector, (items) => items.map((item) => item.closest('[data-out-of-release]') === null));
+    const field = (method: string, name: string) =>
+      `[id="${method}"] li:has(> .node-head > code.field-name:text-is("${name}"))`;
+    const param = (method: string, name: string) => `[id="${method}"] tr:has(> th > code:text-is("${name}"))`;
+    expect(await page.isVisible('#release')).toBe(true);
+    expect(await kept(param('platform.getStake', 'validatorsOnly'))).toEqual([true]);
+
+    // Keyboard only: the select takes focus and the arrow keys pick the release (newest first after "every release").
+    await page.focus('#release');
+    await page.keyboard.press('ArrowDown');
+    const newest = await page.inputValue('#release');
+    expect(newest).toBe(
+      real.model.endpoints
+        .map((e) => `v${e.version}`)
+        .sort()
+        .at(-1),
+    );
+    expect(await page.textContent('#release-status')).toContain(`As of ${newest}`);
+    expect(await kept(field('platform.getCurrentValidators', 'stakeAmount'))).not.toContain(true);
+
+    // A link names the release, any release: v1.10.5 has the API of the last one the spec names before it.
+    const old = await visit(`${realServer.url}p-chain.html?release=v1.10.5`);
+    expect(await old.page.inputValue('#release')).toBe('v1.10.1');
+    await page.selectOption('#release', 'v1.10.1');
+    // A method the release did not serve is marked and leaves the navigation.
+    expect(await page.textContent('[id="platform.getL1Validator"] [data-release-note]')).toBe(
+      'Not served by v1.10.1 (served since v1.11.13).',
+    );
+    expect(await visibleMethods(page, 'nav')).not.toContain('platform.getL1Validator');
+    expect(await visibleMethods(page, 'nav')).toContain('platform.getValidatorsAt');
+    // Params, fields and result shapes of that release.
+    expect(await kept(param('platform.getStake', 'validatorsOnly'))).toEqual([true]);
+    expect(await kept(field('platform.getCurrentValidators', 'stakeAmount'))).toContain(true);
+    expect(await kept('[id="platform.getValidatorsAt"] .result-earlier')).toEqual([true]);
+    expect(await kept('[id="platform.getValidatorsAt"] .result:not(.result-earlier)')).toEqual([false]);
+    await page.selectOption('#release', 'v1.4.5');
+    expect(await kept(param('platform.getStake', 'validatorsOnly'))).toEqual([false]);
+
+    // The choice follows the reader to the next page; a link can name another.
+    const next = await visit(`${realServer.url}x-chain.html`);
+    expect(await next.page.inputValue('#release')).toBe('v1.4.5');
+    const rejected = '[id="avm.getTxStatus"] .enum-value:has(code:text-is(\'"Rejected"\'))';
+    expect(
+      await next.page.$$eval(rejected, (items) => items.map((i) => i.closest('[data-out-of-release]') === null)),
+    ).toEqual([true]);
+    const linked = await visit(`${realServer.url}x-chain.html?release=v1.12.2`);
+    expect(
+      await linked.page.$$eval(rejected, (items) => items.map((i) => i.hasAttribute('data-out-of-release'))),
+    ).toEqual([true]);
+    await linked.page.selectOption('#release', '');
+    expect(await linked.page.$$eval('[data-out-of-release]', (items) => items.length)).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS, 'docs-release.png'), fullPage: false });
+    for (const visited of [entry, old, next, linked]) expectClean(visited, realServer.url);
+  });
+
   it('shows the hostile fixture as text and runs none of it', async () => {
     for (const file of ['index.html', 'hostile.html', 'types.html']) {
       const entry = await visit(`${hostileServer.url}${file}`);

@@ -78,7 +78,9 @@ export function codeBlocks(html: string, caption: string): string[] {
 
 /** The HTML of one method's section. */
 export function methodSection(html: string, methodName: string): string {
-  const start = html.indexOf(`" id="${methodName}">`);
+  // The section's id may be followed by the release attributes (data-since, ...).
+  const at = (suffix: string) => html.indexOf(`" id="${methodName}"${suffix}`);
+  const start = Math.max(at('>'), at(' data-'));
   const end = html.indexOf('</section>', start);
   if (start < 0 || end < 0) throw new Error(`no section for ${methodName}`);
   return html.slice(html.lastIndexOf('<section', start), end);

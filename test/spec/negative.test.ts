@@ -195,4 +195,25 @@ describe('a broken spec is rejected with the file and JSON pointer', () => {
       ]),
     );
   });
+
+  it('checks x-zero-when-absent: a required param, and a value its schema accepts', () => {
+    const doc = brokenCopy('methods/demo/getTx.json', (m) => {
+      m.params[0]['x-zero-when-absent'] = 'not-an-id';
+      m.params.push({
+        name: 'limit',
+        required: false,
+        'x-zero-when-absent': 0,
+        description: 'How many.',
+        schema: { type: 'integer' },
+      });
+    });
+    const messages = problemsOf(doc).map((p) => `${p.pointer}: ${p.message}`);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^\/params\/0\/x-zero-when-absent: /),
+        '/params/1/x-zero-when-absent: only a required param says what the node decodes its absence to',
+      ]),
+    );
+    expect(messages).toHaveLength(2);
+  });
 });

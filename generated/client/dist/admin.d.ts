@@ -8,7 +8,7 @@ export interface AdminClientOptions extends ClientOptions {
 export type AdminClientErrors = {
     alias: 'InvalidArgument' | 'AdminAliasTooLong' | 'RouteIsEitherAlreadyAliasedOrAlreadyMaps';
     aliasChain: 'InvalidArgument' | 'AdminAliasTooLong' | 'ThereIsNoIDWithAlias' | 'IsAlreadyUsedAsAnAliasForAn';
-    getChainAliases: 'InvalidArgument' | 'InvalidInputChecksum';
+    getChainAliases: 'InvalidArgument' | 'InvalidInputChecksum' | 'InputStringIsSmallerThanTheChecksumSize';
     getLoggerLevel: 'InvalidArgument' | 'AdminLoggerNotFound';
     loadVMs: 'InvalidArgument';
     lockProfile: 'InvalidArgument';
@@ -84,6 +84,7 @@ export declare class AdminClient extends JsonRpcClient<AdminClientErrors> {
      * @returns The result ({@link AdminGetChainAliasesResult}).
      * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
      * @throws {@link JsonRpcError} -32000: invalid input checksum
+     * @throws {@link JsonRpcError} -32000: input string is smaller than the checksum size
      */
     getChainAliases(params: AdminGetChainAliasesParams, options?: CallOptions): Promise<AdminGetChainAliasesResult>;
     /**

@@ -3,7 +3,7 @@ import { JsonRpcClient } from "./runtime.js";
 const ERRORS = {
   alias: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminAliasTooLong: [-32e3, /^alias length is too long$/], RouteIsEitherAlreadyAliasedOrAlreadyMaps: [-32e3, /^route is either already aliased or already maps to a handle: \/ext\/\S*$/] },
   aliasChain: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminAliasTooLong: [-32e3, /^alias length is too long$/], ThereIsNoIDWithAlias: [-32e3, /^there is no ID with alias \S*$/], IsAlreadyUsedAsAnAliasForAn: [-32e3, /^\S* is already used as an alias for an ID$/] },
-  getChainAliases: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], InvalidInputChecksum: [-32e3, /^invalid input checksum$/] },
+  getChainAliases: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], InvalidInputChecksum: [-32e3, /^invalid input checksum$/], InputStringIsSmallerThanTheChecksumSize: [-32e3, /^input string is smaller than the checksum size$/] },
   getLoggerLevel: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminLoggerNotFound: [-32e3, /^logger with name "[^"]*" not found$/] },
   loadVMs: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   lockProfile: { InvalidArgument: [-32e3, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
@@ -67,6 +67,7 @@ export class AdminClient extends JsonRpcClient {
    * @returns The result ({@link AdminGetChainAliasesResult}).
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: invalid input checksum
+   * @throws {@link JsonRpcError} -32000: input string is smaller than the checksum size
    */
   getChainAliases(params, options) {
     return this.request("admin.getChainAliases", params, options, ERRORS.getChainAliases);

@@ -25,7 +25,7 @@ export interface AdminClientOptions extends ClientOptions {}
 export type AdminClientErrors = {
   alias: 'InvalidArgument' | 'AdminAliasTooLong' | 'RouteIsEitherAlreadyAliasedOrAlreadyMaps';
   aliasChain: 'InvalidArgument' | 'AdminAliasTooLong' | 'ThereIsNoIDWithAlias' | 'IsAlreadyUsedAsAnAliasForAn';
-  getChainAliases: 'InvalidArgument' | 'InvalidInputChecksum';
+  getChainAliases: 'InvalidArgument' | 'InvalidInputChecksum' | 'InputStringIsSmallerThanTheChecksumSize';
   getLoggerLevel: 'InvalidArgument' | 'AdminLoggerNotFound';
   loadVMs: 'InvalidArgument';
   lockProfile: 'InvalidArgument';
@@ -38,7 +38,7 @@ export type AdminClientErrors = {
 const ERRORS = {
   alias: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminAliasTooLong: [-32000, /^alias length is too long$/], RouteIsEitherAlreadyAliasedOrAlreadyMaps: [-32000, /^route is either already aliased or already maps to a handle: \/ext\/\S*$/] },
   aliasChain: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminAliasTooLong: [-32000, /^alias length is too long$/], ThereIsNoIDWithAlias: [-32000, /^there is no ID with alias \S*$/], IsAlreadyUsedAsAnAliasForAn: [-32000, /^\S* is already used as an alias for an ID$/] },
-  getChainAliases: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], InvalidInputChecksum: [-32000, /^invalid input checksum$/] },
+  getChainAliases: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], InvalidInputChecksum: [-32000, /^invalid input checksum$/], InputStringIsSmallerThanTheChecksumSize: [-32000, /^input string is smaller than the checksum size$/] },
   getLoggerLevel: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/], AdminLoggerNotFound: [-32000, /^logger with name "[^"]*" not found$/] },
   loadVMs: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
   lockProfile: { InvalidArgument: [-32000, /^couldn't unmarshal an argument\. Ensure arguments are valid and properly formatted\. See documentation for example calls$/] },
@@ -114,6 +114,7 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
    * @returns The result ({@link AdminGetChainAliasesResult}).
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: invalid input checksum
+   * @throws {@link JsonRpcError} -32000: input string is smaller than the checksum size
    */
   getChainAliases(params: AdminGetChainAliasesParams, options?: CallOptions): Promise<AdminGetChainAliasesResult> {
     return this.request<AdminGetChainAliasesResult>('admin.getChainAliases', params, options, ERRORS.getChainAliases);

@@ -43,7 +43,7 @@ export type AdminAliasChainResult = Empty;
  */
 export interface AdminGetChainAliasesParams {
   /**
-   * The blockchain's ID in cb58. Aliases such as `X` are not accepted here; an invalid cb58 string (omitted included) fails with the decoder's message, e.g. "invalid input checksum".
+   * The blockchain's ID in cb58. Aliases such as `X` are not accepted here; an invalid cb58 string fails with the decoder's message, e.g. "invalid input checksum"; omitted (the empty string) it fails with "input string is smaller than the checksum size".
    */
   chain: ID;
 }
@@ -828,7 +828,7 @@ export interface InfoUpgradesResult {
    */
   heliconTime: Time;
   /**
-   * v1.12.2 only: the upgrade after Etna, before it was named Fortuna.
+   * v1.12.2 only: the upgrade after Etna, before it was named Fortuna (renamed `fortunaTime` in v1.13.0).
    */
   fUpgradeTime?: Time;
 }
@@ -2602,7 +2602,7 @@ export interface Peer {
    */
   benched: string[];
   /**
-   * Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per subnet the peer tracks, by subnet ID.
+   * Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per subnet the peer tracks, by subnet ID. Always sent: `{}` when the two nodes track no subnet in common.
    */
   observedSubnetUptimes?: {
     [k: string]: Uint32;

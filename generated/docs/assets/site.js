@@ -43,10 +43,10 @@
       });
     });
     document.querySelectorAll('[data-search-group]').forEach(function (group) {
-      group.hidden = !group.querySelector('[data-search]:not([hidden])');
+      group.hidden = !group.querySelector('[data-search]:not([hidden]):not([data-out-of-release])');
     });
     var total = methodNames('[data-search]').size;
-    var shown = methodNames('[data-search]:not([hidden])').size;
+    var shown = methodNames('[data-search]:not([hidden]):not([data-out-of-release])').size;
     document.querySelectorAll('[data-no-match]').forEach(function (note) {
       note.hidden = shown > 0;
     });
@@ -56,7 +56,7 @@
   }
 
   function firstMatch() {
-    return document.querySelector('nav [data-search]:not([hidden]) a');
+    return document.querySelector('nav [data-search]:not([hidden]):not([data-out-of-release]) a');
   }
 
   if (searchForm && searchInput && searchStatus) {
@@ -80,6 +80,75 @@
         searchInput.select();
       }
     });
+  }
+
+  // The release selector: the API as one AvalancheGo release had it. Methods it did not serve are marked (and left out
+  // of the navigation); params, fields, result shapes and enum values it did not have are left out.
+  var RELEASE_KEY = 'avalanche-openrpc.docs.release';
+  var releaseForm = document.querySelector('[data-release-form]');
+  var releaseSelect = document.querySelector('[data-release-select]');
+  var releaseStatus = document.querySelector('[data-release-status]');
+
+  function compareReleases(a, b) {
+    var x = a.slice(1).split('.').map(Number);
+    var y = b.slice(1).split('.').map(Number);
+    for (var i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
+    return 0;
+  }
+
+  // Why `release` lacks the element, from its data-since / data-last / data-removed-in; '' when it has it.
+  function lacks(element, release) {
+    var since = element.getAttribute('data-since');
+    var last = element.getAttribute('data-last');
+    var removed = element.getAttribute('data-removed-in');
+    if (since && compareReleases(release, since) < 0) return 'served since ' + since;
+    if (removed && compareReleases(release, removed) >= 0) return 'removed in ' + removed;
+    if (last && compareReleases(release, last) > 0) return 'last served by ' + last;
+    return '';
+  }
+
+  function applyRelease() {
+    var release = releaseSelect.value;
+    var unserved = 0;
+    document.querySelectorAll('[data-since], [data-last], [data-removed-in]').forEach(function (element) {
+      var why = release ? lacks(element, release) : '';
+      if (element.classList.contains('method')) {
+        element.classList.toggle('not-served', why !== '');
+        var note = element.querySelector('[data-release-note]');
+        if (note) {
+          note.hidden = why === '';
+          note.textContent = why ? 'Not served by ' + release + ' (' + why + ').' : '';
+        }
+        return;
+      }
+      if (why) element.setAttribute('data-out-of-release', '');
+      else element.removeAttribute('data-out-of-release');
+      if (why && element.hasAttribute('data-method')) unserved++;
+    });
+    releaseStatus.textContent = release
+      ? 'As of ' + release + (unserved ? ': ' + unserved + ' methods not served, left out of the list.' : '.')
+      : 'Every release at once; each part says which releases have it.';
+    var store = storage();
+    if (store) store.setItem(RELEASE_KEY, release);
+  }
+
+  if (releaseForm && releaseSelect && releaseStatus) {
+    releaseForm.hidden = false;
+    // A link may name the release (?release=v1.10.5); else the reader's last choice.
+    var asked = new URLSearchParams(window.location.search).get('release');
+    var store = storage();
+    var initial = asked !== null ? asked : store ? store.getItem(RELEASE_KEY) || '' : '';
+    // A release between two the spec names has the API of the earlier one (v1.10.5 reads as v1.10.1's).
+    var values = Array.prototype.map.call(releaseSelect.options, function (option) {
+      return option.value;
+    });
+    if (/^v\d+\.\d+\.\d+$/.test(initial))
+      initial = values.filter(function (value) {
+        return value && compareReleases(value, initial) <= 0;
+      })[0] || '';
+    if (values.indexOf(initial) !== -1) releaseSelect.value = initial;
+    releaseSelect.addEventListener('change', applyRelease);
+    applyRelease();
   }
 
   // The method list is folded on a phone and always open beside the page on a wide screen.

@@ -32,6 +32,7 @@ export const pChainDocument = {
         {
           "name": "addresses",
           "required": true,
+          "x-zero-when-absent": [],
           "description": "P-Chain addresses (`P-<hrp>1...`) whose UTXOs to sum. A bare cb58 short ID is also accepted. Omitted or empty, the node answers zero balances and `utxoIDs: null`.",
           "schema": {
             "type": "array",
@@ -437,6 +438,7 @@ export const pChainDocument = {
         {
           "name": "height",
           "required": true,
+          "x-zero-when-absent": 0,
           "description": "Height of the block, as a decimal string or a bare number. Omitted, it is 0: the genesis block.",
           "schema": {
             "$ref": "#/components/schemas/Uint64Param"
@@ -1613,6 +1615,7 @@ export const pChainDocument = {
         {
           "name": "txID",
           "required": true,
+          "x-zero-when-absent": "11111111111111111111111111111111LpoYY",
           "description": "ID of the staking transaction (AddValidatorTx, AddDelegatorTx, AddPermissionlessValidatorTx or AddPermissionlessDelegatorTx). Omitted, it is the zero ID and the list is empty.",
           "schema": {
             "$ref": "#/components/schemas/ID"
@@ -1759,6 +1762,7 @@ export const pChainDocument = {
         {
           "name": "addresses",
           "required": true,
+          "x-zero-when-absent": [],
           "description": "P-Chain addresses (`P-<hrp>1...`) whose stake to sum, at most 256. A bare cb58 short ID is also accepted. Omitted or empty, nothing matches and the totals are zero.",
           "schema": {
             "type": "array",
@@ -2746,6 +2750,7 @@ export const pChainDocument = {
         {
           "name": "txID",
           "required": true,
+          "x-zero-when-absent": "11111111111111111111111111111111LpoYY",
           "description": "ID of the transaction (cb58). Omitted, it is the zero ID and the answer is `Unknown`.",
           "schema": {
             "$ref": "#/components/schemas/ID"
@@ -3040,6 +3045,7 @@ export const pChainDocument = {
         {
           "name": "height",
           "required": true,
+          "x-zero-when-absent": 0,
           "description": "The P-Chain height: a decimal string, a bare JSON number, or exactly the string `\"proposed\"` (lower case) for this node's proposer-VM height. Omitted or `null` means height 0, the genesis validator set. 18446744073709551615 is reserved and rejected as a number.",
           "schema": {
             "title": "PlatformValidatorSetHeight",
@@ -3430,6 +3436,7 @@ export const pChainDocument = {
         {
           "name": "size",
           "required": true,
+          "x-zero-when-absent": 0,
           "description": "How many validators to draw (at most 65535). Omitted or 0 returns an empty list.",
           "schema": {
             "$ref": "#/components/schemas/Uint16Param"
@@ -3507,6 +3514,7 @@ export const pChainDocument = {
         {
           "name": "blockchainID",
           "required": true,
+          "x-zero-when-absent": "11111111111111111111111111111111LpoYY",
           "description": "The blockchain's cb58 ID. Aliases such as `X` are not accepted (they fail to decode). Omitted, it is the all-zero ID, which is the P-Chain's.",
           "schema": {
             "$ref": "#/components/schemas/ID"
@@ -3573,6 +3581,7 @@ export const pChainDocument = {
         {
           "name": "subnetID",
           "required": true,
+          "x-zero-when-absent": "11111111111111111111111111111111LpoYY",
           "description": "The Subnet or L1 whose blockchains to list; the Primary Network is the all-zero ID `11111111111111111111111111111111LpoYY`. The node does not insist on it: omitted, it lists the Primary Network's blockchains.",
           "schema": {
             "$ref": "#/components/schemas/ID"
@@ -3989,6 +3998,7 @@ export const pChainDocument = {
           "stakeAmount": {
             "$ref": "#/components/schemas/Uint64",
             "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+            "x-copy-of": "weight",
             "x-node-versions": {
               "deprecatedSince": "v1.9.8",
               "removedIn": "v1.12.2"
@@ -4041,6 +4051,7 @@ export const pChainDocument = {
           "stakeAmount": {
             "$ref": "#/components/schemas/Uint64",
             "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+            "x-copy-of": "weight",
             "x-node-versions": {
               "deprecatedSince": "v1.9.8",
               "removedIn": "v1.12.2"
@@ -4053,6 +4064,7 @@ export const pChainDocument = {
           "rewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
             "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
+            "x-copy-of": "validationRewardOwner",
             "x-node-versions": {
               "removedIn": "v1.13.1"
             }
@@ -4157,6 +4169,7 @@ export const pChainDocument = {
           "stakeAmount": {
             "$ref": "#/components/schemas/Uint64",
             "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+            "x-copy-of": "weight",
             "x-node-versions": {
               "deprecatedSince": "v1.9.8",
               "removedIn": "v1.12.2"
@@ -4169,6 +4182,7 @@ export const pChainDocument = {
           "rewardOwner": {
             "$ref": "#/components/schemas/OutputOwners",
             "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
+            "x-copy-of": "validationRewardOwner",
             "x-node-versions": {
               "removedIn": "v1.13.1"
             }

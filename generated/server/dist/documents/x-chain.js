@@ -729,6 +729,7 @@ export const xChainDocument = {
         {
           "name": "height",
           "required": true,
+          "x-zero-when-absent": 0,
           "description": "Height of the block, as a decimal string or a bare number. Omitted means 0, the chain's first block.",
           "schema": {
             "$ref": "#/components/schemas/Uint64Param"

@@ -3614,6 +3614,7 @@ const schema143 = {
     "stakeAmount": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
       "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+      "x-copy-of": "weight",
       "x-node-versions": {
         "deprecatedSince": "v1.9.8",
         "removedIn": "v1.12.2"
@@ -3626,6 +3627,7 @@ const schema143 = {
     "rewardOwner": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
       "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
+      "x-copy-of": "validationRewardOwner",
       "x-node-versions": {
         "removedIn": "v1.13.1"
       }
@@ -4693,6 +4695,7 @@ const schema150 = {
     "stakeAmount": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
       "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+      "x-copy-of": "weight",
       "x-node-versions": {
         "deprecatedSince": "v1.9.8",
         "removedIn": "v1.12.2"
@@ -4705,6 +4708,7 @@ const schema150 = {
     "rewardOwner": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
       "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
+      "x-copy-of": "validationRewardOwner",
       "x-node-versions": {
         "removedIn": "v1.13.1"
       }
@@ -5096,6 +5100,7 @@ const schema151 = {
     "stakeAmount": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
       "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+      "x-copy-of": "weight",
       "x-node-versions": {
         "deprecatedSince": "v1.9.8",
         "removedIn": "v1.12.2"

@@ -29,6 +29,7 @@ export const adminDocument: OpenrpcDocument = {
         {
           "name": "endpoint",
           "required": true,
+          "x-zero-when-absent": "",
           "description": "The existing endpoint path after `/ext/`, e.g. `bc/X` for `/ext/bc/X`. Not checked: omitted (empty) or unknown, the call still succeeds and aliases that path.",
           "schema": {
             "type": "string"
@@ -37,6 +38,7 @@ export const adminDocument: OpenrpcDocument = {
         {
           "name": "alias",
           "required": true,
+          "x-zero-when-absent": "",
           "description": "The new path after `/ext/`, e.g. `myAlias` for `/ext/myAlias`. At most 512 bytes. The node does not insist on it: omitted, it aliases the empty path `/ext/`.",
           "schema": {
             "$ref": "#/components/schemas/AdminAlias"
@@ -101,6 +103,7 @@ export const adminDocument: OpenrpcDocument = {
         {
           "name": "alias",
           "required": true,
+          "x-zero-when-absent": "",
           "description": "The new alias, at most 512 bytes. The node does not insist on it: omitted, the empty string becomes an alias of the chain.",
           "schema": {
             "$ref": "#/components/schemas/AdminAlias"
@@ -161,7 +164,7 @@ export const adminDocument: OpenrpcDocument = {
         {
           "name": "chain",
           "required": true,
-          "description": "The blockchain's ID in cb58. Aliases such as `X` are not accepted here; an invalid cb58 string (omitted included) fails with the decoder's message, e.g. \"invalid input checksum\".",
+          "description": "The blockchain's ID in cb58. Aliases such as `X` are not accepted here; an invalid cb58 string fails with the decoder's message, e.g. \"invalid input checksum\"; omitted (the empty string) it fails with \"input string is smaller than the checksum size\".",
           "schema": {
             "$ref": "#/components/schemas/ID"
           }
@@ -196,6 +199,10 @@ export const adminDocument: OpenrpcDocument = {
         {
           "code": -32000,
           "message": "invalid input checksum"
+        },
+        {
+          "code": -32000,
+          "message": "input string is smaller than the checksum size"
         }
       ],
       "examples": [

@@ -33,6 +33,7 @@ export const avmStaticDocument: OpenrpcDocument = {
         {
           "name": "networkID",
           "required": true,
+          "x-zero-when-absent": 0,
           "description": "ID of the network the genesis is for, written into every asset-creation transaction. Omitted means 0.",
           "schema": {
             "$ref": "#/components/schemas/Uint32Param"
@@ -41,6 +42,7 @@ export const avmStaticDocument: OpenrpcDocument = {
         {
           "name": "genesisData",
           "required": true,
+          "x-zero-when-absent": {},
           "description": "The assets, keyed by alias (any unique string; the chain registers it as an alias of the asset's ID, as `AVAX` is on the X-Chain). Omitted or empty gives a genesis with no assets.",
           "schema": {
             "type": "object",

@@ -984,7 +984,8 @@ export const infoDocument: OpenrpcDocument = {
             },
             "fUpgradeTime": {
               "$ref": "#/components/schemas/Time",
-              "description": "v1.12.2 only: the upgrade after Etna, before it was named Fortuna.",
+              "description": "v1.12.2 only: the upgrade after Etna, before it was named Fortuna (renamed `fortunaTime` in v1.13.0).",
+              "x-copy-of": "fortunaTime",
               "x-node-versions": {
                 "since": "v1.12.2",
                 "removedIn": "v1.13.0"
@@ -1272,7 +1273,8 @@ export const infoDocument: OpenrpcDocument = {
             "additionalProperties": {
               "$ref": "#/components/schemas/Uint32"
             },
-            "description": "Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per subnet the peer tracks, by subnet ID.",
+            "description": "Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per subnet the peer tracks, by subnet ID. Always sent: `{}` when the two nodes track no subnet in common.",
+            "default": {},
             "x-node-versions": {
               "deprecatedSince": "v1.11.11",
               "lastVersion": "v1.11.11",

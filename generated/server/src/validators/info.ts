@@ -1818,7 +1818,8 @@ const schema100 = {
       "additionalProperties": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32"
       },
-      "description": "Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per subnet the peer tracks, by subnet ID.",
+      "description": "Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per subnet the peer tracks, by subnet ID. Always sent: `{}` when the two nodes track no subnet in common.",
+      "default": {},
       "x-node-versions": {
         "deprecatedSince": "v1.11.11",
         "lastVersion": "v1.11.11",
@@ -2672,7 +2673,8 @@ const schema104 = {
     },
     "fUpgradeTime": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
-      "description": "v1.12.2 only: the upgrade after Etna, before it was named Fortuna.",
+      "description": "v1.12.2 only: the upgrade after Etna, before it was named Fortuna (renamed `fortunaTime` in v1.13.0).",
+      "x-copy-of": "fortunaTime",
       "x-node-versions": {
         "since": "v1.12.2",
         "removedIn": "v1.13.0"

@@ -3616,6 +3616,7 @@ const schema143 = {
     "stakeAmount": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
       "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+      "x-copy-of": "weight",
       "x-node-versions": {
         "deprecatedSince": "v1.9.8",
         "removedIn": "v1.12.2"
@@ -3628,6 +3629,7 @@ const schema143 = {
     "rewardOwner": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
       "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
+      "x-copy-of": "validationRewardOwner",
       "x-node-versions": {
         "removedIn": "v1.13.1"
       }
@@ -4695,6 +4697,7 @@ const schema150 = {
     "stakeAmount": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
       "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+      "x-copy-of": "weight",
       "x-node-versions": {
         "deprecatedSince": "v1.9.8",
         "removedIn": "v1.12.2"
@@ -4707,6 +4710,7 @@ const schema150 = {
     "rewardOwner": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
       "description": "Deprecated copy of `validationRewardOwner`, sent up to v1.13.0.",
+      "x-copy-of": "validationRewardOwner",
       "x-node-versions": {
         "removedIn": "v1.13.1"
       }
@@ -5098,6 +5102,7 @@ const schema151 = {
     "stakeAmount": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
       "description": "Deprecated copy of `weight`, sent up to v1.12.1.",
+      "x-copy-of": "weight",
       "x-node-versions": {
         "deprecatedSince": "v1.9.8",
         "removedIn": "v1.12.2"
