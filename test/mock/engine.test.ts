@@ -18,7 +18,7 @@ import {
   secp256k1,
   utils,
 } from '@avalabs/avalanchejs';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -523,6 +523,14 @@ describe('--state', () => {
       [...world.utxos.X.values()].map((u) => hex(u.bytes)),
     );
     expect(loadWorld(join(tmpdir(), 'no such world.json'))).toBeUndefined();
+  });
+
+  it('refuses a file an older mock saved, whose world lacks parts this one journals', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mock-state-')), 'old.json');
+    saveWorld(world, { network: 'local', accounts: 0 }, file);
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...saved, version: 1 }));
+    expect(() => loadWorld(file)).toThrow(`${file} is not a world saved by this mock (version 2)`);
   });
 });
 
