@@ -53,13 +53,12 @@ export function invalidCases(
         params: { ...valid, [param.name]: wrong },
       });
   }
-  const zeros = zeroWhenAbsent(endpoint, method);
   for (const param of method.params.filter((p) => p.required)) {
     const { [param.name]: _dropped, ...rest } = valid;
-    if (zeros.has(param.name)) {
+    if ('zeroWhenAbsent' in param) {
       // On a write that omission is a write of the zero value (an empty alias), which no one asked the node to keep.
       if (method.sideEffects !== 'none') continue;
-      const zero = zeros.get(param.name)!;
+      const zero = param.zeroWhenAbsent as Json;
       cases.push({
         name: `without required ${param.name} (answered as ${JSON.stringify(zero)})`,
         kind: 'absent-as-zero',
@@ -77,23 +76,6 @@ export function invalidCases(
   }
   return cases.filter((c) => rejects(c.params));
 }
-
-/** The method's params that carry `x-zero-when-absent`, by name, with the value the node decodes their absence to. */
-export function zeroWhenAbsent(endpoint: EndpointModel, method: MethodModel): Map<string, Json> {
-  const raw = (endpoint.document.methods as Json[] | undefined)?.[method.index];
-  const params = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? raw.params : undefined;
-  const zeros = new Map<string, Json>();
-  for (let param of Array.isArray(params) ? params : []) {
-    if (isObject(param) && typeof param.$ref === 'string' && param.$ref.startsWith('#'))
-      param = resolvePointer(endpoint.document, param.$ref.slice(1)).value as Json;
-    if (isObject(param) && typeof param.name === 'string' && 'x-zero-when-absent' in param)
-      zeros.set(param.name, param['x-zero-when-absent'] as Json);
-  }
-  return zeros;
-}
-
-const isObject = (v: Json | undefined): v is { [key: string]: Json } =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 type JsonType = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 

@@ -109,7 +109,7 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
     const table: Record<string, (params: Record<string, unknown>) => unknown> = {};
     // Params the release did not read: its decoder ignored them, whatever their value.
     const ignoredParams = new Map<string, string[]>();
-    const decoded = new Map(model.methods.map((method) => [method.name, zeroFilled(model, method)]));
+    const decoded = new Map(model.methods.map((method) => [method.name, zeroFilled(method)]));
     for (const method of model.methods) {
       const ignored = nodeVersion
         ? method.params.filter((p) => !inRange(p.versions, nodeVersion)).map((p) => p.name)

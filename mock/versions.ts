@@ -8,11 +8,10 @@
  * recast to that shape when its data fits it (a map of weights for a map of validators), else cut to it.
  */
 import { INVALID_ARGUMENT, RawJson } from '../generated/server/dist/index.js';
-import { zeroWhenAbsent } from '../conform/cases.ts';
 import { type SchemaCompiler, compilerOf } from '../conform/release.ts';
 import { canonicalJson } from '../generators/model/names.ts';
 import { componentName } from '../generators/model/schema-walk.ts';
-import type { EndpointModel, Json, JsonSchema, MethodModel, SpecModel } from '../generators/model/types.ts';
+import type { Json, JsonSchema, MethodModel, SpecModel } from '../generators/model/types.ts';
 import { inRange, levelAt, rangeOf, schemaAt } from '../generators/model/versions.ts';
 
 type Answer = (params: Record<string, unknown>) => unknown;
@@ -22,16 +21,13 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
  * The params as Go's decoder hands them to the handler: a missing key the spec marks `x-zero-when-absent` holds its
  * zero value (the zero ID, 0, "", []), so every handler sees what the node's does. Identity when none is marked.
  */
-export function zeroFilled(
-  endpoint: EndpointModel,
-  method: MethodModel,
-): (params: Record<string, unknown>) => Record<string, unknown> {
-  const zeros = [...zeroWhenAbsent(endpoint, method)];
+export function zeroFilled(method: MethodModel): (params: Record<string, unknown>) => Record<string, unknown> {
+  const zeros = method.params.filter((p) => 'zeroWhenAbsent' in p);
   if (zeros.length === 0) return (params) => params;
   return (params) => {
-    const missing = zeros.filter(([name]) => params[name] === undefined || params[name] === null);
+    const missing = zeros.filter(({ name }) => params[name] === undefined || params[name] === null);
     if (missing.length === 0) return params;
-    return { ...params, ...Object.fromEntries(missing.map(([name, zero]) => [name, structuredClone(zero)])) };
+    return { ...params, ...Object.fromEntries(missing.map((p) => [p.name, structuredClone(p.zeroWhenAbsent)])) };
   };
 }
 

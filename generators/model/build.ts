@@ -120,6 +120,7 @@ function buildMethod(doc: Obj, method: Obj, index: number): MethodModel {
       schema: (param.schema ?? {}) as JsonSchema,
       deprecated: param.deprecated === true,
       versions: (param['x-node-versions'] ?? {}) as ParamModel['versions'],
+      ...('x-zero-when-absent' in param ? { zeroWhenAbsent: param['x-zero-when-absent'] as Json } : {}),
     };
   });
   const resultNode = deref(doc, method.result).node as Obj | undefined;

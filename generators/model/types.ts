@@ -72,6 +72,11 @@ export interface ParamModel {
   deprecated: boolean;
   /** The releases that read it (`x-node-versions` on the param); empty when every release of the method does. */
   versions: NodeVersions;
+  /**
+   * `x-zero-when-absent`: the value Go's decoder leaves when this required param is missing, which the node then
+   * answers like any sent value. Absent when the spec does not mark the param.
+   */
+  zeroWhenAbsent?: Json;
 }
 
 export interface PaginationModel {

@@ -5,7 +5,6 @@
  * not indexed, nor are imported inputs (not in the chain's UTXO set). The index is derived from the world's
  * accepted blocks, kept per world and extended as blocks are added; a world reverted below it is indexed again.
  */
-import type { avaxSerial, utils } from '@avalabs/avalanchejs';
 import { avalanche } from '../engine/avalanche.ts';
 import type { World } from './world.ts';
 

@@ -7,7 +7,6 @@
  * array of numbers. The X-Chain sets each input's, output's and credential's `fxID` (txInit); the P-Chain only
  * knows secp256k1fx.
  */
-import type { avaxSerial, utils } from '@avalabs/avalanchejs';
 import { avalanche } from '../engine/avalanche.ts';
 import { bech32Encode, cb58Encode } from '../../generators/formats.ts';
 import { FX_IDS } from './networks.ts';

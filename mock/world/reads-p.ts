@@ -23,7 +23,7 @@ import {
   utxoRef,
 } from './reads.ts';
 import { delegatorsOf, validatorSet, validatorsOf } from './stakers.ts';
-import type { Block, L1Validator, Staker } from './types.ts';
+import type { L1Validator, Staker } from './types.ts';
 import { cb58Decode } from '../../generators/formats.ts';
 import type { World } from './world.ts';
 

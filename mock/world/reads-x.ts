@@ -15,7 +15,7 @@ import {
   utxoPage,
   utxoRef,
 } from './reads.ts';
-import type { Block, Utxo } from './types.ts';
+import type { Utxo } from './types.ts';
 import type { World } from './world.ts';
 
 /** avm's maxPageSize: the most transaction IDs getAddressTxs answers at once. */
