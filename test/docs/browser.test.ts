@@ -335,12 +335,12 @@ describe.skipIf(!executable)('docs in headless Chromium', () => {
     expect(await kept(field('platform.getCurrentValidators', 'stakeAmount'))).toContain(true);
     expect(await kept('[id="platform.getValidatorsAt"] .result-earlier')).toEqual([true]);
     expect(await kept('[id="platform.getValidatorsAt"] .result:not(.result-earlier)')).toEqual([false]);
-    await page.selectOption('#release', 'v1.4.5');
+    await page.selectOption('#release', 'v1.9.0');
     expect(await kept(param('platform.getStake', 'validatorsOnly'))).toEqual([false]);
 
     // The choice follows the reader to the next page; a link can name another.
     const next = await visit(`${realServer.url}x-chain.html`);
-    expect(await next.page.inputValue('#release')).toBe('v1.4.5');
+    expect(await next.page.inputValue('#release')).toBe('v1.9.0');
     const rejected = '[id="avm.getTxStatus"] .enum-value:has(code:text-is(\'"Rejected"\'))';
     expect(
       await next.page.$$eval(rejected, (items) => items.map((i) => i.closest('[data-out-of-release]') === null)),
