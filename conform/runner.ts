@@ -18,7 +18,6 @@ import {
   isMockOnly,
   isSafeRead,
   notServedReason,
-  paramStructure,
   parseNodeVersion,
   wireProfile,
 } from './spec.ts';
@@ -248,7 +247,7 @@ const GAP = Symbol('gap');
  * `paramStructure` is `by-position` an array in declared order (trailing absent params left off).
  */
 function wireParams(entry: SpecMethod, params: Record<string, Json>): Record<string, Json> | Json[] | typeof GAP {
-  if (wireProfile(entry) === 'node' || paramStructure(entry) !== 'by-position') return params;
+  if (wireProfile(entry) === 'node' || entry.method.paramStructure !== 'by-position') return params;
   const values = entry.method.params.map((p) => params[p.name]);
   while (values.length > 0 && values.at(-1) === undefined) values.pop();
   return values.includes(undefined) ? GAP : (values as Json[]);

@@ -58,10 +58,3 @@ export function wireProfile({ endpoint }: Pick<SpecMethod, 'endpoint'>): 'node' 
 export function isAvalancheSpec(model: SpecModel): boolean {
   return model.endpoints.length > 0 && model.endpoints.every((endpoint) => endpoint.profile === 'avalanche');
 }
-
-/** The method's OpenRPC `paramStructure` (`either` when the document does not say). */
-export function paramStructure({ endpoint, method }: SpecMethod): 'by-name' | 'by-position' | 'either' {
-  const methods = endpoint.document.methods as Array<{ paramStructure?: string }> | undefined;
-  const value = methods?.[method.index]?.paramStructure;
-  return value === 'by-name' || value === 'by-position' ? value : 'either';
-}

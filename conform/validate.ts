@@ -11,7 +11,7 @@ import { generatedMethodSpecs, toolkitMethodSpecs } from './generated.ts';
 import { previewJson, sameJson } from './json.ts';
 import { type DocumentedError, documentedErrorsOf, findDocumentedError } from './errors.ts';
 import { releaseValidators } from './release.ts';
-import { type SpecMethod, TOOLKIT_SPEC, indexMethods, loadSpecModel, paramStructure, wireProfile } from './spec.ts';
+import { type SpecMethod, TOOLKIT_SPEC, indexMethods, loadSpecModel, wireProfile } from './spec.ts';
 import { violationsInWords } from './words.ts';
 
 /** One disagreement with the spec: where (a JSON pointer into the request or response) and which rule. */
@@ -102,7 +102,7 @@ export class SpecValidator {
   }
 
   private checkStandardParams(entry: SpecMethod, checks: MethodChecks, params: unknown): Violation[] {
-    const structure = paramStructure(entry);
+    const structure = entry.method.paramStructure;
     const names = entry.method.params.map((p) => p.name);
     let byName: Obj;
     if (params === undefined) byName = {};
