@@ -2,31 +2,13 @@
  * address.ParseBech32 (utils/formatting/address) with the errors of the bech32 package the node links (btcutil's
  * bech32.Decode, then ConvertBits, then ids.ToShortID's length check), so a refused address reads as the node's.
  */
-const CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
-const GENERATORS = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+import { BECH32, hrpExpand, polymod } from '../../runtime/server/formats.ts';
+
 const BECH32M = 0x2bc830a3;
 
-function polymod(values: number[]): number {
-  let chk = 1;
-  for (const value of values) {
-    const top = chk >>> 25;
-    chk = ((chk & 0x1ffffff) << 5) ^ value;
-    for (let i = 0; i < 5; i++) if ((top >>> i) & 1) chk ^= GENERATORS[i]!;
-  }
-  return chk >>> 0;
-}
-
-const expand = (hrp: string) =>
-  [...hrp]
-    .map((c) => c.charCodeAt(0) >> 5)
-    .concat(
-      0,
-      [...hrp].map((c) => c.charCodeAt(0) & 31),
-    );
-
 function checksum(hrp: string, data: number[], constant: number): string {
-  const mod = (polymod([...expand(hrp), ...data, 0, 0, 0, 0, 0, 0]) ^ constant) >>> 0;
-  return Array.from({ length: 6 }, (_, i) => CHARSET[(mod >>> (5 * (5 - i))) & 31]).join('');
+  const mod = (polymod([...hrpExpand(hrp), ...data, 0, 0, 0, 0, 0, 0]) ^ constant) >>> 0;
+  return Array.from({ length: 6 }, (_, i) => BECH32[(mod >>> (5 * (5 - i))) & 31]).join('');
 }
 
 /** The 20 bytes of a bech32 address (any HRP, no chain prefix), or the node's error. */
@@ -44,11 +26,11 @@ export function parseBech32(text: string): Uint8Array {
   const hrp = lower.slice(0, one);
   const data: number[] = [];
   for (const c of lower.slice(one + 1)) {
-    const value = CHARSET.indexOf(c);
+    const value = BECH32.indexOf(c);
     if (value < 0) throw new Error(`invalid character not part of charset: ${c.charCodeAt(0)}`);
     data.push(value);
   }
-  if (polymod([...expand(hrp), ...data]) !== 1) {
+  if (polymod([...hrpExpand(hrp), ...data]) !== 1) {
     const payload = data.slice(0, -6);
     const expected = `bech32=${checksum(hrp, payload, 1)}, bech32m=${checksum(hrp, payload, BECH32M)}`;
     throw new Error(`invalid checksum (expected (${expected}), got ${lower.slice(-6)})`);

@@ -18,7 +18,7 @@ const nativeHash = nodeCrypto?.hash;
 const sha256 = nativeHash ? (bytes: Uint8Array) => nativeHash('sha256', bytes, 'buffer') : jsSha256;
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+export const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 const HEX = /^0x([0-9a-fA-F]{2}){4,}$/;
 /** Each character's bech32 value by char code (-1: not a bech32 character). */
 const BECH32_VALUES = Int8Array.from({ length: 128 }, (_, code) => BECH32.indexOf(String.fromCharCode(code)));
@@ -120,7 +120,8 @@ export function hexDecode(text: string): Uint8Array | undefined {
   return checkedPayload(raw);
 }
 
-function polymod(values: ArrayLike<number>): number {
+/** BIP-173's checksum over 5-bit values (also the mock's Go-worded address parser's). */
+export function polymod(values: ArrayLike<number>): number {
   let chk = 1;
   for (let i = 0; i < values.length; i++) {
     const top = chk >>> 25;
@@ -134,7 +135,7 @@ function polymod(values: ArrayLike<number>): number {
   return chk >>> 0;
 }
 
-function hrpExpand(hrp: string): number[] {
+export function hrpExpand(hrp: string): number[] {
   const codes = [...hrp].map((c) => c.charCodeAt(0));
   return [...codes.map((c) => c >> 5), 0, ...codes.map((c) => c & 31)];
 }

@@ -4,7 +4,7 @@ const nodeCrypto = globalThis.process?.getBuiltinModule?.("node:crypto");
 const nativeHash = nodeCrypto?.hash;
 const sha256 = nativeHash ? (bytes) => nativeHash("sha256", bytes, "buffer") : jsSha256;
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-const BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+export const BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
 const HEX = /^0x([0-9a-fA-F]{2}){4,}$/;
 const BECH32_VALUES = Int8Array.from({ length: 128 }, (_, code) => BECH32.indexOf(String.fromCharCode(code)));
 function checksum(bytes) {
@@ -86,7 +86,7 @@ export function hexDecode(text) {
   for (let i = 0; i < raw.length; i++) raw[i] = Number.parseInt(text.slice(2 + i * 2, 4 + i * 2), 16);
   return checkedPayload(raw);
 }
-function polymod(values) {
+export function polymod(values) {
   let chk = 1;
   for (let i = 0; i < values.length; i++) {
     const top = chk >>> 25;
@@ -99,7 +99,7 @@ function polymod(values) {
   }
   return chk >>> 0;
 }
-function hrpExpand(hrp) {
+export function hrpExpand(hrp) {
   const codes = [...hrp].map((c) => c.charCodeAt(0));
   return [...codes.map((c) => c >> 5), 0, ...codes.map((c) => c & 31)];
 }
