@@ -95,9 +95,19 @@ export function recordValidatorSets(world: World, block: Block): void {
   world.validatorDiffs.push({ height: block.height, changes });
 }
 
-/** The validator set of a subnet at a P-Chain height (at most the tip), sorted by node ID. */
+/**
+ * The validator set of a subnet at a P-Chain height (at most the tip), sorted by node ID. At the tip it is the
+ * current state's set, as the node's validator manager answers the last accepted height from its current validators:
+ * the chain time moved without a block (dev.setTime with `mine: false`) has already ended the stakers it passed, and
+ * getCurrentValidators, getTotalStake and sampleValidators no longer count them, so neither does the tip.
+ */
 export function validatorSetAt(world: World, subnetID: string, height: number): SetEntry[] {
   const set = new Map<string, SetEntry>();
+  if (height >= world.tip('P').height) {
+    for (const entry of liveSets(world, world.time.get()).values())
+      if (entry.subnetID === subnetID) set.set(entry.nodeID, entry);
+    return sorted(set);
+  }
   for (const entry of world.validatorSets.values()) if (entry.subnetID === subnetID) set.set(entry.nodeID, entry);
   for (let i = world.validatorDiffs.length - 1; i >= 0; i--) {
     const diff = world.validatorDiffs.at(i)!;
@@ -108,5 +118,8 @@ export function validatorSetAt(world: World, subnetID: string, height: number): 
       else set.delete(change.nodeID);
     }
   }
-  return [...set.values()].sort((a, b) => (a.nodeID < b.nodeID ? -1 : a.nodeID > b.nodeID ? 1 : 0));
+  return sorted(set);
 }
+
+const sorted = (set: Map<string, SetEntry>) =>
+  [...set.values()].sort((a, b) => (a.nodeID < b.nodeID ? -1 : a.nodeID > b.nodeID ? 1 : 0));

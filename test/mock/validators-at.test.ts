@@ -157,8 +157,18 @@ describe('platform.getValidatorsAt at past heights', () => {
     expect(at(removed, subnetID)).toEqual({});
     expect(at(inSubnet - 1, subnetID)).toEqual({});
 
-    // Past the end of the staking period the next block leaves the validator and its delegator out.
+    // The chain time moved past the end without a block (dev.setTime with mine: false): the tip answers the current
+    // state, as getCurrentValidators and getTotalStake do; the height before keeps the set it had.
+    const beforeEnd = at(tip());
     advanceTime(world, end);
+    const reads = pChainReads(world);
+    const current = (reads.getCurrentValidators!({}) as { validators: Array<{ nodeID: string }> }).validators;
+    expect(Object.keys(at(tip()))).toEqual(current.map((v) => v.nodeID));
+    expect(at(tip())).toEqual(genesis);
+    const total = Object.values(at(tip())).reduce((sum, v) => sum + BigInt(v.weight), 0n);
+    expect(reads.getTotalStake!({})).toEqual({ stake: String(total), weight: String(total) });
+    expect(at(tip() - 1)[NEW_NODE]).toEqual(beforeEnd[NEW_NODE]);
+    // The next block records the change at its height.
     await issue(
       pvm.newBaseTx({ ...fromP(), outputs: [TransferableOutput.fromNative(ctx.avaxAssetID, 1n, [ewoq])] }, ctx),
     );
