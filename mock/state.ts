@@ -15,7 +15,8 @@ import { NETWORKS } from './world/networks.ts';
 import type { Read } from './world/reads.ts';
 import { infoReads } from './world/reads-info.ts';
 import { nodeIdentity } from './world/node-identity.ts';
-import { healthReport, nodeReads } from './world/reads-node.ts';
+import { healthReport } from './world/health-checks.ts';
+import { nodeReads } from './world/reads-node.ts';
 import { DevControls } from './engine/dev.ts';
 import { pChainReads } from './world/reads-p.ts';
 import { staticReads } from './world/reads-static.ts';
@@ -100,7 +101,7 @@ export class MockState {
       routes,
     });
     this.health = new HealthState(
-      (kind) => healthReport(world, kind),
+      (kind) => healthReport(world, kind, this.version().version),
       (name) => this.admin.lookup(name) !== undefined,
     );
   }

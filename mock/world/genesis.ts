@@ -119,6 +119,7 @@ export function buildWorld(options: WorldOptions = {}): World {
   const identity = NETWORKS[options.network ?? 'local'];
   const seed = options.seed ?? 'avalanche-mock';
   const world = new World(identity);
+  world.seed = seed;
   // Genesis is where every revert can go back to, never further: nothing to journal while building it.
   world.journal.recording = false;
   const synthetic = identity.allocations.length === 0 ? syntheticGenesis(identity, seed) : undefined;

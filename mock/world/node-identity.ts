@@ -5,9 +5,15 @@
  * the proof of possession the node signs (a BLS signature of the public key under the PoP ciphersuite). Its peers
  * are the other current Primary Network validators, all connected (as getCurrentValidators reports them), on
  * 127.0.0.1 staking ports 9653, 9655, ... in validator order (the node itself is 9651, as on a local network).
+ *
+ * Each peer dialed this node: a local network's nodes dial the nodes started before them, and this one is the first,
+ * so a connection's remote address is the peer's ephemeral port (Linux's 32768-60999), its signed IP the staking port.
+ * An idle connection still carries a message each way at least once a second (pull gossip of the chains' mempools,
+ * pings); when in the second is the peer's phase, drawn from the seed like the ports.
  */
 import { createHash } from 'node:crypto';
 import { bls12_381 } from '@noble/curves/bls12-381';
+import { SECOND } from './go-time.ts';
 import { EMPTY_ID } from './networks.ts';
 import { validatorsOf } from './stakers.ts';
 import type { Staker } from './types.ts';
@@ -27,8 +33,21 @@ export interface NodeIdentity {
 
 export interface PeerRecord {
   nodeID: string;
+  /** The connection's remote address (the peer's ephemeral port). */
   ip: string;
+  /** The address the peer signed: its staking port. */
+  publicIP: string;
+  /** Nanoseconds into every second at which this node last sent to / received from the peer. */
+  sentPhase: bigint;
+  receivedPhase: bigint;
+  /** A number from the seed for the peer's other choices (its patch release on Fuji and Mainnet). */
+  draw: number;
 }
+
+const EPHEMERAL_PORTS = { first: 32768, count: 60999 - 32768 + 1 };
+
+/** When, at Unix nanoseconds `now`, a message at `phase` into each second last went by. */
+export const lastAt = (now: bigint, phase: bigint) => now - ((((now - phase) % SECOND) + SECOND) % SECOND);
 
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
 const identities = new WeakMap<World, NodeIdentity>();
@@ -76,5 +95,15 @@ export function peersOf(world: World): PeerRecord[] {
   const order = [...new Set([...genesis, ...[...world.stakers.values()].map((s) => s.nodeID)])];
   return order
     .filter((nodeID) => nodeID !== self && current.has(nodeID))
-    .map((nodeID, i) => ({ nodeID, ip: `${HOST}:${STAKING_PORT + 2 * (i + 1)}` }));
+    .map((nodeID, i) => {
+      const digest = createHash('sha256').update(`${world.seed} ${world.network.name} ${nodeID} peer`).digest();
+      return {
+        nodeID,
+        ip: `${HOST}:${EPHEMERAL_PORTS.first + (digest.readUInt32BE(0) % EPHEMERAL_PORTS.count)}`,
+        publicIP: `${HOST}:${STAKING_PORT + 2 * (i + 1)}`,
+        sentPhase: digest.readBigUInt64BE(4) % SECOND,
+        receivedPhase: digest.readBigUInt64BE(12) % SECOND,
+        draw: digest.readUInt32BE(20),
+      };
+    });
 }

@@ -81,6 +81,13 @@ const UPGRADES: Record<string, Record<string, string | number>> = {
   },
 };
 
+/** When the network's upgrade `name` (`durango`, `etna`, …) activates, as `info.upgrades` writes it. */
+export function upgradeTime(world: World, name: string): string {
+  const at = UPGRADES[world.network.name in UPGRADES ? world.network.name : 'local']![`${name}Time`];
+  if (typeof at !== 'string') throw new Error(`no upgrade named ${name}`);
+  return at;
+}
+
 /** Whether the network's upgrade `name` (`durango`, `etna`, …) is active at `time` (Unix seconds). */
 export function upgradeActive(world: World, name: string, time: bigint): boolean {
   const at = UPGRADES[world.network.name in UPGRADES ? world.network.name : 'local']![`${name}Time`];

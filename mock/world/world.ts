@@ -86,6 +86,8 @@ export class World {
   readonly config: WorldConfig;
   readonly chainIDs: { X: string; P: string; C: string };
   readonly accounts: FundedKey[] = [];
+  /** What names the world's synthetic parts (`--seed`): stakers of Fuji and Mainnet, funded keys, peers' timing. */
+  seed = 'avalanche-mock';
 
   private readonly owned = { X: new OwnerIndex(), P: new OwnerIndex() };
   /** Shared memory by `${destination}:${source}`, by owner. */

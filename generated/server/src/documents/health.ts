@@ -53,24 +53,27 @@ export const healthDocument: OpenrpcDocument = {
                   "message": {
                     "engine": {
                       "consensus": {
+                        "avgAcceptanceTime": "0s",
                         "lastAcceptedHeight": 0,
-                        "lastAcceptedID": "2Kq7hzPoZAVwVHFsBkSeHbLNA79Fvu2nCapfBg4tCD16B4BM3T",
+                        "lastAcceptedID": "jXM4J36kLkSjgg1XgdrSPGtqAHxwok4NdcSx8j1hCmGUna9Ac",
                         "longestProcessingBlock": "0s",
                         "processingBlocks": 0
                       },
                       "vm": null
                     },
                     "networking": {
+                      "disconnectedValidators": [],
                       "percentConnected": 1
                     }
                   },
-                  "timestamp": "2024-07-15T04:00:00Z",
+                  "timestamp": "2024-07-15T04:00:00.000024917Z",
                   "duration": 24917
                 },
                 "P": {
                   "message": {
                     "engine": {
                       "consensus": {
+                        "avgAcceptanceTime": "0s",
                         "lastAcceptedHeight": 0,
                         "lastAcceptedID": "2EMQkbjh1YYPsgsMtjWveeQcKvtttNKwVhuR1kcjhBmrRgPcpk",
                         "longestProcessingBlock": "0s",
@@ -79,16 +82,18 @@ export const healthDocument: OpenrpcDocument = {
                       "vm": null
                     },
                     "networking": {
+                      "disconnectedValidators": [],
                       "percentConnected": 1
                     }
                   },
-                  "timestamp": "2024-07-15T04:00:00Z",
+                  "timestamp": "2024-07-15T04:00:00.000009042Z",
                   "duration": 9042
                 },
                 "X": {
                   "message": {
                     "engine": {
                       "consensus": {
+                        "avgAcceptanceTime": "0s",
                         "lastAcceptedHeight": 0,
                         "lastAcceptedID": "2TTwh2c6RoM4GvJGxJRTLVGo46WktR4BHEGMtiPxWiSeyJ62ER",
                         "longestProcessingBlock": "0s",
@@ -97,41 +102,53 @@ export const healthDocument: OpenrpcDocument = {
                       "vm": null
                     },
                     "networking": {
+                      "disconnectedValidators": [],
                       "percentConnected": 1
                     }
                   },
-                  "timestamp": "2024-07-15T04:00:00Z",
+                  "timestamp": "2024-07-15T04:00:00.0000195Z",
                   "duration": 19500
                 },
                 "bls": {
                   "message": "node has the correct BLS key",
-                  "timestamp": "2024-07-15T04:00:00Z",
+                  "timestamp": "2024-07-15T04:00:00.000002333Z",
                   "duration": 2333
                 },
                 "bootstrapped": {
                   "message": [],
-                  "timestamp": "2024-07-15T04:00:00Z",
+                  "timestamp": "2024-07-15T04:00:00.000004167Z",
                   "duration": 4167
                 },
                 "database": {
-                  "timestamp": "2024-07-15T04:00:00Z",
+                  "timestamp": "2024-07-15T04:00:00.000001625Z",
                   "duration": 1625
                 },
                 "diskspace": {
                   "message": {
-                    "availableDiskBytes": 227332591616
+                    "availableDiskBytes": 227332587520,
+                    "availableDiskPercentage": 20
                   },
-                  "timestamp": "2024-07-15T04:00:00Z",
+                  "timestamp": "2024-07-15T04:00:00.000003042Z",
                   "duration": 3042
+                },
+                "futureupgrade": {
+                  "message": {
+                    "localUpgradeTime": "2020-12-05T05:00:00Z",
+                    "modeUpgradeTime": "2020-12-05T05:00:00Z",
+                    "modeUpgradeWeightPercentage": 80,
+                    "numUpgradeTimes": 1
+                  },
+                  "timestamp": "2024-07-15T04:00:00.000031208Z",
+                  "duration": 31208
                 },
                 "network": {
                   "message": {
                     "connectedPeers": 4,
                     "sendFailRate": 0,
-                    "timeSinceLastMsgReceived": "118.2ms",
-                    "timeSinceLastMsgSent": "118.2ms"
+                    "timeSinceLastMsgReceived": "187.744554ms",
+                    "timeSinceLastMsgSent": "13.196457ms"
                   },
-                  "timestamp": "2024-07-15T04:00:00Z",
+                  "timestamp": "2024-07-15T04:00:00.000002958Z",
                   "duration": 2958
                 },
                 "router": {
@@ -139,7 +156,7 @@ export const healthDocument: OpenrpcDocument = {
                     "longestRunningRequest": "0s",
                     "outstandingRequests": 0
                   },
-                  "timestamp": "2024-07-15T04:00:00Z",
+                  "timestamp": "2024-07-15T04:00:00.000002542Z",
                   "duration": 2542
                 }
               },
@@ -164,33 +181,44 @@ export const healthDocument: OpenrpcDocument = {
               "checks": {
                 "bls": {
                   "message": "node has the correct BLS key",
-                  "timestamp": "2024-07-15T04:00:00Z",
+                  "timestamp": "2024-07-15T04:00:00.000002333Z",
                   "duration": 2333
                 },
                 "bootstrapped": {
                   "message": [],
-                  "timestamp": "2024-07-15T04:00:00Z",
+                  "timestamp": "2024-07-15T04:00:00.000004167Z",
                   "duration": 4167
                 },
                 "database": {
-                  "timestamp": "2024-07-15T04:00:00Z",
+                  "timestamp": "2024-07-15T04:00:00.000001625Z",
                   "duration": 1625
                 },
                 "diskspace": {
                   "message": {
-                    "availableDiskBytes": 227332591616
+                    "availableDiskBytes": 227332587520,
+                    "availableDiskPercentage": 20
                   },
-                  "timestamp": "2024-07-15T04:00:00Z",
+                  "timestamp": "2024-07-15T04:00:00.000003042Z",
                   "duration": 3042
+                },
+                "futureupgrade": {
+                  "message": {
+                    "localUpgradeTime": "2020-12-05T05:00:00Z",
+                    "modeUpgradeTime": "2020-12-05T05:00:00Z",
+                    "modeUpgradeWeightPercentage": 80,
+                    "numUpgradeTimes": 1
+                  },
+                  "timestamp": "2024-07-15T04:00:00.000031208Z",
+                  "duration": 31208
                 },
                 "network": {
                   "message": {
                     "connectedPeers": 4,
                     "sendFailRate": 0,
-                    "timeSinceLastMsgReceived": "118.2ms",
-                    "timeSinceLastMsgSent": "118.2ms"
+                    "timeSinceLastMsgReceived": "187.744554ms",
+                    "timeSinceLastMsgSent": "13.196457ms"
                   },
-                  "timestamp": "2024-07-15T04:00:00Z",
+                  "timestamp": "2024-07-15T04:00:00.000002958Z",
                   "duration": 2958
                 },
                 "router": {
@@ -198,7 +226,7 @@ export const healthDocument: OpenrpcDocument = {
                     "longestRunningRequest": "0s",
                     "outstandingRequests": 0
                   },
-                  "timestamp": "2024-07-15T04:00:00Z",
+                  "timestamp": "2024-07-15T04:00:00.000002542Z",
                   "duration": 2542
                 }
               },
@@ -253,7 +281,7 @@ export const healthDocument: OpenrpcDocument = {
               "checks": {
                 "bootstrapped": {
                   "message": [],
-                  "timestamp": "2024-07-15T04:00:00Z",
+                  "timestamp": "2024-07-15T04:00:00.000004167Z",
                   "duration": 4167
                 }
               },
