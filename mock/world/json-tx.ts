@@ -63,6 +63,12 @@ class TxJson {
         return this.owners(out.outputOwners);
       case 'secp256k1fx.OutputOwners':
         return this.owners(out);
+      // nftfx's outputs marshal their owners' fields with their own (MarshalJSON of mint_output.go,
+      // transfer_output.go), the payload a types.JSONByteSlice.
+      case 'nftfx.MintOutput':
+        return this.owners(out.outputOwners, { groupID: int(out.groupId) });
+      case 'nftfx.TransferOutput':
+        return this.owners(out.outputOwners, { groupID: int(out.groupId), payload: hexNC(out.payload.bytes) });
       case 'pvm.StakeableLockOut':
         return { locktime: big(out.lockTime), output: this.output(out.transferOut) };
     }
@@ -158,19 +164,38 @@ class TxJson {
     return this.platform(tx);
   }
 
+  /** avm/txs.Operation: the asset, the UTXOs it spends, its fx and the fx's operation in its struct's field order. */
   private operation(op: Decoded): GoJson {
     const inner = op.transferOp;
-    if (inner._type !== 'secp256k1fx.MintOperation') throw new Error(`no JSON form for operation ${inner._type}`);
     return {
       assetID: id(op.assetId),
       inputIDs: op.UTXOId.map((u: Decoded) => ({ txID: id(u.txID), outputIndex: int(u.outputIdx) })),
       fxID: this.fxID(inner),
-      operation: {
-        mintInput: this.input(inner.input),
-        mintOutput: this.output(inner.mintOutput),
-        transferOutput: this.output(inner.transferOutput),
-      },
+      operation: this.fxOperation(inner),
     };
+  }
+
+  private fxOperation(op: Decoded): GoJson {
+    switch (op._type) {
+      case 'secp256k1fx.MintOperation':
+        return {
+          mintInput: this.input(op.input),
+          mintOutput: this.output(op.mintOutput),
+          transferOutput: this.output(op.transferOutput),
+        };
+      case 'nftfx.MintOperation':
+        return {
+          mintInput: this.input(op.input),
+          groupID: int(op.groupId),
+          payload: hexNC(op.payload.bytes),
+          outputs: op.outputOwnerList.outputOwners.map((owners: Decoded) => this.owners(owners)),
+        };
+      case 'nftfx.TransferOperation':
+        return { input: this.input(op.input), output: this.output(op.output) };
+    }
+    // propertyfx's operations cannot be in the world: avalanchejs 5.2.0's AVM codec, which parses every transaction
+    // the mock accepts, does not register their types.
+    throw new Error(`no JSON form for operation ${op._type}`);
   }
 
   /** The P-Chain's own transactions (vms/platformvm/txs). */
@@ -282,22 +307,48 @@ class TxJson {
     throw new Error(`no JSON form for transaction ${tx._type}`);
   }
 
-  credential(credential: Decoded): GoJson {
+  /** `fx`: the credential's fx, read from its type ID (avalanchejs decodes an nftfx credential as a secp256k1fx one). */
+  credential(credential: Decoded, fx: string): GoJson {
     const json = { signatures: credential.getSignatures() as string[] };
     // The X-Chain wraps each credential in an fxs.FxCredential naming its fx.
-    return this.ctx.chain === 'X' ? { fxID: this.fxID(credential), credential: json } : json;
+    return this.ctx.chain === 'X' ? { fxID: fx, credential: json } : json;
   }
+}
+
+/** The AVM codec's credential type IDs (vms/avm/txs/parser.go): secp256k1fx's 9, nftfx's 14, propertyfx's 19. */
+const CREDENTIAL_FX: Record<number, string> = { 9: FX_IDS[0]!, 14: FX_IDS[1]!, 19: FX_IDS[2]! };
+
+/**
+ * Each credential's fx, from the type IDs of the credentials that end the signed bytes: a count, then per credential
+ * its type ID, a signature count and 65-byte signatures.
+ */
+function credentialFxs(bytes: Uint8Array, credentialsLength: number, count: number): string[] {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const fxs: string[] = [];
+  let at = bytes.length - credentialsLength + 4;
+  for (let i = 0; i < count; i++) {
+    const typeID = view.readUInt32BE(at);
+    const fx = CREDENTIAL_FX[typeID];
+    if (!fx) throw new Error(`unknown credential type ${typeID}`);
+    fxs.push(fx);
+    at += 8 + 65 * view.readUInt32BE(at + 4);
+  }
+  return fxs;
 }
 
 /** A signed transaction of `chain` (codec bytes, version first) in the node's JSON form. */
 export function txJson(ctx: JsonContext, bytes: Uint8Array, txID: string): GoJson {
-  const signed = avalanche()
-    .utils.getManagerForVM(ctx.chain === 'X' ? 'AVM' : 'PVM')
-    .unpack(bytes, avalanche().avaxSerial.SignedTx);
+  const manager = avalanche().utils.getManagerForVM(ctx.chain === 'X' ? 'AVM' : 'PVM');
+  const signed = manager.unpack(bytes, avalanche().avaxSerial.SignedTx);
   const json = new TxJson(ctx);
+  const credentials = signed.credentials as Decoded[];
+  const fxs =
+    ctx.chain === 'X'
+      ? credentialFxs(bytes, manager.getDefaultCodec().PackPrefixList(credentials).length, credentials.length)
+      : [];
   return {
     unsignedTx: json.unsigned(signed.unsignedTx),
-    credentials: (signed.credentials as Decoded[]).map((c) => json.credential(c)),
+    credentials: credentials.map((c, i) => json.credential(c, fxs[i] ?? SECP256K1FX)),
     id: txID,
   };
 }

@@ -229,6 +229,47 @@ describe('X-Chain CreateAssetTx and OperationTx', () => {
     await expect(send(transfer(8, payload.bytes))).rejects.toThrow(/^wrong unique ID provided$/);
     const moved = await send(transfer(7, payload.bytes));
     expect(world.txs.get(moved)?.status).toBe('Accepted');
+
+    // The node's JSON form (nftfx's json tags and MarshalJSON: owners' fields with groupID and 0x payload; the
+    // credential of the NFT operation names nftfx).
+    const json = (txID: string) =>
+      JSON.parse((read('getTx', { txID, encoding: 'json' }) as { json: string }).json).tx as Any;
+    const nftfx = 'qd2U4HDWUvMrVUeTcCHp6xH3Qpnn1XbU5MDdnBoiifFqvgXwT';
+    const owned = (a: Uint8Array) => ({ addresses: [address(a)], locktime: 0, threshold: 1 });
+    expect(json(assetID).unsignedTx.initialStates).toEqual([
+      { fxIndex: 1, fxID: nftfx, outputs: [{ ...owned(ewoq), groupID: 7 }] },
+    ]);
+    const minted = json(mintID);
+    expect(minted.unsignedTx.operations).toEqual([
+      {
+        assetID,
+        inputIDs: [{ txID: assetID, outputIndex: 1 }],
+        fxID: nftfx,
+        operation: {
+          mintInput: { signatureIndices: [0] },
+          groupID: 7,
+          payload: '0x68656c6c6f',
+          outputs: [owned(other)],
+        },
+      },
+    ]);
+    expect(minted.credentials.map((c: Any) => c.fxID)).toEqual([
+      'spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ',
+      nftfx,
+    ]);
+    expect(Object.keys(minted.credentials[1].credential)).toEqual(['signatures']);
+    expect(json(moved).unsignedTx.operations[0].operation).toEqual({
+      input: { signatureIndices: [0] },
+      output: { addresses: [address(ewoq)], groupID: 7, locktime: 0, payload: '0x68656c6c6f', threshold: 1 },
+    });
+    expect(Object.keys(json(moved).unsignedTx)).toEqual([
+      'networkID',
+      'blockchainID',
+      'outputs',
+      'inputs',
+      'memo',
+      'operations',
+    ]);
     expect(utxosOf(other).filter((u) => u.assetId.toString() === assetID)).toEqual([]);
     expect(
       utxosOf(ewoq)
