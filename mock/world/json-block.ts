@@ -9,8 +9,16 @@ import { txJson } from './json-tx.ts';
 import type { Block } from './types.ts';
 import type { World } from './world.ts';
 
-/** linearcodec type IDs of the P-Chain's blocks (vms/platformvm/block/codec.go) and the X-Chain's StandardBlock. */
+/**
+ * linearcodec type IDs of the P-Chain's blocks (vms/platformvm/block/codec.go: the Apricot blocks registered first,
+ * from 0, the Banff blocks from 29) and the X-Chain's StandardBlock.
+ */
+const P_APRICOT_PROPOSAL = 0;
+const P_APRICOT_ABORT = 1;
 const P_APRICOT_COMMIT = 2;
+const P_APRICOT_STANDARD = 3;
+const P_APRICOT_ATOMIC = 4;
+const P_BANFF_PROPOSAL = 29;
 const P_BANFF_ABORT = 30;
 const P_BANFF_COMMIT = 31;
 const P_BANFF_STANDARD = 32;
@@ -38,11 +46,31 @@ export function blockJson(world: World, block: Block): GoJson {
       id: block.id,
     };
   }
-  // CommonBlock (parentID, height, id) follows the Banff blocks' time.
+  // CommonBlock (parentID, height, id) follows the Banff blocks' time; its fields are embedded where it sits.
   const common = (at: number) => ({ parentID: id32(at), height: u64(at + 32), id: block.id });
+  // A proposal or atomic block's one transaction (`tx`) comes after its CommonBlock, so after a Banff proposal
+  // block's decision transactions (`txs`, counted at its offset 14): the last of the block's transactions.
+  const proposal = () => {
+    const all = txs();
+    if (all.length === 0) throw new Error(`block ${block.id} holds no proposal transaction`);
+    return { decisions: all.slice(0, -1), tx: all.at(-1)! };
+  };
   switch (typeID) {
+    case P_APRICOT_ABORT:
     case P_APRICOT_COMMIT:
       return common(6);
+    case P_APRICOT_STANDARD:
+      return { ...common(6), txs: txs() };
+    case P_APRICOT_PROPOSAL:
+    case P_APRICOT_ATOMIC:
+      return { ...common(6), tx: proposal().tx };
+    case P_BANFF_PROPOSAL: {
+      const { decisions, tx } = proposal();
+      if (decisions.length !== bytes.readUInt32BE(14))
+        throw new Error(`block ${block.id} holds ${block.txIDs.length} transactions, its bytes another count`);
+      // CommonBlock sits after the decision transactions, whose lengths the record's parent and height spare reading.
+      return { time: u64(6), txs: decisions, parentID: block.parentID, height: BigInt(block.height), id: block.id, tx };
+    }
     case P_BANFF_ABORT:
     case P_BANFF_COMMIT:
       return { time: u64(6), ...common(14) };

@@ -307,7 +307,7 @@ class TxJson {
     throw new Error(`no JSON form for transaction ${tx._type}`);
   }
 
-  /** `fx`: the credential's fx, read from its type ID (avalanchejs decodes an nftfx credential as a secp256k1fx one). */
+  /** `fx`: the credential's fx, from its type ID (avalanchejs decodes an nftfx credential as a secp256k1fx one). */
   credential(credential: Decoded, fx: string): GoJson {
     const json = { signatures: credential.getSignatures() as string[] };
     // The X-Chain wraps each credential in an fxs.FxCredential naming its fx.

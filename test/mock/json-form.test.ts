@@ -376,3 +376,117 @@ describe('over HTTP', () => {
     expect(p.result.block).toEqual({ parentID: w.network.genesisID, height: 0, id: w.blocks.P.at(0)!.id });
   });
 });
+
+/**
+ * A block of Mainnet's P-Chain at height 1,000,001 (vms/platformvm/service.md's getBlock example, block
+ * d7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG): an ApricotStandardBlock (type 3) holding one ExportTx. The
+ * example's hex ends with the 4-byte checksum the node's hex encoding appends, left out here.
+ */
+const MAINNET_APRICOT_STANDARD =
+  '00000000000309473dc99a0851a29174d84e522da8ccb1a56ac23f7b0ba79f80acce34cf576900000000000f424100000001000000120000' +
+  '0001000000000000000000000000000000000000000000000000000000000000000000000000000000011c4c57e1bcb3c567f9f03caa7556' +
+  '3502d1a21393173c06d9d79ea247b20e24800000000021e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff0000' +
+  '00050000000338e0465f0000000100000000000000000427d4b22a2a78bcddd456742caf91b56badbff985ee19aef14573e7343fd6520000' +
+  '000121e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff000000070000000338d1041f00000000000000000000' +
+  '00010000000195a4467dd8f939554ea4e6501c08294386938cbf000000010000000900000001c79711c4b48dcde205b63603efef7c61773a' +
+  '0eb47efb503fcebe40d21962b7c25ebd734057400a12cce9cf99aceec8462923d5d91fffe1cb908372281ed7385801';
+
+describe('the JSON form of the P-Chain blocks the world does not build (Apricot blocks, Banff proposal blocks)', () => {
+  const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
+  const u32 = (n: number) => Buffer.from([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
+  const u64 = (n: bigint) => {
+    const b = Buffer.alloc(8);
+    b.writeBigUInt64BE(n);
+    return b;
+  };
+  const VERSION = Buffer.alloc(2);
+
+  /** Puts a block of `typeID` with `body` on top of the world's P tip, holding `txs` (signed bytes, version first). */
+  function accept(
+    world: World,
+    typeID: number,
+    body: (parent: Buffer, height: bigint) => Uint8Array[],
+    txs: Uint8Array[],
+  ) {
+    const tip = world.tip('P');
+    const parent = Buffer.from(utils.base58check.decode(tip.id));
+    const bytes = Buffer.concat([VERSION, u32(typeID), ...body(parent, BigInt(tip.height + 1))]);
+    for (const tx of txs) {
+      const id = cb58Encode(sha(tx));
+      if (!world.txs.has(id)) world.txs.set(id, { id, chain: 'P', bytes: tx, status: 'Committed' });
+    }
+    const id = cb58Encode(sha(bytes));
+    const txIDs = txs.map((tx) => cb58Encode(sha(tx)));
+    world.acceptBlock({ id, chain: 'P', height: tip.height + 1, parentID: tip.id, timestamp: 0n, txIDs, bytes });
+    return answer(pChainReads(world).getBlock, { blockID: id, encoding: 'json' }).value.block;
+  }
+
+  it("reads Mainnet's Apricot standard block: its ID, header and ExportTx in the node's field order", () => {
+    const world = buildWorld({ network: 'mainnet', accounts: 0 });
+    const bytes = Buffer.from(MAINNET_APRICOT_STANDARD, 'hex');
+    const tx = Buffer.concat([VERSION, bytes.subarray(50)]);
+    const block = accept(world, 3, () => [bytes.subarray(6)], [tx]);
+    expect(block.id).toBe('d7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG');
+    expect(Object.keys(block)).toEqual(['parentID', 'height', 'id', 'txs']);
+    expect([block.parentID, block.height]).toEqual(['5615di9ytxujackzaXNrVuWQy5y8Yrt8chPCscMr5Ku9YxJ1S', 1000001]);
+    const unsigned = block.txs[0].unsignedTx;
+    expect(unsigned.destinationChain).toBe('2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5');
+    expect(unsigned.exportedOutputs[0].output).toEqual({
+      addresses: ['P-avax1jkjyvlwclyu42n4yuegpczpfgwrf8r9lyj0d3c'],
+      amount: 13838124063,
+      locktime: 0,
+      threshold: 1,
+    });
+    expect(unsigned.inputs[0]).toMatchObject({
+      txID: 'DTqiagiMFdqbNQ62V2Gt1GddTVLkKUk2caGr4pyza9hTtsfta',
+      outputIndex: 0,
+    });
+  });
+
+  it('writes proposal, atomic, abort and Banff proposal blocks with their one `tx` after the header', async () => {
+    const world = buildWorld({ network: 'local', accounts: 0 });
+    const engine = new Engine(world);
+    const ctx = contextOf(world);
+    const fromP = () => ({
+      feeState: feeState(world),
+      fromAddressesBytes: [ewoq],
+      utxos: world.utxosOf('P', hex(ewoq)).map((u) => utils.getManagerForVM('PVM').unpack(u.bytes, Utxo)),
+    });
+    const signed = async (unsigned: UnsignedTx) => {
+      await addTxSignatures({ unsignedTx: unsigned, privateKeys: [EWOQ] });
+      const bytes = unsigned.getSignedTx().toBytes();
+      engine.issue('P', bytes);
+      return bytes;
+    };
+    const pay = [TransferableOutput.fromNative(ctx.avaxAssetID, AVAX, [recipient])];
+    const base = await signed(pvm.newBaseTx({ ...fromP(), outputs: pay }, ctx));
+    const subnet = await signed(pvm.newCreateSubnetTx({ ...fromP(), subnetOwners: [ewoq] }, ctx));
+    const txJsonOf = (bytes: Uint8Array) =>
+      answer(pChainReads(world).getTx, { txID: cb58Encode(sha(bytes)), encoding: 'json' }).value.tx;
+    const header = (parent: Buffer, height: bigint) => [parent, u64(height)];
+    const inBlock = (tx: Uint8Array) => tx.subarray(2);
+
+    const proposal = accept(world, 0, (p, h) => [...header(p, h), inBlock(base)], [base]);
+    expect(Object.keys(proposal)).toEqual(['parentID', 'height', 'id', 'tx']);
+    expect(proposal.tx).toEqual(txJsonOf(base));
+    const abort = accept(world, 1, header, []);
+    expect(Object.keys(abort)).toEqual(['parentID', 'height', 'id']);
+    expect(abort.parentID).toBe(proposal.id);
+    const atomic = accept(world, 4, (p, h) => [...header(p, h), inBlock(subnet)], [subnet]);
+    expect(Object.keys(atomic)).toEqual(['parentID', 'height', 'id', 'tx']);
+    expect(atomic.height).toBe(abort.height + 1);
+
+    const time = world.time.get();
+    const banff = accept(world, 29, (p, h) => [u64(time), u32(1), inBlock(subnet), ...header(p, h), inBlock(base)], [
+      subnet,
+      base,
+    ]);
+    expect(Object.keys(banff)).toEqual(['time', 'txs', 'parentID', 'height', 'id', 'tx']);
+    expect([banff.time, banff.parentID, banff.txs, banff.tx]).toEqual([
+      Number(time),
+      atomic.id,
+      [txJsonOf(subnet)],
+      txJsonOf(base),
+    ]);
+  });
+});
