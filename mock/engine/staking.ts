@@ -145,7 +145,6 @@ export function advanceTime(world: World, time: bigint): void {
           ? -1
           : 1,
     );
-  const accrued = new Map<string, bigint>();
   for (const staker of ending) {
     for (const utxo of staker.stake)
       world.utxos.P.set(utxo.key, {
@@ -156,11 +155,13 @@ export function advanceTime(world: World, time: bigint): void {
     const index = Math.max(-1, ...staker.stake.map((u) => u.outputIndex)) + 1;
     const rewards: Utxo[] = [];
     let own = staker.potentialReward;
-    if (staker.validatorTxID) {
-      const validator = world.stakers.get(staker.validatorTxID);
-      const fee = (own * BigInt(validator?.delegationFee ?? 0)) / PERCENT;
+    // The validator's fee is kept on its record until its own end, which may come in a later call.
+    const validator = staker.validatorTxID ? world.stakers.get(staker.validatorTxID) : undefined;
+    if (validator) {
+      const fee = (own * BigInt(validator.delegationFee ?? 0)) / PERCENT;
       own -= fee;
-      accrued.set(staker.validatorTxID, (accrued.get(staker.validatorTxID) ?? 0n) + fee);
+      const accrued = (validator.accruedDelegateeReward ?? 0n) + fee;
+      world.stakers.set(validator.txID, { ...validator, accruedDelegateeReward: accrued });
     }
     const pay = (amount: bigint, owner: Staker['rewardOwner'], outputIndex: number) => {
       if (amount <= 0n || !owner) return;
@@ -176,7 +177,7 @@ export function advanceTime(world: World, time: bigint): void {
       );
     };
     pay(own, staker.rewardOwner, index);
-    pay(accrued.get(staker.txID) ?? 0n, staker.delegationRewardOwner, index + 1);
+    pay(world.stakers.get(staker.txID)?.accruedDelegateeReward ?? 0n, staker.delegationRewardOwner, index + 1);
     for (const utxo of rewards) world.utxos.P.set(utxo.key, utxo);
     world.rewardUtxos.set(staker.txID, rewards);
   }

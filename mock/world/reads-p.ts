@@ -55,7 +55,7 @@ export function pChainReads(world: World): Record<string, Read> {
       ...(v.rewardOwner ? { validationRewardOwner: apiOwner(world, 'P', v.rewardOwner) } : {}),
       ...(v.delegationRewardOwner ? { delegationRewardOwner: apiOwner(world, 'P', v.delegationRewardOwner) } : {}),
       potentialReward: String(v.potentialReward),
-      accruedDelegateeReward: '0',
+      accruedDelegateeReward: String(v.accruedDelegateeReward ?? 0n),
       delegationFee: percent(v.delegationFee ?? 0),
       // The simulated network's validators are all up and connected.
       ...(primary ? { uptime: '100.0000', connected: true } : {}),

@@ -32,6 +32,7 @@ import { loadWorld, saveWorld } from '../../mock/engine/state-file.ts';
 import { idOf } from '../../mock/world/codec.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
+import { pChainReads } from '../../mock/world/reads-p.ts';
 import type { UtxoChain } from '../../mock/world/types.ts';
 import type { World } from '../../mock/world/world.ts';
 
@@ -447,6 +448,58 @@ describe('staking', () => {
     expect(balanceOf('P', recipient)).toBe(delegatorReward - fee);
     expect(balanceOf('P', owner)).toBe(validatorReward + fee);
     expect(world.rewardUtxos.get(validatorID)?.length).toBe(2);
+  });
+
+  it("accrues a delegator's fee to its validator until the validator's end, however the time moves", async () => {
+    const ctx = contextOf(world);
+    const staking = world.config.staking;
+    const nodeID = `NodeID-${cb58Encode(new Uint8Array(20).fill(43))}`;
+    const start = world.time.get();
+    const owner = new Uint8Array(20).fill(78);
+    const stake = (validator: boolean, end: bigint) => {
+      const common = {
+        feeState: feeState(world),
+        fromAddressesBytes: [ewoq],
+        utxos: utxosOf('P', ewoq),
+        nodeId: nodeID,
+        subnetId: world.chainIDs.P,
+        start,
+        end,
+      };
+      return validator
+        ? pvm.newAddPermissionlessValidatorTx(
+            {
+              ...common,
+              weight: staking.minValidatorStake,
+              rewardAddresses: [owner],
+              delegatorRewardsOwner: [owner],
+              shares: 100_000,
+              ...proofOfPossession(new Uint8Array(32).fill(6)),
+            },
+            ctx,
+          )
+        : pvm.newAddPermissionlessDelegatorTx(
+            { ...common, weight: staking.minDelegatorStake, rewardAddresses: [recipient] },
+            ctx,
+          );
+    };
+    const validatorID = engine.issue('P', await sign(stake(true, start + 2n * staking.minStakeDuration)));
+    const delegatorID = engine.issue('P', await sign(stake(false, start + staking.minStakeDuration)));
+    const fee = (world.stakers.get(delegatorID)!.potentialReward * 100_000n) / 1_000_000n;
+    expect(fee).toBeGreaterThan(0n);
+
+    // The delegator ends first, in a call of its own: the validator holds its fee, as getCurrentValidators says.
+    advanceTime(world, start + staking.minStakeDuration);
+    const listed = (
+      pChainReads(world).getCurrentValidators!({ nodeIDs: [nodeID] }) as {
+        validators: Array<{ accruedDelegateeReward: string }>;
+      }
+    ).validators[0];
+    expect(listed?.accruedDelegateeReward).toBe(String(fee));
+    expect(balanceOf('P', owner)).toBe(0n);
+
+    advanceTime(world, start + 2n * staking.minStakeDuration);
+    expect(balanceOf('P', owner)).toBe(world.stakers.get(validatorID)!.potentialReward + fee);
   });
 });
 
