@@ -1,9 +1,11 @@
 /**
  * The X-Chain's address-transactions index (vms/components/index at v1.13.0, fed by the VM's onAccept): for every
  * accepted transaction, each address of each UTXO it consumed from the chain's own set or produced (tx.UTXOs())
- * gets the transaction appended under each asset those UTXOs hold, once per transaction. Genesis transactions are
- * not indexed, nor are imported inputs (not in the chain's UTXO set). The index is derived from the world's
- * accepted blocks, kept per world and extended as blocks are added; a world reverted below it is indexed again.
+ * gets the transaction appended under each asset those UTXOs hold, once per transaction. Consumed UTXOs are a base
+ * transaction's inputs and an OperationTx's operations' (InputUTXOs), as the node reads them from the state before
+ * the block: one produced earlier in the same block is not there, so it is not indexed. Genesis transactions are not
+ * indexed, nor are imported inputs (not in the chain's UTXO set). The index is derived from the world's accepted
+ * blocks, kept per world and extended as blocks are added; a world reverted below it is indexed again.
  */
 import { avalanche } from '../engine/avalanche.ts';
 import type { World } from './world.ts';
@@ -29,6 +31,22 @@ function ownersOf(out: Decoded): string[] {
   return Array.isArray(owners.addrs) ? owners.addrs.map((a: Decoded) => hex(a.toBytes())) : [];
 }
 
+/**
+ * The fx operation's Outs(): a mint's mint and transfer outputs (secp256k1fx), one NFT per owners of an NFT mint,
+ * the NFT an NFT transfer moves.
+ */
+function operationOuts(op: Decoded): Decoded[] {
+  switch (op._type) {
+    case 'secp256k1fx.MintOperation':
+      return [op.mintOutput, op.transferOutput];
+    case 'nftfx.MintOperation':
+      return op.outputOwnerList.outputOwners;
+    case 'nftfx.TransferOperation':
+      return [op.output];
+  }
+  throw new Error(`no outputs known for operation ${op._type}`);
+}
+
 /** tx.UTXOs(): the base outputs, then a CreateAssetTx's initial states' and an OperationTx's operations' outputs. */
 function utxosOf(index: Index, world: World, txID: string) {
   let list = index.utxos.get(txID);
@@ -43,24 +61,28 @@ function utxosOf(index: Index, world: World, txID: string) {
     for (const state of unsigned.initialStates)
       for (const out of state.outputs) list!.push({ assetID: txID, addresses: ownersOf(out) });
   } else if (unsigned._type === 'avm.OperationTx') {
-    for (const op of unsigned.ops) {
-      const inner = op.transferOp;
-      for (const out of [inner.mintOutput, inner.transferOutput].filter(Boolean))
+    for (const op of unsigned.ops)
+      for (const out of operationOuts(op.transferOp))
         list!.push({ assetID: op.assetId.toString(), addresses: ownersOf(out) });
-    }
   }
   index.utxos.set(txID, list!);
   return list!;
 }
 
-function accept(index: Index, world: World, txID: string): void {
+/** Indexes a transaction of a block whose earlier transactions are `inBlock`. */
+function accept(index: Index, world: World, txID: string, inBlock: ReadonlySet<string>): void {
   const unsigned = avalanche()
     .utils.getManagerForVM('AVM')
     .unpack(world.txs.get(txID)!.bytes, avalanche().avaxSerial.SignedTx).unsignedTx as Decoded;
   const touched = [...utxosOf(index, world, txID)!];
-  for (const input of unsigned.baseTx.inputs) {
-    const produced = utxosOf(index, world, input.utxoID.txID.toString());
-    const utxo = produced?.[input.utxoID.outputIdx.value()];
+  const consumed = [
+    ...unsigned.baseTx.inputs.map((input: Decoded) => input.utxoID),
+    ...(unsigned._type === 'avm.OperationTx' ? unsigned.ops.flatMap((op: Decoded) => op.UTXOId) : []),
+  ];
+  for (const utxoID of consumed) {
+    const producer = utxoID.txID.toString();
+    if (inBlock.has(producer)) continue;
+    const utxo = utxosOf(index, world, producer)?.[utxoID.outputIdx.value()];
     if (utxo) touched.push(utxo);
   }
   const keys = new Set<string>();
@@ -84,7 +106,11 @@ export function addressTxs(world: World, address: string, assetID: string): read
   const tip = world.tip('X');
   for (let height = index.height + 1; height <= tip.height; height++) {
     const block = blocks.at(height)!;
-    for (const txID of block.txIDs) accept(index, world, txID);
+    const inBlock = new Set<string>();
+    for (const txID of block.txIDs) {
+      accept(index, world, txID, inBlock);
+      inBlock.add(txID);
+    }
     index.height = height;
     index.blockID = block.id;
   }

@@ -262,6 +262,10 @@ describe('X-Chain CreateAssetTx and OperationTx', () => {
       input: { signatureIndices: [0] },
       output: { addresses: [address(ewoq)], groupID: 7, locktime: 0, payload: '0x68656c6c6f', threshold: 1 },
     });
+    // getAddressTxs indexes the NFT's outputs and the UTXOs the operations spend.
+    const txsOf = (a: Uint8Array) => (read('getAddressTxs', { address: address(a), assetID }) as Any).txIDs;
+    expect(txsOf(other)).toEqual([mintID, moved]);
+    expect(txsOf(ewoq)).toEqual([assetID, mintID, moved]);
     expect(Object.keys(json(moved).unsignedTx)).toEqual([
       'networkID',
       'blockchainID',
