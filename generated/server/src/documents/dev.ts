@@ -112,7 +112,7 @@ export const devDocument: OpenrpcDocument = {
     {
       "name": "dev.setTime",
       "summary": "Set the chain time (forward only), building a P-Chain block at it by default.",
-      "description": "Moves the clock of the simulated network to `timestamp`. With `mine` (the default) the P-Chain then builds a block at that time, as `dev.mine` does: stakers whose periods have started appear in `platform.getCurrentValidators`, those whose periods ended leave it and get their reward UTXOs, and fee states decay. Without it only the next block's time moves. Time never goes back (`dev.revert` is the way back).\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
+      "description": "Moves the clock of the simulated network to `timestamp`. With `mine` (the default) the P-Chain then builds a block at that time, as `dev.mine` does: stakers whose periods have started appear in `platform.getCurrentValidators`, those whose periods ended leave it and get their reward UTXOs, and fee states decay. Without it no block is built, but the chain time moves all the same: `platform.getTimestamp` answers it, the staking periods it passes end (stakers leave `getCurrentValidators` and the validator set at the tip that `getValidatorsAt`, `getTotalStake` and `sampleValidators` read, and get their reward UTXOs), and the next block is built at it. Time never goes back (`dev.revert` is the way back).\n\nServed only by the mock node (`npm run mock`, `startMockNode`) when its development controls are on; never by AvalancheGo or a server generated from this spec.",
       "paramStructure": "by-name",
       "params": [
         {
