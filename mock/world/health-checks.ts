@@ -11,7 +11,8 @@
  *   `futureupgrade` (v1.14.1: the upgrade time its validator peers announce, by stake).
  *
  * Fields follow the release (`--node-version`); Go writes maps with sorted keys. A check runs at the world's time
- * and takes a typical duration; a failing one counts its runs every 30 s (`--health-check-frequency`) since it began.
+ * and takes a typical duration; a failing one counts its runs, every 30 s (`--health-check-frequency`), since the
+ * failure began.
  */
 import type { HealthKind, HealthReport } from '../health.ts';
 import { SECOND, goDuration, goTime } from './go-time.ts';
@@ -87,18 +88,17 @@ export function healthReport(world: World, kind: HealthKind, version: string): H
         timestamp: goTime(end),
         duration: Number(DURATIONS[name]),
       };
-    // The worker runs every check at start and then every FREQUENCY; the first failing run is the first at or after
-    // the failure began.
+    // This run is at the world's time and the worker ran every FREQUENCY before it: each run since the failure
+    // began failed, the earliest of them first.
     const from = outcome.failingSince ?? started;
-    const firstRun = started + ((from - started + FREQUENCY - 1n) / FREQUENCY) * FREQUENCY;
-    const runs = now < firstRun ? 1n : (now - firstRun) / FREQUENCY + 1n;
+    const earlier = now > from ? (now - from) / FREQUENCY : 0n;
     return {
       ...(outcome.message === undefined ? {} : { message: outcome.message }),
       error: outcome.error,
       timestamp: goTime(end),
       duration: Number(DURATIONS[name]),
-      contiguousFailures: Number(runs),
-      timeOfFirstFailure: goTime(now < firstRun ? end : firstRun + DURATIONS[name]!),
+      contiguousFailures: Number(earlier + 1n),
+      timeOfFirstFailure: goTime(end - earlier * FREQUENCY),
     };
   };
   const bootstrapped = result('bootstrapped', { message: [] });
