@@ -207,6 +207,12 @@ describe('peers and health checks follow the simulated network', () => {
       modeUpgradeWeightPercentage: 100 * ((total - own) / total),
       numUpgradeTimes: 1,
     });
+    // Mainnet's peers run releases of the node's line, none newer than the node's; all announce Granite's time.
+    const peers = (await rpc('/ext/info', 'info.peers')).peers as Array<{ version: string; upgradeTime: number }>;
+    for (const peer of peers) {
+      expect(peer.version).toMatch(/^avalanchego\/1\.14\.[0-2]$/);
+      expect(peer.upgradeTime).toBe(Date.parse('2025-11-19T16:00:00Z') / 1000);
+    }
     const disk = health.checks.diskspace.message;
     await node!.dev.mine({ chain: 'P', blocks: 200 });
     const fuller = (await rpc('/ext/health', 'health.health')).checks.diskspace.message;
