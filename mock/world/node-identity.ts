@@ -7,7 +7,7 @@
  * 127.0.0.1 staking ports 9653, 9655, ... in validator order (the node itself is 9651, as on a local network).
  */
 import { createHash } from 'node:crypto';
-import { bls12_381 } from '@noble/curves/bls12-381';
+import { bls12381 } from './bls12-381.ts';
 import { EMPTY_ID } from './networks.ts';
 import { validatorsOf } from './stakers.ts';
 import type { Staker } from './types.ts';
@@ -48,6 +48,7 @@ export function nodeIdentity(world: World): NodeIdentity {
   let signer = self.signer;
   if (!signer) {
     // A secret key in [1, r) from the node ID (itself from the seed and the network), as a key file would hold one.
+    const bls12_381 = bls12381();
     const order = bls12_381.params.r;
     const digest = createHash('sha256').update(`${world.network.name} ${self.nodeID} bls`).digest('hex');
     const secret = (BigInt(`0x${digest}`) % (order - 1n)) + 1n;
