@@ -28,6 +28,10 @@ export const cacheFile = (): string =>
 
 let script: Script | undefined;
 let core: Core | undefined;
+let cacheUsed = false;
+
+/** Whether V8 took the bundle's code from the cache (false: compiled from source, no cache or a rejected one). */
+export const codeCacheUsed = (): boolean => cacheUsed;
 
 export function loadCore(): Core {
   if (core) return core;
@@ -44,8 +48,9 @@ export function loadCore(): Core {
   const module = { exports: {} as Core };
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(CORE), module, CORE, DIR);
   core = module.exports;
+  cacheUsed = cachedData !== undefined && script.cachedDataRejected !== true;
   // Saved once the start-up that follows has compiled the functions it runs (world, router, server), off its path.
-  if (!cachedData || script.cachedDataRejected) setTimeout(() => saveCodeCache(file), 0).unref();
+  if (!cacheUsed) setTimeout(() => saveCodeCache(file), 0);
   return core;
 }
 
