@@ -31,19 +31,22 @@ const staticRequires: Plugin = {
       loader: 'ts',
     }));
     // Packages the mock requires on first use (the password dictionaries, 1.7 MB; avalanchejs, needed by the first
-    // transaction; BLS12-381, by the first BLS key) live in files of their own (LAZY_FILES), so start-up does not
-    // even parse them.
-    b.onLoad({ filter: /[\\/]mock[\\/](password|engine[\\/]avalanche|world[\\/]bls12-381)\.ts$/ }, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replace(
-        /createRequire\(import\.meta\.url\)\(\s*'([^']+)',?\s*\)/g,
-        (_, name: string) => {
-          const file = Object.keys(LAZY_FILES).find((f) => LAZY_FILES[f]!.includes(name));
-          if (!file) throw new Error(`no lazily required file bundles ${name}`);
-          return `require('./${file}')['${name}']`;
-        },
-      ),
-      loader: 'ts',
-    }));
+    // transaction; BLS12-381 and secp256k1, by the first BLS key and signature) live in files of their own
+    // (LAZY_FILES), so start-up does not even parse them.
+    b.onLoad(
+      { filter: /[\\/]mock[\\/](password|engine[\\/]avalanche|world[\\/](bls12-381|signers))\.ts$/ },
+      (args) => ({
+        contents: readFileSync(args.path, 'utf8').replace(
+          /createRequire\(import\.meta\.url\)\(\s*'([^']+)',?\s*\)/g,
+          (_, name: string) => {
+            const file = Object.keys(LAZY_FILES).find((f) => LAZY_FILES[f]!.includes(name));
+            if (!file) throw new Error(`no lazily required file bundles ${name}`);
+            return `require('./${file}')['${name}']`;
+          },
+        ),
+        loader: 'ts',
+      }),
+    );
   },
 };
 
@@ -52,6 +55,7 @@ const LAZY_FILES: Record<string, string[]> = {
   'zxcvbn.cjs': ['@zxcvbn-ts/core', '@zxcvbn-ts/language-common', '@zxcvbn-ts/language-en'],
   'avalanchejs.cjs': ['@avalabs/avalanchejs'],
   'bls12-381.cjs': ['@noble/curves/bls12-381'],
+  'secp256k1.cjs': ['@noble/curves/secp256k1'],
 };
 
 /** The runtime's module and export names, read from runtime/ at build time (the package has no runtime/ folder). */
