@@ -3,7 +3,8 @@
  * 2-input BaseTx (median, and transactions per second), snapshot plus revert and memory on a world of 100,000 UTXOs.
  * Targets (issue 16): < 300 ms, < 50 ms, < 2 ms, >= 500/s, < 5 ms, < 200 MB. Nothing here asserts a time. Launches
  * also report the child's CPU time and a bare node:http server's launch beside them: on a shared machine wall time
- * mostly measures the other processes.
+ * mostly measures the other processes. The package is built by this Node, so its launches read the code cache the
+ * build made; the launches without one show what the first start under another Node costs.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

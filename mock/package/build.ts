@@ -142,7 +142,10 @@ export async function buildMockPackage(outDir: string): Promise<void> {
     legalComments: 'none',
     ...SMALL,
   });
-  const hash = createHash('sha256').update(readFileSync(core)).digest('hex');
+  const bytes = readFileSync(core);
+  // esbuild writes ASCII (charset: ascii, its default), which ./load.ts relies on to read the bundle as Latin-1.
+  if (bytes.some((byte) => byte > 0x7f)) throw new Error('the mock bundle is not ASCII');
+  const hash = createHash('sha256').update(bytes).digest('hex');
   await build({
     entryPoints: { load: 'load.ts', bin: 'bin.ts', index: 'main.ts' },
     absWorkingDir: import.meta.dirname,
