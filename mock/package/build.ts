@@ -92,6 +92,28 @@ const SMALL = { minify: true, keepNames: true } as const;
 
 const MODEL_FILE = 'model.bin';
 
+/** The mock's default seed (mock/world/genesis.ts), and how many of its keys the package knows without deriving. */
+const DEFAULT_SEED = 'avalanche-mock';
+const KNOWN_ACCOUNTS = 100;
+
+/** The packaged mock knows the default seed's first addresses (mock/world/known-keys.ts), derived here once. */
+const knownKeys: Plugin = {
+  name: 'known-keys',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]mock[\\/]world[\\/]known-keys\.ts$/ }, async () => {
+      const { deriveKeys } = await import('../world/genesis.ts');
+      const addresses = deriveKeys(DEFAULT_SEED, KNOWN_ACCOUNTS).map((key) => key.address);
+      return {
+        contents: `const ADDRESSES = ${JSON.stringify(addresses)};
+export function knownAddresses(seed) {
+  return seed === ${JSON.stringify(DEFAULT_SEED)} ? ADDRESSES : undefined;
+}`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
 /** The packaged mock reads the model the build serialized (MODEL_FILE) instead of building it at start-up. */
 const prebuiltModel: Plugin = {
   name: 'prebuilt-model',
@@ -136,7 +158,7 @@ export async function buildMockPackage(outDir: string): Promise<void> {
     target: 'node20',
     define: { 'import.meta.url': '__mockUrl', 'import.meta.dirname': '__dirname' },
     banner: { js: "const __mockUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: [staticRequires, runtimeNames, prebuiltModel],
+    plugins: [staticRequires, runtimeNames, prebuiltModel, knownKeys],
     external: Object.keys(LAZY_FILES).map((file) => `./${file}`),
     logLevel: 'error',
     legalComments: 'none',

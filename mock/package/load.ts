@@ -26,6 +26,9 @@ const CORE = join(DIR, 'core.cjs');
 export const cacheFile = (): string =>
   join(DIR, `core-${CORE_HASH.slice(0, 16)}-v8-${process.versions.v8}-${process.arch}.cache`);
 
+/** When a start without a usable cache writes one (see loadCore). */
+const SAVE_AFTER_MS = 1000;
+
 let script: Script | undefined;
 let core: Core | undefined;
 let cacheUsed = false;
@@ -50,8 +53,18 @@ export function loadCore(): Core {
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(CORE), module, CORE, DIR);
   core = module.exports;
   cacheUsed = cachedData !== undefined && script.cachedDataRejected !== true;
-  // Saved once the start-up that follows has compiled the functions it runs (world, router, server), off its path.
-  if (!cacheUsed) setTimeout(() => saveCodeCache(file), 0);
+  if (!cacheUsed) {
+    // Serializing takes about as long as compiling did, so it waits until start-up and the first calls are over (and
+    // the cache holds the functions they compiled); a process that ends sooner saves it as it exits. Not much later:
+    // a cache made after the mock's idle collection has set --expose-gc would not match a fresh process's flags.
+    let saved = false;
+    const save = () => {
+      if (!saved) saveCodeCache(file);
+      saved = true;
+    };
+    setTimeout(save, SAVE_AFTER_MS).unref();
+    process.once('exit', save);
+  }
   return core;
 }
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMockPackage } from '../../mock/package/build.ts';
+import { startMockNode as startSourceNode } from '../../mock/package/index.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'mock-pack-'));
 const consumer = join(temp, 'consumer');
@@ -40,6 +41,9 @@ const overHttp = await node.devClient.fund({ address: node.keys[0].p, amount: '7
 const { height } = await call('platform.getHeight', {});
 console.log(JSON.stringify({ lazyAtStart, keys: node.keys.length, before, funded, after, overHttp: overHttp.balance, height }));
 await node.close();
+const defaults = await startMockNode({ accounts: 3 });
+console.log(JSON.stringify(defaults.keys));
+await defaults.close();
 `;
 
 /** Loads the package's bundle and says whether V8 took its code from the cache beside it. */
@@ -87,17 +91,21 @@ const listening = (child: ChildProcess) =>
   });
 
 describe('the mock package', () => {
-  it('startMockNode runs an isolated node whose dev controls change what the API answers', () => {
-    const out = JSON.parse(execFileSync(process.execPath, ['main.js'], { cwd: consumer, encoding: 'utf8' })) as Record<
-      string,
-      unknown
-    >;
+  it('startMockNode runs an isolated node whose dev controls change what the API answers', async () => {
+    const [line, defaultKeys] = execFileSync(process.execPath, ['main.js'], { cwd: consumer, encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    const out = JSON.parse(line!) as Record<string, unknown>;
     expect(out.lazyAtStart).toEqual([]);
     expect(out.keys).toBe(2);
     expect(BigInt(String(out.funded))).toBe(BigInt(String(out.before)) + 1000n);
     expect(out.after).toBe(out.before);
     expect(BigInt(String(out.overHttp))).toBe(BigInt(String(out.before)) + 7n);
     expect(Number(out.height)).toBeGreaterThanOrEqual(1);
+    // The default seed's addresses come from the table the build derived: the same keys as derived from source.
+    const fromSource = await startSourceNode({ accounts: 3 });
+    await fromSource.close();
+    expect(JSON.parse(defaultKeys!)).toEqual(fromSource.keys);
   });
 
   it('the avalanche-mock bin prints its URL and answers there', async () => {
