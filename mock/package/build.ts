@@ -227,20 +227,31 @@ export async function buildMockPackage(outDir: string): Promise<void> {
 }
 
 /**
- * V8's code cache of core.cjs for the Node running the build (./load.ts): made by a node that starts, answers one
- * call and stops, so that it holds the functions start-up runs as well as the bundle's top level.
+ * V8's code cache of core.cjs for the Node running the build (./load.ts): made by a process that runs both entry
+ * points' paths (startMockNode, then the bin's command line), each to a first answer, so that the cache holds the
+ * functions start-up runs as well as the bundle's top level.
  */
 function writeCodeCache(dist: string): void {
   const script = `const { loadCore, saveCodeCache } = await import(${JSON.stringify(pathToFileURL(join(dist, 'load.js')).href)});
-const node = await loadCore().startMockNode({ accounts: 1 });
-const answer = await fetch(node.url + '/ext/bc/X', {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: '{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":{}}',
-});
-if (!answer.ok) throw new Error('the packaged mock answered ' + answer.status);
+const core = loadCore();
+const call = async (url) => {
+  const answer = await fetch(url + '/ext/bc/X', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":{}}',
+  });
+  if (!answer.ok) throw new Error('the packaged mock answered ' + answer.status);
+};
+const node = await core.startMockNode({ accounts: 1 });
+await call(node.url);
 await node.close();
-saveCodeCache();`;
+// The bin stops on SIGINT by exiting: the cache is written then.
+process.on('exit', () => saveCodeCache());
+console.log = (line) => {
+  const url = /listening on (\\S+)/.exec(String(line))?.[1];
+  if (url) call(url).then(() => process.emit('SIGINT'), (error) => { console.error(error); process.exit(1); });
+};
+await core.runCli(['--port', '0', '--quiet', '--accounts', '1']);`;
   const { NODE_OPTIONS: _, ...env } = process.env;
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env });
   if (run.status !== 0) throw new Error(`the packaged mock did not start: ${run.stderr}`);
