@@ -23,7 +23,8 @@ function fullCollection(): () => void {
  * checked on a timer that keeps no process alive). Returns a function that stops it.
  */
 export function collectWhenIdle(server: Server, quietMs = 5000): () => void {
-  const collect = fullCollection();
+  // Made on the first collection: a new V8 context costs milliseconds, which a CLI's start-up should not pay.
+  let collect: (() => void) | undefined;
   let requests = 0;
   let seen = 0;
   let collectedAt = 0;
@@ -36,6 +37,7 @@ export function collectWhenIdle(server: Server, quietMs = 5000): () => void {
     }
     if (requests === collectedAt) return;
     collectedAt = requests;
+    collect ??= fullCollection();
     // V8 shrinks its young generation only in a collection that finds the allocation rate low: the first finds the
     // rate of the burst's last moments, the second (nothing allocated in between) finds it low and gives the pages back.
     collect();

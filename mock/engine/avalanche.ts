@@ -11,6 +11,27 @@ type Avalanche = typeof import('@avalabs/avalanchejs');
 let loaded: Avalanche | undefined;
 
 export function avalanche(): Avalanche {
-  loaded ??= createRequire(import.meta.url)('@avalabs/avalanchejs') as Avalanche;
+  if (!loaded) {
+    loaded = createRequire(import.meta.url)('@avalabs/avalanchejs') as Avalanche;
+    decodeProofsUnverified(loaded);
+  }
   return loaded;
+}
+
+/**
+ * avalanchejs verifies a proof of possession when it decodes one; the node's codec does not (the executor does, with
+ * its own text, after checks that come first). The mock decodes proofs as the node does and verifies them in
+ * ./bls.ts. Patched when the codec loads, so that no module has to load it at import time to patch it.
+ */
+function decodeProofsUnverified(codec: Avalanche): void {
+  const Proof = codec.pvmSerial.ProofOfPossession;
+  Proof.fromBytes = (bytes: Uint8Array) => {
+    const proof = Object.create(Proof.prototype) as InstanceType<typeof Proof>;
+    Object.assign(proof, {
+      publicKey: bytes.slice(0, 48),
+      signature: bytes.slice(48, 144),
+      _type: 'pvm.proofOfPossession',
+    });
+    return [proof, bytes.slice(144)];
+  };
 }

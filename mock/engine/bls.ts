@@ -3,9 +3,8 @@
  * compressed), here with @noble/curves. Two ciphersuites (ciphersuite.go): signatures (warp messages) and proofs of
  * possession, whose message is the compressed public key itself (signer.ProofOfPossession.Verify).
  */
-import type { pvmSerial } from '@avalabs/avalanchejs';
-import { avalanche } from './avalanche.ts';
-import { bls12_381 } from '@noble/curves/bls12-381';
+import type { bls12_381 } from '@noble/curves/bls12-381';
+import { bls12381 } from '../world/bls12-381.ts';
 import { Refusal } from './refusals.ts';
 
 const SIGNATURE_DST = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
@@ -32,11 +31,11 @@ export function publicKeyFromBytes(bytes: Uint8Array): G1 {
   let point: G1;
   try {
     if (bytes.length !== 48) throw new Error('length');
-    point = bls12_381.G1.ProjectivePoint.fromHex(bytes);
+    point = bls12381().G1.ProjectivePoint.fromHex(bytes);
   } catch (error) {
     throw new Refusal(notInSubgroup(error) ? BLS_TEXTS.invalidPublicKey : BLS_TEXTS.publicKeyDecompress);
   }
-  if (point.equals(bls12_381.G1.ProjectivePoint.ZERO)) throw new Refusal(BLS_TEXTS.invalidPublicKey);
+  if (point.equals(bls12381().G1.ProjectivePoint.ZERO)) throw new Refusal(BLS_TEXTS.invalidPublicKey);
   return point;
 }
 
@@ -44,7 +43,7 @@ export function publicKeyFromBytes(bytes: Uint8Array): G1 {
 export function signatureFromBytes(bytes: Uint8Array): G2 {
   try {
     if (bytes.length !== 96) throw new Error('length');
-    return bls12_381.G2.ProjectivePoint.fromHex(bytes);
+    return bls12381().G2.ProjectivePoint.fromHex(bytes);
   } catch (error) {
     throw new Refusal(notInSubgroup(error) ? BLS_TEXTS.invalidSignature : BLS_TEXTS.signatureDecompress);
   }
@@ -56,7 +55,7 @@ export const uncompressed = (point: G1): Uint8Array => point.toRawBytes(false);
 function pairingHolds(publicKey: G1, signature: G2, message: Uint8Array, dst: string): boolean {
   try {
     // The pairing is undefined for the point at infinity; blst then answers false.
-    return bls12_381.verify(signature, message, publicKey, { DST: dst });
+    return bls12381().verify(signature, message, publicKey, { DST: dst });
   } catch {
     return false;
   }
@@ -81,7 +80,7 @@ export function verifyProofOfPossession(publicKey: Uint8Array, proof: Uint8Array
 
 /** bls.Verify with the signature suite, over an aggregate of the signers' keys. */
 export function verifyAggregate(keys: readonly G1[], signature: G2, message: Uint8Array): boolean {
-  const aggregate = keys.reduce((sum, key) => sum.add(key), bls12_381.G1.ProjectivePoint.ZERO);
+  const aggregate = keys.reduce((sum, key) => sum.add(key), bls12381().G1.ProjectivePoint.ZERO);
   return pairingHolds(aggregate, signature, message, SIGNATURE_DST);
 }
 
@@ -90,31 +89,14 @@ export const signMessage = (message: Uint8Array, secretKey: Uint8Array): Uint8Ar
   sign(message, secretKey, SIGNATURE_DST);
 
 function sign(message: Uint8Array, secretKey: Uint8Array, dst: string): Uint8Array {
-  const point = bls12_381.G2.hashToCurve(message, { DST: dst }) as unknown as G2;
-  return bls12_381.sign(point, secretKey).toRawBytes(true);
+  const point = bls12381().G2.hashToCurve(message, { DST: dst }) as unknown as G2;
+  return bls12381().sign(point, secretKey).toRawBytes(true);
 }
 
 /** A key's proof of possession, as signer.NewProofOfPossession makes it. */
 export function proofOfPossession(secretKey: Uint8Array): { publicKey: Uint8Array; proof: Uint8Array } {
-  const publicKey = bls12_381.getPublicKey(secretKey);
+  const publicKey = bls12381().getPublicKey(secretKey);
   return { publicKey, proof: sign(publicKey, secretKey, POP_DST) };
 }
 
 export const compressedHex = (point: G1): string => `0x${Buffer.from(point.toRawBytes(true)).toString('hex')}`;
-
-/**
- * avalanchejs verifies a proof of possession when it decodes one; the node's codec does not (the executor does, with
- * its own text, after checks that come first). The mock decodes proofs as the node does and verifies them here.
- */
-export function decodeProofsUnverified(): void {
-  const Proof = avalanche().pvmSerial.ProofOfPossession;
-  Proof.fromBytes = (bytes: Uint8Array) => {
-    const proof = Object.create(Proof.prototype) as InstanceType<typeof Proof>;
-    Object.assign(proof, {
-      publicKey: bytes.slice(0, 48),
-      signature: bytes.slice(48, 144),
-      _type: 'pvm.proofOfPossession',
-    });
-    return [proof, bytes.slice(144)];
-  };
-}

@@ -12,7 +12,7 @@ import { EMPTY_ID } from '../world/networks.ts';
 import { upgradeActive } from '../world/reads-info.ts';
 import type { L1Validator, Owner } from '../world/types.ts';
 import type { World } from '../world/world.ts';
-import { compressedHex, decodeProofsUnverified, verifyProofOfPossession } from './bls.ts';
+import { compressedHex, verifyProofOfPossession } from './bls.ts';
 import type { DecodedTx, Transaction } from './codec.ts';
 import { type Effects, noEffects, outputsOf } from './effects.ts';
 import { L1_TEXTS, expiryKey, isActive } from './l1-state.ts';
@@ -20,8 +20,6 @@ import { authorize, dynamicFee, flowP, spendAll, syntacticP } from './p.ts';
 import { Refusal, TEXTS } from './refusals.ts';
 import { verifyCredentials } from './spend.ts';
 import { nodeIDText, parseAddressedCall, parseL1Message, parseWarp, verifyWarpSignature } from './warp.ts';
-
-decodeProofsUnverified();
 
 const MAX_ADDRESS_LENGTH = 4096;
 const EXPIRY_WINDOW = 86_400n;

@@ -13,8 +13,9 @@ import type { Transaction } from './codec.ts';
 import { publicKeyFromBytes, signatureFromBytes, uncompressed, verifyAggregate } from './bls.ts';
 import { Refusal } from './refusals.ts';
 
-const warp = avalanche().pvmSerial.warp;
-const payloads = warp.AddressedCallPayloads;
+// Read on use: importing this module (the engine does, at start-up) must not load the codec.
+const warp = () => avalanche().pvmSerial.warp;
+const payloads = () => warp().AddressedCallPayloads;
 const QUORUM = { numerator: 67n, denominator: 100n };
 
 /** A refusal of txs/executor's warp verifier, which block/executor/manager.go wraps apart from execution's. */
@@ -56,14 +57,14 @@ export interface ParsedWarp {
   signature: Uint8Array;
 }
 
-const manager = () => warp.getWarpManager();
+const manager = () => warp().getWarpManager();
 const codecError = (error: unknown) => new Refusal((error as Error).message);
 
 /** warp.ParseMessage. */
 export function parseWarp(bytes: Uint8Array): ParsedWarp {
   let message: Transaction;
   try {
-    message = manager().unpack(bytes, warp.WarpMessage);
+    message = manager().unpack(bytes, warp().WarpMessage);
   } catch (error) {
     throw codecError(error);
   }
@@ -90,7 +91,7 @@ export function parseAddressedCall(bytes: Uint8Array): { sourceAddress: Uint8Arr
   const type = typeIDOf(bytes);
   if (type === 0) throw new Refusal(WARP_TEXTS.wrongPayloadType(PAYLOAD_TYPES[0]!));
   try {
-    const call = manager().unpack(bytes, payloads.AddressedCall);
+    const call = manager().unpack(bytes, payloads().AddressedCall);
     return { sourceAddress: call.sourceAddress.toBytes(), payload: call.payload.bytes };
   } catch (error) {
     throw codecError(error);
@@ -104,7 +105,7 @@ export function parseL1Message<T>(bytes: Uint8Array, typeID: 1 | 3): T {
   try {
     return manager().unpack(
       bytes,
-      typeID === 1 ? payloads.RegisterL1ValidatorMessage : payloads.L1ValidatorWeightMessage,
+      typeID === 1 ? payloads().RegisterL1ValidatorMessage : payloads().L1ValidatorWeightMessage,
     ) as T;
   } catch (error) {
     throw codecError(error);

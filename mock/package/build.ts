@@ -2,10 +2,14 @@
  * `npm run build:mock -- <dir>`: the mock node as an installable package in <dir> (default dist/mock), like the
  * client and server packages: `avalanche-mock` (the same flags as `npm run mock`) and `startMockNode` for test
  * suites. esbuild bundles it into plain JavaScript, avalanchejs and the spec's documents included, so the package
- * has no dependencies and starts without compiling anything.
+ * has no dependencies and starts without compiling any TypeScript: dist/core.cjs, the whole mock, which the two
+ * entry points (dist/bin.js, dist/index.js) load through dist/load.js with V8's code cache (./load.ts).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { serialize } from 'node:v8';
 import { type Plugin, build } from 'esbuild';
 
@@ -13,9 +17,9 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
  * The loader (ajv, ajv-formats) and the mock's password scoring (zxcvbn, on first use) require CommonJS packages
- * through createRequire, which a bundler cannot follow: as plain `require` calls they are bundled (the banner gives
- * the bundle a `require`; esbuild evaluates a bundled CommonJS module on its first require). esbuild itself, required
- * by the generators' emit step that the mock never runs, is left out.
+ * through createRequire, which a bundler cannot follow: as plain `require` calls they are bundled (esbuild evaluates
+ * a bundled CommonJS module on its first require). esbuild itself, required by the generators' emit step that the
+ * mock never runs, is left out.
  */
 const staticRequires: Plugin = {
   name: 'static-requires',
@@ -27,18 +31,22 @@ const staticRequires: Plugin = {
       loader: 'ts',
     }));
     // Packages the mock requires on first use (the password dictionaries, 1.7 MB; avalanchejs, needed by the first
-    // transaction) live in files of their own (LAZY_FILES), so start-up does not even parse them.
-    b.onLoad({ filter: /[\\/]mock[\\/](password|engine[\\/]avalanche)\.ts$/ }, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replace(
-        /createRequire\(import\.meta\.url\)\(\s*'([^']+)',?\s*\)/g,
-        (_, name: string) => {
-          const file = Object.keys(LAZY_FILES).find((f) => LAZY_FILES[f]!.includes(name));
-          if (!file) throw new Error(`no lazily required file bundles ${name}`);
-          return `require('./${file}')['${name}']`;
-        },
-      ),
-      loader: 'ts',
-    }));
+    // transaction; BLS12-381 and secp256k1, by the first BLS key and signature) live in files of their own
+    // (LAZY_FILES), so start-up does not even parse them.
+    b.onLoad(
+      { filter: /[\\/]mock[\\/](password|engine[\\/]avalanche|world[\\/](bls12-381|signers))\.ts$/ },
+      (args) => ({
+        contents: readFileSync(args.path, 'utf8').replace(
+          /createRequire\(import\.meta\.url\)\(\s*'([^']+)',?\s*\)/g,
+          (_, name: string) => {
+            const file = Object.keys(LAZY_FILES).find((f) => LAZY_FILES[f]!.includes(name));
+            if (!file) throw new Error(`no lazily required file bundles ${name}`);
+            return `require('./${file}')['${name}']`;
+          },
+        ),
+        loader: 'ts',
+      }),
+    );
   },
 };
 
@@ -46,6 +54,8 @@ const staticRequires: Plugin = {
 const LAZY_FILES: Record<string, string[]> = {
   'zxcvbn.cjs': ['@zxcvbn-ts/core', '@zxcvbn-ts/language-common', '@zxcvbn-ts/language-en'],
   'avalanchejs.cjs': ['@avalabs/avalanchejs'],
+  'bls12-381.cjs': ['@noble/curves/bls12-381'],
+  'secp256k1.cjs': ['@noble/curves/secp256k1'],
 };
 
 /** The runtime's module and export names, read from runtime/ at build time (the package has no runtime/ folder). */
@@ -74,12 +84,35 @@ export const runtimeDependencies = ${unavailable};`,
 };
 
 /**
- * Start-up is mostly V8 reading the bundle's source, so the bundle is minified; names are kept, so that stack traces
- * and error messages name the mock's functions and classes.
+ * Start-up was mostly V8 reading the bundle's source, so the bundle is minified (fewer bytes to read, hash and
+ * pre-parse, a smaller code cache); names are kept, so that stack traces and error messages name the mock's
+ * functions and classes.
  */
 const SMALL = { minify: true, keepNames: true } as const;
 
 const MODEL_FILE = 'model.bin';
+
+/** The mock's default seed (mock/world/genesis.ts), and how many of its keys the package knows without deriving. */
+const DEFAULT_SEED = 'avalanche-mock';
+const KNOWN_ACCOUNTS = 100;
+
+/** The packaged mock knows the default seed's first addresses (mock/world/known-keys.ts), derived here once. */
+const knownKeys: Plugin = {
+  name: 'known-keys',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]mock[\\/]world[\\/]known-keys\.ts$/ }, async () => {
+      const { deriveKeys } = await import('../world/genesis.ts');
+      const addresses = deriveKeys(DEFAULT_SEED, KNOWN_ACCOUNTS).map((key) => key.address);
+      return {
+        contents: `const ADDRESSES = ${JSON.stringify(addresses)};
+export function knownAddresses(seed) {
+  return seed === ${JSON.stringify(DEFAULT_SEED)} ? ADDRESSES : undefined;
+}`,
+        loader: 'js',
+      };
+    });
+  },
+};
 
 /** The packaged mock reads the model the build serialized (MODEL_FILE) instead of building it at start-up. */
 const prebuiltModel: Plugin = {
@@ -101,27 +134,52 @@ export function prebuiltModel() {
   },
 };
 
+/** The entry points' import of ./load.ts is the package's dist/load.js, one loader (and one core) per process. */
+const sharedLoader: Plugin = {
+  name: 'shared-loader',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/load\.ts$/ }, (args) =>
+      args.kind === 'entry-point' ? undefined : { path: './load.js', external: true },
+    );
+  },
+};
+
 export async function buildMockPackage(outDir: string): Promise<void> {
-  mkdirSync(join(outDir, 'dist'), { recursive: true });
+  const dist = join(outDir, 'dist');
+  mkdirSync(dist, { recursive: true });
+  const core = join(dist, 'core.cjs');
   await build({
-    entryPoints: { index: join(ROOT, 'mock/package/index.ts'), bin: join(ROOT, 'mock/cli.ts') },
-    outdir: join(outDir, 'dist'),
+    entryPoints: [join(ROOT, 'mock/package/core.ts')],
+    outfile: core,
     bundle: true,
-    splitting: true,
     platform: 'node',
-    format: 'esm',
+    // A script, not a module: node:vm compiles scripts with a code cache (./load.ts).
+    format: 'cjs',
     target: 'node20',
-    // Bundled CommonJS code (ajv) may require Node's built-ins.
-    banner: {
-      js:
-        "#!/usr/bin/env node\nimport { createRequire as __mockRequire } from 'node:module'; " +
-        'const require = __mockRequire(import.meta.url);',
-    },
-    plugins: [staticRequires, runtimeNames, prebuiltModel],
+    define: { 'import.meta.url': '__mockUrl', 'import.meta.dirname': '__dirname' },
+    banner: { js: "const __mockUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [staticRequires, runtimeNames, prebuiltModel, knownKeys],
     external: Object.keys(LAZY_FILES).map((file) => `./${file}`),
     logLevel: 'error',
     legalComments: 'none',
     ...SMALL,
+  });
+  const bytes = readFileSync(core);
+  // esbuild writes ASCII (charset: ascii, its default), which ./load.ts relies on to read the bundle as Latin-1.
+  if (bytes.some((byte) => byte > 0x7f)) throw new Error('the mock bundle is not ASCII');
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  await build({
+    entryPoints: { load: 'load.ts', bin: 'bin.ts', index: 'main.ts' },
+    absWorkingDir: import.meta.dirname,
+    outdir: dist,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    define: { CORE_HASH: JSON.stringify(hash) },
+    plugins: [sharedLoader],
+    logLevel: 'error',
+    legalComments: 'none',
   });
   for (const [file, packages] of Object.entries(LAZY_FILES)) {
     await build({
@@ -130,7 +188,7 @@ export async function buildMockPackage(outDir: string): Promise<void> {
         resolveDir: ROOT,
         loader: 'js',
       },
-      outfile: join(outDir, 'dist', file),
+      outfile: join(dist, file),
       bundle: true,
       platform: 'node',
       format: 'cjs',
@@ -140,9 +198,12 @@ export async function buildMockPackage(outDir: string): Promise<void> {
       ...SMALL,
     });
   }
+  // Fuji's and Mainnet's genesis holders, which the world reads beside its code (import.meta.dirname: dist/).
+  cpSync(join(ROOT, 'mock/world/data'), join(dist, 'data'), { recursive: true });
   // The bundle embeds these same documents (generated/server), so the model matches what it serves.
   const { mockModel } = await import('../spec.ts');
-  writeFileSync(join(outDir, 'dist', MODEL_FILE), serialize(mockModel()));
+  writeFileSync(join(dist, MODEL_FILE), serialize(mockModel()));
+  writeCodeCache(dist);
   const version = (JSON.parse(readFileSync(join(ROOT, 'generated/server/package.json'), 'utf8')) as { version: string })
     .version;
   const manifest = {
@@ -163,6 +224,37 @@ export async function buildMockPackage(outDir: string): Promise<void> {
   writeFileSync(join(outDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(outDir, 'index.d.ts'), readFileSync(join(ROOT, 'mock/package/public.d.ts'), 'utf8'));
   writeFileSync(join(outDir, 'README.md'), readFileSync(join(ROOT, 'mock/package/README.md'), 'utf8'));
+}
+
+/**
+ * V8's code cache of core.cjs for the Node running the build (./load.ts): made by a process that runs both entry
+ * points' paths (startMockNode, then the bin's command line), each to a first answer, so that the cache holds the
+ * functions start-up runs as well as the bundle's top level.
+ */
+function writeCodeCache(dist: string): void {
+  const script = `const { loadCore, saveCodeCache } = await import(${JSON.stringify(pathToFileURL(join(dist, 'load.js')).href)});
+const core = loadCore();
+const call = async (url) => {
+  const answer = await fetch(url + '/ext/bc/X', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":{}}',
+  });
+  if (!answer.ok) throw new Error('the packaged mock answered ' + answer.status);
+};
+const node = await core.startMockNode({ accounts: 1 });
+await call(node.url);
+await node.close();
+// The bin stops on SIGINT by exiting: the cache is written then.
+process.on('exit', () => saveCodeCache());
+console.log = (line) => {
+  const url = /listening on (\\S+)/.exec(String(line))?.[1];
+  if (url) call(url).then(() => process.emit('SIGINT'), (error) => { console.error(error); process.exit(1); });
+};
+await core.runCli(['--port', '0', '--quiet', '--accounts', '1']);`;
+  const { NODE_OPTIONS: _, ...env } = process.env;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env });
+  if (run.status !== 0) throw new Error(`the packaged mock did not start: ${run.stderr}`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {

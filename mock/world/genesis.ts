@@ -31,6 +31,7 @@ import {
   VM_IDS,
 } from './networks.ts';
 import { potentialReward } from './reward.ts';
+import { knownAddresses } from './known-keys.ts';
 import { rememberSecret } from './signers.ts';
 import type { Owner, UtxoChain } from './types.ts';
 import { type FundedKey, World } from './world.ts';
@@ -63,18 +64,23 @@ const single = (address: string): Owner => ({ locktime: 0n, threshold: 1, addres
 /** `count` keys derived from the seed: the i-th private key is SHA-256("<seed> account <i>"). */
 export function deriveKeys(seed: string, count: number): FundedKey[] {
   const keys: FundedKey[] = [];
+  const known = knownAddresses(seed);
   for (let i = 0; i < count; i++) {
     const privateKey = sha256(Buffer.from(`${seed} account ${i}`));
-    // OpenSSL's secp256k1 is several times faster than a JavaScript one, and start-up derives every key.
-    const ecdh = createECDH('secp256k1');
-    ecdh.setPrivateKey(privateKey);
-    const address = createHash('ripemd160')
-      .update(sha256(ecdh.getPublicKey(null, 'compressed')))
-      .digest('hex');
+    const address = known?.[i] ?? addressOf(privateKey);
     rememberSecret(privateKey, address);
     keys.push({ privateKey: `PrivateKey-${cb58Encode(privateKey)}`, address });
   }
   return keys;
+}
+
+function addressOf(privateKey: Uint8Array): string {
+  // OpenSSL's secp256k1 is several times faster than a JavaScript one, and start-up derives every key.
+  const ecdh = createECDH('secp256k1');
+  ecdh.setPrivateKey(privateKey);
+  return createHash('ripemd160')
+    .update(sha256(ecdh.getPublicKey(null, 'compressed')))
+    .digest('hex');
 }
 
 /** The AVAX genesis transaction's holders of Fuji or Mainnet, recorded from AvalancheGo's genesis files (./data). */

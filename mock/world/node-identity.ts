@@ -12,7 +12,7 @@
  * pings); when in the second is the peer's phase, drawn from the seed like the ports.
  */
 import { createHash } from 'node:crypto';
-import { bls12_381 } from '@noble/curves/bls12-381';
+import { bls12381 } from './bls12-381.ts';
 import { SECOND } from './go-time.ts';
 import { EMPTY_ID } from './networks.ts';
 import { validatorsOf } from './stakers.ts';
@@ -67,6 +67,7 @@ export function nodeIdentity(world: World): NodeIdentity {
   let signer = self.signer;
   if (!signer) {
     // A secret key in [1, r) from the node ID (itself from the seed and the network), as a key file would hold one.
+    const bls12_381 = bls12381();
     const order = bls12_381.params.r;
     const digest = createHash('sha256').update(`${world.network.name} ${self.nodeID} bls`).digest('hex');
     const secret = (BigInt(`0x${digest}`) % (order - 1n)) + 1n;

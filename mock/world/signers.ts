@@ -5,11 +5,21 @@
  * instead: recovery gives d·G exactly when R = k·G with k = (e + r·d)/s, R.x = r and R.y's parity the recovery ID.
  * Anything else (or any unusual case) answers undefined and the caller recovers in full.
  */
+import { createRequire } from 'node:module';
 import { invert } from '@noble/curves/abstract/modular';
-import { secp256k1 } from '@noble/curves/secp256k1';
 
-const { ProjectivePoint } = secp256k1;
-const N = secp256k1.CURVE.n;
+type Curve = typeof import('@noble/curves/secp256k1')['secp256k1'];
+
+/**
+ * The curve, required on first use: loading it precomputes tables (tens of ms at start-up), and only a transaction's
+ * signatures need it. The mock's package build puts it in a file of its own (mock/package/build.ts).
+ */
+let curve: Curve | undefined;
+const secp256k1 = (): Curve =>
+  (curve ??= (createRequire(import.meta.url)('@noble/curves/secp256k1') as { secp256k1: Curve }).secp256k1);
+
+/** The group's order n: secp256k1.CURVE.n. */
+const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 /** High-S signatures are "mutated" to the node: only the full path answers them. */
 const HALF_N = N >> 1n;
 /** 40-hex address -> private scalar, for keys the mock derived or publishes; process-wide and never written out. */
@@ -33,6 +43,6 @@ export function signedBy(hash: Uint8Array, signature: Uint8Array, address: strin
   if (r === 0n || r >= N || s === 0n || s > HALF_N) return undefined;
   const k = ((((big(hash) % N) + r * d) % N) * invert(s, N)) % N;
   if (k === 0n) return undefined;
-  const R = ProjectivePoint.BASE.multiply(k).toAffine();
+  const R = secp256k1().ProjectivePoint.BASE.multiply(k).toAffine();
   return R.x === r && Number(R.y & 1n) === v ? true : undefined;
 }

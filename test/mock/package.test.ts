@@ -3,21 +3,25 @@
  * consumer project outside the repository, and run a program there that starts a node with startMockNode and one
  * with the `avalanche-mock` bin.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMockPackage } from '../../mock/package/build.ts';
+import { startMockNode as startSourceNode } from '../../mock/package/index.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'mock-pack-'));
 const consumer = join(temp, 'consumer');
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
 
-const PROGRAM = `import { startMockNode } from '@avalanche-openrpc/mock';
+const PROGRAM = `import { createRequire } from 'node:module';
+import { startMockNode } from '@avalanche-openrpc/mock';
 
 const node = await startMockNode({ network: 'local', accounts: 2, seed: 'consumer' });
+// The files the package requires on first use (codec, BLS12-381, password dictionaries), if start-up required them.
+const lazyAtStart = Object.keys(createRequire(import.meta.url).cache).filter((f) => /\\.cjs$/.test(f) && !/core\\.cjs$/.test(f));
 const call = async (method, params) => {
   const response = await fetch(node.url + '/ext/bc/P', {
     method: 'POST',
@@ -35,8 +39,17 @@ node.dev.revert({ snapshotID });
 const after = await balance();
 const overHttp = await node.devClient.fund({ address: node.keys[0].p, amount: '7' });
 const { height } = await call('platform.getHeight', {});
-console.log(JSON.stringify({ keys: node.keys.length, before, funded, after, overHttp: overHttp.balance, height }));
+console.log(JSON.stringify({ lazyAtStart, keys: node.keys.length, before, funded, after, overHttp: overHttp.balance, height }));
 await node.close();
+const defaults = await startMockNode({ accounts: 3 });
+console.log(JSON.stringify(defaults.keys));
+await defaults.close();
+`;
+
+/** Loads the package's bundle and says whether V8 took its code from the cache beside it. */
+const CACHE_PROGRAM = `const { loadCore, codeCacheUsed } = await import('./node_modules/@avalanche-openrpc/mock/dist/load.js');
+loadCore();
+console.log(JSON.stringify({ used: codeCacheUsed() }));
 `;
 
 beforeAll(async () => {
@@ -49,47 +62,86 @@ beforeAll(async () => {
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   npm(['install', '--offline', '--no-audit', '--no-fund', join(temp, packed[0]!.filename)], consumer);
   writeFileSync(join(consumer, 'main.js'), PROGRAM);
+  writeFileSync(join(consumer, 'cache.js'), CACHE_PROGRAM);
 }, 120_000);
 
-afterAll(() => rmSync(temp, { recursive: true, force: true }));
+const children: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const child of children) child.kill();
+  rmSync(temp, { recursive: true, force: true });
+});
+
+const spawnBin = (args: string[]): ChildProcess => {
+  const child = spawn(join(consumer, 'node_modules/.bin/avalanche-mock'), args, { cwd: consumer });
+  children.push(child);
+  return child;
+};
+
+/** The URL a started bin prints. */
+const listening = (child: ChildProcess) =>
+  new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+  });
 
 describe('the mock package', () => {
-  it('startMockNode runs an isolated node whose dev controls change what the API answers', () => {
-    const out = JSON.parse(execFileSync(process.execPath, ['main.js'], { cwd: consumer, encoding: 'utf8' })) as Record<
-      string,
-      unknown
-    >;
+  it('startMockNode runs an isolated node whose dev controls change what the API answers', async () => {
+    const [line, defaultKeys] = execFileSync(process.execPath, ['main.js'], { cwd: consumer, encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    const out = JSON.parse(line!) as Record<string, unknown>;
+    expect(out.lazyAtStart).toEqual([]);
     expect(out.keys).toBe(2);
     expect(BigInt(String(out.funded))).toBe(BigInt(String(out.before)) + 1000n);
     expect(out.after).toBe(out.before);
     expect(BigInt(String(out.overHttp))).toBe(BigInt(String(out.before)) + 7n);
     expect(Number(out.height)).toBeGreaterThanOrEqual(1);
+    // The default seed's addresses come from the table the build derived: the same keys as derived from source.
+    const fromSource = await startSourceNode({ accounts: 3 });
+    await fromSource.close();
+    expect(JSON.parse(defaultKeys!)).toEqual(fromSource.keys);
   });
 
   it('the avalanche-mock bin prints its URL and answers there', async () => {
-    const child = spawn(
-      join(consumer, 'node_modules/.bin/avalanche-mock'),
-      ['--port', '0', '--accounts', '1', '--quiet'],
-      { cwd: consumer },
-    );
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk;
-          const match = /listening on (http:\/\/\S+)/.exec(out);
-          if (match) resolve(match[1]!);
-        });
-        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
-      });
-      const response = await fetch(`${url}/ext/bc/X`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.getHeight', params: {} }),
-      });
-      expect(((await response.json()) as { result: { height: string } }).result.height).toMatch(/^\d+$/);
-    } finally {
-      child.kill();
-    }
+    const url = await listening(spawnBin(['--port', '0', '--accounts', '1', '--quiet']));
+    const response = await fetch(`${url}/ext/bc/X`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.getHeight', params: {} }),
+    });
+    expect(((await response.json()) as { result: { height: string } }).result.height).toMatch(/^\d+$/);
+  });
+
+  it('the bin starts a fuji node, whose genesis holders the package carries', async () => {
+    const url = await listening(spawnBin(['--port', '0', '--network', 'fuji', '--accounts', '1', '--quiet']));
+    const response = await fetch(`${url}/ext/info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'info.getNetworkID', params: {} }),
+    });
+    expect(((await response.json()) as { result: { networkID: string } }).result.networkID).toBe('5');
+  });
+
+  it("runs the bundle from V8's code cache: the build's for this Node, else the one its first start leaves", () => {
+    const dist = join(consumer, 'node_modules/@avalanche-openrpc/mock/dist');
+    const caches = () => readdirSync(dist).filter((f) => f.endsWith('.cache'));
+    const used = () =>
+      (
+        JSON.parse(execFileSync(process.execPath, ['cache.js'], { cwd: consumer, encoding: 'utf8' })) as {
+          used: boolean;
+        }
+      ).used;
+    expect(caches()).toHaveLength(1);
+    expect(used()).toBe(true);
+    for (const file of caches()) rmSync(join(dist, file));
+    expect(used()).toBe(false);
+    expect(caches()).toHaveLength(1);
+    expect(used()).toBe(true);
   });
 });
