@@ -184,10 +184,7 @@ describe('admin', () => {
       failure('logger with name "Z" not found'),
     );
     expect(await call(A, 'admin.setLoggerLevel', { loggerName: 'X', logLevel: 'LOUD' })).toMatchObject(
-      failure(
-        "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for " +
-          'example calls',
-      ),
+      failure(INVALID_ARGUMENT),
     );
   });
 

@@ -12,6 +12,7 @@ import type { Json, MethodModel } from '../../generators/model/types.ts';
 import { compareVersions, newestSpecVersion } from '../../generators/model/versions.ts';
 import { resolveInMethod } from '../../generators/load/versions.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { INVALID_ARGUMENT } from '../../generated/server/dist/index.js';
 
 const model = loadSpecModel();
 const validator = new SpecValidator(model);
@@ -102,9 +103,7 @@ describe('every x-changes entry, at a release on each side of it', () => {
           )!;
           const lacking = sides.find((v) => !inRangeOf(target['x-node-versions'] as MethodModel['versions'], v))!;
           const having = sides.find((v) => v !== lacking)!;
-          expect((await call(lacking, method.name, example.params)).error?.message).toMatch(
-            /^couldn't unmarshal an argument/,
-          );
+          expect((await call(lacking, method.name, example.params)).error?.message).toBe(INVALID_ARGUMENT);
           expect((await call(having, method.name, example.params)).error).toBeUndefined();
         } else if (pointer.includes('/x-enum-versions/')) {
           // An enum value: the release that had it accepts it in an answer, the other does not.
