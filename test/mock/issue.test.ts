@@ -9,6 +9,7 @@ import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
 import type { World } from '../../mock/world/world.ts';
 import { pRefusal } from './refusal.ts';
+import { callRpc } from '../server/raw-http.ts';
 
 const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
 const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
@@ -43,18 +44,7 @@ function contextOf(w: World) {
   };
 }
 
-async function rpc(
-  path: string,
-  method: string,
-  params: object,
-): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
-  const response = await fetch(node.url + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return (await response.json()) as never;
-}
+const rpc = (path: string, method: string, params: object) => callRpc(node.url + path, method, params);
 
 const xBalance = async (address: string) =>
   BigInt(String((await rpc('/ext/bc/X', 'avm.getBalance', { address, assetID: 'AVAX' })).result!.balance));

@@ -39,6 +39,7 @@ import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
 import { pChainReads } from '../../mock/world/reads-p.ts';
 import type { World } from '../../mock/world/world.ts';
 import { pRefusal } from './refusal.ts';
+import { callRpc } from '../server/raw-http.ts';
 
 const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
 const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
@@ -572,14 +573,7 @@ describe('conversion and validation IDs', () => {
 });
 
 describe('over HTTP, answers checked against the spec', () => {
-  async function rpc(url: string, method: string, params: object) {
-    const response = await fetch(`${url}/ext/bc/P`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    return (await response.json()) as { result?: Record<string, unknown>; error?: { message: string } };
-  }
+  const rpc = (url: string, method: string, params: object) => callRpc(`${url}/ext/bc/P`, method, params);
   const hexTx = (bytes: Uint8Array) => utils.bufferToHex(utils.addChecksum(bytes));
 
   it('platform.issueTx registers an L1 validator; getL1Validator and getCurrentValidators read it', async () => {

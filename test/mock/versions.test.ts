@@ -13,6 +13,7 @@ import { compareVersions, newestSpecVersion } from '../../generators/model/versi
 import { resolveInMethod } from '../../generators/load/versions.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { INVALID_ARGUMENT } from '../../generated/server/dist/index.js';
+import { callRpc } from '../server/raw-http.ts';
 
 const model = loadSpecModel();
 const validator = new SpecValidator(model);
@@ -26,18 +27,9 @@ async function node(version: string): Promise<RunningMockNode> {
 }
 afterAll(() => Promise.all([...nodes.values()].map((n) => n.close())));
 
-async function call(
-  version: string,
-  name: string,
-  params: Record<string, unknown>,
-): Promise<{ result?: Json; error?: { code: number; message: string } }> {
+async function call(version: string, name: string, params: Record<string, unknown>) {
   const { endpoint } = methods.get(name)!;
-  const response = await fetch(`${(await node(version)).url}${endpoint.defaultPath}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: name, params }),
-  });
-  return (await response.json()) as { result?: Json; error?: { code: number; message: string } };
+  return callRpc<Json>(`${(await node(version)).url}${endpoint.defaultPath}`, name, params);
 }
 
 /**
