@@ -17,7 +17,8 @@ import { verifyX } from './x.ts';
 import { verifyL1Tx } from './l1.ts';
 import { unknownToRelease } from './upgrades.ts';
 
-const DROPPED_KEPT = 1024;
+/** The mempool's drop cache: an LRU of 64 refused tx IDs (vms/platformvm/txs/mempool droppedTxIDsCacheSize). */
+const DROPPED_KEPT = 64;
 
 export type Mining = { mode: 'auto' } | { mode: 'manual' } | { mode: 'interval'; blockTimeMs: number };
 
@@ -25,12 +26,15 @@ interface Pending {
   decoded: DecodedTx;
   effects: Effects;
   inputs: string[];
+  /** The world's journal length when `effects` were computed: unchanged since, they still hold. */
+  verifiedAt: number;
 }
 
 export class Engine {
   private readonly pools: Record<UtxoChain, Pending[]> = { X: [], P: [] };
   private timer: NodeJS.Timeout | undefined;
-  private readonly droppedIDs: string[] = [];
+  /** Refused tx IDs, oldest first (a Set keeps insertion order: deleting and adding again makes one the newest). */
+  private readonly droppedIDs = new Set<string>();
   /** Each accepted transaction in a block of its own, at once. */
   automine: boolean;
 
@@ -77,10 +81,7 @@ export class Engine {
     if (pool.some((p) => p.decoded.id === decoded.id)) return decoded.id;
     let effects: Effects;
     try {
-      effects =
-        chain === 'X'
-          ? verifyX(this.world, decoded)
-          : verifyP(this.world, decoded, (w, d) => verifyStaking(w, d) ?? verifySubnetTx(w, d) ?? verifyL1Tx(w, d));
+      effects = this.verify(chain, decoded);
     } catch (error) {
       if (error instanceof Refusal) this.drop(chain, decoded, error.message);
       throw error;
@@ -91,25 +92,35 @@ export class Engine {
       this.drop(chain, decoded, text);
       throw new Refusal(chain === 'P' ? `couldn't issue tx: ${text}` : text);
     }
-    pool.push({ decoded, effects, inputs });
     const known = this.world.txs.get(decoded.id);
     if (!known || known.status === 'Dropped')
       this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes, status: 'Processing' });
+    pool.push({ decoded, effects, inputs, verifiedAt: this.world.journal.snapshot() });
     if (this.automine) this.mine(chain, 1, false);
     return decoded.id;
   }
 
+  private verify(chain: UtxoChain, decoded: DecodedTx): Effects {
+    return chain === 'X'
+      ? verifyX(this.world, decoded)
+      : verifyP(this.world, decoded, (w, d) => verifyStaking(w, d) ?? verifySubnetTx(w, d) ?? verifyL1Tx(w, d));
+  }
+
   /**
    * Remembers why a transaction the chain never accepted was refused: `platform.getTxStatus` answers Dropped with it.
+   * A pooled one (Processing) refused when its block is built is dropped too; the X-Chain keeps no drop reasons.
    */
   private drop(chain: UtxoChain, decoded: DecodedTx, reason: string): void {
     const known = this.world.txs.get(decoded.id);
-    if (chain !== 'P' || (known && known.status !== 'Dropped')) return;
+    if (chain === 'X' && known?.status === 'Processing') this.world.txs.delete(decoded.id);
+    if (chain !== 'P' || (known && known.status !== 'Dropped' && known.status !== 'Processing')) return;
     this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes: decoded.bytes, status: 'Dropped', reason });
-    // Like the mempool's drop cache (vms/txs/mempool), only the latest refusals are remembered.
-    this.droppedIDs.push(decoded.id);
-    if (this.droppedIDs.length > DROPPED_KEPT) {
-      const oldest = this.droppedIDs.shift()!;
+    // Like the mempool's drop cache (an LRU), only the latest refusals are remembered; one refused again is the newest.
+    this.droppedIDs.delete(decoded.id);
+    this.droppedIDs.add(decoded.id);
+    if (this.droppedIDs.size > DROPPED_KEPT) {
+      const oldest = this.droppedIDs.values().next().value!;
+      this.droppedIDs.delete(oldest);
       if (this.world.txs.get(oldest)?.status === 'Dropped') this.world.txs.delete(oldest);
     }
   }
@@ -136,15 +147,28 @@ export class Engine {
     this.pools.P = [];
   }
 
+  /**
+   * Like the node's block builder, verifies each pooled transaction again on the state the ones before it in the
+   * block leave (two pooled validators for one node, a subnet converted twice): one no longer valid is dropped.
+   */
   private build(chain: UtxoChain, batch: Pending[]): string {
     const world = this.world;
-    const block = makeBlock(
-      chain,
-      world.tip(chain),
-      world.time.get(),
-      batch.map((p) => p.decoded),
-    );
-    for (const pending of batch) applyEffects(world, chain, pending.effects);
+    const accepted: DecodedTx[] = [];
+    for (const pending of batch) {
+      let effects = pending.effects;
+      if (world.journal.snapshot() !== pending.verifiedAt) {
+        try {
+          effects = this.verify(chain, pending.decoded);
+        } catch (error) {
+          if (!(error instanceof Refusal)) throw error;
+          this.drop(chain, pending.decoded, error.message);
+          continue;
+        }
+      }
+      applyEffects(world, chain, effects);
+      accepted.push(pending.decoded);
+    }
+    const block = makeBlock(chain, world.tip(chain), world.time.get(), accepted);
     world.acceptBlock(block);
     return block.id;
   }

@@ -6,7 +6,7 @@
 import type { utils } from '@avalabs/avalanchejs';
 import { avalanche } from './avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
-import { potentialReward } from '../world/reward.ts';
+import { accruedDelegateeReward, delegateeShare, potentialReward } from '../world/reward.ts';
 import { isCurrent } from '../world/stakers.ts';
 import type { Staker, Utxo } from '../world/types.ts';
 import type { World } from '../world/world.ts';
@@ -20,7 +20,6 @@ import { advanceL1 } from './l1-state.ts';
 import { checkOutputsSorted, verifyTransferableOutput } from './syntax.ts';
 
 const MAX_VALIDATOR_WEIGHT_FACTOR = 5n;
-const PERCENT = 1_000_000n;
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 function currentValidator(world: World, subnetID: string, nodeID: string): Staker | undefined {
@@ -145,7 +144,6 @@ export function advanceTime(world: World, time: bigint): void {
           ? -1
           : 1,
     );
-  const accrued = new Map<string, bigint>();
   for (const staker of ending) {
     for (const utxo of staker.stake)
       world.utxos.P.set(utxo.key, {
@@ -156,12 +154,10 @@ export function advanceTime(world: World, time: bigint): void {
     const index = Math.max(-1, ...staker.stake.map((u) => u.outputIndex)) + 1;
     const rewards: Utxo[] = [];
     let own = staker.potentialReward;
-    if (staker.validatorTxID) {
-      const validator = world.stakers.get(staker.validatorTxID);
-      const fee = (own * BigInt(validator?.delegationFee ?? 0)) / PERCENT;
-      own -= fee;
-      accrued.set(staker.validatorTxID, (accrued.get(staker.validatorTxID) ?? 0n) + fee);
-    }
+    // A delegator's fee accrues to its validator (paid when the validator ends, in this call or a later one).
+    if (staker.validatorTxID) own -= delegateeShare(own, world.stakers.get(staker.validatorTxID)?.delegationFee ?? 0);
+    // Delegators end before their validator (sorted so at the same time), so theirs have accrued by now.
+    const accrued = staker.validatorTxID ? 0n : accruedDelegateeReward(world, staker);
     const pay = (amount: bigint, owner: Staker['rewardOwner'], outputIndex: number) => {
       if (amount <= 0n || !owner) return;
       rewards.push(
@@ -176,7 +172,7 @@ export function advanceTime(world: World, time: bigint): void {
       );
     };
     pay(own, staker.rewardOwner, index);
-    pay(accrued.get(staker.txID) ?? 0n, staker.delegationRewardOwner, index + 1);
+    pay(accrued, staker.delegationRewardOwner, index + 1);
     for (const utxo of rewards) world.utxos.P.set(utxo.key, utxo);
     world.rewardUtxos.set(staker.txID, rewards);
   }

@@ -441,7 +441,8 @@ describe('staking', () => {
     const validatorReward = world.stakers.get(validatorID)!.potentialReward;
     const delegatorReward = world.stakers.get(delegatorID)!.potentialReward;
     expect(validatorReward).toBeGreaterThan(0n);
-    const fee = (delegatorReward * 20_000n) / 1_000_000n;
+    // reward.Split rounds the delegator's part down, so the validator's fee is the rest.
+    const fee = delegatorReward - ((1_000_000n - 20_000n) * delegatorReward) / 1_000_000n;
     expect(balanceOf('P', recipient)).toBe(delegatorReward - fee);
     expect(balanceOf('P', owner)).toBe(validatorReward + fee);
     expect(world.rewardUtxos.get(validatorID)?.length).toBe(2);

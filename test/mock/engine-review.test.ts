@@ -1,0 +1,227 @@
+/**
+ * Findings of a review of mock/engine and mock/world against AvalancheGo, each a case the node answers otherwise:
+ * the mempool's drop cache (an LRU of 64), a block built from a pool re-verifying each transaction on the state
+ * before it, and the delegation fee a validator accrues from delegators that ended before it.
+ */
+import {
+  TransferableOutput,
+  type UnsignedTx,
+  Utxo,
+  addTxSignatures,
+  pvm,
+  secp256k1,
+  utils,
+} from '@avalabs/avalanchejs';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { cb58Encode } from '../../generators/formats.ts';
+import { proofOfPossession as pop } from '../../mock/engine/bls.ts';
+import { Engine } from '../../mock/engine/engine.ts';
+import { gasPrice } from '../../mock/engine/p.ts';
+import { advanceTime } from '../../mock/engine/staking.ts';
+import { idOf, makeUtxo } from '../../mock/world/codec.ts';
+import { buildWorld } from '../../mock/world/genesis.ts';
+import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
+import { pChainReads } from '../../mock/world/reads-p.ts';
+import type { World } from '../../mock/world/world.ts';
+import { pRefusal } from './refusal.ts';
+
+const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
+const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
+const recipient = new Uint8Array(20).fill(9);
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+const AVAX = 1_000_000_000n;
+
+let world: World;
+beforeEach(() => {
+  world = buildWorld({ network: 'local', accounts: 0 });
+});
+
+function context() {
+  const f = world.config.fee;
+  return {
+    networkID: world.network.networkID,
+    hrp: world.network.hrp,
+    xBlockchainID: world.chainIDs.X,
+    pBlockchainID: world.chainIDs.P,
+    cBlockchainID: world.chainIDs.C,
+    avaxAssetID: world.network.avaxAssetID,
+    baseTxFee: world.config.txFee,
+    createAssetTxFee: world.config.createAssetTxFee,
+    platformFeeConfig: {
+      weights: { 0: f.weights[0], 1: f.weights[1], 2: f.weights[2], 3: f.weights[3] },
+      maxCapacity: f.maxCapacity,
+      maxPerSecond: f.maxPerSecond,
+      targetPerSecond: f.targetPerSecond,
+      minPrice: f.minPrice,
+      excessConversionConstant: f.excessConversionConstant,
+    },
+  };
+}
+const feeState = () => {
+  const { capacity, excess } = world.feeState.get();
+  const { minPrice, excessConversionConstant } = world.config.fee;
+  return { capacity, excess, price: gasPrice(minPrice, excess, excessConversionConstant), timestamp: '' };
+};
+const pvmManager = () => utils.getManagerForVM('PVM');
+const utxosOf = (owner: Uint8Array) => world.utxosOf('P', hex(owner)).map((u) => pvmManager().unpack(u.bytes, Utxo));
+
+async function sign(unsigned: UnsignedTx): Promise<Uint8Array> {
+  await addTxSignatures({ unsignedTx: unsigned, privateKeys: [EWOQ] });
+  return unsigned.getSignedTx().toBytes();
+}
+
+/** A send from a UTXO the chain never had (refused: the consumed UTXO is not found), one per `n`. */
+async function refusedSend(n: number): Promise<Uint8Array> {
+  const ghost = makeUtxo({
+    txID: cb58Encode(new Uint8Array(32).fill(n % 256).map((b, i) => (i === 0 ? n >> 8 : b))),
+    outputIndex: 0,
+    assetID: world.network.avaxAssetID,
+    amount: AVAX,
+    owner: { locktime: 0n, threshold: 1, addresses: [hex(ewoq)] },
+    stakeableLocktime: 0n,
+  });
+  const unsigned = pvm.newBaseTx(
+    {
+      feeState: feeState(),
+      fromAddressesBytes: [ewoq],
+      utxos: [pvmManager().unpack(ghost.bytes, Utxo)],
+      outputs: [TransferableOutput.fromNative(world.network.avaxAssetID, 1n, [recipient])],
+    },
+    context(),
+  );
+  return sign(unsigned);
+}
+
+describe('the drop cache (platform.getTxStatus "Dropped")', () => {
+  it('is an LRU of 64 as the mempool keeps (vms/platformvm/txs/mempool): a refused tx refused again is the newest', async () => {
+    const engine = new Engine(world);
+    const txs = await Promise.all(Array.from({ length: 65 }, (_, i) => refusedSend(i + 1)));
+    const refuse = (bytes: Uint8Array) => {
+      expect(() => engine.issue('P', bytes)).toThrow(pRefusal(/failed to read consumed UTXO .*/));
+    };
+    refuse(txs[0]!);
+    const first = idOf(txs[0]!);
+    expect(world.txs.get(first)?.status).toBe('Dropped');
+    for (const bytes of txs.slice(1, 64)) refuse(bytes);
+    // 64 refusals so far, the first the oldest; refused again, it becomes the newest and outlives the next refusal.
+    refuse(txs[0]!);
+    const second = idOf(txs[1]!);
+    refuse(txs[64]!);
+    expect(world.txs.get(first)?.status).toBe('Dropped');
+    expect(world.txs.get(second)).toBeUndefined();
+  });
+});
+
+describe('a block built from the pool (manual mining)', () => {
+  it('re-verifies each transaction on the state the ones before it left: a second validator for a node is dropped', async () => {
+    const engine = new Engine(world, { mode: 'manual' });
+    const staking = world.config.staking;
+    const nodeID = `NodeID-${cb58Encode(new Uint8Array(20).fill(42))}`;
+    const start = world.time.get();
+    // Each validator tx spends other UTXOs, so the pool's conflict check (shared inputs) lets both in.
+    expect(world.utxosOf('P', hex(ewoq)).length).toBeGreaterThanOrEqual(2);
+    const validator = (utxo: Utxo, seed: number) =>
+      pvm.newAddPermissionlessValidatorTx(
+        {
+          feeState: feeState(),
+          fromAddressesBytes: [ewoq],
+          utxos: [utxo],
+          nodeId: nodeID,
+          subnetId: world.chainIDs.P,
+          start,
+          end: start + staking.minStakeDuration,
+          weight: staking.minValidatorStake,
+          rewardAddresses: [ewoq],
+          delegatorRewardsOwner: [ewoq],
+          shares: 20_000,
+          ...(({ publicKey, proof }) => ({ publicKey, signature: proof }))(pop(new Uint8Array(32).fill(seed))),
+        },
+        context(),
+      );
+    const big = [...world.utxosOf('P', hex(ewoq))]
+      .sort((a, b) => (a.amount > b.amount ? -1 : 1))
+      .map((u) => pvmManager().unpack(u.bytes, Utxo));
+    const firstID = engine.issue('P', await sign(validator(big[0]!, 5)));
+    const secondID = engine.issue('P', await sign(validator(big[1]!, 6)));
+    expect(engine.pending('P')).toBe(2);
+    engine.mine('P', 1);
+    const validators = [...world.stakers.values()].filter((s) => s.nodeID === nodeID);
+    expect(validators.map((s) => s.txID)).toEqual([firstID]);
+    expect(world.tip('P').txIDs).toEqual([firstID]);
+    expect(world.txs.get(secondID)).toMatchObject({ status: 'Dropped' });
+    expect(world.txs.get(secondID)?.reason).toMatch(pRefusal(`duplicate validator: ${nodeID} on ${world.chainIDs.P}`));
+  });
+});
+
+describe('the delegation fee', () => {
+  it('accrues to the validator when its delegator ends first, and is paid when the validator ends', async () => {
+    const engine = new Engine(world);
+    const staking = world.config.staking;
+    const nodeID = `NodeID-${cb58Encode(new Uint8Array(20).fill(43))}`;
+    const owner = new Uint8Array(20).fill(77);
+    const start = world.time.get();
+    const validatorEnd = start + staking.minStakeDuration * 2n;
+    const delegatorEnd = start + staking.minStakeDuration;
+    const validatorID = engine.issue(
+      'P',
+      await sign(
+        pvm.newAddPermissionlessValidatorTx(
+          {
+            feeState: feeState(),
+            fromAddressesBytes: [ewoq],
+            utxos: utxosOf(ewoq),
+            nodeId: nodeID,
+            subnetId: world.chainIDs.P,
+            start,
+            end: validatorEnd,
+            weight: staking.minValidatorStake,
+            rewardAddresses: [owner],
+            delegatorRewardsOwner: [owner],
+            shares: 20_000,
+            ...(({ publicKey, proof }) => ({ publicKey, signature: proof }))(pop(new Uint8Array(32).fill(7))),
+          },
+          context(),
+        ),
+      ),
+    );
+    const delegatorID = engine.issue(
+      'P',
+      await sign(
+        pvm.newAddPermissionlessDelegatorTx(
+          {
+            feeState: feeState(),
+            fromAddressesBytes: [ewoq],
+            utxos: utxosOf(ewoq),
+            nodeId: nodeID,
+            subnetId: world.chainIDs.P,
+            start,
+            end: delegatorEnd,
+            weight: staking.minDelegatorStake,
+            rewardAddresses: [recipient],
+          },
+          context(),
+        ),
+      ),
+    );
+    // reward.Split: the delegator's remainder is rounded down, the validator's fee is the rest.
+    const delegatorReward = world.stakers.get(delegatorID)!.potentialReward;
+    const fee = delegatorReward - ((1_000_000n - 20_000n) * delegatorReward) / 1_000_000n;
+    expect(fee).toBeGreaterThan(0n);
+    const accrued = () =>
+      (
+        pChainReads(world).getCurrentValidators!({ nodeIDs: [nodeID] }) as {
+          validators: Array<{ accruedDelegateeReward: string }>;
+        }
+      ).validators[0]?.accruedDelegateeReward;
+    expect(accrued()).toBe('0');
+
+    advanceTime(world, delegatorEnd);
+    // getCurrentValidators' accruedDelegateeReward: the state's GetDelegateeReward, raised by each ended delegator.
+    expect(accrued()).toBe(String(fee));
+    advanceTime(world, validatorEnd);
+    const validatorReward = world.stakers.get(validatorID)!.potentialReward;
+    const paid = world.utxosOf('P', hex(owner)).reduce((sum, u) => sum + u.amount, 0n);
+    expect(paid).toBe(validatorReward + fee);
+    expect(world.rewardUtxos.get(validatorID)?.map((u) => u.amount)).toEqual([validatorReward, fee]);
+  });
+});
