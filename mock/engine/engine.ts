@@ -32,6 +32,11 @@ interface Pending {
 
 export class Engine {
   private readonly pools: Record<UtxoChain, Pending[]> = { X: [], P: [] };
+  /** Each pool's tx IDs and consumed inputs, as the mempool's consumedUTXOs: a check costs the tx's inputs, not the pool. */
+  private pooled: Record<UtxoChain, { ids: Set<string>; inputs: Set<string> }> = {
+    X: { ids: new Set(), inputs: new Set() },
+    P: { ids: new Set(), inputs: new Set() },
+  };
   private timer: NodeJS.Timeout | undefined;
   /** Refused tx IDs, oldest first (a Set keeps insertion order: deleting and adding again makes one the newest). */
   private readonly droppedIDs = new Set<string>();
@@ -77,8 +82,8 @@ export class Engine {
       // P: txs.Parse wraps the codec's error, then service.go IssueTx wraps that; X answers the codec's error as is.
       throw new Refusal(chain === 'P' ? `couldn't parse tx: couldn't parse tx: ${text}` : text);
     }
-    const pool = this.pools[chain];
-    if (pool.some((p) => p.decoded.id === decoded.id)) return decoded.id;
+    const pooled = this.pooled[chain];
+    if (pooled.ids.has(decoded.id)) return decoded.id;
     let effects: Effects;
     try {
       effects = this.verify(chain, decoded);
@@ -87,7 +92,7 @@ export class Engine {
       throw error;
     }
     const inputs = [...effects.consumed, ...effects.imported];
-    if (pool.some((p) => p.inputs.some((key) => inputs.includes(key)))) {
+    if (inputs.some((key) => pooled.inputs.has(key))) {
       const text = TEXTS.conflicts(decoded.id);
       this.drop(chain, decoded, text);
       throw new Refusal(chain === 'P' ? `couldn't issue tx: ${text}` : text);
@@ -95,7 +100,11 @@ export class Engine {
     const known = this.world.txs.get(decoded.id);
     if (!known || known.status === 'Dropped')
       this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes, status: 'Processing' });
-    pool.push({ decoded, effects, inputs, verifiedAt: this.world.journal.snapshot() });
+    this.pools[chain].push({ decoded, effects, inputs, verifiedAt: this.world.journal.snapshot() });
+    pooled.ids.add(decoded.id);
+    for (const key of inputs) pooled.inputs.add(key);
+    // An added tx is no longer a dropped one (the mempool evicts it from its drop cache).
+    this.droppedIDs.delete(decoded.id);
     if (this.automine) this.mine(chain, 1, false);
     return decoded.id;
   }
@@ -131,6 +140,10 @@ export class Engine {
     for (let i = 0; i < count; i++) {
       const pool = this.pools[chain];
       const batch = pool.splice(0, this.automine ? 1 : pool.length);
+      for (const pending of batch) {
+        this.pooled[chain].ids.delete(pending.decoded.id);
+        for (const key of pending.inputs) this.pooled[chain].inputs.delete(key);
+      }
       if (batch.length === 0 && !allowEmpty) break;
       ids.push(this.build(chain, batch));
     }
@@ -145,6 +158,7 @@ export class Engine {
   clear(): void {
     this.pools.X = [];
     this.pools.P = [];
+    this.pooled = { X: { ids: new Set(), inputs: new Set() }, P: { ids: new Set(), inputs: new Set() } };
   }
 
   /**

@@ -153,6 +153,37 @@ describe('a block built from the pool (manual mining)', () => {
   });
 });
 
+describe('the pool', () => {
+  it('refuses a tx spending what a pooled one spends, as the mempool does, and takes it once that one is built', async () => {
+    const engine = new Engine(world, { mode: 'manual' });
+    const send = (amount: bigint) =>
+      sign(
+        pvm.newBaseTx(
+          {
+            feeState: feeState(),
+            fromAddressesBytes: [ewoq],
+            utxos: utxosOf(ewoq),
+            outputs: [TransferableOutput.fromNative(world.network.avaxAssetID, amount, [recipient])],
+          },
+          context(),
+        ),
+      );
+    const first = await send(AVAX);
+    const second = await send(2n * AVAX);
+    const firstID = engine.issue('P', first);
+    expect(engine.issue('P', first)).toBe(firstID);
+    expect(() => engine.issue('P', second)).toThrow(`couldn't issue tx: tx conflicts with other tx: ${idOf(second)}`);
+    expect(world.txs.get(idOf(second))?.status).toBe('Dropped');
+    engine.mine('P', 1);
+    expect(world.tip('P').txIDs).toEqual([firstID]);
+    // Built, the first's inputs are spent: the second is now refused by the chain, not the pool.
+    expect(() => engine.issue('P', second)).toThrow(pRefusal(/failed to read consumed UTXO .*/));
+    const third = await send(3n * AVAX);
+    expect(engine.issue('P', third)).toBe(idOf(third));
+    expect(engine.pending('P')).toBe(1);
+  });
+});
+
 describe('the delegation fee', () => {
   it('accrues to the validator when its delegator ends first, and is paid when the validator ends', async () => {
     const engine = new Engine(world);
