@@ -32,7 +32,7 @@ interface Pending {
 
 export class Engine {
   private readonly pools: Record<UtxoChain, Pending[]> = { X: [], P: [] };
-  /** Each pool's tx IDs and consumed inputs, as the mempool's consumedUTXOs: a check costs the tx's inputs, not the pool. */
+  /** Each pool's tx IDs and consumed inputs (the mempool's consumedUTXOs): a check costs the tx's inputs. */
   private pooled: Record<UtxoChain, { ids: Set<string>; inputs: Set<string> }> = {
     X: { ids: new Set(), inputs: new Set() },
     P: { ids: new Set(), inputs: new Set() },
@@ -154,8 +154,9 @@ export class Engine {
     return this.pools[chain].length;
   }
 
-  /** Forgets the pools (after the world is reverted or reset under them). */
+  /** Forgets the pools (after the world is reverted or reset under them), and refusals the revert undid. */
   clear(): void {
+    for (const id of this.droppedIDs) if (this.world.txs.get(id)?.status !== 'Dropped') this.droppedIDs.delete(id);
     this.pools.X = [];
     this.pools.P = [];
     this.pooled = { X: { ids: new Set(), inputs: new Set() }, P: { ids: new Set(), inputs: new Set() } };

@@ -93,7 +93,7 @@ async function refusedSend(n: number): Promise<Uint8Array> {
 }
 
 describe('the drop cache (platform.getTxStatus "Dropped")', () => {
-  it('is an LRU of 64 as the mempool keeps (vms/platformvm/txs/mempool): a refused tx refused again is the newest', async () => {
+  it('is the mempool LRU of 64 (vms/txs/mempool): a tx refused again is the newest', async () => {
     const engine = new Engine(world);
     const txs = await Promise.all(Array.from({ length: 65 }, (_, i) => refusedSend(i + 1)));
     const refuse = (bytes: Uint8Array) => {
@@ -113,7 +113,7 @@ describe('the drop cache (platform.getTxStatus "Dropped")', () => {
 });
 
 describe('a block built from the pool (manual mining)', () => {
-  it('re-verifies each transaction on the state the ones before it left: a second validator for a node is dropped', async () => {
+  it('verifies each tx again on the state the ones before it left: a 2nd validator of a node is dropped', async () => {
     const engine = new Engine(world, { mode: 'manual' });
     const staking = world.config.staking;
     const nodeID = `NodeID-${cb58Encode(new Uint8Array(20).fill(42))}`;
@@ -154,7 +154,7 @@ describe('a block built from the pool (manual mining)', () => {
 });
 
 describe('the pool', () => {
-  it('refuses a tx spending what a pooled one spends, as the mempool does, and takes it once that one is built', async () => {
+  it('refuses a tx spending what a pooled one spends, as the mempool does', async () => {
     const engine = new Engine(world, { mode: 'manual' });
     const send = (amount: bigint) =>
       sign(

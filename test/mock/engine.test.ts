@@ -203,7 +203,8 @@ describe('P-Chain', () => {
     const wrong = await signWrong(pSend(5n));
     expect(() => engine.issue('P', wrong)).toThrow(
       pRefusal(
-        `failed to verify transfer: wrong signature: expected signature from ${cb58Encode(ewoq)} but got from ${cb58Encode(other)}`,
+        'failed to verify transfer: wrong signature: ' +
+          `expected signature from ${cb58Encode(ewoq)} but got from ${cb58Encode(other)}`,
         idOf(wrong),
       ),
     );
