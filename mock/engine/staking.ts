@@ -145,12 +145,8 @@ export function advanceTime(world: World, time: bigint): void {
           : 1,
     );
   for (const staker of ending) {
-    for (const utxo of staker.stake)
-      world.utxos.P.set(utxo.key, {
-        ...utxo,
-        stakeableLocktime: utxo.stakeableLocktime > staker.endTime ? utxo.stakeableLocktime : 0n,
-        bytes: unlocked(utxo, staker.endTime),
-      });
+    // The stake comes back as staked (rewardValidatorTx: `Out: out.Output()`): a stakeable lock stays, passed or not.
+    for (const utxo of staker.stake) world.utxos.P.set(utxo.key, utxo);
     const index = Math.max(-1, ...staker.stake.map((u) => u.outputIndex)) + 1;
     const rewards: Utxo[] = [];
     let own = staker.potentialReward;
@@ -172,15 +168,10 @@ export function advanceTime(world: World, time: bigint): void {
       );
     };
     pay(own, staker.rewardOwner, index);
-    pay(accrued, staker.delegationRewardOwner, index + 1);
+    // The delegatee reward follows the validator's own reward output, or takes its index when there is none.
+    pay(accrued, staker.delegationRewardOwner, own > 0n && staker.rewardOwner ? index + 1 : index);
     for (const utxo of rewards) world.utxos.P.set(utxo.key, utxo);
     world.rewardUtxos.set(staker.txID, rewards);
   }
   if (time > world.time.get()) world.time.set(time);
-}
-
-/** A returned stake output whose stakeable lock has passed is a plain transfer output again. */
-function unlocked(utxo: Utxo, end: bigint): Uint8Array {
-  if (utxo.stakeableLocktime === 0n || utxo.stakeableLocktime > end) return utxo.bytes;
-  return makeUtxo({ ...utxo, stakeableLocktime: 0n }).bytes;
 }

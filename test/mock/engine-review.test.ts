@@ -1,7 +1,8 @@
 /**
  * Findings of a review of mock/engine and mock/world against AvalancheGo, each a case the node answers otherwise:
  * the mempool's drop cache (an LRU of 64), a block built from a pool re-verifying each transaction on the state
- * before it, and the delegation fee a validator accrues from delegators that ended before it.
+ * before it, the delegation fee a validator accrues from delegators that ended before it, and the stake and reward
+ * UTXOs a staking period ends with.
  */
 import {
   TransferableOutput,
@@ -9,6 +10,7 @@ import {
   Utxo,
   addTxSignatures,
   pvm,
+  pvmSerial,
   secp256k1,
   utils,
 } from '@avalabs/avalanchejs';
@@ -254,5 +256,121 @@ describe('the delegation fee', () => {
     const paid = world.utxosOf('P', hex(owner)).reduce((sum, u) => sum + u.amount, 0n);
     expect(paid).toBe(validatorReward + fee);
     expect(world.rewardUtxos.get(validatorID)?.map((u) => u.amount)).toEqual([validatorReward, fee]);
+  });
+});
+
+describe('stake returned at the end of a staking period', () => {
+  it('keeps its output as staked, a stakeable lock that passed included (rewardValidatorTx: Out: out.Output())', async () => {
+    const engine = new Engine(world);
+    const staking = world.config.staking;
+    const start = world.time.get();
+    const end = start + staking.minStakeDuration;
+    const lockedUntil = start + 60n;
+    const locked = makeUtxo({
+      txID: cb58Encode(new Uint8Array(32).fill(0xab)),
+      outputIndex: 0,
+      assetID: world.network.avaxAssetID,
+      amount: staking.minValidatorStake,
+      owner: { locktime: 0n, threshold: 1, addresses: [hex(ewoq)] },
+      stakeableLocktime: lockedUntil,
+    });
+    world.utxos.P.set(locked.key, locked);
+    const validatorID = engine.issue(
+      'P',
+      await sign(
+        pvm.newAddPermissionlessValidatorTx(
+          {
+            feeState: feeState(),
+            fromAddressesBytes: [ewoq],
+            utxos: utxosOf(ewoq),
+            // The chain's time, not the wall clock's: the lock is still on at issuance.
+            minIssuanceTime: start,
+            nodeId: `NodeID-${cb58Encode(new Uint8Array(20).fill(44))}`,
+            subnetId: world.chainIDs.P,
+            start,
+            end,
+            weight: staking.minValidatorStake,
+            rewardAddresses: [ewoq],
+            delegatorRewardsOwner: [ewoq],
+            shares: 20_000,
+            ...(({ publicKey, proof }) => ({ publicKey, signature: proof }))(pop(new Uint8Array(32).fill(8))),
+          },
+          context(),
+        ),
+      ),
+    );
+    const stakes = world.stakers.get(validatorID)!.stake;
+    const [stake] = stakes;
+    // avalanchejs stakes the locked UTXO first: the stake output is a StakeableLockOut until `lockedUntil`.
+    expect(stake?.stakeableLocktime).toBe(lockedUntil);
+    advanceTime(world, end);
+    const returned = world.utxos.P.get(stake!.key)!;
+    expect(Buffer.from(returned.bytes).toString('hex')).toBe(Buffer.from(stake!.bytes).toString('hex'));
+    expect(pvmManager().unpack(returned.bytes, Utxo).output).toBeInstanceOf(pvmSerial.StakeableLockOut);
+    // Past its lock, it counts as unlocked all the same.
+    const balance = pChainReads(world).getBalance!({ addresses: [`P-${utils.formatBech32(world.network.hrp, ewoq)}`] });
+    expect(balance).toMatchObject({ lockedStakeable: '0' });
+  });
+});
+
+describe('the reward UTXOs of a validator without a reward of its own', () => {
+  it('put the accrued delegation fee at the first index after the stake, as rewardValidatorTx does', async () => {
+    const engine = new Engine(world);
+    const staking = world.config.staking;
+    const nodeID = `NodeID-${cb58Encode(new Uint8Array(20).fill(45))}`;
+    const start = world.time.get();
+    const end = start + staking.minStakeDuration;
+    const supply = world.supply.get();
+    // At the supply cap the validator is promised nothing; its delegator, added below the cap, is.
+    world.supply.set(staking.rewardConfig.supplyCap);
+    const validatorID = engine.issue(
+      'P',
+      await sign(
+        pvm.newAddPermissionlessValidatorTx(
+          {
+            feeState: feeState(),
+            fromAddressesBytes: [ewoq],
+            utxos: utxosOf(ewoq),
+            nodeId: nodeID,
+            subnetId: world.chainIDs.P,
+            start,
+            end,
+            weight: staking.minValidatorStake,
+            rewardAddresses: [ewoq],
+            delegatorRewardsOwner: [ewoq],
+            shares: 20_000,
+            ...(({ publicKey, proof }) => ({ publicKey, signature: proof }))(pop(new Uint8Array(32).fill(9))),
+          },
+          context(),
+        ),
+      ),
+    );
+    world.supply.set(supply);
+    engine.issue(
+      'P',
+      await sign(
+        pvm.newAddPermissionlessDelegatorTx(
+          {
+            feeState: feeState(),
+            fromAddressesBytes: [ewoq],
+            utxos: utxosOf(ewoq),
+            nodeId: nodeID,
+            subnetId: world.chainIDs.P,
+            start,
+            end,
+            weight: staking.minDelegatorStake,
+            rewardAddresses: [recipient],
+          },
+          context(),
+        ),
+      ),
+    );
+    const validator = world.stakers.get(validatorID)!;
+    expect(validator.potentialReward).toBe(0n);
+    advanceTime(world, end);
+    const next = Math.max(...validator.stake.map((u) => u.outputIndex)) + 1;
+    const rewards = world.rewardUtxos.get(validatorID)!;
+    expect(rewards.map((u) => u.outputIndex)).toEqual([next]);
+    expect(rewards[0]!.amount).toBeGreaterThan(0n);
   });
 });
