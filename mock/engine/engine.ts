@@ -19,6 +19,9 @@ import { unknownToRelease } from './upgrades.ts';
 
 /** The mempool's drop cache: an LRU of 64 refused tx IDs (vms/platformvm/txs/mempool droppedTxIDsCacheSize). */
 const DROPPED_KEPT = 64;
+/** What service.go and the gossip mempool put before VerifyTx's error; the drop cache keeps the error alone. */
+const VERIFY_HEAD = "couldn't issue tx: failed verification: ";
+const reasonOf = (message: string) => (message.startsWith(VERIFY_HEAD) ? message.slice(VERIFY_HEAD.length) : message);
 
 export type Mining = { mode: 'auto' } | { mode: 'manual' } | { mode: 'interval'; blockTimeMs: number };
 
@@ -71,7 +74,10 @@ export class Engine {
     this.setInterval(0);
   }
 
-  /** The transaction's ID once pooled (a transaction already pooled is not an error); the node's refusal otherwise. */
+  /**
+   * The transaction's ID once pooled; the node's refusal otherwise. On the P-Chain, as its gossip mempool's Add: a tx
+   * already pooled is a duplicate, and one refused lately is refused again with its drop reason, unverified.
+   */
   issue(chain: UtxoChain, bytes: Uint8Array): string {
     let decoded: DecodedTx;
     if (chain === 'P') unknownToRelease(this.nodeVersion, bytes);
@@ -83,12 +89,22 @@ export class Engine {
       throw new Refusal(chain === 'P' ? `couldn't parse tx: couldn't parse tx: ${text}` : text);
     }
     const pooled = this.pooled[chain];
-    if (pooled.ids.has(decoded.id)) return decoded.id;
+    if (pooled.ids.has(decoded.id)) {
+      if (chain === 'X') return decoded.id;
+      throw new Refusal(`couldn't issue tx: tx ${decoded.id} dropped: duplicate tx`);
+    }
+    const dropped = chain === 'P' && this.droppedIDs.has(decoded.id) ? this.world.txs.get(decoded.id) : undefined;
+    if (dropped?.status === 'Dropped' && dropped.reason !== undefined) {
+      // The LRU's Get makes it the newest.
+      this.droppedIDs.delete(decoded.id);
+      this.droppedIDs.add(decoded.id);
+      throw new Refusal(`couldn't issue tx: ${dropped.reason}`);
+    }
     let effects: Effects;
     try {
       effects = this.verify(chain, decoded);
     } catch (error) {
-      if (error instanceof Refusal) this.drop(chain, decoded, error.message);
+      if (error instanceof Refusal) this.drop(chain, decoded, reasonOf(error.message));
       throw error;
     }
     const inputs = [...effects.consumed, ...effects.imported];
@@ -176,7 +192,7 @@ export class Engine {
           effects = this.verify(chain, pending.decoded);
         } catch (error) {
           if (!(error instanceof Refusal)) throw error;
-          this.drop(chain, pending.decoded, error.message);
+          this.drop(chain, pending.decoded, reasonOf(error.message));
           continue;
         }
       }

@@ -25,7 +25,7 @@ import { buildWorld } from '../../mock/world/genesis.ts';
 import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
 import { pChainReads } from '../../mock/world/reads-p.ts';
 import type { World } from '../../mock/world/world.ts';
-import { pRefusal } from './refusal.ts';
+import { pDropReason, pRefusal } from './refusal.ts';
 
 const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
 const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
@@ -72,9 +72,9 @@ async function sign(unsigned: UnsignedTx): Promise<Uint8Array> {
   return unsigned.getSignedTx().toBytes();
 }
 
-/** A send from a UTXO the chain never had (refused: the consumed UTXO is not found), one per `n`. */
-async function refusedSend(n: number): Promise<Uint8Array> {
-  const ghost = makeUtxo({
+/** A UTXO the chain does not have, one per `n`. */
+const ghostUtxo = (n: number) =>
+  makeUtxo({
     txID: cb58Encode(new Uint8Array(32).fill(n % 256).map((b, i) => (i === 0 ? n >> 8 : b))),
     outputIndex: 0,
     assetID: world.network.avaxAssetID,
@@ -82,6 +82,10 @@ async function refusedSend(n: number): Promise<Uint8Array> {
     owner: { locktime: 0n, threshold: 1, addresses: [hex(ewoq)] },
     stakeableLocktime: 0n,
   });
+
+/** A send from a UTXO the chain never had (refused: the consumed UTXO is not found), one per `n`. */
+async function refusedSend(n: number): Promise<Uint8Array> {
+  const ghost = ghostUtxo(n);
   const unsigned = pvm.newBaseTx(
     {
       feeState: feeState(),
@@ -103,14 +107,35 @@ describe('the drop cache (platform.getTxStatus "Dropped")', () => {
     };
     refuse(txs[0]!);
     const first = idOf(txs[0]!);
+    const reason = world.txs.get(first)?.reason;
     expect(world.txs.get(first)?.status).toBe('Dropped');
+    expect(reason).toMatch(pDropReason(/failed to read consumed UTXO .*/, first));
     for (const bytes of txs.slice(1, 64)) refuse(bytes);
-    // 64 refusals so far, the first the oldest; refused again, it becomes the newest and outlives the next refusal.
-    refuse(txs[0]!);
+    // 64 refusals so far, the first the oldest; issued again, it is refused with its reason and becomes the newest.
+    expect(() => engine.issue('P', txs[0]!)).toThrow(`couldn't issue tx: ${reason}`);
     const second = idOf(txs[1]!);
     refuse(txs[64]!);
     expect(world.txs.get(first)?.status).toBe('Dropped');
     expect(world.txs.get(second)).toBeUndefined();
+  });
+});
+
+describe('a tx refused lately', () => {
+  it('is refused again with its reason though it became valid, as the gossip mempool answers from its drop cache', async () => {
+    const engine = new Engine(world);
+    const bytes = await refusedSend(1);
+    expect(() => engine.issue('P', bytes)).toThrow(pRefusal(/failed to read consumed UTXO .*/));
+    const reason = world.txs.get(idOf(bytes))!.reason!;
+    // The UTXO it spends now exists: the node still answers from its drop cache until the entry is evicted.
+    const ghost = ghostUtxo(1);
+    world.utxos.P.set(ghost.key, ghost);
+    expect(() => engine.issue('P', bytes)).toThrow(`couldn't issue tx: ${reason}`);
+    // Evicted by 64 newer refusals, it is verified again, and accepted.
+    const others = await Promise.all(Array.from({ length: 64 }, (_, i) => refusedSend(i + 2)));
+    for (const other of others) expect(() => engine.issue('P', other)).toThrow(pRefusal(/failed to read .*/));
+    expect(world.txs.get(idOf(bytes))).toBeUndefined();
+    expect(engine.issue('P', bytes)).toBe(idOf(bytes));
+    expect(world.txs.get(idOf(bytes))?.status).toBe('Committed');
   });
 });
 
@@ -151,7 +176,9 @@ describe('a block built from the pool (manual mining)', () => {
     expect(validators.map((s) => s.txID)).toEqual([firstID]);
     expect(world.tip('P').txIDs).toEqual([firstID]);
     expect(world.txs.get(secondID)).toMatchObject({ status: 'Dropped' });
-    expect(world.txs.get(secondID)?.reason).toMatch(pRefusal(`duplicate validator: ${nodeID} on ${world.chainIDs.P}`));
+    expect(world.txs.get(secondID)?.reason).toMatch(
+      pDropReason(`duplicate validator: ${nodeID} on ${world.chainIDs.P}`, secondID),
+    );
   });
 });
 
@@ -173,13 +200,15 @@ describe('the pool', () => {
     const first = await send(AVAX);
     const second = await send(2n * AVAX);
     const firstID = engine.issue('P', first);
-    expect(engine.issue('P', first)).toBe(firstID);
-    expect(() => engine.issue('P', second)).toThrow(`couldn't issue tx: tx conflicts with other tx: ${idOf(second)}`);
-    expect(world.txs.get(idOf(second))?.status).toBe('Dropped');
+    // gossipMempool.Add: a tx already in the mempool is a duplicate.
+    expect(() => engine.issue('P', first)).toThrow(`couldn't issue tx: tx ${firstID} dropped: duplicate tx`);
+    const conflict = `tx conflicts with other tx: ${idOf(second)}`;
+    expect(() => engine.issue('P', second)).toThrow(`couldn't issue tx: ${conflict}`);
+    expect(world.txs.get(idOf(second))).toMatchObject({ status: 'Dropped', reason: conflict });
     engine.mine('P', 1);
     expect(world.tip('P').txIDs).toEqual([firstID]);
-    // Built, the first's inputs are spent: the second is now refused by the chain, not the pool.
-    expect(() => engine.issue('P', second)).toThrow(pRefusal(/failed to read consumed UTXO .*/));
+    // Refused lately, it is refused again with its drop reason, without being verified again.
+    expect(() => engine.issue('P', second)).toThrow(`couldn't issue tx: ${conflict}`);
     const third = await send(3n * AVAX);
     expect(engine.issue('P', third)).toBe(idOf(third));
     expect(engine.pending('P')).toBe(1);
