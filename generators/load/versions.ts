@@ -3,6 +3,7 @@
  * `x-enum-versions` on enums, `x-result-history` (earlier result shapes) and `x-changes` (each change points at what
  * carries its release). Ranges must be well formed, ordered, and inside the method's own.
  */
+import { canonicalJson } from '../model/names.ts';
 import { VERSION_PATTERN as VERSION, compareVersions } from '../model/versions.ts';
 import { parsePointer, resolvePointer } from './problems.ts';
 
@@ -14,6 +15,33 @@ export const VERSION_KEYS = ['since', 'deprecatedSince', 'lastVersion', 'removed
 const SCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'items'];
 const SCHEMA_SINGLE = ['items', 'additionalProperties', 'propertyNames', 'if', 'then', 'else', 'not', 'contains'];
 const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs'];
+
+/** Keywords that describe a value without constraining it: two schemas differing only in these accept the same. */
+const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'deprecated',
+  'examples',
+  'default',
+  '$comment',
+  'x-copy-of',
+  'x-node-versions',
+]);
+
+/** A schema without its annotations, at every depth (property names and enum or const values kept as written). */
+function shapeOf(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(shapeOf);
+  if (!isObject(schema)) return schema;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (ANNOTATIONS.has(key)) continue;
+    if (key === 'enum' || key === 'const') out[key] = value;
+    else if (SCHEMA_MAPS.includes(key) && isObject(value))
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, shapeOf(child)]));
+    else out[key] = shapeOf(value);
+  }
+  return out;
+}
 
 /** Well-formed and ordered; returns the range when it is usable for comparisons. */
 export function checkRange(value: unknown, pointer: string, report: Report): Record<string, string> | undefined {
@@ -115,6 +143,9 @@ export function checkPartVersions(
             at,
             'x-copy-of belongs on a field with a release range (a historic field the mock fills from its source)',
           );
+        // The mock sends the source's value as the copy: a copy of another schema would answer what it documents not.
+        else if (canonicalJson(shapeOf(property)) !== canonicalJson(shapeOf(node.properties[source])))
+          report(at, `the copy's schema is not the schema of ${source}, whose value it repeats`);
       }
     const enumVersions = node['x-enum-versions'];
     if (enumVersions === undefined) return;

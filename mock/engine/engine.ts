@@ -17,7 +17,11 @@ import { verifyX } from './x.ts';
 import { verifyL1Tx } from './l1.ts';
 import { unknownToRelease } from './upgrades.ts';
 
-const DROPPED_KEPT = 1024;
+/** The mempool's drop cache: an LRU of 64 refused tx IDs (vms/platformvm/txs/mempool droppedTxIDsCacheSize). */
+const DROPPED_KEPT = 64;
+/** What service.go and the gossip mempool put before VerifyTx's error; the drop cache keeps the error alone. */
+const VERIFY_HEAD = "couldn't issue tx: failed verification: ";
+const reasonOf = (message: string) => (message.startsWith(VERIFY_HEAD) ? message.slice(VERIFY_HEAD.length) : message);
 
 export type Mining = { mode: 'auto' } | { mode: 'manual' } | { mode: 'interval'; blockTimeMs: number };
 
@@ -25,12 +29,20 @@ interface Pending {
   decoded: DecodedTx;
   effects: Effects;
   inputs: string[];
+  /** The world's journal length when `effects` were computed: unchanged since, they still hold. */
+  verifiedAt: number;
 }
 
 export class Engine {
   private readonly pools: Record<UtxoChain, Pending[]> = { X: [], P: [] };
+  /** Each pool's tx IDs and consumed inputs (the mempool's consumedUTXOs): a check costs the tx's inputs. */
+  private pooled: Record<UtxoChain, { ids: Set<string>; inputs: Set<string> }> = {
+    X: { ids: new Set(), inputs: new Set() },
+    P: { ids: new Set(), inputs: new Set() },
+  };
   private timer: NodeJS.Timeout | undefined;
-  private readonly droppedIDs: string[] = [];
+  /** Refused tx IDs, oldest first (a Set keeps insertion order: deleting and adding again makes one the newest). */
+  private readonly droppedIDs = new Set<string>();
   /** Each accepted transaction in a block of its own, at once. */
   automine: boolean;
 
@@ -62,7 +74,10 @@ export class Engine {
     this.setInterval(0);
   }
 
-  /** The transaction's ID once pooled (a transaction already pooled is not an error); the node's refusal otherwise. */
+  /**
+   * The transaction's ID once pooled; the node's refusal otherwise. On the P-Chain, as its gossip mempool's Add: a tx
+   * already pooled is a duplicate, and one refused lately is refused again with its drop reason, unverified.
+   */
   issue(chain: UtxoChain, bytes: Uint8Array): string {
     let decoded: DecodedTx;
     if (chain === 'P') unknownToRelease(this.nodeVersion, bytes);
@@ -73,43 +88,64 @@ export class Engine {
       // P: txs.Parse wraps the codec's error, then service.go IssueTx wraps that; X answers the codec's error as is.
       throw new Refusal(chain === 'P' ? `couldn't parse tx: couldn't parse tx: ${text}` : text);
     }
-    const pool = this.pools[chain];
-    if (pool.some((p) => p.decoded.id === decoded.id)) return decoded.id;
+    const pooled = this.pooled[chain];
+    if (pooled.ids.has(decoded.id)) {
+      if (chain === 'X') return decoded.id;
+      throw new Refusal(`couldn't issue tx: tx ${decoded.id} dropped: duplicate tx`);
+    }
+    const dropped = chain === 'P' && this.droppedIDs.has(decoded.id) ? this.world.txs.get(decoded.id) : undefined;
+    if (dropped?.status === 'Dropped' && dropped.reason !== undefined) {
+      // The LRU's Get makes it the newest.
+      this.droppedIDs.delete(decoded.id);
+      this.droppedIDs.add(decoded.id);
+      throw new Refusal(`couldn't issue tx: ${dropped.reason}`);
+    }
     let effects: Effects;
     try {
-      effects =
-        chain === 'X'
-          ? verifyX(this.world, decoded)
-          : verifyP(this.world, decoded, (w, d) => verifyStaking(w, d) ?? verifySubnetTx(w, d) ?? verifyL1Tx(w, d));
+      effects = this.verify(chain, decoded);
     } catch (error) {
-      if (error instanceof Refusal) this.drop(chain, decoded, error.message);
+      if (error instanceof Refusal) this.drop(chain, decoded, reasonOf(error.message));
       throw error;
     }
     const inputs = [...effects.consumed, ...effects.imported];
-    if (pool.some((p) => p.inputs.some((key) => inputs.includes(key)))) {
+    if (inputs.some((key) => pooled.inputs.has(key))) {
       const text = TEXTS.conflicts(decoded.id);
       this.drop(chain, decoded, text);
       throw new Refusal(chain === 'P' ? `couldn't issue tx: ${text}` : text);
     }
-    pool.push({ decoded, effects, inputs });
     const known = this.world.txs.get(decoded.id);
     if (!known || known.status === 'Dropped')
       this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes, status: 'Processing' });
+    this.pools[chain].push({ decoded, effects, inputs, verifiedAt: this.world.journal.snapshot() });
+    pooled.ids.add(decoded.id);
+    for (const key of inputs) pooled.inputs.add(key);
+    // An added tx is no longer a dropped one (the mempool evicts it from its drop cache).
+    this.droppedIDs.delete(decoded.id);
     if (this.automine) this.mine(chain, 1, false);
     return decoded.id;
   }
 
+  private verify(chain: UtxoChain, decoded: DecodedTx): Effects {
+    return chain === 'X'
+      ? verifyX(this.world, decoded)
+      : verifyP(this.world, decoded, (w, d) => verifyStaking(w, d) ?? verifySubnetTx(w, d) ?? verifyL1Tx(w, d));
+  }
+
   /**
    * Remembers why a transaction the chain never accepted was refused: `platform.getTxStatus` answers Dropped with it.
+   * A pooled one (Processing) refused when its block is built is dropped too; the X-Chain keeps no drop reasons.
    */
   private drop(chain: UtxoChain, decoded: DecodedTx, reason: string): void {
     const known = this.world.txs.get(decoded.id);
-    if (chain !== 'P' || (known && known.status !== 'Dropped')) return;
+    if (chain === 'X' && known?.status === 'Processing') this.world.txs.delete(decoded.id);
+    if (chain !== 'P' || (known && known.status !== 'Dropped' && known.status !== 'Processing')) return;
     this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes: decoded.bytes, status: 'Dropped', reason });
-    // Like the mempool's drop cache (vms/txs/mempool), only the latest refusals are remembered.
-    this.droppedIDs.push(decoded.id);
-    if (this.droppedIDs.length > DROPPED_KEPT) {
-      const oldest = this.droppedIDs.shift()!;
+    // Like the mempool's drop cache (an LRU), only the latest refusals are remembered; one refused again is the newest.
+    this.droppedIDs.delete(decoded.id);
+    this.droppedIDs.add(decoded.id);
+    if (this.droppedIDs.size > DROPPED_KEPT) {
+      const oldest = this.droppedIDs.values().next().value!;
+      this.droppedIDs.delete(oldest);
       if (this.world.txs.get(oldest)?.status === 'Dropped') this.world.txs.delete(oldest);
     }
   }
@@ -120,6 +156,10 @@ export class Engine {
     for (let i = 0; i < count; i++) {
       const pool = this.pools[chain];
       const batch = pool.splice(0, this.automine ? 1 : pool.length);
+      for (const pending of batch) {
+        this.pooled[chain].ids.delete(pending.decoded.id);
+        for (const key of pending.inputs) this.pooled[chain].inputs.delete(key);
+      }
       if (batch.length === 0 && !allowEmpty) break;
       ids.push(this.build(chain, batch));
     }
@@ -130,21 +170,36 @@ export class Engine {
     return this.pools[chain].length;
   }
 
-  /** Forgets the pools (after the world is reverted or reset under them). */
+  /** Forgets the pools (after the world is reverted or reset under them), and refusals the revert undid. */
   clear(): void {
+    for (const id of this.droppedIDs) if (this.world.txs.get(id)?.status !== 'Dropped') this.droppedIDs.delete(id);
     this.pools.X = [];
     this.pools.P = [];
+    this.pooled = { X: { ids: new Set(), inputs: new Set() }, P: { ids: new Set(), inputs: new Set() } };
   }
 
+  /**
+   * Like the node's block builder, verifies each pooled transaction again on the state the ones before it in the
+   * block leave (two pooled validators for one node, a subnet converted twice): one no longer valid is dropped.
+   */
   private build(chain: UtxoChain, batch: Pending[]): string {
     const world = this.world;
-    const block = makeBlock(
-      chain,
-      world.tip(chain),
-      world.time.get(),
-      batch.map((p) => p.decoded),
-    );
-    for (const pending of batch) applyEffects(world, chain, pending.effects);
+    const accepted: DecodedTx[] = [];
+    for (const pending of batch) {
+      let effects = pending.effects;
+      if (world.journal.snapshot() !== pending.verifiedAt) {
+        try {
+          effects = this.verify(chain, pending.decoded);
+        } catch (error) {
+          if (!(error instanceof Refusal)) throw error;
+          this.drop(chain, pending.decoded, reasonOf(error.message));
+          continue;
+        }
+      }
+      applyEffects(world, chain, effects);
+      accepted.push(pending.decoded);
+    }
+    const block = makeBlock(chain, world.tip(chain), world.time.get(), accepted);
     world.acceptBlock(block);
     return block.id;
   }

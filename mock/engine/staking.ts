@@ -6,7 +6,7 @@
 import type { utils } from '@avalabs/avalanchejs';
 import { avalanche } from './avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
-import { potentialReward } from '../world/reward.ts';
+import { accruedDelegateeReward, delegateeShare, potentialReward } from '../world/reward.ts';
 import { isCurrent } from '../world/stakers.ts';
 import type { Staker, Utxo } from '../world/types.ts';
 import type { World } from '../world/world.ts';
@@ -20,7 +20,6 @@ import { advanceL1 } from './l1-state.ts';
 import { checkOutputsSorted, verifyTransferableOutput } from './syntax.ts';
 
 const MAX_VALIDATOR_WEIGHT_FACTOR = 5n;
-const PERCENT = 1_000_000n;
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 function currentValidator(world: World, subnetID: string, nodeID: string): Staker | undefined {
@@ -146,23 +145,15 @@ export function advanceTime(world: World, time: bigint): void {
           : 1,
     );
   for (const staker of ending) {
-    for (const utxo of staker.stake)
-      world.utxos.P.set(utxo.key, {
-        ...utxo,
-        stakeableLocktime: utxo.stakeableLocktime > staker.endTime ? utxo.stakeableLocktime : 0n,
-        bytes: unlocked(utxo, staker.endTime),
-      });
+    // The stake comes back as staked (rewardValidatorTx: `Out: out.Output()`): a stakeable lock stays, passed or not.
+    for (const utxo of staker.stake) world.utxos.P.set(utxo.key, utxo);
     const index = Math.max(-1, ...staker.stake.map((u) => u.outputIndex)) + 1;
     const rewards: Utxo[] = [];
     let own = staker.potentialReward;
-    // The validator's fee is kept on its record until its own end, which may come in a later call.
-    const validator = staker.validatorTxID ? world.stakers.get(staker.validatorTxID) : undefined;
-    if (validator) {
-      const fee = (own * BigInt(validator.delegationFee ?? 0)) / PERCENT;
-      own -= fee;
-      const accrued = (validator.accruedDelegateeReward ?? 0n) + fee;
-      world.stakers.set(validator.txID, { ...validator, accruedDelegateeReward: accrued });
-    }
+    // A delegator's fee accrues to its validator (paid when the validator ends, in this call or a later one).
+    if (staker.validatorTxID) own -= delegateeShare(own, world.stakers.get(staker.validatorTxID)?.delegationFee ?? 0);
+    // Delegators end before their validator (sorted so at the same time), so theirs have accrued by now.
+    const accrued = staker.validatorTxID ? 0n : accruedDelegateeReward(world, staker);
     const pay = (amount: bigint, owner: Staker['rewardOwner'], outputIndex: number) => {
       if (amount <= 0n || !owner) return;
       rewards.push(
@@ -177,15 +168,10 @@ export function advanceTime(world: World, time: bigint): void {
       );
     };
     pay(own, staker.rewardOwner, index);
-    pay(world.stakers.get(staker.txID)?.accruedDelegateeReward ?? 0n, staker.delegationRewardOwner, index + 1);
+    // The delegatee reward follows the validator's own reward output, or takes its index when there is none.
+    pay(accrued, staker.delegationRewardOwner, own > 0n && staker.rewardOwner ? index + 1 : index);
     for (const utxo of rewards) world.utxos.P.set(utxo.key, utxo);
     world.rewardUtxos.set(staker.txID, rewards);
   }
   if (time > world.time.get()) world.time.set(time);
-}
-
-/** A returned stake output whose stakeable lock has passed is a plain transfer output again. */
-function unlocked(utxo: Utxo, end: bigint): Uint8Array {
-  if (utxo.stakeableLocktime === 0n || utxo.stakeableLocktime > end) return utxo.bytes;
-  return makeUtxo({ ...utxo, stakeableLocktime: 0n }).bytes;
 }

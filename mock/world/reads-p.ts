@@ -22,6 +22,7 @@ import {
   utxoPage,
   utxoRef,
 } from './reads.ts';
+import { accruedDelegateeReward } from './reward.ts';
 import { delegatorsOf, validatorSet, validatorsOf } from './stakers.ts';
 import type { L1Validator, Staker } from './types.ts';
 import { cb58Decode } from '../../generators/formats.ts';
@@ -55,7 +56,7 @@ export function pChainReads(world: World): Record<string, Read> {
       ...(v.rewardOwner ? { validationRewardOwner: apiOwner(world, 'P', v.rewardOwner) } : {}),
       ...(v.delegationRewardOwner ? { delegationRewardOwner: apiOwner(world, 'P', v.delegationRewardOwner) } : {}),
       potentialReward: String(v.potentialReward),
-      accruedDelegateeReward: String(v.accruedDelegateeReward ?? 0n),
+      accruedDelegateeReward: String(accruedDelegateeReward(world, v)),
       delegationFee: percent(v.delegationFee ?? 0),
       // The simulated network's validators are all up and connected.
       ...(primary ? { uptime: '100.0000', connected: true } : {}),

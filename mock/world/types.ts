@@ -105,11 +105,6 @@ export interface Staker {
   delegationFee?: number;
   signer?: Signer;
   potentialReward: bigint;
-  /**
-   * A validator's share of its finished delegators' rewards (its delegation fee), which the node accrues since
-   * Cortina and pays with the validator's own reward at its end (getCurrentValidators' accruedDelegateeReward).
-   */
-  accruedDelegateeReward?: bigint;
   /** Set for a delegator: its validator's txID. */
   validatorTxID?: string;
 }

@@ -6,19 +6,13 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hexEncode } from '../../generators/formats.ts';
+import { INVALID_ARGUMENT } from '../../generated/server/dist/index.js';
 
 export type Answer = { result: unknown } | { error: { code: number; message: string } };
 type Params = Record<string, unknown>;
 type Handler = (params: Params) => Answer;
 
-const decodeError: Answer = {
-  error: {
-    code: -32000,
-    message:
-      "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for " +
-      'example calls',
-  },
-};
+const decodeError: Answer = { error: { code: -32000, message: INVALID_ARGUMENT } };
 const ENCODINGS = /^(hex|hexc|hexnc|json)$/i;
 const TX_BYTES = Uint8Array.from({ length: 48 }, (_, i) => i);
 const TX_ID = '2QouvFWUbjuySRxeX5xMbNCuAaKWfbk5FeEa2JmoF85RKLk2dD';

@@ -16,6 +16,14 @@ describe('the generated validators modules', () => {
     text: readFileSync(join(VALIDATORS, name), 'utf8'),
   }));
 
+  it('are there, one for each endpoint module (every check below would pass on an empty folder)', () => {
+    const endpoints = readdirSync(join(VALIDATORS, '..')).filter(
+      (name) => name.endsWith('.ts') && name !== 'index.ts' && name !== 'types.ts',
+    );
+    expect(endpoints.length).toBeGreaterThanOrEqual(9);
+    expect(modules.map((m) => m.name).sort()).toEqual(endpoints.sort());
+  });
+
   it('are typed, not exempted from type checking', () => {
     for (const { name, text } of modules) expect(text, name).not.toContain('@ts-nocheck');
   });

@@ -6,6 +6,7 @@ import { addTxSignatures, avm, secp256k1, TransferableOutput, utils } from '@ava
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
+import { callRpc } from '../server/raw-http.ts';
 
 const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
 const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
@@ -18,18 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => node?.close());
 
-async function rpc(
-  path: string,
-  method: string,
-  params: object = {},
-): Promise<{ result?: Record<string, unknown>; error?: { message: string } }> {
-  const response = await fetch(node.url + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return (await response.json()) as never;
-}
+const rpc = (path: string, method: string, params: object = {}) => callRpc(node.url + path, method, params);
 
 const balance = async (chain: 'X' | 'P', address: string) =>
   chain === 'X'

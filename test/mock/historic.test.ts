@@ -10,6 +10,7 @@ import { componentName } from '../../generators/model/schema-walk.ts';
 import type { Json, JsonSchema, MethodModel } from '../../generators/model/types.ts';
 import { compareVersions, rangeOf } from '../../generators/model/versions.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
+import { callRpc } from '../server/raw-http.ts';
 
 const model = loadSpecModel();
 const validator = new SpecValidator(model);
@@ -72,12 +73,7 @@ async function answers(version: string, method: MethodModel, path: string): Prom
   const running = await node(version);
   const out: Json[] = [];
   for (const params of [{}, ...method.examples.map((e) => e.params)]) {
-    const response = await fetch(`${running.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: method.name, params }),
-    });
-    const body = (await response.json()) as { result?: Json };
+    const body = await callRpc<Json>(`${running.url}${path}`, method.name, params);
     expect(validator.atRelease(version).checkResponse(method.name, { jsonrpc: '2.0', id: 1, ...body }, 1)).toEqual([]);
     if (body.result !== undefined) out.push(body.result);
   }

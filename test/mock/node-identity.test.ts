@@ -8,6 +8,7 @@ import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { NETWORKS } from '../../mock/world/networks.ts';
 import { POP_DST } from '../../mock/world/node-identity.ts';
 import type { WorldOptions } from '../../mock/world/genesis.ts';
+import { callRpc } from '../server/raw-http.ts';
 
 let node: RunningMockNode | undefined;
 afterEach(async () => {
@@ -20,15 +21,8 @@ const start = async (world: WorldOptions) => {
   return node;
 };
 
-async function rpc(path: string, method: string, params: object = {}) {
-  const response = await fetch(node!.url + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: answers are read by path in the assertions
-  return ((await response.json()) as { result: any }).result;
-}
+const rpc = async (path: string, method: string, params: object = {}) =>
+  (await callRpc(node!.url + path, method, params)).result;
 
 const verifyPop = (pop: { publicKey: string; proofOfPossession: string }) => {
   const publicKey = Buffer.from(pop.publicKey.slice(2), 'hex');

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bech32Encode, cb58Encode, hexDecode, hexEncode } from '../../generators/formats.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { EWOQ_PRIVATE_KEY, NETWORKS } from '../../mock/world/networks.ts';
+import { callRpc } from '../server/raw-http.ts';
 
 const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
 const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
@@ -21,15 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => node?.close());
 
-async function rpc(path: string, method: string, params: object) {
-  const response = await fetch(node.url + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: results are read by path in the assertions
-  return (await response.json()) as { result?: any; error?: { message: string } };
-}
+const rpc = (path: string, method: string, params: object) => callRpc(node.url + path, method, params);
 
 describe('avm.getAddressTxs', () => {
   const X = (bytes: Uint8Array) => `X-${bech32Encode('local', bytes)}`;

@@ -32,6 +32,7 @@ import { buildWorld } from '../../mock/world/genesis.ts';
 import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
 import type { Utxo, UtxoChain } from '../../mock/world/types.ts';
 import type { World } from '../../mock/world/world.ts';
+import { pRefusal } from './refusal.ts';
 
 const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
 const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
@@ -39,11 +40,6 @@ const low = new Uint8Array(20).fill(1);
 const high = new Uint8Array(20).fill(0xee);
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const AVAX = 1_000_000_000n;
-const P_HEAD = "couldn't issue tx: failed verification: failed execution: ";
-/** platform.issueTx's refusal: the node wraps the executor's text with the standard tx's ID (avalanchego #3525). */
-const pRefusal = (inner: string) =>
-  new RegExp(`^${escapeRe(P_HEAD)}standard tx \\w+ failed execution: ${escapeRe(inner)}$`);
-const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let world: World;
 let engine: Engine;

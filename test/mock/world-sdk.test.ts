@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bech32Encode, cb58Encode, hexDecode } from '../../generators/formats.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { NETWORKS } from '../../mock/world/networks.ts';
+import { callRpc } from '../server/raw-http.ts';
 
 const EWOQ = '3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c';
 const local = NETWORKS.local;
@@ -21,18 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => node.close());
 
-async function rpc(
-  path: string,
-  method: string,
-  params: Record<string, unknown> = {},
-): Promise<{ result?: any; error?: { message: string } }> {
-  const response = await fetch(`${node.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return (await response.json()) as { result?: any; error?: { message: string } };
-}
+const rpc = (path: string, method: string, params: Record<string, unknown> = {}) =>
+  callRpc(`${node.url}${path}`, method, params);
 
 describe('avalanchejs 5.2.0', () => {
   it("decodes the ewoq key's UTXOs, whose sums are every balance method's answer", async () => {

@@ -58,3 +58,33 @@ export async function listen(
 export function rpc(method: string, params?: unknown, id: unknown = 1): string {
   return JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 }
+
+/** A JSON-RPC answer without its envelope. The result is `any` by default: tests read answers by path. */
+// biome-ignore lint/suspicious/noExplicitAny: see above
+export interface RpcAnswer<R = any> {
+  result?: R;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/**
+ * One JSON-RPC call (id 1) to `url`, the endpoint's full address. A node answers errors with HTTP 200 too, so any other
+ * status, a body that is not JSON or an envelope that is not `{"jsonrpc":"2.0","id":1}` throws with what came back.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see RpcAnswer
+export async function callRpc<R = any>(url: string, method: string, params: unknown = {}): Promise<RpcAnswer<R>> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: rpc(method, params),
+  });
+  const text = await response.text();
+  let body: (RpcAnswer<R> & { jsonrpc?: unknown; id?: unknown }) | undefined;
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {}
+  if (response.status !== 200 || body?.jsonrpc !== '2.0' || body.id !== 1) {
+    throw new Error(`${method} at ${url}: HTTP ${response.status} ${text.slice(0, 200)}`);
+  }
+  const { jsonrpc: _, id: __, ...answer } = body;
+  return answer;
+}

@@ -1,13 +1,13 @@
 /** The node profile on a generated stub, case by case, with raw HTTP: what the node's RPC layer answers. */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRouter, createXChainEndpoint, rawJson } from '../../generated/server/dist/index.js';
+import { INVALID_ARGUMENT, createRouter, createXChainEndpoint, rawJson } from '../../generated/server/dist/index.js';
 import { ADDRESS, TX_ID, startStub, stubHandlers } from './stub.ts';
 import { listen, rpc, send } from './raw-http.ts';
 
 const PATH = '/ext/bc/X';
-/** The spec's own text for params that fail to decode: the stub must answer with it. */
-const INVALID_ARGUMENT = (
+/** The spec's own text for params that fail to decode: the package's INVALID_ARGUMENT must be it. */
+const SPEC_INVALID_ARGUMENT = (
   JSON.parse(readFileSync(new URL('../../openrpc/components/common.json', import.meta.url), 'utf8')) as {
     errors: { InvalidArgument: { message: string } };
   }
@@ -84,6 +84,10 @@ describe('node profile of a generated stub', () => {
     );
     expect(response.status).toBe(200);
     expect(stub.recorder.calls[0]!.params).toEqual({ address: ADDRESS, assetID: 'AVAX' });
+  });
+
+  it("exports the spec's decode-error text as INVALID_ARGUMENT, the text every test compares with", () => {
+    expect(INVALID_ARGUMENT).toBe(SPEC_INVALID_ARGUMENT);
   });
 
   it.each([

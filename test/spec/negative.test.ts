@@ -196,6 +196,40 @@ describe('a broken spec is rejected with the file and JSON pointer', () => {
     );
   });
 
+  it('checks x-copy-of: a sibling that exists, of the same schema, on a field with a release range', () => {
+    const copy = (
+      copyOf: unknown,
+      schema: Record<string, unknown> = { $ref: '../../components/shared.json#/schemas/TxID' },
+    ) => ({
+      ...schema,
+      description: 'An old name of txID.',
+      'x-copy-of': copyOf,
+      'x-node-versions': { removedIn: 'v1.12.0' },
+    });
+    const doc = brokenCopy('methods/demo/getTx.json', (m) => {
+      const properties = m.result.schema.properties;
+      properties.good = copy('txID');
+      properties.missing = copy('transactionID');
+      properties.number = copy(5);
+      properties.itself = copy('itself');
+      properties.wrongType = copy('txID', { type: 'integer' });
+      properties.unranged = { ...copy('txID'), 'x-node-versions': undefined };
+    });
+    const problems = problemsOf(doc);
+    expect(new Set(problems.map((p) => p.file.replace(/.*\/methods\//, '')))).toEqual(new Set(['demo/getTx.json']));
+    expect(problems.map((p) => `${p.pointer}: ${p.message}`).sort()).toEqual([
+      '/result/schema/properties/itself/x-copy-of: x-copy-of must name another property of the same object',
+      '/result/schema/properties/missing/x-copy-of: x-copy-of must name another property of the same object',
+      '/result/schema/properties/number/x-copy-of: x-copy-of must name another property of the same object',
+      '/result/schema/properties/unranged/x-copy-of: x-copy-of belongs on a field with a release range ' +
+        '(a historic field the mock fills from its source)',
+      "/result/schema/properties/wrongType/x-copy-of: the copy's schema is not the schema of txID, whose value it " +
+        'repeats',
+      // Ajv's keyword check finds the number too, without the field's pointer; the rule above gives it.
+      '/result/schema: invalid schema: x-copy-of value must be ["string"]',
+    ]);
+  });
+
   it('checks x-zero-when-absent: a required param, and a value its schema accepts', () => {
     const doc = brokenCopy('methods/demo/getTx.json', (m) => {
       m.params[0]['x-zero-when-absent'] = 'not-an-id';

@@ -9,6 +9,7 @@ import { checkDocument } from '../../generators/load/meta-schema.ts';
 import { loadModel } from '../../generators/pipeline.ts';
 import { publishedDocument } from '../../generators/shared/published.ts';
 import type { MethodModel } from '../../generators/model/types.ts';
+import { INVALID_ARGUMENT } from '../../generated/server/dist/index.js';
 
 const ENDPOINTS: Record<string, { path: string; methods: string[] }> = {
   'x-chain': {
@@ -302,16 +303,12 @@ describe('errors and examples the node really produces', () => {
   });
 
   it('every method documents the decode error, params or not (the node decodes the params of all alike)', () => {
-    const decodeError =
-      "-32000 couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation " +
-      'for example calls';
+    const decodeError = `-32000 ${INVALID_ARGUMENT}`;
     for (const { method } of methods) expect(messages(method.name), method.name).toContain(decodeError);
   });
 
   it('every method with an encoding param documents the decode error an unknown encoding gets', () => {
-    const decodeError =
-      "-32000 couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation " +
-      'for example calls';
+    const decodeError = `-32000 ${INVALID_ARGUMENT}`;
     const withEncoding = methods.filter(({ method }) => method.params.some((p) => p.name === 'encoding'));
     expect(withEncoding.length).toBeGreaterThan(10);
     for (const { method } of withEncoding) expect(messages(method.name), method.name).toContain(decodeError);

@@ -3,6 +3,7 @@
  * answer built from the schema (same params, same answer), checked with the method's own result validator. Should
  * the built answer not validate, the closest example's result is answered instead, so every answer is schema-valid.
  */
+import { sameJson } from '../../../conform/json.ts';
 import { canonicalJson as canonical } from '../../../generators/model/names.ts';
 import type { Json, MethodModel, SpecModel } from '../../../generators/model/types.ts';
 import { type MethodSpec, type RawJson, rawJson } from '../../../generated/server/dist/index.js';
@@ -72,26 +73,4 @@ export class MethodAnswers {
       Object.entries(example.params).filter(([name, value]) => canonical(value) === canonical(params[name])).length;
     return this.examples.reduce((best, example) => (score(example) > score(best) ? example : best), this.examples[0]!);
   }
-}
-
-/** Equal as JSON values: the same members (in any order) and items, with equal numbers, strings and literals. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (
-    typeof a !== 'object' ||
-    typeof b !== 'object' ||
-    a === null ||
-    b === null ||
-    Array.isArray(a) !== Array.isArray(b)
-  )
-    return false;
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  let size = 0;
-  for (const key in left) {
-    if (!Object.hasOwn(right, key) || !sameJson(left[key], right[key])) return false;
-    size++;
-  }
-  for (const _ in right) size--;
-  return size === 0;
 }
