@@ -19,6 +19,8 @@ const CACHE = join(ROOT, 'node_modules/.cache/avalanche-openrpc');
 
 interface Run {
   ms: number;
+  /** CPU time of the process, every thread included: on a loaded host, wall time mostly measures the neighbours. */
+  cpuMs: number;
   maxRssKb: number;
 }
 
@@ -30,13 +32,15 @@ function timeNode(args: string[], work: string): Run {
   const preload = join(work, 'max-rss.mjs');
   writeFileSync(
     preload,
-    "process.on('exit', () => process.stderr.write(`\\nmax-rss-kb ${process.resourceUsage().maxRSS}\\n`));\n",
+    "process.on('exit', () => { const u = process.resourceUsage(); " +
+      'process.stderr.write(`\\nmax-rss-kb ${u.maxRSS} cpu-us ${u.userCPUTime + u.systemCPUTime}\\n`); });\n',
   );
   const start = performance.now();
   const child = spawnSync(process.execPath, ['--import', preload, ...args], { cwd: ROOT, encoding: 'utf8' });
   const ms = performance.now() - start;
   if (child.status !== 0) throw new Error(`node ${args.join(' ')} exited ${child.status}:\n${child.stderr}`);
-  return { ms, maxRssKb: Number(/max-rss-kb (\d+)/.exec(child.stderr)?.[1] ?? 0) };
+  const [, rss = '0', cpu = '0'] = /max-rss-kb (\d+) cpu-us (\d+)/.exec(child.stderr) ?? [];
+  return { ms, cpuMs: Number(cpu) / 1000, maxRssKb: Number(rss) };
 }
 
 function ours(work: string, round: number, ...only: string[]): Run {
@@ -52,6 +56,7 @@ function ours(work: string, round: number, ...only: string[]): Run {
 function baseline(work: string, round: number, documents: string[]): Run {
   const cli = join(ROOT, 'node_modules/@open-rpc/generator/build/cli.js');
   let ms = 0;
+  let cpuMs = 0;
   let maxRssKb = 0;
   for (const document of documents) {
     const name = document.replace(/\.json$/, '');
@@ -72,9 +77,10 @@ function baseline(work: string, round: number, documents: string[]): Run {
     );
     const run = timeNode([cli, 'generate', '-c', config], work);
     ms += run.ms;
+    cpuMs += run.cpuMs;
     maxRssKb = Math.max(maxRssKb, run.maxRssKb);
   }
-  return { ms, maxRssKb };
+  return { ms, cpuMs, maxRssKb };
 }
 
 async function clientSize(): Promise<{ minified: number; gzipped: number }> {
@@ -135,6 +141,11 @@ export default async function generateBench(): Promise<void> {
         `(${theirs.map((r) => r.ms.toFixed(0)).join(', ')})`,
     );
     console.log(`ratio ours / @open-rpc/generator: ${(oursMs / theirsMs).toFixed(2)} (target <= 0.50)`);
+    const cpu = (runs: Run[]) => median(runs.map((r) => r.cpuMs));
+    console.log(
+      `  in CPU time (every thread): ours median ${cpu(mine).toFixed(0)} ms, @open-rpc/generator ` +
+        `${cpu(theirs).toFixed(0)} ms, ratio ${(cpu(mine) / cpu(theirs)).toFixed(2)}`,
+    );
     console.log(
       `  ours, first run after installing or changing the toolkit (its caches built): ${cold.ms.toFixed(0)} ms`,
     );
@@ -143,9 +154,12 @@ export default async function generateBench(): Promise<void> {
         `${median(validateOnly.map((r) => r.ms)).toFixed(0)} ms; with the client artifact only, median ` +
         `${median(clientOnly.map((r) => r.ms)).toFixed(0)} ms`,
     );
+    const peak = (runs: Run[]) => (Math.max(...runs.map((r) => r.maxRssKb)) / 1024).toFixed(0);
     const device = (label: string, runs: Run[]) =>
       console.log(
-        `  without ${label}: median ${median(runs.map((r) => r.ms)).toFixed(0)} ms (${(median(runs.map((r) => r.ms)) - oursMs).toFixed(0)} ms more), peak ${(Math.max(...runs.map((r) => r.maxRssKb)) / 1024).toFixed(0)} MB`,
+        `  without ${label}: median ${median(runs.map((r) => r.ms)).toFixed(0)} ms ` +
+          `(${(median(runs.map((r) => r.ms)) - oursMs).toFixed(0)} ms more), CPU ${cpu(runs).toFixed(0)} ms ` +
+          `(${(cpu(runs) - cpu(mine)).toFixed(0)} ms more), peak ${peak(runs)} MB (with it: ${peak(mine)} MB)`,
       );
     device('the code cache (V8 compiles the TypeScript compiler from source)', noCodeCache);
     device('the bundle (tsx runs the sources)', noBundle);

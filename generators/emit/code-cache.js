@@ -5,7 +5,7 @@
 // flags, and rejects it otherwise; the loader then compiles from source and writes a fresh cache.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { threadId } from 'node:worker_threads';
@@ -13,12 +13,17 @@ import { threadId } from 'node:worker_threads';
 /** The toolkit's cache folder, in its own node_modules as build tools keep theirs. */
 export const CACHE_DIR = join(import.meta.dirname, '..', '..', 'node_modules', '.cache', 'avalanche-openrpc');
 
+// CommonJS's module wrapper, as Node's loader puts it around a file.
+const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+
 /**
  * `require(file)` through V8's code cache. `save()` writes the cache when there was none to use; called after the
  * module has done some work, the cache also holds the functions compiled on the way, so the next start skips those too.
  */
 export function requireWithCodeCache(file) {
-  const source = readFileSync(file, 'utf8');
+  // The wrapper goes around the file's bytes before they become a string: wrapping a 9 MB string would keep a second
+  // copy of it.
+  const source = Buffer.concat([Buffer.from(WRAPPER_HEAD), readFileSync(file), Buffer.from('\n});')]).toString('utf8');
   const { size, mtimeMs } = statSync(file);
   const hash = (text) => createHash('sha256').update(text).digest('hex').slice(0, 16);
   const prefix = `v8-${hash(file)}-`;
@@ -29,7 +34,7 @@ export function requireWithCodeCache(file) {
   } catch {
     // No cache yet: compile from source.
   }
-  const script = new Script(Module.wrap(source), { filename: file, cachedData });
+  const script = new Script(source, { filename: file, cachedData });
   const module = { exports: {}, filename: file, id: file, loaded: false };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
   module.loaded = true;
