@@ -23,7 +23,13 @@ import { requireUpgrade } from './upgrades.ts';
 import { WarpRefusal } from './warp.ts';
 import { verifyConservation } from './locked.ts';
 import { verifyCredentials, verifySpend } from './spend.ts';
-import { checkOutputsSorted, verifyOwners, verifyTransferableInput, verifyTransferableOutput } from './syntax.ts';
+import {
+  checkOutputsSorted,
+  verifyOwners,
+  verifySigIndices,
+  verifyTransferableInput,
+  verifyTransferableOutput,
+} from './syntax.ts';
 import { sameSubnet } from './x.ts';
 
 /** gas.CalculatePrice (vms/components/gas/gas.go): minPrice * e^(excess / K), by the node's integer Taylor series. */
@@ -92,9 +98,9 @@ export function flowP(
 }
 
 /** Runs `check`, prefixing its refusal with `prefix` as the node's `fmt.Errorf("prefix: %w")` does. */
-export function wrapped(prefix: string, check: () => void): void {
+export function wrapped<T>(prefix: string, check: () => T): T {
   try {
-    check();
+    return check();
   } catch (error) {
     throw error instanceof Refusal ? new Refusal(`${prefix}: ${error.message}`) : error;
   }
@@ -120,8 +126,14 @@ export function syntacticP(
   for (const input of base.inputs) wrapped('input failed verification', () => verifyTransferableInput(input));
   checkOutputsSorted(base.outputs, avalanche().utils.getManagerForVM('PVM').getDefaultCodec());
   checkSortedUnique(base.inputs);
-  if (memo && base.memo.length > 0) throw new Refusal(TEXTS.pMemoNotEmpty(base.memo.length));
+  if (memo) verifyMemo(decoded);
   return { ins: [...base.inputs], outs: [...base.outputs] };
+}
+
+/** avax.VerifyMemoFieldLength after Durango, which the executors run once the tx's SyntacticVerify has passed. */
+export function verifyMemo(decoded: DecodedTx): void {
+  const base = decoded.tx.baseTx.baseTx ?? decoded.tx.baseTx;
+  if (base.memo.length > 0) throw new Refusal(TEXTS.pMemoNotEmpty(base.memo.length));
 }
 
 /** verifySubnetAuthorization (subnet_tx_verification.go): the last credential signs for the subnet's owner. */
@@ -187,22 +199,44 @@ function refuseRetired(tx: Transaction): void {
   }
 }
 
+const MAX_NAME_LENGTH = 128;
+
+/**
+ * CreateChainTx.SyntacticVerify's own fields (create_chain_tx.go), checked before its BaseTx. Its 1 MiB genesis limit
+ * is unreachable: the codec refuses any tx over 256 KiB first (see ./parse-errors.ts).
+ */
+function verifyChainFields(world: World, tx: Transaction): void {
+  const name: string = tx.chainName.value();
+  const ids: Uint8Array[] = tx.fxIds.map((id: { toBytes(): Uint8Array }) => id.toBytes());
+  if (tx.subnetID.toString() === world.chainIDs.P) throw new Refusal(TEXTS.cantValidatePrimary);
+  if (Buffer.byteLength(name) > MAX_NAME_LENGTH) throw new Refusal(TEXTS.chainNameTooLong);
+  if (tx.vmID.toBytes().every((b: number) => b === 0)) throw new Refusal(TEXTS.invalidVMID);
+  for (let i = 1; i < ids.length; i++)
+    if (Buffer.compare(ids[i - 1]!, ids[i]!) >= 0) throw new Refusal(TEXTS.fxIDsNotSortedUnique);
+  // Go ranges over the name's runes: ASCII letters, digits and spaces only.
+  if (!/^[A-Za-z0-9 ]*$/.test(name)) throw new Refusal(TEXTS.illegalNameCharacter);
+}
+
 function standard(world: World, decoded: DecodedTx): Effects {
   const tx = decoded.tx;
   refuseRetired(tx);
-  const { ins, outs } = syntacticP(world, decoded);
+  if (tx._type === 'pvm.CreateChainTx') verifyChainFields(world, tx);
+  // Each type's SyntacticVerify, then the memo (verifyMemo), then its executor's checks against the state.
+  const { ins, outs } = syntacticP(world, decoded, false);
   let creds = decoded.credentials;
   const effects = noEffects();
   let imported: TransferableInput[] = [];
   let exported: TransferableOutput[] = [];
   switch (tx._type) {
     case 'pvm.BaseTx':
+      verifyMemo(decoded);
       break;
     case 'pvm.ImportTx': {
       imported = [...tx.ins];
       if (imported.length === 0) throw new Refusal(TEXTS.pNoImportInputs);
       for (const input of imported) wrapped('input failed verification', () => verifyTransferableInput(input));
       checkSortedUnique(imported);
+      verifyMemo(decoded);
       const source: string = tx.sourceChain.toString();
       sameSubnet(world, source, 'P');
       break;
@@ -215,16 +249,20 @@ function standard(world: World, decoded: DecodedTx): Effects {
         if ((out.output as Transaction)._type === 'pvm.StakeableLockOut') throw new Refusal(TEXTS.wrongLocktime);
       }
       checkOutputsSorted(exported, avalanche().utils.getManagerForVM('PVM').getDefaultCodec());
+      verifyMemo(decoded);
       sameSubnet(world, tx.destination.toString(), 'P');
       break;
     case 'pvm.CreateSubnetTx': {
       verifyOwners(tx.subnetOwners);
+      verifyMemo(decoded);
       const subnet = { id: decoded.id, owner: ownerOf(tx.getSubnetOwners?.() ?? tx.subnetOwners)! };
       effects.apply = (w) => w.subnets.set(subnet.id, subnet);
       break;
     }
     case 'pvm.CreateChainTx': {
       const subnetID: string = tx.subnetID.toString();
+      verifySigIndices(tx.subnetAuth);
+      verifyMemo(decoded);
       creds = authorize(world, decoded, subnetID, tx.subnetAuth);
       const chain = {
         id: decoded.id,
