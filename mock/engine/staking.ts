@@ -3,14 +3,14 @@
  * (vms/platformvm/txs/executor/staker_tx_verification.go, post-Durango: a staker starts at the chain time), and the
  * end of staking periods when the chain time passes them (RewardValidatorTx's effects: stake returned, reward paid).
  */
-import type { TransferableInput, TransferableOutput, utils } from '@avalabs/avalanchejs';
+import type { TransferableInput, TransferableOutput } from '@avalabs/avalanchejs';
 import { avalanche } from './avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { potentialReward } from '../world/reward.ts';
 import { isCurrent } from '../world/stakers.ts';
 import type { Staker, Utxo } from '../world/types.ts';
 import type { World } from '../world/world.ts';
-import { type DecodedTx, type Transaction, ownerOf, utxoRecord } from './codec.ts';
+import { type DecodedTx, ownerOf, utxoRecord } from './codec.ts';
 import { verifyProofOfPossession } from './bls.ts';
 import { type Effects, noEffects, outputsOf } from './effects.ts';
 import { makeUtxo } from '../world/codec.ts';
