@@ -20,6 +20,7 @@ import {
 import { type Effects, checkSortedUnique, exportsOf, noEffects, outputsOf } from './effects.ts';
 import { Refusal, TEXTS, pIssue, pMissingUtxo, pWarp } from './refusals.ts';
 import { requireUpgrade } from './upgrades.ts';
+import { infoReads } from '../world/reads-info.ts';
 import { WarpRefusal } from './warp.ts';
 import { verifyConservation } from './locked.ts';
 import { verifyCredentials, verifySpend } from './spend.ts';
@@ -54,6 +55,43 @@ export function dynamicFee(world: World, tx: Transaction): bigint {
     { 0: weights[0], 1: weights[1], 2: weights[2], 3: weights[3] },
     price,
   ) as bigint;
+}
+
+/**
+ * The fee of a release before Etna: static_calculator.go's fee per tx type (v1.11.x), from the network's static fee
+ * config, which info.getTxFee answers. Etna's types were not in its visitor (ErrUnsupportedTx): they keep the dynamic
+ * fee here, as no pre-Etna network activated them.
+ */
+export function staticFee(world: World, tx: Transaction): bigint | undefined {
+  const fees = infoReads(world).getTxFee!({}) as Record<string, string>;
+  const primary = () => tx.subnetValidator.subnetId.toString() === world.chainIDs.P;
+  const name = ((): string | undefined => {
+    switch (tx._type) {
+      case 'pvm.BaseTx':
+      case 'pvm.ImportTx':
+      case 'pvm.ExportTx':
+      case 'pvm.RemoveSubnetValidator':
+      case 'pvm.TransferSubnetOwnershipTx':
+        return 'txFee';
+      case 'pvm.CreateSubnetTx':
+        return 'createSubnetTxFee';
+      case 'pvm.CreateChainTx':
+        return 'createBlockchainTxFee';
+      case 'pvm.AddSubnetValidator':
+        return 'addSubnetValidatorFee';
+      case 'pvm.AddPermissionlessValidator':
+        return primary() ? 'addPrimaryNetworkValidatorFee' : 'addSubnetValidatorFee';
+      case 'pvm.AddPermissionlessDelegator':
+        return primary() ? 'addPrimaryNetworkDelegatorFee' : 'addSubnetDelegatorFee';
+    }
+    return undefined;
+  })();
+  return name ? BigInt(fees[name]!) : undefined;
+}
+
+/** The fee `decoded` must burn: the release's static fee before Etna, the dynamic fee since. */
+export function txFee(world: World, decoded: DecodedTx): bigint {
+  return (decoded.staticFees ? staticFee(world, decoded.tx) : undefined) ?? dynamicFee(world, decoded.tx);
 }
 
 /** utxo/verifier.go VerifySpendUTXOs for one input: the stakeable lock, then the fx's spend check. */
@@ -289,7 +327,7 @@ function standard(world: World, decoded: DecodedTx): Effects {
     spendP(world, decoded, input, utxo, creds[ins.length + i]!);
     effects.imported.push(key);
   });
-  flowP(world, [...ins, ...imported], [...outs, ...exported], dynamicFee(world, tx));
+  flowP(world, [...ins, ...imported], [...outs, ...exported], txFee(world, decoded));
   effects.produced = outputsOf('P', decoded, outs);
   if (exported.length > 0)
     effects.exported = exportsOf(world, 'P', decoded, exported, outs.length, tx.destination.toString());

@@ -9,7 +9,7 @@ import type { World } from '../world/world.ts';
 import { type DecodedTx, ownerOf } from './codec.ts';
 import { type Effects, noEffects, outputsOf } from './effects.ts';
 import { verifyOwners, verifySigIndices } from './syntax.ts';
-import { authorize, dynamicFee, flowP, spendAll, syntacticP, verifyMemo } from './p.ts';
+import { authorize, txFee, flowP, spendAll, syntacticP, verifyMemo } from './p.ts';
 import { Refusal, TEXTS } from './refusals.ts';
 
 /** The node's GetValidator: a current or pending validator (not a delegator) of the subnet. */
@@ -26,7 +26,7 @@ function pay(world: World, decoded: DecodedTx, creds: Uint8Array[][], effects: E
   const { ins, outs } = syntacticP(world, decoded);
   try {
     effects.consumed = spendAll(world, decoded, ins, creds);
-    flowP(world, ins, outs, dynamicFee(world, decoded.tx));
+    flowP(world, ins, outs, txFee(world, decoded));
   } catch (error) {
     throw error instanceof Refusal ? new Refusal(`${TEXTS.flowCheckFailed}: ${error.message}`) : error;
   }
