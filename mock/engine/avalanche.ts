@@ -5,12 +5,16 @@
  * bytes and strings only, so its copy of the classes never meets a caller's.
  */
 import { createRequire } from 'node:module';
+import { registerPropertyFx } from './propertyfx.ts';
 
 type Avalanche = typeof import('@avalabs/avalanchejs');
 
 let loaded: Avalanche | undefined;
 
 export function avalanche(): Avalanche {
-  loaded ??= createRequire(import.meta.url)('@avalabs/avalanchejs') as Avalanche;
+  if (!loaded) {
+    loaded = createRequire(import.meta.url)('@avalabs/avalanchejs') as Avalanche;
+    registerPropertyFx(loaded);
+  }
   return loaded;
 }

@@ -51,6 +51,8 @@ export const TEXTS = {
   wrongBytes: 'wrong bytes provided',
   cantTransfer: 'cant transfer with this fx',
   payloadTooLarge: 'payload too large',
+  // vms/propertyfx/fx.go
+  wrongMintOutputProvided: 'wrong mint output provided',
   // vms/platformvm/stakeable/stakeable_lock.go
   invalidLocktime: 'invalid locktime',
   nestedStakeableLocks: "shouldn't nest stakeable locks",
