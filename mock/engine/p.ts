@@ -259,6 +259,9 @@ function standard(world: World, decoded: DecodedTx): Effects {
   const tx = decoded.tx;
   refuseRetired(tx);
   if (tx._type === 'pvm.CreateChainTx') verifyChainFields(world, tx);
+  // ImportTx's and ExportTx's SyntacticVerify check for atomic inputs or outputs before their BaseTx.
+  if (tx._type === 'pvm.ImportTx' && tx.ins.length === 0) throw new Refusal(TEXTS.pNoImportInputs);
+  if (tx._type === 'pvm.ExportTx' && tx.outs.length === 0) throw new Refusal(TEXTS.noExportOutputs);
   // Each type's SyntacticVerify, then the memo (verifyMemo), then its executor's checks against the state.
   const { ins, outs } = syntacticP(world, decoded, false);
   let creds = decoded.credentials;
@@ -271,7 +274,6 @@ function standard(world: World, decoded: DecodedTx): Effects {
       break;
     case 'pvm.ImportTx': {
       imported = [...tx.ins];
-      if (imported.length === 0) throw new Refusal(TEXTS.pNoImportInputs);
       for (const input of imported) wrapped('input failed verification', () => verifyTransferableInput(input));
       checkSortedUnique(imported);
       verifyMemo(decoded);
@@ -281,7 +283,6 @@ function standard(world: World, decoded: DecodedTx): Effects {
     }
     case 'pvm.ExportTx':
       exported = [...tx.outs];
-      if (exported.length === 0) throw new Refusal(TEXTS.noExportOutputs);
       for (const out of exported) {
         wrapped('output failed verification', () => verifyTransferableOutput(out));
         if ((out.output as Transaction)._type === 'pvm.StakeableLockOut') throw new Refusal(TEXTS.wrongLocktime);

@@ -196,6 +196,8 @@ describe('AddPermissionlessValidatorTx.SyntacticVerify', () => {
   it('checks the memo after SyntacticVerify, then the subnet before the staking rules', async () => {
     await refused(validatorTx({ memo: new Uint8Array(4) }), 'memo exceeds maximum length: 4 > 0');
     await refused(validatorTx({ weight: 1n }), 'weight of this validator is too low');
+    // Since Durango a staker starts at the chain time: an end before it is a period too short.
+    await refused(validatorTx({ end: world.time.get() - 1n }), 'staking period is too short');
     await refused(
       validatorTx({ subnetId: OTHER_SUBNET, publicKey: undefined, signature: undefined, weight: 1n }),
       'not found',
@@ -273,6 +275,18 @@ describe('subnet transactions refuse the Primary Network, then check their BaseT
       tx.subnetOwners = owners(2, low);
       tx.baseTx.memo = new Bytes(new Uint8Array(1));
     });
+  });
+});
+
+describe('ExportTx.SyntacticVerify', () => {
+  it('wants exported outputs before it checks the BaseTx', async () => {
+    const exportTx = (networkID?: number) =>
+      pvm.newExportTx(
+        { ...common(), destinationChainId: world.chainIDs.X, outputs: [stakeOut(world.config.txFee)] },
+        context(networkID),
+      );
+    await refused(exportTx(5), 'no export outputs', (tx) => (tx.outs = []));
+    await refused(exportTx(5), 'metadata failed verification: tx has wrong network ID');
   });
 });
 
