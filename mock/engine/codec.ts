@@ -28,8 +28,8 @@ export interface DecodedTx {
   id: string;
   /** What every signature signs. */
   unsignedHash: Uint8Array;
-  /** Issued to a release before Etna (v1.12.0): the P-Chain charges the static fees of its config (./p.ts txFee). */
-  staticFees?: boolean;
+  /** The release the tx is issued to (`--node-version`): its fees (./p.ts txFee) and its refusals' wrapping. */
+  release?: string;
 }
 
 const manager = (chain: UtxoChain) => avalanche().utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');

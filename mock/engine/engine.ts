@@ -15,7 +15,7 @@ import { verifyStaking } from './staking.ts';
 import { verifySubnetTx } from './subnets.ts';
 import { verifyX } from './x.ts';
 import { verifyL1Tx } from './l1.ts';
-import { staticFeeRelease, unknownToRelease } from './upgrades.ts';
+import { unknownToRelease } from './upgrades.ts';
 
 const DROPPED_KEPT = 1024;
 
@@ -73,7 +73,7 @@ export class Engine {
       // P: txs.Parse wraps the codec's error, then service.go IssueTx wraps that; X answers the codec's error as is.
       throw new Refusal(chain === 'P' ? `couldn't parse tx: couldn't parse tx: ${text}` : text);
     }
-    if (chain === 'P' && staticFeeRelease(this.nodeVersion)) decoded.staticFees = true;
+    if (this.nodeVersion) decoded.release = this.nodeVersion;
     const pool = this.pools[chain];
     if (pool.some((p) => p.decoded.id === decoded.id)) return decoded.id;
     let effects: Effects;

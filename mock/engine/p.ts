@@ -19,7 +19,7 @@ import {
 } from './codec.ts';
 import { type Effects, checkSortedUnique, exportsOf, noEffects, outputsOf } from './effects.ts';
 import { Refusal, TEXTS, pIssue, pMissingUtxo, pWarp } from './refusals.ts';
-import { requireUpgrade } from './upgrades.ts';
+import { bareRefusalRelease, requireUpgrade, staticFeeRelease } from './upgrades.ts';
 import { infoReads } from '../world/reads-info.ts';
 import { WarpRefusal } from './warp.ts';
 import { verifyConservation } from './locked.ts';
@@ -91,7 +91,9 @@ export function staticFee(world: World, tx: Transaction): bigint | undefined {
 
 /** The fee `decoded` must burn: the release's static fee before Etna, the dynamic fee since. */
 export function txFee(world: World, decoded: DecodedTx): bigint {
-  return (decoded.staticFees ? staticFee(world, decoded.tx) : undefined) ?? dynamicFee(world, decoded.tx);
+  return (
+    (staticFeeRelease(decoded.release) ? staticFee(world, decoded.tx) : undefined) ?? dynamicFee(world, decoded.tx)
+  );
 }
 
 /** utxo/verifier.go VerifySpendUTXOs for one input: the stakeable lock, then the fx's spend check. */
@@ -346,6 +348,9 @@ export function verifyP(
     return staking?.(world, decoded) ?? standard(world, decoded);
   } catch (error) {
     if (error instanceof WarpRefusal) throw new Refusal(pWarp(error.message));
-    throw error instanceof Refusal ? new Refusal(pIssue(error.message, decoded.id)) : error;
+    if (!(error instanceof Refusal)) throw error;
+    throw new Refusal(
+      bareRefusalRelease(decoded.release) ? `couldn't issue tx: ${error.message}` : pIssue(error.message, decoded.id),
+    );
   }
 }

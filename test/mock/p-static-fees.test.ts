@@ -109,6 +109,14 @@ describe('static fees before Etna', () => {
     expect(world.subnets.has(id)).toBe(true);
   });
 
+  it('a release before v1.11.13 answers the executor text under service.go wrap alone', async () => {
+    const engine = new Engine(world, { mode: 'auto' }, 'v1.11.12');
+    const bytes = await signed(build('base', MILLI - 1n));
+    expect(() => engine.issue('P', bytes)).toThrow(
+      new RegExp(`^couldn't issue tx: insufficient unlocked funds: needs 1 more ${world.network.avaxAssetID}$`),
+    );
+  });
+
   it('since Etna the dynamic fee applies, which a pre-Etna node refuses', async () => {
     const fee = dynamicFee(world, build('base', 0n));
     expect(fee).toBeLessThan(MILLI);
