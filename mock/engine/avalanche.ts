@@ -5,6 +5,7 @@
  * bytes and strings only, so its copy of the classes never meets a caller's.
  */
 import { createRequire } from 'node:module';
+import { registerPropertyFx } from './propertyfx.ts';
 
 type Avalanche = typeof import('@avalabs/avalanchejs');
 
@@ -14,6 +15,7 @@ export function avalanche(): Avalanche {
   if (!loaded) {
     loaded = createRequire(import.meta.url)('@avalabs/avalanchejs') as Avalanche;
     decodeProofsUnverified(loaded);
+    registerPropertyFx(loaded);
   }
   return loaded;
 }

@@ -28,6 +28,8 @@ export interface DecodedTx {
   id: string;
   /** What every signature signs. */
   unsignedHash: Uint8Array;
+  /** The release the tx is issued to (`--node-version`): its fees (./p.ts txFee) and its refusals' wrapping. */
+  release?: string;
 }
 
 const manager = (chain: UtxoChain) => avalanche().utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');
@@ -73,7 +75,11 @@ function checkTransferables(tx: Transaction): void {
     if (input.input._type !== 'secp256k1fx.TransferInput') refuse(input.input, 'avax.TransferableIn');
 }
 
-const CREDENTIAL_TYPES: Record<number, string> = { 9: 'secp256k1fx.Credential', 14: 'nftfx.Credential' };
+const CREDENTIAL_TYPES: Record<number, string> = {
+  9: 'secp256k1fx.Credential',
+  14: 'nftfx.Credential',
+  19: 'propertyfx.Credential',
+};
 
 /**
  * Each credential's type, read from its type ID in the signed bytes: avalanchejs 5.2.0 decodes an nftfx credential

@@ -88,6 +88,7 @@ export class Engine {
       // P: txs.Parse wraps the codec's error, then service.go IssueTx wraps that; X answers the codec's error as is.
       throw new Refusal(chain === 'P' ? `couldn't parse tx: couldn't parse tx: ${text}` : text);
     }
+    if (this.nodeVersion) decoded.release = this.nodeVersion;
     const pooled = this.pooled[chain];
     if (pooled.ids.has(decoded.id)) {
       if (chain === 'X') return decoded.id;

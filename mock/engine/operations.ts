@@ -2,7 +2,7 @@
  * The X-Chain's OperationTx: its syntactic checks (vms/avm/txs/executor/syntactic_verifier.go), each operation's
  * semantic check (semantic_verifier.go verifyOperation, then the fx's VerifyOperation: vms/secp256k1fx/fx.go for a
  * mint of a variable-cap asset, vms/nftfx/fx.go for an NFT mint or transfer) and the UTXOs it creates (executor.go).
- * propertyfx operations never get here: avalanchejs 5.2.0's AVM codec does not register their types.
+ * propertyfx's mint and burn (vms/propertyfx/fx.go) decode through the types ./propertyfx.ts registers.
  */
 import type { TransferableInput } from '@avalabs/avalanchejs';
 import type { Int, OutputOwners, utils } from '@avalabs/avalanchejs';
@@ -24,6 +24,7 @@ import {
   utxoRecord,
 } from './codec.ts';
 import type { Effects } from './effects.ts';
+import { PROPERTY_MINT_OUTPUT, PROPERTY_OWNED_OUTPUT } from './propertyfx.ts';
 import { Refusal, TEXTS } from './refusals.ts';
 import { verifyCredentials } from './spend.ts';
 import { verifyOperation } from './syntax.ts';
@@ -93,6 +94,7 @@ function verifyFxOperation(world: World, decoded: DecodedTx, op: Transaction, ut
     return sign(fxOp.input, utxo.owner);
   }
   if (utxos.length !== 1) throw new Refusal(TEXTS.nftWrongNumberOfUTXOs);
+  if (fxOf(fxOp._type) === 2) return verifyPropertyOperation(fxOp, credentialType, utxos[0]!, sign);
   if (credentialType !== 'nftfx.Credential') throw new Refusal(TEXTS.wrongCredentialType);
   const utxo = utxos[0]!;
   if (fxOp._type === 'nftfx.MintOperation') {
@@ -106,6 +108,24 @@ function verifyFxOperation(world: World, decoded: DecodedTx, op: Transaction, ut
   if (held.groupId.value() !== fxOp.output.groupId.value()) throw new Refusal(TEXTS.wrongUniqueID);
   if (!Buffer.from(held.payload.bytes).equals(Buffer.from(fxOp.output.payload.bytes)))
     throw new Refusal(TEXTS.wrongBytes);
+  return sign(fxOp.input, utxo.owner);
+}
+
+/** propertyfx Fx.VerifyOperation (vms/propertyfx/fx.go), after its check of the UTXO count. */
+function verifyPropertyOperation(
+  fxOp: Transaction,
+  credentialType: string,
+  utxo: Utxo,
+  sign: (input: Transaction, owner: Owner) => void,
+): void {
+  if (credentialType !== 'propertyfx.Credential') throw new Refusal(TEXTS.wrongCredentialType);
+  if (fxOp._type === 'propertyfx.MintOperation') {
+    if (outputType(utxo) !== PROPERTY_MINT_OUTPUT) throw new Refusal(TEXTS.wrongUtxoType);
+    if (!sameOwner(utxo.owner, ownerOf(fxOp.mintOutput))) throw new Refusal(TEXTS.wrongMintOutputProvided);
+    return sign(fxOp.input, utxo.owner);
+  }
+  if (fxOp._type !== 'propertyfx.BurnOperation') throw new Refusal(TEXTS.wrongOpType);
+  if (outputType(utxo) !== PROPERTY_OWNED_OUTPUT) throw new Refusal(TEXTS.wrongUtxoType);
   return sign(fxOp.input, utxo.owner);
 }
 
@@ -140,6 +160,10 @@ function outsOf(fxOp: Transaction): Transaction[] {
           new NftTransferOutput(new (avalanche().Int)(fxOp.groupId.value()), fxOp.payload, owners),
       );
     }
+    case 'propertyfx.MintOperation':
+      return [fxOp.mintOutput, fxOp.ownedOutput];
+    case 'propertyfx.BurnOperation':
+      return [];
     default:
       return [fxOp.output];
   }

@@ -19,11 +19,18 @@ import {
 } from './codec.ts';
 import { type Effects, checkSortedUnique, exportsOf, noEffects, outputsOf } from './effects.ts';
 import { Refusal, TEXTS, pIssue, pMissingUtxo, pWarp } from './refusals.ts';
-import { requireUpgrade } from './upgrades.ts';
+import { bareRefusalRelease, requireUpgrade, staticFeeRelease } from './upgrades.ts';
+import { infoReads } from '../world/reads-info.ts';
 import { WarpRefusal } from './warp.ts';
 import { verifyConservation } from './locked.ts';
 import { verifyCredentials, verifySpend } from './spend.ts';
-import { checkOutputsSorted, verifyOwners, verifyTransferableInput, verifyTransferableOutput } from './syntax.ts';
+import {
+  checkOutputsSorted,
+  verifyOwners,
+  verifySigIndices,
+  verifyTransferableInput,
+  verifyTransferableOutput,
+} from './syntax.ts';
 import { sameSubnet } from './x.ts';
 
 /** gas.CalculatePrice (vms/components/gas/gas.go): minPrice * e^(excess / K), by the node's integer Taylor series. */
@@ -48,6 +55,45 @@ export function dynamicFee(world: World, tx: Transaction): bigint {
     { 0: weights[0], 1: weights[1], 2: weights[2], 3: weights[3] },
     price,
   ) as bigint;
+}
+
+/**
+ * The fee of a release before Etna: static_calculator.go's fee per tx type (v1.11.x), from the network's static fee
+ * config, which info.getTxFee answers. Etna's types were not in its visitor (ErrUnsupportedTx): they keep the dynamic
+ * fee here, as no pre-Etna network activated them.
+ */
+export function staticFee(world: World, tx: Transaction): bigint | undefined {
+  const fees = infoReads(world).getTxFee!({}) as Record<string, string>;
+  const primary = () => tx.subnetValidator.subnetId.toString() === world.chainIDs.P;
+  const name = ((): string | undefined => {
+    switch (tx._type) {
+      case 'pvm.BaseTx':
+      case 'pvm.ImportTx':
+      case 'pvm.ExportTx':
+      case 'pvm.RemoveSubnetValidator':
+      case 'pvm.TransferSubnetOwnershipTx':
+        return 'txFee';
+      case 'pvm.CreateSubnetTx':
+        return 'createSubnetTxFee';
+      case 'pvm.CreateChainTx':
+        return 'createBlockchainTxFee';
+      case 'pvm.AddSubnetValidator':
+        return 'addSubnetValidatorFee';
+      case 'pvm.AddPermissionlessValidator':
+        return primary() ? 'addPrimaryNetworkValidatorFee' : 'addSubnetValidatorFee';
+      case 'pvm.AddPermissionlessDelegator':
+        return primary() ? 'addPrimaryNetworkDelegatorFee' : 'addSubnetDelegatorFee';
+    }
+    return undefined;
+  })();
+  return name ? BigInt(fees[name]!) : undefined;
+}
+
+/** The fee `decoded` must burn: the release's static fee before Etna, the dynamic fee since. */
+export function txFee(world: World, decoded: DecodedTx): bigint {
+  return (
+    (staticFeeRelease(decoded.release) ? staticFee(world, decoded.tx) : undefined) ?? dynamicFee(world, decoded.tx)
+  );
 }
 
 /** utxo/verifier.go VerifySpendUTXOs for one input: the stakeable lock, then the fx's spend check. */
@@ -92,9 +138,9 @@ export function flowP(
 }
 
 /** Runs `check`, prefixing its refusal with `prefix` as the node's `fmt.Errorf("prefix: %w")` does. */
-export function wrapped(prefix: string, check: () => void): void {
+export function wrapped<T>(prefix: string, check: () => T): T {
   try {
-    check();
+    return check();
   } catch (error) {
     throw error instanceof Refusal ? new Refusal(`${prefix}: ${error.message}`) : error;
   }
@@ -120,8 +166,14 @@ export function syntacticP(
   for (const input of base.inputs) wrapped('input failed verification', () => verifyTransferableInput(input));
   checkOutputsSorted(base.outputs, avalanche().utils.getManagerForVM('PVM').getDefaultCodec());
   checkSortedUnique(base.inputs);
-  if (memo && base.memo.length > 0) throw new Refusal(TEXTS.pMemoNotEmpty(base.memo.length));
+  if (memo) verifyMemo(decoded);
   return { ins: [...base.inputs], outs: [...base.outputs] };
+}
+
+/** avax.VerifyMemoFieldLength after Durango, which the executors run once the tx's SyntacticVerify has passed. */
+export function verifyMemo(decoded: DecodedTx): void {
+  const base = decoded.tx.baseTx.baseTx ?? decoded.tx.baseTx;
+  if (base.memo.length > 0) throw new Refusal(TEXTS.pMemoNotEmpty(base.memo.length));
 }
 
 /** verifySubnetAuthorization (subnet_tx_verification.go): the last credential signs for the subnet's owner. */
@@ -187,44 +239,71 @@ function refuseRetired(tx: Transaction): void {
   }
 }
 
+const MAX_NAME_LENGTH = 128;
+
+/**
+ * CreateChainTx.SyntacticVerify's own fields (create_chain_tx.go), checked before its BaseTx. Its 1 MiB genesis limit
+ * is unreachable: the codec refuses any tx over 256 KiB first (see ./parse-errors.ts).
+ */
+function verifyChainFields(world: World, tx: Transaction): void {
+  const name: string = tx.chainName.value();
+  const ids: Uint8Array[] = tx.fxIds.map((id: { toBytes(): Uint8Array }) => id.toBytes());
+  if (tx.subnetID.toString() === world.chainIDs.P) throw new Refusal(TEXTS.cantValidatePrimary);
+  if (Buffer.byteLength(name) > MAX_NAME_LENGTH) throw new Refusal(TEXTS.chainNameTooLong);
+  if (tx.vmID.toBytes().every((b: number) => b === 0)) throw new Refusal(TEXTS.invalidVMID);
+  for (let i = 1; i < ids.length; i++)
+    if (Buffer.compare(ids[i - 1]!, ids[i]!) >= 0) throw new Refusal(TEXTS.fxIDsNotSortedUnique);
+  // Go ranges over the name's runes: ASCII letters, digits and spaces only.
+  if (!/^[A-Za-z0-9 ]*$/.test(name)) throw new Refusal(TEXTS.illegalNameCharacter);
+}
+
 function standard(world: World, decoded: DecodedTx): Effects {
   const tx = decoded.tx;
   refuseRetired(tx);
-  const { ins, outs } = syntacticP(world, decoded);
+  if (tx._type === 'pvm.CreateChainTx') verifyChainFields(world, tx);
+  // ImportTx's and ExportTx's SyntacticVerify check for atomic inputs or outputs before their BaseTx.
+  if (tx._type === 'pvm.ImportTx' && tx.ins.length === 0) throw new Refusal(TEXTS.pNoImportInputs);
+  if (tx._type === 'pvm.ExportTx' && tx.outs.length === 0) throw new Refusal(TEXTS.noExportOutputs);
+  // Each type's SyntacticVerify, then the memo (verifyMemo), then its executor's checks against the state.
+  const { ins, outs } = syntacticP(world, decoded, false);
   let creds = decoded.credentials;
   const effects = noEffects();
   let imported: TransferableInput[] = [];
   let exported: TransferableOutput[] = [];
   switch (tx._type) {
     case 'pvm.BaseTx':
+      verifyMemo(decoded);
       break;
     case 'pvm.ImportTx': {
       imported = [...tx.ins];
-      if (imported.length === 0) throw new Refusal(TEXTS.pNoImportInputs);
       for (const input of imported) wrapped('input failed verification', () => verifyTransferableInput(input));
       checkSortedUnique(imported);
+      verifyMemo(decoded);
       const source: string = tx.sourceChain.toString();
       sameSubnet(world, source, 'P');
       break;
     }
     case 'pvm.ExportTx':
       exported = [...tx.outs];
-      if (exported.length === 0) throw new Refusal(TEXTS.noExportOutputs);
       for (const out of exported) {
         wrapped('output failed verification', () => verifyTransferableOutput(out));
         if ((out.output as Transaction)._type === 'pvm.StakeableLockOut') throw new Refusal(TEXTS.wrongLocktime);
       }
       checkOutputsSorted(exported, avalanche().utils.getManagerForVM('PVM').getDefaultCodec());
+      verifyMemo(decoded);
       sameSubnet(world, tx.destination.toString(), 'P');
       break;
     case 'pvm.CreateSubnetTx': {
       verifyOwners(tx.subnetOwners);
+      verifyMemo(decoded);
       const subnet = { id: decoded.id, owner: ownerOf(tx.getSubnetOwners?.() ?? tx.subnetOwners)! };
       effects.apply = (w) => w.subnets.set(subnet.id, subnet);
       break;
     }
     case 'pvm.CreateChainTx': {
       const subnetID: string = tx.subnetID.toString();
+      verifySigIndices(tx.subnetAuth);
+      verifyMemo(decoded);
       creds = authorize(world, decoded, subnetID, tx.subnetAuth);
       const chain = {
         id: decoded.id,
@@ -251,7 +330,7 @@ function standard(world: World, decoded: DecodedTx): Effects {
     spendP(world, decoded, input, utxo, creds[ins.length + i]!);
     effects.imported.push(key);
   });
-  flowP(world, [...ins, ...imported], [...outs, ...exported], dynamicFee(world, tx));
+  flowP(world, [...ins, ...imported], [...outs, ...exported], txFee(world, decoded));
   effects.produced = outputsOf('P', decoded, outs);
   if (exported.length > 0)
     effects.exported = exportsOf(world, 'P', decoded, exported, outs.length, tx.destination.toString());
@@ -269,6 +348,9 @@ export function verifyP(
     return staking?.(world, decoded) ?? standard(world, decoded);
   } catch (error) {
     if (error instanceof WarpRefusal) throw new Refusal(pWarp(error.message));
-    throw error instanceof Refusal ? new Refusal(pIssue(error.message, decoded.id)) : error;
+    if (!(error instanceof Refusal)) throw error;
+    throw new Refusal(
+      bareRefusalRelease(decoded.release) ? `couldn't issue tx: ${error.message}` : pIssue(error.message, decoded.id),
+    );
   }
 }

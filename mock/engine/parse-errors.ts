@@ -141,9 +141,11 @@ function calibrate(): void {
 
 const managerOf = (chain: UtxoChain) => avalanche().utils.getManagerForVM(chain === 'X' ? 'AVM' : 'PVM');
 
-/** An interface's type ID read past the end: the codec's UnpackPrefix, on the chain's own codec instance. */
-function guardPrefix(chain: UtxoChain): void {
-  const codec = managerOf(chain).getDefaultCodec() as unknown as { UnpackPrefix: Reader; guarded?: boolean };
+type Manager = ReturnType<typeof managerOf>;
+
+/** An interface's type ID read past the end: the codec's UnpackPrefix, on each codec instance once. */
+function guardPrefix(manager: Manager): void {
+  const codec = manager.getDefaultCodec() as unknown as { UnpackPrefix: Reader; guarded?: boolean };
   if (codec.guarded) return;
   const original = codec.UnpackPrefix;
   codec.UnpackPrefix = (buf) => {
@@ -151,6 +153,54 @@ function guardPrefix(chain: UtxoChain): void {
     return original(buf);
   };
   codec.guarded = true;
+}
+
+/**
+ * Where the node's reader would stop in `bytes` read as `type` (after the codec version): its text, or the
+ * avalanchejs error's when it is the node's too (an unknown type ID), else `fallback`.
+ */
+function locate(manager: Manager, type: Readable, bytes: Uint8Array, fallback: string): string {
+  install();
+  guardPrefix(manager);
+  const padded = new Uint8Array(bytes.length + PADDING);
+  padded.set(bytes);
+  locating = { total: padded.length, end: bytes.length };
+  try {
+    manager.unpack(padded, type as never);
+  } catch (error) {
+    if (error instanceof NodeError) return error.message;
+    const message = (error as Error).message;
+    if (message.startsWith("couldn't unmarshal interface: unknown type ID")) return message;
+  } finally {
+    locating = undefined;
+  }
+  return fallback;
+}
+
+/**
+ * codec/manager.go Unmarshal of `bytes` as `type`, a struct of avalanchejs' (codec version, then its fields): the
+ * value, or a thrown Error with the node's text (version, a read past the end, trailing bytes). `size` is the length
+ * the value takes encoded, to tell a complete read from avalanchejs' lenient short one.
+ */
+export function unmarshal<T>(
+  manager: Manager,
+  type: { fromBytes(buf: Uint8Array, codec: never): [T, Uint8Array] },
+  bytes: Uint8Array,
+  size: (value: T) => number,
+): T {
+  if (bytes.length < 2) throw new Error("couldn't unpack codec version");
+  if (u16(bytes) !== 0) throw new Error('unknown codec version');
+  let value: T;
+  let rest: Uint8Array;
+  try {
+    [value, rest] = type.fromBytes(bytes.subarray(2), manager.getDefaultCodec() as never);
+  } catch (error) {
+    throw new Error(locate(manager, type as unknown as Readable, bytes, (error as Error).message));
+  }
+  const read = 2 + size(value);
+  if (read > bytes.length) throw new Error(locate(manager, type as unknown as Readable, bytes, INSUFFICIENT));
+  if (rest.length > 0) throw new Error(trailing(bytes.length - rest.length, bytes.length));
+  return value;
 }
 
 /** The registered types that are no transaction, as Go's reflect names them (txs/codec.go, txs/parser.go). */
@@ -194,21 +244,7 @@ export function parseError(chain: UtxoChain, bytes: Uint8Array, fallback: string
     const name = NOT_A_TX[chain][u32(bytes.subarray(2))];
     if (name) return `couldn't unmarshal interface: ${name} does not implement interface txs.UnsignedTx`;
   }
-  install();
-  guardPrefix(chain);
-  const padded = new Uint8Array(bytes.length + PADDING);
-  padded.set(bytes);
-  locating = { total: padded.length, end: bytes.length };
-  try {
-    managerOf(chain).unpack(padded, avalanche().avaxSerial.SignedTx);
-  } catch (error) {
-    if (error instanceof NodeError) return error.message;
-    const message = (error as Error).message;
-    if (message.startsWith("couldn't unmarshal interface: unknown type ID")) return message;
-  } finally {
-    locating = undefined;
-  }
-  return fallback;
+  return locate(managerOf(chain), avalanche().avaxSerial.SignedTx as unknown as Readable, bytes, fallback);
 }
 
 /** codec/manager.go Unmarshal's check that the whole input was read. */

@@ -51,6 +51,8 @@ export const TEXTS = {
   wrongBytes: 'wrong bytes provided',
   cantTransfer: 'cant transfer with this fx',
   payloadTooLarge: 'payload too large',
+  // vms/propertyfx/fx.go
+  wrongMintOutputProvided: 'wrong mint output provided',
   // vms/platformvm/stakeable/stakeable_lock.go
   invalidLocktime: 'invalid locktime',
   nestedStakeableLocks: "shouldn't nest stakeable locks",
@@ -110,9 +112,33 @@ export const TEXTS = {
   periodMismatch: 'proposed staking period is not inside dependent staking period',
   overDelegated: 'validator would be over delegated',
   wrongStakedAsset: (expected: string, got: string) => `incorrect staked assetID: ${expected} != ${got}`,
-  // vms/platformvm/txs/add_permissionless_validator_tx.go SyntacticVerify
+  // vms/platformvm/txs/add_permissionless_{validator,delegator}_tx.go, add_validator_tx.go SyntacticVerify
+  baseTxFailed: 'failed to verify BaseTx',
+  noStake: 'no stake',
+  tooManyShares: 'a staker can only require at most 1000000 shares from delegators',
   signerOrOwners: 'failed to verify validator, signer, or rewards owners',
-  invalidSigner: 'invalid signer',
+  validatorOrOwner: 'failed to verify validator or rewards owner',
+  invalidSigner: (hasKey: boolean, primary: boolean) =>
+    `invalid signer: hasKey=${hasKey} != isPrimaryNetwork=${primary}`,
+  multipleStakedAssets: (first: string, other: string) => `multiple staked assets: "${first}" and "${other}"`,
+  validatorWeightMismatch: (weight: bigint, stake: bigint) =>
+    `validator weight mismatch: weight ${weight} != stake ${stake}`,
+  delegatorWeightMismatch: (weight: bigint, stake: bigint) =>
+    `delegator weight is not equal to total stake weight, delegator weight ${weight} total stake weight ${stake}`,
+  // vms/platformvm/txs/create_chain_tx.go SyntacticVerify
+  cantValidatePrimary: "new blockchain can't be validated by primary network",
+  chainNameTooLong: 'name too long',
+  invalidVMID: 'invalid VM ID',
+  fxIDsNotSortedUnique: 'feature extensions IDs must be sorted and unique',
+  illegalNameCharacter: 'illegal name character',
+  // utils/math/safe_math.go
+  overflow: 'overflow',
+  // vms/platformvm/txs/validator.go, subnet_validator.go, add_subnet_validator_tx.go, remove_subnet_validator_tx.go,
+  // transfer_subnet_ownership_tx.go SyntacticVerify
+  badSubnetID: "subnet ID can't be primary network ID",
+  addPrimaryWithSubnetTx: "can't add primary network validator with AddSubnetValidatorTx",
+  removePrimaryWithSubnetTx: "can't remove primary network validator with RemoveSubnetValidatorTx",
+  transferPermissionless: 'cannot transfer ownership of a permissionless subnet',
   duplicateValidator: (nodeID: string, subnetID: string) => `duplicate validator: ${nodeID} on ${subnetID}`,
   noValidator: (nodeID: string, subnetID: string) =>
     `failed to fetch the validator for ${nodeID} on ${subnetID}: not found`,

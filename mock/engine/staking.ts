@@ -3,23 +3,25 @@
  * (vms/platformvm/txs/executor/staker_tx_verification.go, post-Durango: a staker starts at the chain time), and the
  * end of staking periods when the chain time passes them (RewardValidatorTx's effects: stake returned, reward paid).
  */
-import type { utils } from '@avalabs/avalanchejs';
+import type { TransferableInput, TransferableOutput } from '@avalabs/avalanchejs';
 import { avalanche } from './avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { accruedDelegateeReward, delegateeShare, potentialReward } from '../world/reward.ts';
 import { isCurrent } from '../world/stakers.ts';
 import type { Staker, Utxo } from '../world/types.ts';
 import type { World } from '../world/world.ts';
-import { type DecodedTx, type Transaction, ownerOf, utxoRecord } from './codec.ts';
+import { type DecodedTx, ownerOf, utxoRecord } from './codec.ts';
 import { verifyProofOfPossession } from './bls.ts';
 import { type Effects, noEffects, outputsOf } from './effects.ts';
 import { makeUtxo } from '../world/codec.ts';
 import { Refusal, TEXTS } from './refusals.ts';
-import { dynamicFee, flowP, spendAll, syntacticP, wrapped } from './p.ts';
+import { txFee, flowP, spendAll, syntacticP, verifyMemo, wrapped } from './p.ts';
 import { advanceL1 } from './l1-state.ts';
-import { checkOutputsSorted, verifyTransferableOutput } from './syntax.ts';
+import { checkOutputsSorted, verifyOwners, verifyTransferableOutput } from './syntax.ts';
 
 const MAX_VALIDATOR_WEIGHT_FACTOR = 5n;
+const PERCENT = 1_000_000n;
+const MAX_UINT64 = 0xffff_ffff_ffff_ffffn;
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 function currentValidator(world: World, subnetID: string, nodeID: string): Staker | undefined {
@@ -34,24 +36,22 @@ function currentValidator(world: World, subnetID: string, nodeID: string): Stake
 export function verifyStaking(world: World, decoded: DecodedTx): Effects | undefined {
   const tx = decoded.tx;
   if (tx._type !== 'pvm.AddPermissionlessValidator' && tx._type !== 'pvm.AddPermissionlessDelegator') return undefined;
-  const { ins, outs } = syntacticP(world, decoded);
+  const isValidator = tx._type === 'pvm.AddPermissionlessValidator';
+  const { ins, outs } = isValidator ? syntacticValidator(world, decoded) : syntacticDelegator(world, decoded);
+  // staker_tx_verification.go: the memo after SyntacticVerify, then the subnet's rules (getValidatorRules: any other
+  // subnet's come from its TransformSubnetTx, which none has since Etna).
+  verifyMemo(decoded);
   const staking = world.config.staking;
   const validator = tx.subnetValidator.validator;
   const subnetID: string = tx.subnetValidator.subnetId.toString();
-  // getValidatorRules: any other subnet's rules come from its TransformSubnetTx, which none has since Etna.
   if (subnetID !== world.chainIDs.P) throw new Refusal(TEXTS.notFound);
   const nodeID = `NodeID-${cb58Encode(validator.nodeId.toBytes())}`;
   const start = world.time.get();
   const end: bigint = validator.endTime.value();
   const weight: bigint = validator.weight.value();
   const duration = end - start;
-  const stakeOuts = [...tx.stake];
-  // add_permissionless_*_tx.go SyntacticVerify: each stake output verified, then the stake outputs sorted.
-  for (const out of stakeOuts) wrapped('failed to verify output', () => verifyTransferableOutput(out));
-  checkOutputsSorted(stakeOuts, avalanche().utils.getManagerForVM('PVM').getDefaultCodec());
-  const stakedAsset: string = stakeOuts[0]?.getAssetId() ?? '';
-  const isValidator = tx._type === 'pvm.AddPermissionlessValidator';
-  if (isValidator) verifySigner(tx.signer);
+  const stakeOuts: TransferableOutput[] = [...tx.stake];
+  const stakedAsset: string = stakeOuts[0]!.getAssetId();
   let validatorOf: Staker | undefined;
   if (isValidator) {
     if (weight < staking.minValidatorStake) throw new Refusal(TEXTS.weightTooSmall);
@@ -79,7 +79,7 @@ export function verifyStaking(world: World, decoded: DecodedTx): Effects | undef
   const effects = noEffects();
   try {
     effects.consumed = spendAll(world, decoded, ins, decoded.credentials);
-    flowP(world, ins, [...outs, ...stakeOuts], dynamicFee(world, tx));
+    flowP(world, ins, [...outs, ...stakeOuts], txFee(world, decoded));
   } catch (error) {
     throw error instanceof Refusal ? new Refusal(`${TEXTS.flowCheckFailed}: ${error.message}`) : error;
   }
@@ -113,19 +113,64 @@ export function verifyStaking(world: World, decoded: DecodedTx): Effects | undef
   return effects;
 }
 
+type Syntactic = { ins: TransferableInput[]; outs: TransferableOutput[] };
+const isEmptyID = (id: { toBytes(): Uint8Array }) => id.toBytes().every((b) => b === 0);
+
+/** AddPermissionlessValidatorTx.SyntacticVerify (add_permissionless_validator_tx.go), in the node's order. */
+function syntacticValidator(world: World, decoded: DecodedTx): Syntactic {
+  const tx = decoded.tx;
+  const validator = tx.subnetValidator.validator;
+  if (isEmptyID(validator.nodeId)) throw new Refusal(TEXTS.emptyNodeID);
+  if (tx.stake.length === 0) throw new Refusal(TEXTS.noStake);
+  if (BigInt(tx.shares.value()) > PERCENT) throw new Refusal(TEXTS.tooManyShares);
+  const base = wrapped(TEXTS.baseTxFailed, () => syntacticP(world, decoded, false));
+  // verify.All(&tx.Validator, tx.Signer, tx.ValidatorRewardsOwner, tx.DelegatorRewardsOwner)
+  const proof = tx.signer?.proof;
+  wrapped(TEXTS.signerOrOwners, () => {
+    if (validator.weight.value() === 0n) throw new Refusal(TEXTS.weightTooSmall);
+    if (proof) verifyProofOfPossession(proof.publicKey, proof.signature);
+    verifyOwners(tx.validatorRewardsOwner);
+    verifyOwners(tx.delegatorRewardsOwner);
+  });
+  const primary = tx.subnetValidator.subnetId.toString() === world.chainIDs.P;
+  if (Boolean(proof) !== primary) throw new Refusal(TEXTS.invalidSigner(Boolean(proof), primary));
+  verifyStake(tx.stake, validator.weight.value(), TEXTS.validatorWeightMismatch);
+  return base;
+}
+
+/** AddPermissionlessDelegatorTx.SyntacticVerify (add_permissionless_delegator_tx.go). */
+function syntacticDelegator(world: World, decoded: DecodedTx): Syntactic {
+  const tx = decoded.tx;
+  if (tx.stake.length === 0) throw new Refusal(TEXTS.noStake);
+  const base = wrapped(TEXTS.baseTxFailed, () => syntacticP(world, decoded, false));
+  const weight: bigint = tx.subnetValidator.validator.weight.value();
+  wrapped(TEXTS.validatorOrOwner, () => {
+    if (weight === 0n) throw new Refusal(TEXTS.weightTooSmall);
+    verifyOwners(tx.delegatorRewardsOwner);
+  });
+  verifyStake(tx.stake, weight, TEXTS.delegatorWeightMismatch);
+  return base;
+}
+
 /**
- * AddPermissionlessValidatorTx.SyntacticVerify's signer: its proof of possession verifies, and a Primary Network
- * validator (the only kind the mock's permissionless staking takes) has a key.
+ * The stake outputs' checks both permissionless staking txs share: each output verified, one staked asset, their sum
+ * (a uint64: the node's math.Add refuses an overflow) sorted and equal to the weight.
  */
-function verifySigner(signer: Transaction): void {
-  const proof = signer?.proof;
-  if (proof) {
-    try {
-      verifyProofOfPossession(proof.publicKey, proof.signature);
-    } catch (error) {
-      throw error instanceof Refusal ? new Refusal(`${TEXTS.signerOrOwners}: ${error.message}`) : error;
-    }
-  } else throw new Refusal(`${TEXTS.invalidSigner}: hasKey=false != isPrimaryNetwork=true`);
+function verifyStake(
+  stake: readonly TransferableOutput[],
+  weight: bigint,
+  mismatch: (weight: bigint, stake: bigint) => string,
+): void {
+  for (const out of stake) wrapped('failed to verify output', () => verifyTransferableOutput(out));
+  const asset = stake[0]!.getAssetId();
+  let total = stake[0]!.amount();
+  for (const out of stake.slice(1)) {
+    total += out.amount();
+    if (total > MAX_UINT64) throw new Refusal(TEXTS.overflow);
+    if (out.getAssetId() !== asset) throw new Refusal(TEXTS.multipleStakedAssets(asset, out.getAssetId()));
+  }
+  checkOutputsSorted(stake, avalanche().utils.getManagerForVM('PVM').getDefaultCodec());
+  if (total !== weight) throw new Refusal(mismatch(weight, total));
 }
 
 /**

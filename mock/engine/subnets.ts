@@ -9,7 +9,7 @@ import type { World } from '../world/world.ts';
 import { type DecodedTx, ownerOf } from './codec.ts';
 import { type Effects, noEffects, outputsOf } from './effects.ts';
 import { verifyOwners, verifySigIndices } from './syntax.ts';
-import { authorize, dynamicFee, flowP, spendAll, syntacticP } from './p.ts';
+import { authorize, txFee, flowP, spendAll, syntacticP, verifyMemo } from './p.ts';
 import { Refusal, TEXTS } from './refusals.ts';
 
 /** The node's GetValidator: a current or pending validator (not a delegator) of the subnet. */
@@ -26,7 +26,7 @@ function pay(world: World, decoded: DecodedTx, creds: Uint8Array[][], effects: E
   const { ins, outs } = syntacticP(world, decoded);
   try {
     effects.consumed = spendAll(world, decoded, ins, creds);
-    flowP(world, ins, outs, dynamicFee(world, decoded.tx));
+    flowP(world, ins, outs, txFee(world, decoded));
   } catch (error) {
     throw error instanceof Refusal ? new Refusal(`${TEXTS.flowCheckFailed}: ${error.message}`) : error;
   }
@@ -38,9 +38,14 @@ export function verifySubnetTx(world: World, decoded: DecodedTx): Effects | unde
   const effects = noEffects();
   switch (tx._type) {
     case 'pvm.AddSubnetValidator': {
-      syntacticP(world, decoded);
       const validator = tx.subnetValidator.validator;
       const subnetID: string = tx.subnetValidator.subnetId.toString();
+      // AddSubnetValidatorTx.SyntacticVerify: verify.All(&tx.SubnetValidator, tx.SubnetAuth), unwrapped.
+      if (subnetID === world.chainIDs.P) throw new Refusal(TEXTS.addPrimaryWithSubnetTx);
+      syntacticP(world, decoded, false);
+      if (validator.weight.value() === 0n) throw new Refusal(TEXTS.weightTooSmall);
+      verifySigIndices(tx.subnetAuth);
+      verifyMemo(decoded);
       const nodeID = `NodeID-${cb58Encode(validator.nodeId.toBytes())}`;
       const start = world.time.get();
       const end: bigint = validator.endTime.value();
@@ -67,8 +72,11 @@ export function verifySubnetTx(world: World, decoded: DecodedTx): Effects | unde
       return effects;
     }
     case 'pvm.RemoveSubnetValidator': {
-      syntacticP(world, decoded);
       const subnetID: string = tx.subnetId.toString();
+      if (subnetID === world.chainIDs.P) throw new Refusal(TEXTS.removePrimaryWithSubnetTx);
+      syntacticP(world, decoded, false);
+      verifySigIndices(tx.subnetAuth);
+      verifyMemo(decoded);
       const nodeID = `NodeID-${cb58Encode(tx.nodeId.toBytes())}`;
       const staker = findValidator(world, subnetID, nodeID);
       if (!staker) throw new Refusal(`${nodeID} ${TEXTS.notValidator} of ${subnetID}: ${TEXTS.notFound}`);
@@ -78,10 +86,12 @@ export function verifySubnetTx(world: World, decoded: DecodedTx): Effects | unde
       return effects;
     }
     case 'pvm.TransferSubnetOwnershipTx': {
-      syntacticP(world, decoded);
+      const subnetID: string = tx.subnetID.toString();
+      if (subnetID === world.chainIDs.P) throw new Refusal(TEXTS.transferPermissionless);
+      syntacticP(world, decoded, false);
       verifySigIndices(tx.subnetAuth);
       verifyOwners(tx.subnetOwners);
-      const subnetID: string = tx.subnetID.toString();
+      verifyMemo(decoded);
       pay(world, decoded, authorize(world, decoded, subnetID, tx.subnetAuth, false), effects);
       const owner = ownerOf(tx.subnetOwners)!;
       effects.apply = (w) => w.subnets.set(subnetID, { ...w.subnets.get(subnetID)!, owner });

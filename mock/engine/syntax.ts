@@ -43,6 +43,8 @@ export function verifyOutput(output: Transaction): void {
       return verifyOwners(output.outputOwners);
     case 'secp256k1fx.MintOutput':
     case 'nftfx.MintOutput':
+    case 'propertyfx.MintOutput':
+    case 'propertyfx.OwnedOutput':
       return verifyOwners(output.outputOwners);
   }
 }
@@ -110,6 +112,15 @@ export function verifyOperation(op: Transaction): void {
     case 'nftfx.TransferOperation':
       verifySigIndices(fxOp.input);
       verifyOutput(fxOp.output);
+      return;
+    // vms/propertyfx: MintOperation.Verify is verify.All(&op.MintInput, &op.MintOutput, &op.OwnedOutput).
+    case 'propertyfx.MintOperation':
+      verifySigIndices(fxOp.input);
+      verifyOutput(fxOp.mintOutput);
+      verifyOutput(fxOp.ownedOutput);
+      return;
+    case 'propertyfx.BurnOperation':
+      verifySigIndices(fxOp.input);
       return;
   }
 }

@@ -45,3 +45,16 @@ export function requireUpgrade(world: World, decoded: DecodedTx): void {
   const upgrade = GATED[decoded.tx._type as string];
   if (upgrade && !upgradeActive(world, upgrade, world.time.get())) throw new Refusal(UPGRADE_TEXTS[upgrade]);
 }
+
+/** Before v1.12.0 (Etna) the P-Chain's fees were static (vms/platformvm/txs/fee/static_calculator.go, removed since). */
+export function staticFeeRelease(nodeVersion: string | undefined): boolean {
+  return nodeVersion !== undefined && compareVersions(nodeVersion, 'v1.12.0') < 0;
+}
+
+/**
+ * Before v1.11.13 platform.issueTx answered the executor's error wrapped by service.go alone: #3525 and #3536 added
+ * "standard tx <ID> failed execution", "failed execution" and "failed verification" (./refusals.ts pIssue).
+ */
+export function bareRefusalRelease(nodeVersion: string | undefined): boolean {
+  return nodeVersion !== undefined && compareVersions(nodeVersion, 'v1.11.13') < 0;
+}

@@ -12,6 +12,7 @@ import type { World } from '../world/world.ts';
 import type { Transaction } from './codec.ts';
 import { publicKeyFromBytes, signatureFromBytes, uncompressed, verifyAggregate } from './bls.ts';
 import { Refusal } from './refusals.ts';
+import { unmarshal } from './parse-errors.ts';
 
 // Read on use: importing this module (the engine does, at start-up) must not load the codec.
 const warp = () => avalanche().pvmSerial.warp;
@@ -38,15 +39,6 @@ export const WARP_TEXTS = {
   wrongPayloadType: (goType: string) => `wrong payload type: ${goType}`,
 } as const;
 
-/** Type IDs of the payload codec (warp/payload/codec.go) and the message codec (warp/message/codec.go). */
-const PAYLOAD_TYPES = ['*payload.Hash', '*payload.AddressedCall'];
-const MESSAGE_TYPES = [
-  '*message.SubnetToL1Conversion',
-  '*message.RegisterL1Validator',
-  '*message.L1ValidatorRegistration',
-  '*message.L1ValidatorWeight',
-];
-
 export interface ParsedWarp {
   networkID: number;
   sourceChainID: string;
@@ -58,15 +50,21 @@ export interface ParsedWarp {
 }
 
 const manager = () => warp().getWarpManager();
-const codecError = (error: unknown) => new Refusal((error as Error).message);
+/** The node's codec text as a refusal; any other error (a bug of the mock's) as it is. */
+const codecRefusal = (error: unknown) => new Refusal((error as Error).message);
+/** What a struct takes encoded, to tell avalanchejs' lenient short read from a complete one. */
+const encodedSize = (value: { toBytes(codec: never): Uint8Array }) =>
+  value.toBytes(manager().getDefaultCodec() as never).length;
+/** payload/codec.go: the payload codec's limit (message/codec.go and warp/codec.go have none). */
+const MAX_PAYLOAD_SIZE = 24 * 1024;
 
-/** warp.ParseMessage. */
+/** warp.ParseMessage: codec/manager.go's Unmarshal, in the node's words. */
 export function parseWarp(bytes: Uint8Array): ParsedWarp {
   let message: Transaction;
   try {
-    message = manager().unpack(bytes, warp().WarpMessage);
+    message = unmarshal(manager(), warp().WarpMessage, bytes, encodedSize);
   } catch (error) {
-    throw codecError(error);
+    throw codecRefusal(error);
   }
   const unsigned = message.unsignedMessage;
   return {
@@ -82,34 +80,59 @@ export function parseWarp(bytes: Uint8Array): ParsedWarp {
 /** Codec version, network ID, source chain, then the length-prefixed payload. */
 const unsignedLength = (unsigned: { payload: { bytes: Uint8Array } }) => 4 + 32 + 4 + unsigned.payload.bytes.length;
 
-/** The type ID after a payload's codec version, to name what was found where another type was expected. */
-const typeIDOf = (bytes: Uint8Array): number =>
-  bytes.length >= 6 ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).readUInt32BE(2) : -1;
+type Struct = { fromBytes(buf: Uint8Array, codec: never): [{ toBytes(codec: never): Uint8Array }, Uint8Array] };
+
+/** payload.Hash (type 0 of the payload codec), which avalanchejs lacks: its type ID, then the hash. */
+const HashPayload: Struct = {
+  fromBytes(buf) {
+    const { Int, Id } = avalanche();
+    const [, afterType] = Int.fromBytes(buf);
+    const [hash, rest] = Id.fromBytes(afterType);
+    return [{ toBytes: () => new Uint8Array(4 + hash.toBytes().length) }, rest];
+  },
+};
+
+/**
+ * Parse of a codec whose value is an interface (payload.Parse, message.Parse): the type ID read, then the whole value
+ * of that type, and only then the caller's type assertion (ErrWrongType). `types` are the registered types in ID order.
+ */
+function parseInterface<T>(bytes: Uint8Array, types: readonly [string, Struct][], wanted: number, max?: number): T {
+  try {
+    if (max !== undefined && bytes.length > max)
+      throw new Error(`byte array exceeds maximum length: ${bytes.length} > ${max}`);
+    if (bytes.length < 2) throw new Error("couldn't unpack codec version");
+    if (Buffer.from(bytes.subarray(0, 2)).readUInt16BE(0) !== 0) throw new Error('unknown codec version');
+    if (bytes.length < 6) throw new Error("couldn't unmarshal interface: packer has insufficient length for input");
+    const type = Buffer.from(bytes.subarray(2, 6)).readUInt32BE(0);
+    const entry = types[type];
+    if (!entry) throw new Error(`couldn't unmarshal interface: unknown type ID ${type}`);
+    const value = unmarshal(manager(), entry[1], bytes, encodedSize);
+    if (type !== wanted) throw new Error(WARP_TEXTS.wrongPayloadType(entry[0]));
+    return value as T;
+  } catch (error) {
+    throw codecRefusal(error);
+  }
+}
 
 /** payload.ParseAddressedCall: its source address and payload. */
 export function parseAddressedCall(bytes: Uint8Array): { sourceAddress: Uint8Array; payload: Uint8Array } {
-  const type = typeIDOf(bytes);
-  if (type === 0) throw new Refusal(WARP_TEXTS.wrongPayloadType(PAYLOAD_TYPES[0]!));
-  try {
-    const call = manager().unpack(bytes, payloads().AddressedCall);
-    return { sourceAddress: call.sourceAddress.toBytes(), payload: call.payload.bytes };
-  } catch (error) {
-    throw codecError(error);
-  }
+  const types: [string, Struct][] = [
+    ['*payload.Hash', HashPayload],
+    ['*payload.AddressedCall', payloads().AddressedCall as unknown as Struct],
+  ];
+  const call = parseInterface<Transaction>(bytes, types, 1, MAX_PAYLOAD_SIZE);
+  return { sourceAddress: call.sourceAddress.toBytes(), payload: call.payload.bytes };
 }
 
 /** message.ParseRegisterL1Validator / ParseL1ValidatorWeight: the message of type `typeID`, or the node's refusal. */
 export function parseL1Message<T>(bytes: Uint8Array, typeID: 1 | 3): T {
-  const type = typeIDOf(bytes);
-  if (type !== typeID && MESSAGE_TYPES[type]) throw new Refusal(WARP_TEXTS.wrongPayloadType(MESSAGE_TYPES[type]!));
-  try {
-    return manager().unpack(
-      bytes,
-      typeID === 1 ? payloads().RegisterL1ValidatorMessage : payloads().L1ValidatorWeightMessage,
-    ) as T;
-  } catch (error) {
-    throw codecError(error);
-  }
+  const types: [string, Struct][] = [
+    ['*message.SubnetToL1Conversion', payloads().SubnetToL1ConversionMessage as unknown as Struct],
+    ['*message.RegisterL1Validator', payloads().RegisterL1ValidatorMessage as unknown as Struct],
+    ['*message.L1ValidatorRegistration', payloads().L1ValidatorRegistrationMessage as unknown as Struct],
+    ['*message.L1ValidatorWeight', payloads().L1ValidatorWeightMessage as unknown as Struct],
+  ];
+  return parseInterface<T>(bytes, types, typeID);
 }
 
 /** validators.GetSubnetID: the P-Chain is the Primary Network's; any other chain must be a CreateChainTx's. */

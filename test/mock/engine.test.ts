@@ -618,6 +618,7 @@ describe('stake outputs (add_permissionless_validator_tx.go SyntacticVerify)', (
           rewardAddresses: [ewoq],
           delegatorRewardsOwner: [ewoq],
           shares: 20_000,
+          ...proofOfPossession(new Uint8Array(32).fill(6)),
         },
         contextOf(world),
       );

@@ -420,6 +420,106 @@ describe('RegisterL1ValidatorTx and SetL1ValidatorWeightTx', () => {
   });
 });
 
+describe('malformed warp payloads answer the node codec texts (warp, warp/payload, warp/message)', () => {
+  /**
+   * A RegisterL1ValidatorTx carrying `message`, its fee counted on it; avalanchejs' builder parses the warp message,
+   * so one it cannot parse is put in after building on `sound` (the node refuses it before counting any fee).
+   */
+  async function carrying(message: Uint8Array, sound: Uint8Array): Promise<Uint8Array> {
+    const build = (m: Uint8Array) =>
+      pvm.newRegisterL1ValidatorTx({ ...base(), balance: AVAX, blsSignature: keys[2]!.pop, message: m }, context());
+    let unsigned: UnsignedTx;
+    try {
+      unsigned = build(message);
+    } catch {
+      unsigned = build(sound);
+      (unsigned.getTx() as unknown as { message: Bytes }).message = new Bytes(message);
+    }
+    return sign(unsigned);
+  }
+  /** A warp message from `chainID` signed by the L1's two validators over the raw payload `payload`. */
+  function signedOver(chainID: string, payload: Uint8Array): Uint8Array {
+    const codec = pvmSerial.warp.getWarpManager().getDefaultCodec();
+    const unsigned = new pvmSerial.warp.WarpUnsignedMessage(
+      new Int(world.network.networkID),
+      Id.fromString(chainID),
+      new Bytes(payload),
+    );
+    const unsignedBytes = utils.concatBytes(new Uint8Array(2), unsigned.toBytes(codec));
+    const signature = bls12_381.aggregateSignatures(
+      [0, 1].map((i) => bls.sign(unsignedBytes, bls.secretKeyFromBytes(keys[i]!.secret))),
+    );
+    const bits = bitsFor([0, 1], [0, 1]);
+    const warp = new pvmSerial.warp.WarpMessage(
+      unsigned,
+      new pvmSerial.warp.WarpSignature(new Bytes(new Uint8Array(bits)), BlsSignature.fromBytes(signature)[0]),
+    );
+    return utils.concatBytes(new Uint8Array(2), warp.toBytes(codec));
+  }
+  const u32 = (n: number) => {
+    const bytes = new Uint8Array(4);
+    new DataView(bytes.buffer).setUint32(0, n);
+    return bytes;
+  };
+  /** An AddressedCall payload from the manager around `inner`, as the node's payload codec writes it. */
+  const call = (inner: Uint8Array) =>
+    utils.concatBytes(new Uint8Array(2), u32(1), u32(MANAGER.length), MANAGER, u32(inner.length), inner);
+
+  it('warp.ParseMessage: codec version, a cut signature, an unknown signature type, trailing bytes', async () => {
+    const { subnetID, chainID } = await convertedL1();
+    const payload = registerPayload(subnetID, world.time.get() + 60n);
+    const sound = warpMessage(chainID, payload, [0, 1], bitsFor([0, 1], [0, 1]));
+    const extra = utils.concatBytes(sound, new Uint8Array(1));
+    // The signature's type ID follows the unsigned message: codec version, network, chain, payload.
+    const retyped = new Uint8Array(sound);
+    retyped.set(u32(7), 2 + 4 + 32 + 4 + new DataView(sound.buffer, sound.byteOffset).getUint32(38));
+    const cases: [Uint8Array, string][] = [
+      [new Uint8Array(0), "couldn't unpack codec version"],
+      [utils.concatBytes(new Uint8Array([0, 1]), sound.subarray(2)), 'unknown codec version'],
+      [sound.subarray(0, sound.length - 10), 'packer has insufficient length for input'],
+      [extra, `trailing buffer space: read ${sound.length} provided ${extra.length}`],
+      [retyped, "couldn't unmarshal interface: unknown type ID 7"],
+    ];
+    for (const [message, text] of cases) {
+      const bytes = await carrying(message, sound);
+      expect(() => engine.issue('P', bytes)).toThrow(
+        `couldn't issue tx: failed verification: failed verifying warp messages: ${text}`,
+      );
+    }
+  });
+
+  it('payload.ParseAddressedCall and message.ParseRegisterL1Validator: types, trailing bytes, a cut field', async () => {
+    const { subnetID, chainID } = await convertedL1();
+    const payload = registerPayload(subnetID, world.time.get() + 60n);
+    const sound = warpMessage(chainID, payload, [0, 1], bitsFor([0, 1], [0, 1]));
+    const cases: [Uint8Array, string][] = [
+      // A Hash payload is parsed whole before the type assertion.
+      [utils.concatBytes(new Uint8Array(2), u32(0), new Uint8Array(32)), 'wrong payload type: *payload.Hash'],
+      [utils.concatBytes(new Uint8Array(2), u32(0), new Uint8Array(31)), 'packer has insufficient length for input'],
+      [utils.concatBytes(new Uint8Array(2), u32(5)), "couldn't unmarshal interface: unknown type ID 5"],
+      [new Uint8Array(2), "couldn't unmarshal interface: packer has insufficient length for input"],
+      [
+        utils.concatBytes(call(payload), new Uint8Array(1)),
+        `trailing buffer space: read ${call(payload).length} provided ${call(payload).length + 1}`,
+      ],
+      [
+        call(utils.concatBytes(payload, new Uint8Array(2))),
+        `trailing buffer space: read ${payload.length} provided ${payload.length + 2}`,
+      ],
+      [
+        call(payload.subarray(0, payload.length - 3)),
+        "couldn't unmarshal uint64: packer has insufficient length for input",
+      ],
+      [call(weightPayload(appendIndex(subnetID, 0), 1n, 5n)), 'wrong payload type: *message.L1ValidatorWeight'],
+      [call(utils.concatBytes(new Uint8Array(2), u32(9))), "couldn't unmarshal interface: unknown type ID 9"],
+    ];
+    for (const [raw, text] of cases) {
+      const bytes = await carrying(signedOver(chainID, raw), sound);
+      expect(() => engine.issue('P', bytes)).toThrow(pRefusal(text));
+    }
+  });
+});
+
 describe('the continuous fee, IncreaseL1ValidatorBalanceTx and DisableL1ValidatorTx', () => {
   it('drains balances per second; an exhausted validator turns inactive; a top-up revives it', async () => {
     const { subnetID } = await convertedL1([1000n, AVAX]);
