@@ -10,10 +10,12 @@ export interface SpecModel {
   /** Every shared schema of every endpoint by name; a name always means one schema across the whole spec. */
   schemas: Record<string, JsonSchema>;
   /**
-   * Whether an inline schema's `title` names a type of its own (names.ts). True when every document opts into the
-   * avalanche profile; in the field, titles are labels (`"title": "Block hash"` on many unrelated schemas).
+   * `avalanche` when every document opts into the avalanche profile (load/profile.ts), the one place this is decided:
+   * the validators are strict and know only Avalanche's formats, an inline schema's `title` names a type of its own
+   * (names.ts; in the field, titles are labels, `"title": "Block hash"` on many unrelated schemas), and conformance
+   * runs the node's release, discovery and coherence rows. Absent for plain OpenRPC, or a mix of both.
    */
-  titledTypes?: boolean;
+  profile?: 'avalanche';
 }
 
 export interface ServerVariable {
