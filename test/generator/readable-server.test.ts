@@ -40,6 +40,17 @@ describe('the generated validators modules', () => {
   });
 });
 
+describe('the generated endpoint modules', () => {
+  const SRC = join(import.meta.dirname, '../../generated/server/src');
+  it('keep imports and handler signatures within 120 columns', () => {
+    for (const name of readdirSync(SRC).filter((file) => file.endsWith('.ts') && file !== 'types.ts')) {
+      const lines = readFileSync(join(SRC, name), 'utf8').split('\n');
+      const code = lines.filter((line) => /^(import|\s{2}\w+\(|\s{4}(params|context): )/.test(line));
+      for (const line of code) expect(line.length, `${name}: ${line}`).toBeLessThanOrEqual(120);
+    }
+  });
+});
+
 describe('layout.ts', () => {
   it('indents one level for each line that opens brackets, skipping those inside strings', () => {
     expect(indent('if(a){\nconst s = "}{(";\nf({x: [1,\n2]});\n}\nelse {\ng();\n}')).toBe(
