@@ -4,7 +4,6 @@
  * `health.*`, EVM calls) pass through unjudged. A plain JSON-RPC 2.0 spec (no avalanche profile) may be called in
  * batches: each call of a batch is judged with the answer that carries its id.
  */
-import { isAvalancheSpec } from './spec.ts';
 import { transcriptBody } from './transcript.ts';
 import type { SpecValidator, Violation } from './validate.ts';
 
@@ -58,7 +57,7 @@ export function inspectExchange(validator: SpecValidator, exchange: Exchange): I
       specified: false,
       violations: at('(not JSON)', 'request', [{ pointer: '', rule: 'json', message: 'the request body is not JSON' }]),
     };
-  if (Array.isArray(request.value) && !isAvalancheSpec(validator.model))
+  if (Array.isArray(request.value) && validator.model.profile !== 'avalanche')
     return inspectBatch(validator, exchange, request.value, at);
   if (Array.isArray(request.value)) {
     return {
@@ -83,7 +82,7 @@ export function inspectExchange(validator: SpecValidator, exchange: Exchange): I
   if (!validator.methods.has(method)) return { method, label: method, specified: false, violations: [] };
   const requestViolations = checkRequest(validator, body);
   // Node profile: `id: null` is a notification too (gorilla/rpc); JSON-RPC 2.0: only a missing id is.
-  const notification = !('id' in body) || (body.id === null && isAvalancheSpec(validator.model));
+  const notification = !('id' in body) || (body.id === null && validator.model.profile === 'avalanche');
   // Only a 200 carries a JSON-RPC answer; 404/405/415/503 are the HTTP layer speaking, and a notification gets no body.
   if (exchange.status !== 200 || notification || exchange.response === undefined)
     return { method, label: method, specified: true, violations: at(method, 'request', requestViolations) };

@@ -109,18 +109,16 @@ export function judge(
 }
 
 /**
- * The error the node gives for params it cannot decode: `components.errors.InvalidArgument`, when the method lists it.
+ * The error the node gives for params it cannot decode (the model's `invalidArgument` text), when the method lists it.
  */
 export function documentedDecodeError(
-  endpoint: EndpointModel,
-  method: MethodModel,
+  endpoint: Pick<EndpointModel, 'invalidArgument'>,
+  method: Pick<MethodModel, 'errors'>,
 ): { code: number; message: string } | undefined {
-  const components = (endpoint.document.components ?? {}) as Obj;
-  const candidate = ((components.errors ?? {}) as Obj).InvalidArgument;
-  if (!isObject(candidate) || typeof candidate.code !== 'number' || typeof candidate.message !== 'string')
-    return undefined;
-  const { code, message } = candidate;
-  return method.errors.some((e) => e.code === code && e.message === message) ? { code, message } : undefined;
+  const error = endpoint.invalidArgument
+    ? method.errors.find((e) => e.message === endpoint.invalidArgument)
+    : undefined;
+  return error && { code: error.code, message: error.message };
 }
 
 function firstLine(text: string): string {

@@ -14,7 +14,6 @@ import { type RpcAnswer, callRpc } from './rpc.ts';
 import {
   type SpecMethod,
   endpointPath,
-  isAvalancheSpec,
   isMockOnly,
   isSafeRead,
   notServedReason,
@@ -74,7 +73,7 @@ export class NotANodeError extends Error {}
 export async function runConformance(options: ConformOptions): Promise<ConformReport> {
   let { validator } = options;
   const model = validator.model;
-  const avalanche = isAvalancheSpec(model);
+  const avalanche = model.profile === 'avalanche';
   // A node's endpoints hang below its base URL; a plain JSON-RPC server answers at the URL it is given.
   const baseUrl = avalanche ? options.url.replace(/\/+$/, '') : options.url;
   const timeoutMs = options.timeoutMs ?? 10_000;

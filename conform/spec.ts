@@ -53,8 +53,3 @@ export function chainOf(method: MethodModel): 'P' | 'X' | undefined {
 export function wireProfile({ endpoint }: Pick<SpecMethod, 'endpoint'>): 'node' | 'jsonrpc2' {
   return endpoint.profile === 'avalanche' ? 'node' : 'jsonrpc2';
 }
-
-/** Whether every endpoint of the spec is Avalanche's, so the node's release, discovery and coherence rows apply. */
-export function isAvalancheSpec(model: SpecModel): boolean {
-  return model.endpoints.length > 0 && model.endpoints.every((endpoint) => endpoint.profile === 'avalanche');
-}

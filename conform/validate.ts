@@ -13,6 +13,7 @@ import { type DocumentedError, documentedErrorsOf, findDocumentedError } from '.
 import { releaseValidators } from './release.ts';
 import { type SpecMethod, TOOLKIT_SPEC, indexMethods, loadSpecModel, wireProfile } from './spec.ts';
 import { violationsInWords } from './words.ts';
+import { ParamsRefusal, paramsOf } from '../runtime/server/standard.ts';
 
 /** One disagreement with the spec: where (a JSON pointer into the request or response) and which rule. */
 export interface Violation {
@@ -78,13 +79,14 @@ export class SpecValidator {
 
   /**
    * `params` as sent; pointers start at `/params`. Avalanche's methods take an object (or a one-element array around
-   * one, or nothing); a plain JSON-RPC 2.0 method takes what its `paramStructure` allows, an array by position.
+   * one, or nothing); a plain JSON-RPC 2.0 method takes what a server generated from the spec takes: an object, or
+   * an array by position unless its `paramStructure` is `by-name`.
    */
   checkParams(methodName: string, params: unknown): Violation[] {
     const checks = this.checks.get(methodName);
     const entry = this.methods.get(methodName);
     if (!checks || !entry) return [];
-    if (wireProfile(entry) === 'jsonrpc2') return this.checkStandardParams(entry, checks, params);
+    if (wireProfile(entry) === 'jsonrpc2') return this.checkStandardParams(methodName, checks, params);
     if (params === undefined || params === null) params = {};
     if (Array.isArray(params)) {
       // The node also takes `[{...}]`, but the spec says by-name: the array form is the caller's dialect, not the
@@ -101,30 +103,17 @@ export class SpecValidator {
     return checks.params(params) ? [] : toViolations('/params', checks.params.errors, params);
   }
 
-  private checkStandardParams(entry: SpecMethod, checks: MethodChecks, params: unknown): Violation[] {
-    const structure = entry.method.paramStructure;
-    const names = entry.method.params.map((p) => p.name);
-    let byName: Obj;
-    if (params === undefined) byName = {};
-    else if (Array.isArray(params)) {
-      if (structure === 'by-name' && params.length > 0)
-        return [
-          { pointer: '/params', rule: 'paramStructure', message: 'the spec takes these params by name (an object)' },
-        ];
-      if (params.length > names.length)
-        return [{ pointer: '/params', rule: 'maxItems', message: `at most ${names.length} params by position` }];
-      byName = Object.fromEntries(params.map((value, i) => [names[i]!, value]));
-      // Pointers name the item sent, `/params/0`, not the param's name.
-      const violations = checks.params(byName) ? [] : toViolations('/params', checks.params.errors, byName);
-      return violations.map((v) => ({ ...v, pointer: positional(v.pointer, names) }));
-    } else if (isObject(params)) {
-      if (structure === 'by-position' && Object.keys(params).length > 0)
-        return [
-          { pointer: '/params', rule: 'paramStructure', message: 'the spec takes these params by position (an array)' },
-        ];
-      byName = params;
-    } else return [{ pointer: '/params', rule: 'type', message: 'params must be an object or an array' }];
-    return checks.params(byName) ? [] : toViolations('/params', checks.params.errors, byName);
+  /** The generated server's own reading of the params (the runtime's `paramsOf`), then its validator. */
+  private checkStandardParams(name: string, checks: MethodChecks, params: unknown): Violation[] {
+    const spec = this.generated.get(name)!;
+    const byName = paramsOf(spec, params);
+    if (byName instanceof ParamsRefusal) return [{ pointer: '/params', rule: byName.rule, message: byName.message }];
+    if (checks.params(byName)) return [];
+    const violations = toViolations('/params', checks.params.errors, byName);
+    // Pointers name the item sent, `/params/0`, not the param's name.
+    return Array.isArray(params)
+      ? violations.map((v) => ({ ...v, pointer: positional(v.pointer, spec.params) }))
+      : violations;
   }
 
   checkResult(methodName: string, result: unknown): Violation[] {

@@ -6,7 +6,7 @@ import { clientClassName, clientErrorsName, clientOptionsName } from '../model/n
 import { sensitiveKeys } from '../model/sensitive.ts';
 import type { EndpointModel, Json, SpecModel } from '../model/types.ts';
 import { commentLines } from '../shared/comments.ts';
-import { PACKAGE_NAME, clientConstruction, clientSnippet } from '../shared/snippets.ts';
+import { PACKAGE_NAME, clientSetup, clientSnippet } from '../shared/snippets.ts';
 import { methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
 import { messagePattern } from '../model/errors.ts';
@@ -98,11 +98,7 @@ function usageExample(model: SpecModel): string {
       fields.every((f) => IDENTIFIER.test(f)) ? `{ ${fields.join(', ')} }` : 'result',
     );
   }
-  return [
-    `import { ${clientClassName(endpoint.typeName)} } from '${PACKAGE_NAME}';`,
-    '',
-    `const client = ${clientConstruction(endpoint)};`,
-  ].join('\n');
+  return clientSetup(endpoint).join('\n');
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;

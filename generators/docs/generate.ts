@@ -7,7 +7,7 @@ import type { ArtifactContext } from '../artifacts.ts';
 import type { GeneratedFile } from '../emit/files.ts';
 import { textFile } from '../emit/files.ts';
 import type { SpecModel } from '../model/types.ts';
-import { generateOpenrpc } from '../openrpc/generate.ts';
+import { publishedFiles } from '../shared/published.ts';
 import { allSources, endpointPageView, indexView, pageFile, schemaContext, typesView } from './site-view.ts';
 
 export const DOCS_DIR = 'docs';
@@ -32,6 +32,6 @@ export async function generateDocs(model: SpecModel, { templates }: ArtifactCont
     page('assets/site.css', 'site.css', assetHeader),
     page('assets/site.js', 'site.js', assetHeader),
     page('assets/favicon.svg', 'favicon.svg', assetHeader),
-    ...generateOpenrpc(model).map((file) => ({ ...file, path: `${DOCS_DIR}/${file.path}` })),
+    ...publishedFiles(model, DOCS_DIR),
   ];
 }

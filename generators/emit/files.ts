@@ -1,9 +1,9 @@
 /**
- * The one writer. Generators return files; this writes them (pruning files no generator produced any more) or, in
- * check mode, compares them with the output folder without touching it. Only files this toolkit wrote are ever
- * deleted: the manifest lists them, so pointing `--out` at a folder with other files in it loses nothing.
+ * What generators return (files) and what the one writer, emit/output.ts, needs to know about an output folder: the
+ * manifest of the files this toolkit wrote (only those are ever deleted, so pointing `--out` at a folder with other
+ * files in it loses nothing), its listing, and the scope of a run.
  */
-import { mkdirSync, readFileSync, readdirSync, rmSync, rmdirSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 export interface GeneratedFile {
@@ -43,7 +43,8 @@ export interface Scope {
   folders?: string[];
 }
 
-const inScope = (path: string, { folders }: Scope) =>
+/** Whether `path` is one of the files a run with this scope answers for. */
+export const inScope = (path: string, { folders }: Scope): boolean =>
   folders === undefined || folders.some((folder) => path.startsWith(`${folder}/`));
 
 /** Out of scope, the files that the previous manifest lists (and that still exist) stay listed. */
@@ -89,54 +90,6 @@ export function listFiles(dir: string): string[] {
   };
   visit(dir);
   return out.sort();
-}
-
-function assertUnique(files: GeneratedFile[]): void {
-  const seen = new Set<string>();
-  for (const file of files) {
-    if (seen.has(file.path)) throw new Error(`two generators produced ${file.path}`);
-    seen.add(file.path);
-  }
-}
-
-/** Files out of `scope` belong to artifacts that were not generated, so they are not extra. */
-export function checkFiles(outDir: string, files: GeneratedFile[], scope: Scope = {}): CheckReport {
-  assertUnique(files);
-  const expected = new Map(files.map((f) => [f.path, f.contents]));
-  const present = listFiles(outDir);
-  const report: CheckReport = { stale: [], missing: [], extra: [] };
-  for (const path of present) {
-    const contents = expected.get(path);
-    if (contents === undefined) {
-      if (inScope(path, scope)) report.extra.push(path);
-    } else if (readFileSync(join(outDir, path), 'utf8') !== contents) report.stale.push(path);
-  }
-  const presentSet = new Set(present);
-  for (const path of [...expected.keys()].sort()) if (!presentSet.has(path)) report.missing.push(path);
-  return report;
-}
-
-export function writeFiles(outDir: string, files: GeneratedFile[], scope: Scope = {}): WriteReport {
-  const { stale, missing, extra: leftovers } = checkFiles(outDir, files, scope);
-  const ours = readManifest(outDir);
-  const extra = leftovers.filter((path) => ours.has(path));
-  const kept = leftovers.filter((path) => !ours.has(path));
-  const byPath = new Map(files.map((f) => [f.path, f.contents]));
-  for (const path of [...stale, ...missing]) {
-    const target = join(outDir, path);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, byPath.get(path)!);
-  }
-  for (const path of extra) {
-    rmSync(join(outDir, path));
-    removeEmptyParents(outDir, dirname(join(outDir, path)));
-  }
-  return {
-    written: [...stale, ...missing].sort(),
-    removed: extra,
-    kept,
-    unchanged: files.length - stale.length - missing.length,
-  };
 }
 
 export function removeEmptyParents(root: string, dir: string): void {

@@ -13,6 +13,7 @@ import {
   STAGING_DIR,
   type Scope,
   type WriteReport,
+  inScope,
   listFiles,
   manifestFile,
   readManifest,
@@ -29,9 +30,6 @@ export interface OutputSession {
   /** The top folders of the paths taken so far: the scope of a run that generated only these. */
   folders(): string[];
 }
-
-const inScope = (path: string, { folders }: Scope) =>
-  folders === undefined || folders.some((folder) => path.startsWith(`${folder}/`));
 
 export function openOutput(outDir: string, mode: 'write' | 'check'): OutputSession {
   const staging = join(outDir, STAGING_DIR);
@@ -99,4 +97,23 @@ export function openOutput(outDir: string, mode: 'write' | 'check'): OutputSessi
 
   const folders = () => [...new Set([...paths].map((path) => path.split('/')[0]!))].sort();
   return { add, finish, abort, folders };
+}
+
+/** Writes `files` to `outDir` as one run would (staged, then moved into place, with a manifest): a library call. */
+export function writeOutput(outDir: string, files: GeneratedFile[], header: string, scope: Scope = {}): WriteReport {
+  const output = openOutput(outDir, 'write');
+  try {
+    output.add(files);
+  } catch (error) {
+    output.abort();
+    throw error;
+  }
+  return output.finish(header, scope).report as WriteReport;
+}
+
+/** Compares `files` (and their manifest) with `outDir` without touching it. */
+export function checkOutput(outDir: string, files: GeneratedFile[], header: string, scope: Scope = {}): CheckReport {
+  const output = openOutput(outDir, 'check');
+  output.add(files);
+  return output.finish(header, scope).report as CheckReport;
 }

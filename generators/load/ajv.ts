@@ -1,6 +1,7 @@
 /** The one place JSON Schema validators are configured: draft-07 (OpenRPC's dialect), formats enforced. */
 import type { Ajv, ErrorObject, Options } from 'ajv';
 import { createRequire } from 'node:module';
+import { errorMessage } from '../../runtime/server/params.ts';
 import { avalancheFormats } from '../formats.ts';
 
 /**
@@ -29,14 +30,5 @@ export function createAjv(options: Options = {}): Ajv {
   return ajv;
 }
 
-/** One line per error, e.g. `/height: must match pattern "^[0-9]+$"`. */
-export function describeAjvError(error: ErrorObject): string {
-  const params = error.params as Record<string, unknown>;
-  const detail =
-    error.keyword === 'additionalProperties'
-      ? ` ("${String(params.additionalProperty)}")`
-      : error.keyword === 'enum'
-        ? ` (${JSON.stringify(params.allowedValues)})`
-        : '';
-  return `${error.message ?? error.keyword}${detail}`;
-}
+/** One line per error, e.g. `must match pattern "^[0-9]+$"`: the runtime's wording, so every report reads alike. */
+export const describeAjvError = (error: ErrorObject): string => errorMessage(error);

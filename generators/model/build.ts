@@ -47,13 +47,13 @@ export function indexMethods(model: SpecModel): Map<string, SpecMethod> {
 export function buildModel(bundles: BundledDocument[]): SpecModel {
   const names = new NameRegistry(RESERVED_TYPE_NAMES);
   const schemas: Record<string, JsonSchema> = {};
-  const titledTypes = bundles.every((bundle) => bundle.profile === 'avalanche');
-  const endpoints = bundles.map((bundle) => buildEndpoint(bundle, names, schemas, titledTypes));
+  const avalanche = bundles.length > 0 && bundles.every((bundle) => bundle.profile === 'avalanche');
+  const endpoints = bundles.map((bundle) => buildEndpoint(bundle, names, schemas, avalanche));
   if (names.collisions.length > 0) throw new SpecError(names.collisions);
   return {
     endpoints,
     schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : 1))),
-    ...(titledTypes ? {} : { titledTypes }),
+    ...(avalanche ? { profile: 'avalanche' as const } : {}),
   };
 }
 

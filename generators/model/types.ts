@@ -2,6 +2,8 @@
  * The intermediate model every generator reads: plain, serialisable data built once from the bundled documents.
  * Schemas stay JSON Schema, with `$ref`s of the form `#/components/schemas/<Name>` into `SpecModel.schemas`.
  */
+import type { Pagination } from '../../runtime/client/runtime.ts';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonSchema = { [key: string]: Json };
 
@@ -10,10 +12,12 @@ export interface SpecModel {
   /** Every shared schema of every endpoint by name; a name always means one schema across the whole spec. */
   schemas: Record<string, JsonSchema>;
   /**
-   * Whether an inline schema's `title` names a type of its own (names.ts). True when every document opts into the
-   * avalanche profile; in the field, titles are labels (`"title": "Block hash"` on many unrelated schemas).
+   * `avalanche` when every document opts into the avalanche profile (load/profile.ts), the one place this is decided:
+   * the validators are strict and know only Avalanche's formats, an inline schema's `title` names a type of its own
+   * (names.ts; in the field, titles are labels, `"title": "Block hash"` on many unrelated schemas), and conformance
+   * runs the node's release, discovery and coherence rows. Absent for plain OpenRPC, or a mix of both.
    */
-  titledTypes?: boolean;
+  profile?: 'avalanche';
 }
 
 export interface ServerVariable {
@@ -79,16 +83,8 @@ export interface ParamModel {
   zeroWhenAbsent?: Json;
 }
 
-export interface PaginationModel {
-  /** The param that takes where to continue, and the result field that returns it. */
-  cursorParam: string;
-  cursorField: string;
-  /** The param that sets the page size, and the largest page the node sends (also when the param is omitted). */
-  pageSizeParam: string;
-  maxPageSize: number;
-  /** The result field that holds the page's items. */
-  itemsField: string;
-}
+/** How a paginated method pages: the client runtime's type, which generated clients pass it as it is. */
+export type PaginationModel = Pagination;
 
 export interface ErrorModel {
   /** Unique within the method: the `components.errors` key, or words of the message (generators/model/errors.ts). */

@@ -1,9 +1,10 @@
 /**
  * ajv's standalone code (compiled with `code.lines`, one statement per line) made into the server package's validators:
  * its requires pointed at the runtime, its error lists bounded by the runtime's error budget, and its lines indented
- * so that a reader can follow a validator in an editor or a stack trace.
+ * and kept within the page (layout.ts) so that a reader can follow a validator in an editor or a stack trace.
  */
 import type * as ajvHelpers from '../../runtime/server/ajv.ts';
+import { layOut } from './layout.ts';
 
 /** ajv's runtime helpers the standalone code may require, and the runtime export standing in for each. */
 const RUNTIME_HELPERS: Record<string, keyof typeof ajvHelpers> = {
@@ -80,7 +81,7 @@ export function budgetedCode(standalone: string, who: string): BudgetedCode {
   if (/\brequire\(/.test(code))
     throw new Error(`the validators of ${who} require a module the server runtime does not provide`);
   code = prettySchemas(code);
-  return { code: indent(code).trim(), typedCode: indent(typedCode(code)).trim(), helpers: [...helpers].sort() };
+  return { code: layOut(code).trim(), typedCode: layOut(typedCode(code)).trim(), helpers: [...helpers].sort() };
 }
 
 /**
@@ -94,38 +95,6 @@ function prettySchemas(code: string): string {
       return line;
     }
   });
-}
-
-/**
- * Indents code that has one statement or brace per line by the brackets open before each line. ajv's code holds no
- * comments, regular expression literals or template strings; its strings are double-quoted JSON, skipped here.
- */
-export function indent(code: string, unit = '  '): string {
-  let depth = 0;
-  return code
-    .split('\n')
-    .map((raw) => {
-      const line = raw.trim();
-      if (!line) return '';
-      let closing = 0;
-      while (closing < line.length && '}])'.includes(line[closing]!)) closing++;
-      const out = unit.repeat(Math.max(0, depth - closing)) + line;
-      depth = Math.max(0, depth + bracketBalance(line));
-      return out;
-    })
-    .join('\n');
-}
-
-function bracketBalance(line: string): number {
-  let balance = 0;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (ch === '"' || ch === "'") {
-      for (i++; i < line.length && line[i] !== ch; i++) if (line[i] === '\\') i++;
-    } else if (ch === '{' || ch === '[' || ch === '(') balance++;
-    else if (ch === '}' || ch === ']' || ch === ')') balance--;
-  }
-  return balance;
 }
 
 /**

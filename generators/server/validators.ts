@@ -47,7 +47,7 @@ function pointRefs(schema: JsonSchema, base: string): JsonSchema {
 export function validatorModules(model: SpecModel): Map<string, ValidatorsModule> {
   // ajv's standalone code refers to the formats by this free name; the module imports it under that name.
   // A foreign document's schemas may use other dialects' keywords and formats, which JSON Schema ignores.
-  const strict = model.endpoints.every((endpoint) => endpoint.profile === 'avalanche');
+  const strict = model.profile === 'avalanche';
   const ajv = createAjv({
     code: { source: true, esm: true, lines: true, formats: _`formats` },
     inlineRefs: false,

@@ -34,6 +34,7 @@ export interface ServerEndpointView {
   methodsName: string;
   documentName: string;
   docLines: string[];
+  /** What `import type` takes from types.js, braces included: one name a line when one line would be too wide. */
   typeImports: string;
   methods: ServerMethodView[];
 }
@@ -43,8 +44,8 @@ export interface ServerMethodView {
   key: string;
   keyLiteral: string;
   wireLiteral: string;
-  paramsType: string;
-  resultType: string;
+  /** The handler's signature in the handlers interface, over several lines when one would be too wide. */
+  signature: string;
   paramsLiteral: string;
   byName: boolean;
   shapeLiteral: string;
@@ -93,8 +94,11 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
       key: method.shortName,
       keyLiteral: literal(method.shortName),
       wireLiteral: literal(method.name),
-      paramsType: method.params.length > 0 ? method.typeNames.params : EMPTY,
-      resultType: method.result ? method.typeNames.result : EMPTY,
+      signature: handlerSignature(
+        method.shortName,
+        method.params.length > 0 ? method.typeNames.params : EMPTY,
+        method.result ? method.typeNames.result : EMPTY,
+      ),
       paramsLiteral: compactLiteral(
         method.params.map((p) => p.name),
         '    ',
@@ -126,9 +130,29 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
       `Handlers of ${endpoint.title}, one per JSON-RPC method, keyed by its client method name.`,
       endpoint.description,
     ]),
-    typeImports: [...typeNames].sort().join(', '),
+    typeImports: importList([...typeNames].sort(), "import type  from './types.js';".length),
     methods,
   };
+}
+
+/** The widest generated line the server's templates aim at, as the hand-written code's. */
+const WIDTH = 120;
+
+/**
+ * `{ A, B }`, or the names one a line when `{ A, B }` and `rest` characters around it would pass WIDTH; empty for none.
+ */
+function importList(names: string[], rest: number): string {
+  if (names.length === 0) return '';
+  const line = `{ ${names.join(', ')} }`;
+  return line.length + rest <= WIDTH ? line : `{\n${names.map((name) => `  ${name},\n`).join('')}}`;
+}
+
+/** `key(params, context): Answer<Result>;` at two spaces in, its parameters a line each when it would pass WIDTH. */
+function handlerSignature(key: string, paramsType: string, resultType: string): string {
+  const params = [`params: ${paramsType}`, 'context: HandlerContext'];
+  const line = `${key}(${params.join(', ')}): Answer<${resultType}>;`;
+  if (line.length + 2 <= WIDTH) return line;
+  return `${key}(\n${params.map((param) => `    ${param},\n`).join('')}  ): Answer<${resultType}>;`;
 }
 
 function handlerComment(model: SpecModel, endpoint: EndpointModel, method: MethodModel): string[] {

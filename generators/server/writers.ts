@@ -161,9 +161,12 @@ class WriterCompiler {
     // lists inherited keys, JSON.stringify does not); `toJSON` would be called, not written.
     const otherwise =
       extra === false || 'patternProperties' in schema
-        ? 'return undefined;'
-        : "if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; " +
-          `s = ${this.writer(extra as JsonSchema | undefined, `${hint} value`)}(x);`;
+        ? ' return undefined;'
+        : [
+            "\n        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;",
+            "key = writeString(k) + ':';",
+            `s = ${this.writer(extra as JsonSchema | undefined, `${hint} value`)}(x);`,
+          ].join('\n        ');
     return this.add(
       hint,
       `if (typeof v !== 'object' || v === null) return undefined;
@@ -176,7 +179,7 @@ class WriterCompiler {
     let key${this.syntax.key};
     let s${this.syntax.text};
     switch (k) {
-      ${[...cases, `default: ${otherwise}`].join('\n      ')}
+      ${[...cases, `default:${otherwise}`].join('\n      ')}
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;

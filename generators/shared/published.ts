@@ -5,7 +5,8 @@
  * tell readers where the prose docs differ from the node.
  */
 import { discrepancyNote } from './comments.ts';
-import type { EndpointModel, JsonSchema } from '../model/types.ts';
+import { type GeneratedFile, jsonFile } from '../emit/files.ts';
+import type { EndpointModel, JsonSchema, SpecModel } from '../model/types.ts';
 
 export function publishedDocument(endpoint: EndpointModel): JsonSchema {
   const document = structuredClone(endpoint.document);
@@ -20,3 +21,9 @@ export function publishedDocument(endpoint: EndpointModel): JsonSchema {
 
 /** Where an endpoint's published document goes, below the output folder (and below the docs site). */
 export const publishedPath = (endpoint: EndpointModel): string => `openrpc/${endpoint.name}.json`;
+
+/** Every endpoint's published document, at `publishedPath` below `folder` (the openrpc artifact's, or the docs'). */
+export function publishedFiles(model: SpecModel, folder = ''): GeneratedFile[] {
+  const prefix = folder ? `${folder}/` : '';
+  return model.endpoints.map((endpoint) => jsonFile(prefix + publishedPath(endpoint), publishedDocument(endpoint)));
+}

@@ -11,6 +11,15 @@ export function clientConstruction(endpoint: EndpointModel): string {
   return `new ${clientClassName(endpoint.typeName)}(${options.length > 0 ? `{ ${options.join(', ')} }` : ''})`;
 }
 
+/** The import and construction of the endpoint's client, which every snippet starts with. */
+export function clientSetup(endpoint: EndpointModel): string[] {
+  return [
+    `import { ${clientClassName(endpoint.typeName)} } from '${PACKAGE_NAME}';`,
+    '',
+    `const client = ${clientConstruction(endpoint)};`,
+  ];
+}
+
 /** A call of the method with the example's params through the generated client, ready to paste. */
 export function clientSnippet(
   endpoint: EndpointModel,
@@ -19,10 +28,5 @@ export function clientSnippet(
   target = 'result',
 ): string {
   const args = method.params.length === 0 ? '' : literal(example.params);
-  return [
-    `import { ${clientClassName(endpoint.typeName)} } from '${PACKAGE_NAME}';`,
-    '',
-    `const client = ${clientConstruction(endpoint)};`,
-    `const ${target} = await client.${method.shortName}(${args});`,
-  ].join('\n');
+  return [...clientSetup(endpoint), `const ${target} = await client.${method.shortName}(${args});`].join('\n');
 }

@@ -78,7 +78,8 @@ const isObject = (value: unknown): value is JsonSchema =>
  */
 export function namedTypes(model: SpecModel): NamedType[] {
   const out = new Map<string, JsonSchema>();
-  const hoister = new Hoister(model.titledTypes !== false);
+  // Titles name types only in Avalanche's documents (SpecModel.profile).
+  const hoister = new Hoister(model.profile === 'avalanche');
   const emit = (name: string, build: () => JsonSchema) => {
     if (out.has(name)) return;
     out.set(name, {}); // holds the type's place ahead of the titled types its schema brings along

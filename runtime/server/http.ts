@@ -3,6 +3,7 @@
  * (415, matched case-insensitively before any `;`), then the body, capped at `maxBodyBytes` (413). Plain-text
  * refusals carry no trailing newline, like gorilla's WriteError. Two adapters share it: node:http and fetch.
  */
+import { concatBytes } from './encode.js';
 import type { CallInfo, RpcReply } from './rpc.js';
 
 /** The parts of node:http's IncomingMessage used here, so the types need no @types/node. */
@@ -164,7 +165,7 @@ export function nodeAdapter(answer: Answer, maxBodyBytes: number): NodeListener 
     });
     req.on('end', () => {
       if (over) return;
-      const body = chunks.length === 1 ? chunks[0]! : concat(chunks, size);
+      const body = chunks.length === 1 ? chunks[0]! : concatBytes(chunks, size);
       let reply: RpcReply | Promise<RpcReply>;
       try {
         reply = answer(body, call);
@@ -190,16 +191,6 @@ function refuseLarge(req: NodeRequest, res: NodeResponse, extra: Readonly<Record
   req.on('data', ignore);
   res.on('finish', () => setTimeout(() => res.socket?.destroy(), 1000));
   sendNode(res, tooLarge(), extra);
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
 }
 
 export function toResponse(reply: RpcReply): Response {
@@ -237,7 +228,7 @@ async function readLimited(request: Request, maxBodyBytes: number): Promise<Uint
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return concat(chunks, size);
+    if (done) return concatBytes(chunks, size);
     size += value.length;
     if (size > maxBodyBytes) {
       await reader.cancel();

@@ -149,15 +149,23 @@ export function violationsOf(validate: ValidateFunction): Violation[] {
 }
 
 function describe(error: NonNullable<ValidateFunction['errors']>[number]): string {
+  if (error.keyword === 'required') return `missing required param "${String(error.params?.missingProperty)}"`;
+  return `${error.instancePath || 'params'} ${errorMessage(error)}`;
+}
+
+/**
+ * One validation error in words, e.g. `must match pattern "^[0-9]+$"`, naming the key not allowed or the values that
+ * are: the server's violations, the spec loader's and conformance's reports all say it this way.
+ */
+export function errorMessage(error: { keyword: string; message?: string; params?: Record<string, unknown> }): string {
   const params = error.params ?? {};
-  if (error.keyword === 'required') return `missing required param "${String(params.missingProperty)}"`;
   const detail =
     error.keyword === 'additionalProperties'
       ? ` ("${String(params.additionalProperty)}")`
       : error.keyword === 'enum'
         ? ` (${JSON.stringify(params.allowedValues)})`
         : '';
-  return `${error.instancePath || 'params'} ${error.message ?? error.keyword}${detail}`;
+  return `${error.message ?? error.keyword}${detail}`;
 }
 
 /**

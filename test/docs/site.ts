@@ -2,7 +2,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeFiles, type GeneratedFile } from '../../generators/emit/files.ts';
+import type { GeneratedFile } from '../../generators/emit/files.ts';
+import { writeOutput } from '../../generators/emit/output.ts';
 import type { SpecModel } from '../../generators/model/types.ts';
 import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
 
@@ -29,7 +30,7 @@ export async function buildSite(spec: string): Promise<BuiltSite> {
   const model = loadModel(spec);
   const files = await renderDocs(model);
   const out = mkdtempSync(join(tmpdir(), 'docs-site-'));
-  writeFiles(out, files);
+  writeOutput(out, files, 'docs test site');
   const byPath = new Map(files.map((file) => [file.path, file.contents]));
   return {
     model,

@@ -3,15 +3,18 @@
  * with the committed output beside it. A stale golden fails; `UPDATE_GOLDENS=1 npx vitest run test/generator/golden`
  * rewrites them after a deliberate change (review the diff before committing).
  */
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type GeneratedFile, checkFiles, textFile } from '../../generators/emit/files.ts';
+import { type GeneratedFile, textFile } from '../../generators/emit/files.ts';
+import { checkOutput, writeOutput } from '../../generators/emit/output.ts';
 import { SpecError } from '../../generators/load/index.ts';
 import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
 
 const GOLDEN = 'test/fixtures/golden';
 const UPDATE = process.env.UPDATE_GOLDENS === '1';
+/** The manifest's header line: the goldens are written and checked as a run writes and checks its output. */
+const HEADER = 'Golden output of the fixture; UPDATE_GOLDENS=1 npx vitest run test/generator/golden rewrites it.';
 const features = readdirSync(GOLDEN, { withFileTypes: true })
   .filter((e) => e.isDirectory())
   .map((e) => e.name)
@@ -47,13 +50,10 @@ describe('golden output of the fixture documents', () => {
     const actual = await render(feature);
     if (UPDATE) {
       rmSync(expectedDir, { recursive: true, force: true });
-      for (const file of actual) {
-        mkdirSync(dirname(join(expectedDir, file.path)), { recursive: true });
-        writeFileSync(join(expectedDir, file.path), file.contents);
-      }
+      writeOutput(expectedDir, actual, HEADER);
     }
-    const report = checkFiles(expectedDir, actual);
-    for (const path of report.stale) {
+    const report = checkOutput(expectedDir, actual, HEADER);
+    for (const path of report.stale.filter((p) => actual.some((f) => f.path === p))) {
       expect(
         actual.find((f) => f.path === path)!.contents,
         `${expectedDir}/${path} is stale; UPDATE_GOLDENS=1 rewrites it`,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MANIFEST_PATH, STAGING_DIR } from '../../generators/emit/files.ts';
-import { openOutput } from '../../generators/emit/output.ts';
+import { checkOutput, openOutput, writeOutput } from '../../generators/emit/output.ts';
 
 let root: string;
 beforeEach(() => {
@@ -78,5 +78,32 @@ describe('openOutput', () => {
     const output = openOutput(join(root, 'out'), 'check');
     output.add([file('a/x.ts', 'x\n')]);
     expect(() => output.add([file('a/x.ts', 'y\n')])).toThrow('two generators produced a/x.ts');
+  });
+});
+
+describe('writeOutput and checkOutput (one run in one call)', () => {
+  it('answer for the scope only: files of other artifacts are neither extra nor removed', () => {
+    const out = join(root, 'out');
+    writeOutput(out, [file('client/a.ts', 'a\n'), file('server/b.ts', 'b\n')], 'header');
+    expect(checkOutput(out, [file('client/a.ts', 'a\n')], 'header', { folders: ['client'] })).toEqual({
+      stale: [],
+      missing: [],
+      extra: [],
+    });
+    expect(checkOutput(out, [file('client/a.ts', 'a\n')], 'header').extra).toEqual(['server/b.ts']);
+    const report = writeOutput(out, [file('client/c.ts', 'c\n')], 'header', { folders: ['client'] });
+    expect(report).toMatchObject({ written: [MANIFEST_PATH, 'client/c.ts'], removed: ['client/a.ts'] });
+    expect(readFileSync(join(out, 'server/b.ts'), 'utf8')).toBe('b\n');
+    expect(readFileSync(join(out, MANIFEST_PATH), 'utf8')).toContain('server/b.ts');
+  });
+
+  it('leaves the folder as it was when two files share a path', () => {
+    const out = join(root, 'out');
+    writeOutput(out, [file('a/x.ts', 'x\n')], 'header');
+    expect(() => writeOutput(out, [file('a/x.ts', 'new\n'), file('a/x.ts', 'y\n')], 'header')).toThrow(
+      'two generators produced a/x.ts',
+    );
+    expect(readFileSync(join(out, 'a/x.ts'), 'utf8')).toBe('x\n');
+    expect(readdirSync(out).sort()).toEqual([MANIFEST_PATH, 'a']);
   });
 });

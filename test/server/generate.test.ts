@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeFiles } from '../../generators/emit/files.ts';
+import { writeOutput } from '../../generators/emit/output.ts';
 import { loadModel, renderArtifacts } from '../../generators/pipeline.ts';
 import { listen, rpc, send } from './raw-http.ts';
 
@@ -68,7 +68,7 @@ describe('server artifact', () => {
     const spec = join(ROOT, 'test/fixtures/spec/valid');
     const [first, second] = [await render(spec), await render(spec)];
     expect(second).toEqual(first);
-    writeFiles(temp, first);
+    writeOutput(temp, first, 'generate.test');
     // As `npm install` would leave it: the package's dependency beside it.
     mkdirSync(join(temp, 'node_modules/@noble'), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules/@noble/hashes'), join(temp, 'node_modules/@noble/hashes'));

@@ -75,12 +75,15 @@ interface ResponseObject {
   error?: { code?: unknown; message?: unknown; data?: unknown };
 }
 
-/** How a paginated method pages (the spec's `x-pagination`). */
+/** How a paginated method pages (the spec's `x-pagination`; the generator's model holds the same). */
 export interface Pagination {
+  /** The param that takes where to continue, and the result field that returns it. */
   cursorParam: string;
   cursorField: string;
+  /** The param that sets the page size, and the largest page the node sends (also when the param is omitted). */
   pageSizeParam: string;
   maxPageSize: number;
+  /** The result field that holds the page's items. */
   itemsField: string;
 }
 

@@ -17,3 +17,5 @@ export declare function compactRaw(bytes: Uint8Array, start: number, end: number
 export declare function goQuote(text: string): string;
 /** Concatenates body parts; stays a string unless a part carries non-UTF-8 bytes. */
 export declare function joinParts(parts: Array<string | Uint8Array>): string | Uint8Array;
+/** The chunks as one array; `size`, their total length, where the caller already counted it. */
+export declare function concatBytes(chunks: Uint8Array[], size?: number): Uint8Array;

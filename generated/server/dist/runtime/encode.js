@@ -99,8 +99,10 @@ function isPrintable(ch) {
 export function joinParts(parts) {
   if (parts.every((part) => typeof part === "string")) return parts.join("");
   const encoder = new TextEncoder();
-  const chunks = parts.map((part) => typeof part === "string" ? encoder.encode(part) : part);
-  const out = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.length, 0));
+  return concatBytes(parts.map((part) => typeof part === "string" ? encoder.encode(part) : part));
+}
+export function concatBytes(chunks, size = chunks.reduce((n, chunk) => n + chunk.length, 0)) {
+  const out = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     out.set(chunk, offset);

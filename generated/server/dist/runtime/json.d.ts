@@ -14,7 +14,7 @@ export interface ParsedValue {
     /** Where the value ends; Go's decoder ignores what follows. */
     end: number;
 }
-/** Go's quoteChar: the byte as a rune, quoted the way strconv.Quote would, between single quotes. */
+/** Go's quoteChar: the byte as a rune, quoted as strconv.Quote quotes it (goQuote), between single quotes. */
 export declare function quoteChar(c: number): string;
 /**
  * Whether Go's decoder refuses the literal for every integer kind the spec's params use (all unsigned): a fraction,

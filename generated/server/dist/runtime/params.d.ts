@@ -39,6 +39,15 @@ export declare function nodeArgs(params: unknown): Record<string, unknown> | und
 export declare function foldValue(value: unknown, shape: Shape | undefined): unknown;
 export declare function violationsOf(validate: ValidateFunction): Violation[];
 /**
+ * One validation error in words, e.g. `must match pattern "^[0-9]+$"`, naming the key not allowed or the values that
+ * are: the server's violations, the spec loader's and conformance's reports all say it this way.
+ */
+export declare function errorMessage(error: {
+    keyword: string;
+    message?: string;
+    params?: Record<string, unknown>;
+}): string;
+/**
  * A decode failure when any leaf failure is about the value's kind or form; only sizes and presence are constraints.
  */
 export declare function isDecodeFailure(violations: Violation[]): boolean;

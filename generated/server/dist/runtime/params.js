@@ -88,10 +88,13 @@ export function violationsOf(validate) {
   }));
 }
 function describe(error) {
+  if (error.keyword === "required") return `missing required param "${String(error.params?.missingProperty)}"`;
+  return `${error.instancePath || "params"} ${errorMessage(error)}`;
+}
+export function errorMessage(error) {
   const params = error.params ?? {};
-  if (error.keyword === "required") return `missing required param "${String(params.missingProperty)}"`;
   const detail = error.keyword === "additionalProperties" ? ` ("${String(params.additionalProperty)}")` : error.keyword === "enum" ? ` (${JSON.stringify(params.allowedValues)})` : "";
-  return `${error.instancePath || "params"} ${error.message ?? error.keyword}${detail}`;
+  return `${error.message ?? error.keyword}${detail}`;
 }
 export function isDecodeFailure(violations) {
   return violations.some((v) => !CONSTRAINT_KEYWORDS.has(v.keyword) && !BRANCH_KEYWORDS.has(v.keyword));

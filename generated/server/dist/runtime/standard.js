@@ -67,9 +67,9 @@ async function answerOne(dispatcher, request, call) {
   const spec = dispatcher.methods.get(request.method);
   if (!spec) return answer(refuse(id, -32601, "Method not found", request.method));
   const params = paramsOf(spec, request.params);
-  if (typeof params === "string")
+  if (params instanceof ParamsRefusal)
     return answer(
-      params === "structure" ? refuse(id, -32600, "Invalid Request", "params must be an object or an array") : refuse(id, -32602, "Invalid params", params)
+      params.rule === "type" ? refuse(id, -32600, "Invalid Request", params.message) : refuse(id, -32602, "Invalid params", params.message)
     );
   if (!spec.validateParams(params)) {
     const violations = violationsOf(spec.validateParams).map(({ path, message }) => ({ path, message }));
@@ -82,16 +82,25 @@ async function answerOne(dispatcher, request, call) {
     return answer(errorJson(id, error.code, error.message, error.data === null ? void 0 : error.data));
   return answer(errorJson(id, -32603, "Internal error"));
 }
-function paramsOf(spec, given) {
+export class ParamsRefusal {
+  constructor(rule, message) {
+    this.rule = rule;
+    this.message = message;
+  }
+  rule;
+  message;
+}
+export function paramsOf(spec, given) {
   if (given === void 0) return {};
   const out = {};
   if (isObject(given)) {
     for (const name of spec.params) if (Object.hasOwn(given, name)) out[name] = given[name];
     return out;
   }
-  if (!Array.isArray(given)) return "structure";
-  if (spec.byName) return `${spec.name} takes its params by name, as an object`;
-  if (given.length > spec.params.length) return `${spec.name} takes at most ${spec.params.length} params`;
+  if (!Array.isArray(given)) return new ParamsRefusal("type", "params must be an object or an array");
+  if (spec.byName) return new ParamsRefusal("paramStructure", `${spec.name} takes its params by name, as an object`);
+  if (given.length > spec.params.length)
+    return new ParamsRefusal("maxItems", `${spec.name} takes at most ${spec.params.length} params`);
   given.forEach((value, i) => {
     out[spec.params[i]] = value;
   });

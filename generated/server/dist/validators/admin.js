@@ -22,7 +22,8 @@ const schema7 = {
 const schema8 = {
   "type": "string",
   "maxLength": 512,
-  "description": "A new name, at most 512 bytes (the node counts UTF-8 bytes; for ASCII that is 512 characters). A longer alias fails with \"alias length is too long\"."
+  "description": "A new name, at most 512 bytes (the node counts UTF-8 bytes; for ASCII that is 512 characters). A "
+    + "longer alias fails with \"alias length is too long\"."
 };
 const func2 = ucs2length;
 
@@ -31,7 +32,13 @@ function validate23(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(func2(data) > 512){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/maxLength",
+        keyword: "maxLength",
+        params: {limit: 512},
+        message: "must NOT have more than 512 characters"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -42,7 +49,13 @@ function validate23(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -61,7 +74,13 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.endpoint === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "endpoint"},
+        message: "must have required property '"+"endpoint"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -71,7 +90,13 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.alias === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "alias"},
+        message: "must have required property '"+"alias"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -82,7 +107,13 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
     }
     if(data.endpoint !== undefined){
       if(typeof data.endpoint !== "string"){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/endpoint",schemaPath:"#/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/endpoint",
+          schemaPath: "#/properties/endpoint/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -93,7 +124,12 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.alias !== undefined){
-      if(!(validate23(data.alias, {instancePath:instancePath+"/alias",parentData:data,parentDataProperty:"alias",rootData}))){
+      if(!(validate23(data.alias, {
+        instancePath: instancePath+"/alias",
+        parentData: data,
+        parentDataProperty: "alias",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate23.errors;
         }
@@ -105,7 +141,13 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -131,7 +173,13 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -142,7 +190,13 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -177,7 +231,13 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.chain === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chain"},message:"must have required property '"+"chain"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "chain"},
+        message: "must have required property '"+"chain"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -187,7 +247,13 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.alias === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "alias"},
+        message: "must have required property '"+"alias"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -198,7 +264,13 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
     }
     if(data.chain !== undefined){
       if(typeof data.chain !== "string"){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/chain",
+          schemaPath: "#/properties/chain/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -209,7 +281,12 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.alias !== undefined){
-      if(!(validate23(data.alias, {instancePath:instancePath+"/alias",parentData:data,parentDataProperty:"alias",rootData}))){
+      if(!(validate23(data.alias, {
+        instancePath: instancePath+"/alias",
+        parentData: data,
+        parentDataProperty: "alias",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate23.errors;
         }
@@ -221,7 +298,13 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -241,7 +324,13 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -252,7 +341,13 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -281,7 +376,8 @@ const schema13 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the "
+    + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"];
 const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
@@ -291,7 +387,13 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern0.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},
+        message: "must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -301,7 +403,13 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(!(formats0.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-cb58"},
+        message: "must match format \""+"avax-cb58"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -312,7 +420,13 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -331,7 +445,13 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.chain === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chain"},message:"must have required property '"+"chain"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "chain"},
+        message: "must have required property '"+"chain"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -341,7 +461,12 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.chain !== undefined){
-      if(!(validate30(data.chain, {instancePath:instancePath+"/chain",parentData:data,parentDataProperty:"chain",rootData}))){
+      if(!(validate30(data.chain, {
+        instancePath: instancePath+"/chain",
+        parentData: data,
+        parentDataProperty: "chain",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -353,7 +478,13 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -392,7 +523,13 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.aliases === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "aliases"},message:"must have required property '"+"aliases"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "aliases"},
+        message: "must have required property '"+"aliases"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -403,7 +540,13 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
     }
     for(const key0 in data){
       if(!(key0 === "aliases")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -416,7 +559,13 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
     if(data.aliases !== undefined){
       let data0 = data.aliases;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/aliases",schemaPath:"#/properties/aliases/type",keyword:"type",params:{type: schema14.properties.aliases.type},message:"must be array,null"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/aliases",
+          schemaPath: "#/properties/aliases/type",
+          keyword: "type",
+          params: {type: schema14.properties.aliases.type},
+          message: "must be array,null"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -429,7 +578,13 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
           if(typeof data0[i0] !== "string"){
-            const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/aliases/" + i0,schemaPath:"#/properties/aliases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err3 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/aliases/" + i0,
+              schemaPath: "#/properties/aliases/items/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err3];
             }
@@ -443,7 +598,13 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -472,7 +633,13 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.loggerName !== undefined){
       if(typeof data.loggerName !== "string"){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/loggerName",schemaPath:"#/properties/loggerName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/loggerName",
+          schemaPath: "#/properties/loggerName/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -484,7 +651,13 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -513,7 +686,8 @@ const schema16 = {
 };
 const schema17 = {
   "type": "object",
-  "description": "The levels of each logger the call covered, keyed by logger name (a chain alias such as `C`, `P` or `X`, or the node's own loggers such as `main`).",
+  "description": "The levels of each logger the call covered, keyed by logger name (a chain alias such as `C`, `P` "
+    + "or `X`, or the node's own loggers such as `main`).",
   "additionalProperties": {
     "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLogAndDisplayLevels"
   }
@@ -549,14 +723,21 @@ const schema19 = {
     "DEBUG",
     "VERBO"
   ],
-  "description": "A log level as the node reports it, always upper case. From least to most verbose: `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`."
+  "description": "A log level as the node reports it, always upper case. From least to most verbose: `OFF`, "
+    + "`FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`."
 };
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -565,8 +746,21 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
     }
     errors++;
   }
-  if(!((((((((data === "OFF") || (data === "FATAL")) || (data === "ERROR")) || (data === "WARN")) || (data === "INFO")) || (data === "TRACE")) || (data === "DEBUG")) || (data === "VERBO"))){
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema19.enum},message:"must be equal to one of the allowed values"};
+  if(!((((((((data === "OFF") ||
+    (data === "FATAL")) ||
+    (data === "ERROR")) ||
+    (data === "WARN")) ||
+    (data === "INFO")) ||
+    (data === "TRACE")) ||
+    (data === "DEBUG")) ||
+    (data === "VERBO"))){
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/enum",
+      keyword: "enum",
+      params: {allowedValues: schema19.enum},
+      message: "must be equal to one of the allowed values"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -585,7 +779,13 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.logLevel === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "logLevel"},message:"must have required property '"+"logLevel"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "logLevel"},
+        message: "must have required property '"+"logLevel"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -595,7 +795,13 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.displayLevel === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "displayLevel"},message:"must have required property '"+"displayLevel"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "displayLevel"},
+        message: "must have required property '"+"displayLevel"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -606,7 +812,13 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
     }
     for(const key0 in data){
       if(!((key0 === "logLevel") || (key0 === "displayLevel"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -617,7 +829,12 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.logLevel !== undefined){
-      if(!(validate37(data.logLevel, {instancePath:instancePath+"/logLevel",parentData:data,parentDataProperty:"logLevel",rootData}))){
+      if(!(validate37(data.logLevel, {
+        instancePath: instancePath+"/logLevel",
+        parentData: data,
+        parentDataProperty: "logLevel",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate37.errors;
         }
@@ -628,7 +845,12 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.displayLevel !== undefined){
-      if(!(validate37(data.displayLevel, {instancePath:instancePath+"/displayLevel",parentData:data,parentDataProperty:"displayLevel",rootData}))){
+      if(!(validate37(data.displayLevel, {
+        instancePath: instancePath+"/displayLevel",
+        parentData: data,
+        parentDataProperty: "displayLevel",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate37.errors;
         }
@@ -640,7 +862,13 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -659,7 +887,12 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      if(!(validate36(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+      if(!(validate36(data[key0], {
+        instancePath: instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+        parentData: data,
+        parentDataProperty: key0,
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate36.errors;
         }
@@ -671,7 +904,13 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -690,7 +929,13 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.loggerLevels === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "loggerLevels"},message:"must have required property '"+"loggerLevels"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "loggerLevels"},
+        message: "must have required property '"+"loggerLevels"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -701,7 +946,13 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
     }
     for(const key0 in data){
       if(!(key0 === "loggerLevels")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -712,7 +963,12 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.loggerLevels !== undefined){
-      if(!(validate35(data.loggerLevels, {instancePath:instancePath+"/loggerLevels",parentData:data,parentDataProperty:"loggerLevels",rootData}))){
+      if(!(validate35(data.loggerLevels, {
+        instancePath: instancePath+"/loggerLevels",
+        parentData: data,
+        parentDataProperty: "loggerLevels",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate35.errors;
         }
@@ -724,7 +980,13 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -747,7 +1009,13 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -770,7 +1038,8 @@ const schema21 = {
   "properties": {
     "newVMs": {
       "type": "object",
-      "description": "The machines loaded by this call, keyed by VM ID (cb58), each with its aliases other than the ID itself (possibly `[]`). `{}` when nothing new was found.",
+      "description": "The machines loaded by this call, keyed by VM ID (cb58), each with its aliases other than the "
+        + "ID itself (possibly `[]`). `{}` when nothing new was found.",
       "propertyNames": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
       },
@@ -783,7 +1052,8 @@ const schema21 = {
     },
     "failedVMs": {
       "type": "object",
-      "description": "The machines that failed to load, keyed by VM ID (cb58), each with the error message. Absent when none failed.",
+      "description": "The machines that failed to load, keyed by VM ID (cb58), each with the error message. Absent "
+        + "when none failed.",
       "propertyNames": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
       },
@@ -799,7 +1069,13 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.newVMs === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "newVMs"},message:"must have required property '"+"newVMs"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "newVMs"},
+        message: "must have required property '"+"newVMs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -810,7 +1086,13 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
     }
     for(const key0 in data){
       if(!((key0 === "newVMs") || (key0 === "failedVMs"))){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -825,7 +1107,12 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
           const _errs4 = errors;
-          if(!(validate30(key1, {instancePath:instancePath+"/newVMs",parentData:data0,parentDataProperty:"newVMs",rootData}))){
+          if(!(validate30(key1, {
+            instancePath: instancePath+"/newVMs",
+            parentData: data0,
+            parentDataProperty: "newVMs",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate30.errors;
             }
@@ -836,7 +1123,13 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
           }
           var valid1 = _errs4 === errors;
           if(!valid1){
-            const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/newVMs",schemaPath:"#/properties/newVMs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+            const err2 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/newVMs",
+              schemaPath: "#/properties/newVMs/propertyNames",
+              keyword: "propertyNames",
+              params: {propertyName: key1},
+              message: "property name must be valid"
+            };
             if(vErrors === null){
               vErrors = [err2];
             }
@@ -852,7 +1145,13 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
             const len0 = data1.length;
             for(let i0=0; i0<len0; i0++){
               if(typeof data1[i0] !== "string"){
-                const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/newVMs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/newVMs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                const err3 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/newVMs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,
+                  schemaPath: "#/properties/newVMs/additionalProperties/items/type",
+                  keyword: "type",
+                  params: {type: "string"},
+                  message: "must be string"
+                };
                 if(vErrors === null){
                   vErrors = [err3];
                 }
@@ -864,7 +1163,13 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
             }
           }
           else {
-            const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/newVMs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/newVMs/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+            const err4 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/newVMs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+              schemaPath: "#/properties/newVMs/additionalProperties/type",
+              keyword: "type",
+              params: {type: "array"},
+              message: "must be array"
+            };
             if(vErrors === null){
               vErrors = [err4];
             }
@@ -876,7 +1181,13 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/newVMs",schemaPath:"#/properties/newVMs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/newVMs",
+          schemaPath: "#/properties/newVMs/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -891,7 +1202,12 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
         for(const key3 in data3){
           const _errs12 = errors;
-          if(!(validate30(key3, {instancePath:instancePath+"/failedVMs",parentData:data3,parentDataProperty:"failedVMs",rootData}))){
+          if(!(validate30(key3, {
+            instancePath: instancePath+"/failedVMs",
+            parentData: data3,
+            parentDataProperty: "failedVMs",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate30.errors;
             }
@@ -902,7 +1218,13 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
           }
           var valid5 = _errs12 === errors;
           if(!valid5){
-            const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/failedVMs",schemaPath:"#/properties/failedVMs/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
+            const err6 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/failedVMs",
+              schemaPath: "#/properties/failedVMs/propertyNames",
+              keyword: "propertyNames",
+              params: {propertyName: key3},
+              message: "property name must be valid"
+            };
             if(vErrors === null){
               vErrors = [err6];
             }
@@ -914,7 +1236,13 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
         }
         for(const key4 in data3){
           if(typeof data3[key4] !== "string"){
-            const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/failedVMs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/failedVMs/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err7 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/failedVMs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),
+              schemaPath: "#/properties/failedVMs/additionalProperties/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err7];
             }
@@ -926,7 +1254,13 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
         }
       }
       else {
-        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/failedVMs",schemaPath:"#/properties/failedVMs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err8 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/failedVMs",
+          schemaPath: "#/properties/failedVMs/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err8];
         }
@@ -938,7 +1272,13 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err9];
     }
@@ -961,7 +1301,13 @@ function validate46(data, {instancePath="", parentData, parentDataProperty, root
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -981,7 +1327,13 @@ function validate47(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -992,7 +1344,13 @@ function validate47(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1015,7 +1373,13 @@ function validate48(data, {instancePath="", parentData, parentDataProperty, root
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1035,7 +1399,13 @@ function validate49(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1046,7 +1416,13 @@ function validate49(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1076,17 +1452,32 @@ const schema26 = {
 };
 const schema27 = {
   "type": "string",
-  "pattern": "^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$",
-  "description": "A log level to set: one of `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`, matched case-insensitively (`debug` works). Any other string, the empty string included, fails to decode."
+  "pattern": "^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|"
+    + "[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$",
+  "description": "A log level to set: one of `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`, "
+    + "matched case-insensitively (`debug` works). Any other string, the empty "
+    + "string included, fails to decode."
 };
-const pattern1 = new RegExp("^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$", "u");
+const pattern1 = new RegExp("^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|"
+  + "[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|"
+  + "[vV][eE][rR][bB][oO])$", "u");
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern1.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$"},message:"must match pattern \""+"^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|"
+          + "[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$"},
+        message: "must match pattern \""
+          +"^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|"
+          + "[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$"
+          +"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1097,7 +1488,13 @@ function validate51(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1117,7 +1514,13 @@ function validate50(data, {instancePath="", parentData, parentDataProperty, root
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.loggerName !== undefined){
       if(typeof data.loggerName !== "string"){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/loggerName",schemaPath:"#/properties/loggerName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/loggerName",
+          schemaPath: "#/properties/loggerName/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -1128,7 +1531,12 @@ function validate50(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.logLevel !== undefined){
-      if(!(validate51(data.logLevel, {instancePath:instancePath+"/logLevel",parentData:data,parentDataProperty:"logLevel",rootData}))){
+      if(!(validate51(data.logLevel, {
+        instancePath: instancePath+"/logLevel",
+        parentData: data,
+        parentDataProperty: "logLevel",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate51.errors;
         }
@@ -1139,7 +1547,12 @@ function validate50(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.displayLevel !== undefined){
-      if(!(validate51(data.displayLevel, {instancePath:instancePath+"/displayLevel",parentData:data,parentDataProperty:"displayLevel",rootData}))){
+      if(!(validate51(data.displayLevel, {
+        instancePath: instancePath+"/displayLevel",
+        parentData: data,
+        parentDataProperty: "displayLevel",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate51.errors;
         }
@@ -1151,7 +1564,13 @@ function validate50(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1174,7 +1593,8 @@ const schema28 = {
   "properties": {
     "loggerLevels": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLoggerLevels",
-      "description": "The levels of the affected loggers after the change: the named logger, or every logger when `loggerName` was omitted."
+      "description": "The levels of the affected loggers after the change: the named logger, or every logger when "
+        + "`loggerName` was omitted."
     }
   }
 };
@@ -1184,7 +1604,13 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.loggerLevels === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "loggerLevels"},message:"must have required property '"+"loggerLevels"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "loggerLevels"},
+        message: "must have required property '"+"loggerLevels"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1195,7 +1621,13 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
     }
     for(const key0 in data){
       if(!(key0 === "loggerLevels")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -1206,7 +1638,12 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.loggerLevels !== undefined){
-      if(!(validate35(data.loggerLevels, {instancePath:instancePath+"/loggerLevels",parentData:data,parentDataProperty:"loggerLevels",rootData}))){
+      if(!(validate35(data.loggerLevels, {
+        instancePath: instancePath+"/loggerLevels",
+        parentData: data,
+        parentDataProperty: "loggerLevels",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate35.errors;
         }
@@ -1218,7 +1655,13 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -1241,7 +1684,13 @@ function validate56(data, {instancePath="", parentData, parentDataProperty, root
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1261,7 +1710,13 @@ function validate57(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1272,7 +1727,13 @@ function validate57(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1295,7 +1756,13 @@ function validate58(data, {instancePath="", parentData, parentDataProperty, root
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1315,7 +1782,13 @@ function validate59(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1326,7 +1799,13 @@ function validate59(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1436,7 +1915,10 @@ function adminLoggerLevelsFieldsJson(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = adminLogAndDisplayLevelsJson(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = adminLogAndDisplayLevelsJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
@@ -1475,7 +1957,10 @@ function adminLoadVMsResultNewVMsJson(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = stringListJson(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = stringListJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
@@ -1494,7 +1979,10 @@ function adminLoadVMsResultFailedVMsJson(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = stringJson(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = stringJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;

@@ -31,17 +31,21 @@ const schema33 = {
           },
           "memo": {
             "type": "string",
-            "description": "Memo bytes for the asset-creation transaction, in `encoding` (so with `hex` it needs the 4-byte checksum). Omitted or empty means no memo."
+            "description": "Memo bytes for the asset-creation transaction, in `encoding` (so with `hex` it needs "
+              + "the 4-byte checksum). Omitted or empty means no memo."
           },
           "initialState": {
             "type": "object",
-            "description": "The asset's initial state by kind. Only `fixedCap` and `variableCap` are implemented; any other key (e.g. `limitedTransfer`, `nonFungible`) fails with \"unknown asset type\".",
+            "description": "The asset's initial state by kind. Only `fixedCap` and `variableCap` are implemented; "
+              + "any other key (e.g. `limitedTransfer`, `nonFungible`) fails with "
+              + "\"unknown asset type\".",
             "additionalProperties": {
               "type": "array",
               "items": {
                 "type": "object"
               },
-              "description": "Any other kind: the node decodes it (the field is a map of lists) and refuses it with \"unknown asset type\"."
+              "description": "Any other kind: the node decodes it (the field is a map of lists) and refuses it with "
+                + "\"unknown asset type\"."
             },
             "properties": {
               "fixedCap": {
@@ -57,7 +61,9 @@ const schema33 = {
                     },
                     "address": {
                       "type": "string",
-                      "description": "Holder address, bech32 (any HRP) without a chain prefix. A plain string on the wire: the handler parses it, so a malformed address gets \"problem parsing holder address: ...\"."
+                      "description": "Holder address, bech32 (any HRP) without a chain prefix. A plain string on "
+                        + "the wire: the handler parses it, so a malformed address gets \"problem "
+                        + "parsing holder address: ...\"."
                     }
                   }
                 }
@@ -74,7 +80,8 @@ const schema33 = {
                       "items": {
                         "type": "string"
                       },
-                      "description": "Addresses allowed to mint, bech32 (any HRP) without a chain prefix; a malformed one gets \"problem parsing minters address: ...\"."
+                      "description": "Addresses allowed to mint, bech32 (any HRP) without a chain prefix; a "
+                        + "malformed one gets \"problem parsing minters address: ...\"."
                     },
                     "threshold": {
                       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32Param",
@@ -98,11 +105,15 @@ const schema33 = {
   ]
 };
 const schema34 = {
-  "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
+  "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, "
+    + "fractional and exponent forms, and anything above 4294967295 (2^32-1, "
+    + "which the string pattern spells out digit by digit), fail to decode.",
   "anyOf": [
     {
       "type": "string",
-      "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
+      "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+        + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+        + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
     },
     {
       "type": "integer",
@@ -111,7 +122,9 @@ const schema34 = {
     }
   ]
 };
-const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
+const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+  + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+  + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
@@ -121,7 +134,19 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
   const _errs1 = errors;
   if(typeof data === "string"){
     if(!pattern2.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/0/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+          + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+          + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},
+        message: "must match pattern \""
+          +"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|"
+          + "42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|"
+          + "42949672[0-8][0-9]|429496729[0-5])$"
+          +"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -132,7 +157,13 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf/0/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -146,7 +177,13 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
   if(!valid0){
     const _errs3 = errors;
     if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/1/type",
+        keyword: "type",
+        params: {type: "integer"},
+        message: "must be integer"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -157,7 +194,13 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
     }
     if((typeof data == "number") && (isFinite(data))){
       if(data > 4294967295 || isNaN(data)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/maximum",
+          keyword: "maximum",
+          params: {comparison: "<=", limit: 4294967295},
+          message: "must be <= 4294967295"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -167,7 +210,13 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
         errors++;
       }
       if(data < 0 || isNaN(data)){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/minimum",
+          keyword: "minimum",
+          params: {comparison: ">=", limit: 0},
+          message: "must be >= 0"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -181,7 +230,13 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -208,7 +263,8 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 const schema35 = {
-  "description": "An unsigned 8-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 255, fail to decode.",
+  "description": "An unsigned 8-bit integer param: a quoted decimal string or a bare JSON number; negative, "
+    + "fractional and exponent forms, and anything above 255, fail to decode.",
   "anyOf": [
     {
       "type": "string",
@@ -231,7 +287,13 @@ function validate63(data, {instancePath="", parentData, parentDataProperty, root
   const _errs1 = errors;
   if(typeof data === "string"){
     if(!pattern3.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,2}|0[0-9]{2}|1[0-9]{2}|2[0-4][0-9]|25[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,2}|0[0-9]{2}|1[0-9]{2}|2[0-4][0-9]|25[0-5])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/0/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(?:[0-9]{1,2}|0[0-9]{2}|1[0-9]{2}|2[0-4][0-9]|25[0-5])$"},
+        message: "must match pattern \""+"^(?:[0-9]{1,2}|0[0-9]{2}|1[0-9]{2}|2[0-4][0-9]|25[0-5])$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -242,7 +304,13 @@ function validate63(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf/0/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -256,7 +324,13 @@ function validate63(data, {instancePath="", parentData, parentDataProperty, root
   if(!valid0){
     const _errs3 = errors;
     if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/1/type",
+        keyword: "type",
+        params: {type: "integer"},
+        message: "must be integer"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -267,7 +341,13 @@ function validate63(data, {instancePath="", parentData, parentDataProperty, root
     }
     if((typeof data == "number") && (isFinite(data))){
       if(data > 255 || isNaN(data)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255},message:"must be <= 255"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/maximum",
+          keyword: "maximum",
+          params: {comparison: "<=", limit: 255},
+          message: "must be <= 255"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -277,7 +357,13 @@ function validate63(data, {instancePath="", parentData, parentDataProperty, root
         errors++;
       }
       if(data < 0 || isNaN(data)){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/minimum",
+          keyword: "minimum",
+          params: {comparison: ">=", limit: 0},
+          message: "must be >= 0"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -291,7 +377,13 @@ function validate63(data, {instancePath="", parentData, parentDataProperty, root
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -318,11 +410,20 @@ function validate63(data, {instancePath="", parentData, parentDataProperty, root
 }
 
 const schema36 = {
-  "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
+  "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) "
+    + "or a bare JSON number; negative, fractional and exponent forms, and "
+    + "anything above 18446744073709551615 (2^64-1, which the string pattern "
+    + "spells out digit by digit), fail to decode.",
   "anyOf": [
     {
       "type": "string",
-      "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"
+      "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|"
+        + "18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|"
+        + "184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+        + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+        + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+        + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+        + "1844674407370955160[0-9]|1844674407370955161[0-5])$"
     },
     {
       "type": "integer",
@@ -331,7 +432,13 @@ const schema36 = {
     }
   ]
 };
-const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
+const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+  + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
+  + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+  + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+  + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+  + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+  + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
@@ -341,7 +448,27 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
   const _errs1 = errors;
   if(typeof data === "string"){
     if(!pattern4.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/0/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+          + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
+          + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+          + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+          + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+          + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+          + "1844674407370955160[0-9]|1844674407370955161[0-5])$"},
+        message: "must match pattern \""
+          +"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|"
+          + "18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|"
+          + "184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+          + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+          + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+          + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+          + "1844674407370955160[0-9]|1844674407370955161[0-5])$"
+          +"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -352,7 +479,13 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf/0/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -366,7 +499,13 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
   if(!valid0){
     const _errs3 = errors;
     if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/1/type",
+        keyword: "type",
+        params: {type: "integer"},
+        message: "must be integer"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -377,7 +516,13 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
     }
     if((typeof data == "number") && (isFinite(data))){
       if(data > 18446744073709552000 || isNaN(data)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/maximum",
+          keyword: "maximum",
+          params: {comparison: "<=", limit: 18446744073709552000},
+          message: "must be <= 18446744073709552000"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -387,7 +532,13 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
         errors++;
       }
       if(data < 0 || isNaN(data)){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/minimum",
+          keyword: "minimum",
+          params: {comparison: ">=", limit: 0},
+          message: "must be >= 0"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -401,7 +552,13 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -430,7 +587,9 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
 const schema37 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
+  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
+    + "(same as hex). Matched case-insensitively. The node also decodes `json` "
+    + "here but then fails the call, because these bytes have no JSON form."
 };
 const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
@@ -439,7 +598,13 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern5.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},
+        message: "must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -450,7 +615,13 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -469,7 +640,13 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.networkID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "networkID"},message:"must have required property '"+"networkID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "networkID"},
+        message: "must have required property '"+"networkID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -479,7 +656,13 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.genesisData === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "genesisData"},message:"must have required property '"+"genesisData"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "genesisData"},
+        message: "must have required property '"+"genesisData"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -489,7 +672,12 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.networkID !== undefined){
-      if(!(validate61(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
+      if(!(validate61(data.networkID, {
+        instancePath: instancePath+"/networkID",
+        parentData: data,
+        parentDataProperty: "networkID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate61.errors;
         }
@@ -507,7 +695,13 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
           if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
             if(data2.name !== undefined){
               if(typeof data2.name !== "string"){
-                const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/genesisData/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                const err2 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",
+                  schemaPath: "#/properties/genesisData/additionalProperties/properties/name/type",
+                  keyword: "type",
+                  params: {type: "string"},
+                  message: "must be string"
+                };
                 if(vErrors === null){
                   vErrors = [err2];
                 }
@@ -519,7 +713,13 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
             }
             if(data2.symbol !== undefined){
               if(typeof data2.symbol !== "string"){
-                const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/symbol",schemaPath:"#/properties/genesisData/additionalProperties/properties/symbol/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                const err3 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/symbol",
+                  schemaPath: "#/properties/genesisData/additionalProperties/properties/symbol/type",
+                  keyword: "type",
+                  params: {type: "string"},
+                  message: "must be string"
+                };
                 if(vErrors === null){
                   vErrors = [err3];
                 }
@@ -530,7 +730,13 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
               }
             }
             if(data2.denomination !== undefined){
-              if(!(validate63(data2.denomination, {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/denomination",parentData:data2,parentDataProperty:"denomination",rootData}))){
+              if(!(validate63(data2.denomination, {
+                instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
+                  +"/denomination",
+                parentData: data2,
+                parentDataProperty: "denomination",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate63.errors;
                 }
@@ -542,7 +748,13 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
             }
             if(data2.memo !== undefined){
               if(typeof data2.memo !== "string"){
-                const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/memo",schemaPath:"#/properties/genesisData/additionalProperties/properties/memo/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                const err4 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/memo",
+                  schemaPath: "#/properties/genesisData/additionalProperties/properties/memo/type",
+                  keyword: "type",
+                  params: {type: "string"},
+                  message: "must be string"
+                };
                 if(vErrors === null){
                   vErrors = [err4];
                 }
@@ -563,7 +775,15 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                       for(let i0=0; i0<len0; i0++){
                         let data9 = data8[i0];
                         if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
-                          const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+                          const err5 = --budget.left < 0 ? TOO_MANY : {
+                            instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
+                              +"/initialState/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") +"/" + i0,
+                            schemaPath: "#/properties/genesisData/additionalProperties/properties/initialState/additio"
+                              + "nalProperties/items/type",
+                            keyword: "type",
+                            params: {type: "object"},
+                            message: "must be object"
+                          };
                           if(vErrors === null){
                             vErrors = [err5];
                           }
@@ -575,7 +795,15 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                       }
                     }
                     else {
-                      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                      const err6 = --budget.left < 0 ? TOO_MANY : {
+                        instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
+                          +"/initialState/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+                        schemaPath: "#/properties/genesisData/additionalProperties/properties/initialState/additionalP"
+                          + "roperties/type",
+                        keyword: "type",
+                        params: {type: "array"},
+                        message: "must be array"
+                      };
                       if(vErrors === null){
                         vErrors = [err6];
                       }
@@ -594,7 +822,13 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                       let data11 = data10[i1];
                       if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
                         if(data11.amount !== undefined){
-                          if(!(validate65(data11.amount, {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap/" + i1+"/amount",parentData:data11,parentDataProperty:"amount",rootData}))){
+                          if(!(validate65(data11.amount, {
+                            instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
+                              +"/initialState/fixedCap/" + i1 +"/amount",
+                            parentData: data11,
+                            parentDataProperty: "amount",
+                            rootData
+                          }))){
                             if(vErrors === null){
                               vErrors = validate65.errors;
                             }
@@ -606,7 +840,16 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                         }
                         if(data11.address !== undefined){
                           if(typeof data11.address !== "string"){
-                            const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap/" + i1+"/address",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/fixedCap/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                            const err7 = --budget.left < 0 ? TOO_MANY : {
+                              instancePath: instancePath +"/genesisData/"
+                                + key0.replace(/~/g, "~0").replace(/\//g, "~1") +"/initialState/fixedCap/" + i1
+                                +"/address",
+                              schemaPath: "#/properties/genesisData/additionalProperties/properties/initialState/prope"
+                                + "rties/fixedCap/items/properties/address/type",
+                              keyword: "type",
+                              params: {type: "string"},
+                              message: "must be string"
+                            };
                             if(vErrors === null){
                               vErrors = [err7];
                             }
@@ -618,7 +861,15 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                         }
                       }
                       else {
-                        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap/" + i1,schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/fixedCap/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+                        const err8 = --budget.left < 0 ? TOO_MANY : {
+                          instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
+                            +"/initialState/fixedCap/" + i1,
+                          schemaPath: "#/properties/genesisData/additionalProperties/properties/initialState/propertie"
+                            + "s/fixedCap/items/type",
+                          keyword: "type",
+                          params: {type: "object"},
+                          message: "must be object"
+                        };
                         if(vErrors === null){
                           vErrors = [err8];
                         }
@@ -630,7 +881,15 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                     }
                   }
                   else {
-                    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/fixedCap",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/fixedCap/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                    const err9 = --budget.left < 0 ? TOO_MANY : {
+                      instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
+                        +"/initialState/fixedCap",
+                      schemaPath: "#/properties/genesisData/additionalProperties/properties/initialState/properties/fi"
+                        + "xedCap/type",
+                      keyword: "type",
+                      params: {type: "array"},
+                      message: "must be array"
+                    };
                     if(vErrors === null){
                       vErrors = [err9];
                     }
@@ -653,7 +912,16 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                             const len3 = data16.length;
                             for(let i3=0; i3<len3; i3++){
                               if(typeof data16[i3] !== "string"){
-                                const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i2+"/minters/" + i3,schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/variableCap/items/properties/minters/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                                const err10 = --budget.left < 0 ? TOO_MANY : {
+                                  instancePath: instancePath +"/genesisData/"
+                                    + key0.replace(/~/g, "~0").replace(/\//g, "~1") +"/initialState/variableCap/" + i2
+                                    +"/minters/" + i3,
+                                  schemaPath: "#/properties/genesisData/additionalProperties/properties/initialState/p"
+                                    + "roperties/variableCap/items/properties/minters/items/type",
+                                  keyword: "type",
+                                  params: {type: "string"},
+                                  message: "must be string"
+                                };
                                 if(vErrors === null){
                                   vErrors = [err10];
                                 }
@@ -665,7 +933,16 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                             }
                           }
                           else {
-                            const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i2+"/minters",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/variableCap/items/properties/minters/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                            const err11 = --budget.left < 0 ? TOO_MANY : {
+                              instancePath: instancePath +"/genesisData/"
+                                + key0.replace(/~/g, "~0").replace(/\//g, "~1") +"/initialState/variableCap/" + i2
+                                +"/minters",
+                              schemaPath: "#/properties/genesisData/additionalProperties/properties/initialState/prope"
+                                + "rties/variableCap/items/properties/minters/type",
+                              keyword: "type",
+                              params: {type: "array"},
+                              message: "must be array"
+                            };
                             if(vErrors === null){
                               vErrors = [err11];
                             }
@@ -676,7 +953,13 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                           }
                         }
                         if(data15.threshold !== undefined){
-                          if(!(validate61(data15.threshold, {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i2+"/threshold",parentData:data15,parentDataProperty:"threshold",rootData}))){
+                          if(!(validate61(data15.threshold, {
+                            instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
+                              +"/initialState/variableCap/" + i2 +"/threshold",
+                            parentData: data15,
+                            parentDataProperty: "threshold",
+                            rootData
+                          }))){
                             if(vErrors === null){
                               vErrors = validate61.errors;
                             }
@@ -688,7 +971,15 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                         }
                       }
                       else {
-                        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap/" + i2,schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/variableCap/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+                        const err12 = --budget.left < 0 ? TOO_MANY : {
+                          instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
+                            +"/initialState/variableCap/" + i2,
+                          schemaPath: "#/properties/genesisData/additionalProperties/properties/initialState/propertie"
+                            + "s/variableCap/items/type",
+                          keyword: "type",
+                          params: {type: "object"},
+                          message: "must be object"
+                        };
                         if(vErrors === null){
                           vErrors = [err12];
                         }
@@ -700,7 +991,15 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                     }
                   }
                   else {
-                    const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState/variableCap",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/properties/variableCap/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                    const err13 = --budget.left < 0 ? TOO_MANY : {
+                      instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
+                        +"/initialState/variableCap",
+                      schemaPath: "#/properties/genesisData/additionalProperties/properties/initialState/properties/va"
+                        + "riableCap/type",
+                      keyword: "type",
+                      params: {type: "array"},
+                      message: "must be array"
+                    };
                     if(vErrors === null){
                       vErrors = [err13];
                     }
@@ -712,7 +1011,14 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
                 }
               }
               else {
-                const err14 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/initialState",schemaPath:"#/properties/genesisData/additionalProperties/properties/initialState/type",keyword:"type",params:{type: "object"},message:"must be object"};
+                const err14 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath +"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")
+                    +"/initialState",
+                  schemaPath: "#/properties/genesisData/additionalProperties/properties/initialState/type",
+                  keyword: "type",
+                  params: {type: "object"},
+                  message: "must be object"
+                };
                 if(vErrors === null){
                   vErrors = [err14];
                 }
@@ -724,7 +1030,13 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
             }
           }
           else {
-            const err15 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/genesisData/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            const err15 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/genesisData/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+              schemaPath: "#/properties/genesisData/additionalProperties/type",
+              keyword: "type",
+              params: {type: "object"},
+              message: "must be object"
+            };
             if(vErrors === null){
               vErrors = [err15];
             }
@@ -736,7 +1048,13 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
         }
       }
       else {
-        const err16 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/genesisData",schemaPath:"#/properties/genesisData/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err16 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/genesisData",
+          schemaPath: "#/properties/genesisData/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err16];
         }
@@ -747,7 +1065,12 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate68.errors;
         }
@@ -759,7 +1082,13 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err17 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err17 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err17];
     }
@@ -827,7 +1156,13 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -838,7 +1173,13 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -855,7 +1196,8 @@ const schema40 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
-  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
+  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 "
+    + "bytes of the bytes' SHA-256)."
 };
 const formats2 = formats["avax-hex"];
 const pattern7 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
@@ -865,7 +1207,13 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern7.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2}){4,}$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -875,7 +1223,13 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(!(formats2.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-hex"},
+        message: "must match format \""+"avax-hex"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -886,7 +1240,13 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -905,7 +1265,13 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -916,7 +1282,13 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -944,7 +1316,13 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -954,7 +1332,13 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
     errors++;
   }
   if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/enum",
+      keyword: "enum",
+      params: {allowedValues: schema42.enum},
+      message: "must be equal to one of the allowed values"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1017,7 +1401,12 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate71(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){
+        if(!(validate71(data.bytes, {
+          instancePath: instancePath+"/bytes",
+          parentData: data,
+          parentDataProperty: "bytes",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate71.errors;
           }
@@ -1029,7 +1418,13 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -1046,7 +1441,12 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.bytes !== undefined){
-        if(!(validate73(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){
+        if(!(validate73(data.bytes, {
+          instancePath: instancePath+"/bytes",
+          parentData: data,
+          parentDataProperty: "bytes",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate73.errors;
           }
@@ -1058,7 +1458,13 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     else {
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -1072,7 +1478,13 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
     ifClause0 = "else";
   }
   if(!valid0){
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -1083,7 +1495,13 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.bytes === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bytes"},message:"must have required property '"+"bytes"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "bytes"},
+        message: "must have required property '"+"bytes"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -1093,7 +1511,13 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(data.encoding === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -1104,7 +1528,13 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
     }
     for(const key0 in data){
       if(!((key0 === "bytes") || (key0 === "encoding"))){
-        const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err7 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err7];
         }
@@ -1115,7 +1545,12 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.bytes !== undefined){
-      if(!(validate75(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData}))){
+      if(!(validate75(data.bytes, {
+        instancePath: instancePath+"/bytes",
+        parentData: data,
+        parentDataProperty: "bytes",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate75.errors;
         }
@@ -1126,7 +1561,12 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -1138,7 +1578,13 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err8 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err8];
     }

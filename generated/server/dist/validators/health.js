@@ -26,7 +26,13 @@ function validate132(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.tags !== undefined){
       let data0 = data.tags;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema70.properties.tags.type},message:"must be array,null"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/tags",
+          schemaPath: "#/properties/tags/type",
+          keyword: "type",
+          params: {type: schema70.properties.tags.type},
+          message: "must be array,null"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -39,7 +45,13 @@ function validate132(data, {instancePath="", parentData, parentDataProperty, roo
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
           if(typeof data0[i0] !== "string"){
-            const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err1 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/tags/" + i0,
+              schemaPath: "#/properties/tags/items/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err1];
             }
@@ -53,7 +65,13 @@ function validate132(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -69,7 +87,8 @@ function validate132(data, {instancePath="", parentData, parentDataProperty, roo
 export const validateHealthHealthResult = budgeted(validate133);
 const schema71 = {
   "type": "object",
-  "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the same object.",
+  "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the same "
+    + "object.",
   "required": [
     "checks",
     "healthy"
@@ -81,7 +100,8 @@ const schema71 = {
       "additionalProperties": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HealthCheckResult"
       },
-      "description": "The result of each check by name (`P`, `X`, `C`, `bootstrapped`, `network`, `router`, `database`, `diskspace`, `bls`, ...)."
+      "description": "The result of each check by name (`P`, `X`, `C`, `bootstrapped`, `network`, `router`, "
+        + "`database`, `diskspace`, `bls`, ...)."
     },
     "healthy": {
       "type": "boolean",
@@ -99,7 +119,8 @@ const schema72 = {
   "additionalProperties": false,
   "properties": {
     "message": {
-      "description": "What the check reports beyond pass or fail, in a shape of its own (an object, a list or a string); left out when it reports nothing."
+      "description": "What the check reports beyond pass or fail, in a shape of its own (an object, a list or a "
+        + "string); left out when it reports nothing."
     },
     "error": {
       "type": "string",
@@ -126,7 +147,8 @@ const schema72 = {
 const schema50 = {
   "type": "string",
   "format": "date-time",
-  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
+  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
+    + "zone (`Z` when it runs in UTC)."
 };
 const formats4 = formats["date-time"];
 
@@ -135,7 +157,13 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!(formats4.validate(data))){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "date-time"},
+        message: "must match format \""+"date-time"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -146,7 +174,13 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -162,14 +196,22 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
 const schema59 = {
   "type": "integer",
   "minimum": 0,
-  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
+    + "prices, output indexes, integers inside JSON-encoded transactions and "
+    + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "integer"},
+      message: "must be integer"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -180,7 +222,13 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
   }
   if((typeof data == "number") && (isFinite(data))){
     if(data < 0 || isNaN(data)){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/minimum",
+        keyword: "minimum",
+        params: {comparison: ">=", limit: 0},
+        message: "must be >= 0"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -200,7 +248,13 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.timestamp === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "timestamp"},
+        message: "must have required property '"+"timestamp"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -210,7 +264,13 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.duration === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "duration"},message:"must have required property '"+"duration"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "duration"},
+        message: "must have required property '"+"duration"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -220,8 +280,19 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!((((((key0 === "message") || (key0 === "error")) || (key0 === "timestamp")) || (key0 === "duration")) || (key0 === "contiguousFailures")) || (key0 === "timeOfFirstFailure"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(!((((((key0 === "message") ||
+        (key0 === "error")) ||
+        (key0 === "timestamp")) ||
+        (key0 === "duration")) ||
+        (key0 === "contiguousFailures")) ||
+        (key0 === "timeOfFirstFailure"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -233,7 +304,13 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.error !== undefined){
       if(typeof data.error !== "string"){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/error",
+          schemaPath: "#/properties/error/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -244,7 +321,12 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {
+        instancePath: instancePath+"/timestamp",
+        parentData: data,
+        parentDataProperty: "timestamp",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -255,7 +337,12 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.duration !== undefined){
-      if(!(validate107(data.duration, {instancePath:instancePath+"/duration",parentData:data,parentDataProperty:"duration",rootData}))){
+      if(!(validate107(data.duration, {
+        instancePath: instancePath+"/duration",
+        parentData: data,
+        parentDataProperty: "duration",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -266,7 +353,12 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.contiguousFailures !== undefined){
-      if(!(validate107(data.contiguousFailures, {instancePath:instancePath+"/contiguousFailures",parentData:data,parentDataProperty:"contiguousFailures",rootData}))){
+      if(!(validate107(data.contiguousFailures, {
+        instancePath: instancePath+"/contiguousFailures",
+        parentData: data,
+        parentDataProperty: "contiguousFailures",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -277,7 +369,12 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.timeOfFirstFailure !== undefined){
-      if(!(validate89(data.timeOfFirstFailure, {instancePath:instancePath+"/timeOfFirstFailure",parentData:data,parentDataProperty:"timeOfFirstFailure",rootData}))){
+      if(!(validate89(data.timeOfFirstFailure, {
+        instancePath: instancePath+"/timeOfFirstFailure",
+        parentData: data,
+        parentDataProperty: "timeOfFirstFailure",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -289,7 +386,13 @@ function validate134(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -308,7 +411,13 @@ function validate133(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.checks === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "checks"},
+        message: "must have required property '"+"checks"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -318,7 +427,13 @@ function validate133(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.healthy === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "healthy"},message:"must have required property '"+"healthy"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "healthy"},
+        message: "must have required property '"+"healthy"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -329,7 +444,13 @@ function validate133(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "checks") || (key0 === "healthy"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -343,7 +464,12 @@ function validate133(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){
+          if(!(validate134(data0[key1], {
+            instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+            parentData: data0,
+            parentDataProperty: key1,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate134.errors;
             }
@@ -355,7 +481,13 @@ function validate133(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/checks",
+          schemaPath: "#/properties/checks/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -367,7 +499,13 @@ function validate133(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.healthy !== undefined){
       if(typeof data.healthy !== "boolean"){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/healthy",schemaPath:"#/properties/healthy/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/healthy",
+          schemaPath: "#/properties/healthy/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -379,7 +517,13 @@ function validate133(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -415,7 +559,13 @@ function validate140(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.tags !== undefined){
       let data0 = data.tags;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema73.properties.tags.type},message:"must be array,null"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/tags",
+          schemaPath: "#/properties/tags/type",
+          keyword: "type",
+          params: {type: schema73.properties.tags.type},
+          message: "must be array,null"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -428,7 +578,13 @@ function validate140(data, {instancePath="", parentData, parentDataProperty, roo
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
           if(typeof data0[i0] !== "string"){
-            const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err1 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/tags/" + i0,
+              schemaPath: "#/properties/tags/items/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err1];
             }
@@ -442,7 +598,13 @@ function validate140(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -462,7 +624,13 @@ function validate141(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.checks === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "checks"},
+        message: "must have required property '"+"checks"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -472,7 +640,13 @@ function validate141(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.healthy === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "healthy"},message:"must have required property '"+"healthy"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "healthy"},
+        message: "must have required property '"+"healthy"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -483,7 +657,13 @@ function validate141(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "checks") || (key0 === "healthy"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -497,7 +677,12 @@ function validate141(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){
+          if(!(validate134(data0[key1], {
+            instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+            parentData: data0,
+            parentDataProperty: key1,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate134.errors;
             }
@@ -509,7 +694,13 @@ function validate141(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/checks",
+          schemaPath: "#/properties/checks/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -521,7 +712,13 @@ function validate141(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.healthy !== undefined){
       if(typeof data.healthy !== "boolean"){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/healthy",schemaPath:"#/properties/healthy/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/healthy",
+          schemaPath: "#/properties/healthy/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -533,7 +730,13 @@ function validate141(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -569,7 +772,13 @@ function validate143(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.tags !== undefined){
       let data0 = data.tags;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema75.properties.tags.type},message:"must be array,null"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/tags",
+          schemaPath: "#/properties/tags/type",
+          keyword: "type",
+          params: {type: schema75.properties.tags.type},
+          message: "must be array,null"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -582,7 +791,13 @@ function validate143(data, {instancePath="", parentData, parentDataProperty, roo
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
           if(typeof data0[i0] !== "string"){
-            const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err1 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/tags/" + i0,
+              schemaPath: "#/properties/tags/items/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err1];
             }
@@ -596,7 +811,13 @@ function validate143(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -616,7 +837,13 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.checks === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "checks"},
+        message: "must have required property '"+"checks"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -626,7 +853,13 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.healthy === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "healthy"},message:"must have required property '"+"healthy"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "healthy"},
+        message: "must have required property '"+"healthy"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -637,7 +870,13 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "checks") || (key0 === "healthy"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -651,7 +890,12 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){
+          if(!(validate134(data0[key1], {
+            instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+            parentData: data0,
+            parentDataProperty: key1,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate134.errors;
             }
@@ -663,7 +907,13 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/checks",
+          schemaPath: "#/properties/checks/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -675,7 +925,13 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.healthy !== undefined){
       if(typeof data.healthy !== "boolean"){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/healthy",schemaPath:"#/properties/healthy/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/healthy",
+          schemaPath: "#/properties/healthy/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -687,7 +943,13 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -750,7 +1012,10 @@ function healthReportFieldsChecksJson(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = healthCheckResultJson(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = healthCheckResultJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;

@@ -13,7 +13,13 @@ function validate146(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -52,7 +58,13 @@ function validate148(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern9.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(0|[1-9][0-9]*)$"},
+        message: "must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -63,7 +75,13 @@ function validate148(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -82,7 +100,13 @@ function validate147(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.networkID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "networkID"},message:"must have required property '"+"networkID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "networkID"},
+        message: "must have required property '"+"networkID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -93,7 +117,13 @@ function validate147(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "networkID")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -104,7 +134,12 @@ function validate147(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.networkID !== undefined){
-      if(!(validate148(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
+      if(!(validate148(data.networkID, {
+        instancePath: instancePath+"/networkID",
+        parentData: data,
+        parentDataProperty: "networkID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate148.errors;
         }
@@ -116,7 +151,13 @@ function validate147(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -139,7 +180,13 @@ function validate150(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -172,7 +219,13 @@ function validate151(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.networkName === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "networkName"},message:"must have required property '"+"networkName"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "networkName"},
+        message: "must have required property '"+"networkName"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -183,7 +236,13 @@ function validate151(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "networkName")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -195,7 +254,13 @@ function validate151(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.networkName !== undefined){
       if(typeof data.networkName !== "string"){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/networkName",
+          schemaPath: "#/properties/networkName/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -207,7 +272,13 @@ function validate151(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -238,7 +309,13 @@ function validate152(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.alias === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "alias"},
+        message: "must have required property '"+"alias"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -249,7 +326,13 @@ function validate152(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.alias !== undefined){
       if(typeof data.alias !== "string"){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/alias",
+          schemaPath: "#/properties/alias/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -261,7 +344,13 @@ function validate152(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -292,7 +381,8 @@ const schema13 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the "
+    + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"];
 const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
@@ -302,7 +392,13 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern0.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},
+        message: "must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -312,7 +408,13 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(!(formats0.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-cb58"},
+        message: "must match format \""+"avax-cb58"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -323,7 +425,13 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -342,7 +450,13 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.blockchainID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainID"},message:"must have required property '"+"blockchainID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockchainID"},
+        message: "must have required property '"+"blockchainID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -353,7 +467,13 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "blockchainID")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -364,7 +484,12 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.blockchainID !== undefined){
-      if(!(validate30(data.blockchainID, {instancePath:instancePath+"/blockchainID",parentData:data,parentDataProperty:"blockchainID",rootData}))){
+      if(!(validate30(data.blockchainID, {
+        instancePath: instancePath+"/blockchainID",
+        parentData: data,
+        parentDataProperty: "blockchainID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -376,7 +501,13 @@ function validate153(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -399,7 +530,13 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -445,7 +582,13 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern15.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},
+        message: "must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -455,7 +598,13 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(!(formats8.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-node-id"},message:"must match format \""+"avax-node-id"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-node-id"},
+        message: "must match format \""+"avax-node-id"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -466,7 +615,13 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -510,7 +665,13 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -521,7 +682,13 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -540,7 +707,13 @@ function validate159(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.publicKey === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "publicKey"},
+        message: "must have required property '"+"publicKey"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -550,7 +723,13 @@ function validate159(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.proofOfPossession === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "proofOfPossession"},message:"must have required property '"+"proofOfPossession"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "proofOfPossession"},
+        message: "must have required property '"+"proofOfPossession"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -561,7 +740,13 @@ function validate159(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "publicKey") || (key0 === "proofOfPossession"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -572,7 +757,12 @@ function validate159(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate71(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+      if(!(validate71(data.publicKey, {
+        instancePath: instancePath+"/publicKey",
+        parentData: data,
+        parentDataProperty: "publicKey",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate71.errors;
         }
@@ -583,7 +773,12 @@ function validate159(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.proofOfPossession !== undefined){
-      if(!(validate71(data.proofOfPossession, {instancePath:instancePath+"/proofOfPossession",parentData:data,parentDataProperty:"proofOfPossession",rootData}))){
+      if(!(validate71(data.proofOfPossession, {
+        instancePath: instancePath+"/proofOfPossession",
+        parentData: data,
+        parentDataProperty: "proofOfPossession",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate71.errors;
         }
@@ -595,7 +790,13 @@ function validate159(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -614,7 +815,13 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.nodeID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -624,7 +831,13 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.nodePOP === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodePOP"},message:"must have required property '"+"nodePOP"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodePOP"},
+        message: "must have required property '"+"nodePOP"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -635,7 +848,13 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "nodeID") || (key0 === "nodePOP"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -646,7 +865,12 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate157.errors;
         }
@@ -657,7 +881,12 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodePOP !== undefined){
-      if(!(validate159(data.nodePOP, {instancePath:instancePath+"/nodePOP",parentData:data,parentDataProperty:"nodePOP",rootData}))){
+      if(!(validate159(data.nodePOP, {
+        instancePath: instancePath+"/nodePOP",
+        parentData: data,
+        parentDataProperty: "nodePOP",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate159.errors;
         }
@@ -669,7 +898,13 @@ function validate156(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -692,7 +927,13 @@ function validate163(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -725,7 +966,13 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.ip === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ip"},message:"must have required property '"+"ip"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "ip"},
+        message: "must have required property '"+"ip"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -736,7 +983,13 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "ip")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -748,7 +1001,13 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.ip !== undefined){
       if(typeof data.ip !== "string"){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/ip",
+          schemaPath: "#/properties/ip/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -760,7 +1019,13 @@ function validate164(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -783,7 +1048,13 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -839,7 +1110,13 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.version === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "version"},
+        message: "must have required property '"+"version"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -849,7 +1126,13 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.databaseVersion === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "databaseVersion"},message:"must have required property '"+"databaseVersion"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "databaseVersion"},
+        message: "must have required property '"+"databaseVersion"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -859,7 +1142,13 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.rpcProtocolVersion === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rpcProtocolVersion"},message:"must have required property '"+"rpcProtocolVersion"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "rpcProtocolVersion"},
+        message: "must have required property '"+"rpcProtocolVersion"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -869,7 +1158,13 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.gitCommit === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "gitCommit"},message:"must have required property '"+"gitCommit"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "gitCommit"},
+        message: "must have required property '"+"gitCommit"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -879,7 +1174,13 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.vmVersions === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "vmVersions"},message:"must have required property '"+"vmVersions"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "vmVersions"},
+        message: "must have required property '"+"vmVersions"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -889,8 +1190,18 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(((((key0 === "version") || (key0 === "databaseVersion")) || (key0 === "rpcProtocolVersion")) || (key0 === "gitCommit")) || (key0 === "vmVersions"))){
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(!(((((key0 === "version") ||
+        (key0 === "databaseVersion")) ||
+        (key0 === "rpcProtocolVersion")) ||
+        (key0 === "gitCommit")) ||
+        (key0 === "vmVersions"))){
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -902,7 +1213,13 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.version !== undefined){
       if(typeof data.version !== "string"){
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/version",
+          schemaPath: "#/properties/version/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -914,7 +1231,13 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.databaseVersion !== undefined){
       if(typeof data.databaseVersion !== "string"){
-        const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/databaseVersion",schemaPath:"#/properties/databaseVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err7 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/databaseVersion",
+          schemaPath: "#/properties/databaseVersion/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err7];
         }
@@ -925,7 +1248,12 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rpcProtocolVersion !== undefined){
-      if(!(validate148(data.rpcProtocolVersion, {instancePath:instancePath+"/rpcProtocolVersion",parentData:data,parentDataProperty:"rpcProtocolVersion",rootData}))){
+      if(!(validate148(data.rpcProtocolVersion, {
+        instancePath: instancePath+"/rpcProtocolVersion",
+        parentData: data,
+        parentDataProperty: "rpcProtocolVersion",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate148.errors;
         }
@@ -937,7 +1265,13 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.gitCommit !== undefined){
       if(typeof data.gitCommit !== "string"){
-        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/gitCommit",schemaPath:"#/properties/gitCommit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err8 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/gitCommit",
+          schemaPath: "#/properties/gitCommit/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err8];
         }
@@ -952,7 +1286,13 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
       if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
         for(const key1 in data4){
           if(typeof data4[key1] !== "string"){
-            const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vmVersions/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vmVersions/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err9 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/vmVersions/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+              schemaPath: "#/properties/vmVersions/additionalProperties/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err9];
             }
@@ -964,7 +1304,13 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vmVersions",schemaPath:"#/properties/vmVersions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err10 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/vmVersions",
+          schemaPath: "#/properties/vmVersions/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err10];
         }
@@ -976,7 +1322,13 @@ function validate166(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err11 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err11];
     }
@@ -999,7 +1351,13 @@ function validate168(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1042,7 +1400,8 @@ const schema93 = {
       "additionalProperties": {
         "type": "string"
       },
-      "description": "The name of each built-in feature extension by its ID (`secp256k1fx`, `nftfx`, `propertyfx`). Sent since v1.11.12.",
+      "description": "The name of each built-in feature extension by its ID (`secp256k1fx`, `nftfx`, `propertyfx`). "
+        + "Sent since v1.11.12.",
       "x-node-versions": {
         "since": "v1.11.12"
       }
@@ -1055,7 +1414,13 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.vms === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "vms"},message:"must have required property '"+"vms"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "vms"},
+        message: "must have required property '"+"vms"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1065,7 +1430,13 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.fxs === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fxs"},message:"must have required property '"+"fxs"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "fxs"},
+        message: "must have required property '"+"fxs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1076,7 +1447,13 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "vms") || (key0 === "fxs"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1091,7 +1468,12 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
           const _errs4 = errors;
-          if(!(validate30(key1, {instancePath:instancePath+"/vms",parentData:data0,parentDataProperty:"vms",rootData}))){
+          if(!(validate30(key1, {
+            instancePath: instancePath+"/vms",
+            parentData: data0,
+            parentDataProperty: "vms",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate30.errors;
             }
@@ -1102,7 +1484,13 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
           }
           var valid1 = _errs4 === errors;
           if(!valid1){
-            const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vms",schemaPath:"#/properties/vms/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+            const err3 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/vms",
+              schemaPath: "#/properties/vms/propertyNames",
+              keyword: "propertyNames",
+              params: {propertyName: key1},
+              message: "property name must be valid"
+            };
             if(vErrors === null){
               vErrors = [err3];
             }
@@ -1118,7 +1506,13 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
             const len0 = data1.length;
             for(let i0=0; i0<len0; i0++){
               if(typeof data1[i0] !== "string"){
-                const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vms/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/vms/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                const err4 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/vms/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,
+                  schemaPath: "#/properties/vms/additionalProperties/items/type",
+                  keyword: "type",
+                  params: {type: "string"},
+                  message: "must be string"
+                };
                 if(vErrors === null){
                   vErrors = [err4];
                 }
@@ -1130,7 +1524,13 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
             }
           }
           else {
-            const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vms/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vms/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+            const err5 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/vms/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+              schemaPath: "#/properties/vms/additionalProperties/type",
+              keyword: "type",
+              params: {type: "array"},
+              message: "must be array"
+            };
             if(vErrors === null){
               vErrors = [err5];
             }
@@ -1142,7 +1542,13 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vms",schemaPath:"#/properties/vms/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/vms",
+          schemaPath: "#/properties/vms/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -1157,7 +1563,12 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
         for(const key3 in data3){
           const _errs13 = errors;
-          if(!(validate30(key3, {instancePath:instancePath+"/fxs",parentData:data3,parentDataProperty:"fxs",rootData}))){
+          if(!(validate30(key3, {
+            instancePath: instancePath+"/fxs",
+            parentData: data3,
+            parentDataProperty: "fxs",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate30.errors;
             }
@@ -1168,7 +1579,13 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
           }
           var valid5 = _errs13 === errors;
           if(!valid5){
-            const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/fxs",schemaPath:"#/properties/fxs/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
+            const err7 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/fxs",
+              schemaPath: "#/properties/fxs/propertyNames",
+              keyword: "propertyNames",
+              params: {propertyName: key3},
+              message: "property name must be valid"
+            };
             if(vErrors === null){
               vErrors = [err7];
             }
@@ -1180,7 +1597,13 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
         }
         for(const key4 in data3){
           if(typeof data3[key4] !== "string"){
-            const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/fxs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/fxs/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err8 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/fxs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),
+              schemaPath: "#/properties/fxs/additionalProperties/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err8];
             }
@@ -1192,7 +1615,13 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/fxs",schemaPath:"#/properties/fxs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/fxs",
+          schemaPath: "#/properties/fxs/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -1204,7 +1633,13 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err10 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err10];
     }
@@ -1227,7 +1662,13 @@ function validate172(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1298,7 +1739,8 @@ const func5 = Object.prototype.hasOwnProperty;
 const schema45 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
-  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
+  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
+    + "it with `toBigInt` to keep every digit."
 };
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1306,7 +1748,13 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern9.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(0|[1-9][0-9]*)$"},
+        message: "must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1317,7 +1765,13 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1336,7 +1790,13 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txFee === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txFee"},message:"must have required property '"+"txFee"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txFee"},
+        message: "must have required property '"+"txFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1346,7 +1806,13 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.createAssetTxFee === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createAssetTxFee"},message:"must have required property '"+"createAssetTxFee"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "createAssetTxFee"},
+        message: "must have required property '"+"createAssetTxFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1356,7 +1822,13 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.createSubnetTxFee === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createSubnetTxFee"},message:"must have required property '"+"createSubnetTxFee"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "createSubnetTxFee"},
+        message: "must have required property '"+"createSubnetTxFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -1366,7 +1838,13 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.transformSubnetTxFee === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "transformSubnetTxFee"},message:"must have required property '"+"transformSubnetTxFee"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "transformSubnetTxFee"},
+        message: "must have required property '"+"transformSubnetTxFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -1376,7 +1854,13 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.createBlockchainTxFee === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createBlockchainTxFee"},message:"must have required property '"+"createBlockchainTxFee"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "createBlockchainTxFee"},
+        message: "must have required property '"+"createBlockchainTxFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -1386,7 +1870,13 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.addPrimaryNetworkValidatorFee === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addPrimaryNetworkValidatorFee"},message:"must have required property '"+"addPrimaryNetworkValidatorFee"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addPrimaryNetworkValidatorFee"},
+        message: "must have required property '"+"addPrimaryNetworkValidatorFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -1396,7 +1886,13 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.addPrimaryNetworkDelegatorFee === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addPrimaryNetworkDelegatorFee"},message:"must have required property '"+"addPrimaryNetworkDelegatorFee"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addPrimaryNetworkDelegatorFee"},
+        message: "must have required property '"+"addPrimaryNetworkDelegatorFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -1406,7 +1902,13 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.addSubnetValidatorFee === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addSubnetValidatorFee"},message:"must have required property '"+"addSubnetValidatorFee"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addSubnetValidatorFee"},
+        message: "must have required property '"+"addSubnetValidatorFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -1416,7 +1918,13 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.addSubnetDelegatorFee === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addSubnetDelegatorFee"},message:"must have required property '"+"addSubnetDelegatorFee"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addSubnetDelegatorFee"},
+        message: "must have required property '"+"addSubnetDelegatorFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -1427,7 +1935,13 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(func5.call(schema95.properties, key0))){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -1438,7 +1952,12 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txFee !== undefined){
-      if(!(validate81(data.txFee, {instancePath:instancePath+"/txFee",parentData:data,parentDataProperty:"txFee",rootData}))){
+      if(!(validate81(data.txFee, {
+        instancePath: instancePath+"/txFee",
+        parentData: data,
+        parentDataProperty: "txFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1449,7 +1968,12 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.createAssetTxFee !== undefined){
-      if(!(validate81(data.createAssetTxFee, {instancePath:instancePath+"/createAssetTxFee",parentData:data,parentDataProperty:"createAssetTxFee",rootData}))){
+      if(!(validate81(data.createAssetTxFee, {
+        instancePath: instancePath+"/createAssetTxFee",
+        parentData: data,
+        parentDataProperty: "createAssetTxFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1460,7 +1984,12 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.createSubnetTxFee !== undefined){
-      if(!(validate81(data.createSubnetTxFee, {instancePath:instancePath+"/createSubnetTxFee",parentData:data,parentDataProperty:"createSubnetTxFee",rootData}))){
+      if(!(validate81(data.createSubnetTxFee, {
+        instancePath: instancePath+"/createSubnetTxFee",
+        parentData: data,
+        parentDataProperty: "createSubnetTxFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1471,7 +2000,12 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.transformSubnetTxFee !== undefined){
-      if(!(validate81(data.transformSubnetTxFee, {instancePath:instancePath+"/transformSubnetTxFee",parentData:data,parentDataProperty:"transformSubnetTxFee",rootData}))){
+      if(!(validate81(data.transformSubnetTxFee, {
+        instancePath: instancePath+"/transformSubnetTxFee",
+        parentData: data,
+        parentDataProperty: "transformSubnetTxFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1482,7 +2016,12 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.createBlockchainTxFee !== undefined){
-      if(!(validate81(data.createBlockchainTxFee, {instancePath:instancePath+"/createBlockchainTxFee",parentData:data,parentDataProperty:"createBlockchainTxFee",rootData}))){
+      if(!(validate81(data.createBlockchainTxFee, {
+        instancePath: instancePath+"/createBlockchainTxFee",
+        parentData: data,
+        parentDataProperty: "createBlockchainTxFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1493,7 +2032,12 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.addPrimaryNetworkValidatorFee !== undefined){
-      if(!(validate81(data.addPrimaryNetworkValidatorFee, {instancePath:instancePath+"/addPrimaryNetworkValidatorFee",parentData:data,parentDataProperty:"addPrimaryNetworkValidatorFee",rootData}))){
+      if(!(validate81(data.addPrimaryNetworkValidatorFee, {
+        instancePath: instancePath+"/addPrimaryNetworkValidatorFee",
+        parentData: data,
+        parentDataProperty: "addPrimaryNetworkValidatorFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1504,7 +2048,12 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.addPrimaryNetworkDelegatorFee !== undefined){
-      if(!(validate81(data.addPrimaryNetworkDelegatorFee, {instancePath:instancePath+"/addPrimaryNetworkDelegatorFee",parentData:data,parentDataProperty:"addPrimaryNetworkDelegatorFee",rootData}))){
+      if(!(validate81(data.addPrimaryNetworkDelegatorFee, {
+        instancePath: instancePath+"/addPrimaryNetworkDelegatorFee",
+        parentData: data,
+        parentDataProperty: "addPrimaryNetworkDelegatorFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1515,7 +2064,12 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.addSubnetValidatorFee !== undefined){
-      if(!(validate81(data.addSubnetValidatorFee, {instancePath:instancePath+"/addSubnetValidatorFee",parentData:data,parentDataProperty:"addSubnetValidatorFee",rootData}))){
+      if(!(validate81(data.addSubnetValidatorFee, {
+        instancePath: instancePath+"/addSubnetValidatorFee",
+        parentData: data,
+        parentDataProperty: "addSubnetValidatorFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1526,7 +2080,12 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.addSubnetDelegatorFee !== undefined){
-      if(!(validate81(data.addSubnetDelegatorFee, {instancePath:instancePath+"/addSubnetDelegatorFee",parentData:data,parentDataProperty:"addSubnetDelegatorFee",rootData}))){
+      if(!(validate81(data.addSubnetDelegatorFee, {
+        instancePath: instancePath+"/addSubnetDelegatorFee",
+        parentData: data,
+        parentDataProperty: "addSubnetDelegatorFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1538,7 +2097,13 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err10 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err10];
     }
@@ -1569,7 +2134,13 @@ function validate183(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.chain === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chain"},message:"must have required property '"+"chain"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "chain"},
+        message: "must have required property '"+"chain"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1580,7 +2151,13 @@ function validate183(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.chain !== undefined){
       if(typeof data.chain !== "string"){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/chain",
+          schemaPath: "#/properties/chain/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -1592,7 +2169,13 @@ function validate183(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -1625,7 +2208,13 @@ function validate184(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.isBootstrapped === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "isBootstrapped"},message:"must have required property '"+"isBootstrapped"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "isBootstrapped"},
+        message: "must have required property '"+"isBootstrapped"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1636,7 +2225,13 @@ function validate184(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "isBootstrapped")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -1648,7 +2243,13 @@ function validate184(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.isBootstrapped !== undefined){
       if(typeof data.isBootstrapped !== "boolean"){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/isBootstrapped",schemaPath:"#/properties/isBootstrapped/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/isBootstrapped",
+          schemaPath: "#/properties/isBootstrapped/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1660,7 +2261,13 @@ function validate184(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -1696,7 +2303,13 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.nodeIDs !== undefined){
       let data0 = data.nodeIDs;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/nodeIDs",schemaPath:"#/properties/nodeIDs/type",keyword:"type",params:{type: schema98.properties.nodeIDs.type},message:"must be array,null"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/nodeIDs",
+          schemaPath: "#/properties/nodeIDs/type",
+          keyword: "type",
+          params: {type: schema98.properties.nodeIDs.type},
+          message: "must be array,null"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -1708,7 +2321,12 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate157(data0[i0], {instancePath:instancePath+"/nodeIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate157(data0[i0], {
+            instancePath: instancePath+"/nodeIDs/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate157.errors;
             }
@@ -1722,7 +2340,13 @@ function validate185(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1782,7 +2406,8 @@ const schema100 = {
     },
     "publicIP": {
       "type": "string",
-      "description": "The address the peer claims to be reachable at, `host:port`; an empty string when it claims none. Always sent (Go ignores `omitempty` on this struct type)."
+      "description": "The address the peer claims to be reachable at, `host:port`; an empty string when it claims "
+        + "none. Always sent (Go ignores `omitempty` on this struct type)."
     },
     "nodeID": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID",
@@ -1794,7 +2419,8 @@ const schema100 = {
     },
     "upgradeTime": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "The Unix time (seconds, a bare number) of the latest network upgrade the peer's configuration schedules (Granite on v1.14.x). Sent since v1.14.1.",
+      "description": "The Unix time (seconds, a bare number) of the latest network upgrade the peer's configuration "
+        + "schedules (Granite on v1.14.x). Sent since v1.14.1.",
       "x-node-versions": {
         "since": "v1.14.1"
       }
@@ -1809,14 +2435,17 @@ const schema100 = {
     },
     "observedUptime": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32",
-      "description": "This node's Primary Network uptime as the peer observes it, a percentage 0-100 as a quoted integer."
+      "description": "This node's Primary Network uptime as the peer observes it, a percentage 0-100 as a quoted "
+        + "integer."
     },
     "observedSubnetUptimes": {
       "type": "object",
       "additionalProperties": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32"
       },
-      "description": "Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per subnet the peer tracks, by subnet ID. Always sent: `{}` when the two nodes track no subnet in common.",
+      "description": "Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per subnet "
+        + "the peer tracks, by subnet ID. Always sent: `{}` when the two nodes "
+        + "track no subnet in common.",
       "default": {},
       "x-node-versions": {
         "deprecatedSince": "v1.11.11",
@@ -1829,7 +2458,8 @@ const schema100 = {
       "items": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
       },
-      "description": "The subnets the peer tracks (besides the Primary Network), sorted; `[]` when none. Since v1.11.7 also those this node does not track."
+      "description": "The subnets the peer tracks (besides the Primary Network), sorted; `[]` when none. Since "
+        + "v1.11.7 also those this node does not track."
     },
     "supportedACPs": {
       "type": "array",
@@ -1858,21 +2488,30 @@ const schema100 = {
       "items": {
         "type": "string"
       },
-      "description": "The primary aliases (e.g. `P`, `X`) of the chains on which this node has benched the peer for not answering; `[]` when none."
+      "description": "The primary aliases (e.g. `P`, `X`) of the chains on which this node has benched the peer for "
+        + "not answering; `[]` when none."
     }
   }
 };
 const schema59 = {
   "type": "integer",
   "minimum": 0,
-  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
+    + "prices, output indexes, integers inside JSON-encoded transactions and "
+    + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "integer"},
+      message: "must be integer"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1883,7 +2522,13 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
   }
   if((typeof data == "number") && (isFinite(data))){
     if(data < 0 || isNaN(data)){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/minimum",
+        keyword: "minimum",
+        params: {comparison: ">=", limit: 0},
+        message: "must be >= 0"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1900,7 +2545,8 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
 const schema50 = {
   "type": "string",
   "format": "date-time",
-  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
+  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
+    + "zone (`Z` when it runs in UTC)."
 };
 const formats4 = formats["date-time"];
 
@@ -1909,7 +2555,13 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!(formats4.validate(data))){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "date-time"},
+        message: "must match format \""+"date-time"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1920,7 +2572,13 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1939,7 +2597,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.ip === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ip"},message:"must have required property '"+"ip"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "ip"},
+        message: "must have required property '"+"ip"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1949,7 +2613,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.publicIP === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicIP"},message:"must have required property '"+"publicIP"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "publicIP"},
+        message: "must have required property '"+"publicIP"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1959,7 +2629,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.nodeID === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -1969,7 +2645,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.version === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "version"},
+        message: "must have required property '"+"version"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -1979,7 +2661,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.upgradeTime === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "upgradeTime"},message:"must have required property '"+"upgradeTime"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "upgradeTime"},
+        message: "must have required property '"+"upgradeTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -1989,7 +2677,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.lastSent === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastSent"},message:"must have required property '"+"lastSent"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "lastSent"},
+        message: "must have required property '"+"lastSent"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -1999,7 +2693,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.lastReceived === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastReceived"},message:"must have required property '"+"lastReceived"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "lastReceived"},
+        message: "must have required property '"+"lastReceived"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -2009,7 +2709,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.observedUptime === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "observedUptime"},message:"must have required property '"+"observedUptime"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "observedUptime"},
+        message: "must have required property '"+"observedUptime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -2019,7 +2725,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.trackedSubnets === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trackedSubnets"},message:"must have required property '"+"trackedSubnets"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "trackedSubnets"},
+        message: "must have required property '"+"trackedSubnets"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -2029,7 +2741,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.supportedACPs === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supportedACPs"},message:"must have required property '"+"supportedACPs"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "supportedACPs"},
+        message: "must have required property '"+"supportedACPs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -2039,7 +2757,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.objectedACPs === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "objectedACPs"},message:"must have required property '"+"objectedACPs"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "objectedACPs"},
+        message: "must have required property '"+"objectedACPs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -2049,7 +2773,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.benched === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "benched"},message:"must have required property '"+"benched"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "benched"},
+        message: "must have required property '"+"benched"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -2060,7 +2790,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(func5.call(schema100.properties, key0))){
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -2072,7 +2808,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.ip !== undefined){
       if(typeof data.ip !== "string"){
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/ip",
+          schemaPath: "#/properties/ip/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -2084,7 +2826,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.publicIP !== undefined){
       if(typeof data.publicIP !== "string"){
-        const err14 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/publicIP",schemaPath:"#/properties/publicIP/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err14 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/publicIP",
+          schemaPath: "#/properties/publicIP/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err14];
         }
@@ -2095,7 +2843,12 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate157.errors;
         }
@@ -2107,7 +2860,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.version !== undefined){
       if(typeof data.version !== "string"){
-        const err15 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err15 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/version",
+          schemaPath: "#/properties/version/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err15];
         }
@@ -2118,7 +2877,12 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.upgradeTime !== undefined){
-      if(!(validate107(data.upgradeTime, {instancePath:instancePath+"/upgradeTime",parentData:data,parentDataProperty:"upgradeTime",rootData}))){
+      if(!(validate107(data.upgradeTime, {
+        instancePath: instancePath+"/upgradeTime",
+        parentData: data,
+        parentDataProperty: "upgradeTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -2129,7 +2893,12 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.lastSent !== undefined){
-      if(!(validate89(data.lastSent, {instancePath:instancePath+"/lastSent",parentData:data,parentDataProperty:"lastSent",rootData}))){
+      if(!(validate89(data.lastSent, {
+        instancePath: instancePath+"/lastSent",
+        parentData: data,
+        parentDataProperty: "lastSent",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2140,7 +2909,12 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.lastReceived !== undefined){
-      if(!(validate89(data.lastReceived, {instancePath:instancePath+"/lastReceived",parentData:data,parentDataProperty:"lastReceived",rootData}))){
+      if(!(validate89(data.lastReceived, {
+        instancePath: instancePath+"/lastReceived",
+        parentData: data,
+        parentDataProperty: "lastReceived",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2151,7 +2925,12 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.observedUptime !== undefined){
-      if(!(validate148(data.observedUptime, {instancePath:instancePath+"/observedUptime",parentData:data,parentDataProperty:"observedUptime",rootData}))){
+      if(!(validate148(data.observedUptime, {
+        instancePath: instancePath+"/observedUptime",
+        parentData: data,
+        parentDataProperty: "observedUptime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate148.errors;
         }
@@ -2165,7 +2944,12 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       let data8 = data.observedSubnetUptimes;
       if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
         for(const key1 in data8){
-          if(!(validate148(data8[key1], {instancePath:instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data8,parentDataProperty:key1,rootData}))){
+          if(!(validate148(data8[key1], {
+            instancePath: instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+            parentData: data8,
+            parentDataProperty: key1,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate148.errors;
             }
@@ -2177,7 +2961,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err16 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/observedSubnetUptimes",schemaPath:"#/properties/observedSubnetUptimes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err16 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/observedSubnetUptimes",
+          schemaPath: "#/properties/observedSubnetUptimes/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err16];
         }
@@ -2192,7 +2982,12 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data10)){
         const len0 = data10.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data10[i0], {instancePath:instancePath+"/trackedSubnets/" + i0,parentData:data10,parentDataProperty:i0,rootData}))){
+          if(!(validate30(data10[i0], {
+            instancePath: instancePath+"/trackedSubnets/" + i0,
+            parentData: data10,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate30.errors;
             }
@@ -2204,7 +2999,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err17 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/trackedSubnets",schemaPath:"#/properties/trackedSubnets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err17 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/trackedSubnets",
+          schemaPath: "#/properties/trackedSubnets/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err17];
         }
@@ -2219,7 +3020,12 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data12)){
         const len1 = data12.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate107(data12[i1], {instancePath:instancePath+"/supportedACPs/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
+          if(!(validate107(data12[i1], {
+            instancePath: instancePath+"/supportedACPs/" + i1,
+            parentData: data12,
+            parentDataProperty: i1,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate107.errors;
             }
@@ -2231,7 +3037,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err18 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/supportedACPs",schemaPath:"#/properties/supportedACPs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err18 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/supportedACPs",
+          schemaPath: "#/properties/supportedACPs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err18];
         }
@@ -2246,7 +3058,12 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data14)){
         const len2 = data14.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate107(data14[i2], {instancePath:instancePath+"/objectedACPs/" + i2,parentData:data14,parentDataProperty:i2,rootData}))){
+          if(!(validate107(data14[i2], {
+            instancePath: instancePath+"/objectedACPs/" + i2,
+            parentData: data14,
+            parentDataProperty: i2,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate107.errors;
             }
@@ -2258,7 +3075,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err19 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/objectedACPs",schemaPath:"#/properties/objectedACPs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err19 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/objectedACPs",
+          schemaPath: "#/properties/objectedACPs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err19];
         }
@@ -2274,7 +3097,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
         const len3 = data16.length;
         for(let i3=0; i3<len3; i3++){
           if(typeof data16[i3] !== "string"){
-            const err20 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/benched/" + i3,schemaPath:"#/properties/benched/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err20 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/benched/" + i3,
+              schemaPath: "#/properties/benched/items/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err20];
             }
@@ -2286,7 +3115,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err21 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/benched",schemaPath:"#/properties/benched/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err21 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/benched",
+          schemaPath: "#/properties/benched/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err21];
         }
@@ -2298,7 +3133,13 @@ function validate189(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err22 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err22 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err22];
     }
@@ -2317,7 +3158,13 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.numPeers === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "numPeers"},message:"must have required property '"+"numPeers"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "numPeers"},
+        message: "must have required property '"+"numPeers"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2327,7 +3174,13 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.peers === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "peers"},message:"must have required property '"+"peers"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "peers"},
+        message: "must have required property '"+"peers"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -2338,7 +3191,13 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "numPeers") || (key0 === "peers"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -2349,7 +3208,12 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.numPeers !== undefined){
-      if(!(validate81(data.numPeers, {instancePath:instancePath+"/numPeers",parentData:data,parentDataProperty:"numPeers",rootData}))){
+      if(!(validate81(data.numPeers, {
+        instancePath: instancePath+"/numPeers",
+        parentData: data,
+        parentDataProperty: "numPeers",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -2364,7 +3228,12 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate189(data1[i0], {instancePath:instancePath+"/peers/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate189(data1[i0], {
+            instancePath: instancePath+"/peers/" + i0,
+            parentData: data1,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate189.errors;
             }
@@ -2376,7 +3245,13 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/peers",
+          schemaPath: "#/properties/peers/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -2388,7 +3263,13 @@ function validate187(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -2416,7 +3297,12 @@ function validate200(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2428,7 +3314,13 @@ function validate200(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -2453,12 +3345,14 @@ const schema102 = {
     "rewardingStakePercentage": {
       "type": "string",
       "pattern": "^[0-9]+\\.[0-9]{4}$",
-      "description": "Percent of the Primary Network stake that sees this node above the uptime requirement, with four decimals (avajson.Float64), e.g. \"100.0000\"."
+      "description": "Percent of the Primary Network stake that sees this node above the uptime requirement, with "
+        + "four decimals (avajson.Float64), e.g. \"100.0000\"."
     },
     "weightedAveragePercentage": {
       "type": "string",
       "pattern": "^[0-9]+\\.[0-9]{4}$",
-      "description": "The stake-weighted average of the uptimes peers observe for this node, in percent with four decimals."
+      "description": "The stake-weighted average of the uptimes peers observe for this node, in percent with four "
+        + "decimals."
     }
   }
 };
@@ -2469,7 +3363,13 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.rewardingStakePercentage === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rewardingStakePercentage"},message:"must have required property '"+"rewardingStakePercentage"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "rewardingStakePercentage"},
+        message: "must have required property '"+"rewardingStakePercentage"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2479,7 +3379,13 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.weightedAveragePercentage === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weightedAveragePercentage"},message:"must have required property '"+"weightedAveragePercentage"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weightedAveragePercentage"},
+        message: "must have required property '"+"weightedAveragePercentage"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -2490,7 +3396,13 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "rewardingStakePercentage") || (key0 === "weightedAveragePercentage"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -2504,7 +3416,13 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.rewardingStakePercentage;
       if(typeof data0 === "string"){
         if(!pattern16.test(data0)){
-          const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/rewardingStakePercentage",schemaPath:"#/properties/rewardingStakePercentage/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};
+          const err3 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/rewardingStakePercentage",
+            schemaPath: "#/properties/rewardingStakePercentage/pattern",
+            keyword: "pattern",
+            params: {pattern: "^[0-9]+\\.[0-9]{4}$"},
+            message: "must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""
+          };
           if(vErrors === null){
             vErrors = [err3];
           }
@@ -2515,7 +3433,13 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/rewardingStakePercentage",schemaPath:"#/properties/rewardingStakePercentage/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/rewardingStakePercentage",
+          schemaPath: "#/properties/rewardingStakePercentage/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -2529,7 +3453,13 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
       let data1 = data.weightedAveragePercentage;
       if(typeof data1 === "string"){
         if(!pattern16.test(data1)){
-          const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weightedAveragePercentage",schemaPath:"#/properties/weightedAveragePercentage/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};
+          const err5 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/weightedAveragePercentage",
+            schemaPath: "#/properties/weightedAveragePercentage/pattern",
+            keyword: "pattern",
+            params: {pattern: "^[0-9]+\\.[0-9]{4}$"},
+            message: "must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""
+          };
           if(vErrors === null){
             vErrors = [err5];
           }
@@ -2540,7 +3470,13 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weightedAveragePercentage",schemaPath:"#/properties/weightedAveragePercentage/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/weightedAveragePercentage",
+          schemaPath: "#/properties/weightedAveragePercentage/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -2552,7 +3488,13 @@ function validate202(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err7 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err7];
     }
@@ -2575,7 +3517,13 @@ function validate203(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -2659,7 +3607,9 @@ const schema104 = {
     },
     "cortinaXChainStopVertexID": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "The last DAG vertex of the X-Chain before Cortina linearized it (the parent of its first block); the zero ID `11111111111111111111111111111111LpoYY` on local networks."
+      "description": "The last DAG vertex of the X-Chain before Cortina linearized it (the parent of its first "
+        + "block); the zero ID `11111111111111111111111111111111LpoYY` on local "
+        + "networks."
     },
     "durangoTime": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
@@ -2671,7 +3621,8 @@ const schema104 = {
     },
     "fUpgradeTime": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
-      "description": "v1.12.2 only: the upgrade after Etna, before it was named Fortuna (renamed `fortunaTime` in v1.13.0).",
+      "description": "v1.12.2 only: the upgrade after Etna, before it was named Fortuna (renamed `fortunaTime` in "
+        + "v1.13.0).",
       "x-copy-of": "fortunaTime",
       "x-node-versions": {
         "since": "v1.12.2",
@@ -2694,7 +3645,8 @@ const schema104 = {
     },
     "graniteEpochDuration": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "The P-Chain epoch length after Granite, in nanoseconds (a Go time.Duration, a bare number): 5 minutes on Mainnet and Fuji, 30 s elsewhere. Sent since v1.14.0.",
+      "description": "The P-Chain epoch length after Granite, in nanoseconds (a Go time.Duration, a bare number): 5 "
+        + "minutes on Mainnet and Fuji, 30 s elsewhere. Sent since v1.14.0.",
       "x-node-versions": {
         "since": "v1.14.0"
       }
@@ -2714,7 +3666,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.apricotPhase1Time === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase1Time"},message:"must have required property '"+"apricotPhase1Time"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhase1Time"},
+        message: "must have required property '"+"apricotPhase1Time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2724,7 +3682,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.apricotPhase2Time === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase2Time"},message:"must have required property '"+"apricotPhase2Time"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhase2Time"},
+        message: "must have required property '"+"apricotPhase2Time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -2734,7 +3698,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.apricotPhase3Time === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase3Time"},message:"must have required property '"+"apricotPhase3Time"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhase3Time"},
+        message: "must have required property '"+"apricotPhase3Time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -2744,7 +3714,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.apricotPhase4Time === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase4Time"},message:"must have required property '"+"apricotPhase4Time"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhase4Time"},
+        message: "must have required property '"+"apricotPhase4Time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -2754,7 +3730,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.apricotPhase4MinPChainHeight === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase4MinPChainHeight"},message:"must have required property '"+"apricotPhase4MinPChainHeight"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhase4MinPChainHeight"},
+        message: "must have required property '"+"apricotPhase4MinPChainHeight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -2764,7 +3746,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.apricotPhase5Time === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase5Time"},message:"must have required property '"+"apricotPhase5Time"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhase5Time"},
+        message: "must have required property '"+"apricotPhase5Time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -2774,7 +3762,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.apricotPhasePre6Time === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhasePre6Time"},message:"must have required property '"+"apricotPhasePre6Time"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhasePre6Time"},
+        message: "must have required property '"+"apricotPhasePre6Time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -2784,7 +3778,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.apricotPhase6Time === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase6Time"},message:"must have required property '"+"apricotPhase6Time"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhase6Time"},
+        message: "must have required property '"+"apricotPhase6Time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -2794,7 +3794,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.apricotPhasePost6Time === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhasePost6Time"},message:"must have required property '"+"apricotPhasePost6Time"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhasePost6Time"},
+        message: "must have required property '"+"apricotPhasePost6Time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -2804,7 +3810,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.banffTime === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "banffTime"},message:"must have required property '"+"banffTime"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "banffTime"},
+        message: "must have required property '"+"banffTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -2814,7 +3826,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.cortinaTime === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cortinaTime"},message:"must have required property '"+"cortinaTime"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "cortinaTime"},
+        message: "must have required property '"+"cortinaTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -2824,7 +3842,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.cortinaXChainStopVertexID === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cortinaXChainStopVertexID"},message:"must have required property '"+"cortinaXChainStopVertexID"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "cortinaXChainStopVertexID"},
+        message: "must have required property '"+"cortinaXChainStopVertexID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -2834,7 +3858,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.durangoTime === undefined){
-      const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "durangoTime"},message:"must have required property '"+"durangoTime"+"'"};
+      const err12 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "durangoTime"},
+        message: "must have required property '"+"durangoTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err12];
       }
@@ -2844,7 +3874,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.etnaTime === undefined){
-      const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "etnaTime"},message:"must have required property '"+"etnaTime"+"'"};
+      const err13 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "etnaTime"},
+        message: "must have required property '"+"etnaTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err13];
       }
@@ -2854,7 +3890,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.fortunaTime === undefined){
-      const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fortunaTime"},message:"must have required property '"+"fortunaTime"+"'"};
+      const err14 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "fortunaTime"},
+        message: "must have required property '"+"fortunaTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err14];
       }
@@ -2864,7 +3906,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.graniteTime === undefined){
-      const err15 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "graniteTime"},message:"must have required property '"+"graniteTime"+"'"};
+      const err15 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "graniteTime"},
+        message: "must have required property '"+"graniteTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err15];
       }
@@ -2874,7 +3922,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.graniteEpochDuration === undefined){
-      const err16 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "graniteEpochDuration"},message:"must have required property '"+"graniteEpochDuration"+"'"};
+      const err16 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "graniteEpochDuration"},
+        message: "must have required property '"+"graniteEpochDuration"+"'"
+      };
       if(vErrors === null){
         vErrors = [err16];
       }
@@ -2884,7 +3938,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.heliconTime === undefined){
-      const err17 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "heliconTime"},message:"must have required property '"+"heliconTime"+"'"};
+      const err17 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "heliconTime"},
+        message: "must have required property '"+"heliconTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err17];
       }
@@ -2895,7 +3955,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(func5.call(schema104.properties, key0))){
-        const err18 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err18 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err18];
         }
@@ -2906,7 +3972,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.apricotPhase1Time !== undefined){
-      if(!(validate89(data.apricotPhase1Time, {instancePath:instancePath+"/apricotPhase1Time",parentData:data,parentDataProperty:"apricotPhase1Time",rootData}))){
+      if(!(validate89(data.apricotPhase1Time, {
+        instancePath: instancePath+"/apricotPhase1Time",
+        parentData: data,
+        parentDataProperty: "apricotPhase1Time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2917,7 +3988,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.apricotPhase2Time !== undefined){
-      if(!(validate89(data.apricotPhase2Time, {instancePath:instancePath+"/apricotPhase2Time",parentData:data,parentDataProperty:"apricotPhase2Time",rootData}))){
+      if(!(validate89(data.apricotPhase2Time, {
+        instancePath: instancePath+"/apricotPhase2Time",
+        parentData: data,
+        parentDataProperty: "apricotPhase2Time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2928,7 +4004,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.apricotPhase3Time !== undefined){
-      if(!(validate89(data.apricotPhase3Time, {instancePath:instancePath+"/apricotPhase3Time",parentData:data,parentDataProperty:"apricotPhase3Time",rootData}))){
+      if(!(validate89(data.apricotPhase3Time, {
+        instancePath: instancePath+"/apricotPhase3Time",
+        parentData: data,
+        parentDataProperty: "apricotPhase3Time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2939,7 +4020,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.apricotPhase4Time !== undefined){
-      if(!(validate89(data.apricotPhase4Time, {instancePath:instancePath+"/apricotPhase4Time",parentData:data,parentDataProperty:"apricotPhase4Time",rootData}))){
+      if(!(validate89(data.apricotPhase4Time, {
+        instancePath: instancePath+"/apricotPhase4Time",
+        parentData: data,
+        parentDataProperty: "apricotPhase4Time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2950,7 +4036,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.apricotPhase4MinPChainHeight !== undefined){
-      if(!(validate107(data.apricotPhase4MinPChainHeight, {instancePath:instancePath+"/apricotPhase4MinPChainHeight",parentData:data,parentDataProperty:"apricotPhase4MinPChainHeight",rootData}))){
+      if(!(validate107(data.apricotPhase4MinPChainHeight, {
+        instancePath: instancePath+"/apricotPhase4MinPChainHeight",
+        parentData: data,
+        parentDataProperty: "apricotPhase4MinPChainHeight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -2961,7 +4052,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.apricotPhase5Time !== undefined){
-      if(!(validate89(data.apricotPhase5Time, {instancePath:instancePath+"/apricotPhase5Time",parentData:data,parentDataProperty:"apricotPhase5Time",rootData}))){
+      if(!(validate89(data.apricotPhase5Time, {
+        instancePath: instancePath+"/apricotPhase5Time",
+        parentData: data,
+        parentDataProperty: "apricotPhase5Time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2972,7 +4068,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.apricotPhasePre6Time !== undefined){
-      if(!(validate89(data.apricotPhasePre6Time, {instancePath:instancePath+"/apricotPhasePre6Time",parentData:data,parentDataProperty:"apricotPhasePre6Time",rootData}))){
+      if(!(validate89(data.apricotPhasePre6Time, {
+        instancePath: instancePath+"/apricotPhasePre6Time",
+        parentData: data,
+        parentDataProperty: "apricotPhasePre6Time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2983,7 +4084,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.apricotPhase6Time !== undefined){
-      if(!(validate89(data.apricotPhase6Time, {instancePath:instancePath+"/apricotPhase6Time",parentData:data,parentDataProperty:"apricotPhase6Time",rootData}))){
+      if(!(validate89(data.apricotPhase6Time, {
+        instancePath: instancePath+"/apricotPhase6Time",
+        parentData: data,
+        parentDataProperty: "apricotPhase6Time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2994,7 +4100,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.apricotPhasePost6Time !== undefined){
-      if(!(validate89(data.apricotPhasePost6Time, {instancePath:instancePath+"/apricotPhasePost6Time",parentData:data,parentDataProperty:"apricotPhasePost6Time",rootData}))){
+      if(!(validate89(data.apricotPhasePost6Time, {
+        instancePath: instancePath+"/apricotPhasePost6Time",
+        parentData: data,
+        parentDataProperty: "apricotPhasePost6Time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3005,7 +4116,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.banffTime !== undefined){
-      if(!(validate89(data.banffTime, {instancePath:instancePath+"/banffTime",parentData:data,parentDataProperty:"banffTime",rootData}))){
+      if(!(validate89(data.banffTime, {
+        instancePath: instancePath+"/banffTime",
+        parentData: data,
+        parentDataProperty: "banffTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3016,7 +4132,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.cortinaTime !== undefined){
-      if(!(validate89(data.cortinaTime, {instancePath:instancePath+"/cortinaTime",parentData:data,parentDataProperty:"cortinaTime",rootData}))){
+      if(!(validate89(data.cortinaTime, {
+        instancePath: instancePath+"/cortinaTime",
+        parentData: data,
+        parentDataProperty: "cortinaTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3027,7 +4148,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.cortinaXChainStopVertexID !== undefined){
-      if(!(validate30(data.cortinaXChainStopVertexID, {instancePath:instancePath+"/cortinaXChainStopVertexID",parentData:data,parentDataProperty:"cortinaXChainStopVertexID",rootData}))){
+      if(!(validate30(data.cortinaXChainStopVertexID, {
+        instancePath: instancePath+"/cortinaXChainStopVertexID",
+        parentData: data,
+        parentDataProperty: "cortinaXChainStopVertexID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -3038,7 +4164,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.durangoTime !== undefined){
-      if(!(validate89(data.durangoTime, {instancePath:instancePath+"/durangoTime",parentData:data,parentDataProperty:"durangoTime",rootData}))){
+      if(!(validate89(data.durangoTime, {
+        instancePath: instancePath+"/durangoTime",
+        parentData: data,
+        parentDataProperty: "durangoTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3049,7 +4180,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.etnaTime !== undefined){
-      if(!(validate89(data.etnaTime, {instancePath:instancePath+"/etnaTime",parentData:data,parentDataProperty:"etnaTime",rootData}))){
+      if(!(validate89(data.etnaTime, {
+        instancePath: instancePath+"/etnaTime",
+        parentData: data,
+        parentDataProperty: "etnaTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3060,7 +4196,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.fUpgradeTime !== undefined){
-      if(!(validate89(data.fUpgradeTime, {instancePath:instancePath+"/fUpgradeTime",parentData:data,parentDataProperty:"fUpgradeTime",rootData}))){
+      if(!(validate89(data.fUpgradeTime, {
+        instancePath: instancePath+"/fUpgradeTime",
+        parentData: data,
+        parentDataProperty: "fUpgradeTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3071,7 +4212,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.fortunaTime !== undefined){
-      if(!(validate89(data.fortunaTime, {instancePath:instancePath+"/fortunaTime",parentData:data,parentDataProperty:"fortunaTime",rootData}))){
+      if(!(validate89(data.fortunaTime, {
+        instancePath: instancePath+"/fortunaTime",
+        parentData: data,
+        parentDataProperty: "fortunaTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3082,7 +4228,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.graniteTime !== undefined){
-      if(!(validate89(data.graniteTime, {instancePath:instancePath+"/graniteTime",parentData:data,parentDataProperty:"graniteTime",rootData}))){
+      if(!(validate89(data.graniteTime, {
+        instancePath: instancePath+"/graniteTime",
+        parentData: data,
+        parentDataProperty: "graniteTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3093,7 +4244,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.graniteEpochDuration !== undefined){
-      if(!(validate107(data.graniteEpochDuration, {instancePath:instancePath+"/graniteEpochDuration",parentData:data,parentDataProperty:"graniteEpochDuration",rootData}))){
+      if(!(validate107(data.graniteEpochDuration, {
+        instancePath: instancePath+"/graniteEpochDuration",
+        parentData: data,
+        parentDataProperty: "graniteEpochDuration",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -3104,7 +4260,12 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.heliconTime !== undefined){
-      if(!(validate89(data.heliconTime, {instancePath:instancePath+"/heliconTime",parentData:data,parentDataProperty:"heliconTime",rootData}))){
+      if(!(validate89(data.heliconTime, {
+        instancePath: instancePath+"/heliconTime",
+        parentData: data,
+        parentDataProperty: "heliconTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3116,7 +4277,13 @@ function validate204(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err19 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err19 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err19];
     }
@@ -3139,7 +4306,13 @@ function validate224(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -3201,7 +4374,8 @@ const schema106 = {
           },
           "abstainWeight": {
             "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
-            "description": "Total Primary Network stake less support and objection for the open ACPs of this release; `\"0\"` for any other ACP a peer votes on."
+            "description": "Total Primary Network stake less support and objection for the open ACPs of this "
+              + "release; `\"0\"` for any other ACP a peer votes on."
           }
         }
       },
@@ -3215,7 +4389,13 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.acps === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "acps"},message:"must have required property '"+"acps"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "acps"},
+        message: "must have required property '"+"acps"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3226,7 +4406,13 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "acps")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -3243,7 +4429,14 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
           const _errs4 = errors;
           if(typeof key1 === "string"){
             if(!pattern9.test(key1)){
-              const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps",schemaPath:"#/properties/acps/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",propertyName:key1};
+              const err2 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/acps",
+                schemaPath: "#/properties/acps/propertyNames/pattern",
+                keyword: "pattern",
+                params: {pattern: "^(0|[1-9][0-9]*)$"},
+                message: "must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",
+                propertyName: key1
+              };
               if(vErrors === null){
                 vErrors = [err2];
               }
@@ -3255,7 +4448,13 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
           }
           var valid1 = _errs4 === errors;
           if(!valid1){
-            const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps",schemaPath:"#/properties/acps/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+            const err3 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/acps",
+              schemaPath: "#/properties/acps/propertyNames",
+              keyword: "propertyNames",
+              params: {propertyName: key1},
+              message: "property name must be valid"
+            };
             if(vErrors === null){
               vErrors = [err3];
             }
@@ -3269,7 +4468,13 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
           let data1 = data0[key2];
           if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
             if(data1.supportWeight === undefined){
-              const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "supportWeight"},message:"must have required property '"+"supportWeight"+"'"};
+              const err4 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+                schemaPath: "#/properties/acps/additionalProperties/required",
+                keyword: "required",
+                params: {missingProperty: "supportWeight"},
+                message: "must have required property '"+"supportWeight"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err4];
               }
@@ -3279,7 +4484,13 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               errors++;
             }
             if(data1.supporters === undefined){
-              const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "supporters"},message:"must have required property '"+"supporters"+"'"};
+              const err5 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+                schemaPath: "#/properties/acps/additionalProperties/required",
+                keyword: "required",
+                params: {missingProperty: "supporters"},
+                message: "must have required property '"+"supporters"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err5];
               }
@@ -3289,7 +4500,13 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               errors++;
             }
             if(data1.objectWeight === undefined){
-              const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "objectWeight"},message:"must have required property '"+"objectWeight"+"'"};
+              const err6 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+                schemaPath: "#/properties/acps/additionalProperties/required",
+                keyword: "required",
+                params: {missingProperty: "objectWeight"},
+                message: "must have required property '"+"objectWeight"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err6];
               }
@@ -3299,7 +4516,13 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               errors++;
             }
             if(data1.objectors === undefined){
-              const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "objectors"},message:"must have required property '"+"objectors"+"'"};
+              const err7 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+                schemaPath: "#/properties/acps/additionalProperties/required",
+                keyword: "required",
+                params: {missingProperty: "objectors"},
+                message: "must have required property '"+"objectors"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err7];
               }
@@ -3309,7 +4532,13 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               errors++;
             }
             if(data1.abstainWeight === undefined){
-              const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "abstainWeight"},message:"must have required property '"+"abstainWeight"+"'"};
+              const err8 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+                schemaPath: "#/properties/acps/additionalProperties/required",
+                keyword: "required",
+                params: {missingProperty: "abstainWeight"},
+                message: "must have required property '"+"abstainWeight"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err8];
               }
@@ -3319,8 +4548,18 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               errors++;
             }
             for(const key3 in data1){
-              if(!(((((key3 === "supportWeight") || (key3 === "supporters")) || (key3 === "objectWeight")) || (key3 === "objectors")) || (key3 === "abstainWeight"))){
-                const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+              if(!(((((key3 === "supportWeight") ||
+                (key3 === "supporters")) ||
+                (key3 === "objectWeight")) ||
+                (key3 === "objectors")) ||
+                (key3 === "abstainWeight"))){
+                const err9 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+                  schemaPath: "#/properties/acps/additionalProperties/additionalProperties",
+                  keyword: "additionalProperties",
+                  params: {additionalProperty: key3},
+                  message: "must NOT have additional properties"
+                };
                 if(vErrors === null){
                   vErrors = [err9];
                 }
@@ -3331,7 +4570,12 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.supportWeight !== undefined){
-              if(!(validate81(data1.supportWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supportWeight",parentData:data1,parentDataProperty:"supportWeight",rootData}))){
+              if(!(validate81(data1.supportWeight, {
+                instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supportWeight",
+                parentData: data1,
+                parentDataProperty: "supportWeight",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate81.errors;
                 }
@@ -3346,7 +4590,13 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data3)){
                 const len0 = data3.length;
                 for(let i0=0; i0<len0; i0++){
-                  if(!(validate157(data3[i0], {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supporters/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+                  if(!(validate157(data3[i0], {
+                    instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/supporters/"
+                      + i0,
+                    parentData: data3,
+                    parentDataProperty: i0,
+                    rootData
+                  }))){
                     if(vErrors === null){
                       vErrors = validate157.errors;
                     }
@@ -3358,7 +4608,13 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supporters",schemaPath:"#/properties/acps/additionalProperties/properties/supporters/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                const err10 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supporters",
+                  schemaPath: "#/properties/acps/additionalProperties/properties/supporters/type",
+                  keyword: "type",
+                  params: {type: "array"},
+                  message: "must be array"
+                };
                 if(vErrors === null){
                   vErrors = [err10];
                 }
@@ -3369,7 +4625,12 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.objectWeight !== undefined){
-              if(!(validate81(data1.objectWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectWeight",parentData:data1,parentDataProperty:"objectWeight",rootData}))){
+              if(!(validate81(data1.objectWeight, {
+                instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectWeight",
+                parentData: data1,
+                parentDataProperty: "objectWeight",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate81.errors;
                 }
@@ -3384,7 +4645,13 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data6)){
                 const len1 = data6.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate157(data6[i1], {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectors/" + i1,parentData:data6,parentDataProperty:i1,rootData}))){
+                  if(!(validate157(data6[i1], {
+                    instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/objectors/"
+                      + i1,
+                    parentData: data6,
+                    parentDataProperty: i1,
+                    rootData
+                  }))){
                     if(vErrors === null){
                       vErrors = validate157.errors;
                     }
@@ -3396,7 +4663,13 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectors",schemaPath:"#/properties/acps/additionalProperties/properties/objectors/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                const err11 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectors",
+                  schemaPath: "#/properties/acps/additionalProperties/properties/objectors/type",
+                  keyword: "type",
+                  params: {type: "array"},
+                  message: "must be array"
+                };
                 if(vErrors === null){
                   vErrors = [err11];
                 }
@@ -3407,7 +4680,12 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.abstainWeight !== undefined){
-              if(!(validate81(data1.abstainWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/abstainWeight",parentData:data1,parentDataProperty:"abstainWeight",rootData}))){
+              if(!(validate81(data1.abstainWeight, {
+                instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/abstainWeight",
+                parentData: data1,
+                parentDataProperty: "abstainWeight",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate81.errors;
                 }
@@ -3419,7 +4697,13 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
             }
           }
           else {
-            const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            const err12 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+              schemaPath: "#/properties/acps/additionalProperties/type",
+              keyword: "type",
+              params: {type: "object"},
+              message: "must be object"
+            };
             if(vErrors === null){
               vErrors = [err12];
             }
@@ -3431,7 +4715,13 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps",schemaPath:"#/properties/acps/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/acps",
+          schemaPath: "#/properties/acps/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -3443,7 +4733,13 @@ function validate225(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err14 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err14];
     }
@@ -3603,7 +4899,10 @@ function infoGetNodeVersionResultVmVersionsJson(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = stringJson(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = stringJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
@@ -3656,7 +4955,10 @@ function infoGetVMsResultVmsJson(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = stringListJson(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = stringListJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
@@ -3768,7 +5070,10 @@ function peerFieldsObservedSubnetUptimesJson(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = uint32Json(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = uint32Json(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
@@ -3993,7 +5298,10 @@ function infoAcpsResultAcpsJson(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = infoAcpsResultAcpsValueJson(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = infoAcpsResultAcpsValueJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;

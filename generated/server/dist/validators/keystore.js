@@ -23,7 +23,9 @@ const schema108 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
-  "description": "A keystore user name: 1 to 1024 bytes (the node counts UTF-8 bytes). Empty fails with \"empty username\"; longer fails with \"username exceeds maximum length of 1024 chars\"."
+  "description": "A keystore user name: 1 to 1024 bytes (the node counts UTF-8 bytes). Empty fails with \"empty "
+    + "username\"; longer fails with \"username exceeds maximum length of 1024 "
+    + "chars\"."
 };
 const func2 = ucs2length;
 
@@ -32,7 +34,13 @@ function validate232(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(typeof data === "string"){
     if(func2(data) > 1024){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/maxLength",
+        keyword: "maxLength",
+        params: {limit: 1024},
+        message: "must NOT have more than 1024 characters"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -42,7 +50,13 @@ function validate232(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(func2(data) < 1){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/minLength",
+        keyword: "minLength",
+        params: {limit: 1},
+        message: "must NOT have fewer than 1 characters"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -53,7 +67,13 @@ function validate232(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -70,7 +90,8 @@ const schema109 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
-  "description": "A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it receives the password in clear text.",
+  "description": "A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it "
+    + "receives the password in clear text.",
   "x-sensitive": true
 };
 
@@ -79,7 +100,13 @@ function validate234(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(typeof data === "string"){
     if(func2(data) > 1024){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/maxLength",
+        keyword: "maxLength",
+        params: {limit: 1024},
+        message: "must NOT have more than 1024 characters"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -89,7 +116,13 @@ function validate234(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(func2(data) < 1){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/minLength",
+        keyword: "minLength",
+        params: {limit: 1},
+        message: "must NOT have fewer than 1 characters"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -100,7 +133,13 @@ function validate234(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -119,7 +158,13 @@ function validate231(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.username === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "username"},
+        message: "must have required property '"+"username"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -129,7 +174,13 @@ function validate231(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.password === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "password"},
+        message: "must have required property '"+"password"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -139,7 +190,12 @@ function validate231(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+      if(!(validate232(data.username, {
+        instancePath: instancePath+"/username",
+        parentData: data,
+        parentDataProperty: "username",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate232.errors;
         }
@@ -150,7 +206,12 @@ function validate231(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+      if(!(validate234(data.password, {
+        instancePath: instancePath+"/password",
+        parentData: data,
+        parentDataProperty: "password",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate234.errors;
         }
@@ -162,7 +223,13 @@ function validate231(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -188,7 +255,13 @@ function validate236(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -199,7 +272,13 @@ function validate236(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -234,7 +313,13 @@ function validate237(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.username === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "username"},
+        message: "must have required property '"+"username"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -244,7 +329,13 @@ function validate237(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.password === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "password"},
+        message: "must have required property '"+"password"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -254,7 +345,12 @@ function validate237(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+      if(!(validate232(data.username, {
+        instancePath: instancePath+"/username",
+        parentData: data,
+        parentDataProperty: "username",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate232.errors;
         }
@@ -265,7 +361,12 @@ function validate237(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+      if(!(validate234(data.password, {
+        instancePath: instancePath+"/password",
+        parentData: data,
+        parentDataProperty: "password",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate234.errors;
         }
@@ -277,7 +378,13 @@ function validate237(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -297,7 +404,13 @@ function validate240(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -308,7 +421,13 @@ function validate240(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -343,7 +462,9 @@ const schema113 = {
 const schema37 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
+  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
+    + "(same as hex). Matched case-insensitively. The node also decodes `json` "
+    + "here but then fails the call, because these bytes have no JSON form."
 };
 const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
@@ -352,7 +473,13 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern5.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},
+        message: "must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -363,7 +490,13 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -382,7 +515,13 @@ function validate241(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.username === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "username"},
+        message: "must have required property '"+"username"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -392,7 +531,13 @@ function validate241(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.password === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "password"},
+        message: "must have required property '"+"password"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -402,7 +547,12 @@ function validate241(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+      if(!(validate232(data.username, {
+        instancePath: instancePath+"/username",
+        parentData: data,
+        parentDataProperty: "username",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate232.errors;
         }
@@ -413,7 +563,12 @@ function validate241(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+      if(!(validate234(data.password, {
+        instancePath: instancePath+"/password",
+        parentData: data,
+        parentDataProperty: "password",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate234.errors;
         }
@@ -424,7 +579,12 @@ function validate241(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate68.errors;
         }
@@ -436,7 +596,13 @@ function validate241(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -460,7 +626,9 @@ const schema114 = {
   "properties": {
     "user": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes",
-      "description": "The exported user in `encoding`: the codec-serialized user record (2-byte codec version `0x0000`, the 32-byte password hash, the 16-byte salt, then the user's encrypted key/value data).",
+      "description": "The exported user in `encoding`: the codec-serialized user record (2-byte codec version "
+        + "`0x0000`, the 32-byte password hash, the 16-byte salt, then the user's "
+        + "encrypted key/value data).",
       "x-sensitive": true
     },
     "encoding": {
@@ -510,7 +678,13 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -521,7 +695,13 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -538,7 +718,8 @@ const schema40 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
-  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
+  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 "
+    + "bytes of the bytes' SHA-256)."
 };
 const formats2 = formats["avax-hex"];
 const pattern7 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
@@ -548,7 +729,13 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern7.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2}){4,}$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -558,7 +745,13 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(!(formats2.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-hex"},
+        message: "must match format \""+"avax-hex"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -569,7 +762,13 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -588,7 +787,13 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -599,7 +804,13 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -662,7 +873,12 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.user !== undefined){
-        if(!(validate71(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+        if(!(validate71(data.user, {
+          instancePath: instancePath+"/user",
+          parentData: data,
+          parentDataProperty: "user",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate71.errors;
           }
@@ -674,7 +890,13 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -691,7 +913,12 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.user !== undefined){
-        if(!(validate73(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+        if(!(validate73(data.user, {
+          instancePath: instancePath+"/user",
+          parentData: data,
+          parentDataProperty: "user",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate73.errors;
           }
@@ -703,7 +930,13 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -717,7 +950,13 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
     ifClause0 = "else";
   }
   if(!valid0){
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -728,7 +967,13 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.user === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "user"},message:"must have required property '"+"user"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "user"},
+        message: "must have required property '"+"user"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -738,7 +983,13 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.encoding === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -749,7 +1000,13 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "user") || (key0 === "encoding"))){
-        const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err7 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err7];
         }
@@ -760,7 +1017,12 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.user !== undefined){
-      if(!(validate75(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+      if(!(validate75(data.user, {
+        instancePath: instancePath+"/user",
+        parentData: data,
+        parentDataProperty: "user",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate75.errors;
         }
@@ -773,7 +1035,13 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.encoding !== undefined){
       let data4 = data.encoding;
       if(typeof data4 !== "string"){
-        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err8 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/encoding",
+          schemaPath: "#/properties/encoding/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err8];
         }
@@ -783,7 +1051,13 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
         errors++;
       }
       if(!(((data4 === "hex") || (data4 === "hexnc")) || (data4 === "hexc"))){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema114.properties.encoding.enum},message:"must be equal to one of the allowed values"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/encoding",
+          schemaPath: "#/properties/encoding/enum",
+          keyword: "enum",
+          params: {allowedValues: schema114.properties.encoding.enum},
+          message: "must be equal to one of the allowed values"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -795,7 +1069,13 @@ function validate245(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err10 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err10];
     }
@@ -838,7 +1118,13 @@ function validate249(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.username === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "username"},
+        message: "must have required property '"+"username"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -848,7 +1134,13 @@ function validate249(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.password === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "password"},
+        message: "must have required property '"+"password"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -858,7 +1150,13 @@ function validate249(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.user === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "user"},message:"must have required property '"+"user"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "user"},
+        message: "must have required property '"+"user"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -868,7 +1166,12 @@ function validate249(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+      if(!(validate232(data.username, {
+        instancePath: instancePath+"/username",
+        parentData: data,
+        parentDataProperty: "username",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate232.errors;
         }
@@ -879,7 +1182,12 @@ function validate249(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+      if(!(validate234(data.password, {
+        instancePath: instancePath+"/password",
+        parentData: data,
+        parentDataProperty: "password",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate234.errors;
         }
@@ -890,7 +1198,12 @@ function validate249(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.user !== undefined){
-      if(!(validate75(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+      if(!(validate75(data.user, {
+        instancePath: instancePath+"/user",
+        parentData: data,
+        parentDataProperty: "user",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate75.errors;
         }
@@ -901,7 +1214,12 @@ function validate249(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate68.errors;
         }
@@ -913,7 +1231,13 @@ function validate249(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -933,7 +1257,13 @@ function validate254(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -944,7 +1274,13 @@ function validate254(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -967,7 +1303,13 @@ function validate255(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1003,7 +1345,13 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.users === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "users"},message:"must have required property '"+"users"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "users"},
+        message: "must have required property '"+"users"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1014,7 +1362,13 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "users")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -1030,7 +1384,13 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
           if(typeof data0[i0] !== "string"){
-            const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/users/" + i0,schemaPath:"#/properties/users/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err2 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/users/" + i0,
+              schemaPath: "#/properties/users/items/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err2];
             }
@@ -1042,7 +1402,13 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/users",schemaPath:"#/properties/users/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/users",
+          schemaPath: "#/properties/users/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -1054,7 +1420,13 @@ function validate256(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }

@@ -25,7 +25,8 @@ const schema56 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
-  "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
+  "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the "
+    + "bech32 checksum is part of the format."
 };
 const formats6 = formats["avax-address"];
 const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
@@ -35,7 +36,13 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern11.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},
+        message: "must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -45,7 +52,13 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(!(formats6.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-address"},message:"must match format \""+"avax-address"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-address"},
+        message: "must match format \""+"avax-address"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -56,7 +69,13 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -75,7 +94,13 @@ function validate257(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.addresses === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addresses"},
+        message: "must have required property '"+"addresses"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -89,7 +114,12 @@ function validate257(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data0[i0], {
+            instancePath: instancePath+"/addresses/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate100.errors;
             }
@@ -101,7 +131,13 @@ function validate257(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/addresses",
+          schemaPath: "#/properties/addresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -112,7 +148,12 @@ function validate257(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate100(data.address, {
+        instancePath: instancePath+"/address",
+        parentData: data,
+        parentDataProperty: "address",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate100.errors;
         }
@@ -124,7 +165,13 @@ function validate257(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -201,7 +248,8 @@ const func5 = Object.prototype.hasOwnProperty;
 const schema45 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
-  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
+  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
+    + "it with `toBigInt` to keep every digit."
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
@@ -210,7 +258,13 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern9.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(0|[1-9][0-9]*)$"},
+        message: "must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -221,7 +275,13 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -236,7 +296,9 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
 
 const schema121 = {
   "type": "object",
-  "description": "Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's smallest unit as a quoted decimal string. Assets with no amount are absent, so the map may be `{}`.",
+  "description": "Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's smallest "
+    + "unit as a quoted decimal string. Assets with no amount are absent, so "
+    + "the map may be `{}`.",
   "propertyNames": {
     "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
   },
@@ -248,7 +310,8 @@ const schema13 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the "
+    + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"];
 const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
@@ -258,7 +321,13 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern0.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},
+        message: "must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -268,7 +337,13 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(!(formats0.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-cb58"},
+        message: "must match format \""+"avax-cb58"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -279,7 +354,13 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -310,7 +391,13 @@ function validate265(data, {instancePath="", parentData, parentDataProperty, roo
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/propertyNames",
+          keyword: "propertyNames",
+          params: {propertyName: key0},
+          message: "property name must be valid"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -321,7 +408,12 @@ function validate265(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     for(const key1 in data){
-      if(!(validate81(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
+      if(!(validate81(data[key1], {
+        instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+        parentData: data,
+        parentDataProperty: key1,
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -333,7 +425,13 @@ function validate265(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -348,7 +446,8 @@ function validate265(data, {instancePath="", parentData, parentDataProperty, roo
 
 const schema58 = {
   "type": "object",
-  "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
+  "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare "
+    + "number on the wire).",
   "required": [
     "txID",
     "outputIndex"
@@ -368,14 +467,22 @@ const schema58 = {
 const schema59 = {
   "type": "integer",
   "minimum": 0,
-  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
+    + "prices, output indexes, integers inside JSON-encoded transactions and "
+    + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "integer"},
+      message: "must be integer"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -386,7 +493,13 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
   }
   if((typeof data == "number") && (isFinite(data))){
     if(data < 0 || isNaN(data)){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/minimum",
+        keyword: "minimum",
+        params: {comparison: ">=", limit: 0},
+        message: "must be >= 0"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -406,7 +519,13 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -416,7 +535,13 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.outputIndex === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputIndex"},message:"must have required property '"+"outputIndex"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "outputIndex"},
+        message: "must have required property '"+"outputIndex"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -427,7 +552,13 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "txID") || (key0 === "outputIndex"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -438,7 +569,12 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -449,7 +585,12 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {
+        instancePath: instancePath+"/outputIndex",
+        parentData: data,
+        parentDataProperty: "outputIndex",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -461,7 +602,13 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -480,7 +627,13 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.balance === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "balance"},
+        message: "must have required property '"+"balance"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -490,7 +643,13 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.unlocked === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unlocked"},message:"must have required property '"+"unlocked"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "unlocked"},
+        message: "must have required property '"+"unlocked"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -500,7 +659,13 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.lockedStakeable === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lockedStakeable"},message:"must have required property '"+"lockedStakeable"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "lockedStakeable"},
+        message: "must have required property '"+"lockedStakeable"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -510,7 +675,13 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.lockedNotStakeable === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lockedNotStakeable"},message:"must have required property '"+"lockedNotStakeable"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "lockedNotStakeable"},
+        message: "must have required property '"+"lockedNotStakeable"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -520,7 +691,13 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.balances === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balances"},message:"must have required property '"+"balances"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "balances"},
+        message: "must have required property '"+"balances"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -530,7 +707,13 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.unlockeds === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unlockeds"},message:"must have required property '"+"unlockeds"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "unlockeds"},
+        message: "must have required property '"+"unlockeds"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -540,7 +723,13 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.lockedStakeables === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lockedStakeables"},message:"must have required property '"+"lockedStakeables"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "lockedStakeables"},
+        message: "must have required property '"+"lockedStakeables"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -550,7 +739,13 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.lockedNotStakeables === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lockedNotStakeables"},message:"must have required property '"+"lockedNotStakeables"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "lockedNotStakeables"},
+        message: "must have required property '"+"lockedNotStakeables"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -560,7 +755,13 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.utxoIDs === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxoIDs"},message:"must have required property '"+"utxoIDs"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxoIDs"},
+        message: "must have required property '"+"utxoIDs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -571,7 +772,13 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(func5.call(schema120.properties, key0))){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -582,7 +789,12 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {
+        instancePath: instancePath+"/balance",
+        parentData: data,
+        parentDataProperty: "balance",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -593,7 +805,12 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.unlocked !== undefined){
-      if(!(validate81(data.unlocked, {instancePath:instancePath+"/unlocked",parentData:data,parentDataProperty:"unlocked",rootData}))){
+      if(!(validate81(data.unlocked, {
+        instancePath: instancePath+"/unlocked",
+        parentData: data,
+        parentDataProperty: "unlocked",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -604,7 +821,12 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.lockedStakeable !== undefined){
-      if(!(validate81(data.lockedStakeable, {instancePath:instancePath+"/lockedStakeable",parentData:data,parentDataProperty:"lockedStakeable",rootData}))){
+      if(!(validate81(data.lockedStakeable, {
+        instancePath: instancePath+"/lockedStakeable",
+        parentData: data,
+        parentDataProperty: "lockedStakeable",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -615,7 +837,12 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.lockedNotStakeable !== undefined){
-      if(!(validate81(data.lockedNotStakeable, {instancePath:instancePath+"/lockedNotStakeable",parentData:data,parentDataProperty:"lockedNotStakeable",rootData}))){
+      if(!(validate81(data.lockedNotStakeable, {
+        instancePath: instancePath+"/lockedNotStakeable",
+        parentData: data,
+        parentDataProperty: "lockedNotStakeable",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -626,7 +853,12 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.balances !== undefined){
-      if(!(validate265(data.balances, {instancePath:instancePath+"/balances",parentData:data,parentDataProperty:"balances",rootData}))){
+      if(!(validate265(data.balances, {
+        instancePath: instancePath+"/balances",
+        parentData: data,
+        parentDataProperty: "balances",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate265.errors;
         }
@@ -637,7 +869,12 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.unlockeds !== undefined){
-      if(!(validate265(data.unlockeds, {instancePath:instancePath+"/unlockeds",parentData:data,parentDataProperty:"unlockeds",rootData}))){
+      if(!(validate265(data.unlockeds, {
+        instancePath: instancePath+"/unlockeds",
+        parentData: data,
+        parentDataProperty: "unlockeds",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate265.errors;
         }
@@ -648,7 +885,12 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.lockedStakeables !== undefined){
-      if(!(validate265(data.lockedStakeables, {instancePath:instancePath+"/lockedStakeables",parentData:data,parentDataProperty:"lockedStakeables",rootData}))){
+      if(!(validate265(data.lockedStakeables, {
+        instancePath: instancePath+"/lockedStakeables",
+        parentData: data,
+        parentDataProperty: "lockedStakeables",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate265.errors;
         }
@@ -659,7 +901,12 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.lockedNotStakeables !== undefined){
-      if(!(validate265(data.lockedNotStakeables, {instancePath:instancePath+"/lockedNotStakeables",parentData:data,parentDataProperty:"lockedNotStakeables",rootData}))){
+      if(!(validate265(data.lockedNotStakeables, {
+        instancePath: instancePath+"/lockedNotStakeables",
+        parentData: data,
+        parentDataProperty: "lockedNotStakeables",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate265.errors;
         }
@@ -672,7 +919,13 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.utxoIDs !== undefined){
       let data8 = data.utxoIDs;
       if((!(Array.isArray(data8))) && (data8 !== null)){
-        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxoIDs",schemaPath:"#/properties/utxoIDs/type",keyword:"type",params:{type: schema120.properties.utxoIDs.type},message:"must be array,null"};
+        const err10 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/utxoIDs",
+          schemaPath: "#/properties/utxoIDs/type",
+          keyword: "type",
+          params: {type: schema120.properties.utxoIDs.type},
+          message: "must be array,null"
+        };
         if(vErrors === null){
           vErrors = [err10];
         }
@@ -684,7 +937,12 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data8)){
         const len0 = data8.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate105(data8[i0], {instancePath:instancePath+"/utxoIDs/" + i0,parentData:data8,parentDataProperty:i0,rootData}))){
+          if(!(validate105(data8[i0], {
+            instancePath: instancePath+"/utxoIDs/" + i0,
+            parentData: data8,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate105.errors;
             }
@@ -698,7 +956,13 @@ function validate260(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err11 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err11];
     }
@@ -729,7 +993,10 @@ const schema122 = {
 const schema123 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
-  "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode."
+  "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
+    + "checksum), `hexc` (same as hex) or `json` (a JSON object, for methods "
+    + "that return a transaction or block). Matched case-insensitively; any "
+    + "other value fails to decode."
 };
 const pattern19 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
@@ -738,7 +1005,13 @@ function validate275(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern19.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},message:"must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},
+        message: "must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -749,7 +1022,13 @@ function validate275(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -768,7 +1047,13 @@ function validate273(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.blockID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockID"},message:"must have required property '"+"blockID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockID"},
+        message: "must have required property '"+"blockID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -778,7 +1063,12 @@ function validate273(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.blockID !== undefined){
-      if(!(validate30(data.blockID, {instancePath:instancePath+"/blockID",parentData:data,parentDataProperty:"blockID",rootData}))){
+      if(!(validate30(data.blockID, {
+        instancePath: instancePath+"/blockID",
+        parentData: data,
+        parentDataProperty: "blockID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -789,7 +1079,12 @@ function validate273(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate275.errors;
         }
@@ -801,7 +1096,13 @@ function validate273(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -890,7 +1191,10 @@ const schema124 = {
 };
 const schema125 = {
   "type": "object",
-  "description": "A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks add `time`; standard blocks carry `txs`, proposal blocks carry their proposal transaction in `tx`, commit and abort blocks carry no transaction. Integers are bare JSON numbers.",
+  "description": "A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks add "
+    + "`time`; standard blocks carry `txs`, proposal blocks carry their "
+    + "proposal transaction in `tx`, commit and abort blocks carry no "
+    + "transaction. Integers are bare JSON numbers.",
   "required": [
     "parentID",
     "height"
@@ -931,7 +1235,9 @@ const schema125 = {
 };
 const schema126 = {
   "type": "object",
-  "description": "A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed input, and the transaction ID. The shape of `unsignedTx` depends on the transaction type, so the object stays open.",
+  "description": "A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed input, "
+    + "and the transaction ID. The shape of `unsignedTx` depends on the "
+    + "transaction type, so the object stays open.",
   "required": [
     "unsignedTx",
     "credentials"
@@ -960,7 +1266,12 @@ const schema126 = {
 };
 const schema127 = {
   "type": "object",
-  "description": "The unsigned body of a P-Chain transaction. Its fields depend on the transaction type; most types start with the base fields listed here (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) and add their own, e.g. `destinationChain` and `exportedOutputs` for an export, `validator`, `stake` and `rewardsOwner` for a staking transaction. Integers are bare JSON numbers.",
+  "description": "The unsigned body of a P-Chain transaction. Its fields depend on the transaction type; most types "
+    + "start with the base fields listed here (`networkID`, `blockchainID`, "
+    + "`outputs`, `inputs`, `memo`) and add their own, e.g. `destinationChain` "
+    + "and `exportedOutputs` for an export, `validator`, `stake` and "
+    + "`rewardsOwner` for a staking transaction. Integers are bare JSON "
+    + "numbers.",
   "additionalProperties": true,
   "properties": {
     "networkID": {
@@ -1013,7 +1324,8 @@ const schema127 = {
     },
     "validator": {
       "type": "object",
-      "description": "Staking transactions: `nodeID`, `start` and `end` (Unix seconds) and `weight`, integers as bare numbers.",
+      "description": "Staking transactions: `nodeID`, `start` and `end` (Unix seconds) and `weight`, integers as "
+        + "bare numbers.",
       "additionalProperties": true
     },
     "stake": {
@@ -1044,7 +1356,8 @@ const schema128 = {
     },
     "output": {
       "type": "object",
-      "description": "The output itself: `addresses`, `amount`, `locktime` and `threshold` (bare numbers), or a stakeable-locked wrapper around them.",
+      "description": "The output itself: `addresses`, `amount`, `locktime` and `threshold` (bare numbers), or a "
+        + "stakeable-locked wrapper around them.",
       "additionalProperties": true
     }
   }
@@ -1055,7 +1368,12 @@ function validate287(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate30(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1066,7 +1384,12 @@ function validate287(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){
+      if(!(validate30(data.fxID, {
+        instancePath: instancePath+"/fxID",
+        parentData: data,
+        parentDataProperty: "fxID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1081,7 +1404,13 @@ function validate287(data, {instancePath="", parentData, parentDataProperty, roo
       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
       }
       else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/output",
+          schemaPath: "#/properties/output/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -1093,7 +1422,13 @@ function validate287(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1129,7 +1464,8 @@ const schema129 = {
     },
     "input": {
       "type": "object",
-      "description": "The spend itself: `amount` (bare number) and `signatureIndices` (which owner keys sign), or a stakeable-locked wrapper around them.",
+      "description": "The spend itself: `amount` (bare number) and `signatureIndices` (which owner keys sign), or a "
+        + "stakeable-locked wrapper around them.",
       "additionalProperties": true
     }
   }
@@ -1140,7 +1476,12 @@ function validate291(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1151,7 +1492,12 @@ function validate291(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {
+        instancePath: instancePath+"/outputIndex",
+        parentData: data,
+        parentDataProperty: "outputIndex",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1162,7 +1508,12 @@ function validate291(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate30(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1173,7 +1524,12 @@ function validate291(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){
+      if(!(validate30(data.fxID, {
+        instancePath: instancePath+"/fxID",
+        parentData: data,
+        parentDataProperty: "fxID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1188,7 +1544,13 @@ function validate291(data, {instancePath="", parentData, parentDataProperty, roo
       if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
       }
       else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/input",
+          schemaPath: "#/properties/input/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -1200,7 +1562,13 @@ function validate291(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1225,7 +1593,13 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1236,7 +1610,13 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1251,7 +1631,9 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
 
 const schema130 = {
   "type": "object",
-  "description": "An owner inside a JSON-encoded transaction: `threshold` signatures from `addresses` after `locktime` (Unix seconds). Unlike the API-level owners, the integers here are bare JSON numbers.",
+  "description": "An owner inside a JSON-encoded transaction: `threshold` signatures from `addresses` after "
+    + "`locktime` (Unix seconds). Unlike the API-level owners, the integers "
+    + "here are bare JSON numbers.",
   "additionalProperties": true,
   "properties": {
     "addresses": {
@@ -1281,7 +1663,12 @@ function validate303(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data0[i0], {
+            instancePath: instancePath+"/addresses/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate100.errors;
             }
@@ -1293,7 +1680,13 @@ function validate303(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/addresses",
+          schemaPath: "#/properties/addresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -1304,7 +1697,12 @@ function validate303(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate107(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
+      if(!(validate107(data.locktime, {
+        instancePath: instancePath+"/locktime",
+        parentData: data,
+        parentDataProperty: "locktime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1315,7 +1713,12 @@ function validate303(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate107(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+      if(!(validate107(data.threshold, {
+        instancePath: instancePath+"/threshold",
+        parentData: data,
+        parentDataProperty: "threshold",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1327,7 +1730,13 @@ function validate303(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1346,7 +1755,12 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.networkID !== undefined){
-      if(!(validate107(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
+      if(!(validate107(data.networkID, {
+        instancePath: instancePath+"/networkID",
+        parentData: data,
+        parentDataProperty: "networkID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1357,7 +1771,12 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.blockchainID !== undefined){
-      if(!(validate30(data.blockchainID, {instancePath:instancePath+"/blockchainID",parentData:data,parentDataProperty:"blockchainID",rootData}))){
+      if(!(validate30(data.blockchainID, {
+        instancePath: instancePath+"/blockchainID",
+        parentData: data,
+        parentDataProperty: "blockchainID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1372,7 +1791,12 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate287(data2[i0], {instancePath:instancePath+"/outputs/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+          if(!(validate287(data2[i0], {
+            instancePath: instancePath+"/outputs/" + i0,
+            parentData: data2,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate287.errors;
             }
@@ -1384,7 +1808,13 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/outputs",schemaPath:"#/properties/outputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/outputs",
+          schemaPath: "#/properties/outputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -1399,7 +1829,12 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate291(data4[i1], {instancePath:instancePath+"/inputs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
+          if(!(validate291(data4[i1], {
+            instancePath: instancePath+"/inputs/" + i1,
+            parentData: data4,
+            parentDataProperty: i1,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate291.errors;
             }
@@ -1411,7 +1846,13 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/inputs",
+          schemaPath: "#/properties/inputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -1422,7 +1863,12 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.memo !== undefined){
-      if(!(validate71(data.memo, {instancePath:instancePath+"/memo",parentData:data,parentDataProperty:"memo",rootData}))){
+      if(!(validate71(data.memo, {
+        instancePath: instancePath+"/memo",
+        parentData: data,
+        parentDataProperty: "memo",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate71.errors;
         }
@@ -1433,7 +1879,12 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.destinationChain !== undefined){
-      if(!(validate30(data.destinationChain, {instancePath:instancePath+"/destinationChain",parentData:data,parentDataProperty:"destinationChain",rootData}))){
+      if(!(validate30(data.destinationChain, {
+        instancePath: instancePath+"/destinationChain",
+        parentData: data,
+        parentDataProperty: "destinationChain",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1448,7 +1899,12 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate287(data8[i2], {instancePath:instancePath+"/exportedOutputs/" + i2,parentData:data8,parentDataProperty:i2,rootData}))){
+          if(!(validate287(data8[i2], {
+            instancePath: instancePath+"/exportedOutputs/" + i2,
+            parentData: data8,
+            parentDataProperty: i2,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate287.errors;
             }
@@ -1460,7 +1916,13 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/exportedOutputs",schemaPath:"#/properties/exportedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/exportedOutputs",
+          schemaPath: "#/properties/exportedOutputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1471,7 +1933,12 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.sourceChain !== undefined){
-      if(!(validate30(data.sourceChain, {instancePath:instancePath+"/sourceChain",parentData:data,parentDataProperty:"sourceChain",rootData}))){
+      if(!(validate30(data.sourceChain, {
+        instancePath: instancePath+"/sourceChain",
+        parentData: data,
+        parentDataProperty: "sourceChain",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1486,7 +1953,12 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate291(data11[i3], {instancePath:instancePath+"/importedInputs/" + i3,parentData:data11,parentDataProperty:i3,rootData}))){
+          if(!(validate291(data11[i3], {
+            instancePath: instancePath+"/importedInputs/" + i3,
+            parentData: data11,
+            parentDataProperty: i3,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate291.errors;
             }
@@ -1498,7 +1970,13 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/importedInputs",schemaPath:"#/properties/importedInputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/importedInputs",
+          schemaPath: "#/properties/importedInputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -1513,7 +1991,13 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
       }
       else {
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/validator",schemaPath:"#/properties/validator/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/validator",
+          schemaPath: "#/properties/validator/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -1528,7 +2012,12 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data14)){
         const len4 = data14.length;
         for(let i4=0; i4<len4; i4++){
-          if(!(validate287(data14[i4], {instancePath:instancePath+"/stake/" + i4,parentData:data14,parentDataProperty:i4,rootData}))){
+          if(!(validate287(data14[i4], {
+            instancePath: instancePath+"/stake/" + i4,
+            parentData: data14,
+            parentDataProperty: i4,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate287.errors;
             }
@@ -1540,7 +2029,13 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/stake",schemaPath:"#/properties/stake/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/stake",
+          schemaPath: "#/properties/stake/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -1551,7 +2046,12 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rewardsOwner !== undefined){
-      if(!(validate303(data.rewardsOwner, {instancePath:instancePath+"/rewardsOwner",parentData:data,parentDataProperty:"rewardsOwner",rootData}))){
+      if(!(validate303(data.rewardsOwner, {
+        instancePath: instancePath+"/rewardsOwner",
+        parentData: data,
+        parentDataProperty: "rewardsOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate303.errors;
         }
@@ -1563,7 +2063,13 @@ function validate284(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err6];
     }
@@ -1600,7 +2106,12 @@ function validate309(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate71(data0[i0], {instancePath:instancePath+"/signatures/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate71(data0[i0], {
+            instancePath: instancePath+"/signatures/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate71.errors;
             }
@@ -1612,7 +2123,13 @@ function validate309(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/signatures",schemaPath:"#/properties/signatures/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/signatures",
+          schemaPath: "#/properties/signatures/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -1624,7 +2141,13 @@ function validate309(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1643,7 +2166,13 @@ function validate283(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.unsignedTx === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unsignedTx"},message:"must have required property '"+"unsignedTx"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "unsignedTx"},
+        message: "must have required property '"+"unsignedTx"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1653,7 +2182,13 @@ function validate283(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.credentials === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "credentials"},message:"must have required property '"+"credentials"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "credentials"},
+        message: "must have required property '"+"credentials"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1663,7 +2198,12 @@ function validate283(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate284(data.unsignedTx, {instancePath:instancePath+"/unsignedTx",parentData:data,parentDataProperty:"unsignedTx",rootData}))){
+      if(!(validate284(data.unsignedTx, {
+        instancePath: instancePath+"/unsignedTx",
+        parentData: data,
+        parentDataProperty: "unsignedTx",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate284.errors;
         }
@@ -1678,7 +2218,12 @@ function validate283(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate309(data1[i0], {instancePath:instancePath+"/credentials/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate309(data1[i0], {
+            instancePath: instancePath+"/credentials/" + i0,
+            parentData: data1,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate309.errors;
             }
@@ -1690,7 +2235,13 @@ function validate283(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/credentials",
+          schemaPath: "#/properties/credentials/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1713,7 +2264,13 @@ function validate283(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -1732,7 +2289,13 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.parentID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parentID"},message:"must have required property '"+"parentID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "parentID"},
+        message: "must have required property '"+"parentID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1742,7 +2305,13 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.height === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1752,7 +2321,12 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.parentID !== undefined){
-      if(!(validate30(data.parentID, {instancePath:instancePath+"/parentID",parentData:data,parentDataProperty:"parentID",rootData}))){
+      if(!(validate30(data.parentID, {
+        instancePath: instancePath+"/parentID",
+        parentData: data,
+        parentDataProperty: "parentID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1763,7 +2337,12 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate107(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate107(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1785,7 +2364,12 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.time !== undefined){
-      if(!(validate107(data.time, {instancePath:instancePath+"/time",parentData:data,parentDataProperty:"time",rootData}))){
+      if(!(validate107(data.time, {
+        instancePath: instancePath+"/time",
+        parentData: data,
+        parentDataProperty: "time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1800,7 +2384,12 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate283(data4[i0], {instancePath:instancePath+"/txs/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+          if(!(validate283(data4[i0], {
+            instancePath: instancePath+"/txs/" + i0,
+            parentData: data4,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate283.errors;
             }
@@ -1812,7 +2401,13 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/txs",schemaPath:"#/properties/txs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/txs",
+          schemaPath: "#/properties/txs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1835,7 +2430,13 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -1852,7 +2453,8 @@ const schema40 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
-  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
+  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 "
+    + "bytes of the bytes' SHA-256)."
 };
 const formats2 = formats["avax-hex"];
 const pattern7 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
@@ -1862,7 +2464,13 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern7.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2}){4,}$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1872,7 +2480,13 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(!(formats2.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-hex"},
+        message: "must match format \""+"avax-hex"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1883,7 +2497,13 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -1902,7 +2522,13 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1913,7 +2539,13 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1941,7 +2573,13 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1951,7 +2589,13 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
     errors++;
   }
   if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/enum",
+      keyword: "enum",
+      params: {allowedValues: schema42.enum},
+      message: "must be equal to one of the allowed values"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -2014,7 +2658,12 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate278(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate278(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate278.errors;
           }
@@ -2026,7 +2675,13 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -2087,7 +2742,12 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate71(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate71(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate71.errors;
             }
@@ -2099,7 +2759,13 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/then/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -2116,7 +2782,12 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate73(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate73(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate73.errors;
             }
@@ -2128,7 +2799,13 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/else/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -2142,7 +2819,13 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
       ifClause1 = "else";
     }
     if(!valid3){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/if",
+        keyword: "if",
+        params: {failingKeyword: ifClause1},
+        message: "must match \""+ifClause1+"\" schema"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -2153,7 +2836,12 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate75(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate75(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate75.errors;
           }
@@ -2165,7 +2853,13 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -2179,7 +2873,13 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
     ifClause0 = "else";
   }
   if(!valid0){
-    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err9];
     }
@@ -2190,7 +2890,13 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.block === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "block"},message:"must have required property '"+"block"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "block"},
+        message: "must have required property '"+"block"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -2200,7 +2906,13 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.encoding === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -2211,7 +2923,13 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "block") || (key0 === "encoding"))){
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -2226,7 +2944,12 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate75(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+      if(!(validate75(data6, {
+        instancePath: instancePath+"/block",
+        parentData: data,
+        parentDataProperty: "block",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate75.errors;
         }
@@ -2239,7 +2962,12 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate278(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate278(data6, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate278.errors;
           }
@@ -2252,7 +2980,13 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
         valid9 = valid9 || _valid2;
       }
       if(!valid9){
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/block",schemaPath:"#/properties/block/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/block",
+          schemaPath: "#/properties/block/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -2276,7 +3010,12 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -2288,7 +3027,13 @@ function validate277(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err14 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err14];
     }
@@ -2317,11 +3062,20 @@ const schema132 = {
   ]
 };
 const schema36 = {
-  "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
+  "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) "
+    + "or a bare JSON number; negative, fractional and exponent forms, and "
+    + "anything above 18446744073709551615 (2^64-1, which the string pattern "
+    + "spells out digit by digit), fail to decode.",
   "anyOf": [
     {
       "type": "string",
-      "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"
+      "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|"
+        + "18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|"
+        + "184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+        + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+        + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+        + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+        + "1844674407370955160[0-9]|1844674407370955161[0-5])$"
     },
     {
       "type": "integer",
@@ -2330,7 +3084,13 @@ const schema36 = {
     }
   ]
 };
-const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
+const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+  + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
+  + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+  + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+  + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+  + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+  + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
@@ -2340,7 +3100,27 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
   const _errs1 = errors;
   if(typeof data === "string"){
     if(!pattern4.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/0/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+          + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
+          + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+          + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+          + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+          + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+          + "1844674407370955160[0-9]|1844674407370955161[0-5])$"},
+        message: "must match pattern \""
+          +"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|"
+          + "18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|"
+          + "184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+          + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+          + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+          + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+          + "1844674407370955160[0-9]|1844674407370955161[0-5])$"
+          +"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2351,7 +3131,13 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf/0/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -2365,7 +3151,13 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
   if(!valid0){
     const _errs3 = errors;
     if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/1/type",
+        keyword: "type",
+        params: {type: "integer"},
+        message: "must be integer"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -2376,7 +3168,13 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
     }
     if((typeof data == "number") && (isFinite(data))){
       if(data > 18446744073709552000 || isNaN(data)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/maximum",
+          keyword: "maximum",
+          params: {comparison: "<=", limit: 18446744073709552000},
+          message: "must be <= 18446744073709552000"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -2386,7 +3184,13 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
         errors++;
       }
       if(data < 0 || isNaN(data)){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/minimum",
+          keyword: "minimum",
+          params: {comparison: ">=", limit: 0},
+          message: "must be >= 0"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -2400,7 +3204,13 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -2432,7 +3242,13 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.height === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2442,7 +3258,12 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate65(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate65(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -2453,7 +3274,12 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate275.errors;
         }
@@ -2465,7 +3291,13 @@ function validate322(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -2602,7 +3434,12 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate278(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate278(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate278.errors;
           }
@@ -2614,7 +3451,13 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -2675,7 +3518,12 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate71(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate71(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate71.errors;
             }
@@ -2687,7 +3535,13 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/then/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -2704,7 +3558,12 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate73(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate73(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate73.errors;
             }
@@ -2716,7 +3575,13 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/else/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -2730,7 +3595,13 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
       ifClause1 = "else";
     }
     if(!valid3){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/if",
+        keyword: "if",
+        params: {failingKeyword: ifClause1},
+        message: "must match \""+ifClause1+"\" schema"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -2741,7 +3612,12 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate75(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate75(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate75.errors;
           }
@@ -2753,7 +3629,13 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -2767,7 +3649,13 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
     ifClause0 = "else";
   }
   if(!valid0){
-    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err9];
     }
@@ -2778,7 +3666,13 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.block === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "block"},message:"must have required property '"+"block"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "block"},
+        message: "must have required property '"+"block"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -2788,7 +3682,13 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.encoding === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -2799,7 +3699,13 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "block") || (key0 === "encoding"))){
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -2814,7 +3720,12 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate75(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+      if(!(validate75(data6, {
+        instancePath: instancePath+"/block",
+        parentData: data,
+        parentDataProperty: "block",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate75.errors;
         }
@@ -2827,7 +3738,12 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate278(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate278(data6, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate278.errors;
           }
@@ -2840,7 +3756,13 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
         valid9 = valid9 || _valid2;
       }
       if(!valid9){
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/block",schemaPath:"#/properties/block/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/block",
+          schemaPath: "#/properties/block/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -2864,7 +3786,12 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -2876,7 +3803,13 @@ function validate325(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err14 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err14];
     }
@@ -2899,7 +3832,13 @@ function validate333(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -2962,7 +3901,13 @@ function validate334(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.blockchains === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchains"},message:"must have required property '"+"blockchains"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockchains"},
+        message: "must have required property '"+"blockchains"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2973,7 +3918,13 @@ function validate334(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "blockchains")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -2991,7 +3942,13 @@ function validate334(data, {instancePath="", parentData, parentDataProperty, roo
           let data1 = data0[i0];
           if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
             if(data1.id === undefined){
-              const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+              const err2 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/blockchains/" + i0,
+                schemaPath: "#/properties/blockchains/items/required",
+                keyword: "required",
+                params: {missingProperty: "id"},
+                message: "must have required property '"+"id"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err2];
               }
@@ -3001,7 +3958,13 @@ function validate334(data, {instancePath="", parentData, parentDataProperty, roo
               errors++;
             }
             if(data1.name === undefined){
-              const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+              const err3 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/blockchains/" + i0,
+                schemaPath: "#/properties/blockchains/items/required",
+                keyword: "required",
+                params: {missingProperty: "name"},
+                message: "must have required property '"+"name"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err3];
               }
@@ -3011,7 +3974,13 @@ function validate334(data, {instancePath="", parentData, parentDataProperty, roo
               errors++;
             }
             if(data1.subnetID === undefined){
-              const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};
+              const err4 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/blockchains/" + i0,
+                schemaPath: "#/properties/blockchains/items/required",
+                keyword: "required",
+                params: {missingProperty: "subnetID"},
+                message: "must have required property '"+"subnetID"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err4];
               }
@@ -3021,7 +3990,13 @@ function validate334(data, {instancePath="", parentData, parentDataProperty, roo
               errors++;
             }
             if(data1.vmID === undefined){
-              const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/required",keyword:"required",params:{missingProperty: "vmID"},message:"must have required property '"+"vmID"+"'"};
+              const err5 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/blockchains/" + i0,
+                schemaPath: "#/properties/blockchains/items/required",
+                keyword: "required",
+                params: {missingProperty: "vmID"},
+                message: "must have required property '"+"vmID"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err5];
               }
@@ -3032,7 +4007,13 @@ function validate334(data, {instancePath="", parentData, parentDataProperty, roo
             }
             for(const key1 in data1){
               if(!((((key1 === "id") || (key1 === "name")) || (key1 === "subnetID")) || (key1 === "vmID"))){
-                const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+                const err6 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/blockchains/" + i0,
+                  schemaPath: "#/properties/blockchains/items/additionalProperties",
+                  keyword: "additionalProperties",
+                  params: {additionalProperty: key1},
+                  message: "must NOT have additional properties"
+                };
                 if(vErrors === null){
                   vErrors = [err6];
                 }
@@ -3043,7 +4024,12 @@ function validate334(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.id !== undefined){
-              if(!(validate30(data1.id, {instancePath:instancePath+"/blockchains/" + i0+"/id",parentData:data1,parentDataProperty:"id",rootData}))){
+              if(!(validate30(data1.id, {
+                instancePath: instancePath+"/blockchains/" + i0+"/id",
+                parentData: data1,
+                parentDataProperty: "id",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate30.errors;
                 }
@@ -3055,7 +4041,13 @@ function validate334(data, {instancePath="", parentData, parentDataProperty, roo
             }
             if(data1.name !== undefined){
               if(typeof data1.name !== "string"){
-                const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0+"/name",schemaPath:"#/properties/blockchains/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                const err7 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/blockchains/" + i0+"/name",
+                  schemaPath: "#/properties/blockchains/items/properties/name/type",
+                  keyword: "type",
+                  params: {type: "string"},
+                  message: "must be string"
+                };
                 if(vErrors === null){
                   vErrors = [err7];
                 }
@@ -3066,7 +4058,12 @@ function validate334(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.subnetID !== undefined){
-              if(!(validate30(data1.subnetID, {instancePath:instancePath+"/blockchains/" + i0+"/subnetID",parentData:data1,parentDataProperty:"subnetID",rootData}))){
+              if(!(validate30(data1.subnetID, {
+                instancePath: instancePath+"/blockchains/" + i0+"/subnetID",
+                parentData: data1,
+                parentDataProperty: "subnetID",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate30.errors;
                 }
@@ -3077,7 +4074,12 @@ function validate334(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.vmID !== undefined){
-              if(!(validate30(data1.vmID, {instancePath:instancePath+"/blockchains/" + i0+"/vmID",parentData:data1,parentDataProperty:"vmID",rootData}))){
+              if(!(validate30(data1.vmID, {
+                instancePath: instancePath+"/blockchains/" + i0+"/vmID",
+                parentData: data1,
+                parentDataProperty: "vmID",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate30.errors;
                 }
@@ -3089,7 +4091,13 @@ function validate334(data, {instancePath="", parentData, parentDataProperty, roo
             }
           }
           else {
-            const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            const err8 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/blockchains/" + i0,
+              schemaPath: "#/properties/blockchains/items/type",
+              keyword: "type",
+              params: {type: "object"},
+              message: "must be object"
+            };
             if(vErrors === null){
               vErrors = [err8];
             }
@@ -3101,7 +4109,13 @@ function validate334(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains",schemaPath:"#/properties/blockchains/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/blockchains",
+          schemaPath: "#/properties/blockchains/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -3113,7 +4127,13 @@ function validate334(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err10 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err10];
     }
@@ -3146,7 +4166,13 @@ function validate338(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.blockchainID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainID"},message:"must have required property '"+"blockchainID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockchainID"},
+        message: "must have required property '"+"blockchainID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3159,7 +4185,13 @@ function validate338(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.blockchainID;
       if(typeof data0 === "string"){
         if(func2(data0) < 1){
-          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchainID",schemaPath:"#/properties/blockchainID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+          const err1 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/blockchainID",
+            schemaPath: "#/properties/blockchainID/minLength",
+            keyword: "minLength",
+            params: {limit: 1},
+            message: "must NOT have fewer than 1 characters"
+          };
           if(vErrors === null){
             vErrors = [err1];
           }
@@ -3170,7 +4202,13 @@ function validate338(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchainID",schemaPath:"#/properties/blockchainID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/blockchainID",
+          schemaPath: "#/properties/blockchainID/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -3182,7 +4220,13 @@ function validate338(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -3223,7 +4267,13 @@ function validate339(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.status === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "status"},
+        message: "must have required property '"+"status"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3234,7 +4284,13 @@ function validate339(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "status")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -3247,7 +4303,13 @@ function validate339(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.status !== undefined){
       let data0 = data.status;
       if(typeof data0 !== "string"){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/status",
+          schemaPath: "#/properties/status/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -3256,8 +4318,18 @@ function validate339(data, {instancePath="", parentData, parentDataProperty, roo
         }
         errors++;
       }
-      if(!(((((data0 === "Validating") || (data0 === "Created")) || (data0 === "Preferred")) || (data0 === "Syncing")) || (data0 === "Unknown"))){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema137.properties.status.enum},message:"must be equal to one of the allowed values"};
+      if(!(((((data0 === "Validating") ||
+        (data0 === "Created")) ||
+        (data0 === "Preferred")) ||
+        (data0 === "Syncing")) ||
+        (data0 === "Unknown"))){
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/status",
+          schemaPath: "#/properties/status/enum",
+          keyword: "enum",
+          params: {allowedValues: schema137.properties.status.enum},
+          message: "must be equal to one of the allowed values"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -3269,7 +4341,13 @@ function validate339(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -3297,7 +4375,12 @@ function validate340(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -3309,7 +4392,13 @@ function validate340(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -3333,7 +4422,8 @@ const schema139 = {
   "properties": {
     "supply": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
-      "description": "The upper bound on the supply, in the staking asset's smallest unit (nAVAX on the Primary Network)."
+      "description": "The upper bound on the supply, in the staking asset's smallest unit (nAVAX on the Primary "
+        + "Network)."
     },
     "height": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
@@ -3347,7 +4437,13 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.supply === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supply"},message:"must have required property '"+"supply"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "supply"},
+        message: "must have required property '"+"supply"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3357,7 +4453,13 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.height === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -3368,7 +4470,13 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "supply") || (key0 === "height"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -3379,7 +4487,12 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.supply !== undefined){
-      if(!(validate81(data.supply, {instancePath:instancePath+"/supply",parentData:data,parentDataProperty:"supply",rootData}))){
+      if(!(validate81(data.supply, {
+        instancePath: instancePath+"/supply",
+        parentData: data,
+        parentDataProperty: "supply",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -3390,7 +4503,12 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -3402,7 +4520,13 @@ function validate342(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -3444,7 +4568,13 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern15.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},
+        message: "must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3454,7 +4584,13 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(!(formats8.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-node-id"},message:"must match format \""+"avax-node-id"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-node-id"},
+        message: "must match format \""+"avax-node-id"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -3465,7 +4601,13 @@ function validate157(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -3484,7 +4626,12 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -3499,7 +4646,12 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate157(data1[i0], {instancePath:instancePath+"/nodeIDs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate157(data1[i0], {
+            instancePath: instancePath+"/nodeIDs/" + i0,
+            parentData: data1,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate157.errors;
             }
@@ -3511,7 +4663,13 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/nodeIDs",schemaPath:"#/properties/nodeIDs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/nodeIDs",
+          schemaPath: "#/properties/nodeIDs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -3523,7 +4681,13 @@ function validate345(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3554,7 +4718,11 @@ const schema141 = {
   }
 };
 const schema142 = {
-  "description": "One current validator. Which fields it has depends on the kind of network it validates; each kind has required fields the others lack (`uptime` for the Primary Network, `delegationFee` without `uptime` for elastic Subnets, `validationID` and no `txID` for L1s, none of those for permissioned Subnets), so exactly one variant matches.",
+  "description": "One current validator. Which fields it has depends on the kind of network it validates; each kind "
+    + "has required fields the others lack (`uptime` for the Primary Network, "
+    + "`delegationFee` without `uptime` for elastic Subnets, `validationID` "
+    + "and no `txID` for L1s, none of those for permissioned Subnets), so "
+    + "exactly one variant matches.",
   "oneOf": [
     {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformPrimaryNetworkValidator"
@@ -3575,7 +4743,9 @@ const schema142 = {
 };
 const schema143 = {
   "type": "object",
-  "description": "A Primary Network validator (every Primary Network validator is reported as permissionless). Told apart from the other kinds by `uptime` and `connected`, which only Primary Network validators carry.",
+  "description": "A Primary Network validator (every Primary Network validator is reported as permissionless). Told "
+    + "apart from the other kinds by `uptime` and `connected`, which only "
+    + "Primary Network validators carry.",
   "required": [
     "txID",
     "startTime",
@@ -3606,7 +4776,8 @@ const schema143 = {
     },
     "weight": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
-      "description": "The validator's own stake in nAVAX, its weight when sampling validators (delegations not included).",
+      "description": "The validator's own stake in nAVAX, its weight when sampling validators (delegations not "
+        + "included).",
       "x-node-versions": {
         "since": "v1.9.8"
       }
@@ -3638,7 +4809,8 @@ const schema143 = {
     },
     "delegationRewardOwner": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
-      "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 output owner."
+      "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 "
+        + "output owner."
     },
     "potentialReward": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
@@ -3646,15 +4818,18 @@ const schema143 = {
     },
     "accruedDelegateeReward": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
-      "description": "Delegation fees this validator has earned so far from delegations that already ended, paid out when the validation period ends."
+      "description": "Delegation fees this validator has earned so far from delegations that already ended, paid "
+        + "out when the validation period ends."
     },
     "delegationFee": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Percent",
-      "description": "The percentage of delegators' rewards this validator keeps, with four decimals (e.g. `\"2.0000\"`)."
+      "description": "The percentage of delegators' rewards this validator keeps, with four decimals (e.g. "
+        + "`\"2.0000\"`)."
     },
     "uptime": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Percent",
-      "description": "The percentage (0 to 100, four decimals) of this validation period the answering node has seen the validator online.",
+      "description": "The percentage (0 to 100, four decimals) of this validation period the answering node has "
+        + "seen the validator online.",
       "x-node-versions": {
         "deprecatedSince": "v1.11.11"
       }
@@ -3668,7 +4843,8 @@ const schema143 = {
     },
     "signer": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBLSSigner",
-      "description": "The validator's BLS key and proof of possession. Omitted when the validator registered no BLS key (e.g. validators added before the Banff upgrade)."
+      "description": "The validator's BLS key and proof of possession. Omitted when the validator registered no BLS "
+        + "key (e.g. validators added before the Banff upgrade)."
     },
     "delegatorCount": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
@@ -3689,7 +4865,8 @@ const schema143 = {
       "items": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformDelegator"
       },
-      "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID."
+      "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly "
+        + "one distinct node ID."
     }
   }
 };
@@ -3699,7 +4876,13 @@ function validate352(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern9.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(0|[1-9][0-9]*)$"},
+        message: "must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3710,7 +4893,13 @@ function validate352(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3725,7 +4914,8 @@ function validate352(data, {instancePath="", parentData, parentDataProperty, roo
 
 const schema145 = {
   "type": "object",
-  "description": "Who can spend an output: `threshold` signatures from `addresses` after `locktime` (a Unix time in seconds; 0 means no lock).",
+  "description": "Who can spend an output: `threshold` signatures from `addresses` after `locktime` (a Unix time in "
+    + "seconds; 0 means no lock).",
   "required": [
     "locktime",
     "threshold",
@@ -3761,7 +4951,13 @@ function validate148(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern9.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(0|[1-9][0-9]*)$"},
+        message: "must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3772,7 +4968,13 @@ function validate148(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3791,7 +4993,13 @@ function validate358(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.locktime === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "locktime"},message:"must have required property '"+"locktime"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "locktime"},
+        message: "must have required property '"+"locktime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3801,7 +5009,13 @@ function validate358(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.threshold === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "threshold"},
+        message: "must have required property '"+"threshold"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -3811,7 +5025,13 @@ function validate358(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.addresses === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addresses"},
+        message: "must have required property '"+"addresses"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -3822,7 +5042,13 @@ function validate358(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(((key0 === "locktime") || (key0 === "threshold")) || (key0 === "addresses"))){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -3833,7 +5059,12 @@ function validate358(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate81(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
+      if(!(validate81(data.locktime, {
+        instancePath: instancePath+"/locktime",
+        parentData: data,
+        parentDataProperty: "locktime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -3844,7 +5075,12 @@ function validate358(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate148(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+      if(!(validate148(data.threshold, {
+        instancePath: instancePath+"/threshold",
+        parentData: data,
+        parentDataProperty: "threshold",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate148.errors;
         }
@@ -3859,7 +5095,12 @@ function validate358(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data2[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data2[i0], {
+            instancePath: instancePath+"/addresses/" + i0,
+            parentData: data2,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate100.errors;
             }
@@ -3871,7 +5112,13 @@ function validate358(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/addresses",
+          schemaPath: "#/properties/addresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -3883,7 +5130,13 @@ function validate358(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -3899,7 +5152,8 @@ function validate358(data, {instancePath="", parentData, parentDataProperty, roo
 const schema146 = {
   "type": "string",
   "pattern": "^[0-9]+\\.[0-9]{4}$",
-  "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. \"2.0000\"."
+  "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. "
+    + "\"2.0000\"."
 };
 const pattern16 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
@@ -3908,7 +5162,13 @@ function validate367(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern16.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[0-9]+\\.[0-9]{4}$"},
+        message: "must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3919,7 +5179,13 @@ function validate367(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3934,7 +5200,8 @@ function validate367(data, {instancePath="", parentData, parentDataProperty, roo
 
 const schema147 = {
   "type": "object",
-  "description": "A validator's BLS key and the proof that its owner holds the secret key, as registered by its AddPermissionlessValidatorTx. Both are `0x` hex without a checksum.",
+  "description": "A validator's BLS key and the proof that its owner holds the secret key, as registered by its "
+    + "AddPermissionlessValidatorTx. Both are `0x` hex without a checksum.",
   "required": [
     "publicKey",
     "proofOfPossession"
@@ -3964,7 +5231,13 @@ function validate371(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern22.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{96}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{96}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x[0-9a-fA-F]{96}$"},
+        message: "must match pattern \""+"^0x[0-9a-fA-F]{96}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3975,7 +5248,13 @@ function validate371(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3995,7 +5274,13 @@ function validate370(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.publicKey === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "publicKey"},
+        message: "must have required property '"+"publicKey"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4005,7 +5290,13 @@ function validate370(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.proofOfPossession === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "proofOfPossession"},message:"must have required property '"+"proofOfPossession"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "proofOfPossession"},
+        message: "must have required property '"+"proofOfPossession"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -4016,7 +5307,13 @@ function validate370(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "publicKey") || (key0 === "proofOfPossession"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -4027,7 +5324,12 @@ function validate370(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate371(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+      if(!(validate371(data.publicKey, {
+        instancePath: instancePath+"/publicKey",
+        parentData: data,
+        parentDataProperty: "publicKey",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate371.errors;
         }
@@ -4041,7 +5343,13 @@ function validate370(data, {instancePath="", parentData, parentDataProperty, roo
       let data1 = data.proofOfPossession;
       if(typeof data1 === "string"){
         if(!pattern23.test(data1)){
-          const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/proofOfPossession",schemaPath:"#/properties/proofOfPossession/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{192}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{192}$"+"\""};
+          const err3 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/proofOfPossession",
+            schemaPath: "#/properties/proofOfPossession/pattern",
+            keyword: "pattern",
+            params: {pattern: "^0x[0-9a-fA-F]{192}$"},
+            message: "must match pattern \""+"^0x[0-9a-fA-F]{192}$"+"\""
+          };
           if(vErrors === null){
             vErrors = [err3];
           }
@@ -4052,7 +5360,13 @@ function validate370(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/proofOfPossession",schemaPath:"#/properties/proofOfPossession/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/proofOfPossession",
+          schemaPath: "#/properties/proofOfPossession/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -4064,7 +5378,13 @@ function validate370(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -4079,7 +5399,8 @@ function validate370(data, {instancePath="", parentData, parentDataProperty, roo
 
 const schema149 = {
   "type": "object",
-  "description": "A stake delegated to a permissionless validator. Listed only when the call named exactly one node ID.",
+  "description": "A stake delegated to a permissionless validator. Listed only when the call named exactly one node "
+    + "ID.",
   "required": [
     "txID",
     "startTime",
@@ -4126,7 +5447,13 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4136,7 +5463,13 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.startTime === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "startTime"},
+        message: "must have required property '"+"startTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -4146,7 +5479,13 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.endTime === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endTime"},message:"must have required property '"+"endTime"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "endTime"},
+        message: "must have required property '"+"endTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -4156,7 +5495,13 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.weight === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weight"},
+        message: "must have required property '"+"weight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -4166,7 +5511,13 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.nodeID === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -4176,7 +5527,13 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.potentialReward === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "potentialReward"},message:"must have required property '"+"potentialReward"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "potentialReward"},
+        message: "must have required property '"+"potentialReward"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -4186,8 +5543,20 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!(((((((key0 === "txID") || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "weight")) || (key0 === "nodeID")) || (key0 === "rewardOwner")) || (key0 === "potentialReward"))){
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(!(((((((key0 === "txID") ||
+        (key0 === "startTime")) ||
+        (key0 === "endTime")) ||
+        (key0 === "weight")) ||
+        (key0 === "nodeID")) ||
+        (key0 === "rewardOwner")) ||
+        (key0 === "potentialReward"))){
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -4198,7 +5567,12 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -4209,7 +5583,12 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {
+        instancePath: instancePath+"/startTime",
+        parentData: data,
+        parentDataProperty: "startTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -4220,7 +5599,12 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+      if(!(validate352(data.endTime, {
+        instancePath: instancePath+"/endTime",
+        parentData: data,
+        parentDataProperty: "endTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -4231,7 +5615,12 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {
+        instancePath: instancePath+"/weight",
+        parentData: data,
+        parentDataProperty: "weight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4242,7 +5631,12 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate157.errors;
         }
@@ -4253,7 +5647,12 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate358(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
+      if(!(validate358(data.rewardOwner, {
+        instancePath: instancePath+"/rewardOwner",
+        parentData: data,
+        parentDataProperty: "rewardOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -4264,7 +5663,12 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate81(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
+      if(!(validate81(data.potentialReward, {
+        instancePath: instancePath+"/potentialReward",
+        parentData: data,
+        parentDataProperty: "potentialReward",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4276,7 +5680,13 @@ function validate376(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err7 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err7];
     }
@@ -4295,7 +5705,13 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4305,7 +5721,13 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.startTime === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "startTime"},
+        message: "must have required property '"+"startTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -4315,7 +5737,13 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.endTime === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endTime"},message:"must have required property '"+"endTime"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "endTime"},
+        message: "must have required property '"+"endTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -4325,7 +5753,13 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.weight === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weight"},
+        message: "must have required property '"+"weight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -4335,7 +5769,13 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.nodeID === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -4345,7 +5785,13 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.potentialReward === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "potentialReward"},message:"must have required property '"+"potentialReward"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "potentialReward"},
+        message: "must have required property '"+"potentialReward"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -4355,7 +5801,13 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.accruedDelegateeReward === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accruedDelegateeReward"},message:"must have required property '"+"accruedDelegateeReward"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "accruedDelegateeReward"},
+        message: "must have required property '"+"accruedDelegateeReward"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -4365,7 +5817,13 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.delegationFee === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegationFee"},message:"must have required property '"+"delegationFee"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "delegationFee"},
+        message: "must have required property '"+"delegationFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -4375,7 +5833,13 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.uptime === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uptime"},message:"must have required property '"+"uptime"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "uptime"},
+        message: "must have required property '"+"uptime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -4385,7 +5849,13 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.connected === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "connected"},message:"must have required property '"+"connected"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "connected"},
+        message: "must have required property '"+"connected"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -4395,7 +5865,13 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.delegatorCount === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegatorCount"},message:"must have required property '"+"delegatorCount"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "delegatorCount"},
+        message: "must have required property '"+"delegatorCount"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -4405,7 +5881,13 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.delegatorWeight === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegatorWeight"},message:"must have required property '"+"delegatorWeight"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "delegatorWeight"},
+        message: "must have required property '"+"delegatorWeight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -4416,7 +5898,13 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(func5.call(schema143.properties, key0))){
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -4427,7 +5915,12 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -4438,7 +5931,12 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {
+        instancePath: instancePath+"/startTime",
+        parentData: data,
+        parentDataProperty: "startTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -4449,7 +5947,12 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+      if(!(validate352(data.endTime, {
+        instancePath: instancePath+"/endTime",
+        parentData: data,
+        parentDataProperty: "endTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -4460,7 +5963,12 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {
+        instancePath: instancePath+"/weight",
+        parentData: data,
+        parentDataProperty: "weight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4471,7 +5979,12 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate81(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
+      if(!(validate81(data.stakeAmount, {
+        instancePath: instancePath+"/stakeAmount",
+        parentData: data,
+        parentDataProperty: "stakeAmount",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4482,7 +5995,12 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate157.errors;
         }
@@ -4493,7 +6011,12 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate358(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
+      if(!(validate358(data.rewardOwner, {
+        instancePath: instancePath+"/rewardOwner",
+        parentData: data,
+        parentDataProperty: "rewardOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -4504,7 +6027,12 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate358(data.validationRewardOwner, {instancePath:instancePath+"/validationRewardOwner",parentData:data,parentDataProperty:"validationRewardOwner",rootData}))){
+      if(!(validate358(data.validationRewardOwner, {
+        instancePath: instancePath+"/validationRewardOwner",
+        parentData: data,
+        parentDataProperty: "validationRewardOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -4515,7 +6043,12 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate358(data.delegationRewardOwner, {instancePath:instancePath+"/delegationRewardOwner",parentData:data,parentDataProperty:"delegationRewardOwner",rootData}))){
+      if(!(validate358(data.delegationRewardOwner, {
+        instancePath: instancePath+"/delegationRewardOwner",
+        parentData: data,
+        parentDataProperty: "delegationRewardOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -4526,7 +6059,12 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate81(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
+      if(!(validate81(data.potentialReward, {
+        instancePath: instancePath+"/potentialReward",
+        parentData: data,
+        parentDataProperty: "potentialReward",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4537,7 +6075,12 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate81(data.accruedDelegateeReward, {instancePath:instancePath+"/accruedDelegateeReward",parentData:data,parentDataProperty:"accruedDelegateeReward",rootData}))){
+      if(!(validate81(data.accruedDelegateeReward, {
+        instancePath: instancePath+"/accruedDelegateeReward",
+        parentData: data,
+        parentDataProperty: "accruedDelegateeReward",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4548,7 +6091,12 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate367(data.delegationFee, {instancePath:instancePath+"/delegationFee",parentData:data,parentDataProperty:"delegationFee",rootData}))){
+      if(!(validate367(data.delegationFee, {
+        instancePath: instancePath+"/delegationFee",
+        parentData: data,
+        parentDataProperty: "delegationFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate367.errors;
         }
@@ -4559,7 +6107,12 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.uptime !== undefined){
-      if(!(validate367(data.uptime, {instancePath:instancePath+"/uptime",parentData:data,parentDataProperty:"uptime",rootData}))){
+      if(!(validate367(data.uptime, {
+        instancePath: instancePath+"/uptime",
+        parentData: data,
+        parentDataProperty: "uptime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate367.errors;
         }
@@ -4571,7 +6124,13 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.connected !== undefined){
       if(typeof data.connected !== "boolean"){
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/connected",schemaPath:"#/properties/connected/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/connected",
+          schemaPath: "#/properties/connected/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -4582,7 +6141,12 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.signer !== undefined){
-      if(!(validate370(data.signer, {instancePath:instancePath+"/signer",parentData:data,parentDataProperty:"signer",rootData}))){
+      if(!(validate370(data.signer, {
+        instancePath: instancePath+"/signer",
+        parentData: data,
+        parentDataProperty: "signer",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate370.errors;
         }
@@ -4593,7 +6157,12 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate81(data.delegatorCount, {instancePath:instancePath+"/delegatorCount",parentData:data,parentDataProperty:"delegatorCount",rootData}))){
+      if(!(validate81(data.delegatorCount, {
+        instancePath: instancePath+"/delegatorCount",
+        parentData: data,
+        parentDataProperty: "delegatorCount",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4604,7 +6173,12 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate81(data.delegatorWeight, {instancePath:instancePath+"/delegatorWeight",parentData:data,parentDataProperty:"delegatorWeight",rootData}))){
+      if(!(validate81(data.delegatorWeight, {
+        instancePath: instancePath+"/delegatorWeight",
+        parentData: data,
+        parentDataProperty: "delegatorWeight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4619,7 +6193,12 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data17)){
         const len0 = data17.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate376(data17[i0], {instancePath:instancePath+"/delegators/" + i0,parentData:data17,parentDataProperty:i0,rootData}))){
+          if(!(validate376(data17[i0], {
+            instancePath: instancePath+"/delegators/" + i0,
+            parentData: data17,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate376.errors;
             }
@@ -4631,7 +6210,13 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err14 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/delegators",schemaPath:"#/properties/delegators/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err14 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/delegators",
+          schemaPath: "#/properties/delegators/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err14];
         }
@@ -4643,7 +6228,13 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err15 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err15 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err15];
     }
@@ -4658,7 +6249,9 @@ function validate350(data, {instancePath="", parentData, parentDataProperty, roo
 
 const schema150 = {
   "type": "object",
-  "description": "A validator of an elastic (permissionless, transformed) Subnet. The same fields as a Primary Network validator except `uptime`, `connected` and `signer`, which the node does not send for Subnets.",
+  "description": "A validator of an elastic (permissionless, transformed) Subnet. The same fields as a Primary "
+    + "Network validator except `uptime`, `connected` and `signer`, which the "
+    + "node does not send for Subnets.",
   "required": [
     "txID",
     "startTime",
@@ -4719,7 +6312,8 @@ const schema150 = {
     },
     "delegationRewardOwner": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
-      "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 output owner."
+      "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 "
+        + "output owner."
     },
     "potentialReward": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
@@ -4752,7 +6346,8 @@ const schema150 = {
       "items": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformDelegator"
       },
-      "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID."
+      "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly "
+        + "one distinct node ID."
     }
   }
 };
@@ -4762,7 +6357,13 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4772,7 +6373,13 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.startTime === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "startTime"},
+        message: "must have required property '"+"startTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -4782,7 +6389,13 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.endTime === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endTime"},message:"must have required property '"+"endTime"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "endTime"},
+        message: "must have required property '"+"endTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -4792,7 +6405,13 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.weight === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weight"},
+        message: "must have required property '"+"weight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -4802,7 +6421,13 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.nodeID === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -4812,7 +6437,13 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.potentialReward === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "potentialReward"},message:"must have required property '"+"potentialReward"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "potentialReward"},
+        message: "must have required property '"+"potentialReward"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -4822,7 +6453,13 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.accruedDelegateeReward === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accruedDelegateeReward"},message:"must have required property '"+"accruedDelegateeReward"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "accruedDelegateeReward"},
+        message: "must have required property '"+"accruedDelegateeReward"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -4832,7 +6469,13 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.delegationFee === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegationFee"},message:"must have required property '"+"delegationFee"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "delegationFee"},
+        message: "must have required property '"+"delegationFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -4842,7 +6485,13 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.delegatorCount === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegatorCount"},message:"must have required property '"+"delegatorCount"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "delegatorCount"},
+        message: "must have required property '"+"delegatorCount"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -4852,7 +6501,13 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.delegatorWeight === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegatorWeight"},message:"must have required property '"+"delegatorWeight"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "delegatorWeight"},
+        message: "must have required property '"+"delegatorWeight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -4863,7 +6518,13 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(func5.call(schema150.properties, key0))){
-        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err10 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err10];
         }
@@ -4874,7 +6535,12 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -4885,7 +6551,12 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {
+        instancePath: instancePath+"/startTime",
+        parentData: data,
+        parentDataProperty: "startTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -4896,7 +6567,12 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+      if(!(validate352(data.endTime, {
+        instancePath: instancePath+"/endTime",
+        parentData: data,
+        parentDataProperty: "endTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -4907,7 +6583,12 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {
+        instancePath: instancePath+"/weight",
+        parentData: data,
+        parentDataProperty: "weight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4918,7 +6599,12 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate81(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
+      if(!(validate81(data.stakeAmount, {
+        instancePath: instancePath+"/stakeAmount",
+        parentData: data,
+        parentDataProperty: "stakeAmount",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4929,7 +6615,12 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate157.errors;
         }
@@ -4940,7 +6631,12 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate358(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
+      if(!(validate358(data.rewardOwner, {
+        instancePath: instancePath+"/rewardOwner",
+        parentData: data,
+        parentDataProperty: "rewardOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -4951,7 +6647,12 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate358(data.validationRewardOwner, {instancePath:instancePath+"/validationRewardOwner",parentData:data,parentDataProperty:"validationRewardOwner",rootData}))){
+      if(!(validate358(data.validationRewardOwner, {
+        instancePath: instancePath+"/validationRewardOwner",
+        parentData: data,
+        parentDataProperty: "validationRewardOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -4962,7 +6663,12 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate358(data.delegationRewardOwner, {instancePath:instancePath+"/delegationRewardOwner",parentData:data,parentDataProperty:"delegationRewardOwner",rootData}))){
+      if(!(validate358(data.delegationRewardOwner, {
+        instancePath: instancePath+"/delegationRewardOwner",
+        parentData: data,
+        parentDataProperty: "delegationRewardOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -4973,7 +6679,12 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate81(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
+      if(!(validate81(data.potentialReward, {
+        instancePath: instancePath+"/potentialReward",
+        parentData: data,
+        parentDataProperty: "potentialReward",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4984,7 +6695,12 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate81(data.accruedDelegateeReward, {instancePath:instancePath+"/accruedDelegateeReward",parentData:data,parentDataProperty:"accruedDelegateeReward",rootData}))){
+      if(!(validate81(data.accruedDelegateeReward, {
+        instancePath: instancePath+"/accruedDelegateeReward",
+        parentData: data,
+        parentDataProperty: "accruedDelegateeReward",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4995,7 +6711,12 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate367(data.delegationFee, {instancePath:instancePath+"/delegationFee",parentData:data,parentDataProperty:"delegationFee",rootData}))){
+      if(!(validate367(data.delegationFee, {
+        instancePath: instancePath+"/delegationFee",
+        parentData: data,
+        parentDataProperty: "delegationFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate367.errors;
         }
@@ -5006,7 +6727,12 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate81(data.delegatorCount, {instancePath:instancePath+"/delegatorCount",parentData:data,parentDataProperty:"delegatorCount",rootData}))){
+      if(!(validate81(data.delegatorCount, {
+        instancePath: instancePath+"/delegatorCount",
+        parentData: data,
+        parentDataProperty: "delegatorCount",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -5017,7 +6743,12 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate81(data.delegatorWeight, {instancePath:instancePath+"/delegatorWeight",parentData:data,parentDataProperty:"delegatorWeight",rootData}))){
+      if(!(validate81(data.delegatorWeight, {
+        instancePath: instancePath+"/delegatorWeight",
+        parentData: data,
+        parentDataProperty: "delegatorWeight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -5032,7 +6763,12 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data14)){
         const len0 = data14.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate376(data14[i0], {instancePath:instancePath+"/delegators/" + i0,parentData:data14,parentDataProperty:i0,rootData}))){
+          if(!(validate376(data14[i0], {
+            instancePath: instancePath+"/delegators/" + i0,
+            parentData: data14,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate376.errors;
             }
@@ -5044,7 +6780,13 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/delegators",schemaPath:"#/properties/delegators/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err11 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/delegators",
+          schemaPath: "#/properties/delegators/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err11];
         }
@@ -5056,7 +6798,13 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err12 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err12];
     }
@@ -5071,7 +6819,8 @@ function validate386(data, {instancePath="", parentData, parentDataProperty, roo
 
 const schema151 = {
   "type": "object",
-  "description": "A validator of a permissioned (PoA) Subnet, or a legacy PoA validator still listed for a Subnet converted to an L1: only the staker basics.",
+  "description": "A validator of a permissioned (PoA) Subnet, or a legacy PoA validator still listed for a Subnet "
+    + "converted to an L1: only the staker basics.",
   "required": [
     "txID",
     "startTime",
@@ -5118,7 +6867,13 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -5128,7 +6883,13 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.startTime === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "startTime"},
+        message: "must have required property '"+"startTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -5138,7 +6899,13 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.endTime === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endTime"},message:"must have required property '"+"endTime"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "endTime"},
+        message: "must have required property '"+"endTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -5148,7 +6915,13 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.weight === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weight"},
+        message: "must have required property '"+"weight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -5158,7 +6931,13 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.nodeID === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -5168,8 +6947,19 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!((((((key0 === "txID") || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "weight")) || (key0 === "stakeAmount")) || (key0 === "nodeID"))){
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(!((((((key0 === "txID") ||
+        (key0 === "startTime")) ||
+        (key0 === "endTime")) ||
+        (key0 === "weight")) ||
+        (key0 === "stakeAmount")) ||
+        (key0 === "nodeID"))){
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -5180,7 +6970,12 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -5191,7 +6986,12 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {
+        instancePath: instancePath+"/startTime",
+        parentData: data,
+        parentDataProperty: "startTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -5202,7 +7002,12 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+      if(!(validate352(data.endTime, {
+        instancePath: instancePath+"/endTime",
+        parentData: data,
+        parentDataProperty: "endTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -5213,7 +7018,12 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {
+        instancePath: instancePath+"/weight",
+        parentData: data,
+        parentDataProperty: "weight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -5224,7 +7034,12 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate81(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
+      if(!(validate81(data.stakeAmount, {
+        instancePath: instancePath+"/stakeAmount",
+        parentData: data,
+        parentDataProperty: "stakeAmount",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -5235,7 +7050,12 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate157.errors;
         }
@@ -5247,7 +7067,13 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err6];
     }
@@ -5262,7 +7088,9 @@ function validate403(data, {instancePath="", parentData, parentDataProperty, roo
 
 const schema152 = {
   "type": "object",
-  "description": "A validator of an L1 (a Subnet converted with ConvertSubnetToL1Tx, ACP-77), registered by its validator manager. It has no `txID` and no `endTime`: it validates until removed or out of balance.",
+  "description": "A validator of an L1 (a Subnet converted with ConvertSubnetToL1Tx, ACP-77), registered by its "
+    + "validator manager. It has no `txID` and no `endTime`: it validates "
+    + "until removed or out of balance.",
   "required": [
     "nodeID",
     "weight",
@@ -5310,7 +7138,8 @@ const schema152 = {
     },
     "balance": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
-      "description": "The balance left (nAVAX) to pay the continuous validator fee, per the last accepted state; `\"0\"` when the validator is inactive."
+      "description": "The balance left (nAVAX) to pay the continuous validator fee, per the last accepted state; "
+        + "`\"0\"` when the validator is inactive."
     }
   }
 };
@@ -5320,7 +7149,13 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.nodeID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -5330,7 +7165,13 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.weight === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weight"},
+        message: "must have required property '"+"weight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -5340,7 +7181,13 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.startTime === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "startTime"},
+        message: "must have required property '"+"startTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -5350,7 +7197,13 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.validationID === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validationID"},message:"must have required property '"+"validationID"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "validationID"},
+        message: "must have required property '"+"validationID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -5360,7 +7213,13 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.publicKey === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "publicKey"},
+        message: "must have required property '"+"publicKey"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -5370,7 +7229,13 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.remainingBalanceOwner === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "remainingBalanceOwner"},message:"must have required property '"+"remainingBalanceOwner"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "remainingBalanceOwner"},
+        message: "must have required property '"+"remainingBalanceOwner"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -5380,7 +7245,13 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.deactivationOwner === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deactivationOwner"},message:"must have required property '"+"deactivationOwner"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "deactivationOwner"},
+        message: "must have required property '"+"deactivationOwner"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -5390,7 +7261,13 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.minNonce === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minNonce"},message:"must have required property '"+"minNonce"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "minNonce"},
+        message: "must have required property '"+"minNonce"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -5400,7 +7277,13 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.balance === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "balance"},
+        message: "must have required property '"+"balance"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -5411,7 +7294,13 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(func5.call(schema152.properties, key0))){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -5422,7 +7311,12 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate157.errors;
         }
@@ -5433,7 +7327,12 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {
+        instancePath: instancePath+"/weight",
+        parentData: data,
+        parentDataProperty: "weight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -5444,7 +7343,12 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {
+        instancePath: instancePath+"/startTime",
+        parentData: data,
+        parentDataProperty: "startTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -5455,7 +7359,12 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.validationID !== undefined){
-      if(!(validate30(data.validationID, {instancePath:instancePath+"/validationID",parentData:data,parentDataProperty:"validationID",rootData}))){
+      if(!(validate30(data.validationID, {
+        instancePath: instancePath+"/validationID",
+        parentData: data,
+        parentDataProperty: "validationID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -5466,7 +7375,12 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate371(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+      if(!(validate371(data.publicKey, {
+        instancePath: instancePath+"/publicKey",
+        parentData: data,
+        parentDataProperty: "publicKey",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate371.errors;
         }
@@ -5477,7 +7391,12 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate358(data.remainingBalanceOwner, {instancePath:instancePath+"/remainingBalanceOwner",parentData:data,parentDataProperty:"remainingBalanceOwner",rootData}))){
+      if(!(validate358(data.remainingBalanceOwner, {
+        instancePath: instancePath+"/remainingBalanceOwner",
+        parentData: data,
+        parentDataProperty: "remainingBalanceOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -5488,7 +7407,12 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate358(data.deactivationOwner, {instancePath:instancePath+"/deactivationOwner",parentData:data,parentDataProperty:"deactivationOwner",rootData}))){
+      if(!(validate358(data.deactivationOwner, {
+        instancePath: instancePath+"/deactivationOwner",
+        parentData: data,
+        parentDataProperty: "deactivationOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -5499,7 +7423,12 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate81(data.minNonce, {instancePath:instancePath+"/minNonce",parentData:data,parentDataProperty:"minNonce",rootData}))){
+      if(!(validate81(data.minNonce, {
+        instancePath: instancePath+"/minNonce",
+        parentData: data,
+        parentDataProperty: "minNonce",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -5510,7 +7439,12 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {
+        instancePath: instancePath+"/balance",
+        parentData: data,
+        parentDataProperty: "balance",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -5522,7 +7456,13 @@ function validate411(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err10 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err10];
     }
@@ -5621,7 +7561,13 @@ function validate349(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   if(!valid0){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/oneOf",
+      keyword: "oneOf",
+      params: {passingSchemas: passing0},
+      message: "must match exactly one schema in oneOf"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -5653,7 +7599,13 @@ function validate348(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.validators === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validators"},message:"must have required property '"+"validators"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "validators"},
+        message: "must have required property '"+"validators"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -5664,7 +7616,13 @@ function validate348(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "validators")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -5679,7 +7637,12 @@ function validate348(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate349(data0[i0], {instancePath:instancePath+"/validators/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate349(data0[i0], {
+            instancePath: instancePath+"/validators/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate349.errors;
             }
@@ -5691,7 +7654,13 @@ function validate348(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/validators",schemaPath:"#/properties/validators/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/validators",
+          schemaPath: "#/properties/validators/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -5703,7 +7672,13 @@ function validate348(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -5726,7 +7701,13 @@ function validate423(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -5759,7 +7740,8 @@ const schema154 = {
       "items": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64"
       },
-      "description": "Gas per unit of each fee dimension, in the order bandwidth, database read, database write, compute."
+      "description": "Gas per unit of each fee dimension, in the order bandwidth, database read, database write, "
+        + "compute."
     },
     "maxCapacity": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
@@ -5767,7 +7749,8 @@ const schema154 = {
     },
     "maxPerSecond": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "Gas added to the bank per second, and so the most gas the chain can consume per second on average."
+      "description": "Gas added to the bank per second, and so the most gas the chain can consume per second on "
+        + "average."
     },
     "targetPerSecond": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
@@ -5779,7 +7762,8 @@ const schema154 = {
     },
     "excessConversionConstant": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "Scales the accumulated excess gas into the price: price = minPrice · e^(excess / excessConversionConstant)."
+      "description": "Scales the accumulated excess gas into the price: price = minPrice · e^(excess / "
+        + "excessConversionConstant)."
     }
   }
 };
@@ -5789,7 +7773,13 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.weights === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weights"},message:"must have required property '"+"weights"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weights"},
+        message: "must have required property '"+"weights"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -5799,7 +7789,13 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.maxCapacity === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maxCapacity"},message:"must have required property '"+"maxCapacity"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "maxCapacity"},
+        message: "must have required property '"+"maxCapacity"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -5809,7 +7805,13 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.maxPerSecond === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maxPerSecond"},message:"must have required property '"+"maxPerSecond"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "maxPerSecond"},
+        message: "must have required property '"+"maxPerSecond"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -5819,7 +7821,13 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.targetPerSecond === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "targetPerSecond"},message:"must have required property '"+"targetPerSecond"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "targetPerSecond"},
+        message: "must have required property '"+"targetPerSecond"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -5829,7 +7837,13 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.minPrice === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minPrice"},message:"must have required property '"+"minPrice"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "minPrice"},
+        message: "must have required property '"+"minPrice"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -5839,7 +7853,13 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.excessConversionConstant === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excessConversionConstant"},message:"must have required property '"+"excessConversionConstant"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "excessConversionConstant"},
+        message: "must have required property '"+"excessConversionConstant"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -5849,8 +7869,19 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!((((((key0 === "weights") || (key0 === "maxCapacity")) || (key0 === "maxPerSecond")) || (key0 === "targetPerSecond")) || (key0 === "minPrice")) || (key0 === "excessConversionConstant"))){
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(!((((((key0 === "weights") ||
+        (key0 === "maxCapacity")) ||
+        (key0 === "maxPerSecond")) ||
+        (key0 === "targetPerSecond")) ||
+        (key0 === "minPrice")) ||
+        (key0 === "excessConversionConstant"))){
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -5864,7 +7895,13 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.weights;
       if(Array.isArray(data0)){
         if(data0.length > 4){
-          const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weights",schemaPath:"#/properties/weights/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"};
+          const err7 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/weights",
+            schemaPath: "#/properties/weights/maxItems",
+            keyword: "maxItems",
+            params: {limit: 4},
+            message: "must NOT have more than 4 items"
+          };
           if(vErrors === null){
             vErrors = [err7];
           }
@@ -5874,7 +7911,13 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
           errors++;
         }
         if(data0.length < 4){
-          const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weights",schemaPath:"#/properties/weights/minItems",keyword:"minItems",params:{limit: 4},message:"must NOT have fewer than 4 items"};
+          const err8 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/weights",
+            schemaPath: "#/properties/weights/minItems",
+            keyword: "minItems",
+            params: {limit: 4},
+            message: "must NOT have fewer than 4 items"
+          };
           if(vErrors === null){
             vErrors = [err8];
           }
@@ -5885,7 +7928,12 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate107(data0[i0], {instancePath:instancePath+"/weights/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate107(data0[i0], {
+            instancePath: instancePath+"/weights/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate107.errors;
             }
@@ -5897,7 +7945,13 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weights",schemaPath:"#/properties/weights/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/weights",
+          schemaPath: "#/properties/weights/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -5908,7 +7962,12 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.maxCapacity !== undefined){
-      if(!(validate107(data.maxCapacity, {instancePath:instancePath+"/maxCapacity",parentData:data,parentDataProperty:"maxCapacity",rootData}))){
+      if(!(validate107(data.maxCapacity, {
+        instancePath: instancePath+"/maxCapacity",
+        parentData: data,
+        parentDataProperty: "maxCapacity",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -5919,7 +7978,12 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.maxPerSecond !== undefined){
-      if(!(validate107(data.maxPerSecond, {instancePath:instancePath+"/maxPerSecond",parentData:data,parentDataProperty:"maxPerSecond",rootData}))){
+      if(!(validate107(data.maxPerSecond, {
+        instancePath: instancePath+"/maxPerSecond",
+        parentData: data,
+        parentDataProperty: "maxPerSecond",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -5930,7 +7994,12 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.targetPerSecond !== undefined){
-      if(!(validate107(data.targetPerSecond, {instancePath:instancePath+"/targetPerSecond",parentData:data,parentDataProperty:"targetPerSecond",rootData}))){
+      if(!(validate107(data.targetPerSecond, {
+        instancePath: instancePath+"/targetPerSecond",
+        parentData: data,
+        parentDataProperty: "targetPerSecond",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -5941,7 +8010,12 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate107(data.minPrice, {instancePath:instancePath+"/minPrice",parentData:data,parentDataProperty:"minPrice",rootData}))){
+      if(!(validate107(data.minPrice, {
+        instancePath: instancePath+"/minPrice",
+        parentData: data,
+        parentDataProperty: "minPrice",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -5952,7 +8026,12 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate107(data.excessConversionConstant, {instancePath:instancePath+"/excessConversionConstant",parentData:data,parentDataProperty:"excessConversionConstant",rootData}))){
+      if(!(validate107(data.excessConversionConstant, {
+        instancePath: instancePath+"/excessConversionConstant",
+        parentData: data,
+        parentDataProperty: "excessConversionConstant",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -5964,7 +8043,13 @@ function validate424(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err10 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err10];
     }
@@ -5987,7 +8072,13 @@ function validate431(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -6032,7 +8123,8 @@ const schema156 = {
 const schema50 = {
   "type": "string",
   "format": "date-time",
-  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
+  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
+    + "zone (`Z` when it runs in UTC)."
 };
 const formats4 = formats["date-time"];
 
@@ -6041,7 +8133,13 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!(formats4.validate(data))){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "date-time"},
+        message: "must match format \""+"date-time"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6052,7 +8150,13 @@ function validate89(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -6071,7 +8175,13 @@ function validate432(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.capacity === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capacity"},message:"must have required property '"+"capacity"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "capacity"},
+        message: "must have required property '"+"capacity"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6081,7 +8191,13 @@ function validate432(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.excess === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excess"},message:"must have required property '"+"excess"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "excess"},
+        message: "must have required property '"+"excess"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -6091,7 +8207,13 @@ function validate432(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.price === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "price"},message:"must have required property '"+"price"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "price"},
+        message: "must have required property '"+"price"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -6101,7 +8223,13 @@ function validate432(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.timestamp === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "timestamp"},
+        message: "must have required property '"+"timestamp"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -6112,7 +8240,13 @@ function validate432(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((((key0 === "capacity") || (key0 === "excess")) || (key0 === "price")) || (key0 === "timestamp"))){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -6123,7 +8257,12 @@ function validate432(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate107(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
+      if(!(validate107(data.capacity, {
+        instancePath: instancePath+"/capacity",
+        parentData: data,
+        parentDataProperty: "capacity",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -6134,7 +8273,12 @@ function validate432(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.excess !== undefined){
-      if(!(validate107(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
+      if(!(validate107(data.excess, {
+        instancePath: instancePath+"/excess",
+        parentData: data,
+        parentDataProperty: "excess",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -6145,7 +8289,12 @@ function validate432(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.price !== undefined){
-      if(!(validate107(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
+      if(!(validate107(data.price, {
+        instancePath: instancePath+"/price",
+        parentData: data,
+        parentDataProperty: "price",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -6156,7 +8305,12 @@ function validate432(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {
+        instancePath: instancePath+"/timestamp",
+        parentData: data,
+        parentDataProperty: "timestamp",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -6168,7 +8322,13 @@ function validate432(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -6191,7 +8351,13 @@ function validate437(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -6225,7 +8391,13 @@ function validate438(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.height === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6236,7 +8408,13 @@ function validate438(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "height")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -6247,7 +8425,12 @@ function validate438(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -6259,7 +8442,13 @@ function validate438(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -6290,7 +8479,13 @@ function validate440(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.validationID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validationID"},message:"must have required property '"+"validationID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "validationID"},
+        message: "must have required property '"+"validationID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6300,7 +8495,12 @@ function validate440(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.validationID !== undefined){
-      if(!(validate30(data.validationID, {instancePath:instancePath+"/validationID",parentData:data,parentDataProperty:"validationID",rootData}))){
+      if(!(validate30(data.validationID, {
+        instancePath: instancePath+"/validationID",
+        parentData: data,
+        parentDataProperty: "validationID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -6312,7 +8512,13 @@ function validate440(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -6380,7 +8586,8 @@ const schema160 = {
     },
     "balance": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
-      "description": "The balance left (nAVAX) to pay the continuous validator fee; `\"0\"` when the validator is inactive."
+      "description": "The balance left (nAVAX) to pay the continuous validator fee; `\"0\"` when the validator is "
+        + "inactive."
     },
     "subnetID": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
@@ -6398,7 +8605,13 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.nodeID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6408,7 +8621,13 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.weight === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weight"},
+        message: "must have required property '"+"weight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -6418,7 +8637,13 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.startTime === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "startTime"},
+        message: "must have required property '"+"startTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -6428,7 +8653,13 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.validationID === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validationID"},message:"must have required property '"+"validationID"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "validationID"},
+        message: "must have required property '"+"validationID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -6438,7 +8669,13 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.publicKey === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "publicKey"},
+        message: "must have required property '"+"publicKey"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -6448,7 +8685,13 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.remainingBalanceOwner === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "remainingBalanceOwner"},message:"must have required property '"+"remainingBalanceOwner"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "remainingBalanceOwner"},
+        message: "must have required property '"+"remainingBalanceOwner"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -6458,7 +8701,13 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.deactivationOwner === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deactivationOwner"},message:"must have required property '"+"deactivationOwner"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "deactivationOwner"},
+        message: "must have required property '"+"deactivationOwner"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -6468,7 +8717,13 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.minNonce === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minNonce"},message:"must have required property '"+"minNonce"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "minNonce"},
+        message: "must have required property '"+"minNonce"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -6478,7 +8733,13 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.balance === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "balance"},
+        message: "must have required property '"+"balance"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -6488,7 +8749,13 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.subnetID === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "subnetID"},
+        message: "must have required property '"+"subnetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -6498,7 +8765,13 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.height === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -6509,7 +8782,13 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(func5.call(schema160.properties, key0))){
-        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err11 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err11];
         }
@@ -6520,7 +8799,12 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate157.errors;
         }
@@ -6531,7 +8815,12 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {
+        instancePath: instancePath+"/weight",
+        parentData: data,
+        parentDataProperty: "weight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -6542,7 +8831,12 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {
+        instancePath: instancePath+"/startTime",
+        parentData: data,
+        parentDataProperty: "startTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -6553,7 +8847,12 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.validationID !== undefined){
-      if(!(validate30(data.validationID, {instancePath:instancePath+"/validationID",parentData:data,parentDataProperty:"validationID",rootData}))){
+      if(!(validate30(data.validationID, {
+        instancePath: instancePath+"/validationID",
+        parentData: data,
+        parentDataProperty: "validationID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -6564,7 +8863,12 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate371(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+      if(!(validate371(data.publicKey, {
+        instancePath: instancePath+"/publicKey",
+        parentData: data,
+        parentDataProperty: "publicKey",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate371.errors;
         }
@@ -6575,7 +8879,12 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate358(data.remainingBalanceOwner, {instancePath:instancePath+"/remainingBalanceOwner",parentData:data,parentDataProperty:"remainingBalanceOwner",rootData}))){
+      if(!(validate358(data.remainingBalanceOwner, {
+        instancePath: instancePath+"/remainingBalanceOwner",
+        parentData: data,
+        parentDataProperty: "remainingBalanceOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -6586,7 +8895,12 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate358(data.deactivationOwner, {instancePath:instancePath+"/deactivationOwner",parentData:data,parentDataProperty:"deactivationOwner",rootData}))){
+      if(!(validate358(data.deactivationOwner, {
+        instancePath: instancePath+"/deactivationOwner",
+        parentData: data,
+        parentDataProperty: "deactivationOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -6597,7 +8911,12 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate81(data.minNonce, {instancePath:instancePath+"/minNonce",parentData:data,parentDataProperty:"minNonce",rootData}))){
+      if(!(validate81(data.minNonce, {
+        instancePath: instancePath+"/minNonce",
+        parentData: data,
+        parentDataProperty: "minNonce",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -6608,7 +8927,12 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {
+        instancePath: instancePath+"/balance",
+        parentData: data,
+        parentDataProperty: "balance",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -6619,7 +8943,12 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -6630,7 +8959,12 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -6642,7 +8976,13 @@ function validate442(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err12 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err12];
     }
@@ -6665,7 +9005,13 @@ function validate454(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -6685,7 +9031,13 @@ function validate455(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.height === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6696,7 +9048,13 @@ function validate455(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "height")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -6707,7 +9065,12 @@ function validate455(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -6719,7 +9082,13 @@ function validate455(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -6747,7 +9116,12 @@ function validate457(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -6759,7 +9133,13 @@ function validate457(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -6783,7 +9163,8 @@ const schema164 = {
   "properties": {
     "minValidatorStake": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
-      "description": "The minimum stake to add a validator, in the staking asset's smallest unit (nAVAX on the Primary Network)."
+      "description": "The minimum stake to add a validator, in the staking asset's smallest unit (nAVAX on the "
+        + "Primary Network)."
     },
     "minDelegatorStake": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
@@ -6797,7 +9178,13 @@ function validate459(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.minValidatorStake === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minValidatorStake"},message:"must have required property '"+"minValidatorStake"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "minValidatorStake"},
+        message: "must have required property '"+"minValidatorStake"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6807,7 +9194,13 @@ function validate459(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.minDelegatorStake === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minDelegatorStake"},message:"must have required property '"+"minDelegatorStake"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "minDelegatorStake"},
+        message: "must have required property '"+"minDelegatorStake"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -6818,7 +9211,13 @@ function validate459(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "minValidatorStake") || (key0 === "minDelegatorStake"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -6829,7 +9228,12 @@ function validate459(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.minValidatorStake !== undefined){
-      if(!(validate81(data.minValidatorStake, {instancePath:instancePath+"/minValidatorStake",parentData:data,parentDataProperty:"minValidatorStake",rootData}))){
+      if(!(validate81(data.minValidatorStake, {
+        instancePath: instancePath+"/minValidatorStake",
+        parentData: data,
+        parentDataProperty: "minValidatorStake",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -6840,7 +9244,12 @@ function validate459(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.minDelegatorStake !== undefined){
-      if(!(validate81(data.minDelegatorStake, {instancePath:instancePath+"/minDelegatorStake",parentData:data,parentDataProperty:"minDelegatorStake",rootData}))){
+      if(!(validate81(data.minDelegatorStake, {
+        instancePath: instancePath+"/minDelegatorStake",
+        parentData: data,
+        parentDataProperty: "minDelegatorStake",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -6852,7 +9261,13 @@ function validate459(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -6883,7 +9298,9 @@ const schema165 = {
 const schema37 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
+  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
+    + "(same as hex). Matched case-insensitively. The node also decodes `json` "
+    + "here but then fails the call, because these bytes have no JSON form."
 };
 const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
@@ -6892,7 +9309,13 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern5.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},
+        message: "must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6903,7 +9326,13 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -6922,7 +9351,13 @@ function validate462(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6932,7 +9367,12 @@ function validate462(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -6943,7 +9383,12 @@ function validate462(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate68.errors;
         }
@@ -6955,7 +9400,13 @@ function validate462(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -7079,7 +9530,12 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate71(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(!(validate71(data1[i0], {
+              instancePath: instancePath+"/utxos/" + i0,
+              parentData: data1,
+              parentDataProperty: i0,
+              rootData
+            }))){
               if(vErrors === null){
                 vErrors = validate71.errors;
               }
@@ -7091,7 +9547,13 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         else {
-          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/then/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/utxos",
+            schemaPath: "#/then/properties/utxos/type",
+            keyword: "type",
+            params: {type: "array"},
+            message: "must be array"
+          };
           if(vErrors === null){
             vErrors = [err2];
           }
@@ -7103,7 +9565,13 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -7124,7 +9592,12 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate73(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+            if(!(validate73(data3[i1], {
+              instancePath: instancePath+"/utxos/" + i1,
+              parentData: data3,
+              parentDataProperty: i1,
+              rootData
+            }))){
               if(vErrors === null){
                 vErrors = validate73.errors;
               }
@@ -7136,7 +9609,13 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         else {
-          const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/else/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          const err4 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/utxos",
+            schemaPath: "#/else/properties/utxos/type",
+            keyword: "type",
+            params: {type: "array"},
+            message: "must be array"
+          };
           if(vErrors === null){
             vErrors = [err4];
           }
@@ -7148,7 +9627,13 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -7162,7 +9647,13 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
     ifClause0 = "else";
   }
   if(!valid0){
-    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err6];
     }
@@ -7173,7 +9664,13 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.numFetched === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "numFetched"},message:"must have required property '"+"numFetched"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "numFetched"},
+        message: "must have required property '"+"numFetched"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -7183,7 +9680,13 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.utxos === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxos"},message:"must have required property '"+"utxos"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxos"},
+        message: "must have required property '"+"utxos"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -7193,7 +9696,13 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.encoding === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -7204,7 +9713,13 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(((key0 === "numFetched") || (key0 === "utxos")) || (key0 === "encoding"))){
-        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err10 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err10];
         }
@@ -7215,7 +9730,12 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate81(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
+      if(!(validate81(data.numFetched, {
+        instancePath: instancePath+"/numFetched",
+        parentData: data,
+        parentDataProperty: "numFetched",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -7230,7 +9750,12 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate75(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
+          if(!(validate75(data6[i2], {
+            instancePath: instancePath+"/utxos/" + i2,
+            parentData: data6,
+            parentDataProperty: i2,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate75.errors;
             }
@@ -7242,7 +9767,13 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err11 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/utxos",
+          schemaPath: "#/properties/utxos/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err11];
         }
@@ -7253,7 +9784,12 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -7265,7 +9801,13 @@ function validate465(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err12 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err12];
     }
@@ -7306,7 +9848,13 @@ function validate471(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.addresses === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addresses"},
+        message: "must have required property '"+"addresses"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -7319,7 +9867,13 @@ function validate471(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.addresses;
       if(Array.isArray(data0)){
         if(data0.length > 256){
-          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"};
+          const err1 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/addresses",
+            schemaPath: "#/properties/addresses/maxItems",
+            keyword: "maxItems",
+            params: {limit: 256},
+            message: "must NOT have more than 256 items"
+          };
           if(vErrors === null){
             vErrors = [err1];
           }
@@ -7330,7 +9884,12 @@ function validate471(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data0[i0], {
+            instancePath: instancePath+"/addresses/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate100.errors;
             }
@@ -7342,7 +9901,13 @@ function validate471(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/addresses",
+          schemaPath: "#/properties/addresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -7354,7 +9919,13 @@ function validate471(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.validatorsOnly !== undefined){
       if(typeof data.validatorsOnly !== "boolean"){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/validatorsOnly",schemaPath:"#/properties/validatorsOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/validatorsOnly",
+          schemaPath: "#/properties/validatorsOnly/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -7365,7 +9936,12 @@ function validate471(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate68.errors;
         }
@@ -7377,7 +9953,13 @@ function validate471(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -7411,7 +9993,8 @@ const schema168 = {
     },
     "stakedOutputs": {
       "type": "array",
-      "description": "The matching stake outputs (TransferableOutput bytes) in the requested encoding; `[]` when none matched.",
+      "description": "The matching stake outputs (TransferableOutput bytes) in the requested encoding; `[]` when "
+        + "none matched.",
       "items": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
       }
@@ -7506,7 +10089,12 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate71(data1[i0], {instancePath:instancePath+"/stakedOutputs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(!(validate71(data1[i0], {
+              instancePath: instancePath+"/stakedOutputs/" + i0,
+              parentData: data1,
+              parentDataProperty: i0,
+              rootData
+            }))){
               if(vErrors === null){
                 vErrors = validate71.errors;
               }
@@ -7518,7 +10106,13 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         else {
-          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/stakedOutputs",schemaPath:"#/then/properties/stakedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/stakedOutputs",
+            schemaPath: "#/then/properties/stakedOutputs/type",
+            keyword: "type",
+            params: {type: "array"},
+            message: "must be array"
+          };
           if(vErrors === null){
             vErrors = [err2];
           }
@@ -7530,7 +10124,13 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -7551,7 +10151,12 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate73(data3[i1], {instancePath:instancePath+"/stakedOutputs/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+            if(!(validate73(data3[i1], {
+              instancePath: instancePath+"/stakedOutputs/" + i1,
+              parentData: data3,
+              parentDataProperty: i1,
+              rootData
+            }))){
               if(vErrors === null){
                 vErrors = validate73.errors;
               }
@@ -7563,7 +10168,13 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         else {
-          const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/stakedOutputs",schemaPath:"#/else/properties/stakedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          const err4 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/stakedOutputs",
+            schemaPath: "#/else/properties/stakedOutputs/type",
+            keyword: "type",
+            params: {type: "array"},
+            message: "must be array"
+          };
           if(vErrors === null){
             vErrors = [err4];
           }
@@ -7575,7 +10186,13 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -7589,7 +10206,13 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
     ifClause0 = "else";
   }
   if(!valid0){
-    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err6];
     }
@@ -7600,7 +10223,13 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.staked === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "staked"},message:"must have required property '"+"staked"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "staked"},
+        message: "must have required property '"+"staked"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -7610,7 +10239,13 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.stakeds === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stakeds"},message:"must have required property '"+"stakeds"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "stakeds"},
+        message: "must have required property '"+"stakeds"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -7620,7 +10255,13 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.stakedOutputs === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stakedOutputs"},message:"must have required property '"+"stakedOutputs"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "stakedOutputs"},
+        message: "must have required property '"+"stakedOutputs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -7630,7 +10271,13 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.encoding === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -7641,7 +10288,13 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((((key0 === "staked") || (key0 === "stakeds")) || (key0 === "stakedOutputs")) || (key0 === "encoding"))){
-        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err11 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err11];
         }
@@ -7652,7 +10305,12 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.staked !== undefined){
-      if(!(validate81(data.staked, {instancePath:instancePath+"/staked",parentData:data,parentDataProperty:"staked",rootData}))){
+      if(!(validate81(data.staked, {
+        instancePath: instancePath+"/staked",
+        parentData: data,
+        parentDataProperty: "staked",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -7663,7 +10321,12 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.stakeds !== undefined){
-      if(!(validate265(data.stakeds, {instancePath:instancePath+"/stakeds",parentData:data,parentDataProperty:"stakeds",rootData}))){
+      if(!(validate265(data.stakeds, {
+        instancePath: instancePath+"/stakeds",
+        parentData: data,
+        parentDataProperty: "stakeds",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate265.errors;
         }
@@ -7678,7 +10341,12 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data7)){
         const len2 = data7.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate75(data7[i2], {instancePath:instancePath+"/stakedOutputs/" + i2,parentData:data7,parentDataProperty:i2,rootData}))){
+          if(!(validate75(data7[i2], {
+            instancePath: instancePath+"/stakedOutputs/" + i2,
+            parentData: data7,
+            parentDataProperty: i2,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate75.errors;
             }
@@ -7690,7 +10358,13 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/stakedOutputs",schemaPath:"#/properties/stakedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/stakedOutputs",
+          schemaPath: "#/properties/stakedOutputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -7701,7 +10375,12 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -7713,7 +10392,13 @@ function validate474(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err13 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err13];
     }
@@ -7741,7 +10426,12 @@ function validate481(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -7753,7 +10443,13 @@ function validate481(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -7776,7 +10472,8 @@ const schema170 = {
   "properties": {
     "assetID": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "The staking asset's ID. For AVAX: `FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z` on Mainnet, `U8iRqJoiJm8xZHAacmvYyZVwqQx6uDNtQeP3CQ6fcgQk3JqnK` on Fuji."
+      "description": "The staking asset's ID. For AVAX: `FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z` on "
+        + "Mainnet, `U8iRqJoiJm8xZHAacmvYyZVwqQx6uDNtQeP3CQ6fcgQk3JqnK` on Fuji."
     }
   }
 };
@@ -7786,7 +10483,13 @@ function validate483(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.assetID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "assetID"},
+        message: "must have required property '"+"assetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -7797,7 +10500,13 @@ function validate483(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "assetID")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -7808,7 +10517,12 @@ function validate483(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate30(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -7820,7 +10534,13 @@ function validate483(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -7851,7 +10571,13 @@ function validate485(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "subnetID"},
+        message: "must have required property '"+"subnetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -7861,7 +10587,12 @@ function validate485(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -7873,7 +10604,13 @@ function validate485(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -7903,14 +10640,17 @@ const schema172 = {
   "properties": {
     "isPermissioned": {
       "type": "boolean",
-      "description": "True while the Subnet is permissioned (PoA): false once it was made elastic or converted to an L1."
+      "description": "True while the Subnet is permissioned (PoA): false once it was made elastic or converted to "
+        + "an L1."
     },
     "controlKeys": {
       "type": "array",
       "items": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
       },
-      "description": "The P-Chain addresses of the Subnet owner's keys, whose signatures authorize changes to a permissioned Subnet. Still the recorded owner after a transformation or conversion."
+      "description": "The P-Chain addresses of the Subnet owner's keys, whose signatures authorize changes to a "
+        + "permissioned Subnet. Still the recorded owner after a transformation or "
+        + "conversion."
     },
     "threshold": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32",
@@ -7933,14 +10673,16 @@ const schema172 = {
     },
     "managerChainID": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "The blockchain whose validator manager controls the L1's validator set, or the all-zero ID when it was not converted.",
+      "description": "The blockchain whose validator manager controls the L1's validator set, or the all-zero ID "
+        + "when it was not converted.",
       "x-node-versions": {
         "since": "v1.11.12"
       }
     },
     "managerAddress": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NullableHexNoChecksum",
-      "description": "The address of the validator manager on `managerChainID`, `0x` hex without a checksum, or `null` when the Subnet was not converted.",
+      "description": "The address of the validator manager on `managerChainID`, `0x` hex without a checksum, or "
+        + "`null` when the Subnet was not converted.",
       "x-node-versions": {
         "since": "v1.11.12"
       }
@@ -7948,7 +10690,8 @@ const schema172 = {
   }
 };
 const schema173 = {
-  "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes (types.JSONByteSlice of a nil slice).",
+  "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes "
+    + "(types.JSONByteSlice of a nil slice).",
   "oneOf": [
     {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
@@ -7982,7 +10725,13 @@ function validate494(data, {instancePath="", parentData, parentDataProperty, roo
   }
   const _errs2 = errors;
   if(data !== null){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/oneOf/1/type",
+      keyword: "type",
+      params: {type: "null"},
+      message: "must be null"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -8003,7 +10752,13 @@ function validate494(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   if(!valid0){
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/oneOf",
+      keyword: "oneOf",
+      params: {passingSchemas: passing0},
+      message: "must match exactly one schema in oneOf"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -8035,7 +10790,13 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.isPermissioned === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "isPermissioned"},message:"must have required property '"+"isPermissioned"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "isPermissioned"},
+        message: "must have required property '"+"isPermissioned"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -8045,7 +10806,13 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.controlKeys === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "controlKeys"},message:"must have required property '"+"controlKeys"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "controlKeys"},
+        message: "must have required property '"+"controlKeys"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -8055,7 +10822,13 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.threshold === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "threshold"},
+        message: "must have required property '"+"threshold"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -8065,7 +10838,13 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.locktime === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "locktime"},message:"must have required property '"+"locktime"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "locktime"},
+        message: "must have required property '"+"locktime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -8075,7 +10854,13 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.subnetTransformationTxID === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetTransformationTxID"},message:"must have required property '"+"subnetTransformationTxID"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "subnetTransformationTxID"},
+        message: "must have required property '"+"subnetTransformationTxID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -8085,7 +10870,13 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.conversionID === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "conversionID"},message:"must have required property '"+"conversionID"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "conversionID"},
+        message: "must have required property '"+"conversionID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -8095,7 +10886,13 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.managerChainID === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "managerChainID"},message:"must have required property '"+"managerChainID"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "managerChainID"},
+        message: "must have required property '"+"managerChainID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -8105,7 +10902,13 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.managerAddress === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "managerAddress"},message:"must have required property '"+"managerAddress"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "managerAddress"},
+        message: "must have required property '"+"managerAddress"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -8115,8 +10918,21 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!((((((((key0 === "isPermissioned") || (key0 === "controlKeys")) || (key0 === "threshold")) || (key0 === "locktime")) || (key0 === "subnetTransformationTxID")) || (key0 === "conversionID")) || (key0 === "managerChainID")) || (key0 === "managerAddress"))){
-        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(!((((((((key0 === "isPermissioned") ||
+        (key0 === "controlKeys")) ||
+        (key0 === "threshold")) ||
+        (key0 === "locktime")) ||
+        (key0 === "subnetTransformationTxID")) ||
+        (key0 === "conversionID")) ||
+        (key0 === "managerChainID")) ||
+        (key0 === "managerAddress"))){
+        const err8 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err8];
         }
@@ -8128,7 +10944,13 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.isPermissioned !== undefined){
       if(typeof data.isPermissioned !== "boolean"){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/isPermissioned",schemaPath:"#/properties/isPermissioned/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/isPermissioned",
+          schemaPath: "#/properties/isPermissioned/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -8143,7 +10965,12 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data1[i0], {instancePath:instancePath+"/controlKeys/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data1[i0], {
+            instancePath: instancePath+"/controlKeys/" + i0,
+            parentData: data1,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate100.errors;
             }
@@ -8155,7 +10982,13 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/controlKeys",schemaPath:"#/properties/controlKeys/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err10 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/controlKeys",
+          schemaPath: "#/properties/controlKeys/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err10];
         }
@@ -8166,7 +10999,12 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate148(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+      if(!(validate148(data.threshold, {
+        instancePath: instancePath+"/threshold",
+        parentData: data,
+        parentDataProperty: "threshold",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate148.errors;
         }
@@ -8177,7 +11015,12 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate81(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
+      if(!(validate81(data.locktime, {
+        instancePath: instancePath+"/locktime",
+        parentData: data,
+        parentDataProperty: "locktime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -8188,7 +11031,12 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.subnetTransformationTxID !== undefined){
-      if(!(validate30(data.subnetTransformationTxID, {instancePath:instancePath+"/subnetTransformationTxID",parentData:data,parentDataProperty:"subnetTransformationTxID",rootData}))){
+      if(!(validate30(data.subnetTransformationTxID, {
+        instancePath: instancePath+"/subnetTransformationTxID",
+        parentData: data,
+        parentDataProperty: "subnetTransformationTxID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -8199,7 +11047,12 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.conversionID !== undefined){
-      if(!(validate30(data.conversionID, {instancePath:instancePath+"/conversionID",parentData:data,parentDataProperty:"conversionID",rootData}))){
+      if(!(validate30(data.conversionID, {
+        instancePath: instancePath+"/conversionID",
+        parentData: data,
+        parentDataProperty: "conversionID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -8210,7 +11063,12 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.managerChainID !== undefined){
-      if(!(validate30(data.managerChainID, {instancePath:instancePath+"/managerChainID",parentData:data,parentDataProperty:"managerChainID",rootData}))){
+      if(!(validate30(data.managerChainID, {
+        instancePath: instancePath+"/managerChainID",
+        parentData: data,
+        parentDataProperty: "managerChainID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -8221,7 +11079,12 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.managerAddress !== undefined){
-      if(!(validate494(data.managerAddress, {instancePath:instancePath+"/managerAddress",parentData:data,parentDataProperty:"managerAddress",rootData}))){
+      if(!(validate494(data.managerAddress, {
+        instancePath: instancePath+"/managerAddress",
+        parentData: data,
+        parentDataProperty: "managerAddress",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate494.errors;
         }
@@ -8233,7 +11096,13 @@ function validate487(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err11 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err11];
     }
@@ -8268,7 +11137,12 @@ function validate497(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data0[i0], {instancePath:instancePath+"/ids/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate30(data0[i0], {
+            instancePath: instancePath+"/ids/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate30.errors;
             }
@@ -8280,7 +11154,13 @@ function validate497(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/ids",
+          schemaPath: "#/properties/ids/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -8292,7 +11172,13 @@ function validate497(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -8338,11 +11224,13 @@ const schema175 = {
             "items": {
               "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
             },
-            "description": "The P-Chain addresses of the owner's keys; `[]` for the Primary Network and elastic Subnets."
+            "description": "The P-Chain addresses of the owner's keys; `[]` for the Primary Network and elastic "
+              + "Subnets."
           },
           "threshold": {
             "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32",
-            "description": "How many signatures from `controlKeys` are needed to add a validator; `\"0\"` for the Primary Network and elastic Subnets."
+            "description": "How many signatures from `controlKeys` are needed to add a validator; `\"0\"` for the "
+              + "Primary Network and elastic Subnets."
           }
         }
       },
@@ -8356,7 +11244,13 @@ function validate499(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnets === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnets"},message:"must have required property '"+"subnets"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "subnets"},
+        message: "must have required property '"+"subnets"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -8367,7 +11261,13 @@ function validate499(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "subnets")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -8380,7 +11280,13 @@ function validate499(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.subnets !== undefined){
       let data0 = data.subnets;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets",schemaPath:"#/properties/subnets/type",keyword:"type",params:{type: schema175.properties.subnets.type},message:"must be array,null"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/subnets",
+          schemaPath: "#/properties/subnets/type",
+          keyword: "type",
+          params: {type: schema175.properties.subnets.type},
+          message: "must be array,null"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -8395,7 +11301,13 @@ function validate499(data, {instancePath="", parentData, parentDataProperty, roo
           let data1 = data0[i0];
           if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
             if(data1.id === undefined){
-              const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+              const err3 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/subnets/" + i0,
+                schemaPath: "#/properties/subnets/items/required",
+                keyword: "required",
+                params: {missingProperty: "id"},
+                message: "must have required property '"+"id"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err3];
               }
@@ -8405,7 +11317,13 @@ function validate499(data, {instancePath="", parentData, parentDataProperty, roo
               errors++;
             }
             if(data1.controlKeys === undefined){
-              const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/required",keyword:"required",params:{missingProperty: "controlKeys"},message:"must have required property '"+"controlKeys"+"'"};
+              const err4 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/subnets/" + i0,
+                schemaPath: "#/properties/subnets/items/required",
+                keyword: "required",
+                params: {missingProperty: "controlKeys"},
+                message: "must have required property '"+"controlKeys"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err4];
               }
@@ -8415,7 +11333,13 @@ function validate499(data, {instancePath="", parentData, parentDataProperty, roo
               errors++;
             }
             if(data1.threshold === undefined){
-              const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
+              const err5 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/subnets/" + i0,
+                schemaPath: "#/properties/subnets/items/required",
+                keyword: "required",
+                params: {missingProperty: "threshold"},
+                message: "must have required property '"+"threshold"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err5];
               }
@@ -8426,7 +11350,13 @@ function validate499(data, {instancePath="", parentData, parentDataProperty, roo
             }
             for(const key1 in data1){
               if(!(((key1 === "id") || (key1 === "controlKeys")) || (key1 === "threshold"))){
-                const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+                const err6 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/subnets/" + i0,
+                  schemaPath: "#/properties/subnets/items/additionalProperties",
+                  keyword: "additionalProperties",
+                  params: {additionalProperty: key1},
+                  message: "must NOT have additional properties"
+                };
                 if(vErrors === null){
                   vErrors = [err6];
                 }
@@ -8437,7 +11367,12 @@ function validate499(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.id !== undefined){
-              if(!(validate30(data1.id, {instancePath:instancePath+"/subnets/" + i0+"/id",parentData:data1,parentDataProperty:"id",rootData}))){
+              if(!(validate30(data1.id, {
+                instancePath: instancePath+"/subnets/" + i0+"/id",
+                parentData: data1,
+                parentDataProperty: "id",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate30.errors;
                 }
@@ -8452,7 +11387,12 @@ function validate499(data, {instancePath="", parentData, parentDataProperty, roo
               if(Array.isArray(data3)){
                 const len1 = data3.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate100(data3[i1], {instancePath:instancePath+"/subnets/" + i0+"/controlKeys/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+                  if(!(validate100(data3[i1], {
+                    instancePath: instancePath+"/subnets/" + i0+"/controlKeys/" + i1,
+                    parentData: data3,
+                    parentDataProperty: i1,
+                    rootData
+                  }))){
                     if(vErrors === null){
                       vErrors = validate100.errors;
                     }
@@ -8464,7 +11404,13 @@ function validate499(data, {instancePath="", parentData, parentDataProperty, roo
                 }
               }
               else {
-                const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0+"/controlKeys",schemaPath:"#/properties/subnets/items/properties/controlKeys/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                const err7 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/subnets/" + i0+"/controlKeys",
+                  schemaPath: "#/properties/subnets/items/properties/controlKeys/type",
+                  keyword: "type",
+                  params: {type: "array"},
+                  message: "must be array"
+                };
                 if(vErrors === null){
                   vErrors = [err7];
                 }
@@ -8475,7 +11421,12 @@ function validate499(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.threshold !== undefined){
-              if(!(validate148(data1.threshold, {instancePath:instancePath+"/subnets/" + i0+"/threshold",parentData:data1,parentDataProperty:"threshold",rootData}))){
+              if(!(validate148(data1.threshold, {
+                instancePath: instancePath+"/subnets/" + i0+"/threshold",
+                parentData: data1,
+                parentDataProperty: "threshold",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate148.errors;
                 }
@@ -8487,7 +11438,13 @@ function validate499(data, {instancePath="", parentData, parentDataProperty, roo
             }
           }
           else {
-            const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            const err8 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/subnets/" + i0,
+              schemaPath: "#/properties/subnets/items/type",
+              keyword: "type",
+              params: {type: "object"},
+              message: "must be object"
+            };
             if(vErrors === null){
               vErrors = [err8];
             }
@@ -8501,7 +11458,13 @@ function validate499(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err9];
     }
@@ -8524,7 +11487,13 @@ function validate503(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -8557,7 +11526,13 @@ function validate504(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.timestamp === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "timestamp"},
+        message: "must have required property '"+"timestamp"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -8568,7 +11543,13 @@ function validate504(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "timestamp")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -8579,7 +11560,12 @@ function validate504(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {
+        instancePath: instancePath+"/timestamp",
+        parentData: data,
+        parentDataProperty: "timestamp",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -8591,7 +11577,13 @@ function validate504(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -8619,7 +11611,12 @@ function validate506(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -8631,7 +11628,13 @@ function validate506(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -8662,7 +11665,8 @@ const schema179 = {
     },
     "weight": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
-      "description": "The total weight of the current validators (on the Primary Network: nAVAX staked, including delegations)."
+      "description": "The total weight of the current validators (on the Primary Network: nAVAX staked, including "
+        + "delegations)."
     }
   }
 };
@@ -8672,7 +11676,13 @@ function validate508(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.stake === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stake"},message:"must have required property '"+"stake"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "stake"},
+        message: "must have required property '"+"stake"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -8682,7 +11692,13 @@ function validate508(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.weight === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weight"},
+        message: "must have required property '"+"weight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -8693,7 +11709,13 @@ function validate508(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "stake") || (key0 === "weight"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -8704,7 +11726,12 @@ function validate508(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.stake !== undefined){
-      if(!(validate81(data.stake, {instancePath:instancePath+"/stake",parentData:data,parentDataProperty:"stake",rootData}))){
+      if(!(validate81(data.stake, {
+        instancePath: instancePath+"/stake",
+        parentData: data,
+        parentDataProperty: "stake",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -8715,7 +11742,12 @@ function validate508(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {
+        instancePath: instancePath+"/weight",
+        parentData: data,
+        parentDataProperty: "weight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -8727,7 +11759,13 @@ function validate508(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -8761,7 +11799,13 @@ function validate511(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -8771,7 +11815,12 @@ function validate511(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -8782,7 +11831,12 @@ function validate511(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate275.errors;
         }
@@ -8794,7 +11848,13 @@ function validate511(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -8943,7 +12003,13 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -9004,7 +12070,12 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate71(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(!(validate71(data.tx, {
+            instancePath: instancePath+"/tx",
+            parentData: data,
+            parentDataProperty: "tx",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate71.errors;
             }
@@ -9016,7 +12087,13 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/then/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -9033,7 +12110,12 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate73(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(!(validate73(data.tx, {
+            instancePath: instancePath+"/tx",
+            parentData: data,
+            parentDataProperty: "tx",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate73.errors;
             }
@@ -9045,7 +12127,13 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/else/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -9059,7 +12147,13 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
       ifClause1 = "else";
     }
     if(!valid3){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/if",
+        keyword: "if",
+        params: {failingKeyword: ifClause1},
+        message: "must match \""+ifClause1+"\" schema"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -9082,7 +12176,13 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -9096,7 +12196,13 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
     ifClause0 = "else";
   }
   if(!valid0){
-    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err9];
     }
@@ -9107,7 +12213,13 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.tx === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "tx"},
+        message: "must have required property '"+"tx"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -9117,7 +12229,13 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.encoding === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -9128,7 +12246,13 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "tx") || (key0 === "encoding"))){
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -9169,7 +12293,13 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
         valid9 = valid9 || _valid2;
       }
       if(!valid9){
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tx",schemaPath:"#/properties/tx/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/tx",
+          schemaPath: "#/properties/tx/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -9193,7 +12323,12 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -9205,7 +12340,13 @@ function validate514(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err14 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err14];
     }
@@ -9236,7 +12377,13 @@ function validate522(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -9246,7 +12393,12 @@ function validate522(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -9258,7 +12410,13 @@ function validate522(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -9358,7 +12516,13 @@ function validate524(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs4 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.reason === undefined){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/then/required",
+          keyword: "required",
+          params: {missingProperty: "reason"},
+          message: "must have required property '"+"reason"+"'"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -9371,7 +12535,13 @@ function validate524(data, {instancePath="", parentData, parentDataProperty, roo
         let data1 = data.reason;
         if(typeof data1 === "string"){
           if(func2(data1) < 1){
-            const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/then/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+            const err2 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/reason",
+              schemaPath: "#/then/properties/reason/minLength",
+              keyword: "minLength",
+              params: {limit: 1},
+              message: "must NOT have fewer than 1 characters"
+            };
             if(vErrors === null){
               vErrors = [err2];
             }
@@ -9382,7 +12552,13 @@ function validate524(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         else {
-          const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/then/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+          const err3 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/reason",
+            schemaPath: "#/then/properties/reason/type",
+            keyword: "type",
+            params: {type: "string"},
+            message: "must be string"
+          };
           if(vErrors === null){
             vErrors = [err3];
           }
@@ -9401,7 +12577,13 @@ function validate524(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs7 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.reason !== undefined){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/else/properties/reason/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/reason",
+          schemaPath: "#/else/properties/reason/false schema",
+          keyword: "false schema",
+          params: {},
+          message: "boolean schema is false"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -9416,7 +12598,13 @@ function validate524(data, {instancePath="", parentData, parentDataProperty, roo
     ifClause0 = "else";
   }
   if(!valid0){
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -9427,7 +12615,13 @@ function validate524(data, {instancePath="", parentData, parentDataProperty, roo
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.status === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "status"},
+        message: "must have required property '"+"status"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -9438,7 +12632,13 @@ function validate524(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "status") || (key0 === "reason"))){
-        const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err7 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err7];
         }
@@ -9451,7 +12651,13 @@ function validate524(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.status !== undefined){
       let data3 = data.status;
       if(typeof data3 !== "string"){
-        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err8 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/status",
+          schemaPath: "#/properties/status/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err8];
         }
@@ -9460,8 +12666,18 @@ function validate524(data, {instancePath="", parentData, parentDataProperty, roo
         }
         errors++;
       }
-      if(!(((((data3 === "Committed") || (data3 === "Aborted")) || (data3 === "Processing")) || (data3 === "Dropped")) || (data3 === "Unknown"))){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema183.properties.status.enum},message:"must be equal to one of the allowed values"};
+      if(!(((((data3 === "Committed") ||
+        (data3 === "Aborted")) ||
+        (data3 === "Processing")) ||
+        (data3 === "Dropped")) ||
+        (data3 === "Unknown"))){
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/status",
+          schemaPath: "#/properties/status/enum",
+          keyword: "enum",
+          params: {allowedValues: schema183.properties.status.enum},
+          message: "must be equal to one of the allowed values"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -9475,7 +12691,13 @@ function validate524(data, {instancePath="", parentData, parentDataProperty, roo
       let data4 = data.reason;
       if(typeof data4 === "string"){
         if(func2(data4) < 1){
-          const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+          const err10 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/reason",
+            schemaPath: "#/properties/reason/minLength",
+            keyword: "minLength",
+            params: {limit: 1},
+            message: "must NOT have fewer than 1 characters"
+          };
           if(vErrors === null){
             vErrors = [err10];
           }
@@ -9486,7 +12708,13 @@ function validate524(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err11 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/reason",
+          schemaPath: "#/properties/reason/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err11];
         }
@@ -9498,7 +12726,13 @@ function validate524(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err12 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err12];
     }
@@ -9541,7 +12775,9 @@ const schema184 = {
   ]
 };
 const schema185 = {
-  "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.",
+  "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix "
+    + "must name that chain and the HRP must be the network's), or the raw "
+    + "20-byte short ID in cb58, which the node's address parser also accepts.",
   "anyOf": [
     {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
@@ -9565,7 +12801,13 @@ function validate528(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern24.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[1-9A-HJ-NP-Za-km-z]{20,40}$"},
+        message: "must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -9575,7 +12817,13 @@ function validate528(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(!(formats10.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-short-id"},message:"must match format \""+"avax-short-id"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-short-id"},
+        message: "must match format \""+"avax-short-id"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -9586,7 +12834,13 @@ function validate528(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -9632,7 +12886,13 @@ function validate526(data, {instancePath="", parentData, parentDataProperty, roo
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -9659,11 +12919,15 @@ function validate526(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 const schema34 = {
-  "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
+  "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, "
+    + "fractional and exponent forms, and anything above 4294967295 (2^32-1, "
+    + "which the string pattern spells out digit by digit), fail to decode.",
   "anyOf": [
     {
       "type": "string",
-      "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
+      "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+        + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+        + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
     },
     {
       "type": "integer",
@@ -9672,7 +12936,9 @@ const schema34 = {
     }
   ]
 };
-const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
+const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+  + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+  + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
@@ -9682,7 +12948,19 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
   const _errs1 = errors;
   if(typeof data === "string"){
     if(!pattern2.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/0/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+          + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+          + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},
+        message: "must match pattern \""
+          +"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|"
+          + "42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|"
+          + "42949672[0-8][0-9]|429496729[0-5])$"
+          +"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -9693,7 +12971,13 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf/0/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -9707,7 +12991,13 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
   if(!valid0){
     const _errs3 = errors;
     if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/1/type",
+        keyword: "type",
+        params: {type: "integer"},
+        message: "must be integer"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -9718,7 +13008,13 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
     }
     if((typeof data == "number") && (isFinite(data))){
       if(data > 4294967295 || isNaN(data)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/maximum",
+          keyword: "maximum",
+          params: {comparison: "<=", limit: 4294967295},
+          message: "must be <= 4294967295"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -9728,7 +13024,13 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
         errors++;
       }
       if(data < 0 || isNaN(data)){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/minimum",
+          keyword: "minimum",
+          params: {comparison: ">=", limit: 0},
+          message: "must be >= 0"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -9742,7 +13044,13 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -9770,7 +13078,8 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
 
 const schema187 = {
   "type": "object",
-  "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's `endIndex` as the next call's `startIndex` to continue.",
+  "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's "
+    + "`endIndex` as the next call's `startIndex` to continue.",
   "required": [
     "address",
     "utxo"
@@ -9793,7 +13102,13 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.address === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "address"},
+        message: "must have required property '"+"address"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -9803,7 +13118,13 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.utxo === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxo"},message:"must have required property '"+"utxo"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxo"},
+        message: "must have required property '"+"utxo"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -9814,7 +13135,13 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "address") || (key0 === "utxo"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -9825,7 +13152,12 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate100(data.address, {
+        instancePath: instancePath+"/address",
+        parentData: data,
+        parentDataProperty: "address",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate100.errors;
         }
@@ -9836,7 +13168,12 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.utxo !== undefined){
-      if(!(validate30(data.utxo, {instancePath:instancePath+"/utxo",parentData:data,parentDataProperty:"utxo",rootData}))){
+      if(!(validate30(data.utxo, {
+        instancePath: instancePath+"/utxo",
+        parentData: data,
+        parentDataProperty: "utxo",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -9848,7 +13185,13 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -9867,7 +13210,13 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.addresses === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addresses"},
+        message: "must have required property '"+"addresses"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -9880,7 +13229,13 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.addresses;
       if(Array.isArray(data0)){
         if(data0.length > 1024){
-          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
+          const err1 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/addresses",
+            schemaPath: "#/properties/addresses/maxItems",
+            keyword: "maxItems",
+            params: {limit: 1024},
+            message: "must NOT have more than 1024 items"
+          };
           if(vErrors === null){
             vErrors = [err1];
           }
@@ -9890,7 +13245,13 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
           errors++;
         }
         if(data0.length < 1){
-          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/addresses",
+            schemaPath: "#/properties/addresses/minItems",
+            keyword: "minItems",
+            params: {limit: 1},
+            message: "must NOT have fewer than 1 items"
+          };
           if(vErrors === null){
             vErrors = [err2];
           }
@@ -9901,7 +13262,12 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate526(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate526(data0[i0], {
+            instancePath: instancePath+"/addresses/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate526.errors;
             }
@@ -9913,7 +13279,13 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/addresses",
+          schemaPath: "#/properties/addresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -9924,7 +13296,12 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.limit !== undefined){
-      if(!(validate61(data.limit, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
+      if(!(validate61(data.limit, {
+        instancePath: instancePath+"/limit",
+        parentData: data,
+        parentDataProperty: "limit",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate61.errors;
         }
@@ -9935,7 +13312,12 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate532(data.startIndex, {instancePath:instancePath+"/startIndex",parentData:data,parentDataProperty:"startIndex",rootData}))){
+      if(!(validate532(data.startIndex, {
+        instancePath: instancePath+"/startIndex",
+        parentData: data,
+        parentDataProperty: "startIndex",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate532.errors;
         }
@@ -9947,7 +13329,13 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.sourceChain !== undefined){
       if(typeof data.sourceChain !== "string"){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/sourceChain",schemaPath:"#/properties/sourceChain/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/sourceChain",
+          schemaPath: "#/properties/sourceChain/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -9958,7 +13346,12 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate68.errors;
         }
@@ -9970,7 +13363,13 @@ function validate525(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -10100,7 +13499,12 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate71(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(!(validate71(data1[i0], {
+              instancePath: instancePath+"/utxos/" + i0,
+              parentData: data1,
+              parentDataProperty: i0,
+              rootData
+            }))){
               if(vErrors === null){
                 vErrors = validate71.errors;
               }
@@ -10112,7 +13516,13 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         else {
-          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/then/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/utxos",
+            schemaPath: "#/then/properties/utxos/type",
+            keyword: "type",
+            params: {type: "array"},
+            message: "must be array"
+          };
           if(vErrors === null){
             vErrors = [err2];
           }
@@ -10124,7 +13534,13 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -10145,7 +13561,12 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate73(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+            if(!(validate73(data3[i1], {
+              instancePath: instancePath+"/utxos/" + i1,
+              parentData: data3,
+              parentDataProperty: i1,
+              rootData
+            }))){
               if(vErrors === null){
                 vErrors = validate73.errors;
               }
@@ -10157,7 +13578,13 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         else {
-          const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/else/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          const err4 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/utxos",
+            schemaPath: "#/else/properties/utxos/type",
+            keyword: "type",
+            params: {type: "array"},
+            message: "must be array"
+          };
           if(vErrors === null){
             vErrors = [err4];
           }
@@ -10169,7 +13596,13 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -10183,7 +13616,13 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
     ifClause0 = "else";
   }
   if(!valid0){
-    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err6];
     }
@@ -10194,7 +13633,13 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.numFetched === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "numFetched"},message:"must have required property '"+"numFetched"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "numFetched"},
+        message: "must have required property '"+"numFetched"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -10204,7 +13649,13 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.utxos === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxos"},message:"must have required property '"+"utxos"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxos"},
+        message: "must have required property '"+"utxos"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -10214,7 +13665,13 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.endIndex === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endIndex"},message:"must have required property '"+"endIndex"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "endIndex"},
+        message: "must have required property '"+"endIndex"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -10224,7 +13681,13 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.encoding === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -10235,7 +13698,13 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((((key0 === "numFetched") || (key0 === "utxos")) || (key0 === "endIndex")) || (key0 === "encoding"))){
-        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err11 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err11];
         }
@@ -10246,7 +13715,12 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate81(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
+      if(!(validate81(data.numFetched, {
+        instancePath: instancePath+"/numFetched",
+        parentData: data,
+        parentDataProperty: "numFetched",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -10261,7 +13735,12 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate75(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
+          if(!(validate75(data6[i2], {
+            instancePath: instancePath+"/utxos/" + i2,
+            parentData: data6,
+            parentDataProperty: i2,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate75.errors;
             }
@@ -10273,7 +13752,13 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/utxos",
+          schemaPath: "#/properties/utxos/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -10284,7 +13769,12 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate532(data.endIndex, {instancePath:instancePath+"/endIndex",parentData:data,parentDataProperty:"endIndex",rootData}))){
+      if(!(validate532(data.endIndex, {
+        instancePath: instancePath+"/endIndex",
+        parentData: data,
+        parentDataProperty: "endIndex",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate532.errors;
         }
@@ -10295,7 +13785,12 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -10307,7 +13802,13 @@ function validate537(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err13 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err13];
     }
@@ -10352,7 +13853,13 @@ function validate544(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.height === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -10366,7 +13873,12 @@ function validate544(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs2 = errors;
       let valid1 = false;
       const _errs3 = errors;
-      if(!(validate65(data0, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate65(data0, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -10380,7 +13892,13 @@ function validate544(data, {instancePath="", parentData, parentDataProperty, roo
       if(!valid1){
         const _errs4 = errors;
         if("proposed" !== data0){
-          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/height",schemaPath:"#/properties/height/anyOf/1/const",keyword:"const",params:{allowedValue: "proposed"},message:"must be equal to constant"};
+          const err1 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/height",
+            schemaPath: "#/properties/height/anyOf/1/const",
+            keyword: "const",
+            params: {allowedValue: "proposed"},
+            message: "must be equal to constant"
+          };
           if(vErrors === null){
             vErrors = [err1];
           }
@@ -10393,7 +13911,13 @@ function validate544(data, {instancePath="", parentData, parentDataProperty, roo
         valid1 = valid1 || _valid0;
       }
       if(!valid1){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/height",schemaPath:"#/properties/height/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/height",
+          schemaPath: "#/properties/height/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -10417,7 +13941,12 @@ function validate544(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -10429,7 +13958,13 @@ function validate544(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -10445,7 +13980,8 @@ function validate544(data, {instancePath="", parentData, parentDataProperty, roo
 export const validatePlatformGetValidatorsAtResult = budgeted(validate547);
 const schema190 = {
   "type": "object",
-  "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight at the height. `{}` when the set is empty.",
+  "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight "
+    + "at the height. `{}` when the set is empty.",
   "propertyNames": {
     "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"
   },
@@ -10460,7 +13996,8 @@ const schema190 = {
     "additionalProperties": false,
     "properties": {
       "publicKey": {
-        "description": "The validator's 48-byte compressed BLS public key as `0x` hex without a checksum, or `null` when it registered none.",
+        "description": "The validator's 48-byte compressed BLS public key as `0x` hex without a checksum, or `null` "
+          + "when it registered none.",
         "oneOf": [
           {
             "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBLSPublicKey"
@@ -10495,7 +14032,13 @@ function validate547(data, {instancePath="", parentData, parentDataProperty, roo
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/propertyNames",
+          keyword: "propertyNames",
+          params: {propertyName: key0},
+          message: "property name must be valid"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -10509,7 +14052,13 @@ function validate547(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data[key1];
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         if(data0.publicKey === undefined){
-          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};
+          const err1 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+            schemaPath: "#/additionalProperties/required",
+            keyword: "required",
+            params: {missingProperty: "publicKey"},
+            message: "must have required property '"+"publicKey"+"'"
+          };
           if(vErrors === null){
             vErrors = [err1];
           }
@@ -10519,7 +14068,13 @@ function validate547(data, {instancePath="", parentData, parentDataProperty, roo
           errors++;
         }
         if(data0.weight === undefined){
-          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+            schemaPath: "#/additionalProperties/required",
+            keyword: "required",
+            params: {missingProperty: "weight"},
+            message: "must have required property '"+"weight"+"'"
+          };
           if(vErrors === null){
             vErrors = [err2];
           }
@@ -10530,7 +14085,13 @@ function validate547(data, {instancePath="", parentData, parentDataProperty, roo
         }
         for(const key2 in data0){
           if(!((key2 === "publicKey") || (key2 === "weight"))){
-            const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+            const err3 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+              schemaPath: "#/additionalProperties/additionalProperties",
+              keyword: "additionalProperties",
+              params: {additionalProperty: key2},
+              message: "must NOT have additional properties"
+            };
             if(vErrors === null){
               vErrors = [err3];
             }
@@ -10546,7 +14107,12 @@ function validate547(data, {instancePath="", parentData, parentDataProperty, roo
           let valid3 = false;
           let passing0 = null;
           const _errs8 = errors;
-          if(!(validate371(data1, {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",parentData:data0,parentDataProperty:"publicKey",rootData}))){
+          if(!(validate371(data1, {
+            instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",
+            parentData: data0,
+            parentDataProperty: "publicKey",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate371.errors;
             }
@@ -10562,7 +14128,13 @@ function validate547(data, {instancePath="", parentData, parentDataProperty, roo
           }
           const _errs9 = errors;
           if(data1 !== null){
-            const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",schemaPath:"#/additionalProperties/properties/publicKey/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+            const err4 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",
+              schemaPath: "#/additionalProperties/properties/publicKey/oneOf/1/type",
+              keyword: "type",
+              params: {type: "null"},
+              message: "must be null"
+            };
             if(vErrors === null){
               vErrors = [err4];
             }
@@ -10583,7 +14155,13 @@ function validate547(data, {instancePath="", parentData, parentDataProperty, roo
             }
           }
           if(!valid3){
-            const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",schemaPath:"#/additionalProperties/properties/publicKey/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+            const err5 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",
+              schemaPath: "#/additionalProperties/properties/publicKey/oneOf",
+              keyword: "oneOf",
+              params: {passingSchemas: passing0},
+              message: "must match exactly one schema in oneOf"
+            };
             if(vErrors === null){
               vErrors = [err5];
             }
@@ -10607,7 +14185,12 @@ function validate547(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         if(data0.weight !== undefined){
-          if(!(validate81(data0.weight, {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/weight",parentData:data0,parentDataProperty:"weight",rootData}))){
+          if(!(validate81(data0.weight, {
+            instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/weight",
+            parentData: data0,
+            parentDataProperty: "weight",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate81.errors;
             }
@@ -10619,7 +14202,13 @@ function validate547(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+          schemaPath: "#/additionalProperties/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -10631,7 +14220,13 @@ function validate547(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err7 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err7];
     }
@@ -10654,7 +14249,13 @@ function validate551(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -10684,7 +14285,8 @@ const schema192 = {
     },
     "target": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "Number of active L1 validators at which the price stays stable; above it the price rises, below it falls."
+      "description": "Number of active L1 validators at which the price stays stable; above it the price rises, "
+        + "below it falls."
     },
     "minPrice": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
@@ -10692,7 +14294,8 @@ const schema192 = {
     },
     "excessConversionConstant": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "Scales the accumulated excess into the price: price = minPrice · e^(excess / excessConversionConstant)."
+      "description": "Scales the accumulated excess into the price: price = minPrice · e^(excess / "
+        + "excessConversionConstant)."
     }
   }
 };
@@ -10702,7 +14305,13 @@ function validate552(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.capacity === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capacity"},message:"must have required property '"+"capacity"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "capacity"},
+        message: "must have required property '"+"capacity"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -10712,7 +14321,13 @@ function validate552(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.target === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "target"},
+        message: "must have required property '"+"target"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -10722,7 +14337,13 @@ function validate552(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.minPrice === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minPrice"},message:"must have required property '"+"minPrice"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "minPrice"},
+        message: "must have required property '"+"minPrice"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -10732,7 +14353,13 @@ function validate552(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.excessConversionConstant === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excessConversionConstant"},message:"must have required property '"+"excessConversionConstant"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "excessConversionConstant"},
+        message: "must have required property '"+"excessConversionConstant"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -10742,8 +14369,17 @@ function validate552(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     for(const key0 in data){
-      if(!((((key0 === "capacity") || (key0 === "target")) || (key0 === "minPrice")) || (key0 === "excessConversionConstant"))){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(!((((key0 === "capacity") ||
+        (key0 === "target")) ||
+        (key0 === "minPrice")) ||
+        (key0 === "excessConversionConstant"))){
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -10754,7 +14390,12 @@ function validate552(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate107(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
+      if(!(validate107(data.capacity, {
+        instancePath: instancePath+"/capacity",
+        parentData: data,
+        parentDataProperty: "capacity",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -10765,7 +14406,12 @@ function validate552(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.target !== undefined){
-      if(!(validate107(data.target, {instancePath:instancePath+"/target",parentData:data,parentDataProperty:"target",rootData}))){
+      if(!(validate107(data.target, {
+        instancePath: instancePath+"/target",
+        parentData: data,
+        parentDataProperty: "target",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -10776,7 +14422,12 @@ function validate552(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate107(data.minPrice, {instancePath:instancePath+"/minPrice",parentData:data,parentDataProperty:"minPrice",rootData}))){
+      if(!(validate107(data.minPrice, {
+        instancePath: instancePath+"/minPrice",
+        parentData: data,
+        parentDataProperty: "minPrice",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -10787,7 +14438,12 @@ function validate552(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate107(data.excessConversionConstant, {instancePath:instancePath+"/excessConversionConstant",parentData:data,parentDataProperty:"excessConversionConstant",rootData}))){
+      if(!(validate107(data.excessConversionConstant, {
+        instancePath: instancePath+"/excessConversionConstant",
+        parentData: data,
+        parentDataProperty: "excessConversionConstant",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -10799,7 +14455,13 @@ function validate552(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -10822,7 +14484,13 @@ function validate557(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -10865,7 +14533,13 @@ function validate558(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.excess === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excess"},message:"must have required property '"+"excess"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "excess"},
+        message: "must have required property '"+"excess"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -10875,7 +14549,13 @@ function validate558(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.price === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "price"},message:"must have required property '"+"price"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "price"},
+        message: "must have required property '"+"price"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -10885,7 +14565,13 @@ function validate558(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.timestamp === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "timestamp"},
+        message: "must have required property '"+"timestamp"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -10896,7 +14582,13 @@ function validate558(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(((key0 === "excess") || (key0 === "price")) || (key0 === "timestamp"))){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -10907,7 +14599,12 @@ function validate558(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.excess !== undefined){
-      if(!(validate107(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
+      if(!(validate107(data.excess, {
+        instancePath: instancePath+"/excess",
+        parentData: data,
+        parentDataProperty: "excess",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -10918,7 +14615,12 @@ function validate558(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.price !== undefined){
-      if(!(validate107(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
+      if(!(validate107(data.price, {
+        instancePath: instancePath+"/price",
+        parentData: data,
+        parentDataProperty: "price",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -10929,7 +14631,12 @@ function validate558(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {
+        instancePath: instancePath+"/timestamp",
+        parentData: data,
+        parentDataProperty: "timestamp",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -10941,7 +14648,13 @@ function validate558(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -10975,7 +14688,13 @@ function validate562(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.tx === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "tx"},
+        message: "must have required property '"+"tx"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -10996,7 +14715,12 @@ function validate562(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate68.errors;
         }
@@ -11008,7 +14732,13 @@ function validate562(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -11041,7 +14771,13 @@ function validate565(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -11052,7 +14788,13 @@ function validate565(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "txID")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -11063,7 +14805,12 @@ function validate565(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -11075,7 +14822,13 @@ function validate565(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -11104,7 +14857,8 @@ const schema197 = {
   ]
 };
 const schema198 = {
-  "description": "An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 65535, fail to decode.",
+  "description": "An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, "
+    + "fractional and exponent forms, and anything above 65535, fail to decode.",
   "anyOf": [
     {
       "type": "string",
@@ -11117,7 +14871,8 @@ const schema198 = {
     }
   ]
 };
-const pattern25 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$", "u");
+const pattern25 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
+  + "6553[0-5])$", "u");
 
 function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
@@ -11127,7 +14882,15 @@ function validate568(data, {instancePath="", parentData, parentDataProperty, roo
   const _errs1 = errors;
   if(typeof data === "string"){
     if(!pattern25.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/0/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
+          + "6553[0-5])$"},
+        message: "must match pattern \""
+          +"^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$" +"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -11138,7 +14901,13 @@ function validate568(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf/0/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -11152,7 +14921,13 @@ function validate568(data, {instancePath="", parentData, parentDataProperty, roo
   if(!valid0){
     const _errs3 = errors;
     if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/1/type",
+        keyword: "type",
+        params: {type: "integer"},
+        message: "must be integer"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -11163,7 +14938,13 @@ function validate568(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if((typeof data == "number") && (isFinite(data))){
       if(data > 65535 || isNaN(data)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/maximum",
+          keyword: "maximum",
+          params: {comparison: "<=", limit: 65535},
+          message: "must be <= 65535"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -11173,7 +14954,13 @@ function validate568(data, {instancePath="", parentData, parentDataProperty, roo
         errors++;
       }
       if(data < 0 || isNaN(data)){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/minimum",
+          keyword: "minimum",
+          params: {comparison: ">=", limit: 0},
+          message: "must be >= 0"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -11187,7 +14974,13 @@ function validate568(data, {instancePath="", parentData, parentDataProperty, roo
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -11219,7 +15012,13 @@ function validate567(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.size === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "size"},
+        message: "must have required property '"+"size"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -11229,7 +15028,12 @@ function validate567(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.size !== undefined){
-      if(!(validate568(data.size, {instancePath:instancePath+"/size",parentData:data,parentDataProperty:"size",rootData}))){
+      if(!(validate568(data.size, {
+        instancePath: instancePath+"/size",
+        parentData: data,
+        parentDataProperty: "size",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate568.errors;
         }
@@ -11240,7 +15044,12 @@ function validate567(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -11252,7 +15061,13 @@ function validate567(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -11278,7 +15093,8 @@ const schema199 = {
       "items": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"
       },
-      "description": "The sampled validators' node IDs, without duplicates, sorted by their bytes; `[]` for a size of 0."
+      "description": "The sampled validators' node IDs, without duplicates, sorted by their bytes; `[]` for a size "
+        + "of 0."
     }
   }
 };
@@ -11288,7 +15104,13 @@ function validate571(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.validators === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validators"},message:"must have required property '"+"validators"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "validators"},
+        message: "must have required property '"+"validators"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -11299,7 +15121,13 @@ function validate571(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "validators")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -11314,7 +15142,12 @@ function validate571(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate157(data0[i0], {instancePath:instancePath+"/validators/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate157(data0[i0], {
+            instancePath: instancePath+"/validators/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate157.errors;
             }
@@ -11326,7 +15159,13 @@ function validate571(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/validators",schemaPath:"#/properties/validators/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/validators",
+          schemaPath: "#/properties/validators/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -11338,7 +15177,13 @@ function validate571(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -11369,7 +15214,13 @@ function validate573(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.blockchainID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainID"},message:"must have required property '"+"blockchainID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockchainID"},
+        message: "must have required property '"+"blockchainID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -11379,7 +15230,12 @@ function validate573(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.blockchainID !== undefined){
-      if(!(validate30(data.blockchainID, {instancePath:instancePath+"/blockchainID",parentData:data,parentDataProperty:"blockchainID",rootData}))){
+      if(!(validate30(data.blockchainID, {
+        instancePath: instancePath+"/blockchainID",
+        parentData: data,
+        parentDataProperty: "blockchainID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -11391,7 +15247,13 @@ function validate573(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -11414,7 +15276,8 @@ const schema201 = {
   "properties": {
     "subnetID": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "The Subnet that validates the blockchain; the all-zero ID `11111111111111111111111111111111LpoYY` for the Primary Network."
+      "description": "The Subnet that validates the blockchain; the all-zero ID "
+        + "`11111111111111111111111111111111LpoYY` for the Primary Network."
     }
   }
 };
@@ -11424,7 +15287,13 @@ function validate575(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "subnetID"},
+        message: "must have required property '"+"subnetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -11435,7 +15304,13 @@ function validate575(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "subnetID")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -11446,7 +15321,12 @@ function validate575(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -11458,7 +15338,13 @@ function validate575(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -11489,7 +15375,13 @@ function validate577(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "subnetID"},
+        message: "must have required property '"+"subnetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -11499,7 +15391,12 @@ function validate577(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -11511,7 +15408,13 @@ function validate577(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -11547,7 +15450,13 @@ function validate579(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.blockchainIDs === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainIDs"},message:"must have required property '"+"blockchainIDs"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockchainIDs"},
+        message: "must have required property '"+"blockchainIDs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -11558,7 +15467,13 @@ function validate579(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "blockchainIDs")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -11573,7 +15488,12 @@ function validate579(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data0[i0], {instancePath:instancePath+"/blockchainIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate30(data0[i0], {
+            instancePath: instancePath+"/blockchainIDs/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate30.errors;
             }
@@ -11585,7 +15505,13 @@ function validate579(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchainIDs",schemaPath:"#/properties/blockchainIDs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/blockchainIDs",
+          schemaPath: "#/properties/blockchainIDs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -11597,7 +15523,13 @@ function validate579(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -11629,7 +15561,10 @@ function platformBalanceMapFieldsJson(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = uint64Json(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = uint64Json(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
@@ -12221,7 +16156,10 @@ function platformGetValidatorsAtResultJson(v) {
     let key;
     let s;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = platformGetValidatorsAtResultValueJson(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = platformGetValidatorsAtResultValueJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;

@@ -26,7 +26,9 @@ const schema204 = {
   ]
 };
 const schema185 = {
-  "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.",
+  "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix "
+    + "must name that chain and the HRP must be the network's), or the raw "
+    + "20-byte short ID in cb58, which the node's address parser also accepts.",
   "anyOf": [
     {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
@@ -40,7 +42,8 @@ const schema56 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
-  "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
+  "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the "
+    + "bech32 checksum is part of the format."
 };
 const formats6 = formats["avax-address"];
 const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
@@ -50,7 +53,13 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern11.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},
+        message: "must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -60,7 +69,13 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(!(formats6.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-address"},message:"must match format \""+"avax-address"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-address"},
+        message: "must match format \""+"avax-address"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -71,7 +86,13 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -98,7 +119,13 @@ function validate528(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern24.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[1-9A-HJ-NP-Za-km-z]{20,40}$"},
+        message: "must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -108,7 +135,13 @@ function validate528(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(!(formats10.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-short-id"},message:"must match format \""+"avax-short-id"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-short-id"},
+        message: "must match format \""+"avax-short-id"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -119,7 +152,13 @@ function validate528(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -165,7 +204,13 @@ function validate526(data, {instancePath="", parentData, parentDataProperty, roo
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -193,14 +238,23 @@ function validate526(data, {instancePath="", parentData, parentDataProperty, roo
 
 const schema205 = {
   "type": "string",
-  "description": "An asset: its cb58 asset ID (the ID of the transaction that created it) or one of its aliases, such as `AVAX` for the X-Chain's native asset. The node first looks the string up as an alias, then parses it as an ID; anything else fails with \"asset '<value>' not found\"."
+  "description": "An asset: its cb58 asset ID (the ID of the transaction that created it) or one of its aliases, "
+    + "such as `AVAX` for the X-Chain's native asset. The node first looks the "
+    + "string up as an alias, then parses it as an ID; anything else fails "
+    + "with \"asset '<value>' not found\"."
 };
 
 function validate583(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -214,11 +268,20 @@ function validate583(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 const schema36 = {
-  "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
+  "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) "
+    + "or a bare JSON number; negative, fractional and exponent forms, and "
+    + "anything above 18446744073709551615 (2^64-1, which the string pattern "
+    + "spells out digit by digit), fail to decode.",
   "anyOf": [
     {
       "type": "string",
-      "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"
+      "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|"
+        + "18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|"
+        + "184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+        + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+        + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+        + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+        + "1844674407370955160[0-9]|1844674407370955161[0-5])$"
     },
     {
       "type": "integer",
@@ -227,7 +290,13 @@ const schema36 = {
     }
   ]
 };
-const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
+const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+  + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
+  + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+  + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+  + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+  + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+  + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
@@ -237,7 +306,27 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
   const _errs1 = errors;
   if(typeof data === "string"){
     if(!pattern4.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/0/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+          + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
+          + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+          + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+          + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+          + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+          + "1844674407370955160[0-9]|1844674407370955161[0-5])$"},
+        message: "must match pattern \""
+          +"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|"
+          + "18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|"
+          + "184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+          + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+          + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+          + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+          + "1844674407370955160[0-9]|1844674407370955161[0-5])$"
+          +"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -248,7 +337,13 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf/0/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -262,7 +357,13 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
   if(!valid0){
     const _errs3 = errors;
     if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/1/type",
+        keyword: "type",
+        params: {type: "integer"},
+        message: "must be integer"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -273,7 +374,13 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
     }
     if((typeof data == "number") && (isFinite(data))){
       if(data > 18446744073709552000 || isNaN(data)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/maximum",
+          keyword: "maximum",
+          params: {comparison: "<=", limit: 18446744073709552000},
+          message: "must be <= 18446744073709552000"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -283,7 +390,13 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
         errors++;
       }
       if(data < 0 || isNaN(data)){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/minimum",
+          keyword: "minimum",
+          params: {comparison: ">=", limit: 0},
+          message: "must be >= 0"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -297,7 +410,13 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -329,7 +448,13 @@ function validate581(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.address === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "address"},
+        message: "must have required property '"+"address"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -339,7 +464,13 @@ function validate581(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.assetID === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "assetID"},
+        message: "must have required property '"+"assetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -349,7 +480,12 @@ function validate581(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate526(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate526(data.address, {
+        instancePath: instancePath+"/address",
+        parentData: data,
+        parentDataProperty: "address",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate526.errors;
         }
@@ -360,7 +496,12 @@ function validate581(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate583(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate583(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate583.errors;
         }
@@ -371,7 +512,12 @@ function validate581(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.cursor !== undefined){
-      if(!(validate65(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
+      if(!(validate65(data.cursor, {
+        instancePath: instancePath+"/cursor",
+        parentData: data,
+        parentDataProperty: "cursor",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -382,7 +528,12 @@ function validate581(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.pageSize !== undefined){
-      if(!(validate65(data.pageSize, {instancePath:instancePath+"/pageSize",parentData:data,parentDataProperty:"pageSize",rootData}))){
+      if(!(validate65(data.pageSize, {
+        instancePath: instancePath+"/pageSize",
+        parentData: data,
+        parentDataProperty: "pageSize",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -394,7 +545,13 @@ function validate581(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -424,7 +581,8 @@ const schema206 = {
       "items": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
       },
-      "description": "IDs of the matching transactions, oldest first; `null` when there are none on this page or the index is disabled."
+      "description": "IDs of the matching transactions, oldest first; `null` when there are none on this page or "
+        + "the index is disabled."
     },
     "cursor": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
@@ -436,7 +594,8 @@ const schema13 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the "
+    + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"];
 const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
@@ -446,7 +605,13 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern0.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},
+        message: "must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -456,7 +621,13 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(!(formats0.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-cb58"},
+        message: "must match format \""+"avax-cb58"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -467,7 +638,13 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -483,7 +660,8 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 const schema45 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
-  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
+  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
+    + "it with `toBigInt` to keep every digit."
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
@@ -492,7 +670,13 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern9.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(0|[1-9][0-9]*)$"},
+        message: "must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -503,7 +687,13 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -522,7 +712,13 @@ function validate587(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txIDs === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txIDs"},message:"must have required property '"+"txIDs"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txIDs"},
+        message: "must have required property '"+"txIDs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -532,7 +728,13 @@ function validate587(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.cursor === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "cursor"},
+        message: "must have required property '"+"cursor"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -543,7 +745,13 @@ function validate587(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "txIDs") || (key0 === "cursor"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -556,7 +764,13 @@ function validate587(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.txIDs !== undefined){
       let data0 = data.txIDs;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/txIDs",schemaPath:"#/properties/txIDs/type",keyword:"type",params:{type: schema206.properties.txIDs.type},message:"must be array,null"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/txIDs",
+          schemaPath: "#/properties/txIDs/type",
+          keyword: "type",
+          params: {type: schema206.properties.txIDs.type},
+          message: "must be array,null"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -568,7 +782,12 @@ function validate587(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data0[i0], {instancePath:instancePath+"/txIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate30(data0[i0], {
+            instancePath: instancePath+"/txIDs/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate30.errors;
             }
@@ -581,7 +800,12 @@ function validate587(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.cursor !== undefined){
-      if(!(validate81(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
+      if(!(validate81(data.cursor, {
+        instancePath: instancePath+"/cursor",
+        parentData: data,
+        parentDataProperty: "cursor",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -593,7 +817,13 @@ function validate587(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -627,7 +857,13 @@ function validate590(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.address === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "address"},
+        message: "must have required property '"+"address"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -637,7 +873,12 @@ function validate590(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate526(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate526(data.address, {
+        instancePath: instancePath+"/address",
+        parentData: data,
+        parentDataProperty: "address",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate526.errors;
         }
@@ -649,7 +890,13 @@ function validate590(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.includePartial !== undefined){
       if(typeof data.includePartial !== "boolean"){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/includePartial",schemaPath:"#/properties/includePartial/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/includePartial",
+          schemaPath: "#/properties/includePartial/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -661,7 +908,13 @@ function validate590(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -713,7 +966,13 @@ function validate592(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.balances === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balances"},message:"must have required property '"+"balances"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "balances"},
+        message: "must have required property '"+"balances"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -724,7 +983,13 @@ function validate592(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "balances")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -742,7 +1007,13 @@ function validate592(data, {instancePath="", parentData, parentDataProperty, roo
           let data1 = data0[i0];
           if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
             if(data1.asset === undefined){
-              const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0,schemaPath:"#/properties/balances/items/required",keyword:"required",params:{missingProperty: "asset"},message:"must have required property '"+"asset"+"'"};
+              const err2 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/balances/" + i0,
+                schemaPath: "#/properties/balances/items/required",
+                keyword: "required",
+                params: {missingProperty: "asset"},
+                message: "must have required property '"+"asset"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err2];
               }
@@ -752,7 +1023,13 @@ function validate592(data, {instancePath="", parentData, parentDataProperty, roo
               errors++;
             }
             if(data1.balance === undefined){
-              const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0,schemaPath:"#/properties/balances/items/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};
+              const err3 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/balances/" + i0,
+                schemaPath: "#/properties/balances/items/required",
+                keyword: "required",
+                params: {missingProperty: "balance"},
+                message: "must have required property '"+"balance"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err3];
               }
@@ -763,7 +1040,13 @@ function validate592(data, {instancePath="", parentData, parentDataProperty, roo
             }
             for(const key1 in data1){
               if(!((key1 === "asset") || (key1 === "balance"))){
-                const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0,schemaPath:"#/properties/balances/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+                const err4 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/balances/" + i0,
+                  schemaPath: "#/properties/balances/items/additionalProperties",
+                  keyword: "additionalProperties",
+                  params: {additionalProperty: key1},
+                  message: "must NOT have additional properties"
+                };
                 if(vErrors === null){
                   vErrors = [err4];
                 }
@@ -775,7 +1058,13 @@ function validate592(data, {instancePath="", parentData, parentDataProperty, roo
             }
             if(data1.asset !== undefined){
               if(typeof data1.asset !== "string"){
-                const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0+"/asset",schemaPath:"#/properties/balances/items/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                const err5 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/balances/" + i0+"/asset",
+                  schemaPath: "#/properties/balances/items/properties/asset/type",
+                  keyword: "type",
+                  params: {type: "string"},
+                  message: "must be string"
+                };
                 if(vErrors === null){
                   vErrors = [err5];
                 }
@@ -786,7 +1075,12 @@ function validate592(data, {instancePath="", parentData, parentDataProperty, roo
               }
             }
             if(data1.balance !== undefined){
-              if(!(validate81(data1.balance, {instancePath:instancePath+"/balances/" + i0+"/balance",parentData:data1,parentDataProperty:"balance",rootData}))){
+              if(!(validate81(data1.balance, {
+                instancePath: instancePath+"/balances/" + i0+"/balance",
+                parentData: data1,
+                parentDataProperty: "balance",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate81.errors;
                 }
@@ -798,7 +1092,13 @@ function validate592(data, {instancePath="", parentData, parentDataProperty, roo
             }
           }
           else {
-            const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0,schemaPath:"#/properties/balances/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            const err6 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/balances/" + i0,
+              schemaPath: "#/properties/balances/items/type",
+              keyword: "type",
+              params: {type: "object"},
+              message: "must be object"
+            };
             if(vErrors === null){
               vErrors = [err6];
             }
@@ -810,7 +1110,13 @@ function validate592(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances",schemaPath:"#/properties/balances/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err7 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/balances",
+          schemaPath: "#/properties/balances/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err7];
         }
@@ -822,7 +1128,13 @@ function validate592(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err8 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err8];
     }
@@ -853,7 +1165,13 @@ function validate594(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.assetID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "assetID"},
+        message: "must have required property '"+"assetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -863,7 +1181,12 @@ function validate594(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate583(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate583(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate583.errors;
         }
@@ -875,7 +1198,13 @@ function validate594(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -929,7 +1258,13 @@ function validate598(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern26.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]{0,2})$"},message:"must match pattern \""+"^(0|[1-9][0-9]{0,2})$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(0|[1-9][0-9]{0,2})$"},
+        message: "must match pattern \""+"^(0|[1-9][0-9]{0,2})$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -940,7 +1275,13 @@ function validate598(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -959,7 +1300,13 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.assetID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "assetID"},
+        message: "must have required property '"+"assetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -969,7 +1316,13 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.name === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "name"},
+        message: "must have required property '"+"name"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -979,7 +1332,13 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.symbol === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "symbol"},message:"must have required property '"+"symbol"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "symbol"},
+        message: "must have required property '"+"symbol"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -989,7 +1348,13 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.denomination === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "denomination"},message:"must have required property '"+"denomination"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "denomination"},
+        message: "must have required property '"+"denomination"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -1000,7 +1365,13 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((((key0 === "assetID") || (key0 === "name")) || (key0 === "symbol")) || (key0 === "denomination"))){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -1011,7 +1382,12 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate30(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1023,7 +1399,13 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.name !== undefined){
       if(typeof data.name !== "string"){
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/name",
+          schemaPath: "#/properties/name/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -1035,7 +1417,13 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.symbol !== undefined){
       if(typeof data.symbol !== "string"){
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/symbol",schemaPath:"#/properties/symbol/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/symbol",
+          schemaPath: "#/properties/symbol/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -1046,7 +1434,12 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate598(data.denomination, {instancePath:instancePath+"/denomination",parentData:data,parentDataProperty:"denomination",rootData}))){
+      if(!(validate598(data.denomination, {
+        instancePath: instancePath+"/denomination",
+        parentData: data,
+        parentDataProperty: "denomination",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate598.errors;
         }
@@ -1058,7 +1451,13 @@ function validate596(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err7 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err7];
     }
@@ -1096,7 +1495,13 @@ function validate600(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.address === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "address"},
+        message: "must have required property '"+"address"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1106,7 +1511,13 @@ function validate600(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.assetID === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "assetID"},
+        message: "must have required property '"+"assetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1116,7 +1527,12 @@ function validate600(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate526(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate526(data.address, {
+        instancePath: instancePath+"/address",
+        parentData: data,
+        parentDataProperty: "address",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate526.errors;
         }
@@ -1127,7 +1543,12 @@ function validate600(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate583(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate583(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate583.errors;
         }
@@ -1139,7 +1560,13 @@ function validate600(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.includePartial !== undefined){
       if(typeof data.includePartial !== "boolean"){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/includePartial",schemaPath:"#/properties/includePartial/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/includePartial",
+          schemaPath: "#/properties/includePartial/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1151,7 +1578,13 @@ function validate600(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -1188,7 +1621,8 @@ const schema213 = {
 };
 const schema58 = {
   "type": "object",
-  "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
+  "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare "
+    + "number on the wire).",
   "required": [
     "txID",
     "outputIndex"
@@ -1208,14 +1642,22 @@ const schema58 = {
 const schema59 = {
   "type": "integer",
   "minimum": 0,
-  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
+    + "prices, output indexes, integers inside JSON-encoded transactions and "
+    + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "integer"},
+      message: "must be integer"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1226,7 +1668,13 @@ function validate107(data, {instancePath="", parentData, parentDataProperty, roo
   }
   if((typeof data == "number") && (isFinite(data))){
     if(data < 0 || isNaN(data)){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/minimum",
+        keyword: "minimum",
+        params: {comparison: ">=", limit: 0},
+        message: "must be >= 0"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1246,7 +1694,13 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1256,7 +1710,13 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.outputIndex === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputIndex"},message:"must have required property '"+"outputIndex"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "outputIndex"},
+        message: "must have required property '"+"outputIndex"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1267,7 +1727,13 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "txID") || (key0 === "outputIndex"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1278,7 +1744,12 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1289,7 +1760,12 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {
+        instancePath: instancePath+"/outputIndex",
+        parentData: data,
+        parentDataProperty: "outputIndex",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1301,7 +1777,13 @@ function validate105(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -1320,7 +1802,13 @@ function validate603(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.balance === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "balance"},
+        message: "must have required property '"+"balance"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1330,7 +1818,13 @@ function validate603(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.utxoIDs === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxoIDs"},message:"must have required property '"+"utxoIDs"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxoIDs"},
+        message: "must have required property '"+"utxoIDs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1341,7 +1835,13 @@ function validate603(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "balance") || (key0 === "utxoIDs"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1352,7 +1852,12 @@ function validate603(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {
+        instancePath: instancePath+"/balance",
+        parentData: data,
+        parentDataProperty: "balance",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1367,7 +1872,12 @@ function validate603(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate105(data1[i0], {instancePath:instancePath+"/utxoIDs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate105(data1[i0], {
+            instancePath: instancePath+"/utxoIDs/" + i0,
+            parentData: data1,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate105.errors;
             }
@@ -1379,7 +1889,13 @@ function validate603(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxoIDs",schemaPath:"#/properties/utxoIDs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/utxoIDs",
+          schemaPath: "#/properties/utxoIDs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -1391,7 +1907,13 @@ function validate603(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -1422,7 +1944,10 @@ const schema214 = {
 const schema123 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
-  "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode."
+  "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
+    + "checksum), `hexc` (same as hex) or `json` (a JSON object, for methods "
+    + "that return a transaction or block). Matched case-insensitively; any "
+    + "other value fails to decode."
 };
 const pattern19 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
@@ -1431,7 +1956,13 @@ function validate275(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern19.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},message:"must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},
+        message: "must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1442,7 +1973,13 @@ function validate275(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1461,7 +1998,13 @@ function validate606(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.blockID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockID"},message:"must have required property '"+"blockID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockID"},
+        message: "must have required property '"+"blockID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1471,7 +2014,12 @@ function validate606(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.blockID !== undefined){
-      if(!(validate30(data.blockID, {instancePath:instancePath+"/blockID",parentData:data,parentDataProperty:"blockID",rootData}))){
+      if(!(validate30(data.blockID, {
+        instancePath: instancePath+"/blockID",
+        parentData: data,
+        parentDataProperty: "blockID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1482,7 +2030,12 @@ function validate606(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate275.errors;
         }
@@ -1494,7 +2047,13 @@ function validate606(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1583,7 +2142,8 @@ const schema215 = {
 };
 const schema216 = {
   "type": "object",
-  "description": "An X-Chain (AVM) standard block in the node's JSON encoding. `height` and `time` are bare JSON numbers.",
+  "description": "An X-Chain (AVM) standard block in the node's JSON encoding. `height` and `time` are bare JSON "
+    + "numbers.",
   "required": [
     "parentID",
     "height",
@@ -1625,7 +2185,8 @@ const schema216 = {
 };
 const schema217 = {
   "type": "object",
-  "description": "An AVM transaction in the node's JSON encoding: the unsigned transaction, its credentials and its ID.",
+  "description": "An AVM transaction in the node's JSON encoding: the unsigned transaction, its credentials and its "
+    + "ID.",
   "required": [
     "unsignedTx",
     "credentials",
@@ -1652,7 +2213,9 @@ const schema217 = {
 };
 const schema218 = {
   "type": "object",
-  "description": "The unsigned part of a JSON-encoded AVM transaction. Every kind carries the base fields; import, export, asset-creation and operation transactions add their own (listed below). Integers are bare JSON numbers.",
+  "description": "The unsigned part of a JSON-encoded AVM transaction. Every kind carries the base fields; import, "
+    + "export, asset-creation and operation transactions add their own (listed "
+    + "below). Integers are bare JSON numbers.",
   "required": [
     "networkID",
     "blockchainID",
@@ -1728,7 +2291,8 @@ const schema218 = {
         "type": "object",
         "additionalProperties": true
       },
-      "description": "Asset-creation transactions only: the asset's initial state per fx (`fxIndex`, `fxID`, `outputs`)."
+      "description": "Asset-creation transactions only: the asset's initial state per fx (`fxIndex`, `fxID`, "
+        + "`outputs`)."
     },
     "operations": {
       "type": "array",
@@ -1736,13 +2300,16 @@ const schema218 = {
         "type": "object",
         "additionalProperties": true
       },
-      "description": "Operation transactions only: fx operations (`assetID`, `inputIDs`, `fxID`, `operation`), e.g. mints and NFT transfers."
+      "description": "Operation transactions only: fx operations (`assetID`, `inputIDs`, `fxID`, `operation`), e.g. "
+        + "mints and NFT transfers."
     }
   }
 };
 const schema219 = {
   "type": "object",
-  "description": "An output in a JSON-encoded AVM transaction: the asset it holds, the feature extension (fx) that defines it, and the fx-specific output object. All integers inside are bare JSON numbers.",
+  "description": "An output in a JSON-encoded AVM transaction: the asset it holds, the feature extension (fx) that "
+    + "defines it, and the fx-specific output object. All integers inside are "
+    + "bare JSON numbers.",
   "required": [
     "assetID",
     "fxID",
@@ -1756,11 +2323,16 @@ const schema219 = {
     },
     "fxID": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "ID of the feature extension the output belongs to (`spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ` is secp256k1fx)."
+      "description": "ID of the feature extension the output belongs to "
+        + "(`spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ` is secp256k1fx)."
     },
     "output": {
       "type": "object",
-      "description": "The fx-specific output. For a secp256k1fx transfer output: `addresses` (chain-prefixed), `amount`, `locktime` (Unix seconds) and `threshold`; it can be spent after `locktime` by `threshold` signatures from `addresses`. Other output kinds (mint outputs, NFT and property outputs) carry other fields.",
+      "description": "The fx-specific output. For a secp256k1fx transfer output: `addresses` (chain-prefixed), "
+        + "`amount`, `locktime` (Unix seconds) and `threshold`; it can be spent "
+        + "after `locktime` by `threshold` signatures from `addresses`. Other "
+        + "output kinds (mint outputs, NFT and property outputs) carry other "
+        + "fields.",
       "additionalProperties": true,
       "properties": {
         "addresses": {
@@ -1792,7 +2364,13 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.assetID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "assetID"},
+        message: "must have required property '"+"assetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1802,7 +2380,13 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.fxID === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fxID"},message:"must have required property '"+"fxID"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "fxID"},
+        message: "must have required property '"+"fxID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1812,7 +2396,13 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.output === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "output"},
+        message: "must have required property '"+"output"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -1822,7 +2412,12 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate30(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1833,7 +2428,12 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){
+      if(!(validate30(data.fxID, {
+        instancePath: instancePath+"/fxID",
+        parentData: data,
+        parentDataProperty: "fxID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1851,7 +2451,12 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
           if(Array.isArray(data3)){
             const len0 = data3.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate100(data3[i0], {instancePath:instancePath+"/output/addresses/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+              if(!(validate100(data3[i0], {
+                instancePath: instancePath+"/output/addresses/" + i0,
+                parentData: data3,
+                parentDataProperty: i0,
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate100.errors;
                 }
@@ -1863,7 +2468,13 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
             }
           }
           else {
-            const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/output/addresses",schemaPath:"#/properties/output/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+            const err3 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/output/addresses",
+              schemaPath: "#/properties/output/properties/addresses/type",
+              keyword: "type",
+              params: {type: "array"},
+              message: "must be array"
+            };
             if(vErrors === null){
               vErrors = [err3];
             }
@@ -1874,7 +2485,12 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         if(data2.amount !== undefined){
-          if(!(validate107(data2.amount, {instancePath:instancePath+"/output/amount",parentData:data2,parentDataProperty:"amount",rootData}))){
+          if(!(validate107(data2.amount, {
+            instancePath: instancePath+"/output/amount",
+            parentData: data2,
+            parentDataProperty: "amount",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate107.errors;
             }
@@ -1885,7 +2501,12 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         if(data2.locktime !== undefined){
-          if(!(validate107(data2.locktime, {instancePath:instancePath+"/output/locktime",parentData:data2,parentDataProperty:"locktime",rootData}))){
+          if(!(validate107(data2.locktime, {
+            instancePath: instancePath+"/output/locktime",
+            parentData: data2,
+            parentDataProperty: "locktime",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate107.errors;
             }
@@ -1896,7 +2517,12 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         if(data2.threshold !== undefined){
-          if(!(validate107(data2.threshold, {instancePath:instancePath+"/output/threshold",parentData:data2,parentDataProperty:"threshold",rootData}))){
+          if(!(validate107(data2.threshold, {
+            instancePath: instancePath+"/output/threshold",
+            parentData: data2,
+            parentDataProperty: "threshold",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate107.errors;
             }
@@ -1908,7 +2534,13 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/output",
+          schemaPath: "#/properties/output/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -1920,7 +2552,13 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -1935,7 +2573,9 @@ function validate619(data, {instancePath="", parentData, parentDataProperty, roo
 
 const schema220 = {
   "type": "object",
-  "description": "An input in a JSON-encoded AVM transaction: the UTXO it consumes (`txID`, `outputIndex`), its asset, its fx and the fx-specific input object. All integers inside are bare JSON numbers.",
+  "description": "An input in a JSON-encoded AVM transaction: the UTXO it consumes (`txID`, `outputIndex`), its "
+    + "asset, its fx and the fx-specific input object. All integers inside are "
+    + "bare JSON numbers.",
   "required": [
     "txID",
     "outputIndex",
@@ -1963,7 +2603,8 @@ const schema220 = {
     },
     "input": {
       "type": "object",
-      "description": "The fx-specific input. For secp256k1fx: `amount` consumed and `signatureIndices`, the positions in the UTXO's address list of the keys that sign.",
+      "description": "The fx-specific input. For secp256k1fx: `amount` consumed and `signatureIndices`, the "
+        + "positions in the UTXO's address list of the keys that sign.",
       "additionalProperties": true,
       "properties": {
         "amount": {
@@ -1987,7 +2628,13 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1997,7 +2644,13 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.outputIndex === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputIndex"},message:"must have required property '"+"outputIndex"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "outputIndex"},
+        message: "must have required property '"+"outputIndex"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -2007,7 +2660,13 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.assetID === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "assetID"},
+        message: "must have required property '"+"assetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -2017,7 +2676,13 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.fxID === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fxID"},message:"must have required property '"+"fxID"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "fxID"},
+        message: "must have required property '"+"fxID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -2027,7 +2692,13 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.input === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "input"},
+        message: "must have required property '"+"input"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -2037,7 +2708,12 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2048,7 +2724,12 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {
+        instancePath: instancePath+"/outputIndex",
+        parentData: data,
+        parentDataProperty: "outputIndex",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -2059,7 +2740,12 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate30(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2070,7 +2756,12 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){
+      if(!(validate30(data.fxID, {
+        instancePath: instancePath+"/fxID",
+        parentData: data,
+        parentDataProperty: "fxID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2084,7 +2775,12 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
       let data4 = data.input;
       if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
         if(data4.amount !== undefined){
-          if(!(validate107(data4.amount, {instancePath:instancePath+"/input/amount",parentData:data4,parentDataProperty:"amount",rootData}))){
+          if(!(validate107(data4.amount, {
+            instancePath: instancePath+"/input/amount",
+            parentData: data4,
+            parentDataProperty: "amount",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate107.errors;
             }
@@ -2099,7 +2795,12 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
           if(Array.isArray(data6)){
             const len0 = data6.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate107(data6[i0], {instancePath:instancePath+"/input/signatureIndices/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
+              if(!(validate107(data6[i0], {
+                instancePath: instancePath+"/input/signatureIndices/" + i0,
+                parentData: data6,
+                parentDataProperty: i0,
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate107.errors;
                 }
@@ -2111,7 +2812,13 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
             }
           }
           else {
-            const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/input/signatureIndices",schemaPath:"#/properties/input/properties/signatureIndices/type",keyword:"type",params:{type: "array"},message:"must be array"};
+            const err5 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/input/signatureIndices",
+              schemaPath: "#/properties/input/properties/signatureIndices/type",
+              keyword: "type",
+              params: {type: "array"},
+              message: "must be array"
+            };
             if(vErrors === null){
               vErrors = [err5];
             }
@@ -2123,7 +2830,13 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/input",
+          schemaPath: "#/properties/input/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -2135,7 +2848,13 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err7 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err7];
     }
@@ -2149,7 +2868,8 @@ function validate627(data, {instancePath="", parentData, parentDataProperty, roo
 }
 
 const schema173 = {
-  "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes (types.JSONByteSlice of a nil slice).",
+  "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes "
+    + "(types.JSONByteSlice of a nil slice).",
   "oneOf": [
     {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
@@ -2171,7 +2891,13 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2182,7 +2908,13 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -2219,7 +2951,13 @@ function validate494(data, {instancePath="", parentData, parentDataProperty, roo
   }
   const _errs2 = errors;
   if(data !== null){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/oneOf/1/type",
+      keyword: "type",
+      params: {type: "null"},
+      message: "must be null"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -2240,7 +2978,13 @@ function validate494(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   if(!valid0){
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/oneOf",
+      keyword: "oneOf",
+      params: {passingSchemas: passing0},
+      message: "must match exactly one schema in oneOf"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -2272,7 +3016,13 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.networkID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "networkID"},message:"must have required property '"+"networkID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "networkID"},
+        message: "must have required property '"+"networkID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2282,7 +3032,13 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.blockchainID === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainID"},message:"must have required property '"+"blockchainID"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockchainID"},
+        message: "must have required property '"+"blockchainID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -2292,7 +3048,13 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.outputs === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputs"},message:"must have required property '"+"outputs"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "outputs"},
+        message: "must have required property '"+"outputs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -2302,7 +3064,13 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.inputs === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "inputs"},message:"must have required property '"+"inputs"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "inputs"},
+        message: "must have required property '"+"inputs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -2312,7 +3080,13 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.memo === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "memo"},message:"must have required property '"+"memo"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "memo"},
+        message: "must have required property '"+"memo"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -2322,7 +3096,12 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.networkID !== undefined){
-      if(!(validate107(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
+      if(!(validate107(data.networkID, {
+        instancePath: instancePath+"/networkID",
+        parentData: data,
+        parentDataProperty: "networkID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -2333,7 +3112,12 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.blockchainID !== undefined){
-      if(!(validate30(data.blockchainID, {instancePath:instancePath+"/blockchainID",parentData:data,parentDataProperty:"blockchainID",rootData}))){
+      if(!(validate30(data.blockchainID, {
+        instancePath: instancePath+"/blockchainID",
+        parentData: data,
+        parentDataProperty: "blockchainID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2348,7 +3132,12 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate619(data2[i0], {instancePath:instancePath+"/outputs/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+          if(!(validate619(data2[i0], {
+            instancePath: instancePath+"/outputs/" + i0,
+            parentData: data2,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate619.errors;
             }
@@ -2360,7 +3149,13 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/outputs",schemaPath:"#/properties/outputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/outputs",
+          schemaPath: "#/properties/outputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -2375,7 +3170,12 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate627(data4[i1], {instancePath:instancePath+"/inputs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
+          if(!(validate627(data4[i1], {
+            instancePath: instancePath+"/inputs/" + i1,
+            parentData: data4,
+            parentDataProperty: i1,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate627.errors;
             }
@@ -2387,7 +3187,13 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/inputs",
+          schemaPath: "#/properties/inputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -2398,7 +3204,12 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.memo !== undefined){
-      if(!(validate494(data.memo, {instancePath:instancePath+"/memo",parentData:data,parentDataProperty:"memo",rootData}))){
+      if(!(validate494(data.memo, {
+        instancePath: instancePath+"/memo",
+        parentData: data,
+        parentDataProperty: "memo",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate494.errors;
         }
@@ -2409,7 +3220,12 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.destinationChain !== undefined){
-      if(!(validate30(data.destinationChain, {instancePath:instancePath+"/destinationChain",parentData:data,parentDataProperty:"destinationChain",rootData}))){
+      if(!(validate30(data.destinationChain, {
+        instancePath: instancePath+"/destinationChain",
+        parentData: data,
+        parentDataProperty: "destinationChain",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2424,7 +3240,12 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate619(data8[i2], {instancePath:instancePath+"/exportedOutputs/" + i2,parentData:data8,parentDataProperty:i2,rootData}))){
+          if(!(validate619(data8[i2], {
+            instancePath: instancePath+"/exportedOutputs/" + i2,
+            parentData: data8,
+            parentDataProperty: i2,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate619.errors;
             }
@@ -2436,7 +3257,13 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/exportedOutputs",schemaPath:"#/properties/exportedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err7 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/exportedOutputs",
+          schemaPath: "#/properties/exportedOutputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err7];
         }
@@ -2447,7 +3274,12 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.sourceChain !== undefined){
-      if(!(validate30(data.sourceChain, {instancePath:instancePath+"/sourceChain",parentData:data,parentDataProperty:"sourceChain",rootData}))){
+      if(!(validate30(data.sourceChain, {
+        instancePath: instancePath+"/sourceChain",
+        parentData: data,
+        parentDataProperty: "sourceChain",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2462,7 +3294,12 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate627(data11[i3], {instancePath:instancePath+"/importedInputs/" + i3,parentData:data11,parentDataProperty:i3,rootData}))){
+          if(!(validate627(data11[i3], {
+            instancePath: instancePath+"/importedInputs/" + i3,
+            parentData: data11,
+            parentDataProperty: i3,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate627.errors;
             }
@@ -2474,7 +3311,13 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/importedInputs",schemaPath:"#/properties/importedInputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err8 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/importedInputs",
+          schemaPath: "#/properties/importedInputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err8];
         }
@@ -2486,7 +3329,13 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.name !== undefined){
       if(typeof data.name !== "string"){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/name",
+          schemaPath: "#/properties/name/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -2498,7 +3347,13 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.symbol !== undefined){
       if(typeof data.symbol !== "string"){
-        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/symbol",schemaPath:"#/properties/symbol/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err10 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/symbol",
+          schemaPath: "#/properties/symbol/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err10];
         }
@@ -2509,7 +3364,12 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate107(data.denomination, {instancePath:instancePath+"/denomination",parentData:data,parentDataProperty:"denomination",rootData}))){
+      if(!(validate107(data.denomination, {
+        instancePath: instancePath+"/denomination",
+        parentData: data,
+        parentDataProperty: "denomination",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -2528,7 +3388,13 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
           if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
           }
           else {
-            const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/initialStates/" + i4,schemaPath:"#/properties/initialStates/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            const err11 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/initialStates/" + i4,
+              schemaPath: "#/properties/initialStates/items/type",
+              keyword: "type",
+              params: {type: "object"},
+              message: "must be object"
+            };
             if(vErrors === null){
               vErrors = [err11];
             }
@@ -2540,7 +3406,13 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/initialStates",schemaPath:"#/properties/initialStates/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/initialStates",
+          schemaPath: "#/properties/initialStates/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -2559,7 +3431,13 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
           if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
           }
           else {
-            const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/operations/" + i5,schemaPath:"#/properties/operations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            const err13 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/operations/" + i5,
+              schemaPath: "#/properties/operations/items/type",
+              keyword: "type",
+              params: {type: "object"},
+              message: "must be object"
+            };
             if(vErrors === null){
               vErrors = [err13];
             }
@@ -2571,7 +3449,13 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err14 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/operations",schemaPath:"#/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err14 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/operations",
+          schemaPath: "#/properties/operations/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err14];
         }
@@ -2583,7 +3467,13 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err15 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err15 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err15];
     }
@@ -2598,7 +3488,8 @@ function validate616(data, {instancePath="", parentData, parentDataProperty, roo
 
 const schema221 = {
   "type": "object",
-  "description": "A credential of a JSON-encoded AVM transaction: the fx it belongs to and its signatures. There is one per input or operation, in the same order.",
+  "description": "A credential of a JSON-encoded AVM transaction: the fx it belongs to and its signatures. There is "
+    + "one per input or operation, in the same order.",
   "required": [
     "fxID",
     "credential"
@@ -2631,7 +3522,13 @@ function validate642(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.fxID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fxID"},message:"must have required property '"+"fxID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "fxID"},
+        message: "must have required property '"+"fxID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2641,7 +3538,13 @@ function validate642(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.credential === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "credential"},message:"must have required property '"+"credential"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "credential"},
+        message: "must have required property '"+"credential"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -2651,7 +3554,12 @@ function validate642(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){
+      if(!(validate30(data.fxID, {
+        instancePath: instancePath+"/fxID",
+        parentData: data,
+        parentDataProperty: "fxID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2669,7 +3577,12 @@ function validate642(data, {instancePath="", parentData, parentDataProperty, roo
           if(Array.isArray(data2)){
             const len0 = data2.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate71(data2[i0], {instancePath:instancePath+"/credential/signatures/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+              if(!(validate71(data2[i0], {
+                instancePath: instancePath+"/credential/signatures/" + i0,
+                parentData: data2,
+                parentDataProperty: i0,
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate71.errors;
                 }
@@ -2681,7 +3594,13 @@ function validate642(data, {instancePath="", parentData, parentDataProperty, roo
             }
           }
           else {
-            const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/credential/signatures",schemaPath:"#/properties/credential/properties/signatures/type",keyword:"type",params:{type: "array"},message:"must be array"};
+            const err2 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/credential/signatures",
+              schemaPath: "#/properties/credential/properties/signatures/type",
+              keyword: "type",
+              params: {type: "array"},
+              message: "must be array"
+            };
             if(vErrors === null){
               vErrors = [err2];
             }
@@ -2693,7 +3612,13 @@ function validate642(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/credential",schemaPath:"#/properties/credential/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/credential",
+          schemaPath: "#/properties/credential/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -2705,7 +3630,13 @@ function validate642(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -2724,7 +3655,13 @@ function validate615(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.unsignedTx === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unsignedTx"},message:"must have required property '"+"unsignedTx"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "unsignedTx"},
+        message: "must have required property '"+"unsignedTx"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2734,7 +3671,13 @@ function validate615(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.credentials === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "credentials"},message:"must have required property '"+"credentials"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "credentials"},
+        message: "must have required property '"+"credentials"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -2744,7 +3687,13 @@ function validate615(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.id === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "id"},
+        message: "must have required property '"+"id"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -2754,7 +3703,12 @@ function validate615(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate616(data.unsignedTx, {instancePath:instancePath+"/unsignedTx",parentData:data,parentDataProperty:"unsignedTx",rootData}))){
+      if(!(validate616(data.unsignedTx, {
+        instancePath: instancePath+"/unsignedTx",
+        parentData: data,
+        parentDataProperty: "unsignedTx",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate616.errors;
         }
@@ -2769,7 +3723,12 @@ function validate615(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate642(data1[i0], {instancePath:instancePath+"/credentials/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate642(data1[i0], {
+            instancePath: instancePath+"/credentials/" + i0,
+            parentData: data1,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate642.errors;
             }
@@ -2781,7 +3740,13 @@ function validate615(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/credentials",
+          schemaPath: "#/properties/credentials/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -2804,7 +3769,13 @@ function validate615(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -2823,7 +3794,13 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.parentID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parentID"},message:"must have required property '"+"parentID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "parentID"},
+        message: "must have required property '"+"parentID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2833,7 +3810,13 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.height === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -2843,7 +3826,13 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.time === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "time"},message:"must have required property '"+"time"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "time"},
+        message: "must have required property '"+"time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -2853,7 +3842,13 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.merkleRoot === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "merkleRoot"},message:"must have required property '"+"merkleRoot"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "merkleRoot"},
+        message: "must have required property '"+"merkleRoot"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -2863,7 +3858,13 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.txs === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txs"},message:"must have required property '"+"txs"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txs"},
+        message: "must have required property '"+"txs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -2873,7 +3874,13 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.id === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "id"},
+        message: "must have required property '"+"id"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -2883,7 +3890,12 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.parentID !== undefined){
-      if(!(validate30(data.parentID, {instancePath:instancePath+"/parentID",parentData:data,parentDataProperty:"parentID",rootData}))){
+      if(!(validate30(data.parentID, {
+        instancePath: instancePath+"/parentID",
+        parentData: data,
+        parentDataProperty: "parentID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2894,7 +3906,12 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate107(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate107(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -2905,7 +3922,12 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.time !== undefined){
-      if(!(validate107(data.time, {instancePath:instancePath+"/time",parentData:data,parentDataProperty:"time",rootData}))){
+      if(!(validate107(data.time, {
+        instancePath: instancePath+"/time",
+        parentData: data,
+        parentDataProperty: "time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -2916,7 +3938,12 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.merkleRoot !== undefined){
-      if(!(validate30(data.merkleRoot, {instancePath:instancePath+"/merkleRoot",parentData:data,parentDataProperty:"merkleRoot",rootData}))){
+      if(!(validate30(data.merkleRoot, {
+        instancePath: instancePath+"/merkleRoot",
+        parentData: data,
+        parentDataProperty: "merkleRoot",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2931,7 +3958,12 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate615(data4[i0], {instancePath:instancePath+"/txs/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+          if(!(validate615(data4[i0], {
+            instancePath: instancePath+"/txs/" + i0,
+            parentData: data4,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate615.errors;
             }
@@ -2943,7 +3975,13 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/txs",schemaPath:"#/properties/txs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/txs",
+          schemaPath: "#/properties/txs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -2966,7 +4004,13 @@ function validate610(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err7 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err7];
     }
@@ -2983,7 +4027,8 @@ const schema40 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
-  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
+  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 "
+    + "bytes of the bytes' SHA-256)."
 };
 const formats2 = formats["avax-hex"];
 const pattern7 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
@@ -2993,7 +4038,13 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern7.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2}){4,}$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3003,7 +4054,13 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
       errors++;
     }
     if(!(formats2.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-hex"},
+        message: "must match format \""+"avax-hex"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -3014,7 +4071,13 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -3033,7 +4096,13 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3044,7 +4113,13 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3072,7 +4147,13 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
   let vErrors = null;
   let errors = 0;
   if(typeof data !== "string"){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -3082,7 +4163,13 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
     errors++;
   }
   if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/enum",
+      keyword: "enum",
+      params: {allowedValues: schema42.enum},
+      message: "must be equal to one of the allowed values"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3145,7 +4232,12 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate610(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate610(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate610.errors;
           }
@@ -3157,7 +4249,13 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -3218,7 +4316,12 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate71(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate71(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate71.errors;
             }
@@ -3230,7 +4333,13 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/then/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -3247,7 +4356,12 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate73(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate73(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate73.errors;
             }
@@ -3259,7 +4373,13 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/else/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -3273,7 +4393,13 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
       ifClause1 = "else";
     }
     if(!valid3){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/if",
+        keyword: "if",
+        params: {failingKeyword: ifClause1},
+        message: "must match \""+ifClause1+"\" schema"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -3284,7 +4410,12 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate75(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate75(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate75.errors;
           }
@@ -3296,7 +4427,13 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -3310,7 +4447,13 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
     ifClause0 = "else";
   }
   if(!valid0){
-    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err9];
     }
@@ -3321,7 +4464,13 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.block === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "block"},message:"must have required property '"+"block"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "block"},
+        message: "must have required property '"+"block"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -3331,7 +4480,13 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.encoding === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -3342,7 +4497,13 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "block") || (key0 === "encoding"))){
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -3357,7 +4518,12 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate75(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+      if(!(validate75(data6, {
+        instancePath: instancePath+"/block",
+        parentData: data,
+        parentDataProperty: "block",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate75.errors;
         }
@@ -3370,7 +4536,12 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate610(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate610(data6, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate610.errors;
           }
@@ -3383,7 +4554,13 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
         valid9 = valid9 || _valid2;
       }
       if(!valid9){
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/block",schemaPath:"#/properties/block/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/block",
+          schemaPath: "#/properties/block/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -3407,7 +4584,12 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -3419,7 +4601,13 @@ function validate609(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err14 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err14];
     }
@@ -3453,7 +4641,13 @@ function validate656(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.height === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3463,7 +4657,12 @@ function validate656(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate65(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate65(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -3474,7 +4673,12 @@ function validate656(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate275.errors;
         }
@@ -3486,7 +4690,13 @@ function validate656(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3623,7 +4833,12 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate610(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate610(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate610.errors;
           }
@@ -3635,7 +4850,13 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -3696,7 +4917,12 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate71(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate71(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate71.errors;
             }
@@ -3708,7 +4934,13 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/then/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -3725,7 +4957,12 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate73(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate73(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate73.errors;
             }
@@ -3737,7 +4974,13 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/else/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -3751,7 +4994,13 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
       ifClause1 = "else";
     }
     if(!valid3){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/if",
+        keyword: "if",
+        params: {failingKeyword: ifClause1},
+        message: "must match \""+ifClause1+"\" schema"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -3762,7 +5011,12 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate75(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate75(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate75.errors;
           }
@@ -3774,7 +5028,13 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -3788,7 +5048,13 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
     ifClause0 = "else";
   }
   if(!valid0){
-    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err9];
     }
@@ -3799,7 +5065,13 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.block === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "block"},message:"must have required property '"+"block"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "block"},
+        message: "must have required property '"+"block"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -3809,7 +5081,13 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.encoding === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -3820,7 +5098,13 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "block") || (key0 === "encoding"))){
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -3835,7 +5119,12 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate75(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+      if(!(validate75(data6, {
+        instancePath: instancePath+"/block",
+        parentData: data,
+        parentDataProperty: "block",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate75.errors;
         }
@@ -3848,7 +5137,12 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate610(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate610(data6, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate610.errors;
           }
@@ -3861,7 +5155,13 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
         valid9 = valid9 || _valid2;
       }
       if(!valid9){
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/block",schemaPath:"#/properties/block/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/block",
+          schemaPath: "#/properties/block/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -3885,7 +5185,12 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -3897,7 +5202,13 @@ function validate659(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err14 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err14];
     }
@@ -3920,7 +5231,13 @@ function validate667(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -3953,7 +5270,13 @@ function validate668(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.height === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3964,7 +5287,13 @@ function validate668(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "height")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -3975,7 +5304,12 @@ function validate668(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -3987,7 +5321,13 @@ function validate668(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -4021,7 +5361,13 @@ function validate670(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4031,7 +5377,12 @@ function validate670(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -4042,7 +5393,12 @@ function validate670(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate275.errors;
         }
@@ -4054,7 +5410,13 @@ function validate670(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -4203,7 +5565,13 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -4264,7 +5632,12 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate71(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(!(validate71(data.tx, {
+            instancePath: instancePath+"/tx",
+            parentData: data,
+            parentDataProperty: "tx",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate71.errors;
             }
@@ -4276,7 +5649,13 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/then/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -4293,7 +5672,12 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate73(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(!(validate73(data.tx, {
+            instancePath: instancePath+"/tx",
+            parentData: data,
+            parentDataProperty: "tx",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate73.errors;
             }
@@ -4305,7 +5689,13 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/else/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -4319,7 +5709,13 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
       ifClause1 = "else";
     }
     if(!valid3){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/if",
+        keyword: "if",
+        params: {failingKeyword: ifClause1},
+        message: "must match \""+ifClause1+"\" schema"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -4342,7 +5738,13 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -4356,7 +5758,13 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
     ifClause0 = "else";
   }
   if(!valid0){
-    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err9];
     }
@@ -4367,7 +5775,13 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.tx === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "tx"},
+        message: "must have required property '"+"tx"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -4377,7 +5791,13 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.encoding === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -4388,7 +5808,13 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "tx") || (key0 === "encoding"))){
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -4429,7 +5855,13 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
         valid9 = valid9 || _valid2;
       }
       if(!valid9){
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tx",schemaPath:"#/properties/tx/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/tx",
+          schemaPath: "#/properties/tx/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -4453,7 +5885,12 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -4465,7 +5902,13 @@ function validate673(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err14 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err14];
     }
@@ -4488,7 +5931,13 @@ function validate681(data, {instancePath="", parentData, parentDataProperty, roo
   let vErrors = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -4526,7 +5975,13 @@ function validate682(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txFee === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txFee"},message:"must have required property '"+"txFee"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txFee"},
+        message: "must have required property '"+"txFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4536,7 +5991,13 @@ function validate682(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.createAssetTxFee === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createAssetTxFee"},message:"must have required property '"+"createAssetTxFee"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "createAssetTxFee"},
+        message: "must have required property '"+"createAssetTxFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -4547,7 +6008,13 @@ function validate682(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "txFee") || (key0 === "createAssetTxFee"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -4558,7 +6025,12 @@ function validate682(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txFee !== undefined){
-      if(!(validate81(data.txFee, {instancePath:instancePath+"/txFee",parentData:data,parentDataProperty:"txFee",rootData}))){
+      if(!(validate81(data.txFee, {
+        instancePath: instancePath+"/txFee",
+        parentData: data,
+        parentDataProperty: "txFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4569,7 +6041,12 @@ function validate682(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.createAssetTxFee !== undefined){
-      if(!(validate81(data.createAssetTxFee, {instancePath:instancePath+"/createAssetTxFee",parentData:data,parentDataProperty:"createAssetTxFee",rootData}))){
+      if(!(validate81(data.createAssetTxFee, {
+        instancePath: instancePath+"/createAssetTxFee",
+        parentData: data,
+        parentDataProperty: "createAssetTxFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4581,7 +6058,13 @@ function validate682(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -4612,7 +6095,13 @@ function validate685(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4622,7 +6111,12 @@ function validate685(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -4634,7 +6128,13 @@ function validate685(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -4663,7 +6163,9 @@ const schema231 = {
         "Rejected",
         "Unknown"
       ],
-      "description": "`Accepted`: in the accepted state. `Unknown`: not accepted (never seen, still processing, or dropped). Since v1.9.12 the node answers only these two; `Processing` and `Rejected` come from older releases.",
+      "description": "`Accepted`: in the accepted state. `Unknown`: not accepted (never seen, still processing, or "
+        + "dropped). Since v1.9.12 the node answers only these two; `Processing` "
+        + "and `Rejected` come from older releases.",
       "x-enum-versions": {
         "Processing": {
           "removedIn": "v1.9.12"
@@ -4681,7 +6183,13 @@ function validate687(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.status === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "status"},
+        message: "must have required property '"+"status"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4692,7 +6200,13 @@ function validate687(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "status")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -4705,7 +6219,13 @@ function validate687(data, {instancePath="", parentData, parentDataProperty, roo
     if(data.status !== undefined){
       let data0 = data.status;
       if(typeof data0 !== "string"){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/status",
+          schemaPath: "#/properties/status/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -4715,7 +6235,13 @@ function validate687(data, {instancePath="", parentData, parentDataProperty, roo
         errors++;
       }
       if(!((((data0 === "Accepted") || (data0 === "Processing")) || (data0 === "Rejected")) || (data0 === "Unknown"))){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema231.properties.status.enum},message:"must be equal to one of the allowed values"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/status",
+          schemaPath: "#/properties/status/enum",
+          keyword: "enum",
+          params: {allowedValues: schema231.properties.status.enum},
+          message: "must be equal to one of the allowed values"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -4727,7 +6253,13 @@ function validate687(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -4770,11 +6302,15 @@ const schema232 = {
   ]
 };
 const schema34 = {
-  "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
+  "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, "
+    + "fractional and exponent forms, and anything above 4294967295 (2^32-1, "
+    + "which the string pattern spells out digit by digit), fail to decode.",
   "anyOf": [
     {
       "type": "string",
-      "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
+      "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+        + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+        + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
     },
     {
       "type": "integer",
@@ -4783,7 +6319,9 @@ const schema34 = {
     }
   ]
 };
-const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
+const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+  + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+  + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
@@ -4793,7 +6331,19 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
   const _errs1 = errors;
   if(typeof data === "string"){
     if(!pattern2.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/0/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+          + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+          + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},
+        message: "must match pattern \""
+          +"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|"
+          + "42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|"
+          + "42949672[0-8][0-9]|429496729[0-5])$"
+          +"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4804,7 +6354,13 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf/0/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -4818,7 +6374,13 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
   if(!valid0){
     const _errs3 = errors;
     if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/1/type",
+        keyword: "type",
+        params: {type: "integer"},
+        message: "must be integer"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -4829,7 +6391,13 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
     }
     if((typeof data == "number") && (isFinite(data))){
       if(data > 4294967295 || isNaN(data)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/maximum",
+          keyword: "maximum",
+          params: {comparison: "<=", limit: 4294967295},
+          message: "must be <= 4294967295"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -4839,7 +6407,13 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
         errors++;
       }
       if(data < 0 || isNaN(data)){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/minimum",
+          keyword: "minimum",
+          params: {comparison: ">=", limit: 0},
+          message: "must be >= 0"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -4853,7 +6427,13 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -4881,7 +6461,8 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
 
 const schema187 = {
   "type": "object",
-  "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's `endIndex` as the next call's `startIndex` to continue.",
+  "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's "
+    + "`endIndex` as the next call's `startIndex` to continue.",
   "required": [
     "address",
     "utxo"
@@ -4904,7 +6485,13 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.address === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "address"},
+        message: "must have required property '"+"address"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4914,7 +6501,13 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.utxo === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxo"},message:"must have required property '"+"utxo"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxo"},
+        message: "must have required property '"+"utxo"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -4925,7 +6518,13 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((key0 === "address") || (key0 === "utxo"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -4936,7 +6535,12 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate100(data.address, {
+        instancePath: instancePath+"/address",
+        parentData: data,
+        parentDataProperty: "address",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate100.errors;
         }
@@ -4947,7 +6551,12 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.utxo !== undefined){
-      if(!(validate30(data.utxo, {instancePath:instancePath+"/utxo",parentData:data,parentDataProperty:"utxo",rootData}))){
+      if(!(validate30(data.utxo, {
+        instancePath: instancePath+"/utxo",
+        parentData: data,
+        parentDataProperty: "utxo",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -4959,7 +6568,13 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -4975,7 +6590,9 @@ function validate532(data, {instancePath="", parentData, parentDataProperty, roo
 const schema37 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
+  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
+    + "(same as hex). Matched case-insensitively. The node also decodes `json` "
+    + "here but then fails the call, because these bytes have no JSON form."
 };
 const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
@@ -4984,7 +6601,13 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern5.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},
+        message: "must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4995,7 +6618,13 @@ function validate68(data, {instancePath="", parentData, parentDataProperty, root
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -5014,7 +6643,13 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.addresses === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addresses"},
+        message: "must have required property '"+"addresses"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -5027,7 +6662,13 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
       let data0 = data.addresses;
       if(Array.isArray(data0)){
         if(data0.length > 1024){
-          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
+          const err1 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/addresses",
+            schemaPath: "#/properties/addresses/maxItems",
+            keyword: "maxItems",
+            params: {limit: 1024},
+            message: "must NOT have more than 1024 items"
+          };
           if(vErrors === null){
             vErrors = [err1];
           }
@@ -5037,7 +6678,13 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
           errors++;
         }
         if(data0.length < 1){
-          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/addresses",
+            schemaPath: "#/properties/addresses/minItems",
+            keyword: "minItems",
+            params: {limit: 1},
+            message: "must NOT have fewer than 1 items"
+          };
           if(vErrors === null){
             vErrors = [err2];
           }
@@ -5048,7 +6695,12 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate526(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate526(data0[i0], {
+            instancePath: instancePath+"/addresses/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate526.errors;
             }
@@ -5060,7 +6712,13 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/addresses",
+          schemaPath: "#/properties/addresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -5071,7 +6729,12 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.limit !== undefined){
-      if(!(validate61(data.limit, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
+      if(!(validate61(data.limit, {
+        instancePath: instancePath+"/limit",
+        parentData: data,
+        parentDataProperty: "limit",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate61.errors;
         }
@@ -5082,7 +6745,12 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate532(data.startIndex, {instancePath:instancePath+"/startIndex",parentData:data,parentDataProperty:"startIndex",rootData}))){
+      if(!(validate532(data.startIndex, {
+        instancePath: instancePath+"/startIndex",
+        parentData: data,
+        parentDataProperty: "startIndex",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate532.errors;
         }
@@ -5094,7 +6762,13 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
     }
     if(data.sourceChain !== undefined){
       if(typeof data.sourceChain !== "string"){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/sourceChain",schemaPath:"#/properties/sourceChain/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/sourceChain",
+          schemaPath: "#/properties/sourceChain/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -5105,7 +6779,12 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate68.errors;
         }
@@ -5117,7 +6796,13 @@ function validate688(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -5247,7 +6932,12 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate71(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(!(validate71(data1[i0], {
+              instancePath: instancePath+"/utxos/" + i0,
+              parentData: data1,
+              parentDataProperty: i0,
+              rootData
+            }))){
               if(vErrors === null){
                 vErrors = validate71.errors;
               }
@@ -5259,7 +6949,13 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         else {
-          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/then/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/utxos",
+            schemaPath: "#/then/properties/utxos/type",
+            keyword: "type",
+            params: {type: "array"},
+            message: "must be array"
+          };
           if(vErrors === null){
             vErrors = [err2];
           }
@@ -5271,7 +6967,13 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -5292,7 +6994,12 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate73(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+            if(!(validate73(data3[i1], {
+              instancePath: instancePath+"/utxos/" + i1,
+              parentData: data3,
+              parentDataProperty: i1,
+              rootData
+            }))){
               if(vErrors === null){
                 vErrors = validate73.errors;
               }
@@ -5304,7 +7011,13 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
           }
         }
         else {
-          const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/else/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          const err4 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/utxos",
+            schemaPath: "#/else/properties/utxos/type",
+            keyword: "type",
+            params: {type: "array"},
+            message: "must be array"
+          };
           if(vErrors === null){
             vErrors = [err4];
           }
@@ -5316,7 +7029,13 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     else {
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -5330,7 +7049,13 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
     ifClause0 = "else";
   }
   if(!valid0){
-    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err6];
     }
@@ -5341,7 +7066,13 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.numFetched === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "numFetched"},message:"must have required property '"+"numFetched"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "numFetched"},
+        message: "must have required property '"+"numFetched"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -5351,7 +7082,13 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.utxos === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxos"},message:"must have required property '"+"utxos"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxos"},
+        message: "must have required property '"+"utxos"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -5361,7 +7098,13 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.endIndex === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endIndex"},message:"must have required property '"+"endIndex"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "endIndex"},
+        message: "must have required property '"+"endIndex"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -5371,7 +7114,13 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
       errors++;
     }
     if(data.encoding === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -5382,7 +7131,13 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!((((key0 === "numFetched") || (key0 === "utxos")) || (key0 === "endIndex")) || (key0 === "encoding"))){
-        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err11 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err11];
         }
@@ -5393,7 +7148,12 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate81(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
+      if(!(validate81(data.numFetched, {
+        instancePath: instancePath+"/numFetched",
+        parentData: data,
+        parentDataProperty: "numFetched",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -5408,7 +7168,12 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate75(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
+          if(!(validate75(data6[i2], {
+            instancePath: instancePath+"/utxos/" + i2,
+            parentData: data6,
+            parentDataProperty: i2,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate75.errors;
             }
@@ -5420,7 +7185,13 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
         }
       }
       else {
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/utxos",
+          schemaPath: "#/properties/utxos/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -5431,7 +7202,12 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate532(data.endIndex, {instancePath:instancePath+"/endIndex",parentData:data,parentDataProperty:"endIndex",rootData}))){
+      if(!(validate532(data.endIndex, {
+        instancePath: instancePath+"/endIndex",
+        parentData: data,
+        parentDataProperty: "endIndex",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate532.errors;
         }
@@ -5442,7 +7218,12 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -5454,7 +7235,13 @@ function validate693(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err13 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err13];
     }
@@ -5488,7 +7275,13 @@ function validate700(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.tx === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "tx"},
+        message: "must have required property '"+"tx"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -5509,7 +7302,12 @@ function validate700(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate68.errors;
         }
@@ -5521,7 +7319,13 @@ function validate700(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -5554,7 +7358,13 @@ function validate703(data, {instancePath="", parentData, parentDataProperty, roo
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -5565,7 +7375,13 @@ function validate703(data, {instancePath="", parentData, parentDataProperty, roo
     }
     for(const key0 in data){
       if(!(key0 === "txID")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -5576,7 +7392,12 @@ function validate703(data, {instancePath="", parentData, parentDataProperty, roo
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -5588,7 +7409,13 @@ function validate703(data, {instancePath="", parentData, parentDataProperty, roo
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }

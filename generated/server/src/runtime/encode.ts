@@ -144,8 +144,15 @@ function isPrintable(ch: string): boolean {
 export function joinParts(parts: Array<string | Uint8Array>): string | Uint8Array {
   if (parts.every((part) => typeof part === 'string')) return (parts as string[]).join('');
   const encoder = new TextEncoder();
-  const chunks = parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : part));
-  const out = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.length, 0));
+  return concatBytes(parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : part)));
+}
+
+/** The chunks as one array; `size`, their total length, where the caller already counted it. */
+export function concatBytes(
+  chunks: Uint8Array[],
+  size: number = chunks.reduce((n, chunk) => n + chunk.length, 0),
+): Uint8Array {
+  const out = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     out.set(chunk, offset);

@@ -5,6 +5,7 @@
  * string`). It reads one value and ignores what follows (json.Decoder), replaces invalid UTF-8 inside strings with
  * U+FFFD byte by byte, and keeps the byte span of every top-level member so `id` can be echoed verbatim.
  */
+import { goQuote } from './encode.js';
 import { asciiSlice, unquote } from './text.js';
 
 export class GoSyntaxError extends Error {}
@@ -38,28 +39,11 @@ function isHex(c: number): boolean {
   return isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
 }
 
-/** Go's quoteChar: the byte as a rune, quoted the way strconv.Quote would, between single quotes. */
+/** Go's quoteChar: the byte as a rune, quoted as strconv.Quote quotes it (goQuote), between single quotes. */
 export function quoteChar(c: number): string {
   if (c === 0x27) return "'\\''";
   if (c === 0x22) return "'\"'";
-  return `'${goQuoteRune(c)}'`;
-}
-
-function goQuoteRune(c: number): string {
-  const short: Record<number, string> = {
-    7: '\\a',
-    8: '\\b',
-    12: '\\f',
-    10: '\\n',
-    13: '\\r',
-    9: '\\t',
-    11: '\\v',
-    92: '\\\\',
-  };
-  if (short[c] !== undefined) return short[c]!;
-  if (c < 0x20 || c === 0x7f) return `\\x${c.toString(16).padStart(2, '0')}`;
-  if ((c >= 0x80 && c <= 0xa0) || c === 0xad) return `\\u${c.toString(16).padStart(4, '0')}`;
-  return String.fromCharCode(c);
+  return `'${goQuote(String.fromCharCode(c)).slice(1, -1)}'`;
 }
 
 function fail(c: number, context: string): never {

@@ -79,11 +79,11 @@ async function answerOne(dispatcher: Dispatcher, request: unknown, call: CallInf
   const spec = dispatcher.methods.get(request.method);
   if (!spec) return answer(refuse(id, -32601, 'Method not found', request.method));
   const params = paramsOf(spec, request.params);
-  if (typeof params === 'string')
+  if (params instanceof ParamsRefusal)
     return answer(
-      params === 'structure'
-        ? refuse(id, -32600, 'Invalid Request', 'params must be an object or an array')
-        : refuse(id, -32602, 'Invalid params', params),
+      params.rule === 'type'
+        ? refuse(id, -32600, 'Invalid Request', params.message)
+        : refuse(id, -32602, 'Invalid params', params.message),
     );
   if (!spec.validateParams(params)) {
     const violations = violationsOf(spec.validateParams).map(({ path, message }) => ({ path, message }));
@@ -97,17 +97,31 @@ async function answerOne(dispatcher: Dispatcher, request: unknown, call: CallInf
   return answer(errorJson(id, -32603, 'Internal error'));
 }
 
-/** By name: the declared params, exactly spelled. By position: only where the method allows it. */
-function paramsOf(spec: MethodSpec, given: unknown): Json | string {
+/** Why a call's params were refused before validation, named after the rule they break. */
+export class ParamsRefusal {
+  constructor(
+    /** `type`: neither an object nor an array (an invalid request); the others are invalid params. */
+    readonly rule: 'type' | 'paramStructure' | 'maxItems',
+    readonly message: string,
+  ) {}
+}
+
+/**
+ * The params a call passes to its method's validator, by name. By name: the declared params, exactly spelled (others
+ * are not the method's and are dropped). By position: only where the method allows it (`byName` refuses any array).
+ * Conformance judges a call with this same function, so it flags exactly what a generated server refuses.
+ */
+export function paramsOf(spec: Pick<MethodSpec, 'name' | 'params' | 'byName'>, given: unknown): Json | ParamsRefusal {
   if (given === undefined) return {};
   const out: Json = {};
   if (isObject(given)) {
     for (const name of spec.params) if (Object.hasOwn(given, name)) out[name] = given[name];
     return out;
   }
-  if (!Array.isArray(given)) return 'structure';
-  if (spec.byName) return `${spec.name} takes its params by name, as an object`;
-  if (given.length > spec.params.length) return `${spec.name} takes at most ${spec.params.length} params`;
+  if (!Array.isArray(given)) return new ParamsRefusal('type', 'params must be an object or an array');
+  if (spec.byName) return new ParamsRefusal('paramStructure', `${spec.name} takes its params by name, as an object`);
+  if (given.length > spec.params.length)
+    return new ParamsRefusal('maxItems', `${spec.name} takes at most ${spec.params.length} params`);
   given.forEach((value, i) => {
     out[spec.params[i]!] = value;
   });

@@ -24,7 +24,8 @@ const schema7 = {
 const schema8 = {
   "type": "string",
   "maxLength": 512,
-  "description": "A new name, at most 512 bytes (the node counts UTF-8 bytes; for ASCII that is 512 characters). A longer alias fails with \"alias length is too long\"."
+  "description": "A new name, at most 512 bytes (the node counts UTF-8 bytes; for ASCII that is 512 characters). A "
+    + "longer alias fails with \"alias length is too long\"."
 };
 const func2 = ucs2length;
 
@@ -33,7 +34,13 @@ function validate23(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(func2(data) > 512){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/maxLength",
+        keyword: "maxLength",
+        params: {limit: 512},
+        message: "must NOT have more than 512 characters"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -44,7 +51,13 @@ function validate23(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -63,7 +76,13 @@ function validate22(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.endpoint === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "endpoint"},
+        message: "must have required property '"+"endpoint"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -73,7 +92,13 @@ function validate22(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.alias === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "alias"},
+        message: "must have required property '"+"alias"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -84,7 +109,13 @@ function validate22(data: any, {instancePath="", parentData, parentDataProperty,
     }
     if(data.endpoint !== undefined){
       if(typeof data.endpoint !== "string"){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/endpoint",schemaPath:"#/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/endpoint",
+          schemaPath: "#/properties/endpoint/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -95,7 +126,12 @@ function validate22(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.alias !== undefined){
-      if(!(validate23(data.alias, {instancePath:instancePath+"/alias",parentData:data,parentDataProperty:"alias",rootData}))){
+      if(!(validate23(data.alias, {
+        instancePath: instancePath+"/alias",
+        parentData: data,
+        parentDataProperty: "alias",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate23.errors;
         }
@@ -107,7 +143,13 @@ function validate22(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -133,7 +175,13 @@ function validate25(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -144,7 +192,13 @@ function validate25(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -179,7 +233,13 @@ function validate26(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.chain === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chain"},message:"must have required property '"+"chain"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "chain"},
+        message: "must have required property '"+"chain"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -189,7 +249,13 @@ function validate26(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.alias === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "alias"},
+        message: "must have required property '"+"alias"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -200,7 +266,13 @@ function validate26(data: any, {instancePath="", parentData, parentDataProperty,
     }
     if(data.chain !== undefined){
       if(typeof data.chain !== "string"){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/chain",
+          schemaPath: "#/properties/chain/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -211,7 +283,12 @@ function validate26(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.alias !== undefined){
-      if(!(validate23(data.alias, {instancePath:instancePath+"/alias",parentData:data,parentDataProperty:"alias",rootData}))){
+      if(!(validate23(data.alias, {
+        instancePath: instancePath+"/alias",
+        parentData: data,
+        parentDataProperty: "alias",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate23.errors;
         }
@@ -223,7 +300,13 @@ function validate26(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -243,7 +326,13 @@ function validate28(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -254,7 +343,13 @@ function validate28(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -283,7 +378,8 @@ const schema13 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the "
+    + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"]!;
 const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
@@ -293,7 +389,13 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern0.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},
+        message: "must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -303,7 +405,13 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(!(formats0.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-cb58"},
+        message: "must match format \""+"avax-cb58"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -314,7 +422,13 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -333,7 +447,13 @@ function validate29(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.chain === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chain"},message:"must have required property '"+"chain"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "chain"},
+        message: "must have required property '"+"chain"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -343,7 +463,12 @@ function validate29(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.chain !== undefined){
-      if(!(validate30(data.chain, {instancePath:instancePath+"/chain",parentData:data,parentDataProperty:"chain",rootData}))){
+      if(!(validate30(data.chain, {
+        instancePath: instancePath+"/chain",
+        parentData: data,
+        parentDataProperty: "chain",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -355,7 +480,13 @@ function validate29(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -394,7 +525,13 @@ function validate32(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.aliases === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "aliases"},message:"must have required property '"+"aliases"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "aliases"},
+        message: "must have required property '"+"aliases"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -405,7 +542,13 @@ function validate32(data: any, {instancePath="", parentData, parentDataProperty,
     }
     for(const key0 in data){
       if(!(key0 === "aliases")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -418,7 +561,13 @@ function validate32(data: any, {instancePath="", parentData, parentDataProperty,
     if(data.aliases !== undefined){
       let data0 = data.aliases;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/aliases",schemaPath:"#/properties/aliases/type",keyword:"type",params:{type: schema14.properties.aliases.type},message:"must be array,null"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/aliases",
+          schemaPath: "#/properties/aliases/type",
+          keyword: "type",
+          params: {type: schema14.properties.aliases.type},
+          message: "must be array,null"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -431,7 +580,13 @@ function validate32(data: any, {instancePath="", parentData, parentDataProperty,
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
           if(typeof data0[i0] !== "string"){
-            const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/aliases/" + i0,schemaPath:"#/properties/aliases/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err3 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/aliases/" + i0,
+              schemaPath: "#/properties/aliases/items/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err3];
             }
@@ -445,7 +600,13 @@ function validate32(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -474,7 +635,13 @@ function validate33(data: any, {instancePath="", parentData, parentDataProperty,
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.loggerName !== undefined){
       if(typeof data.loggerName !== "string"){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/loggerName",schemaPath:"#/properties/loggerName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/loggerName",
+          schemaPath: "#/properties/loggerName/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -486,7 +653,13 @@ function validate33(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -515,7 +688,8 @@ const schema16 = {
 };
 const schema17 = {
   "type": "object",
-  "description": "The levels of each logger the call covered, keyed by logger name (a chain alias such as `C`, `P` or `X`, or the node's own loggers such as `main`).",
+  "description": "The levels of each logger the call covered, keyed by logger name (a chain alias such as `C`, `P` "
+    + "or `X`, or the node's own loggers such as `main`).",
   "additionalProperties": {
     "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLogAndDisplayLevels"
   }
@@ -551,14 +725,21 @@ const schema19 = {
     "DEBUG",
     "VERBO"
   ],
-  "description": "A log level as the node reports it, always upper case. From least to most verbose: `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`."
+  "description": "A log level as the node reports it, always upper case. From least to most verbose: `OFF`, "
+    + "`FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`."
 };
 
 function validate37(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data !== "string"){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -567,8 +748,21 @@ function validate37(data: any, {instancePath="", parentData, parentDataProperty,
     }
     errors++;
   }
-  if(!((((((((data === "OFF") || (data === "FATAL")) || (data === "ERROR")) || (data === "WARN")) || (data === "INFO")) || (data === "TRACE")) || (data === "DEBUG")) || (data === "VERBO"))){
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema19.enum},message:"must be equal to one of the allowed values"};
+  if(!((((((((data === "OFF") ||
+    (data === "FATAL")) ||
+    (data === "ERROR")) ||
+    (data === "WARN")) ||
+    (data === "INFO")) ||
+    (data === "TRACE")) ||
+    (data === "DEBUG")) ||
+    (data === "VERBO"))){
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/enum",
+      keyword: "enum",
+      params: {allowedValues: schema19.enum},
+      message: "must be equal to one of the allowed values"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -587,7 +781,13 @@ function validate36(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.logLevel === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "logLevel"},message:"must have required property '"+"logLevel"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "logLevel"},
+        message: "must have required property '"+"logLevel"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -597,7 +797,13 @@ function validate36(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.displayLevel === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "displayLevel"},message:"must have required property '"+"displayLevel"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "displayLevel"},
+        message: "must have required property '"+"displayLevel"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -608,7 +814,13 @@ function validate36(data: any, {instancePath="", parentData, parentDataProperty,
     }
     for(const key0 in data){
       if(!((key0 === "logLevel") || (key0 === "displayLevel"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -619,7 +831,12 @@ function validate36(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.logLevel !== undefined){
-      if(!(validate37(data.logLevel, {instancePath:instancePath+"/logLevel",parentData:data,parentDataProperty:"logLevel",rootData}))){
+      if(!(validate37(data.logLevel, {
+        instancePath: instancePath+"/logLevel",
+        parentData: data,
+        parentDataProperty: "logLevel",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate37.errors;
         }
@@ -630,7 +847,12 @@ function validate36(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.displayLevel !== undefined){
-      if(!(validate37(data.displayLevel, {instancePath:instancePath+"/displayLevel",parentData:data,parentDataProperty:"displayLevel",rootData}))){
+      if(!(validate37(data.displayLevel, {
+        instancePath: instancePath+"/displayLevel",
+        parentData: data,
+        parentDataProperty: "displayLevel",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate37.errors;
         }
@@ -642,7 +864,13 @@ function validate36(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -661,7 +889,12 @@ function validate35(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      if(!(validate36(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+      if(!(validate36(data[key0], {
+        instancePath: instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+        parentData: data,
+        parentDataProperty: key0,
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate36.errors;
         }
@@ -673,7 +906,13 @@ function validate35(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -692,7 +931,13 @@ function validate34(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.loggerLevels === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "loggerLevels"},message:"must have required property '"+"loggerLevels"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "loggerLevels"},
+        message: "must have required property '"+"loggerLevels"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -703,7 +948,13 @@ function validate34(data: any, {instancePath="", parentData, parentDataProperty,
     }
     for(const key0 in data){
       if(!(key0 === "loggerLevels")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -714,7 +965,12 @@ function validate34(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.loggerLevels !== undefined){
-      if(!(validate35(data.loggerLevels, {instancePath:instancePath+"/loggerLevels",parentData:data,parentDataProperty:"loggerLevels",rootData}))){
+      if(!(validate35(data.loggerLevels, {
+        instancePath: instancePath+"/loggerLevels",
+        parentData: data,
+        parentDataProperty: "loggerLevels",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate35.errors;
         }
@@ -726,7 +982,13 @@ function validate34(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -749,7 +1011,13 @@ function validate42(data: any, {instancePath="", parentData, parentDataProperty,
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -772,7 +1040,8 @@ const schema21 = {
   "properties": {
     "newVMs": {
       "type": "object",
-      "description": "The machines loaded by this call, keyed by VM ID (cb58), each with its aliases other than the ID itself (possibly `[]`). `{}` when nothing new was found.",
+      "description": "The machines loaded by this call, keyed by VM ID (cb58), each with its aliases other than the "
+        + "ID itself (possibly `[]`). `{}` when nothing new was found.",
       "propertyNames": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
       },
@@ -785,7 +1054,8 @@ const schema21 = {
     },
     "failedVMs": {
       "type": "object",
-      "description": "The machines that failed to load, keyed by VM ID (cb58), each with the error message. Absent when none failed.",
+      "description": "The machines that failed to load, keyed by VM ID (cb58), each with the error message. Absent "
+        + "when none failed.",
       "propertyNames": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
       },
@@ -801,7 +1071,13 @@ function validate43(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.newVMs === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "newVMs"},message:"must have required property '"+"newVMs"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "newVMs"},
+        message: "must have required property '"+"newVMs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -812,7 +1088,13 @@ function validate43(data: any, {instancePath="", parentData, parentDataProperty,
     }
     for(const key0 in data){
       if(!((key0 === "newVMs") || (key0 === "failedVMs"))){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -827,7 +1109,12 @@ function validate43(data: any, {instancePath="", parentData, parentDataProperty,
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
           const _errs4 = errors;
-          if(!(validate30(key1, {instancePath:instancePath+"/newVMs",parentData:data0,parentDataProperty:"newVMs",rootData}))){
+          if(!(validate30(key1, {
+            instancePath: instancePath+"/newVMs",
+            parentData: data0,
+            parentDataProperty: "newVMs",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate30.errors;
             }
@@ -838,7 +1125,13 @@ function validate43(data: any, {instancePath="", parentData, parentDataProperty,
           }
           var valid1 = _errs4 === errors;
           if(!valid1){
-            const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/newVMs",schemaPath:"#/properties/newVMs/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+            const err2 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/newVMs",
+              schemaPath: "#/properties/newVMs/propertyNames",
+              keyword: "propertyNames",
+              params: {propertyName: key1},
+              message: "property name must be valid"
+            };
             if(vErrors === null){
               vErrors = [err2];
             }
@@ -854,7 +1147,13 @@ function validate43(data: any, {instancePath="", parentData, parentDataProperty,
             const len0 = data1.length;
             for(let i0=0; i0<len0; i0++){
               if(typeof data1[i0] !== "string"){
-                const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/newVMs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/newVMs/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                const err3 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/newVMs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,
+                  schemaPath: "#/properties/newVMs/additionalProperties/items/type",
+                  keyword: "type",
+                  params: {type: "string"},
+                  message: "must be string"
+                };
                 if(vErrors === null){
                   vErrors = [err3];
                 }
@@ -866,7 +1165,13 @@ function validate43(data: any, {instancePath="", parentData, parentDataProperty,
             }
           }
           else {
-            const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/newVMs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/newVMs/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+            const err4 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/newVMs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+              schemaPath: "#/properties/newVMs/additionalProperties/type",
+              keyword: "type",
+              params: {type: "array"},
+              message: "must be array"
+            };
             if(vErrors === null){
               vErrors = [err4];
             }
@@ -878,7 +1183,13 @@ function validate43(data: any, {instancePath="", parentData, parentDataProperty,
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/newVMs",schemaPath:"#/properties/newVMs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/newVMs",
+          schemaPath: "#/properties/newVMs/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -893,7 +1204,12 @@ function validate43(data: any, {instancePath="", parentData, parentDataProperty,
       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
         for(const key3 in data3){
           const _errs12 = errors;
-          if(!(validate30(key3, {instancePath:instancePath+"/failedVMs",parentData:data3,parentDataProperty:"failedVMs",rootData}))){
+          if(!(validate30(key3, {
+            instancePath: instancePath+"/failedVMs",
+            parentData: data3,
+            parentDataProperty: "failedVMs",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate30.errors;
             }
@@ -904,7 +1220,13 @@ function validate43(data: any, {instancePath="", parentData, parentDataProperty,
           }
           var valid5 = _errs12 === errors;
           if(!valid5){
-            const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/failedVMs",schemaPath:"#/properties/failedVMs/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
+            const err6 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/failedVMs",
+              schemaPath: "#/properties/failedVMs/propertyNames",
+              keyword: "propertyNames",
+              params: {propertyName: key3},
+              message: "property name must be valid"
+            };
             if(vErrors === null){
               vErrors = [err6];
             }
@@ -916,7 +1238,13 @@ function validate43(data: any, {instancePath="", parentData, parentDataProperty,
         }
         for(const key4 in data3){
           if(typeof data3[key4] !== "string"){
-            const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/failedVMs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/failedVMs/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err7 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/failedVMs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),
+              schemaPath: "#/properties/failedVMs/additionalProperties/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err7];
             }
@@ -928,7 +1256,13 @@ function validate43(data: any, {instancePath="", parentData, parentDataProperty,
         }
       }
       else {
-        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/failedVMs",schemaPath:"#/properties/failedVMs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err8 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/failedVMs",
+          schemaPath: "#/properties/failedVMs/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err8];
         }
@@ -940,7 +1274,13 @@ function validate43(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err9];
     }
@@ -963,7 +1303,13 @@ function validate46(data: any, {instancePath="", parentData, parentDataProperty,
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -983,7 +1329,13 @@ function validate47(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -994,7 +1346,13 @@ function validate47(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1017,7 +1375,13 @@ function validate48(data: any, {instancePath="", parentData, parentDataProperty,
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1037,7 +1401,13 @@ function validate49(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1048,7 +1418,13 @@ function validate49(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1078,17 +1454,32 @@ const schema26 = {
 };
 const schema27 = {
   "type": "string",
-  "pattern": "^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$",
-  "description": "A log level to set: one of `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`, matched case-insensitively (`debug` works). Any other string, the empty string included, fails to decode."
+  "pattern": "^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|"
+    + "[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$",
+  "description": "A log level to set: one of `OFF`, `FATAL`, `ERROR`, `WARN`, `INFO`, `TRACE`, `DEBUG`, `VERBO`, "
+    + "matched case-insensitively (`debug` works). Any other string, the empty "
+    + "string included, fails to decode."
 };
-const pattern1 = new RegExp("^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$", "u");
+const pattern1 = new RegExp("^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|"
+  + "[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|"
+  + "[vV][eE][rR][bB][oO])$", "u");
 
 function validate51(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern1.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$"},message:"must match pattern \""+"^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|"
+          + "[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$"},
+        message: "must match pattern \""
+          +"^([oO][fF][fF]|[fF][aA][tT][aA][lL]|[eE][rR][rR][oO][rR]|[wW][aA][rR][nN]|[iI][nN][fF][oO]|"
+          + "[tT][rR][aA][cC][eE]|[dD][eE][bB][uU][gG]|[vV][eE][rR][bB][oO])$"
+          +"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1099,7 +1490,13 @@ function validate51(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1119,7 +1516,13 @@ function validate50(data: any, {instancePath="", parentData, parentDataProperty,
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.loggerName !== undefined){
       if(typeof data.loggerName !== "string"){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/loggerName",schemaPath:"#/properties/loggerName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/loggerName",
+          schemaPath: "#/properties/loggerName/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -1130,7 +1533,12 @@ function validate50(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.logLevel !== undefined){
-      if(!(validate51(data.logLevel, {instancePath:instancePath+"/logLevel",parentData:data,parentDataProperty:"logLevel",rootData}))){
+      if(!(validate51(data.logLevel, {
+        instancePath: instancePath+"/logLevel",
+        parentData: data,
+        parentDataProperty: "logLevel",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate51.errors;
         }
@@ -1141,7 +1549,12 @@ function validate50(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.displayLevel !== undefined){
-      if(!(validate51(data.displayLevel, {instancePath:instancePath+"/displayLevel",parentData:data,parentDataProperty:"displayLevel",rootData}))){
+      if(!(validate51(data.displayLevel, {
+        instancePath: instancePath+"/displayLevel",
+        parentData: data,
+        parentDataProperty: "displayLevel",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate51.errors;
         }
@@ -1153,7 +1566,13 @@ function validate50(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1176,7 +1595,8 @@ const schema28 = {
   "properties": {
     "loggerLevels": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/AdminLoggerLevels",
-      "description": "The levels of the affected loggers after the change: the named logger, or every logger when `loggerName` was omitted."
+      "description": "The levels of the affected loggers after the change: the named logger, or every logger when "
+        + "`loggerName` was omitted."
     }
   }
 };
@@ -1186,7 +1606,13 @@ function validate54(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.loggerLevels === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "loggerLevels"},message:"must have required property '"+"loggerLevels"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "loggerLevels"},
+        message: "must have required property '"+"loggerLevels"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1197,7 +1623,13 @@ function validate54(data: any, {instancePath="", parentData, parentDataProperty,
     }
     for(const key0 in data){
       if(!(key0 === "loggerLevels")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -1208,7 +1640,12 @@ function validate54(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.loggerLevels !== undefined){
-      if(!(validate35(data.loggerLevels, {instancePath:instancePath+"/loggerLevels",parentData:data,parentDataProperty:"loggerLevels",rootData}))){
+      if(!(validate35(data.loggerLevels, {
+        instancePath: instancePath+"/loggerLevels",
+        parentData: data,
+        parentDataProperty: "loggerLevels",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate35.errors;
         }
@@ -1220,7 +1657,13 @@ function validate54(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -1243,7 +1686,13 @@ function validate56(data: any, {instancePath="", parentData, parentDataProperty,
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1263,7 +1712,13 @@ function validate57(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1274,7 +1729,13 @@ function validate57(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1297,7 +1758,13 @@ function validate58(data: any, {instancePath="", parentData, parentDataProperty,
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1317,7 +1784,13 @@ function validate59(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1328,7 +1801,13 @@ function validate59(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1466,7 +1945,10 @@ function adminLoggerLevelsFieldsJson(v: any): string | undefined {
     let key: string;
     let s: string | undefined;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = adminLogAndDisplayLevelsJson(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = adminLogAndDisplayLevelsJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
@@ -1505,7 +1987,10 @@ function adminLoadVMsResultNewVMsJson(v: any): string | undefined {
     let key: string;
     let s: string | undefined;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = stringListJson(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = stringListJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
@@ -1524,7 +2009,10 @@ function adminLoadVMsResultFailedVMsJson(v: any): string | undefined {
     let key: string;
     let s: string | undefined;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = stringJson(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = stringJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;

@@ -15,7 +15,13 @@ function validate79(data: any, {instancePath="", parentData, parentDataProperty,
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -45,7 +51,8 @@ const schema44 = {
 const schema45 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
-  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
+  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
+    + "it with `toBigInt` to keep every digit."
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
@@ -54,7 +61,13 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern9.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(0|[1-9][0-9]*)$"},
+        message: "must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -65,7 +78,13 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -84,7 +103,13 @@ function validate80(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.snapshotID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "snapshotID"},message:"must have required property '"+"snapshotID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "snapshotID"},
+        message: "must have required property '"+"snapshotID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -95,7 +120,13 @@ function validate80(data: any, {instancePath="", parentData, parentDataProperty,
     }
     for(const key0 in data){
       if(!(key0 === "snapshotID")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -106,7 +137,12 @@ function validate80(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.snapshotID !== undefined){
-      if(!(validate81(data.snapshotID, {instancePath:instancePath+"/snapshotID",parentData:data,parentDataProperty:"snapshotID",rootData}))){
+      if(!(validate81(data.snapshotID, {
+        instancePath: instancePath+"/snapshotID",
+        parentData: data,
+        parentDataProperty: "snapshotID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -118,7 +154,13 @@ function validate80(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -144,11 +186,20 @@ const schema46 = {
   ]
 };
 const schema36 = {
-  "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
+  "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) "
+    + "or a bare JSON number; negative, fractional and exponent forms, and "
+    + "anything above 18446744073709551615 (2^64-1, which the string pattern "
+    + "spells out digit by digit), fail to decode.",
   "anyOf": [
     {
       "type": "string",
-      "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"
+      "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|"
+        + "18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|"
+        + "184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+        + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+        + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+        + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+        + "1844674407370955160[0-9]|1844674407370955161[0-5])$"
     },
     {
       "type": "integer",
@@ -157,7 +208,13 @@ const schema36 = {
     }
   ]
 };
-const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
+const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+  + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
+  + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+  + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+  + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+  + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+  + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
 function validate65(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
@@ -167,7 +224,27 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
   const _errs1 = errors;
   if(typeof data === "string"){
     if(!pattern4.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/0/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+          + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
+          + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+          + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+          + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+          + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+          + "1844674407370955160[0-9]|1844674407370955161[0-5])$"},
+        message: "must match pattern \""
+          +"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|"
+          + "18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|"
+          + "184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+          + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+          + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+          + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+          + "1844674407370955160[0-9]|1844674407370955161[0-5])$"
+          +"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -178,7 +255,13 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf/0/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -192,7 +275,13 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
   if(!valid0){
     const _errs3 = errors;
     if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/1/type",
+        keyword: "type",
+        params: {type: "integer"},
+        message: "must be integer"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -203,7 +292,13 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
     }
     if((typeof data == "number") && (isFinite(data))){
       if(data > 18446744073709552000 || isNaN(data)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/maximum",
+          keyword: "maximum",
+          params: {comparison: "<=", limit: 18446744073709552000},
+          message: "must be <= 18446744073709552000"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -213,7 +308,13 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
         errors++;
       }
       if(data < 0 || isNaN(data)){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/minimum",
+          keyword: "minimum",
+          params: {comparison: ">=", limit: 0},
+          message: "must be >= 0"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -227,7 +328,13 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -259,7 +366,13 @@ function validate83(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.snapshotID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "snapshotID"},message:"must have required property '"+"snapshotID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "snapshotID"},
+        message: "must have required property '"+"snapshotID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -269,7 +382,12 @@ function validate83(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.snapshotID !== undefined){
-      if(!(validate65(data.snapshotID, {instancePath:instancePath+"/snapshotID",parentData:data,parentDataProperty:"snapshotID",rootData}))){
+      if(!(validate65(data.snapshotID, {
+        instancePath: instancePath+"/snapshotID",
+        parentData: data,
+        parentDataProperty: "snapshotID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -281,7 +399,13 @@ function validate83(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -307,7 +431,13 @@ function validate85(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -318,7 +448,13 @@ function validate85(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -352,7 +488,13 @@ function validate86(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.timestamp === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "timestamp"},
+        message: "must have required property '"+"timestamp"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -362,7 +504,12 @@ function validate86(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.timestamp !== undefined){
-      if(!(validate65(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate65(data.timestamp, {
+        instancePath: instancePath+"/timestamp",
+        parentData: data,
+        parentDataProperty: "timestamp",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -374,7 +521,13 @@ function validate86(data: any, {instancePath="", parentData, parentDataProperty,
     }
     if(data.mine !== undefined){
       if(typeof data.mine !== "boolean"){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/mine",schemaPath:"#/properties/mine/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/mine",
+          schemaPath: "#/properties/mine/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -386,7 +539,13 @@ function validate86(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -409,14 +568,16 @@ const schema49 = {
   "properties": {
     "timestamp": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
-      "description": "The chain time after the call, RFC 3339 in UTC, whole seconds (as `platform.getTimestamp` reports it once a block carries it)."
+      "description": "The chain time after the call, RFC 3339 in UTC, whole seconds (as `platform.getTimestamp` "
+        + "reports it once a block carries it)."
     }
   }
 };
 const schema50 = {
   "type": "string",
   "format": "date-time",
-  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
+  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
+    + "zone (`Z` when it runs in UTC)."
 };
 const formats4 = formats["date-time"]!;
 
@@ -425,7 +586,13 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!(formats4.validate(data))){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "date-time"},
+        message: "must match format \""+"date-time"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -436,7 +603,13 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -455,7 +628,13 @@ function validate88(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.timestamp === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "timestamp"},
+        message: "must have required property '"+"timestamp"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -466,7 +645,13 @@ function validate88(data: any, {instancePath="", parentData, parentDataProperty,
     }
     for(const key0 in data){
       if(!(key0 === "timestamp")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -477,7 +662,12 @@ function validate88(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {
+        instancePath: instancePath+"/timestamp",
+        parentData: data,
+        parentDataProperty: "timestamp",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -489,7 +679,13 @@ function validate88(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -523,7 +719,13 @@ function validate91(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.seconds === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seconds"},message:"must have required property '"+"seconds"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "seconds"},
+        message: "must have required property '"+"seconds"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -533,7 +735,12 @@ function validate91(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.seconds !== undefined){
-      if(!(validate65(data.seconds, {instancePath:instancePath+"/seconds",parentData:data,parentDataProperty:"seconds",rootData}))){
+      if(!(validate65(data.seconds, {
+        instancePath: instancePath+"/seconds",
+        parentData: data,
+        parentDataProperty: "seconds",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -545,7 +752,13 @@ function validate91(data: any, {instancePath="", parentData, parentDataProperty,
     }
     if(data.mine !== undefined){
       if(typeof data.mine !== "boolean"){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/mine",schemaPath:"#/properties/mine/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/mine",
+          schemaPath: "#/properties/mine/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -557,7 +770,13 @@ function validate91(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -580,7 +799,8 @@ const schema52 = {
   "properties": {
     "timestamp": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
-      "description": "The chain time after the call, RFC 3339 in UTC, whole seconds (as `platform.getTimestamp` reports it once a block carries it)."
+      "description": "The chain time after the call, RFC 3339 in UTC, whole seconds (as `platform.getTimestamp` "
+        + "reports it once a block carries it)."
     }
   }
 };
@@ -590,7 +810,13 @@ function validate93(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.timestamp === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "timestamp"},
+        message: "must have required property '"+"timestamp"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -601,7 +827,13 @@ function validate93(data: any, {instancePath="", parentData, parentDataProperty,
     }
     for(const key0 in data){
       if(!(key0 === "timestamp")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -612,7 +844,12 @@ function validate93(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {
+        instancePath: instancePath+"/timestamp",
+        parentData: data,
+        parentDataProperty: "timestamp",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -624,7 +861,13 @@ function validate93(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -671,7 +914,13 @@ function validate95(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.chain === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chain"},message:"must have required property '"+"chain"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "chain"},
+        message: "must have required property '"+"chain"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -684,7 +933,13 @@ function validate95(data: any, {instancePath="", parentData, parentDataProperty,
       let data0 = data.chain;
       if(typeof data0 === "string"){
         if(func2(data0) < 1){
-          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+          const err1 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/chain",
+            schemaPath: "#/properties/chain/minLength",
+            keyword: "minLength",
+            params: {limit: 1},
+            message: "must NOT have fewer than 1 characters"
+          };
           if(vErrors === null){
             vErrors = [err1];
           }
@@ -695,7 +950,13 @@ function validate95(data: any, {instancePath="", parentData, parentDataProperty,
         }
       }
       else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/chain",
+          schemaPath: "#/properties/chain/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -712,7 +973,13 @@ function validate95(data: any, {instancePath="", parentData, parentDataProperty,
       const _errs5 = errors;
       if(typeof data1 === "string"){
         if(!pattern10.test(data1)){
-          const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[1-9][0-9]{0,3}$"},message:"must match pattern \""+"^[1-9][0-9]{0,3}$"+"\""};
+          const err3 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/blocks",
+            schemaPath: "#/properties/blocks/anyOf/0/pattern",
+            keyword: "pattern",
+            params: {pattern: "^[1-9][0-9]{0,3}$"},
+            message: "must match pattern \""+"^[1-9][0-9]{0,3}$"+"\""
+          };
           if(vErrors === null){
             vErrors = [err3];
           }
@@ -723,7 +990,13 @@ function validate95(data: any, {instancePath="", parentData, parentDataProperty,
         }
       }
       else {
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/blocks",
+          schemaPath: "#/properties/blocks/anyOf/0/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -737,7 +1010,13 @@ function validate95(data: any, {instancePath="", parentData, parentDataProperty,
       if(!valid1){
         const _errs7 = errors;
         if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-          const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+          const err5 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/blocks",
+            schemaPath: "#/properties/blocks/anyOf/1/type",
+            keyword: "type",
+            params: {type: "integer"},
+            message: "must be integer"
+          };
           if(vErrors === null){
             vErrors = [err5];
           }
@@ -748,7 +1027,13 @@ function validate95(data: any, {instancePath="", parentData, parentDataProperty,
         }
         if((typeof data1 == "number") && (isFinite(data1))){
           if(data1 > 1000 || isNaN(data1)){
-            const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+            const err6 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/blocks",
+              schemaPath: "#/properties/blocks/anyOf/1/maximum",
+              keyword: "maximum",
+              params: {comparison: "<=", limit: 1000},
+              message: "must be <= 1000"
+            };
             if(vErrors === null){
               vErrors = [err6];
             }
@@ -758,7 +1043,13 @@ function validate95(data: any, {instancePath="", parentData, parentDataProperty,
             errors++;
           }
           if(data1 < 1 || isNaN(data1)){
-            const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+            const err7 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/blocks",
+              schemaPath: "#/properties/blocks/anyOf/1/minimum",
+              keyword: "minimum",
+              params: {comparison: ">=", limit: 1},
+              message: "must be >= 1"
+            };
             if(vErrors === null){
               vErrors = [err7];
             }
@@ -772,7 +1063,13 @@ function validate95(data: any, {instancePath="", parentData, parentDataProperty,
         valid1 = valid1 || _valid0;
       }
       if(!valid1){
-        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blocks",schemaPath:"#/properties/blocks/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        const err8 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/blocks",
+          schemaPath: "#/properties/blocks/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
         if(vErrors === null){
           vErrors = [err8];
         }
@@ -797,7 +1094,13 @@ function validate95(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err9];
     }
@@ -836,7 +1139,8 @@ const schema13 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the "
+    + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"]!;
 const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
@@ -846,7 +1150,13 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern0.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},
+        message: "must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -856,7 +1166,13 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(!(formats0.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-cb58"},
+        message: "must match format \""+"avax-cb58"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -867,7 +1183,13 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -886,7 +1208,13 @@ function validate96(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.blockIDs === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockIDs"},message:"must have required property '"+"blockIDs"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockIDs"},
+        message: "must have required property '"+"blockIDs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -896,7 +1224,13 @@ function validate96(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.height === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -907,7 +1241,13 @@ function validate96(data: any, {instancePath="", parentData, parentDataProperty,
     }
     for(const key0 in data){
       if(!((key0 === "blockIDs") || (key0 === "height"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -922,7 +1262,12 @@ function validate96(data: any, {instancePath="", parentData, parentDataProperty,
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data0[i0], {instancePath:instancePath+"/blockIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate30(data0[i0], {
+            instancePath: instancePath+"/blockIDs/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate30.errors;
             }
@@ -934,7 +1279,13 @@ function validate96(data: any, {instancePath="", parentData, parentDataProperty,
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockIDs",schemaPath:"#/properties/blockIDs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/blockIDs",
+          schemaPath: "#/properties/blockIDs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -945,7 +1296,12 @@ function validate96(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -957,7 +1313,13 @@ function validate96(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -997,7 +1359,8 @@ const schema56 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
-  "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
+  "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the "
+    + "bech32 checksum is part of the format."
 };
 const formats6 = formats["avax-address"]!;
 const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
@@ -1007,7 +1370,13 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern11.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},
+        message: "must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1017,7 +1386,13 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(!(formats6.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-address"},message:"must match format \""+"avax-address"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-address"},
+        message: "must match format \""+"avax-address"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1028,7 +1403,13 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -1047,7 +1428,13 @@ function validate99(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.address === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "address"},
+        message: "must have required property '"+"address"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1057,7 +1444,13 @@ function validate99(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.amount === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "amount"},
+        message: "must have required property '"+"amount"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1067,7 +1460,12 @@ function validate99(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate100(data.address, {
+        instancePath: instancePath+"/address",
+        parentData: data,
+        parentDataProperty: "address",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate100.errors;
         }
@@ -1078,7 +1476,12 @@ function validate99(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.amount !== undefined){
-      if(!(validate65(data.amount, {instancePath:instancePath+"/amount",parentData:data,parentDataProperty:"amount",rootData}))){
+      if(!(validate65(data.amount, {
+        instancePath: instancePath+"/amount",
+        parentData: data,
+        parentDataProperty: "amount",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -1092,7 +1495,13 @@ function validate99(data: any, {instancePath="", parentData, parentDataProperty,
       let data2 = data.assetID;
       if(typeof data2 === "string"){
         if(func2(data2) < 1){
-          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/assetID",schemaPath:"#/properties/assetID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/assetID",
+            schemaPath: "#/properties/assetID/minLength",
+            keyword: "minLength",
+            params: {limit: 1},
+            message: "must NOT have fewer than 1 characters"
+          };
           if(vErrors === null){
             vErrors = [err2];
           }
@@ -1103,7 +1512,13 @@ function validate99(data: any, {instancePath="", parentData, parentDataProperty,
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/assetID",schemaPath:"#/properties/assetID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/assetID",
+          schemaPath: "#/properties/assetID/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -1114,7 +1529,12 @@ function validate99(data: any, {instancePath="", parentData, parentDataProperty,
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate65(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
+      if(!(validate65(data.locktime, {
+        instancePath: instancePath+"/locktime",
+        parentData: data,
+        parentDataProperty: "locktime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -1126,7 +1546,13 @@ function validate99(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -1160,7 +1586,8 @@ const schema57 = {
 };
 const schema58 = {
   "type": "object",
-  "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
+  "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare "
+    + "number on the wire).",
   "required": [
     "txID",
     "outputIndex"
@@ -1180,14 +1607,22 @@ const schema58 = {
 const schema59 = {
   "type": "integer",
   "minimum": 0,
-  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
+    + "prices, output indexes, integers inside JSON-encoded transactions and "
+    + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
 function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "integer"},
+      message: "must be integer"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1198,7 +1633,13 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
   }
   if((typeof data == "number") && (isFinite(data))){
     if(data < 0 || isNaN(data)){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/minimum",
+        keyword: "minimum",
+        params: {comparison: ">=", limit: 0},
+        message: "must be >= 0"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1218,7 +1659,13 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1228,7 +1675,13 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.outputIndex === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputIndex"},message:"must have required property '"+"outputIndex"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "outputIndex"},
+        message: "must have required property '"+"outputIndex"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1239,7 +1692,13 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "txID") || (key0 === "outputIndex"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1250,7 +1709,12 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1261,7 +1725,12 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {
+        instancePath: instancePath+"/outputIndex",
+        parentData: data,
+        parentDataProperty: "outputIndex",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1273,7 +1742,13 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -1292,7 +1767,13 @@ function validate104(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.utxoID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxoID"},message:"must have required property '"+"utxoID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxoID"},
+        message: "must have required property '"+"utxoID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1302,7 +1783,13 @@ function validate104(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.balance === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "balance"},
+        message: "must have required property '"+"balance"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1313,7 +1800,13 @@ function validate104(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "utxoID") || (key0 === "balance"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1324,7 +1817,12 @@ function validate104(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.utxoID !== undefined){
-      if(!(validate105(data.utxoID, {instancePath:instancePath+"/utxoID",parentData:data,parentDataProperty:"utxoID",rootData}))){
+      if(!(validate105(data.utxoID, {
+        instancePath: instancePath+"/utxoID",
+        parentData: data,
+        parentDataProperty: "utxoID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate105.errors;
         }
@@ -1335,7 +1833,12 @@ function validate104(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {
+        instancePath: instancePath+"/balance",
+        parentData: data,
+        parentDataProperty: "balance",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1347,7 +1850,13 @@ function validate104(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -1381,7 +1890,12 @@ function validate111(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.capacity !== undefined){
-      if(!(validate65(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
+      if(!(validate65(data.capacity, {
+        instancePath: instancePath+"/capacity",
+        parentData: data,
+        parentDataProperty: "capacity",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -1392,7 +1906,12 @@ function validate111(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.excess !== undefined){
-      if(!(validate65(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
+      if(!(validate65(data.excess, {
+        instancePath: instancePath+"/excess",
+        parentData: data,
+        parentDataProperty: "excess",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -1403,7 +1922,12 @@ function validate111(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.validatorExcess !== undefined){
-      if(!(validate65(data.validatorExcess, {instancePath:instancePath+"/validatorExcess",parentData:data,parentDataProperty:"validatorExcess",rootData}))){
+      if(!(validate65(data.validatorExcess, {
+        instancePath: instancePath+"/validatorExcess",
+        parentData: data,
+        parentDataProperty: "validatorExcess",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -1415,7 +1939,13 @@ function validate111(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1468,7 +1998,13 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.capacity === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capacity"},message:"must have required property '"+"capacity"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "capacity"},
+        message: "must have required property '"+"capacity"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1478,7 +2014,13 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.excess === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excess"},message:"must have required property '"+"excess"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "excess"},
+        message: "must have required property '"+"excess"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1488,7 +2030,13 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.price === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "price"},message:"must have required property '"+"price"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "price"},
+        message: "must have required property '"+"price"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -1498,7 +2046,13 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.validatorExcess === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validatorExcess"},message:"must have required property '"+"validatorExcess"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "validatorExcess"},
+        message: "must have required property '"+"validatorExcess"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -1508,7 +2062,13 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.validatorPrice === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validatorPrice"},message:"must have required property '"+"validatorPrice"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "validatorPrice"},
+        message: "must have required property '"+"validatorPrice"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -1518,8 +2078,18 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(((((key0 === "capacity") || (key0 === "excess")) || (key0 === "price")) || (key0 === "validatorExcess")) || (key0 === "validatorPrice"))){
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(!(((((key0 === "capacity") ||
+        (key0 === "excess")) ||
+        (key0 === "price")) ||
+        (key0 === "validatorExcess")) ||
+        (key0 === "validatorPrice"))){
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -1530,7 +2100,12 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate107(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
+      if(!(validate107(data.capacity, {
+        instancePath: instancePath+"/capacity",
+        parentData: data,
+        parentDataProperty: "capacity",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1541,7 +2116,12 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.excess !== undefined){
-      if(!(validate107(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
+      if(!(validate107(data.excess, {
+        instancePath: instancePath+"/excess",
+        parentData: data,
+        parentDataProperty: "excess",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1552,7 +2132,12 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.price !== undefined){
-      if(!(validate107(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
+      if(!(validate107(data.price, {
+        instancePath: instancePath+"/price",
+        parentData: data,
+        parentDataProperty: "price",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1563,7 +2148,12 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.validatorExcess !== undefined){
-      if(!(validate107(data.validatorExcess, {instancePath:instancePath+"/validatorExcess",parentData:data,parentDataProperty:"validatorExcess",rootData}))){
+      if(!(validate107(data.validatorExcess, {
+        instancePath: instancePath+"/validatorExcess",
+        parentData: data,
+        parentDataProperty: "validatorExcess",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1574,7 +2164,12 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.validatorPrice !== undefined){
-      if(!(validate107(data.validatorPrice, {instancePath:instancePath+"/validatorPrice",parentData:data,parentDataProperty:"validatorPrice",rootData}))){
+      if(!(validate107(data.validatorPrice, {
+        instancePath: instancePath+"/validatorPrice",
+        parentData: data,
+        parentDataProperty: "validatorPrice",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1586,7 +2181,13 @@ function validate115(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err6];
     }
@@ -1609,7 +2210,13 @@ function validate121(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1629,7 +2236,13 @@ function validate122(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1640,7 +2253,13 @@ function validate122(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1671,7 +2290,13 @@ function validate123(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.enabled === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "enabled"},message:"must have required property '"+"enabled"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "enabled"},
+        message: "must have required property '"+"enabled"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1682,7 +2307,13 @@ function validate123(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.enabled !== undefined){
       if(typeof data.enabled !== "boolean"){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/enabled",
+          schemaPath: "#/properties/enabled/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -1694,7 +2325,13 @@ function validate123(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -1714,7 +2351,13 @@ function validate124(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1725,7 +2368,13 @@ function validate124(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1751,11 +2400,15 @@ const schema66 = {
   ]
 };
 const schema34 = {
-  "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
+  "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, "
+    + "fractional and exponent forms, and anything above 4294967295 (2^32-1, "
+    + "which the string pattern spells out digit by digit), fail to decode.",
   "anyOf": [
     {
       "type": "string",
-      "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
+      "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+        + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+        + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
     },
     {
       "type": "integer",
@@ -1764,7 +2417,9 @@ const schema34 = {
     }
   ]
 };
-const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
+const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+  + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+  + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
 function validate61(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
@@ -1774,7 +2429,19 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
   const _errs1 = errors;
   if(typeof data === "string"){
     if(!pattern2.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/0/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+          + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+          + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},
+        message: "must match pattern \""
+          +"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|"
+          + "42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|"
+          + "42949672[0-8][0-9]|429496729[0-5])$"
+          +"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1785,7 +2452,13 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf/0/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1799,7 +2472,13 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
   if(!valid0){
     const _errs3 = errors;
     if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/1/type",
+        keyword: "type",
+        params: {type: "integer"},
+        message: "must be integer"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -1810,7 +2489,13 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
     }
     if((typeof data == "number") && (isFinite(data))){
       if(data > 4294967295 || isNaN(data)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/maximum",
+          keyword: "maximum",
+          params: {comparison: "<=", limit: 4294967295},
+          message: "must be <= 4294967295"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -1820,7 +2505,13 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
         errors++;
       }
       if(data < 0 || isNaN(data)){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/minimum",
+          keyword: "minimum",
+          params: {comparison: ">=", limit: 0},
+          message: "must be >= 0"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -1834,7 +2525,13 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -1866,7 +2563,13 @@ function validate125(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.interval === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "interval"},message:"must have required property '"+"interval"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "interval"},
+        message: "must have required property '"+"interval"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1876,7 +2579,12 @@ function validate125(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.interval !== undefined){
-      if(!(validate61(data.interval, {instancePath:instancePath+"/interval",parentData:data,parentDataProperty:"interval",rootData}))){
+      if(!(validate61(data.interval, {
+        instancePath: instancePath+"/interval",
+        parentData: data,
+        parentDataProperty: "interval",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate61.errors;
         }
@@ -1888,7 +2596,13 @@ function validate125(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1908,7 +2622,13 @@ function validate127(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1919,7 +2639,13 @@ function validate127(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1942,7 +2668,13 @@ function validate128(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -2008,7 +2740,13 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.accounts === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accounts"},message:"must have required property '"+"accounts"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "accounts"},
+        message: "must have required property '"+"accounts"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2019,7 +2757,13 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "accounts")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -2037,7 +2781,13 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
           let data1 = data0[i0];
           if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
             if(data1.privateKey === undefined){
-              const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/required",keyword:"required",params:{missingProperty: "privateKey"},message:"must have required property '"+"privateKey"+"'"};
+              const err2 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/accounts/" + i0,
+                schemaPath: "#/properties/accounts/items/required",
+                keyword: "required",
+                params: {missingProperty: "privateKey"},
+                message: "must have required property '"+"privateKey"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err2];
               }
@@ -2047,7 +2797,13 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
               errors++;
             }
             if(data1.xAddress === undefined){
-              const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/required",keyword:"required",params:{missingProperty: "xAddress"},message:"must have required property '"+"xAddress"+"'"};
+              const err3 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/accounts/" + i0,
+                schemaPath: "#/properties/accounts/items/required",
+                keyword: "required",
+                params: {missingProperty: "xAddress"},
+                message: "must have required property '"+"xAddress"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err3];
               }
@@ -2057,7 +2813,13 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
               errors++;
             }
             if(data1.pAddress === undefined){
-              const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/required",keyword:"required",params:{missingProperty: "pAddress"},message:"must have required property '"+"pAddress"+"'"};
+              const err4 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/accounts/" + i0,
+                schemaPath: "#/properties/accounts/items/required",
+                keyword: "required",
+                params: {missingProperty: "pAddress"},
+                message: "must have required property '"+"pAddress"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err4];
               }
@@ -2067,7 +2829,13 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
               errors++;
             }
             if(data1.cAddress === undefined){
-              const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/required",keyword:"required",params:{missingProperty: "cAddress"},message:"must have required property '"+"cAddress"+"'"};
+              const err5 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/accounts/" + i0,
+                schemaPath: "#/properties/accounts/items/required",
+                keyword: "required",
+                params: {missingProperty: "cAddress"},
+                message: "must have required property '"+"cAddress"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err5];
               }
@@ -2077,8 +2845,17 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
               errors++;
             }
             for(const key1 in data1){
-              if(!((((key1 === "privateKey") || (key1 === "xAddress")) || (key1 === "pAddress")) || (key1 === "cAddress"))){
-                const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+              if(!((((key1 === "privateKey") ||
+                (key1 === "xAddress")) ||
+                (key1 === "pAddress")) ||
+                (key1 === "cAddress"))){
+                const err6 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/accounts/" + i0,
+                  schemaPath: "#/properties/accounts/items/additionalProperties",
+                  keyword: "additionalProperties",
+                  params: {additionalProperty: key1},
+                  message: "must NOT have additional properties"
+                };
                 if(vErrors === null){
                   vErrors = [err6];
                 }
@@ -2092,7 +2869,13 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
               let data2 = data1.privateKey;
               if(typeof data2 === "string"){
                 if(!pattern12.test(data2)){
-                  const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0+"/privateKey",schemaPath:"#/properties/accounts/items/properties/privateKey/pattern",keyword:"pattern",params:{pattern: "^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$"},message:"must match pattern \""+"^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$"+"\""};
+                  const err7 = --budget.left < 0 ? TOO_MANY : {
+                    instancePath: instancePath+"/accounts/" + i0+"/privateKey",
+                    schemaPath: "#/properties/accounts/items/properties/privateKey/pattern",
+                    keyword: "pattern",
+                    params: {pattern: "^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$"},
+                    message: "must match pattern \""+"^PrivateKey-[1-9A-HJ-NP-Za-km-z]+$"+"\""
+                  };
                   if(vErrors === null){
                     vErrors = [err7];
                   }
@@ -2103,7 +2886,13 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
                 }
               }
               else {
-                const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0+"/privateKey",schemaPath:"#/properties/accounts/items/properties/privateKey/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                const err8 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/accounts/" + i0+"/privateKey",
+                  schemaPath: "#/properties/accounts/items/properties/privateKey/type",
+                  keyword: "type",
+                  params: {type: "string"},
+                  message: "must be string"
+                };
                 if(vErrors === null){
                   vErrors = [err8];
                 }
@@ -2114,7 +2903,12 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.xAddress !== undefined){
-              if(!(validate100(data1.xAddress, {instancePath:instancePath+"/accounts/" + i0+"/xAddress",parentData:data1,parentDataProperty:"xAddress",rootData}))){
+              if(!(validate100(data1.xAddress, {
+                instancePath: instancePath+"/accounts/" + i0+"/xAddress",
+                parentData: data1,
+                parentDataProperty: "xAddress",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate100.errors;
                 }
@@ -2125,7 +2919,12 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.pAddress !== undefined){
-              if(!(validate100(data1.pAddress, {instancePath:instancePath+"/accounts/" + i0+"/pAddress",parentData:data1,parentDataProperty:"pAddress",rootData}))){
+              if(!(validate100(data1.pAddress, {
+                instancePath: instancePath+"/accounts/" + i0+"/pAddress",
+                parentData: data1,
+                parentDataProperty: "pAddress",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate100.errors;
                 }
@@ -2139,7 +2938,13 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
               let data5 = data1.cAddress;
               if(typeof data5 === "string"){
                 if(!pattern13.test(data5)){
-                  const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0+"/cAddress",schemaPath:"#/properties/accounts/items/properties/cAddress/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""};
+                  const err9 = --budget.left < 0 ? TOO_MANY : {
+                    instancePath: instancePath+"/accounts/" + i0+"/cAddress",
+                    schemaPath: "#/properties/accounts/items/properties/cAddress/pattern",
+                    keyword: "pattern",
+                    params: {pattern: "^0x[0-9a-fA-F]{40}$"},
+                    message: "must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\""
+                  };
                   if(vErrors === null){
                     vErrors = [err9];
                   }
@@ -2150,7 +2955,13 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
                 }
               }
               else {
-                const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0+"/cAddress",schemaPath:"#/properties/accounts/items/properties/cAddress/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                const err10 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/accounts/" + i0+"/cAddress",
+                  schemaPath: "#/properties/accounts/items/properties/cAddress/type",
+                  keyword: "type",
+                  params: {type: "string"},
+                  message: "must be string"
+                };
                 if(vErrors === null){
                   vErrors = [err10];
                 }
@@ -2162,7 +2973,13 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
             }
           }
           else {
-            const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts/" + i0,schemaPath:"#/properties/accounts/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            const err11 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/accounts/" + i0,
+              schemaPath: "#/properties/accounts/items/type",
+              keyword: "type",
+              params: {type: "object"},
+              message: "must be object"
+            };
             if(vErrors === null){
               vErrors = [err11];
             }
@@ -2174,7 +2991,13 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/accounts",
+          schemaPath: "#/properties/accounts/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -2186,7 +3009,13 @@ function validate129(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err13 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err13];
     }

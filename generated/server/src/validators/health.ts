@@ -28,7 +28,13 @@ function validate132(data: any, {instancePath="", parentData, parentDataProperty
     if(data.tags !== undefined){
       let data0 = data.tags;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema70.properties.tags.type},message:"must be array,null"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/tags",
+          schemaPath: "#/properties/tags/type",
+          keyword: "type",
+          params: {type: schema70.properties.tags.type},
+          message: "must be array,null"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -41,7 +47,13 @@ function validate132(data: any, {instancePath="", parentData, parentDataProperty
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
           if(typeof data0[i0] !== "string"){
-            const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err1 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/tags/" + i0,
+              schemaPath: "#/properties/tags/items/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err1];
             }
@@ -55,7 +67,13 @@ function validate132(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -71,7 +89,8 @@ function validate132(data: any, {instancePath="", parentData, parentDataProperty
 export const validateHealthHealthResult: ValidateFunction = budgeted(validate133);
 const schema71 = {
   "type": "object",
-  "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the same object.",
+  "description": "A health report: the checks asked for and whether all of them pass. The GET forms answer the same "
+    + "object.",
   "required": [
     "checks",
     "healthy"
@@ -83,7 +102,8 @@ const schema71 = {
       "additionalProperties": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HealthCheckResult"
       },
-      "description": "The result of each check by name (`P`, `X`, `C`, `bootstrapped`, `network`, `router`, `database`, `diskspace`, `bls`, ...)."
+      "description": "The result of each check by name (`P`, `X`, `C`, `bootstrapped`, `network`, `router`, "
+        + "`database`, `diskspace`, `bls`, ...)."
     },
     "healthy": {
       "type": "boolean",
@@ -101,7 +121,8 @@ const schema72 = {
   "additionalProperties": false,
   "properties": {
     "message": {
-      "description": "What the check reports beyond pass or fail, in a shape of its own (an object, a list or a string); left out when it reports nothing."
+      "description": "What the check reports beyond pass or fail, in a shape of its own (an object, a list or a "
+        + "string); left out when it reports nothing."
     },
     "error": {
       "type": "string",
@@ -128,7 +149,8 @@ const schema72 = {
 const schema50 = {
   "type": "string",
   "format": "date-time",
-  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
+  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
+    + "zone (`Z` when it runs in UTC)."
 };
 const formats4 = formats["date-time"]!;
 
@@ -137,7 +159,13 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!(formats4.validate(data))){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "date-time"},
+        message: "must match format \""+"date-time"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -148,7 +176,13 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -164,14 +198,22 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
 const schema59 = {
   "type": "integer",
   "minimum": 0,
-  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
+    + "prices, output indexes, integers inside JSON-encoded transactions and "
+    + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
 function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "integer"},
+      message: "must be integer"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -182,7 +224,13 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
   }
   if((typeof data == "number") && (isFinite(data))){
     if(data < 0 || isNaN(data)){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/minimum",
+        keyword: "minimum",
+        params: {comparison: ">=", limit: 0},
+        message: "must be >= 0"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -202,7 +250,13 @@ function validate134(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.timestamp === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "timestamp"},
+        message: "must have required property '"+"timestamp"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -212,7 +266,13 @@ function validate134(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.duration === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "duration"},message:"must have required property '"+"duration"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "duration"},
+        message: "must have required property '"+"duration"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -222,8 +282,19 @@ function validate134(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!((((((key0 === "message") || (key0 === "error")) || (key0 === "timestamp")) || (key0 === "duration")) || (key0 === "contiguousFailures")) || (key0 === "timeOfFirstFailure"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(!((((((key0 === "message") ||
+        (key0 === "error")) ||
+        (key0 === "timestamp")) ||
+        (key0 === "duration")) ||
+        (key0 === "contiguousFailures")) ||
+        (key0 === "timeOfFirstFailure"))){
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -235,7 +306,13 @@ function validate134(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.error !== undefined){
       if(typeof data.error !== "string"){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/error",
+          schemaPath: "#/properties/error/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -246,7 +323,12 @@ function validate134(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {
+        instancePath: instancePath+"/timestamp",
+        parentData: data,
+        parentDataProperty: "timestamp",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -257,7 +339,12 @@ function validate134(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.duration !== undefined){
-      if(!(validate107(data.duration, {instancePath:instancePath+"/duration",parentData:data,parentDataProperty:"duration",rootData}))){
+      if(!(validate107(data.duration, {
+        instancePath: instancePath+"/duration",
+        parentData: data,
+        parentDataProperty: "duration",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -268,7 +355,12 @@ function validate134(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.contiguousFailures !== undefined){
-      if(!(validate107(data.contiguousFailures, {instancePath:instancePath+"/contiguousFailures",parentData:data,parentDataProperty:"contiguousFailures",rootData}))){
+      if(!(validate107(data.contiguousFailures, {
+        instancePath: instancePath+"/contiguousFailures",
+        parentData: data,
+        parentDataProperty: "contiguousFailures",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -279,7 +371,12 @@ function validate134(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.timeOfFirstFailure !== undefined){
-      if(!(validate89(data.timeOfFirstFailure, {instancePath:instancePath+"/timeOfFirstFailure",parentData:data,parentDataProperty:"timeOfFirstFailure",rootData}))){
+      if(!(validate89(data.timeOfFirstFailure, {
+        instancePath: instancePath+"/timeOfFirstFailure",
+        parentData: data,
+        parentDataProperty: "timeOfFirstFailure",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -291,7 +388,13 @@ function validate134(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -310,7 +413,13 @@ function validate133(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.checks === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "checks"},
+        message: "must have required property '"+"checks"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -320,7 +429,13 @@ function validate133(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.healthy === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "healthy"},message:"must have required property '"+"healthy"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "healthy"},
+        message: "must have required property '"+"healthy"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -331,7 +446,13 @@ function validate133(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "checks") || (key0 === "healthy"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -345,7 +466,12 @@ function validate133(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){
+          if(!(validate134(data0[key1], {
+            instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+            parentData: data0,
+            parentDataProperty: key1,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate134.errors;
             }
@@ -357,7 +483,13 @@ function validate133(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/checks",
+          schemaPath: "#/properties/checks/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -369,7 +501,13 @@ function validate133(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.healthy !== undefined){
       if(typeof data.healthy !== "boolean"){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/healthy",schemaPath:"#/properties/healthy/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/healthy",
+          schemaPath: "#/properties/healthy/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -381,7 +519,13 @@ function validate133(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -417,7 +561,13 @@ function validate140(data: any, {instancePath="", parentData, parentDataProperty
     if(data.tags !== undefined){
       let data0 = data.tags;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema73.properties.tags.type},message:"must be array,null"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/tags",
+          schemaPath: "#/properties/tags/type",
+          keyword: "type",
+          params: {type: schema73.properties.tags.type},
+          message: "must be array,null"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -430,7 +580,13 @@ function validate140(data: any, {instancePath="", parentData, parentDataProperty
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
           if(typeof data0[i0] !== "string"){
-            const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err1 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/tags/" + i0,
+              schemaPath: "#/properties/tags/items/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err1];
             }
@@ -444,7 +600,13 @@ function validate140(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -464,7 +626,13 @@ function validate141(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.checks === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "checks"},
+        message: "must have required property '"+"checks"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -474,7 +642,13 @@ function validate141(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.healthy === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "healthy"},message:"must have required property '"+"healthy"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "healthy"},
+        message: "must have required property '"+"healthy"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -485,7 +659,13 @@ function validate141(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "checks") || (key0 === "healthy"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -499,7 +679,12 @@ function validate141(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){
+          if(!(validate134(data0[key1], {
+            instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+            parentData: data0,
+            parentDataProperty: key1,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate134.errors;
             }
@@ -511,7 +696,13 @@ function validate141(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/checks",
+          schemaPath: "#/properties/checks/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -523,7 +714,13 @@ function validate141(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.healthy !== undefined){
       if(typeof data.healthy !== "boolean"){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/healthy",schemaPath:"#/properties/healthy/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/healthy",
+          schemaPath: "#/properties/healthy/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -535,7 +732,13 @@ function validate141(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -571,7 +774,13 @@ function validate143(data: any, {instancePath="", parentData, parentDataProperty
     if(data.tags !== undefined){
       let data0 = data.tags;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: schema75.properties.tags.type},message:"must be array,null"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/tags",
+          schemaPath: "#/properties/tags/type",
+          keyword: "type",
+          params: {type: schema75.properties.tags.type},
+          message: "must be array,null"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -584,7 +793,13 @@ function validate143(data: any, {instancePath="", parentData, parentDataProperty
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
           if(typeof data0[i0] !== "string"){
-            const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err1 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/tags/" + i0,
+              schemaPath: "#/properties/tags/items/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err1];
             }
@@ -598,7 +813,13 @@ function validate143(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -618,7 +839,13 @@ function validate144(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.checks === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "checks"},
+        message: "must have required property '"+"checks"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -628,7 +855,13 @@ function validate144(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.healthy === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "healthy"},message:"must have required property '"+"healthy"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "healthy"},
+        message: "must have required property '"+"healthy"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -639,7 +872,13 @@ function validate144(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "checks") || (key0 === "healthy"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -653,7 +892,12 @@ function validate144(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.checks;
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
-          if(!(validate134(data0[key1], {instancePath:instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key1,rootData}))){
+          if(!(validate134(data0[key1], {
+            instancePath: instancePath+"/checks/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+            parentData: data0,
+            parentDataProperty: key1,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate134.errors;
             }
@@ -665,7 +909,13 @@ function validate144(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/checks",
+          schemaPath: "#/properties/checks/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -677,7 +927,13 @@ function validate144(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.healthy !== undefined){
       if(typeof data.healthy !== "boolean"){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/healthy",schemaPath:"#/properties/healthy/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/healthy",
+          schemaPath: "#/properties/healthy/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -689,7 +945,13 @@ function validate144(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -763,7 +1025,10 @@ function healthReportFieldsChecksJson(v: any): string | undefined {
     let key: string;
     let s: string | undefined;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = healthCheckResultJson(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = healthCheckResultJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;

@@ -15,7 +15,13 @@ function validate146(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -54,7 +60,13 @@ function validate148(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern9.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(0|[1-9][0-9]*)$"},
+        message: "must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -65,7 +77,13 @@ function validate148(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -84,7 +102,13 @@ function validate147(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.networkID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "networkID"},message:"must have required property '"+"networkID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "networkID"},
+        message: "must have required property '"+"networkID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -95,7 +119,13 @@ function validate147(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "networkID")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -106,7 +136,12 @@ function validate147(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.networkID !== undefined){
-      if(!(validate148(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
+      if(!(validate148(data.networkID, {
+        instancePath: instancePath+"/networkID",
+        parentData: data,
+        parentDataProperty: "networkID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate148.errors;
         }
@@ -118,7 +153,13 @@ function validate147(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -141,7 +182,13 @@ function validate150(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -174,7 +221,13 @@ function validate151(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.networkName === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "networkName"},message:"must have required property '"+"networkName"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "networkName"},
+        message: "must have required property '"+"networkName"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -185,7 +238,13 @@ function validate151(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "networkName")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -197,7 +256,13 @@ function validate151(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.networkName !== undefined){
       if(typeof data.networkName !== "string"){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/networkName",
+          schemaPath: "#/properties/networkName/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -209,7 +274,13 @@ function validate151(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -240,7 +311,13 @@ function validate152(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.alias === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "alias"},message:"must have required property '"+"alias"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "alias"},
+        message: "must have required property '"+"alias"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -251,7 +328,13 @@ function validate152(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.alias !== undefined){
       if(typeof data.alias !== "string"){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/alias",schemaPath:"#/properties/alias/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/alias",
+          schemaPath: "#/properties/alias/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -263,7 +346,13 @@ function validate152(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -294,7 +383,8 @@ const schema13 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the "
+    + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"]!;
 const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
@@ -304,7 +394,13 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern0.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},
+        message: "must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -314,7 +410,13 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(!(formats0.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-cb58"},
+        message: "must match format \""+"avax-cb58"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -325,7 +427,13 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -344,7 +452,13 @@ function validate153(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.blockchainID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainID"},message:"must have required property '"+"blockchainID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockchainID"},
+        message: "must have required property '"+"blockchainID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -355,7 +469,13 @@ function validate153(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "blockchainID")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -366,7 +486,12 @@ function validate153(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.blockchainID !== undefined){
-      if(!(validate30(data.blockchainID, {instancePath:instancePath+"/blockchainID",parentData:data,parentDataProperty:"blockchainID",rootData}))){
+      if(!(validate30(data.blockchainID, {
+        instancePath: instancePath+"/blockchainID",
+        parentData: data,
+        parentDataProperty: "blockchainID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -378,7 +503,13 @@ function validate153(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -401,7 +532,13 @@ function validate155(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -447,7 +584,13 @@ function validate157(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern15.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},
+        message: "must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -457,7 +600,13 @@ function validate157(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(!(formats8.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-node-id"},message:"must match format \""+"avax-node-id"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-node-id"},
+        message: "must match format \""+"avax-node-id"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -468,7 +617,13 @@ function validate157(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -512,7 +667,13 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -523,7 +684,13 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -542,7 +709,13 @@ function validate159(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.publicKey === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "publicKey"},
+        message: "must have required property '"+"publicKey"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -552,7 +725,13 @@ function validate159(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.proofOfPossession === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "proofOfPossession"},message:"must have required property '"+"proofOfPossession"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "proofOfPossession"},
+        message: "must have required property '"+"proofOfPossession"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -563,7 +742,13 @@ function validate159(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "publicKey") || (key0 === "proofOfPossession"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -574,7 +759,12 @@ function validate159(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate71(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+      if(!(validate71(data.publicKey, {
+        instancePath: instancePath+"/publicKey",
+        parentData: data,
+        parentDataProperty: "publicKey",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate71.errors;
         }
@@ -585,7 +775,12 @@ function validate159(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.proofOfPossession !== undefined){
-      if(!(validate71(data.proofOfPossession, {instancePath:instancePath+"/proofOfPossession",parentData:data,parentDataProperty:"proofOfPossession",rootData}))){
+      if(!(validate71(data.proofOfPossession, {
+        instancePath: instancePath+"/proofOfPossession",
+        parentData: data,
+        parentDataProperty: "proofOfPossession",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate71.errors;
         }
@@ -597,7 +792,13 @@ function validate159(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -616,7 +817,13 @@ function validate156(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.nodeID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -626,7 +833,13 @@ function validate156(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.nodePOP === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodePOP"},message:"must have required property '"+"nodePOP"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodePOP"},
+        message: "must have required property '"+"nodePOP"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -637,7 +850,13 @@ function validate156(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "nodeID") || (key0 === "nodePOP"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -648,7 +867,12 @@ function validate156(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate157.errors;
         }
@@ -659,7 +883,12 @@ function validate156(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodePOP !== undefined){
-      if(!(validate159(data.nodePOP, {instancePath:instancePath+"/nodePOP",parentData:data,parentDataProperty:"nodePOP",rootData}))){
+      if(!(validate159(data.nodePOP, {
+        instancePath: instancePath+"/nodePOP",
+        parentData: data,
+        parentDataProperty: "nodePOP",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate159.errors;
         }
@@ -671,7 +900,13 @@ function validate156(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -694,7 +929,13 @@ function validate163(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -727,7 +968,13 @@ function validate164(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.ip === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ip"},message:"must have required property '"+"ip"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "ip"},
+        message: "must have required property '"+"ip"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -738,7 +985,13 @@ function validate164(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "ip")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -750,7 +1003,13 @@ function validate164(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.ip !== undefined){
       if(typeof data.ip !== "string"){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/ip",
+          schemaPath: "#/properties/ip/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -762,7 +1021,13 @@ function validate164(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -785,7 +1050,13 @@ function validate165(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -841,7 +1112,13 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.version === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "version"},
+        message: "must have required property '"+"version"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -851,7 +1128,13 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.databaseVersion === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "databaseVersion"},message:"must have required property '"+"databaseVersion"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "databaseVersion"},
+        message: "must have required property '"+"databaseVersion"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -861,7 +1144,13 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.rpcProtocolVersion === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rpcProtocolVersion"},message:"must have required property '"+"rpcProtocolVersion"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "rpcProtocolVersion"},
+        message: "must have required property '"+"rpcProtocolVersion"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -871,7 +1160,13 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.gitCommit === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "gitCommit"},message:"must have required property '"+"gitCommit"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "gitCommit"},
+        message: "must have required property '"+"gitCommit"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -881,7 +1176,13 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.vmVersions === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "vmVersions"},message:"must have required property '"+"vmVersions"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "vmVersions"},
+        message: "must have required property '"+"vmVersions"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -891,8 +1192,18 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(((((key0 === "version") || (key0 === "databaseVersion")) || (key0 === "rpcProtocolVersion")) || (key0 === "gitCommit")) || (key0 === "vmVersions"))){
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(!(((((key0 === "version") ||
+        (key0 === "databaseVersion")) ||
+        (key0 === "rpcProtocolVersion")) ||
+        (key0 === "gitCommit")) ||
+        (key0 === "vmVersions"))){
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -904,7 +1215,13 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.version !== undefined){
       if(typeof data.version !== "string"){
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/version",
+          schemaPath: "#/properties/version/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -916,7 +1233,13 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.databaseVersion !== undefined){
       if(typeof data.databaseVersion !== "string"){
-        const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/databaseVersion",schemaPath:"#/properties/databaseVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err7 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/databaseVersion",
+          schemaPath: "#/properties/databaseVersion/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err7];
         }
@@ -927,7 +1250,12 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rpcProtocolVersion !== undefined){
-      if(!(validate148(data.rpcProtocolVersion, {instancePath:instancePath+"/rpcProtocolVersion",parentData:data,parentDataProperty:"rpcProtocolVersion",rootData}))){
+      if(!(validate148(data.rpcProtocolVersion, {
+        instancePath: instancePath+"/rpcProtocolVersion",
+        parentData: data,
+        parentDataProperty: "rpcProtocolVersion",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate148.errors;
         }
@@ -939,7 +1267,13 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.gitCommit !== undefined){
       if(typeof data.gitCommit !== "string"){
-        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/gitCommit",schemaPath:"#/properties/gitCommit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err8 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/gitCommit",
+          schemaPath: "#/properties/gitCommit/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err8];
         }
@@ -954,7 +1288,13 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
       if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
         for(const key1 in data4){
           if(typeof data4[key1] !== "string"){
-            const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vmVersions/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vmVersions/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err9 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/vmVersions/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+              schemaPath: "#/properties/vmVersions/additionalProperties/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err9];
             }
@@ -966,7 +1306,13 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vmVersions",schemaPath:"#/properties/vmVersions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err10 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/vmVersions",
+          schemaPath: "#/properties/vmVersions/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err10];
         }
@@ -978,7 +1324,13 @@ function validate166(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err11 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err11];
     }
@@ -1001,7 +1353,13 @@ function validate168(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1044,7 +1402,8 @@ const schema93 = {
       "additionalProperties": {
         "type": "string"
       },
-      "description": "The name of each built-in feature extension by its ID (`secp256k1fx`, `nftfx`, `propertyfx`). Sent since v1.11.12.",
+      "description": "The name of each built-in feature extension by its ID (`secp256k1fx`, `nftfx`, `propertyfx`). "
+        + "Sent since v1.11.12.",
       "x-node-versions": {
         "since": "v1.11.12"
       }
@@ -1057,7 +1416,13 @@ function validate169(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.vms === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "vms"},message:"must have required property '"+"vms"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "vms"},
+        message: "must have required property '"+"vms"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1067,7 +1432,13 @@ function validate169(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.fxs === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fxs"},message:"must have required property '"+"fxs"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "fxs"},
+        message: "must have required property '"+"fxs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1078,7 +1449,13 @@ function validate169(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "vms") || (key0 === "fxs"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1093,7 +1470,12 @@ function validate169(data: any, {instancePath="", parentData, parentDataProperty
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         for(const key1 in data0){
           const _errs4 = errors;
-          if(!(validate30(key1, {instancePath:instancePath+"/vms",parentData:data0,parentDataProperty:"vms",rootData}))){
+          if(!(validate30(key1, {
+            instancePath: instancePath+"/vms",
+            parentData: data0,
+            parentDataProperty: "vms",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate30.errors;
             }
@@ -1104,7 +1486,13 @@ function validate169(data: any, {instancePath="", parentData, parentDataProperty
           }
           var valid1 = _errs4 === errors;
           if(!valid1){
-            const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vms",schemaPath:"#/properties/vms/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+            const err3 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/vms",
+              schemaPath: "#/properties/vms/propertyNames",
+              keyword: "propertyNames",
+              params: {propertyName: key1},
+              message: "property name must be valid"
+            };
             if(vErrors === null){
               vErrors = [err3];
             }
@@ -1120,7 +1508,13 @@ function validate169(data: any, {instancePath="", parentData, parentDataProperty
             const len0 = data1.length;
             for(let i0=0; i0<len0; i0++){
               if(typeof data1[i0] !== "string"){
-                const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vms/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/vms/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                const err4 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/vms/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,
+                  schemaPath: "#/properties/vms/additionalProperties/items/type",
+                  keyword: "type",
+                  params: {type: "string"},
+                  message: "must be string"
+                };
                 if(vErrors === null){
                   vErrors = [err4];
                 }
@@ -1132,7 +1526,13 @@ function validate169(data: any, {instancePath="", parentData, parentDataProperty
             }
           }
           else {
-            const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vms/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/vms/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+            const err5 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/vms/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+              schemaPath: "#/properties/vms/additionalProperties/type",
+              keyword: "type",
+              params: {type: "array"},
+              message: "must be array"
+            };
             if(vErrors === null){
               vErrors = [err5];
             }
@@ -1144,7 +1544,13 @@ function validate169(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/vms",schemaPath:"#/properties/vms/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/vms",
+          schemaPath: "#/properties/vms/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -1159,7 +1565,12 @@ function validate169(data: any, {instancePath="", parentData, parentDataProperty
       if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
         for(const key3 in data3){
           const _errs13 = errors;
-          if(!(validate30(key3, {instancePath:instancePath+"/fxs",parentData:data3,parentDataProperty:"fxs",rootData}))){
+          if(!(validate30(key3, {
+            instancePath: instancePath+"/fxs",
+            parentData: data3,
+            parentDataProperty: "fxs",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate30.errors;
             }
@@ -1170,7 +1581,13 @@ function validate169(data: any, {instancePath="", parentData, parentDataProperty
           }
           var valid5 = _errs13 === errors;
           if(!valid5){
-            const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/fxs",schemaPath:"#/properties/fxs/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid"};
+            const err7 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/fxs",
+              schemaPath: "#/properties/fxs/propertyNames",
+              keyword: "propertyNames",
+              params: {propertyName: key3},
+              message: "property name must be valid"
+            };
             if(vErrors === null){
               vErrors = [err7];
             }
@@ -1182,7 +1599,13 @@ function validate169(data: any, {instancePath="", parentData, parentDataProperty
         }
         for(const key4 in data3){
           if(typeof data3[key4] !== "string"){
-            const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/fxs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/fxs/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err8 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/fxs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),
+              schemaPath: "#/properties/fxs/additionalProperties/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err8];
             }
@@ -1194,7 +1617,13 @@ function validate169(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/fxs",schemaPath:"#/properties/fxs/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/fxs",
+          schemaPath: "#/properties/fxs/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -1206,7 +1635,13 @@ function validate169(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err10 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err10];
     }
@@ -1229,7 +1664,13 @@ function validate172(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1300,7 +1741,8 @@ const func5 = Object.prototype.hasOwnProperty;
 const schema45 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
-  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
+  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
+    + "it with `toBigInt` to keep every digit."
 };
 
 function validate81(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
@@ -1308,7 +1750,13 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern9.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(0|[1-9][0-9]*)$"},
+        message: "must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1319,7 +1767,13 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1338,7 +1792,13 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txFee === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txFee"},message:"must have required property '"+"txFee"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txFee"},
+        message: "must have required property '"+"txFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1348,7 +1808,13 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.createAssetTxFee === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createAssetTxFee"},message:"must have required property '"+"createAssetTxFee"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "createAssetTxFee"},
+        message: "must have required property '"+"createAssetTxFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1358,7 +1824,13 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.createSubnetTxFee === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createSubnetTxFee"},message:"must have required property '"+"createSubnetTxFee"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "createSubnetTxFee"},
+        message: "must have required property '"+"createSubnetTxFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -1368,7 +1840,13 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.transformSubnetTxFee === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "transformSubnetTxFee"},message:"must have required property '"+"transformSubnetTxFee"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "transformSubnetTxFee"},
+        message: "must have required property '"+"transformSubnetTxFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -1378,7 +1856,13 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.createBlockchainTxFee === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createBlockchainTxFee"},message:"must have required property '"+"createBlockchainTxFee"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "createBlockchainTxFee"},
+        message: "must have required property '"+"createBlockchainTxFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -1388,7 +1872,13 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.addPrimaryNetworkValidatorFee === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addPrimaryNetworkValidatorFee"},message:"must have required property '"+"addPrimaryNetworkValidatorFee"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addPrimaryNetworkValidatorFee"},
+        message: "must have required property '"+"addPrimaryNetworkValidatorFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -1398,7 +1888,13 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.addPrimaryNetworkDelegatorFee === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addPrimaryNetworkDelegatorFee"},message:"must have required property '"+"addPrimaryNetworkDelegatorFee"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addPrimaryNetworkDelegatorFee"},
+        message: "must have required property '"+"addPrimaryNetworkDelegatorFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -1408,7 +1904,13 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.addSubnetValidatorFee === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addSubnetValidatorFee"},message:"must have required property '"+"addSubnetValidatorFee"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addSubnetValidatorFee"},
+        message: "must have required property '"+"addSubnetValidatorFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -1418,7 +1920,13 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.addSubnetDelegatorFee === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addSubnetDelegatorFee"},message:"must have required property '"+"addSubnetDelegatorFee"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addSubnetDelegatorFee"},
+        message: "must have required property '"+"addSubnetDelegatorFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -1429,7 +1937,13 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(func5.call(schema95.properties, key0))){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -1440,7 +1954,12 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txFee !== undefined){
-      if(!(validate81(data.txFee, {instancePath:instancePath+"/txFee",parentData:data,parentDataProperty:"txFee",rootData}))){
+      if(!(validate81(data.txFee, {
+        instancePath: instancePath+"/txFee",
+        parentData: data,
+        parentDataProperty: "txFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1451,7 +1970,12 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.createAssetTxFee !== undefined){
-      if(!(validate81(data.createAssetTxFee, {instancePath:instancePath+"/createAssetTxFee",parentData:data,parentDataProperty:"createAssetTxFee",rootData}))){
+      if(!(validate81(data.createAssetTxFee, {
+        instancePath: instancePath+"/createAssetTxFee",
+        parentData: data,
+        parentDataProperty: "createAssetTxFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1462,7 +1986,12 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.createSubnetTxFee !== undefined){
-      if(!(validate81(data.createSubnetTxFee, {instancePath:instancePath+"/createSubnetTxFee",parentData:data,parentDataProperty:"createSubnetTxFee",rootData}))){
+      if(!(validate81(data.createSubnetTxFee, {
+        instancePath: instancePath+"/createSubnetTxFee",
+        parentData: data,
+        parentDataProperty: "createSubnetTxFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1473,7 +2002,12 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.transformSubnetTxFee !== undefined){
-      if(!(validate81(data.transformSubnetTxFee, {instancePath:instancePath+"/transformSubnetTxFee",parentData:data,parentDataProperty:"transformSubnetTxFee",rootData}))){
+      if(!(validate81(data.transformSubnetTxFee, {
+        instancePath: instancePath+"/transformSubnetTxFee",
+        parentData: data,
+        parentDataProperty: "transformSubnetTxFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1484,7 +2018,12 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.createBlockchainTxFee !== undefined){
-      if(!(validate81(data.createBlockchainTxFee, {instancePath:instancePath+"/createBlockchainTxFee",parentData:data,parentDataProperty:"createBlockchainTxFee",rootData}))){
+      if(!(validate81(data.createBlockchainTxFee, {
+        instancePath: instancePath+"/createBlockchainTxFee",
+        parentData: data,
+        parentDataProperty: "createBlockchainTxFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1495,7 +2034,12 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.addPrimaryNetworkValidatorFee !== undefined){
-      if(!(validate81(data.addPrimaryNetworkValidatorFee, {instancePath:instancePath+"/addPrimaryNetworkValidatorFee",parentData:data,parentDataProperty:"addPrimaryNetworkValidatorFee",rootData}))){
+      if(!(validate81(data.addPrimaryNetworkValidatorFee, {
+        instancePath: instancePath+"/addPrimaryNetworkValidatorFee",
+        parentData: data,
+        parentDataProperty: "addPrimaryNetworkValidatorFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1506,7 +2050,12 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.addPrimaryNetworkDelegatorFee !== undefined){
-      if(!(validate81(data.addPrimaryNetworkDelegatorFee, {instancePath:instancePath+"/addPrimaryNetworkDelegatorFee",parentData:data,parentDataProperty:"addPrimaryNetworkDelegatorFee",rootData}))){
+      if(!(validate81(data.addPrimaryNetworkDelegatorFee, {
+        instancePath: instancePath+"/addPrimaryNetworkDelegatorFee",
+        parentData: data,
+        parentDataProperty: "addPrimaryNetworkDelegatorFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1517,7 +2066,12 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.addSubnetValidatorFee !== undefined){
-      if(!(validate81(data.addSubnetValidatorFee, {instancePath:instancePath+"/addSubnetValidatorFee",parentData:data,parentDataProperty:"addSubnetValidatorFee",rootData}))){
+      if(!(validate81(data.addSubnetValidatorFee, {
+        instancePath: instancePath+"/addSubnetValidatorFee",
+        parentData: data,
+        parentDataProperty: "addSubnetValidatorFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1528,7 +2082,12 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.addSubnetDelegatorFee !== undefined){
-      if(!(validate81(data.addSubnetDelegatorFee, {instancePath:instancePath+"/addSubnetDelegatorFee",parentData:data,parentDataProperty:"addSubnetDelegatorFee",rootData}))){
+      if(!(validate81(data.addSubnetDelegatorFee, {
+        instancePath: instancePath+"/addSubnetDelegatorFee",
+        parentData: data,
+        parentDataProperty: "addSubnetDelegatorFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1540,7 +2099,13 @@ function validate173(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err10 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err10];
     }
@@ -1571,7 +2136,13 @@ function validate183(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.chain === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chain"},message:"must have required property '"+"chain"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "chain"},
+        message: "must have required property '"+"chain"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1582,7 +2153,13 @@ function validate183(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.chain !== undefined){
       if(typeof data.chain !== "string"){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/chain",
+          schemaPath: "#/properties/chain/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -1594,7 +2171,13 @@ function validate183(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -1627,7 +2210,13 @@ function validate184(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.isBootstrapped === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "isBootstrapped"},message:"must have required property '"+"isBootstrapped"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "isBootstrapped"},
+        message: "must have required property '"+"isBootstrapped"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1638,7 +2227,13 @@ function validate184(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "isBootstrapped")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -1650,7 +2245,13 @@ function validate184(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.isBootstrapped !== undefined){
       if(typeof data.isBootstrapped !== "boolean"){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/isBootstrapped",schemaPath:"#/properties/isBootstrapped/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/isBootstrapped",
+          schemaPath: "#/properties/isBootstrapped/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1662,7 +2263,13 @@ function validate184(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -1698,7 +2305,13 @@ function validate185(data: any, {instancePath="", parentData, parentDataProperty
     if(data.nodeIDs !== undefined){
       let data0 = data.nodeIDs;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/nodeIDs",schemaPath:"#/properties/nodeIDs/type",keyword:"type",params:{type: schema98.properties.nodeIDs.type},message:"must be array,null"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/nodeIDs",
+          schemaPath: "#/properties/nodeIDs/type",
+          keyword: "type",
+          params: {type: schema98.properties.nodeIDs.type},
+          message: "must be array,null"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -1710,7 +2323,12 @@ function validate185(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate157(data0[i0], {instancePath:instancePath+"/nodeIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate157(data0[i0], {
+            instancePath: instancePath+"/nodeIDs/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate157.errors;
             }
@@ -1724,7 +2342,13 @@ function validate185(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1784,7 +2408,8 @@ const schema100 = {
     },
     "publicIP": {
       "type": "string",
-      "description": "The address the peer claims to be reachable at, `host:port`; an empty string when it claims none. Always sent (Go ignores `omitempty` on this struct type)."
+      "description": "The address the peer claims to be reachable at, `host:port`; an empty string when it claims "
+        + "none. Always sent (Go ignores `omitempty` on this struct type)."
     },
     "nodeID": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID",
@@ -1796,7 +2421,8 @@ const schema100 = {
     },
     "upgradeTime": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "The Unix time (seconds, a bare number) of the latest network upgrade the peer's configuration schedules (Granite on v1.14.x). Sent since v1.14.1.",
+      "description": "The Unix time (seconds, a bare number) of the latest network upgrade the peer's configuration "
+        + "schedules (Granite on v1.14.x). Sent since v1.14.1.",
       "x-node-versions": {
         "since": "v1.14.1"
       }
@@ -1811,14 +2437,17 @@ const schema100 = {
     },
     "observedUptime": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32",
-      "description": "This node's Primary Network uptime as the peer observes it, a percentage 0-100 as a quoted integer."
+      "description": "This node's Primary Network uptime as the peer observes it, a percentage 0-100 as a quoted "
+        + "integer."
     },
     "observedSubnetUptimes": {
       "type": "object",
       "additionalProperties": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32"
       },
-      "description": "Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per subnet the peer tracks, by subnet ID. Always sent: `{}` when the two nodes track no subnet in common.",
+      "description": "Up to v1.11.11 only (deprecated there): the uptime the peer observes for this node per subnet "
+        + "the peer tracks, by subnet ID. Always sent: `{}` when the two nodes "
+        + "track no subnet in common.",
       "default": {},
       "x-node-versions": {
         "deprecatedSince": "v1.11.11",
@@ -1831,7 +2460,8 @@ const schema100 = {
       "items": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
       },
-      "description": "The subnets the peer tracks (besides the Primary Network), sorted; `[]` when none. Since v1.11.7 also those this node does not track."
+      "description": "The subnets the peer tracks (besides the Primary Network), sorted; `[]` when none. Since "
+        + "v1.11.7 also those this node does not track."
     },
     "supportedACPs": {
       "type": "array",
@@ -1860,21 +2490,30 @@ const schema100 = {
       "items": {
         "type": "string"
       },
-      "description": "The primary aliases (e.g. `P`, `X`) of the chains on which this node has benched the peer for not answering; `[]` when none."
+      "description": "The primary aliases (e.g. `P`, `X`) of the chains on which this node has benched the peer for "
+        + "not answering; `[]` when none."
     }
   }
 };
 const schema59 = {
   "type": "integer",
   "minimum": 0,
-  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
+    + "prices, output indexes, integers inside JSON-encoded transactions and "
+    + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
 function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "integer"},
+      message: "must be integer"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1885,7 +2524,13 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
   }
   if((typeof data == "number") && (isFinite(data))){
     if(data < 0 || isNaN(data)){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/minimum",
+        keyword: "minimum",
+        params: {comparison: ">=", limit: 0},
+        message: "must be >= 0"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1902,7 +2547,8 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
 const schema50 = {
   "type": "string",
   "format": "date-time",
-  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
+  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
+    + "zone (`Z` when it runs in UTC)."
 };
 const formats4 = formats["date-time"]!;
 
@@ -1911,7 +2557,13 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!(formats4.validate(data))){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "date-time"},
+        message: "must match format \""+"date-time"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1922,7 +2574,13 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1941,7 +2599,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.ip === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ip"},message:"must have required property '"+"ip"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "ip"},
+        message: "must have required property '"+"ip"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1951,7 +2615,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.publicIP === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicIP"},message:"must have required property '"+"publicIP"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "publicIP"},
+        message: "must have required property '"+"publicIP"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1961,7 +2631,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.nodeID === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -1971,7 +2647,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.version === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "version"},
+        message: "must have required property '"+"version"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -1981,7 +2663,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.upgradeTime === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "upgradeTime"},message:"must have required property '"+"upgradeTime"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "upgradeTime"},
+        message: "must have required property '"+"upgradeTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -1991,7 +2679,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.lastSent === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastSent"},message:"must have required property '"+"lastSent"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "lastSent"},
+        message: "must have required property '"+"lastSent"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -2001,7 +2695,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.lastReceived === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastReceived"},message:"must have required property '"+"lastReceived"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "lastReceived"},
+        message: "must have required property '"+"lastReceived"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -2011,7 +2711,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.observedUptime === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "observedUptime"},message:"must have required property '"+"observedUptime"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "observedUptime"},
+        message: "must have required property '"+"observedUptime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -2021,7 +2727,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.trackedSubnets === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trackedSubnets"},message:"must have required property '"+"trackedSubnets"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "trackedSubnets"},
+        message: "must have required property '"+"trackedSubnets"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -2031,7 +2743,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.supportedACPs === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supportedACPs"},message:"must have required property '"+"supportedACPs"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "supportedACPs"},
+        message: "must have required property '"+"supportedACPs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -2041,7 +2759,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.objectedACPs === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "objectedACPs"},message:"must have required property '"+"objectedACPs"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "objectedACPs"},
+        message: "must have required property '"+"objectedACPs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -2051,7 +2775,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.benched === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "benched"},message:"must have required property '"+"benched"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "benched"},
+        message: "must have required property '"+"benched"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -2062,7 +2792,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(func5.call(schema100.properties, key0))){
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -2074,7 +2810,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.ip !== undefined){
       if(typeof data.ip !== "string"){
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/ip",
+          schemaPath: "#/properties/ip/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -2086,7 +2828,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.publicIP !== undefined){
       if(typeof data.publicIP !== "string"){
-        const err14 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/publicIP",schemaPath:"#/properties/publicIP/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err14 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/publicIP",
+          schemaPath: "#/properties/publicIP/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err14];
         }
@@ -2097,7 +2845,12 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate157.errors;
         }
@@ -2109,7 +2862,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.version !== undefined){
       if(typeof data.version !== "string"){
-        const err15 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err15 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/version",
+          schemaPath: "#/properties/version/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err15];
         }
@@ -2120,7 +2879,12 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.upgradeTime !== undefined){
-      if(!(validate107(data.upgradeTime, {instancePath:instancePath+"/upgradeTime",parentData:data,parentDataProperty:"upgradeTime",rootData}))){
+      if(!(validate107(data.upgradeTime, {
+        instancePath: instancePath+"/upgradeTime",
+        parentData: data,
+        parentDataProperty: "upgradeTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -2131,7 +2895,12 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.lastSent !== undefined){
-      if(!(validate89(data.lastSent, {instancePath:instancePath+"/lastSent",parentData:data,parentDataProperty:"lastSent",rootData}))){
+      if(!(validate89(data.lastSent, {
+        instancePath: instancePath+"/lastSent",
+        parentData: data,
+        parentDataProperty: "lastSent",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2142,7 +2911,12 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.lastReceived !== undefined){
-      if(!(validate89(data.lastReceived, {instancePath:instancePath+"/lastReceived",parentData:data,parentDataProperty:"lastReceived",rootData}))){
+      if(!(validate89(data.lastReceived, {
+        instancePath: instancePath+"/lastReceived",
+        parentData: data,
+        parentDataProperty: "lastReceived",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2153,7 +2927,12 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.observedUptime !== undefined){
-      if(!(validate148(data.observedUptime, {instancePath:instancePath+"/observedUptime",parentData:data,parentDataProperty:"observedUptime",rootData}))){
+      if(!(validate148(data.observedUptime, {
+        instancePath: instancePath+"/observedUptime",
+        parentData: data,
+        parentDataProperty: "observedUptime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate148.errors;
         }
@@ -2167,7 +2946,12 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       let data8 = data.observedSubnetUptimes;
       if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
         for(const key1 in data8){
-          if(!(validate148(data8[key1], {instancePath:instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data8,parentDataProperty:key1,rootData}))){
+          if(!(validate148(data8[key1], {
+            instancePath: instancePath+"/observedSubnetUptimes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+            parentData: data8,
+            parentDataProperty: key1,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate148.errors;
             }
@@ -2179,7 +2963,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err16 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/observedSubnetUptimes",schemaPath:"#/properties/observedSubnetUptimes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err16 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/observedSubnetUptimes",
+          schemaPath: "#/properties/observedSubnetUptimes/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err16];
         }
@@ -2194,7 +2984,12 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data10)){
         const len0 = data10.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data10[i0], {instancePath:instancePath+"/trackedSubnets/" + i0,parentData:data10,parentDataProperty:i0,rootData}))){
+          if(!(validate30(data10[i0], {
+            instancePath: instancePath+"/trackedSubnets/" + i0,
+            parentData: data10,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate30.errors;
             }
@@ -2206,7 +3001,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err17 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/trackedSubnets",schemaPath:"#/properties/trackedSubnets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err17 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/trackedSubnets",
+          schemaPath: "#/properties/trackedSubnets/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err17];
         }
@@ -2221,7 +3022,12 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data12)){
         const len1 = data12.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate107(data12[i1], {instancePath:instancePath+"/supportedACPs/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
+          if(!(validate107(data12[i1], {
+            instancePath: instancePath+"/supportedACPs/" + i1,
+            parentData: data12,
+            parentDataProperty: i1,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate107.errors;
             }
@@ -2233,7 +3039,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err18 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/supportedACPs",schemaPath:"#/properties/supportedACPs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err18 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/supportedACPs",
+          schemaPath: "#/properties/supportedACPs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err18];
         }
@@ -2248,7 +3060,12 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data14)){
         const len2 = data14.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate107(data14[i2], {instancePath:instancePath+"/objectedACPs/" + i2,parentData:data14,parentDataProperty:i2,rootData}))){
+          if(!(validate107(data14[i2], {
+            instancePath: instancePath+"/objectedACPs/" + i2,
+            parentData: data14,
+            parentDataProperty: i2,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate107.errors;
             }
@@ -2260,7 +3077,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err19 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/objectedACPs",schemaPath:"#/properties/objectedACPs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err19 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/objectedACPs",
+          schemaPath: "#/properties/objectedACPs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err19];
         }
@@ -2276,7 +3099,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
         const len3 = data16.length;
         for(let i3=0; i3<len3; i3++){
           if(typeof data16[i3] !== "string"){
-            const err20 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/benched/" + i3,schemaPath:"#/properties/benched/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err20 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/benched/" + i3,
+              schemaPath: "#/properties/benched/items/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err20];
             }
@@ -2288,7 +3117,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err21 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/benched",schemaPath:"#/properties/benched/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err21 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/benched",
+          schemaPath: "#/properties/benched/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err21];
         }
@@ -2300,7 +3135,13 @@ function validate189(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err22 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err22 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err22];
     }
@@ -2319,7 +3160,13 @@ function validate187(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.numPeers === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "numPeers"},message:"must have required property '"+"numPeers"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "numPeers"},
+        message: "must have required property '"+"numPeers"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2329,7 +3176,13 @@ function validate187(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.peers === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "peers"},message:"must have required property '"+"peers"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "peers"},
+        message: "must have required property '"+"peers"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -2340,7 +3193,13 @@ function validate187(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "numPeers") || (key0 === "peers"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -2351,7 +3210,12 @@ function validate187(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numPeers !== undefined){
-      if(!(validate81(data.numPeers, {instancePath:instancePath+"/numPeers",parentData:data,parentDataProperty:"numPeers",rootData}))){
+      if(!(validate81(data.numPeers, {
+        instancePath: instancePath+"/numPeers",
+        parentData: data,
+        parentDataProperty: "numPeers",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -2366,7 +3230,12 @@ function validate187(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate189(data1[i0], {instancePath:instancePath+"/peers/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate189(data1[i0], {
+            instancePath: instancePath+"/peers/" + i0,
+            parentData: data1,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate189.errors;
             }
@@ -2378,7 +3247,13 @@ function validate187(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/peers",
+          schemaPath: "#/properties/peers/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -2390,7 +3265,13 @@ function validate187(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -2418,7 +3299,12 @@ function validate200(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2430,7 +3316,13 @@ function validate200(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -2455,12 +3347,14 @@ const schema102 = {
     "rewardingStakePercentage": {
       "type": "string",
       "pattern": "^[0-9]+\\.[0-9]{4}$",
-      "description": "Percent of the Primary Network stake that sees this node above the uptime requirement, with four decimals (avajson.Float64), e.g. \"100.0000\"."
+      "description": "Percent of the Primary Network stake that sees this node above the uptime requirement, with "
+        + "four decimals (avajson.Float64), e.g. \"100.0000\"."
     },
     "weightedAveragePercentage": {
       "type": "string",
       "pattern": "^[0-9]+\\.[0-9]{4}$",
-      "description": "The stake-weighted average of the uptimes peers observe for this node, in percent with four decimals."
+      "description": "The stake-weighted average of the uptimes peers observe for this node, in percent with four "
+        + "decimals."
     }
   }
 };
@@ -2471,7 +3365,13 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.rewardingStakePercentage === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rewardingStakePercentage"},message:"must have required property '"+"rewardingStakePercentage"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "rewardingStakePercentage"},
+        message: "must have required property '"+"rewardingStakePercentage"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2481,7 +3381,13 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.weightedAveragePercentage === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weightedAveragePercentage"},message:"must have required property '"+"weightedAveragePercentage"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weightedAveragePercentage"},
+        message: "must have required property '"+"weightedAveragePercentage"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -2492,7 +3398,13 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "rewardingStakePercentage") || (key0 === "weightedAveragePercentage"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -2506,7 +3418,13 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.rewardingStakePercentage;
       if(typeof data0 === "string"){
         if(!pattern16.test(data0)){
-          const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/rewardingStakePercentage",schemaPath:"#/properties/rewardingStakePercentage/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};
+          const err3 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/rewardingStakePercentage",
+            schemaPath: "#/properties/rewardingStakePercentage/pattern",
+            keyword: "pattern",
+            params: {pattern: "^[0-9]+\\.[0-9]{4}$"},
+            message: "must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""
+          };
           if(vErrors === null){
             vErrors = [err3];
           }
@@ -2517,7 +3435,13 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/rewardingStakePercentage",schemaPath:"#/properties/rewardingStakePercentage/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/rewardingStakePercentage",
+          schemaPath: "#/properties/rewardingStakePercentage/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -2531,7 +3455,13 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
       let data1 = data.weightedAveragePercentage;
       if(typeof data1 === "string"){
         if(!pattern16.test(data1)){
-          const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weightedAveragePercentage",schemaPath:"#/properties/weightedAveragePercentage/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};
+          const err5 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/weightedAveragePercentage",
+            schemaPath: "#/properties/weightedAveragePercentage/pattern",
+            keyword: "pattern",
+            params: {pattern: "^[0-9]+\\.[0-9]{4}$"},
+            message: "must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""
+          };
           if(vErrors === null){
             vErrors = [err5];
           }
@@ -2542,7 +3472,13 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weightedAveragePercentage",schemaPath:"#/properties/weightedAveragePercentage/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/weightedAveragePercentage",
+          schemaPath: "#/properties/weightedAveragePercentage/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -2554,7 +3490,13 @@ function validate202(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err7 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err7];
     }
@@ -2577,7 +3519,13 @@ function validate203(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -2661,7 +3609,9 @@ const schema104 = {
     },
     "cortinaXChainStopVertexID": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "The last DAG vertex of the X-Chain before Cortina linearized it (the parent of its first block); the zero ID `11111111111111111111111111111111LpoYY` on local networks."
+      "description": "The last DAG vertex of the X-Chain before Cortina linearized it (the parent of its first "
+        + "block); the zero ID `11111111111111111111111111111111LpoYY` on local "
+        + "networks."
     },
     "durangoTime": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
@@ -2673,7 +3623,8 @@ const schema104 = {
     },
     "fUpgradeTime": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Time",
-      "description": "v1.12.2 only: the upgrade after Etna, before it was named Fortuna (renamed `fortunaTime` in v1.13.0).",
+      "description": "v1.12.2 only: the upgrade after Etna, before it was named Fortuna (renamed `fortunaTime` in "
+        + "v1.13.0).",
       "x-copy-of": "fortunaTime",
       "x-node-versions": {
         "since": "v1.12.2",
@@ -2696,7 +3647,8 @@ const schema104 = {
     },
     "graniteEpochDuration": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "The P-Chain epoch length after Granite, in nanoseconds (a Go time.Duration, a bare number): 5 minutes on Mainnet and Fuji, 30 s elsewhere. Sent since v1.14.0.",
+      "description": "The P-Chain epoch length after Granite, in nanoseconds (a Go time.Duration, a bare number): 5 "
+        + "minutes on Mainnet and Fuji, 30 s elsewhere. Sent since v1.14.0.",
       "x-node-versions": {
         "since": "v1.14.0"
       }
@@ -2716,7 +3668,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.apricotPhase1Time === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase1Time"},message:"must have required property '"+"apricotPhase1Time"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhase1Time"},
+        message: "must have required property '"+"apricotPhase1Time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2726,7 +3684,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.apricotPhase2Time === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase2Time"},message:"must have required property '"+"apricotPhase2Time"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhase2Time"},
+        message: "must have required property '"+"apricotPhase2Time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -2736,7 +3700,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.apricotPhase3Time === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase3Time"},message:"must have required property '"+"apricotPhase3Time"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhase3Time"},
+        message: "must have required property '"+"apricotPhase3Time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -2746,7 +3716,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.apricotPhase4Time === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase4Time"},message:"must have required property '"+"apricotPhase4Time"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhase4Time"},
+        message: "must have required property '"+"apricotPhase4Time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -2756,7 +3732,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.apricotPhase4MinPChainHeight === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase4MinPChainHeight"},message:"must have required property '"+"apricotPhase4MinPChainHeight"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhase4MinPChainHeight"},
+        message: "must have required property '"+"apricotPhase4MinPChainHeight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -2766,7 +3748,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.apricotPhase5Time === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase5Time"},message:"must have required property '"+"apricotPhase5Time"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhase5Time"},
+        message: "must have required property '"+"apricotPhase5Time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -2776,7 +3764,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.apricotPhasePre6Time === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhasePre6Time"},message:"must have required property '"+"apricotPhasePre6Time"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhasePre6Time"},
+        message: "must have required property '"+"apricotPhasePre6Time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -2786,7 +3780,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.apricotPhase6Time === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhase6Time"},message:"must have required property '"+"apricotPhase6Time"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhase6Time"},
+        message: "must have required property '"+"apricotPhase6Time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -2796,7 +3796,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.apricotPhasePost6Time === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apricotPhasePost6Time"},message:"must have required property '"+"apricotPhasePost6Time"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "apricotPhasePost6Time"},
+        message: "must have required property '"+"apricotPhasePost6Time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -2806,7 +3812,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.banffTime === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "banffTime"},message:"must have required property '"+"banffTime"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "banffTime"},
+        message: "must have required property '"+"banffTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -2816,7 +3828,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.cortinaTime === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cortinaTime"},message:"must have required property '"+"cortinaTime"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "cortinaTime"},
+        message: "must have required property '"+"cortinaTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -2826,7 +3844,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.cortinaXChainStopVertexID === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cortinaXChainStopVertexID"},message:"must have required property '"+"cortinaXChainStopVertexID"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "cortinaXChainStopVertexID"},
+        message: "must have required property '"+"cortinaXChainStopVertexID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -2836,7 +3860,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.durangoTime === undefined){
-      const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "durangoTime"},message:"must have required property '"+"durangoTime"+"'"};
+      const err12 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "durangoTime"},
+        message: "must have required property '"+"durangoTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err12];
       }
@@ -2846,7 +3876,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.etnaTime === undefined){
-      const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "etnaTime"},message:"must have required property '"+"etnaTime"+"'"};
+      const err13 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "etnaTime"},
+        message: "must have required property '"+"etnaTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err13];
       }
@@ -2856,7 +3892,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.fortunaTime === undefined){
-      const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fortunaTime"},message:"must have required property '"+"fortunaTime"+"'"};
+      const err14 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "fortunaTime"},
+        message: "must have required property '"+"fortunaTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err14];
       }
@@ -2866,7 +3908,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.graniteTime === undefined){
-      const err15 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "graniteTime"},message:"must have required property '"+"graniteTime"+"'"};
+      const err15 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "graniteTime"},
+        message: "must have required property '"+"graniteTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err15];
       }
@@ -2876,7 +3924,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.graniteEpochDuration === undefined){
-      const err16 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "graniteEpochDuration"},message:"must have required property '"+"graniteEpochDuration"+"'"};
+      const err16 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "graniteEpochDuration"},
+        message: "must have required property '"+"graniteEpochDuration"+"'"
+      };
       if(vErrors === null){
         vErrors = [err16];
       }
@@ -2886,7 +3940,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.heliconTime === undefined){
-      const err17 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "heliconTime"},message:"must have required property '"+"heliconTime"+"'"};
+      const err17 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "heliconTime"},
+        message: "must have required property '"+"heliconTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err17];
       }
@@ -2897,7 +3957,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(func5.call(schema104.properties, key0))){
-        const err18 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err18 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err18];
         }
@@ -2908,7 +3974,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.apricotPhase1Time !== undefined){
-      if(!(validate89(data.apricotPhase1Time, {instancePath:instancePath+"/apricotPhase1Time",parentData:data,parentDataProperty:"apricotPhase1Time",rootData}))){
+      if(!(validate89(data.apricotPhase1Time, {
+        instancePath: instancePath+"/apricotPhase1Time",
+        parentData: data,
+        parentDataProperty: "apricotPhase1Time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2919,7 +3990,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.apricotPhase2Time !== undefined){
-      if(!(validate89(data.apricotPhase2Time, {instancePath:instancePath+"/apricotPhase2Time",parentData:data,parentDataProperty:"apricotPhase2Time",rootData}))){
+      if(!(validate89(data.apricotPhase2Time, {
+        instancePath: instancePath+"/apricotPhase2Time",
+        parentData: data,
+        parentDataProperty: "apricotPhase2Time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2930,7 +4006,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.apricotPhase3Time !== undefined){
-      if(!(validate89(data.apricotPhase3Time, {instancePath:instancePath+"/apricotPhase3Time",parentData:data,parentDataProperty:"apricotPhase3Time",rootData}))){
+      if(!(validate89(data.apricotPhase3Time, {
+        instancePath: instancePath+"/apricotPhase3Time",
+        parentData: data,
+        parentDataProperty: "apricotPhase3Time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2941,7 +4022,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.apricotPhase4Time !== undefined){
-      if(!(validate89(data.apricotPhase4Time, {instancePath:instancePath+"/apricotPhase4Time",parentData:data,parentDataProperty:"apricotPhase4Time",rootData}))){
+      if(!(validate89(data.apricotPhase4Time, {
+        instancePath: instancePath+"/apricotPhase4Time",
+        parentData: data,
+        parentDataProperty: "apricotPhase4Time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2952,7 +4038,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.apricotPhase4MinPChainHeight !== undefined){
-      if(!(validate107(data.apricotPhase4MinPChainHeight, {instancePath:instancePath+"/apricotPhase4MinPChainHeight",parentData:data,parentDataProperty:"apricotPhase4MinPChainHeight",rootData}))){
+      if(!(validate107(data.apricotPhase4MinPChainHeight, {
+        instancePath: instancePath+"/apricotPhase4MinPChainHeight",
+        parentData: data,
+        parentDataProperty: "apricotPhase4MinPChainHeight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -2963,7 +4054,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.apricotPhase5Time !== undefined){
-      if(!(validate89(data.apricotPhase5Time, {instancePath:instancePath+"/apricotPhase5Time",parentData:data,parentDataProperty:"apricotPhase5Time",rootData}))){
+      if(!(validate89(data.apricotPhase5Time, {
+        instancePath: instancePath+"/apricotPhase5Time",
+        parentData: data,
+        parentDataProperty: "apricotPhase5Time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2974,7 +4070,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.apricotPhasePre6Time !== undefined){
-      if(!(validate89(data.apricotPhasePre6Time, {instancePath:instancePath+"/apricotPhasePre6Time",parentData:data,parentDataProperty:"apricotPhasePre6Time",rootData}))){
+      if(!(validate89(data.apricotPhasePre6Time, {
+        instancePath: instancePath+"/apricotPhasePre6Time",
+        parentData: data,
+        parentDataProperty: "apricotPhasePre6Time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2985,7 +4086,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.apricotPhase6Time !== undefined){
-      if(!(validate89(data.apricotPhase6Time, {instancePath:instancePath+"/apricotPhase6Time",parentData:data,parentDataProperty:"apricotPhase6Time",rootData}))){
+      if(!(validate89(data.apricotPhase6Time, {
+        instancePath: instancePath+"/apricotPhase6Time",
+        parentData: data,
+        parentDataProperty: "apricotPhase6Time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -2996,7 +4102,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.apricotPhasePost6Time !== undefined){
-      if(!(validate89(data.apricotPhasePost6Time, {instancePath:instancePath+"/apricotPhasePost6Time",parentData:data,parentDataProperty:"apricotPhasePost6Time",rootData}))){
+      if(!(validate89(data.apricotPhasePost6Time, {
+        instancePath: instancePath+"/apricotPhasePost6Time",
+        parentData: data,
+        parentDataProperty: "apricotPhasePost6Time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3007,7 +4118,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.banffTime !== undefined){
-      if(!(validate89(data.banffTime, {instancePath:instancePath+"/banffTime",parentData:data,parentDataProperty:"banffTime",rootData}))){
+      if(!(validate89(data.banffTime, {
+        instancePath: instancePath+"/banffTime",
+        parentData: data,
+        parentDataProperty: "banffTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3018,7 +4134,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.cortinaTime !== undefined){
-      if(!(validate89(data.cortinaTime, {instancePath:instancePath+"/cortinaTime",parentData:data,parentDataProperty:"cortinaTime",rootData}))){
+      if(!(validate89(data.cortinaTime, {
+        instancePath: instancePath+"/cortinaTime",
+        parentData: data,
+        parentDataProperty: "cortinaTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3029,7 +4150,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.cortinaXChainStopVertexID !== undefined){
-      if(!(validate30(data.cortinaXChainStopVertexID, {instancePath:instancePath+"/cortinaXChainStopVertexID",parentData:data,parentDataProperty:"cortinaXChainStopVertexID",rootData}))){
+      if(!(validate30(data.cortinaXChainStopVertexID, {
+        instancePath: instancePath+"/cortinaXChainStopVertexID",
+        parentData: data,
+        parentDataProperty: "cortinaXChainStopVertexID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -3040,7 +4166,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.durangoTime !== undefined){
-      if(!(validate89(data.durangoTime, {instancePath:instancePath+"/durangoTime",parentData:data,parentDataProperty:"durangoTime",rootData}))){
+      if(!(validate89(data.durangoTime, {
+        instancePath: instancePath+"/durangoTime",
+        parentData: data,
+        parentDataProperty: "durangoTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3051,7 +4182,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.etnaTime !== undefined){
-      if(!(validate89(data.etnaTime, {instancePath:instancePath+"/etnaTime",parentData:data,parentDataProperty:"etnaTime",rootData}))){
+      if(!(validate89(data.etnaTime, {
+        instancePath: instancePath+"/etnaTime",
+        parentData: data,
+        parentDataProperty: "etnaTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3062,7 +4198,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.fUpgradeTime !== undefined){
-      if(!(validate89(data.fUpgradeTime, {instancePath:instancePath+"/fUpgradeTime",parentData:data,parentDataProperty:"fUpgradeTime",rootData}))){
+      if(!(validate89(data.fUpgradeTime, {
+        instancePath: instancePath+"/fUpgradeTime",
+        parentData: data,
+        parentDataProperty: "fUpgradeTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3073,7 +4214,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.fortunaTime !== undefined){
-      if(!(validate89(data.fortunaTime, {instancePath:instancePath+"/fortunaTime",parentData:data,parentDataProperty:"fortunaTime",rootData}))){
+      if(!(validate89(data.fortunaTime, {
+        instancePath: instancePath+"/fortunaTime",
+        parentData: data,
+        parentDataProperty: "fortunaTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3084,7 +4230,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.graniteTime !== undefined){
-      if(!(validate89(data.graniteTime, {instancePath:instancePath+"/graniteTime",parentData:data,parentDataProperty:"graniteTime",rootData}))){
+      if(!(validate89(data.graniteTime, {
+        instancePath: instancePath+"/graniteTime",
+        parentData: data,
+        parentDataProperty: "graniteTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3095,7 +4246,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.graniteEpochDuration !== undefined){
-      if(!(validate107(data.graniteEpochDuration, {instancePath:instancePath+"/graniteEpochDuration",parentData:data,parentDataProperty:"graniteEpochDuration",rootData}))){
+      if(!(validate107(data.graniteEpochDuration, {
+        instancePath: instancePath+"/graniteEpochDuration",
+        parentData: data,
+        parentDataProperty: "graniteEpochDuration",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -3106,7 +4262,12 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.heliconTime !== undefined){
-      if(!(validate89(data.heliconTime, {instancePath:instancePath+"/heliconTime",parentData:data,parentDataProperty:"heliconTime",rootData}))){
+      if(!(validate89(data.heliconTime, {
+        instancePath: instancePath+"/heliconTime",
+        parentData: data,
+        parentDataProperty: "heliconTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -3118,7 +4279,13 @@ function validate204(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err19 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err19 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err19];
     }
@@ -3141,7 +4308,13 @@ function validate224(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -3203,7 +4376,8 @@ const schema106 = {
           },
           "abstainWeight": {
             "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
-            "description": "Total Primary Network stake less support and objection for the open ACPs of this release; `\"0\"` for any other ACP a peer votes on."
+            "description": "Total Primary Network stake less support and objection for the open ACPs of this "
+              + "release; `\"0\"` for any other ACP a peer votes on."
           }
         }
       },
@@ -3217,7 +4391,13 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.acps === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "acps"},message:"must have required property '"+"acps"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "acps"},
+        message: "must have required property '"+"acps"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3228,7 +4408,13 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "acps")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -3245,7 +4431,14 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
           const _errs4 = errors;
           if(typeof key1 === "string"){
             if(!pattern9.test(key1)){
-              const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps",schemaPath:"#/properties/acps/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",propertyName:key1};
+              const err2 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/acps",
+                schemaPath: "#/properties/acps/propertyNames/pattern",
+                keyword: "pattern",
+                params: {pattern: "^(0|[1-9][0-9]*)$"},
+                message: "must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",
+                propertyName: key1
+              };
               if(vErrors === null){
                 vErrors = [err2];
               }
@@ -3257,7 +4450,13 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
           }
           var valid1 = _errs4 === errors;
           if(!valid1){
-            const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps",schemaPath:"#/properties/acps/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+            const err3 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/acps",
+              schemaPath: "#/properties/acps/propertyNames",
+              keyword: "propertyNames",
+              params: {propertyName: key1},
+              message: "property name must be valid"
+            };
             if(vErrors === null){
               vErrors = [err3];
             }
@@ -3271,7 +4470,13 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
           let data1 = data0[key2];
           if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
             if(data1.supportWeight === undefined){
-              const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "supportWeight"},message:"must have required property '"+"supportWeight"+"'"};
+              const err4 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+                schemaPath: "#/properties/acps/additionalProperties/required",
+                keyword: "required",
+                params: {missingProperty: "supportWeight"},
+                message: "must have required property '"+"supportWeight"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err4];
               }
@@ -3281,7 +4486,13 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
               errors++;
             }
             if(data1.supporters === undefined){
-              const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "supporters"},message:"must have required property '"+"supporters"+"'"};
+              const err5 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+                schemaPath: "#/properties/acps/additionalProperties/required",
+                keyword: "required",
+                params: {missingProperty: "supporters"},
+                message: "must have required property '"+"supporters"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err5];
               }
@@ -3291,7 +4502,13 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
               errors++;
             }
             if(data1.objectWeight === undefined){
-              const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "objectWeight"},message:"must have required property '"+"objectWeight"+"'"};
+              const err6 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+                schemaPath: "#/properties/acps/additionalProperties/required",
+                keyword: "required",
+                params: {missingProperty: "objectWeight"},
+                message: "must have required property '"+"objectWeight"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err6];
               }
@@ -3301,7 +4518,13 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
               errors++;
             }
             if(data1.objectors === undefined){
-              const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "objectors"},message:"must have required property '"+"objectors"+"'"};
+              const err7 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+                schemaPath: "#/properties/acps/additionalProperties/required",
+                keyword: "required",
+                params: {missingProperty: "objectors"},
+                message: "must have required property '"+"objectors"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err7];
               }
@@ -3311,7 +4534,13 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
               errors++;
             }
             if(data1.abstainWeight === undefined){
-              const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/required",keyword:"required",params:{missingProperty: "abstainWeight"},message:"must have required property '"+"abstainWeight"+"'"};
+              const err8 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+                schemaPath: "#/properties/acps/additionalProperties/required",
+                keyword: "required",
+                params: {missingProperty: "abstainWeight"},
+                message: "must have required property '"+"abstainWeight"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err8];
               }
@@ -3321,8 +4550,18 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
               errors++;
             }
             for(const key3 in data1){
-              if(!(((((key3 === "supportWeight") || (key3 === "supporters")) || (key3 === "objectWeight")) || (key3 === "objectors")) || (key3 === "abstainWeight"))){
-                const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+              if(!(((((key3 === "supportWeight") ||
+                (key3 === "supporters")) ||
+                (key3 === "objectWeight")) ||
+                (key3 === "objectors")) ||
+                (key3 === "abstainWeight"))){
+                const err9 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+                  schemaPath: "#/properties/acps/additionalProperties/additionalProperties",
+                  keyword: "additionalProperties",
+                  params: {additionalProperty: key3},
+                  message: "must NOT have additional properties"
+                };
                 if(vErrors === null){
                   vErrors = [err9];
                 }
@@ -3333,7 +4572,12 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.supportWeight !== undefined){
-              if(!(validate81(data1.supportWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supportWeight",parentData:data1,parentDataProperty:"supportWeight",rootData}))){
+              if(!(validate81(data1.supportWeight, {
+                instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supportWeight",
+                parentData: data1,
+                parentDataProperty: "supportWeight",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate81.errors;
                 }
@@ -3348,7 +4592,13 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data3)){
                 const len0 = data3.length;
                 for(let i0=0; i0<len0; i0++){
-                  if(!(validate157(data3[i0], {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supporters/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+                  if(!(validate157(data3[i0], {
+                    instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/supporters/"
+                      + i0,
+                    parentData: data3,
+                    parentDataProperty: i0,
+                    rootData
+                  }))){
                     if(vErrors === null){
                       vErrors = validate157.errors;
                     }
@@ -3360,7 +4610,13 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
                 }
               }
               else {
-                const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supporters",schemaPath:"#/properties/acps/additionalProperties/properties/supporters/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                const err10 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/supporters",
+                  schemaPath: "#/properties/acps/additionalProperties/properties/supporters/type",
+                  keyword: "type",
+                  params: {type: "array"},
+                  message: "must be array"
+                };
                 if(vErrors === null){
                   vErrors = [err10];
                 }
@@ -3371,7 +4627,12 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.objectWeight !== undefined){
-              if(!(validate81(data1.objectWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectWeight",parentData:data1,parentDataProperty:"objectWeight",rootData}))){
+              if(!(validate81(data1.objectWeight, {
+                instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectWeight",
+                parentData: data1,
+                parentDataProperty: "objectWeight",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate81.errors;
                 }
@@ -3386,7 +4647,13 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data6)){
                 const len1 = data6.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate157(data6[i1], {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectors/" + i1,parentData:data6,parentDataProperty:i1,rootData}))){
+                  if(!(validate157(data6[i1], {
+                    instancePath: instancePath +"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1") +"/objectors/"
+                      + i1,
+                    parentData: data6,
+                    parentDataProperty: i1,
+                    rootData
+                  }))){
                     if(vErrors === null){
                       vErrors = validate157.errors;
                     }
@@ -3398,7 +4665,13 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
                 }
               }
               else {
-                const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectors",schemaPath:"#/properties/acps/additionalProperties/properties/objectors/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                const err11 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/objectors",
+                  schemaPath: "#/properties/acps/additionalProperties/properties/objectors/type",
+                  keyword: "type",
+                  params: {type: "array"},
+                  message: "must be array"
+                };
                 if(vErrors === null){
                   vErrors = [err11];
                 }
@@ -3409,7 +4682,12 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.abstainWeight !== undefined){
-              if(!(validate81(data1.abstainWeight, {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/abstainWeight",parentData:data1,parentDataProperty:"abstainWeight",rootData}))){
+              if(!(validate81(data1.abstainWeight, {
+                instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/abstainWeight",
+                parentData: data1,
+                parentDataProperty: "abstainWeight",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate81.errors;
                 }
@@ -3421,7 +4699,13 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
             }
           }
           else {
-            const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/acps/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            const err12 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/acps/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),
+              schemaPath: "#/properties/acps/additionalProperties/type",
+              keyword: "type",
+              params: {type: "object"},
+              message: "must be object"
+            };
             if(vErrors === null){
               vErrors = [err12];
             }
@@ -3433,7 +4717,13 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/acps",schemaPath:"#/properties/acps/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/acps",
+          schemaPath: "#/properties/acps/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -3445,7 +4735,13 @@ function validate225(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err14 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err14];
     }
@@ -3642,7 +4938,10 @@ function infoGetNodeVersionResultVmVersionsJson(v: any): string | undefined {
     let key: string;
     let s: string | undefined;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = stringJson(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = stringJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
@@ -3695,7 +4994,10 @@ function infoGetVMsResultVmsJson(v: any): string | undefined {
     let key: string;
     let s: string | undefined;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = stringListJson(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = stringListJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
@@ -3807,7 +5109,10 @@ function peerFieldsObservedSubnetUptimesJson(v: any): string | undefined {
     let key: string;
     let s: string | undefined;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = uint32Json(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = uint32Json(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
@@ -4032,7 +5337,10 @@ function infoAcpsResultAcpsJson(v: any): string | undefined {
     let key: string;
     let s: string | undefined;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = infoAcpsResultAcpsValueJson(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = infoAcpsResultAcpsValueJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;

@@ -25,7 +25,9 @@ const schema108 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
-  "description": "A keystore user name: 1 to 1024 bytes (the node counts UTF-8 bytes). Empty fails with \"empty username\"; longer fails with \"username exceeds maximum length of 1024 chars\"."
+  "description": "A keystore user name: 1 to 1024 bytes (the node counts UTF-8 bytes). Empty fails with \"empty "
+    + "username\"; longer fails with \"username exceeds maximum length of 1024 "
+    + "chars\"."
 };
 const func2 = ucs2length;
 
@@ -34,7 +36,13 @@ function validate232(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(typeof data === "string"){
     if(func2(data) > 1024){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/maxLength",
+        keyword: "maxLength",
+        params: {limit: 1024},
+        message: "must NOT have more than 1024 characters"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -44,7 +52,13 @@ function validate232(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(func2(data) < 1){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/minLength",
+        keyword: "minLength",
+        params: {limit: 1},
+        message: "must NOT have fewer than 1 characters"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -55,7 +69,13 @@ function validate232(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -72,7 +92,8 @@ const schema109 = {
   "type": "string",
   "minLength": 1,
   "maxLength": 1024,
-  "description": "A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it receives the password in clear text.",
+  "description": "A keystore user's password: 1 to 1024 bytes. The node stores only its argon2id hash, but it "
+    + "receives the password in clear text.",
   "x-sensitive": true
 };
 
@@ -81,7 +102,13 @@ function validate234(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(typeof data === "string"){
     if(func2(data) > 1024){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/maxLength",
+        keyword: "maxLength",
+        params: {limit: 1024},
+        message: "must NOT have more than 1024 characters"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -91,7 +118,13 @@ function validate234(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(func2(data) < 1){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/minLength",
+        keyword: "minLength",
+        params: {limit: 1},
+        message: "must NOT have fewer than 1 characters"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -102,7 +135,13 @@ function validate234(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -121,7 +160,13 @@ function validate231(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.username === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "username"},
+        message: "must have required property '"+"username"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -131,7 +176,13 @@ function validate231(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.password === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "password"},
+        message: "must have required property '"+"password"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -141,7 +192,12 @@ function validate231(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+      if(!(validate232(data.username, {
+        instancePath: instancePath+"/username",
+        parentData: data,
+        parentDataProperty: "username",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate232.errors;
         }
@@ -152,7 +208,12 @@ function validate231(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+      if(!(validate234(data.password, {
+        instancePath: instancePath+"/password",
+        parentData: data,
+        parentDataProperty: "password",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate234.errors;
         }
@@ -164,7 +225,13 @@ function validate231(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -190,7 +257,13 @@ function validate236(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -201,7 +274,13 @@ function validate236(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -236,7 +315,13 @@ function validate237(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.username === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "username"},
+        message: "must have required property '"+"username"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -246,7 +331,13 @@ function validate237(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.password === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "password"},
+        message: "must have required property '"+"password"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -256,7 +347,12 @@ function validate237(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+      if(!(validate232(data.username, {
+        instancePath: instancePath+"/username",
+        parentData: data,
+        parentDataProperty: "username",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate232.errors;
         }
@@ -267,7 +363,12 @@ function validate237(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+      if(!(validate234(data.password, {
+        instancePath: instancePath+"/password",
+        parentData: data,
+        parentDataProperty: "password",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate234.errors;
         }
@@ -279,7 +380,13 @@ function validate237(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -299,7 +406,13 @@ function validate240(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -310,7 +423,13 @@ function validate240(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -345,7 +464,9 @@ const schema113 = {
 const schema37 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
+  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
+    + "(same as hex). Matched case-insensitively. The node also decodes `json` "
+    + "here but then fails the call, because these bytes have no JSON form."
 };
 const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
@@ -354,7 +475,13 @@ function validate68(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern5.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},
+        message: "must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -365,7 +492,13 @@ function validate68(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -384,7 +517,13 @@ function validate241(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.username === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "username"},
+        message: "must have required property '"+"username"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -394,7 +533,13 @@ function validate241(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.password === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "password"},
+        message: "must have required property '"+"password"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -404,7 +549,12 @@ function validate241(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+      if(!(validate232(data.username, {
+        instancePath: instancePath+"/username",
+        parentData: data,
+        parentDataProperty: "username",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate232.errors;
         }
@@ -415,7 +565,12 @@ function validate241(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+      if(!(validate234(data.password, {
+        instancePath: instancePath+"/password",
+        parentData: data,
+        parentDataProperty: "password",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate234.errors;
         }
@@ -426,7 +581,12 @@ function validate241(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate68.errors;
         }
@@ -438,7 +598,13 @@ function validate241(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -462,7 +628,9 @@ const schema114 = {
   "properties": {
     "user": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes",
-      "description": "The exported user in `encoding`: the codec-serialized user record (2-byte codec version `0x0000`, the 32-byte password hash, the 16-byte salt, then the user's encrypted key/value data).",
+      "description": "The exported user in `encoding`: the codec-serialized user record (2-byte codec version "
+        + "`0x0000`, the 32-byte password hash, the 16-byte salt, then the user's "
+        + "encrypted key/value data).",
       "x-sensitive": true
     },
     "encoding": {
@@ -512,7 +680,13 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -523,7 +697,13 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -540,7 +720,8 @@ const schema40 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
-  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
+  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 "
+    + "bytes of the bytes' SHA-256)."
 };
 const formats2 = formats["avax-hex"]!;
 const pattern7 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
@@ -550,7 +731,13 @@ function validate73(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern7.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2}){4,}$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -560,7 +747,13 @@ function validate73(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(!(formats2.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-hex"},
+        message: "must match format \""+"avax-hex"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -571,7 +764,13 @@ function validate73(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -590,7 +789,13 @@ function validate75(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -601,7 +806,13 @@ function validate75(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -664,7 +875,12 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.user !== undefined){
-        if(!(validate71(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+        if(!(validate71(data.user, {
+          instancePath: instancePath+"/user",
+          parentData: data,
+          parentDataProperty: "user",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate71.errors;
           }
@@ -676,7 +892,13 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -693,7 +915,12 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.user !== undefined){
-        if(!(validate73(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+        if(!(validate73(data.user, {
+          instancePath: instancePath+"/user",
+          parentData: data,
+          parentDataProperty: "user",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate73.errors;
           }
@@ -705,7 +932,13 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -719,7 +952,13 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
     ifClause0 = "else";
   }
   if(!valid0){
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -730,7 +969,13 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.user === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "user"},message:"must have required property '"+"user"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "user"},
+        message: "must have required property '"+"user"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -740,7 +985,13 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.encoding === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -751,7 +1002,13 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "user") || (key0 === "encoding"))){
-        const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err7 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err7];
         }
@@ -762,7 +1019,12 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.user !== undefined){
-      if(!(validate75(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+      if(!(validate75(data.user, {
+        instancePath: instancePath+"/user",
+        parentData: data,
+        parentDataProperty: "user",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate75.errors;
         }
@@ -775,7 +1037,13 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
     if(data.encoding !== undefined){
       let data4 = data.encoding;
       if(typeof data4 !== "string"){
-        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err8 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/encoding",
+          schemaPath: "#/properties/encoding/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err8];
         }
@@ -785,7 +1053,13 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
         errors++;
       }
       if(!(((data4 === "hex") || (data4 === "hexnc")) || (data4 === "hexc"))){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema114.properties.encoding.enum},message:"must be equal to one of the allowed values"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/encoding",
+          schemaPath: "#/properties/encoding/enum",
+          keyword: "enum",
+          params: {allowedValues: schema114.properties.encoding.enum},
+          message: "must be equal to one of the allowed values"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -797,7 +1071,13 @@ function validate245(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err10 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err10];
     }
@@ -840,7 +1120,13 @@ function validate249(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.username === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "username"},
+        message: "must have required property '"+"username"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -850,7 +1136,13 @@ function validate249(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.password === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "password"},
+        message: "must have required property '"+"password"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -860,7 +1152,13 @@ function validate249(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.user === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "user"},message:"must have required property '"+"user"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "user"},
+        message: "must have required property '"+"user"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -870,7 +1168,12 @@ function validate249(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.username !== undefined){
-      if(!(validate232(data.username, {instancePath:instancePath+"/username",parentData:data,parentDataProperty:"username",rootData}))){
+      if(!(validate232(data.username, {
+        instancePath: instancePath+"/username",
+        parentData: data,
+        parentDataProperty: "username",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate232.errors;
         }
@@ -881,7 +1184,12 @@ function validate249(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.password !== undefined){
-      if(!(validate234(data.password, {instancePath:instancePath+"/password",parentData:data,parentDataProperty:"password",rootData}))){
+      if(!(validate234(data.password, {
+        instancePath: instancePath+"/password",
+        parentData: data,
+        parentDataProperty: "password",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate234.errors;
         }
@@ -892,7 +1200,12 @@ function validate249(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.user !== undefined){
-      if(!(validate75(data.user, {instancePath:instancePath+"/user",parentData:data,parentDataProperty:"user",rootData}))){
+      if(!(validate75(data.user, {
+        instancePath: instancePath+"/user",
+        parentData: data,
+        parentDataProperty: "user",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate75.errors;
         }
@@ -903,7 +1216,12 @@ function validate249(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate68.errors;
         }
@@ -915,7 +1233,13 @@ function validate249(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -935,7 +1259,13 @@ function validate254(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     for(const key0 in data){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/additionalProperties",
+        keyword: "additionalProperties",
+        params: {additionalProperty: key0},
+        message: "must NOT have additional properties"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -946,7 +1276,13 @@ function validate254(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -969,7 +1305,13 @@ function validate255(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1005,7 +1347,13 @@ function validate256(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.users === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "users"},message:"must have required property '"+"users"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "users"},
+        message: "must have required property '"+"users"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1016,7 +1364,13 @@ function validate256(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "users")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -1032,7 +1386,13 @@ function validate256(data: any, {instancePath="", parentData, parentDataProperty
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
           if(typeof data0[i0] !== "string"){
-            const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/users/" + i0,schemaPath:"#/properties/users/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            const err2 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/users/" + i0,
+              schemaPath: "#/properties/users/items/type",
+              keyword: "type",
+              params: {type: "string"},
+              message: "must be string"
+            };
             if(vErrors === null){
               vErrors = [err2];
             }
@@ -1044,7 +1404,13 @@ function validate256(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/users",schemaPath:"#/properties/users/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/users",
+          schemaPath: "#/properties/users/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -1056,7 +1422,13 @@ function validate256(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }

@@ -27,7 +27,8 @@ const schema56 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
-  "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
+  "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the "
+    + "bech32 checksum is part of the format."
 };
 const formats6 = formats["avax-address"]!;
 const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
@@ -37,7 +38,13 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern11.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},
+        message: "must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -47,7 +54,13 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(!(formats6.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-address"},message:"must match format \""+"avax-address"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-address"},
+        message: "must match format \""+"avax-address"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -58,7 +71,13 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -77,7 +96,13 @@ function validate257(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.addresses === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addresses"},
+        message: "must have required property '"+"addresses"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -91,7 +116,12 @@ function validate257(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data0[i0], {
+            instancePath: instancePath+"/addresses/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate100.errors;
             }
@@ -103,7 +133,13 @@ function validate257(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/addresses",
+          schemaPath: "#/properties/addresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -114,7 +150,12 @@ function validate257(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate100(data.address, {
+        instancePath: instancePath+"/address",
+        parentData: data,
+        parentDataProperty: "address",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate100.errors;
         }
@@ -126,7 +167,13 @@ function validate257(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -203,7 +250,8 @@ const func5 = Object.prototype.hasOwnProperty;
 const schema45 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
-  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
+  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
+    + "it with `toBigInt` to keep every digit."
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
@@ -212,7 +260,13 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern9.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(0|[1-9][0-9]*)$"},
+        message: "must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -223,7 +277,13 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -238,7 +298,9 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
 
 const schema121 = {
   "type": "object",
-  "description": "Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's smallest unit as a quoted decimal string. Assets with no amount are absent, so the map may be `{}`.",
+  "description": "Amounts per asset: each key is an asset ID (cb58), each value an amount in the asset's smallest "
+    + "unit as a quoted decimal string. Assets with no amount are absent, so "
+    + "the map may be `{}`.",
   "propertyNames": {
     "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
   },
@@ -250,7 +312,8 @@ const schema13 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the "
+    + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"]!;
 const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
@@ -260,7 +323,13 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern0.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},
+        message: "must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -270,7 +339,13 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(!(formats0.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-cb58"},
+        message: "must match format \""+"avax-cb58"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -281,7 +356,13 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -312,7 +393,13 @@ function validate265(data: any, {instancePath="", parentData, parentDataProperty
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/propertyNames",
+          keyword: "propertyNames",
+          params: {propertyName: key0},
+          message: "property name must be valid"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -323,7 +410,12 @@ function validate265(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     for(const key1 in data){
-      if(!(validate81(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
+      if(!(validate81(data[key1], {
+        instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+        parentData: data,
+        parentDataProperty: key1,
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -335,7 +427,13 @@ function validate265(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -350,7 +448,8 @@ function validate265(data: any, {instancePath="", parentData, parentDataProperty
 
 const schema58 = {
   "type": "object",
-  "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
+  "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare "
+    + "number on the wire).",
   "required": [
     "txID",
     "outputIndex"
@@ -370,14 +469,22 @@ const schema58 = {
 const schema59 = {
   "type": "integer",
   "minimum": 0,
-  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
+    + "prices, output indexes, integers inside JSON-encoded transactions and "
+    + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
 function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "integer"},
+      message: "must be integer"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -388,7 +495,13 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
   }
   if((typeof data == "number") && (isFinite(data))){
     if(data < 0 || isNaN(data)){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/minimum",
+        keyword: "minimum",
+        params: {comparison: ">=", limit: 0},
+        message: "must be >= 0"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -408,7 +521,13 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -418,7 +537,13 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.outputIndex === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputIndex"},message:"must have required property '"+"outputIndex"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "outputIndex"},
+        message: "must have required property '"+"outputIndex"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -429,7 +554,13 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "txID") || (key0 === "outputIndex"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -440,7 +571,12 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -451,7 +587,12 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {
+        instancePath: instancePath+"/outputIndex",
+        parentData: data,
+        parentDataProperty: "outputIndex",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -463,7 +604,13 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -482,7 +629,13 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.balance === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "balance"},
+        message: "must have required property '"+"balance"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -492,7 +645,13 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.unlocked === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unlocked"},message:"must have required property '"+"unlocked"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "unlocked"},
+        message: "must have required property '"+"unlocked"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -502,7 +661,13 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.lockedStakeable === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lockedStakeable"},message:"must have required property '"+"lockedStakeable"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "lockedStakeable"},
+        message: "must have required property '"+"lockedStakeable"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -512,7 +677,13 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.lockedNotStakeable === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lockedNotStakeable"},message:"must have required property '"+"lockedNotStakeable"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "lockedNotStakeable"},
+        message: "must have required property '"+"lockedNotStakeable"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -522,7 +693,13 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.balances === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balances"},message:"must have required property '"+"balances"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "balances"},
+        message: "must have required property '"+"balances"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -532,7 +709,13 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.unlockeds === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unlockeds"},message:"must have required property '"+"unlockeds"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "unlockeds"},
+        message: "must have required property '"+"unlockeds"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -542,7 +725,13 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.lockedStakeables === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lockedStakeables"},message:"must have required property '"+"lockedStakeables"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "lockedStakeables"},
+        message: "must have required property '"+"lockedStakeables"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -552,7 +741,13 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.lockedNotStakeables === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lockedNotStakeables"},message:"must have required property '"+"lockedNotStakeables"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "lockedNotStakeables"},
+        message: "must have required property '"+"lockedNotStakeables"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -562,7 +757,13 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.utxoIDs === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxoIDs"},message:"must have required property '"+"utxoIDs"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxoIDs"},
+        message: "must have required property '"+"utxoIDs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -573,7 +774,13 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(func5.call(schema120.properties, key0))){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -584,7 +791,12 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {
+        instancePath: instancePath+"/balance",
+        parentData: data,
+        parentDataProperty: "balance",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -595,7 +807,12 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.unlocked !== undefined){
-      if(!(validate81(data.unlocked, {instancePath:instancePath+"/unlocked",parentData:data,parentDataProperty:"unlocked",rootData}))){
+      if(!(validate81(data.unlocked, {
+        instancePath: instancePath+"/unlocked",
+        parentData: data,
+        parentDataProperty: "unlocked",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -606,7 +823,12 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.lockedStakeable !== undefined){
-      if(!(validate81(data.lockedStakeable, {instancePath:instancePath+"/lockedStakeable",parentData:data,parentDataProperty:"lockedStakeable",rootData}))){
+      if(!(validate81(data.lockedStakeable, {
+        instancePath: instancePath+"/lockedStakeable",
+        parentData: data,
+        parentDataProperty: "lockedStakeable",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -617,7 +839,12 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.lockedNotStakeable !== undefined){
-      if(!(validate81(data.lockedNotStakeable, {instancePath:instancePath+"/lockedNotStakeable",parentData:data,parentDataProperty:"lockedNotStakeable",rootData}))){
+      if(!(validate81(data.lockedNotStakeable, {
+        instancePath: instancePath+"/lockedNotStakeable",
+        parentData: data,
+        parentDataProperty: "lockedNotStakeable",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -628,7 +855,12 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.balances !== undefined){
-      if(!(validate265(data.balances, {instancePath:instancePath+"/balances",parentData:data,parentDataProperty:"balances",rootData}))){
+      if(!(validate265(data.balances, {
+        instancePath: instancePath+"/balances",
+        parentData: data,
+        parentDataProperty: "balances",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate265.errors;
         }
@@ -639,7 +871,12 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.unlockeds !== undefined){
-      if(!(validate265(data.unlockeds, {instancePath:instancePath+"/unlockeds",parentData:data,parentDataProperty:"unlockeds",rootData}))){
+      if(!(validate265(data.unlockeds, {
+        instancePath: instancePath+"/unlockeds",
+        parentData: data,
+        parentDataProperty: "unlockeds",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate265.errors;
         }
@@ -650,7 +887,12 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.lockedStakeables !== undefined){
-      if(!(validate265(data.lockedStakeables, {instancePath:instancePath+"/lockedStakeables",parentData:data,parentDataProperty:"lockedStakeables",rootData}))){
+      if(!(validate265(data.lockedStakeables, {
+        instancePath: instancePath+"/lockedStakeables",
+        parentData: data,
+        parentDataProperty: "lockedStakeables",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate265.errors;
         }
@@ -661,7 +903,12 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.lockedNotStakeables !== undefined){
-      if(!(validate265(data.lockedNotStakeables, {instancePath:instancePath+"/lockedNotStakeables",parentData:data,parentDataProperty:"lockedNotStakeables",rootData}))){
+      if(!(validate265(data.lockedNotStakeables, {
+        instancePath: instancePath+"/lockedNotStakeables",
+        parentData: data,
+        parentDataProperty: "lockedNotStakeables",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate265.errors;
         }
@@ -674,7 +921,13 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
     if(data.utxoIDs !== undefined){
       let data8 = data.utxoIDs;
       if((!(Array.isArray(data8))) && (data8 !== null)){
-        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxoIDs",schemaPath:"#/properties/utxoIDs/type",keyword:"type",params:{type: schema120.properties.utxoIDs.type},message:"must be array,null"};
+        const err10 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/utxoIDs",
+          schemaPath: "#/properties/utxoIDs/type",
+          keyword: "type",
+          params: {type: schema120.properties.utxoIDs.type},
+          message: "must be array,null"
+        };
         if(vErrors === null){
           vErrors = [err10];
         }
@@ -686,7 +939,12 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data8)){
         const len0 = data8.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate105(data8[i0], {instancePath:instancePath+"/utxoIDs/" + i0,parentData:data8,parentDataProperty:i0,rootData}))){
+          if(!(validate105(data8[i0], {
+            instancePath: instancePath+"/utxoIDs/" + i0,
+            parentData: data8,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate105.errors;
             }
@@ -700,7 +958,13 @@ function validate260(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err11 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err11];
     }
@@ -731,7 +995,10 @@ const schema122 = {
 const schema123 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
-  "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode."
+  "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
+    + "checksum), `hexc` (same as hex) or `json` (a JSON object, for methods "
+    + "that return a transaction or block). Matched case-insensitively; any "
+    + "other value fails to decode."
 };
 const pattern19 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
@@ -740,7 +1007,13 @@ function validate275(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern19.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},message:"must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},
+        message: "must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -751,7 +1024,13 @@ function validate275(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -770,7 +1049,13 @@ function validate273(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.blockID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockID"},message:"must have required property '"+"blockID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockID"},
+        message: "must have required property '"+"blockID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -780,7 +1065,12 @@ function validate273(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.blockID !== undefined){
-      if(!(validate30(data.blockID, {instancePath:instancePath+"/blockID",parentData:data,parentDataProperty:"blockID",rootData}))){
+      if(!(validate30(data.blockID, {
+        instancePath: instancePath+"/blockID",
+        parentData: data,
+        parentDataProperty: "blockID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -791,7 +1081,12 @@ function validate273(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate275.errors;
         }
@@ -803,7 +1098,13 @@ function validate273(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -892,7 +1193,10 @@ const schema124 = {
 };
 const schema125 = {
   "type": "object",
-  "description": "A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks add `time`; standard blocks carry `txs`, proposal blocks carry their proposal transaction in `tx`, commit and abort blocks carry no transaction. Integers are bare JSON numbers.",
+  "description": "A P-Chain block in JSON form. Every block has `parentID`, `height` and `id`; Banff blocks add "
+    + "`time`; standard blocks carry `txs`, proposal blocks carry their "
+    + "proposal transaction in `tx`, commit and abort blocks carry no "
+    + "transaction. Integers are bare JSON numbers.",
   "required": [
     "parentID",
     "height"
@@ -933,7 +1237,9 @@ const schema125 = {
 };
 const schema126 = {
   "type": "object",
-  "description": "A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed input, and the transaction ID. The shape of `unsignedTx` depends on the transaction type, so the object stays open.",
+  "description": "A signed P-Chain transaction in JSON form: the unsigned body, one credential per signed input, "
+    + "and the transaction ID. The shape of `unsignedTx` depends on the "
+    + "transaction type, so the object stays open.",
   "required": [
     "unsignedTx",
     "credentials"
@@ -962,7 +1268,12 @@ const schema126 = {
 };
 const schema127 = {
   "type": "object",
-  "description": "The unsigned body of a P-Chain transaction. Its fields depend on the transaction type; most types start with the base fields listed here (`networkID`, `blockchainID`, `outputs`, `inputs`, `memo`) and add their own, e.g. `destinationChain` and `exportedOutputs` for an export, `validator`, `stake` and `rewardsOwner` for a staking transaction. Integers are bare JSON numbers.",
+  "description": "The unsigned body of a P-Chain transaction. Its fields depend on the transaction type; most types "
+    + "start with the base fields listed here (`networkID`, `blockchainID`, "
+    + "`outputs`, `inputs`, `memo`) and add their own, e.g. `destinationChain` "
+    + "and `exportedOutputs` for an export, `validator`, `stake` and "
+    + "`rewardsOwner` for a staking transaction. Integers are bare JSON "
+    + "numbers.",
   "additionalProperties": true,
   "properties": {
     "networkID": {
@@ -1015,7 +1326,8 @@ const schema127 = {
     },
     "validator": {
       "type": "object",
-      "description": "Staking transactions: `nodeID`, `start` and `end` (Unix seconds) and `weight`, integers as bare numbers.",
+      "description": "Staking transactions: `nodeID`, `start` and `end` (Unix seconds) and `weight`, integers as "
+        + "bare numbers.",
       "additionalProperties": true
     },
     "stake": {
@@ -1046,7 +1358,8 @@ const schema128 = {
     },
     "output": {
       "type": "object",
-      "description": "The output itself: `addresses`, `amount`, `locktime` and `threshold` (bare numbers), or a stakeable-locked wrapper around them.",
+      "description": "The output itself: `addresses`, `amount`, `locktime` and `threshold` (bare numbers), or a "
+        + "stakeable-locked wrapper around them.",
       "additionalProperties": true
     }
   }
@@ -1057,7 +1370,12 @@ function validate287(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate30(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1068,7 +1386,12 @@ function validate287(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){
+      if(!(validate30(data.fxID, {
+        instancePath: instancePath+"/fxID",
+        parentData: data,
+        parentDataProperty: "fxID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1083,7 +1406,13 @@ function validate287(data: any, {instancePath="", parentData, parentDataProperty
       if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
       }
       else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/output",
+          schemaPath: "#/properties/output/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -1095,7 +1424,13 @@ function validate287(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1131,7 +1466,8 @@ const schema129 = {
     },
     "input": {
       "type": "object",
-      "description": "The spend itself: `amount` (bare number) and `signatureIndices` (which owner keys sign), or a stakeable-locked wrapper around them.",
+      "description": "The spend itself: `amount` (bare number) and `signatureIndices` (which owner keys sign), or a "
+        + "stakeable-locked wrapper around them.",
       "additionalProperties": true
     }
   }
@@ -1142,7 +1478,12 @@ function validate291(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1153,7 +1494,12 @@ function validate291(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {
+        instancePath: instancePath+"/outputIndex",
+        parentData: data,
+        parentDataProperty: "outputIndex",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1164,7 +1510,12 @@ function validate291(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate30(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1175,7 +1526,12 @@ function validate291(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){
+      if(!(validate30(data.fxID, {
+        instancePath: instancePath+"/fxID",
+        parentData: data,
+        parentDataProperty: "fxID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1190,7 +1546,13 @@ function validate291(data: any, {instancePath="", parentData, parentDataProperty
       if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
       }
       else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/input",
+          schemaPath: "#/properties/input/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -1202,7 +1564,13 @@ function validate291(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1227,7 +1595,13 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1238,7 +1612,13 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1253,7 +1633,9 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
 
 const schema130 = {
   "type": "object",
-  "description": "An owner inside a JSON-encoded transaction: `threshold` signatures from `addresses` after `locktime` (Unix seconds). Unlike the API-level owners, the integers here are bare JSON numbers.",
+  "description": "An owner inside a JSON-encoded transaction: `threshold` signatures from `addresses` after "
+    + "`locktime` (Unix seconds). Unlike the API-level owners, the integers "
+    + "here are bare JSON numbers.",
   "additionalProperties": true,
   "properties": {
     "addresses": {
@@ -1283,7 +1665,12 @@ function validate303(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data0[i0], {
+            instancePath: instancePath+"/addresses/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate100.errors;
             }
@@ -1295,7 +1682,13 @@ function validate303(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/addresses",
+          schemaPath: "#/properties/addresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -1306,7 +1699,12 @@ function validate303(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate107(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
+      if(!(validate107(data.locktime, {
+        instancePath: instancePath+"/locktime",
+        parentData: data,
+        parentDataProperty: "locktime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1317,7 +1715,12 @@ function validate303(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate107(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+      if(!(validate107(data.threshold, {
+        instancePath: instancePath+"/threshold",
+        parentData: data,
+        parentDataProperty: "threshold",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1329,7 +1732,13 @@ function validate303(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1348,7 +1757,12 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.networkID !== undefined){
-      if(!(validate107(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
+      if(!(validate107(data.networkID, {
+        instancePath: instancePath+"/networkID",
+        parentData: data,
+        parentDataProperty: "networkID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1359,7 +1773,12 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.blockchainID !== undefined){
-      if(!(validate30(data.blockchainID, {instancePath:instancePath+"/blockchainID",parentData:data,parentDataProperty:"blockchainID",rootData}))){
+      if(!(validate30(data.blockchainID, {
+        instancePath: instancePath+"/blockchainID",
+        parentData: data,
+        parentDataProperty: "blockchainID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1374,7 +1793,12 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate287(data2[i0], {instancePath:instancePath+"/outputs/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+          if(!(validate287(data2[i0], {
+            instancePath: instancePath+"/outputs/" + i0,
+            parentData: data2,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate287.errors;
             }
@@ -1386,7 +1810,13 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/outputs",schemaPath:"#/properties/outputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/outputs",
+          schemaPath: "#/properties/outputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -1401,7 +1831,12 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate291(data4[i1], {instancePath:instancePath+"/inputs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
+          if(!(validate291(data4[i1], {
+            instancePath: instancePath+"/inputs/" + i1,
+            parentData: data4,
+            parentDataProperty: i1,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate291.errors;
             }
@@ -1413,7 +1848,13 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/inputs",
+          schemaPath: "#/properties/inputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -1424,7 +1865,12 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.memo !== undefined){
-      if(!(validate71(data.memo, {instancePath:instancePath+"/memo",parentData:data,parentDataProperty:"memo",rootData}))){
+      if(!(validate71(data.memo, {
+        instancePath: instancePath+"/memo",
+        parentData: data,
+        parentDataProperty: "memo",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate71.errors;
         }
@@ -1435,7 +1881,12 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.destinationChain !== undefined){
-      if(!(validate30(data.destinationChain, {instancePath:instancePath+"/destinationChain",parentData:data,parentDataProperty:"destinationChain",rootData}))){
+      if(!(validate30(data.destinationChain, {
+        instancePath: instancePath+"/destinationChain",
+        parentData: data,
+        parentDataProperty: "destinationChain",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1450,7 +1901,12 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate287(data8[i2], {instancePath:instancePath+"/exportedOutputs/" + i2,parentData:data8,parentDataProperty:i2,rootData}))){
+          if(!(validate287(data8[i2], {
+            instancePath: instancePath+"/exportedOutputs/" + i2,
+            parentData: data8,
+            parentDataProperty: i2,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate287.errors;
             }
@@ -1462,7 +1918,13 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/exportedOutputs",schemaPath:"#/properties/exportedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/exportedOutputs",
+          schemaPath: "#/properties/exportedOutputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1473,7 +1935,12 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.sourceChain !== undefined){
-      if(!(validate30(data.sourceChain, {instancePath:instancePath+"/sourceChain",parentData:data,parentDataProperty:"sourceChain",rootData}))){
+      if(!(validate30(data.sourceChain, {
+        instancePath: instancePath+"/sourceChain",
+        parentData: data,
+        parentDataProperty: "sourceChain",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1488,7 +1955,12 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate291(data11[i3], {instancePath:instancePath+"/importedInputs/" + i3,parentData:data11,parentDataProperty:i3,rootData}))){
+          if(!(validate291(data11[i3], {
+            instancePath: instancePath+"/importedInputs/" + i3,
+            parentData: data11,
+            parentDataProperty: i3,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate291.errors;
             }
@@ -1500,7 +1972,13 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/importedInputs",schemaPath:"#/properties/importedInputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/importedInputs",
+          schemaPath: "#/properties/importedInputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -1515,7 +1993,13 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
       if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
       }
       else {
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/validator",schemaPath:"#/properties/validator/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/validator",
+          schemaPath: "#/properties/validator/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -1530,7 +2014,12 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data14)){
         const len4 = data14.length;
         for(let i4=0; i4<len4; i4++){
-          if(!(validate287(data14[i4], {instancePath:instancePath+"/stake/" + i4,parentData:data14,parentDataProperty:i4,rootData}))){
+          if(!(validate287(data14[i4], {
+            instancePath: instancePath+"/stake/" + i4,
+            parentData: data14,
+            parentDataProperty: i4,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate287.errors;
             }
@@ -1542,7 +2031,13 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/stake",schemaPath:"#/properties/stake/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/stake",
+          schemaPath: "#/properties/stake/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -1553,7 +2048,12 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rewardsOwner !== undefined){
-      if(!(validate303(data.rewardsOwner, {instancePath:instancePath+"/rewardsOwner",parentData:data,parentDataProperty:"rewardsOwner",rootData}))){
+      if(!(validate303(data.rewardsOwner, {
+        instancePath: instancePath+"/rewardsOwner",
+        parentData: data,
+        parentDataProperty: "rewardsOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate303.errors;
         }
@@ -1565,7 +2065,13 @@ function validate284(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err6];
     }
@@ -1602,7 +2108,12 @@ function validate309(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate71(data0[i0], {instancePath:instancePath+"/signatures/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate71(data0[i0], {
+            instancePath: instancePath+"/signatures/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate71.errors;
             }
@@ -1614,7 +2125,13 @@ function validate309(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/signatures",schemaPath:"#/properties/signatures/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/signatures",
+          schemaPath: "#/properties/signatures/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -1626,7 +2143,13 @@ function validate309(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1645,7 +2168,13 @@ function validate283(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.unsignedTx === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unsignedTx"},message:"must have required property '"+"unsignedTx"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "unsignedTx"},
+        message: "must have required property '"+"unsignedTx"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1655,7 +2184,13 @@ function validate283(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.credentials === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "credentials"},message:"must have required property '"+"credentials"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "credentials"},
+        message: "must have required property '"+"credentials"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1665,7 +2200,12 @@ function validate283(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate284(data.unsignedTx, {instancePath:instancePath+"/unsignedTx",parentData:data,parentDataProperty:"unsignedTx",rootData}))){
+      if(!(validate284(data.unsignedTx, {
+        instancePath: instancePath+"/unsignedTx",
+        parentData: data,
+        parentDataProperty: "unsignedTx",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate284.errors;
         }
@@ -1680,7 +2220,12 @@ function validate283(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate309(data1[i0], {instancePath:instancePath+"/credentials/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate309(data1[i0], {
+            instancePath: instancePath+"/credentials/" + i0,
+            parentData: data1,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate309.errors;
             }
@@ -1692,7 +2237,13 @@ function validate283(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/credentials",
+          schemaPath: "#/properties/credentials/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1715,7 +2266,13 @@ function validate283(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -1734,7 +2291,13 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.parentID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parentID"},message:"must have required property '"+"parentID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "parentID"},
+        message: "must have required property '"+"parentID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1744,7 +2307,13 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.height === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1754,7 +2323,12 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.parentID !== undefined){
-      if(!(validate30(data.parentID, {instancePath:instancePath+"/parentID",parentData:data,parentDataProperty:"parentID",rootData}))){
+      if(!(validate30(data.parentID, {
+        instancePath: instancePath+"/parentID",
+        parentData: data,
+        parentDataProperty: "parentID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1765,7 +2339,12 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate107(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate107(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1787,7 +2366,12 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.time !== undefined){
-      if(!(validate107(data.time, {instancePath:instancePath+"/time",parentData:data,parentDataProperty:"time",rootData}))){
+      if(!(validate107(data.time, {
+        instancePath: instancePath+"/time",
+        parentData: data,
+        parentDataProperty: "time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1802,7 +2386,12 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate283(data4[i0], {instancePath:instancePath+"/txs/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+          if(!(validate283(data4[i0], {
+            instancePath: instancePath+"/txs/" + i0,
+            parentData: data4,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate283.errors;
             }
@@ -1814,7 +2403,13 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/txs",schemaPath:"#/properties/txs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/txs",
+          schemaPath: "#/properties/txs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1837,7 +2432,13 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -1854,7 +2455,8 @@ const schema40 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
-  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
+  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 "
+    + "bytes of the bytes' SHA-256)."
 };
 const formats2 = formats["avax-hex"]!;
 const pattern7 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
@@ -1864,7 +2466,13 @@ function validate73(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern7.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2}){4,}$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1874,7 +2482,13 @@ function validate73(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(!(formats2.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-hex"},
+        message: "must match format \""+"avax-hex"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1885,7 +2499,13 @@ function validate73(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -1904,7 +2524,13 @@ function validate75(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1915,7 +2541,13 @@ function validate75(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1943,7 +2575,13 @@ function validate77(data: any, {instancePath="", parentData, parentDataProperty,
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data !== "string"){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1953,7 +2591,13 @@ function validate77(data: any, {instancePath="", parentData, parentDataProperty,
     errors++;
   }
   if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/enum",
+      keyword: "enum",
+      params: {allowedValues: schema42.enum},
+      message: "must be equal to one of the allowed values"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -2016,7 +2660,12 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate278(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate278(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate278.errors;
           }
@@ -2028,7 +2677,13 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -2089,7 +2744,12 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate71(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate71(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate71.errors;
             }
@@ -2101,7 +2761,13 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/then/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -2118,7 +2784,12 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate73(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate73(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate73.errors;
             }
@@ -2130,7 +2801,13 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/else/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -2144,7 +2821,13 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
       ifClause1 = "else";
     }
     if(!valid3){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/if",
+        keyword: "if",
+        params: {failingKeyword: ifClause1},
+        message: "must match \""+ifClause1+"\" schema"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -2155,7 +2838,12 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate75(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate75(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate75.errors;
           }
@@ -2167,7 +2855,13 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -2181,7 +2875,13 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
     ifClause0 = "else";
   }
   if(!valid0){
-    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err9];
     }
@@ -2192,7 +2892,13 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.block === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "block"},message:"must have required property '"+"block"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "block"},
+        message: "must have required property '"+"block"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -2202,7 +2908,13 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.encoding === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -2213,7 +2925,13 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "block") || (key0 === "encoding"))){
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -2228,7 +2946,12 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate75(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+      if(!(validate75(data6, {
+        instancePath: instancePath+"/block",
+        parentData: data,
+        parentDataProperty: "block",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate75.errors;
         }
@@ -2241,7 +2964,12 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate278(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate278(data6, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate278.errors;
           }
@@ -2254,7 +2982,13 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
         valid9 = valid9 || _valid2;
       }
       if(!valid9){
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/block",schemaPath:"#/properties/block/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/block",
+          schemaPath: "#/properties/block/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -2278,7 +3012,12 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -2290,7 +3029,13 @@ function validate277(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err14 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err14];
     }
@@ -2319,11 +3064,20 @@ const schema132 = {
   ]
 };
 const schema36 = {
-  "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
+  "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) "
+    + "or a bare JSON number; negative, fractional and exponent forms, and "
+    + "anything above 18446744073709551615 (2^64-1, which the string pattern "
+    + "spells out digit by digit), fail to decode.",
   "anyOf": [
     {
       "type": "string",
-      "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"
+      "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|"
+        + "18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|"
+        + "184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+        + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+        + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+        + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+        + "1844674407370955160[0-9]|1844674407370955161[0-5])$"
     },
     {
       "type": "integer",
@@ -2332,7 +3086,13 @@ const schema36 = {
     }
   ]
 };
-const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
+const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+  + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
+  + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+  + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+  + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+  + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+  + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
 function validate65(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
@@ -2342,7 +3102,27 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
   const _errs1 = errors;
   if(typeof data === "string"){
     if(!pattern4.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/0/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+          + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
+          + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+          + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+          + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+          + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+          + "1844674407370955160[0-9]|1844674407370955161[0-5])$"},
+        message: "must match pattern \""
+          +"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|"
+          + "18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|"
+          + "184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+          + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+          + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+          + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+          + "1844674407370955160[0-9]|1844674407370955161[0-5])$"
+          +"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2353,7 +3133,13 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf/0/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -2367,7 +3153,13 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
   if(!valid0){
     const _errs3 = errors;
     if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/1/type",
+        keyword: "type",
+        params: {type: "integer"},
+        message: "must be integer"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -2378,7 +3170,13 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
     }
     if((typeof data == "number") && (isFinite(data))){
       if(data > 18446744073709552000 || isNaN(data)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/maximum",
+          keyword: "maximum",
+          params: {comparison: "<=", limit: 18446744073709552000},
+          message: "must be <= 18446744073709552000"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -2388,7 +3186,13 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
         errors++;
       }
       if(data < 0 || isNaN(data)){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/minimum",
+          keyword: "minimum",
+          params: {comparison: ">=", limit: 0},
+          message: "must be >= 0"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -2402,7 +3206,13 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -2434,7 +3244,13 @@ function validate322(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.height === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2444,7 +3260,12 @@ function validate322(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate65(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate65(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -2455,7 +3276,12 @@ function validate322(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate275.errors;
         }
@@ -2467,7 +3293,13 @@ function validate322(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -2604,7 +3436,12 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate278(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate278(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate278.errors;
           }
@@ -2616,7 +3453,13 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -2677,7 +3520,12 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate71(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate71(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate71.errors;
             }
@@ -2689,7 +3537,13 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/then/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -2706,7 +3560,12 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate73(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate73(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate73.errors;
             }
@@ -2718,7 +3577,13 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/else/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -2732,7 +3597,13 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
       ifClause1 = "else";
     }
     if(!valid3){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/if",
+        keyword: "if",
+        params: {failingKeyword: ifClause1},
+        message: "must match \""+ifClause1+"\" schema"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -2743,7 +3614,12 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate75(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate75(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate75.errors;
           }
@@ -2755,7 +3631,13 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -2769,7 +3651,13 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
     ifClause0 = "else";
   }
   if(!valid0){
-    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err9];
     }
@@ -2780,7 +3668,13 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.block === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "block"},message:"must have required property '"+"block"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "block"},
+        message: "must have required property '"+"block"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -2790,7 +3684,13 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.encoding === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -2801,7 +3701,13 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "block") || (key0 === "encoding"))){
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -2816,7 +3722,12 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate75(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+      if(!(validate75(data6, {
+        instancePath: instancePath+"/block",
+        parentData: data,
+        parentDataProperty: "block",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate75.errors;
         }
@@ -2829,7 +3740,12 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate278(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate278(data6, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate278.errors;
           }
@@ -2842,7 +3758,13 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
         valid9 = valid9 || _valid2;
       }
       if(!valid9){
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/block",schemaPath:"#/properties/block/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/block",
+          schemaPath: "#/properties/block/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -2866,7 +3788,12 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -2878,7 +3805,13 @@ function validate325(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err14 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err14];
     }
@@ -2901,7 +3834,13 @@ function validate333(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -2964,7 +3903,13 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.blockchains === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchains"},message:"must have required property '"+"blockchains"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockchains"},
+        message: "must have required property '"+"blockchains"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2975,7 +3920,13 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "blockchains")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -2993,7 +3944,13 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
           let data1 = data0[i0];
           if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
             if(data1.id === undefined){
-              const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+              const err2 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/blockchains/" + i0,
+                schemaPath: "#/properties/blockchains/items/required",
+                keyword: "required",
+                params: {missingProperty: "id"},
+                message: "must have required property '"+"id"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err2];
               }
@@ -3003,7 +3960,13 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
               errors++;
             }
             if(data1.name === undefined){
-              const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+              const err3 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/blockchains/" + i0,
+                schemaPath: "#/properties/blockchains/items/required",
+                keyword: "required",
+                params: {missingProperty: "name"},
+                message: "must have required property '"+"name"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err3];
               }
@@ -3013,7 +3976,13 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
               errors++;
             }
             if(data1.subnetID === undefined){
-              const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};
+              const err4 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/blockchains/" + i0,
+                schemaPath: "#/properties/blockchains/items/required",
+                keyword: "required",
+                params: {missingProperty: "subnetID"},
+                message: "must have required property '"+"subnetID"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err4];
               }
@@ -3023,7 +3992,13 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
               errors++;
             }
             if(data1.vmID === undefined){
-              const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/required",keyword:"required",params:{missingProperty: "vmID"},message:"must have required property '"+"vmID"+"'"};
+              const err5 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/blockchains/" + i0,
+                schemaPath: "#/properties/blockchains/items/required",
+                keyword: "required",
+                params: {missingProperty: "vmID"},
+                message: "must have required property '"+"vmID"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err5];
               }
@@ -3034,7 +4009,13 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
             }
             for(const key1 in data1){
               if(!((((key1 === "id") || (key1 === "name")) || (key1 === "subnetID")) || (key1 === "vmID"))){
-                const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+                const err6 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/blockchains/" + i0,
+                  schemaPath: "#/properties/blockchains/items/additionalProperties",
+                  keyword: "additionalProperties",
+                  params: {additionalProperty: key1},
+                  message: "must NOT have additional properties"
+                };
                 if(vErrors === null){
                   vErrors = [err6];
                 }
@@ -3045,7 +4026,12 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.id !== undefined){
-              if(!(validate30(data1.id, {instancePath:instancePath+"/blockchains/" + i0+"/id",parentData:data1,parentDataProperty:"id",rootData}))){
+              if(!(validate30(data1.id, {
+                instancePath: instancePath+"/blockchains/" + i0+"/id",
+                parentData: data1,
+                parentDataProperty: "id",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate30.errors;
                 }
@@ -3057,7 +4043,13 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
             }
             if(data1.name !== undefined){
               if(typeof data1.name !== "string"){
-                const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0+"/name",schemaPath:"#/properties/blockchains/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                const err7 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/blockchains/" + i0+"/name",
+                  schemaPath: "#/properties/blockchains/items/properties/name/type",
+                  keyword: "type",
+                  params: {type: "string"},
+                  message: "must be string"
+                };
                 if(vErrors === null){
                   vErrors = [err7];
                 }
@@ -3068,7 +4060,12 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.subnetID !== undefined){
-              if(!(validate30(data1.subnetID, {instancePath:instancePath+"/blockchains/" + i0+"/subnetID",parentData:data1,parentDataProperty:"subnetID",rootData}))){
+              if(!(validate30(data1.subnetID, {
+                instancePath: instancePath+"/blockchains/" + i0+"/subnetID",
+                parentData: data1,
+                parentDataProperty: "subnetID",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate30.errors;
                 }
@@ -3079,7 +4076,12 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.vmID !== undefined){
-              if(!(validate30(data1.vmID, {instancePath:instancePath+"/blockchains/" + i0+"/vmID",parentData:data1,parentDataProperty:"vmID",rootData}))){
+              if(!(validate30(data1.vmID, {
+                instancePath: instancePath+"/blockchains/" + i0+"/vmID",
+                parentData: data1,
+                parentDataProperty: "vmID",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate30.errors;
                 }
@@ -3091,7 +4093,13 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
             }
           }
           else {
-            const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains/" + i0,schemaPath:"#/properties/blockchains/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            const err8 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/blockchains/" + i0,
+              schemaPath: "#/properties/blockchains/items/type",
+              keyword: "type",
+              params: {type: "object"},
+              message: "must be object"
+            };
             if(vErrors === null){
               vErrors = [err8];
             }
@@ -3103,7 +4111,13 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchains",schemaPath:"#/properties/blockchains/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/blockchains",
+          schemaPath: "#/properties/blockchains/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -3115,7 +4129,13 @@ function validate334(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err10 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err10];
     }
@@ -3148,7 +4168,13 @@ function validate338(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.blockchainID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainID"},message:"must have required property '"+"blockchainID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockchainID"},
+        message: "must have required property '"+"blockchainID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3161,7 +4187,13 @@ function validate338(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.blockchainID;
       if(typeof data0 === "string"){
         if(func2(data0) < 1){
-          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchainID",schemaPath:"#/properties/blockchainID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+          const err1 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/blockchainID",
+            schemaPath: "#/properties/blockchainID/minLength",
+            keyword: "minLength",
+            params: {limit: 1},
+            message: "must NOT have fewer than 1 characters"
+          };
           if(vErrors === null){
             vErrors = [err1];
           }
@@ -3172,7 +4204,13 @@ function validate338(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchainID",schemaPath:"#/properties/blockchainID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/blockchainID",
+          schemaPath: "#/properties/blockchainID/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -3184,7 +4222,13 @@ function validate338(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -3225,7 +4269,13 @@ function validate339(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.status === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "status"},
+        message: "must have required property '"+"status"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3236,7 +4286,13 @@ function validate339(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "status")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -3249,7 +4305,13 @@ function validate339(data: any, {instancePath="", parentData, parentDataProperty
     if(data.status !== undefined){
       let data0 = data.status;
       if(typeof data0 !== "string"){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/status",
+          schemaPath: "#/properties/status/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -3258,8 +4320,18 @@ function validate339(data: any, {instancePath="", parentData, parentDataProperty
         }
         errors++;
       }
-      if(!(((((data0 === "Validating") || (data0 === "Created")) || (data0 === "Preferred")) || (data0 === "Syncing")) || (data0 === "Unknown"))){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema137.properties.status.enum},message:"must be equal to one of the allowed values"};
+      if(!(((((data0 === "Validating") ||
+        (data0 === "Created")) ||
+        (data0 === "Preferred")) ||
+        (data0 === "Syncing")) ||
+        (data0 === "Unknown"))){
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/status",
+          schemaPath: "#/properties/status/enum",
+          keyword: "enum",
+          params: {allowedValues: schema137.properties.status.enum},
+          message: "must be equal to one of the allowed values"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -3271,7 +4343,13 @@ function validate339(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -3299,7 +4377,12 @@ function validate340(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -3311,7 +4394,13 @@ function validate340(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -3335,7 +4424,8 @@ const schema139 = {
   "properties": {
     "supply": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
-      "description": "The upper bound on the supply, in the staking asset's smallest unit (nAVAX on the Primary Network)."
+      "description": "The upper bound on the supply, in the staking asset's smallest unit (nAVAX on the Primary "
+        + "Network)."
     },
     "height": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
@@ -3349,7 +4439,13 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.supply === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "supply"},message:"must have required property '"+"supply"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "supply"},
+        message: "must have required property '"+"supply"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3359,7 +4455,13 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.height === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -3370,7 +4472,13 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "supply") || (key0 === "height"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -3381,7 +4489,12 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.supply !== undefined){
-      if(!(validate81(data.supply, {instancePath:instancePath+"/supply",parentData:data,parentDataProperty:"supply",rootData}))){
+      if(!(validate81(data.supply, {
+        instancePath: instancePath+"/supply",
+        parentData: data,
+        parentDataProperty: "supply",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -3392,7 +4505,12 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -3404,7 +4522,13 @@ function validate342(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -3446,7 +4570,13 @@ function validate157(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern15.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"},
+        message: "must match pattern \""+"^NodeID-[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3456,7 +4586,13 @@ function validate157(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(!(formats8.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-node-id"},message:"must match format \""+"avax-node-id"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-node-id"},
+        message: "must match format \""+"avax-node-id"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -3467,7 +4603,13 @@ function validate157(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -3486,7 +4628,12 @@ function validate345(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -3501,7 +4648,12 @@ function validate345(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate157(data1[i0], {instancePath:instancePath+"/nodeIDs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate157(data1[i0], {
+            instancePath: instancePath+"/nodeIDs/" + i0,
+            parentData: data1,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate157.errors;
             }
@@ -3513,7 +4665,13 @@ function validate345(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/nodeIDs",schemaPath:"#/properties/nodeIDs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/nodeIDs",
+          schemaPath: "#/properties/nodeIDs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -3525,7 +4683,13 @@ function validate345(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3556,7 +4720,11 @@ const schema141 = {
   }
 };
 const schema142 = {
-  "description": "One current validator. Which fields it has depends on the kind of network it validates; each kind has required fields the others lack (`uptime` for the Primary Network, `delegationFee` without `uptime` for elastic Subnets, `validationID` and no `txID` for L1s, none of those for permissioned Subnets), so exactly one variant matches.",
+  "description": "One current validator. Which fields it has depends on the kind of network it validates; each kind "
+    + "has required fields the others lack (`uptime` for the Primary Network, "
+    + "`delegationFee` without `uptime` for elastic Subnets, `validationID` "
+    + "and no `txID` for L1s, none of those for permissioned Subnets), so "
+    + "exactly one variant matches.",
   "oneOf": [
     {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformPrimaryNetworkValidator"
@@ -3577,7 +4745,9 @@ const schema142 = {
 };
 const schema143 = {
   "type": "object",
-  "description": "A Primary Network validator (every Primary Network validator is reported as permissionless). Told apart from the other kinds by `uptime` and `connected`, which only Primary Network validators carry.",
+  "description": "A Primary Network validator (every Primary Network validator is reported as permissionless). Told "
+    + "apart from the other kinds by `uptime` and `connected`, which only "
+    + "Primary Network validators carry.",
   "required": [
     "txID",
     "startTime",
@@ -3608,7 +4778,8 @@ const schema143 = {
     },
     "weight": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
-      "description": "The validator's own stake in nAVAX, its weight when sampling validators (delegations not included).",
+      "description": "The validator's own stake in nAVAX, its weight when sampling validators (delegations not "
+        + "included).",
       "x-node-versions": {
         "since": "v1.9.8"
       }
@@ -3640,7 +4811,8 @@ const schema143 = {
     },
     "delegationRewardOwner": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
-      "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 output owner."
+      "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 "
+        + "output owner."
     },
     "potentialReward": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
@@ -3648,15 +4820,18 @@ const schema143 = {
     },
     "accruedDelegateeReward": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
-      "description": "Delegation fees this validator has earned so far from delegations that already ended, paid out when the validation period ends."
+      "description": "Delegation fees this validator has earned so far from delegations that already ended, paid "
+        + "out when the validation period ends."
     },
     "delegationFee": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Percent",
-      "description": "The percentage of delegators' rewards this validator keeps, with four decimals (e.g. `\"2.0000\"`)."
+      "description": "The percentage of delegators' rewards this validator keeps, with four decimals (e.g. "
+        + "`\"2.0000\"`)."
     },
     "uptime": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Percent",
-      "description": "The percentage (0 to 100, four decimals) of this validation period the answering node has seen the validator online.",
+      "description": "The percentage (0 to 100, four decimals) of this validation period the answering node has "
+        + "seen the validator online.",
       "x-node-versions": {
         "deprecatedSince": "v1.11.11"
       }
@@ -3670,7 +4845,8 @@ const schema143 = {
     },
     "signer": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBLSSigner",
-      "description": "The validator's BLS key and proof of possession. Omitted when the validator registered no BLS key (e.g. validators added before the Banff upgrade)."
+      "description": "The validator's BLS key and proof of possession. Omitted when the validator registered no BLS "
+        + "key (e.g. validators added before the Banff upgrade)."
     },
     "delegatorCount": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
@@ -3691,7 +4867,8 @@ const schema143 = {
       "items": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformDelegator"
       },
-      "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID."
+      "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly "
+        + "one distinct node ID."
     }
   }
 };
@@ -3701,7 +4878,13 @@ function validate352(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern9.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(0|[1-9][0-9]*)$"},
+        message: "must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3712,7 +4895,13 @@ function validate352(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3727,7 +4916,8 @@ function validate352(data: any, {instancePath="", parentData, parentDataProperty
 
 const schema145 = {
   "type": "object",
-  "description": "Who can spend an output: `threshold` signatures from `addresses` after `locktime` (a Unix time in seconds; 0 means no lock).",
+  "description": "Who can spend an output: `threshold` signatures from `addresses` after `locktime` (a Unix time in "
+    + "seconds; 0 means no lock).",
   "required": [
     "locktime",
     "threshold",
@@ -3763,7 +4953,13 @@ function validate148(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern9.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(0|[1-9][0-9]*)$"},
+        message: "must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3774,7 +4970,13 @@ function validate148(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3793,7 +4995,13 @@ function validate358(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.locktime === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "locktime"},message:"must have required property '"+"locktime"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "locktime"},
+        message: "must have required property '"+"locktime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3803,7 +5011,13 @@ function validate358(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.threshold === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "threshold"},
+        message: "must have required property '"+"threshold"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -3813,7 +5027,13 @@ function validate358(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.addresses === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addresses"},
+        message: "must have required property '"+"addresses"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -3824,7 +5044,13 @@ function validate358(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(((key0 === "locktime") || (key0 === "threshold")) || (key0 === "addresses"))){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -3835,7 +5061,12 @@ function validate358(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate81(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
+      if(!(validate81(data.locktime, {
+        instancePath: instancePath+"/locktime",
+        parentData: data,
+        parentDataProperty: "locktime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -3846,7 +5077,12 @@ function validate358(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate148(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+      if(!(validate148(data.threshold, {
+        instancePath: instancePath+"/threshold",
+        parentData: data,
+        parentDataProperty: "threshold",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate148.errors;
         }
@@ -3861,7 +5097,12 @@ function validate358(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data2[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data2[i0], {
+            instancePath: instancePath+"/addresses/" + i0,
+            parentData: data2,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate100.errors;
             }
@@ -3873,7 +5114,13 @@ function validate358(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/addresses",
+          schemaPath: "#/properties/addresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -3885,7 +5132,13 @@ function validate358(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -3901,7 +5154,8 @@ function validate358(data: any, {instancePath="", parentData, parentDataProperty
 const schema146 = {
   "type": "string",
   "pattern": "^[0-9]+\\.[0-9]{4}$",
-  "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. \"2.0000\"."
+  "description": "A float as the node sends it (avajson.Float32): a quoted decimal with exactly four decimals, e.g. "
+    + "\"2.0000\"."
 };
 const pattern16 = new RegExp("^[0-9]+\\.[0-9]{4}$", "u");
 
@@ -3910,7 +5164,13 @@ function validate367(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern16.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{4}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[0-9]+\\.[0-9]{4}$"},
+        message: "must match pattern \""+"^[0-9]+\\.[0-9]{4}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3921,7 +5181,13 @@ function validate367(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3936,7 +5202,8 @@ function validate367(data: any, {instancePath="", parentData, parentDataProperty
 
 const schema147 = {
   "type": "object",
-  "description": "A validator's BLS key and the proof that its owner holds the secret key, as registered by its AddPermissionlessValidatorTx. Both are `0x` hex without a checksum.",
+  "description": "A validator's BLS key and the proof that its owner holds the secret key, as registered by its "
+    + "AddPermissionlessValidatorTx. Both are `0x` hex without a checksum.",
   "required": [
     "publicKey",
     "proofOfPossession"
@@ -3966,7 +5233,13 @@ function validate371(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern22.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{96}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{96}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x[0-9a-fA-F]{96}$"},
+        message: "must match pattern \""+"^0x[0-9a-fA-F]{96}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3977,7 +5250,13 @@ function validate371(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3997,7 +5276,13 @@ function validate370(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.publicKey === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "publicKey"},
+        message: "must have required property '"+"publicKey"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4007,7 +5292,13 @@ function validate370(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.proofOfPossession === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "proofOfPossession"},message:"must have required property '"+"proofOfPossession"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "proofOfPossession"},
+        message: "must have required property '"+"proofOfPossession"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -4018,7 +5309,13 @@ function validate370(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "publicKey") || (key0 === "proofOfPossession"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -4029,7 +5326,12 @@ function validate370(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate371(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+      if(!(validate371(data.publicKey, {
+        instancePath: instancePath+"/publicKey",
+        parentData: data,
+        parentDataProperty: "publicKey",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate371.errors;
         }
@@ -4043,7 +5345,13 @@ function validate370(data: any, {instancePath="", parentData, parentDataProperty
       let data1 = data.proofOfPossession;
       if(typeof data1 === "string"){
         if(!pattern23.test(data1)){
-          const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/proofOfPossession",schemaPath:"#/properties/proofOfPossession/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{192}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{192}$"+"\""};
+          const err3 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/proofOfPossession",
+            schemaPath: "#/properties/proofOfPossession/pattern",
+            keyword: "pattern",
+            params: {pattern: "^0x[0-9a-fA-F]{192}$"},
+            message: "must match pattern \""+"^0x[0-9a-fA-F]{192}$"+"\""
+          };
           if(vErrors === null){
             vErrors = [err3];
           }
@@ -4054,7 +5362,13 @@ function validate370(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/proofOfPossession",schemaPath:"#/properties/proofOfPossession/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/proofOfPossession",
+          schemaPath: "#/properties/proofOfPossession/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -4066,7 +5380,13 @@ function validate370(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -4081,7 +5401,8 @@ function validate370(data: any, {instancePath="", parentData, parentDataProperty
 
 const schema149 = {
   "type": "object",
-  "description": "A stake delegated to a permissionless validator. Listed only when the call named exactly one node ID.",
+  "description": "A stake delegated to a permissionless validator. Listed only when the call named exactly one node "
+    + "ID.",
   "required": [
     "txID",
     "startTime",
@@ -4128,7 +5449,13 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4138,7 +5465,13 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.startTime === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "startTime"},
+        message: "must have required property '"+"startTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -4148,7 +5481,13 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.endTime === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endTime"},message:"must have required property '"+"endTime"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "endTime"},
+        message: "must have required property '"+"endTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -4158,7 +5497,13 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.weight === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weight"},
+        message: "must have required property '"+"weight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -4168,7 +5513,13 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.nodeID === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -4178,7 +5529,13 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.potentialReward === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "potentialReward"},message:"must have required property '"+"potentialReward"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "potentialReward"},
+        message: "must have required property '"+"potentialReward"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -4188,8 +5545,20 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!(((((((key0 === "txID") || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "weight")) || (key0 === "nodeID")) || (key0 === "rewardOwner")) || (key0 === "potentialReward"))){
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(!(((((((key0 === "txID") ||
+        (key0 === "startTime")) ||
+        (key0 === "endTime")) ||
+        (key0 === "weight")) ||
+        (key0 === "nodeID")) ||
+        (key0 === "rewardOwner")) ||
+        (key0 === "potentialReward"))){
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -4200,7 +5569,12 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -4211,7 +5585,12 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {
+        instancePath: instancePath+"/startTime",
+        parentData: data,
+        parentDataProperty: "startTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -4222,7 +5601,12 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+      if(!(validate352(data.endTime, {
+        instancePath: instancePath+"/endTime",
+        parentData: data,
+        parentDataProperty: "endTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -4233,7 +5617,12 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {
+        instancePath: instancePath+"/weight",
+        parentData: data,
+        parentDataProperty: "weight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4244,7 +5633,12 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate157.errors;
         }
@@ -4255,7 +5649,12 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate358(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
+      if(!(validate358(data.rewardOwner, {
+        instancePath: instancePath+"/rewardOwner",
+        parentData: data,
+        parentDataProperty: "rewardOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -4266,7 +5665,12 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate81(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
+      if(!(validate81(data.potentialReward, {
+        instancePath: instancePath+"/potentialReward",
+        parentData: data,
+        parentDataProperty: "potentialReward",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4278,7 +5682,13 @@ function validate376(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err7 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err7];
     }
@@ -4297,7 +5707,13 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4307,7 +5723,13 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.startTime === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "startTime"},
+        message: "must have required property '"+"startTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -4317,7 +5739,13 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.endTime === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endTime"},message:"must have required property '"+"endTime"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "endTime"},
+        message: "must have required property '"+"endTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -4327,7 +5755,13 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.weight === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weight"},
+        message: "must have required property '"+"weight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -4337,7 +5771,13 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.nodeID === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -4347,7 +5787,13 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.potentialReward === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "potentialReward"},message:"must have required property '"+"potentialReward"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "potentialReward"},
+        message: "must have required property '"+"potentialReward"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -4357,7 +5803,13 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.accruedDelegateeReward === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accruedDelegateeReward"},message:"must have required property '"+"accruedDelegateeReward"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "accruedDelegateeReward"},
+        message: "must have required property '"+"accruedDelegateeReward"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -4367,7 +5819,13 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.delegationFee === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegationFee"},message:"must have required property '"+"delegationFee"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "delegationFee"},
+        message: "must have required property '"+"delegationFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -4377,7 +5835,13 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.uptime === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uptime"},message:"must have required property '"+"uptime"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "uptime"},
+        message: "must have required property '"+"uptime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -4387,7 +5851,13 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.connected === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "connected"},message:"must have required property '"+"connected"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "connected"},
+        message: "must have required property '"+"connected"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -4397,7 +5867,13 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.delegatorCount === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegatorCount"},message:"must have required property '"+"delegatorCount"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "delegatorCount"},
+        message: "must have required property '"+"delegatorCount"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -4407,7 +5883,13 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.delegatorWeight === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegatorWeight"},message:"must have required property '"+"delegatorWeight"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "delegatorWeight"},
+        message: "must have required property '"+"delegatorWeight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -4418,7 +5900,13 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(func5.call(schema143.properties, key0))){
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -4429,7 +5917,12 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -4440,7 +5933,12 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {
+        instancePath: instancePath+"/startTime",
+        parentData: data,
+        parentDataProperty: "startTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -4451,7 +5949,12 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+      if(!(validate352(data.endTime, {
+        instancePath: instancePath+"/endTime",
+        parentData: data,
+        parentDataProperty: "endTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -4462,7 +5965,12 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {
+        instancePath: instancePath+"/weight",
+        parentData: data,
+        parentDataProperty: "weight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4473,7 +5981,12 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate81(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
+      if(!(validate81(data.stakeAmount, {
+        instancePath: instancePath+"/stakeAmount",
+        parentData: data,
+        parentDataProperty: "stakeAmount",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4484,7 +5997,12 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate157.errors;
         }
@@ -4495,7 +6013,12 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate358(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
+      if(!(validate358(data.rewardOwner, {
+        instancePath: instancePath+"/rewardOwner",
+        parentData: data,
+        parentDataProperty: "rewardOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -4506,7 +6029,12 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate358(data.validationRewardOwner, {instancePath:instancePath+"/validationRewardOwner",parentData:data,parentDataProperty:"validationRewardOwner",rootData}))){
+      if(!(validate358(data.validationRewardOwner, {
+        instancePath: instancePath+"/validationRewardOwner",
+        parentData: data,
+        parentDataProperty: "validationRewardOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -4517,7 +6045,12 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate358(data.delegationRewardOwner, {instancePath:instancePath+"/delegationRewardOwner",parentData:data,parentDataProperty:"delegationRewardOwner",rootData}))){
+      if(!(validate358(data.delegationRewardOwner, {
+        instancePath: instancePath+"/delegationRewardOwner",
+        parentData: data,
+        parentDataProperty: "delegationRewardOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -4528,7 +6061,12 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate81(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
+      if(!(validate81(data.potentialReward, {
+        instancePath: instancePath+"/potentialReward",
+        parentData: data,
+        parentDataProperty: "potentialReward",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4539,7 +6077,12 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate81(data.accruedDelegateeReward, {instancePath:instancePath+"/accruedDelegateeReward",parentData:data,parentDataProperty:"accruedDelegateeReward",rootData}))){
+      if(!(validate81(data.accruedDelegateeReward, {
+        instancePath: instancePath+"/accruedDelegateeReward",
+        parentData: data,
+        parentDataProperty: "accruedDelegateeReward",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4550,7 +6093,12 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate367(data.delegationFee, {instancePath:instancePath+"/delegationFee",parentData:data,parentDataProperty:"delegationFee",rootData}))){
+      if(!(validate367(data.delegationFee, {
+        instancePath: instancePath+"/delegationFee",
+        parentData: data,
+        parentDataProperty: "delegationFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate367.errors;
         }
@@ -4561,7 +6109,12 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.uptime !== undefined){
-      if(!(validate367(data.uptime, {instancePath:instancePath+"/uptime",parentData:data,parentDataProperty:"uptime",rootData}))){
+      if(!(validate367(data.uptime, {
+        instancePath: instancePath+"/uptime",
+        parentData: data,
+        parentDataProperty: "uptime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate367.errors;
         }
@@ -4573,7 +6126,13 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.connected !== undefined){
       if(typeof data.connected !== "boolean"){
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/connected",schemaPath:"#/properties/connected/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/connected",
+          schemaPath: "#/properties/connected/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -4584,7 +6143,12 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.signer !== undefined){
-      if(!(validate370(data.signer, {instancePath:instancePath+"/signer",parentData:data,parentDataProperty:"signer",rootData}))){
+      if(!(validate370(data.signer, {
+        instancePath: instancePath+"/signer",
+        parentData: data,
+        parentDataProperty: "signer",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate370.errors;
         }
@@ -4595,7 +6159,12 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate81(data.delegatorCount, {instancePath:instancePath+"/delegatorCount",parentData:data,parentDataProperty:"delegatorCount",rootData}))){
+      if(!(validate81(data.delegatorCount, {
+        instancePath: instancePath+"/delegatorCount",
+        parentData: data,
+        parentDataProperty: "delegatorCount",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4606,7 +6175,12 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate81(data.delegatorWeight, {instancePath:instancePath+"/delegatorWeight",parentData:data,parentDataProperty:"delegatorWeight",rootData}))){
+      if(!(validate81(data.delegatorWeight, {
+        instancePath: instancePath+"/delegatorWeight",
+        parentData: data,
+        parentDataProperty: "delegatorWeight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4621,7 +6195,12 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data17)){
         const len0 = data17.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate376(data17[i0], {instancePath:instancePath+"/delegators/" + i0,parentData:data17,parentDataProperty:i0,rootData}))){
+          if(!(validate376(data17[i0], {
+            instancePath: instancePath+"/delegators/" + i0,
+            parentData: data17,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate376.errors;
             }
@@ -4633,7 +6212,13 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err14 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/delegators",schemaPath:"#/properties/delegators/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err14 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/delegators",
+          schemaPath: "#/properties/delegators/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err14];
         }
@@ -4645,7 +6230,13 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err15 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err15 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err15];
     }
@@ -4660,7 +6251,9 @@ function validate350(data: any, {instancePath="", parentData, parentDataProperty
 
 const schema150 = {
   "type": "object",
-  "description": "A validator of an elastic (permissionless, transformed) Subnet. The same fields as a Primary Network validator except `uptime`, `connected` and `signer`, which the node does not send for Subnets.",
+  "description": "A validator of an elastic (permissionless, transformed) Subnet. The same fields as a Primary "
+    + "Network validator except `uptime`, `connected` and `signer`, which the "
+    + "node does not send for Subnets.",
   "required": [
     "txID",
     "startTime",
@@ -4721,7 +6314,8 @@ const schema150 = {
     },
     "delegationRewardOwner": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/OutputOwners",
-      "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 output owner."
+      "description": "Who receives the fees earned from delegators. Omitted when the owner is not a secp256k1 "
+        + "output owner."
     },
     "potentialReward": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
@@ -4754,7 +6348,8 @@ const schema150 = {
       "items": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformDelegator"
       },
-      "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly one distinct node ID."
+      "description": "The current delegations, present (possibly `[]`) only when the call's `nodeIDs` named exactly "
+        + "one distinct node ID."
     }
   }
 };
@@ -4764,7 +6359,13 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4774,7 +6375,13 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.startTime === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "startTime"},
+        message: "must have required property '"+"startTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -4784,7 +6391,13 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.endTime === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endTime"},message:"must have required property '"+"endTime"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "endTime"},
+        message: "must have required property '"+"endTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -4794,7 +6407,13 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.weight === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weight"},
+        message: "must have required property '"+"weight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -4804,7 +6423,13 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.nodeID === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -4814,7 +6439,13 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.potentialReward === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "potentialReward"},message:"must have required property '"+"potentialReward"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "potentialReward"},
+        message: "must have required property '"+"potentialReward"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -4824,7 +6455,13 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.accruedDelegateeReward === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "accruedDelegateeReward"},message:"must have required property '"+"accruedDelegateeReward"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "accruedDelegateeReward"},
+        message: "must have required property '"+"accruedDelegateeReward"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -4834,7 +6471,13 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.delegationFee === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegationFee"},message:"must have required property '"+"delegationFee"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "delegationFee"},
+        message: "must have required property '"+"delegationFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -4844,7 +6487,13 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.delegatorCount === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegatorCount"},message:"must have required property '"+"delegatorCount"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "delegatorCount"},
+        message: "must have required property '"+"delegatorCount"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -4854,7 +6503,13 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.delegatorWeight === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegatorWeight"},message:"must have required property '"+"delegatorWeight"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "delegatorWeight"},
+        message: "must have required property '"+"delegatorWeight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -4865,7 +6520,13 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(func5.call(schema150.properties, key0))){
-        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err10 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err10];
         }
@@ -4876,7 +6537,12 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -4887,7 +6553,12 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {
+        instancePath: instancePath+"/startTime",
+        parentData: data,
+        parentDataProperty: "startTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -4898,7 +6569,12 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+      if(!(validate352(data.endTime, {
+        instancePath: instancePath+"/endTime",
+        parentData: data,
+        parentDataProperty: "endTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -4909,7 +6585,12 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {
+        instancePath: instancePath+"/weight",
+        parentData: data,
+        parentDataProperty: "weight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4920,7 +6601,12 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate81(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
+      if(!(validate81(data.stakeAmount, {
+        instancePath: instancePath+"/stakeAmount",
+        parentData: data,
+        parentDataProperty: "stakeAmount",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4931,7 +6617,12 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate157.errors;
         }
@@ -4942,7 +6633,12 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.rewardOwner !== undefined){
-      if(!(validate358(data.rewardOwner, {instancePath:instancePath+"/rewardOwner",parentData:data,parentDataProperty:"rewardOwner",rootData}))){
+      if(!(validate358(data.rewardOwner, {
+        instancePath: instancePath+"/rewardOwner",
+        parentData: data,
+        parentDataProperty: "rewardOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -4953,7 +6649,12 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.validationRewardOwner !== undefined){
-      if(!(validate358(data.validationRewardOwner, {instancePath:instancePath+"/validationRewardOwner",parentData:data,parentDataProperty:"validationRewardOwner",rootData}))){
+      if(!(validate358(data.validationRewardOwner, {
+        instancePath: instancePath+"/validationRewardOwner",
+        parentData: data,
+        parentDataProperty: "validationRewardOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -4964,7 +6665,12 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.delegationRewardOwner !== undefined){
-      if(!(validate358(data.delegationRewardOwner, {instancePath:instancePath+"/delegationRewardOwner",parentData:data,parentDataProperty:"delegationRewardOwner",rootData}))){
+      if(!(validate358(data.delegationRewardOwner, {
+        instancePath: instancePath+"/delegationRewardOwner",
+        parentData: data,
+        parentDataProperty: "delegationRewardOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -4975,7 +6681,12 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.potentialReward !== undefined){
-      if(!(validate81(data.potentialReward, {instancePath:instancePath+"/potentialReward",parentData:data,parentDataProperty:"potentialReward",rootData}))){
+      if(!(validate81(data.potentialReward, {
+        instancePath: instancePath+"/potentialReward",
+        parentData: data,
+        parentDataProperty: "potentialReward",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4986,7 +6697,12 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.accruedDelegateeReward !== undefined){
-      if(!(validate81(data.accruedDelegateeReward, {instancePath:instancePath+"/accruedDelegateeReward",parentData:data,parentDataProperty:"accruedDelegateeReward",rootData}))){
+      if(!(validate81(data.accruedDelegateeReward, {
+        instancePath: instancePath+"/accruedDelegateeReward",
+        parentData: data,
+        parentDataProperty: "accruedDelegateeReward",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4997,7 +6713,12 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.delegationFee !== undefined){
-      if(!(validate367(data.delegationFee, {instancePath:instancePath+"/delegationFee",parentData:data,parentDataProperty:"delegationFee",rootData}))){
+      if(!(validate367(data.delegationFee, {
+        instancePath: instancePath+"/delegationFee",
+        parentData: data,
+        parentDataProperty: "delegationFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate367.errors;
         }
@@ -5008,7 +6729,12 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.delegatorCount !== undefined){
-      if(!(validate81(data.delegatorCount, {instancePath:instancePath+"/delegatorCount",parentData:data,parentDataProperty:"delegatorCount",rootData}))){
+      if(!(validate81(data.delegatorCount, {
+        instancePath: instancePath+"/delegatorCount",
+        parentData: data,
+        parentDataProperty: "delegatorCount",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -5019,7 +6745,12 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.delegatorWeight !== undefined){
-      if(!(validate81(data.delegatorWeight, {instancePath:instancePath+"/delegatorWeight",parentData:data,parentDataProperty:"delegatorWeight",rootData}))){
+      if(!(validate81(data.delegatorWeight, {
+        instancePath: instancePath+"/delegatorWeight",
+        parentData: data,
+        parentDataProperty: "delegatorWeight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -5034,7 +6765,12 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data14)){
         const len0 = data14.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate376(data14[i0], {instancePath:instancePath+"/delegators/" + i0,parentData:data14,parentDataProperty:i0,rootData}))){
+          if(!(validate376(data14[i0], {
+            instancePath: instancePath+"/delegators/" + i0,
+            parentData: data14,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate376.errors;
             }
@@ -5046,7 +6782,13 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/delegators",schemaPath:"#/properties/delegators/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err11 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/delegators",
+          schemaPath: "#/properties/delegators/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err11];
         }
@@ -5058,7 +6800,13 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err12 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err12];
     }
@@ -5073,7 +6821,8 @@ function validate386(data: any, {instancePath="", parentData, parentDataProperty
 
 const schema151 = {
   "type": "object",
-  "description": "A validator of a permissioned (PoA) Subnet, or a legacy PoA validator still listed for a Subnet converted to an L1: only the staker basics.",
+  "description": "A validator of a permissioned (PoA) Subnet, or a legacy PoA validator still listed for a Subnet "
+    + "converted to an L1: only the staker basics.",
   "required": [
     "txID",
     "startTime",
@@ -5120,7 +6869,13 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -5130,7 +6885,13 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.startTime === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "startTime"},
+        message: "must have required property '"+"startTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -5140,7 +6901,13 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.endTime === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endTime"},message:"must have required property '"+"endTime"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "endTime"},
+        message: "must have required property '"+"endTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -5150,7 +6917,13 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.weight === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weight"},
+        message: "must have required property '"+"weight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -5160,7 +6933,13 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.nodeID === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -5170,8 +6949,19 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!((((((key0 === "txID") || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "weight")) || (key0 === "stakeAmount")) || (key0 === "nodeID"))){
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(!((((((key0 === "txID") ||
+        (key0 === "startTime")) ||
+        (key0 === "endTime")) ||
+        (key0 === "weight")) ||
+        (key0 === "stakeAmount")) ||
+        (key0 === "nodeID"))){
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -5182,7 +6972,12 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -5193,7 +6988,12 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {
+        instancePath: instancePath+"/startTime",
+        parentData: data,
+        parentDataProperty: "startTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -5204,7 +7004,12 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.endTime !== undefined){
-      if(!(validate352(data.endTime, {instancePath:instancePath+"/endTime",parentData:data,parentDataProperty:"endTime",rootData}))){
+      if(!(validate352(data.endTime, {
+        instancePath: instancePath+"/endTime",
+        parentData: data,
+        parentDataProperty: "endTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -5215,7 +7020,12 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {
+        instancePath: instancePath+"/weight",
+        parentData: data,
+        parentDataProperty: "weight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -5226,7 +7036,12 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.stakeAmount !== undefined){
-      if(!(validate81(data.stakeAmount, {instancePath:instancePath+"/stakeAmount",parentData:data,parentDataProperty:"stakeAmount",rootData}))){
+      if(!(validate81(data.stakeAmount, {
+        instancePath: instancePath+"/stakeAmount",
+        parentData: data,
+        parentDataProperty: "stakeAmount",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -5237,7 +7052,12 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate157.errors;
         }
@@ -5249,7 +7069,13 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err6];
     }
@@ -5264,7 +7090,9 @@ function validate403(data: any, {instancePath="", parentData, parentDataProperty
 
 const schema152 = {
   "type": "object",
-  "description": "A validator of an L1 (a Subnet converted with ConvertSubnetToL1Tx, ACP-77), registered by its validator manager. It has no `txID` and no `endTime`: it validates until removed or out of balance.",
+  "description": "A validator of an L1 (a Subnet converted with ConvertSubnetToL1Tx, ACP-77), registered by its "
+    + "validator manager. It has no `txID` and no `endTime`: it validates "
+    + "until removed or out of balance.",
   "required": [
     "nodeID",
     "weight",
@@ -5312,7 +7140,8 @@ const schema152 = {
     },
     "balance": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
-      "description": "The balance left (nAVAX) to pay the continuous validator fee, per the last accepted state; `\"0\"` when the validator is inactive."
+      "description": "The balance left (nAVAX) to pay the continuous validator fee, per the last accepted state; "
+        + "`\"0\"` when the validator is inactive."
     }
   }
 };
@@ -5322,7 +7151,13 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.nodeID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -5332,7 +7167,13 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.weight === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weight"},
+        message: "must have required property '"+"weight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -5342,7 +7183,13 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.startTime === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "startTime"},
+        message: "must have required property '"+"startTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -5352,7 +7199,13 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.validationID === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validationID"},message:"must have required property '"+"validationID"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "validationID"},
+        message: "must have required property '"+"validationID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -5362,7 +7215,13 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.publicKey === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "publicKey"},
+        message: "must have required property '"+"publicKey"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -5372,7 +7231,13 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.remainingBalanceOwner === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "remainingBalanceOwner"},message:"must have required property '"+"remainingBalanceOwner"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "remainingBalanceOwner"},
+        message: "must have required property '"+"remainingBalanceOwner"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -5382,7 +7247,13 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.deactivationOwner === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deactivationOwner"},message:"must have required property '"+"deactivationOwner"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "deactivationOwner"},
+        message: "must have required property '"+"deactivationOwner"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -5392,7 +7263,13 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.minNonce === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minNonce"},message:"must have required property '"+"minNonce"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "minNonce"},
+        message: "must have required property '"+"minNonce"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -5402,7 +7279,13 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.balance === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "balance"},
+        message: "must have required property '"+"balance"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -5413,7 +7296,13 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(func5.call(schema152.properties, key0))){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -5424,7 +7313,12 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate157.errors;
         }
@@ -5435,7 +7329,12 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {
+        instancePath: instancePath+"/weight",
+        parentData: data,
+        parentDataProperty: "weight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -5446,7 +7345,12 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {
+        instancePath: instancePath+"/startTime",
+        parentData: data,
+        parentDataProperty: "startTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -5457,7 +7361,12 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.validationID !== undefined){
-      if(!(validate30(data.validationID, {instancePath:instancePath+"/validationID",parentData:data,parentDataProperty:"validationID",rootData}))){
+      if(!(validate30(data.validationID, {
+        instancePath: instancePath+"/validationID",
+        parentData: data,
+        parentDataProperty: "validationID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -5468,7 +7377,12 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate371(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+      if(!(validate371(data.publicKey, {
+        instancePath: instancePath+"/publicKey",
+        parentData: data,
+        parentDataProperty: "publicKey",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate371.errors;
         }
@@ -5479,7 +7393,12 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate358(data.remainingBalanceOwner, {instancePath:instancePath+"/remainingBalanceOwner",parentData:data,parentDataProperty:"remainingBalanceOwner",rootData}))){
+      if(!(validate358(data.remainingBalanceOwner, {
+        instancePath: instancePath+"/remainingBalanceOwner",
+        parentData: data,
+        parentDataProperty: "remainingBalanceOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -5490,7 +7409,12 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate358(data.deactivationOwner, {instancePath:instancePath+"/deactivationOwner",parentData:data,parentDataProperty:"deactivationOwner",rootData}))){
+      if(!(validate358(data.deactivationOwner, {
+        instancePath: instancePath+"/deactivationOwner",
+        parentData: data,
+        parentDataProperty: "deactivationOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -5501,7 +7425,12 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate81(data.minNonce, {instancePath:instancePath+"/minNonce",parentData:data,parentDataProperty:"minNonce",rootData}))){
+      if(!(validate81(data.minNonce, {
+        instancePath: instancePath+"/minNonce",
+        parentData: data,
+        parentDataProperty: "minNonce",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -5512,7 +7441,12 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {
+        instancePath: instancePath+"/balance",
+        parentData: data,
+        parentDataProperty: "balance",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -5524,7 +7458,13 @@ function validate411(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err10 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err10];
     }
@@ -5623,7 +7563,13 @@ function validate349(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   if(!valid0){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/oneOf",
+      keyword: "oneOf",
+      params: {passingSchemas: passing0},
+      message: "must match exactly one schema in oneOf"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -5655,7 +7601,13 @@ function validate348(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.validators === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validators"},message:"must have required property '"+"validators"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "validators"},
+        message: "must have required property '"+"validators"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -5666,7 +7618,13 @@ function validate348(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "validators")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -5681,7 +7639,12 @@ function validate348(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate349(data0[i0], {instancePath:instancePath+"/validators/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate349(data0[i0], {
+            instancePath: instancePath+"/validators/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate349.errors;
             }
@@ -5693,7 +7656,13 @@ function validate348(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/validators",schemaPath:"#/properties/validators/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/validators",
+          schemaPath: "#/properties/validators/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -5705,7 +7674,13 @@ function validate348(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -5728,7 +7703,13 @@ function validate423(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -5761,7 +7742,8 @@ const schema154 = {
       "items": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64"
       },
-      "description": "Gas per unit of each fee dimension, in the order bandwidth, database read, database write, compute."
+      "description": "Gas per unit of each fee dimension, in the order bandwidth, database read, database write, "
+        + "compute."
     },
     "maxCapacity": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
@@ -5769,7 +7751,8 @@ const schema154 = {
     },
     "maxPerSecond": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "Gas added to the bank per second, and so the most gas the chain can consume per second on average."
+      "description": "Gas added to the bank per second, and so the most gas the chain can consume per second on "
+        + "average."
     },
     "targetPerSecond": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
@@ -5781,7 +7764,8 @@ const schema154 = {
     },
     "excessConversionConstant": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "Scales the accumulated excess gas into the price: price = minPrice · e^(excess / excessConversionConstant)."
+      "description": "Scales the accumulated excess gas into the price: price = minPrice · e^(excess / "
+        + "excessConversionConstant)."
     }
   }
 };
@@ -5791,7 +7775,13 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.weights === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weights"},message:"must have required property '"+"weights"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weights"},
+        message: "must have required property '"+"weights"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -5801,7 +7791,13 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.maxCapacity === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maxCapacity"},message:"must have required property '"+"maxCapacity"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "maxCapacity"},
+        message: "must have required property '"+"maxCapacity"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -5811,7 +7807,13 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.maxPerSecond === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maxPerSecond"},message:"must have required property '"+"maxPerSecond"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "maxPerSecond"},
+        message: "must have required property '"+"maxPerSecond"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -5821,7 +7823,13 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.targetPerSecond === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "targetPerSecond"},message:"must have required property '"+"targetPerSecond"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "targetPerSecond"},
+        message: "must have required property '"+"targetPerSecond"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -5831,7 +7839,13 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.minPrice === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minPrice"},message:"must have required property '"+"minPrice"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "minPrice"},
+        message: "must have required property '"+"minPrice"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -5841,7 +7855,13 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.excessConversionConstant === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excessConversionConstant"},message:"must have required property '"+"excessConversionConstant"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "excessConversionConstant"},
+        message: "must have required property '"+"excessConversionConstant"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -5851,8 +7871,19 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!((((((key0 === "weights") || (key0 === "maxCapacity")) || (key0 === "maxPerSecond")) || (key0 === "targetPerSecond")) || (key0 === "minPrice")) || (key0 === "excessConversionConstant"))){
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(!((((((key0 === "weights") ||
+        (key0 === "maxCapacity")) ||
+        (key0 === "maxPerSecond")) ||
+        (key0 === "targetPerSecond")) ||
+        (key0 === "minPrice")) ||
+        (key0 === "excessConversionConstant"))){
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -5866,7 +7897,13 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.weights;
       if(Array.isArray(data0)){
         if(data0.length > 4){
-          const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weights",schemaPath:"#/properties/weights/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"};
+          const err7 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/weights",
+            schemaPath: "#/properties/weights/maxItems",
+            keyword: "maxItems",
+            params: {limit: 4},
+            message: "must NOT have more than 4 items"
+          };
           if(vErrors === null){
             vErrors = [err7];
           }
@@ -5876,7 +7913,13 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
           errors++;
         }
         if(data0.length < 4){
-          const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weights",schemaPath:"#/properties/weights/minItems",keyword:"minItems",params:{limit: 4},message:"must NOT have fewer than 4 items"};
+          const err8 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/weights",
+            schemaPath: "#/properties/weights/minItems",
+            keyword: "minItems",
+            params: {limit: 4},
+            message: "must NOT have fewer than 4 items"
+          };
           if(vErrors === null){
             vErrors = [err8];
           }
@@ -5887,7 +7930,12 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate107(data0[i0], {instancePath:instancePath+"/weights/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate107(data0[i0], {
+            instancePath: instancePath+"/weights/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate107.errors;
             }
@@ -5899,7 +7947,13 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/weights",schemaPath:"#/properties/weights/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/weights",
+          schemaPath: "#/properties/weights/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -5910,7 +7964,12 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.maxCapacity !== undefined){
-      if(!(validate107(data.maxCapacity, {instancePath:instancePath+"/maxCapacity",parentData:data,parentDataProperty:"maxCapacity",rootData}))){
+      if(!(validate107(data.maxCapacity, {
+        instancePath: instancePath+"/maxCapacity",
+        parentData: data,
+        parentDataProperty: "maxCapacity",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -5921,7 +7980,12 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.maxPerSecond !== undefined){
-      if(!(validate107(data.maxPerSecond, {instancePath:instancePath+"/maxPerSecond",parentData:data,parentDataProperty:"maxPerSecond",rootData}))){
+      if(!(validate107(data.maxPerSecond, {
+        instancePath: instancePath+"/maxPerSecond",
+        parentData: data,
+        parentDataProperty: "maxPerSecond",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -5932,7 +7996,12 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.targetPerSecond !== undefined){
-      if(!(validate107(data.targetPerSecond, {instancePath:instancePath+"/targetPerSecond",parentData:data,parentDataProperty:"targetPerSecond",rootData}))){
+      if(!(validate107(data.targetPerSecond, {
+        instancePath: instancePath+"/targetPerSecond",
+        parentData: data,
+        parentDataProperty: "targetPerSecond",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -5943,7 +8012,12 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate107(data.minPrice, {instancePath:instancePath+"/minPrice",parentData:data,parentDataProperty:"minPrice",rootData}))){
+      if(!(validate107(data.minPrice, {
+        instancePath: instancePath+"/minPrice",
+        parentData: data,
+        parentDataProperty: "minPrice",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -5954,7 +8028,12 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate107(data.excessConversionConstant, {instancePath:instancePath+"/excessConversionConstant",parentData:data,parentDataProperty:"excessConversionConstant",rootData}))){
+      if(!(validate107(data.excessConversionConstant, {
+        instancePath: instancePath+"/excessConversionConstant",
+        parentData: data,
+        parentDataProperty: "excessConversionConstant",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -5966,7 +8045,13 @@ function validate424(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err10 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err10];
     }
@@ -5989,7 +8074,13 @@ function validate431(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -6034,7 +8125,8 @@ const schema156 = {
 const schema50 = {
   "type": "string",
   "format": "date-time",
-  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time zone (`Z` when it runs in UTC)."
+  "description": "An RFC 3339 time (Go's RFC3339Nano). P-Chain times are whole seconds in the node's local time "
+    + "zone (`Z` when it runs in UTC)."
 };
 const formats4 = formats["date-time"]!;
 
@@ -6043,7 +8135,13 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!(formats4.validate(data))){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "date-time"},
+        message: "must match format \""+"date-time"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6054,7 +8152,13 @@ function validate89(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -6073,7 +8177,13 @@ function validate432(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.capacity === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capacity"},message:"must have required property '"+"capacity"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "capacity"},
+        message: "must have required property '"+"capacity"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6083,7 +8193,13 @@ function validate432(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.excess === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excess"},message:"must have required property '"+"excess"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "excess"},
+        message: "must have required property '"+"excess"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -6093,7 +8209,13 @@ function validate432(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.price === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "price"},message:"must have required property '"+"price"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "price"},
+        message: "must have required property '"+"price"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -6103,7 +8225,13 @@ function validate432(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.timestamp === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "timestamp"},
+        message: "must have required property '"+"timestamp"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -6114,7 +8242,13 @@ function validate432(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((((key0 === "capacity") || (key0 === "excess")) || (key0 === "price")) || (key0 === "timestamp"))){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -6125,7 +8259,12 @@ function validate432(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate107(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
+      if(!(validate107(data.capacity, {
+        instancePath: instancePath+"/capacity",
+        parentData: data,
+        parentDataProperty: "capacity",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -6136,7 +8275,12 @@ function validate432(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.excess !== undefined){
-      if(!(validate107(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
+      if(!(validate107(data.excess, {
+        instancePath: instancePath+"/excess",
+        parentData: data,
+        parentDataProperty: "excess",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -6147,7 +8291,12 @@ function validate432(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.price !== undefined){
-      if(!(validate107(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
+      if(!(validate107(data.price, {
+        instancePath: instancePath+"/price",
+        parentData: data,
+        parentDataProperty: "price",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -6158,7 +8307,12 @@ function validate432(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {
+        instancePath: instancePath+"/timestamp",
+        parentData: data,
+        parentDataProperty: "timestamp",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -6170,7 +8324,13 @@ function validate432(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -6193,7 +8353,13 @@ function validate437(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -6227,7 +8393,13 @@ function validate438(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.height === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6238,7 +8410,13 @@ function validate438(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "height")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -6249,7 +8427,12 @@ function validate438(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -6261,7 +8444,13 @@ function validate438(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -6292,7 +8481,13 @@ function validate440(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.validationID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validationID"},message:"must have required property '"+"validationID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "validationID"},
+        message: "must have required property '"+"validationID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6302,7 +8497,12 @@ function validate440(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.validationID !== undefined){
-      if(!(validate30(data.validationID, {instancePath:instancePath+"/validationID",parentData:data,parentDataProperty:"validationID",rootData}))){
+      if(!(validate30(data.validationID, {
+        instancePath: instancePath+"/validationID",
+        parentData: data,
+        parentDataProperty: "validationID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -6314,7 +8514,13 @@ function validate440(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -6382,7 +8588,8 @@ const schema160 = {
     },
     "balance": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
-      "description": "The balance left (nAVAX) to pay the continuous validator fee; `\"0\"` when the validator is inactive."
+      "description": "The balance left (nAVAX) to pay the continuous validator fee; `\"0\"` when the validator is "
+        + "inactive."
     },
     "subnetID": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
@@ -6400,7 +8607,13 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.nodeID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodeID"},message:"must have required property '"+"nodeID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "nodeID"},
+        message: "must have required property '"+"nodeID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6410,7 +8623,13 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.weight === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weight"},
+        message: "must have required property '"+"weight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -6420,7 +8639,13 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.startTime === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startTime"},message:"must have required property '"+"startTime"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "startTime"},
+        message: "must have required property '"+"startTime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -6430,7 +8655,13 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.validationID === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validationID"},message:"must have required property '"+"validationID"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "validationID"},
+        message: "must have required property '"+"validationID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -6440,7 +8671,13 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.publicKey === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "publicKey"},
+        message: "must have required property '"+"publicKey"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -6450,7 +8687,13 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.remainingBalanceOwner === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "remainingBalanceOwner"},message:"must have required property '"+"remainingBalanceOwner"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "remainingBalanceOwner"},
+        message: "must have required property '"+"remainingBalanceOwner"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -6460,7 +8703,13 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.deactivationOwner === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deactivationOwner"},message:"must have required property '"+"deactivationOwner"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "deactivationOwner"},
+        message: "must have required property '"+"deactivationOwner"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -6470,7 +8719,13 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.minNonce === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minNonce"},message:"must have required property '"+"minNonce"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "minNonce"},
+        message: "must have required property '"+"minNonce"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -6480,7 +8735,13 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.balance === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "balance"},
+        message: "must have required property '"+"balance"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -6490,7 +8751,13 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.subnetID === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "subnetID"},
+        message: "must have required property '"+"subnetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -6500,7 +8767,13 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.height === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -6511,7 +8784,13 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(func5.call(schema160.properties, key0))){
-        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err11 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err11];
         }
@@ -6522,7 +8801,12 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.nodeID !== undefined){
-      if(!(validate157(data.nodeID, {instancePath:instancePath+"/nodeID",parentData:data,parentDataProperty:"nodeID",rootData}))){
+      if(!(validate157(data.nodeID, {
+        instancePath: instancePath+"/nodeID",
+        parentData: data,
+        parentDataProperty: "nodeID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate157.errors;
         }
@@ -6533,7 +8817,12 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {
+        instancePath: instancePath+"/weight",
+        parentData: data,
+        parentDataProperty: "weight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -6544,7 +8833,12 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startTime !== undefined){
-      if(!(validate352(data.startTime, {instancePath:instancePath+"/startTime",parentData:data,parentDataProperty:"startTime",rootData}))){
+      if(!(validate352(data.startTime, {
+        instancePath: instancePath+"/startTime",
+        parentData: data,
+        parentDataProperty: "startTime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate352.errors;
         }
@@ -6555,7 +8849,12 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.validationID !== undefined){
-      if(!(validate30(data.validationID, {instancePath:instancePath+"/validationID",parentData:data,parentDataProperty:"validationID",rootData}))){
+      if(!(validate30(data.validationID, {
+        instancePath: instancePath+"/validationID",
+        parentData: data,
+        parentDataProperty: "validationID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -6566,7 +8865,12 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.publicKey !== undefined){
-      if(!(validate371(data.publicKey, {instancePath:instancePath+"/publicKey",parentData:data,parentDataProperty:"publicKey",rootData}))){
+      if(!(validate371(data.publicKey, {
+        instancePath: instancePath+"/publicKey",
+        parentData: data,
+        parentDataProperty: "publicKey",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate371.errors;
         }
@@ -6577,7 +8881,12 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.remainingBalanceOwner !== undefined){
-      if(!(validate358(data.remainingBalanceOwner, {instancePath:instancePath+"/remainingBalanceOwner",parentData:data,parentDataProperty:"remainingBalanceOwner",rootData}))){
+      if(!(validate358(data.remainingBalanceOwner, {
+        instancePath: instancePath+"/remainingBalanceOwner",
+        parentData: data,
+        parentDataProperty: "remainingBalanceOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -6588,7 +8897,12 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.deactivationOwner !== undefined){
-      if(!(validate358(data.deactivationOwner, {instancePath:instancePath+"/deactivationOwner",parentData:data,parentDataProperty:"deactivationOwner",rootData}))){
+      if(!(validate358(data.deactivationOwner, {
+        instancePath: instancePath+"/deactivationOwner",
+        parentData: data,
+        parentDataProperty: "deactivationOwner",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate358.errors;
         }
@@ -6599,7 +8913,12 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.minNonce !== undefined){
-      if(!(validate81(data.minNonce, {instancePath:instancePath+"/minNonce",parentData:data,parentDataProperty:"minNonce",rootData}))){
+      if(!(validate81(data.minNonce, {
+        instancePath: instancePath+"/minNonce",
+        parentData: data,
+        parentDataProperty: "minNonce",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -6610,7 +8929,12 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {
+        instancePath: instancePath+"/balance",
+        parentData: data,
+        parentDataProperty: "balance",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -6621,7 +8945,12 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -6632,7 +8961,12 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -6644,7 +8978,13 @@ function validate442(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err12 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err12];
     }
@@ -6667,7 +9007,13 @@ function validate454(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -6687,7 +9033,13 @@ function validate455(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.height === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6698,7 +9050,13 @@ function validate455(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "height")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -6709,7 +9067,12 @@ function validate455(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -6721,7 +9084,13 @@ function validate455(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -6749,7 +9118,12 @@ function validate457(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -6761,7 +9135,13 @@ function validate457(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -6785,7 +9165,8 @@ const schema164 = {
   "properties": {
     "minValidatorStake": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
-      "description": "The minimum stake to add a validator, in the staking asset's smallest unit (nAVAX on the Primary Network)."
+      "description": "The minimum stake to add a validator, in the staking asset's smallest unit (nAVAX on the "
+        + "Primary Network)."
     },
     "minDelegatorStake": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
@@ -6799,7 +9180,13 @@ function validate459(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.minValidatorStake === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minValidatorStake"},message:"must have required property '"+"minValidatorStake"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "minValidatorStake"},
+        message: "must have required property '"+"minValidatorStake"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6809,7 +9196,13 @@ function validate459(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.minDelegatorStake === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minDelegatorStake"},message:"must have required property '"+"minDelegatorStake"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "minDelegatorStake"},
+        message: "must have required property '"+"minDelegatorStake"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -6820,7 +9213,13 @@ function validate459(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "minValidatorStake") || (key0 === "minDelegatorStake"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -6831,7 +9230,12 @@ function validate459(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.minValidatorStake !== undefined){
-      if(!(validate81(data.minValidatorStake, {instancePath:instancePath+"/minValidatorStake",parentData:data,parentDataProperty:"minValidatorStake",rootData}))){
+      if(!(validate81(data.minValidatorStake, {
+        instancePath: instancePath+"/minValidatorStake",
+        parentData: data,
+        parentDataProperty: "minValidatorStake",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -6842,7 +9246,12 @@ function validate459(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.minDelegatorStake !== undefined){
-      if(!(validate81(data.minDelegatorStake, {instancePath:instancePath+"/minDelegatorStake",parentData:data,parentDataProperty:"minDelegatorStake",rootData}))){
+      if(!(validate81(data.minDelegatorStake, {
+        instancePath: instancePath+"/minDelegatorStake",
+        parentData: data,
+        parentDataProperty: "minDelegatorStake",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -6854,7 +9263,13 @@ function validate459(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -6885,7 +9300,9 @@ const schema165 = {
 const schema37 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
+  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
+    + "(same as hex). Matched case-insensitively. The node also decodes `json` "
+    + "here but then fails the call, because these bytes have no JSON form."
 };
 const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
@@ -6894,7 +9311,13 @@ function validate68(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern5.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},
+        message: "must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6905,7 +9328,13 @@ function validate68(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -6924,7 +9353,13 @@ function validate462(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -6934,7 +9369,12 @@ function validate462(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -6945,7 +9385,12 @@ function validate462(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate68.errors;
         }
@@ -6957,7 +9402,13 @@ function validate462(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -7081,7 +9532,12 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate71(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(!(validate71(data1[i0], {
+              instancePath: instancePath+"/utxos/" + i0,
+              parentData: data1,
+              parentDataProperty: i0,
+              rootData
+            }))){
               if(vErrors === null){
                 vErrors = validate71.errors;
               }
@@ -7093,7 +9549,13 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         else {
-          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/then/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/utxos",
+            schemaPath: "#/then/properties/utxos/type",
+            keyword: "type",
+            params: {type: "array"},
+            message: "must be array"
+          };
           if(vErrors === null){
             vErrors = [err2];
           }
@@ -7105,7 +9567,13 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -7126,7 +9594,12 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate73(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+            if(!(validate73(data3[i1], {
+              instancePath: instancePath+"/utxos/" + i1,
+              parentData: data3,
+              parentDataProperty: i1,
+              rootData
+            }))){
               if(vErrors === null){
                 vErrors = validate73.errors;
               }
@@ -7138,7 +9611,13 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         else {
-          const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/else/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          const err4 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/utxos",
+            schemaPath: "#/else/properties/utxos/type",
+            keyword: "type",
+            params: {type: "array"},
+            message: "must be array"
+          };
           if(vErrors === null){
             vErrors = [err4];
           }
@@ -7150,7 +9629,13 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -7164,7 +9649,13 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
     ifClause0 = "else";
   }
   if(!valid0){
-    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err6];
     }
@@ -7175,7 +9666,13 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.numFetched === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "numFetched"},message:"must have required property '"+"numFetched"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "numFetched"},
+        message: "must have required property '"+"numFetched"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -7185,7 +9682,13 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.utxos === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxos"},message:"must have required property '"+"utxos"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxos"},
+        message: "must have required property '"+"utxos"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -7195,7 +9698,13 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.encoding === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -7206,7 +9715,13 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(((key0 === "numFetched") || (key0 === "utxos")) || (key0 === "encoding"))){
-        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err10 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err10];
         }
@@ -7217,7 +9732,12 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate81(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
+      if(!(validate81(data.numFetched, {
+        instancePath: instancePath+"/numFetched",
+        parentData: data,
+        parentDataProperty: "numFetched",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -7232,7 +9752,12 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate75(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
+          if(!(validate75(data6[i2], {
+            instancePath: instancePath+"/utxos/" + i2,
+            parentData: data6,
+            parentDataProperty: i2,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate75.errors;
             }
@@ -7244,7 +9769,13 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err11 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/utxos",
+          schemaPath: "#/properties/utxos/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err11];
         }
@@ -7255,7 +9786,12 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -7267,7 +9803,13 @@ function validate465(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err12 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err12];
     }
@@ -7308,7 +9850,13 @@ function validate471(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.addresses === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addresses"},
+        message: "must have required property '"+"addresses"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -7321,7 +9869,13 @@ function validate471(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.addresses;
       if(Array.isArray(data0)){
         if(data0.length > 256){
-          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"};
+          const err1 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/addresses",
+            schemaPath: "#/properties/addresses/maxItems",
+            keyword: "maxItems",
+            params: {limit: 256},
+            message: "must NOT have more than 256 items"
+          };
           if(vErrors === null){
             vErrors = [err1];
           }
@@ -7332,7 +9886,12 @@ function validate471(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data0[i0], {
+            instancePath: instancePath+"/addresses/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate100.errors;
             }
@@ -7344,7 +9903,13 @@ function validate471(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/addresses",
+          schemaPath: "#/properties/addresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -7356,7 +9921,13 @@ function validate471(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.validatorsOnly !== undefined){
       if(typeof data.validatorsOnly !== "boolean"){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/validatorsOnly",schemaPath:"#/properties/validatorsOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/validatorsOnly",
+          schemaPath: "#/properties/validatorsOnly/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -7367,7 +9938,12 @@ function validate471(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate68.errors;
         }
@@ -7379,7 +9955,13 @@ function validate471(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -7413,7 +9995,8 @@ const schema168 = {
     },
     "stakedOutputs": {
       "type": "array",
-      "description": "The matching stake outputs (TransferableOutput bytes) in the requested encoding; `[]` when none matched.",
+      "description": "The matching stake outputs (TransferableOutput bytes) in the requested encoding; `[]` when "
+        + "none matched.",
       "items": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/EncodedBytes"
       }
@@ -7508,7 +10091,12 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate71(data1[i0], {instancePath:instancePath+"/stakedOutputs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(!(validate71(data1[i0], {
+              instancePath: instancePath+"/stakedOutputs/" + i0,
+              parentData: data1,
+              parentDataProperty: i0,
+              rootData
+            }))){
               if(vErrors === null){
                 vErrors = validate71.errors;
               }
@@ -7520,7 +10108,13 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         else {
-          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/stakedOutputs",schemaPath:"#/then/properties/stakedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/stakedOutputs",
+            schemaPath: "#/then/properties/stakedOutputs/type",
+            keyword: "type",
+            params: {type: "array"},
+            message: "must be array"
+          };
           if(vErrors === null){
             vErrors = [err2];
           }
@@ -7532,7 +10126,13 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -7553,7 +10153,12 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate73(data3[i1], {instancePath:instancePath+"/stakedOutputs/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+            if(!(validate73(data3[i1], {
+              instancePath: instancePath+"/stakedOutputs/" + i1,
+              parentData: data3,
+              parentDataProperty: i1,
+              rootData
+            }))){
               if(vErrors === null){
                 vErrors = validate73.errors;
               }
@@ -7565,7 +10170,13 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         else {
-          const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/stakedOutputs",schemaPath:"#/else/properties/stakedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          const err4 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/stakedOutputs",
+            schemaPath: "#/else/properties/stakedOutputs/type",
+            keyword: "type",
+            params: {type: "array"},
+            message: "must be array"
+          };
           if(vErrors === null){
             vErrors = [err4];
           }
@@ -7577,7 +10188,13 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -7591,7 +10208,13 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
     ifClause0 = "else";
   }
   if(!valid0){
-    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err6];
     }
@@ -7602,7 +10225,13 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.staked === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "staked"},message:"must have required property '"+"staked"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "staked"},
+        message: "must have required property '"+"staked"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -7612,7 +10241,13 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.stakeds === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stakeds"},message:"must have required property '"+"stakeds"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "stakeds"},
+        message: "must have required property '"+"stakeds"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -7622,7 +10257,13 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.stakedOutputs === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stakedOutputs"},message:"must have required property '"+"stakedOutputs"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "stakedOutputs"},
+        message: "must have required property '"+"stakedOutputs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -7632,7 +10273,13 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.encoding === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -7643,7 +10290,13 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((((key0 === "staked") || (key0 === "stakeds")) || (key0 === "stakedOutputs")) || (key0 === "encoding"))){
-        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err11 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err11];
         }
@@ -7654,7 +10307,12 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.staked !== undefined){
-      if(!(validate81(data.staked, {instancePath:instancePath+"/staked",parentData:data,parentDataProperty:"staked",rootData}))){
+      if(!(validate81(data.staked, {
+        instancePath: instancePath+"/staked",
+        parentData: data,
+        parentDataProperty: "staked",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -7665,7 +10323,12 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.stakeds !== undefined){
-      if(!(validate265(data.stakeds, {instancePath:instancePath+"/stakeds",parentData:data,parentDataProperty:"stakeds",rootData}))){
+      if(!(validate265(data.stakeds, {
+        instancePath: instancePath+"/stakeds",
+        parentData: data,
+        parentDataProperty: "stakeds",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate265.errors;
         }
@@ -7680,7 +10343,12 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data7)){
         const len2 = data7.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate75(data7[i2], {instancePath:instancePath+"/stakedOutputs/" + i2,parentData:data7,parentDataProperty:i2,rootData}))){
+          if(!(validate75(data7[i2], {
+            instancePath: instancePath+"/stakedOutputs/" + i2,
+            parentData: data7,
+            parentDataProperty: i2,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate75.errors;
             }
@@ -7692,7 +10360,13 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/stakedOutputs",schemaPath:"#/properties/stakedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/stakedOutputs",
+          schemaPath: "#/properties/stakedOutputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -7703,7 +10377,12 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -7715,7 +10394,13 @@ function validate474(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err13 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err13];
     }
@@ -7743,7 +10428,12 @@ function validate481(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -7755,7 +10445,13 @@ function validate481(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -7778,7 +10474,8 @@ const schema170 = {
   "properties": {
     "assetID": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "The staking asset's ID. For AVAX: `FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z` on Mainnet, `U8iRqJoiJm8xZHAacmvYyZVwqQx6uDNtQeP3CQ6fcgQk3JqnK` on Fuji."
+      "description": "The staking asset's ID. For AVAX: `FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z` on "
+        + "Mainnet, `U8iRqJoiJm8xZHAacmvYyZVwqQx6uDNtQeP3CQ6fcgQk3JqnK` on Fuji."
     }
   }
 };
@@ -7788,7 +10485,13 @@ function validate483(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.assetID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "assetID"},
+        message: "must have required property '"+"assetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -7799,7 +10502,13 @@ function validate483(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "assetID")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -7810,7 +10519,12 @@ function validate483(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate30(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -7822,7 +10536,13 @@ function validate483(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -7853,7 +10573,13 @@ function validate485(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "subnetID"},
+        message: "must have required property '"+"subnetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -7863,7 +10589,12 @@ function validate485(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -7875,7 +10606,13 @@ function validate485(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -7905,14 +10642,17 @@ const schema172 = {
   "properties": {
     "isPermissioned": {
       "type": "boolean",
-      "description": "True while the Subnet is permissioned (PoA): false once it was made elastic or converted to an L1."
+      "description": "True while the Subnet is permissioned (PoA): false once it was made elastic or converted to "
+        + "an L1."
     },
     "controlKeys": {
       "type": "array",
       "items": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
       },
-      "description": "The P-Chain addresses of the Subnet owner's keys, whose signatures authorize changes to a permissioned Subnet. Still the recorded owner after a transformation or conversion."
+      "description": "The P-Chain addresses of the Subnet owner's keys, whose signatures authorize changes to a "
+        + "permissioned Subnet. Still the recorded owner after a transformation or "
+        + "conversion."
     },
     "threshold": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32",
@@ -7935,14 +10675,16 @@ const schema172 = {
     },
     "managerChainID": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "The blockchain whose validator manager controls the L1's validator set, or the all-zero ID when it was not converted.",
+      "description": "The blockchain whose validator manager controls the L1's validator set, or the all-zero ID "
+        + "when it was not converted.",
       "x-node-versions": {
         "since": "v1.11.12"
       }
     },
     "managerAddress": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NullableHexNoChecksum",
-      "description": "The address of the validator manager on `managerChainID`, `0x` hex without a checksum, or `null` when the Subnet was not converted.",
+      "description": "The address of the validator manager on `managerChainID`, `0x` hex without a checksum, or "
+        + "`null` when the Subnet was not converted.",
       "x-node-versions": {
         "since": "v1.11.12"
       }
@@ -7950,7 +10692,8 @@ const schema172 = {
   }
 };
 const schema173 = {
-  "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes (types.JSONByteSlice of a nil slice).",
+  "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes "
+    + "(types.JSONByteSlice of a nil slice).",
   "oneOf": [
     {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
@@ -7984,7 +10727,13 @@ function validate494(data: any, {instancePath="", parentData, parentDataProperty
   }
   const _errs2 = errors;
   if(data !== null){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/oneOf/1/type",
+      keyword: "type",
+      params: {type: "null"},
+      message: "must be null"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -8005,7 +10754,13 @@ function validate494(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   if(!valid0){
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/oneOf",
+      keyword: "oneOf",
+      params: {passingSchemas: passing0},
+      message: "must match exactly one schema in oneOf"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -8037,7 +10792,13 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.isPermissioned === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "isPermissioned"},message:"must have required property '"+"isPermissioned"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "isPermissioned"},
+        message: "must have required property '"+"isPermissioned"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -8047,7 +10808,13 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.controlKeys === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "controlKeys"},message:"must have required property '"+"controlKeys"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "controlKeys"},
+        message: "must have required property '"+"controlKeys"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -8057,7 +10824,13 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.threshold === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "threshold"},
+        message: "must have required property '"+"threshold"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -8067,7 +10840,13 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.locktime === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "locktime"},message:"must have required property '"+"locktime"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "locktime"},
+        message: "must have required property '"+"locktime"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -8077,7 +10856,13 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.subnetTransformationTxID === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetTransformationTxID"},message:"must have required property '"+"subnetTransformationTxID"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "subnetTransformationTxID"},
+        message: "must have required property '"+"subnetTransformationTxID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -8087,7 +10872,13 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.conversionID === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "conversionID"},message:"must have required property '"+"conversionID"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "conversionID"},
+        message: "must have required property '"+"conversionID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -8097,7 +10888,13 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.managerChainID === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "managerChainID"},message:"must have required property '"+"managerChainID"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "managerChainID"},
+        message: "must have required property '"+"managerChainID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -8107,7 +10904,13 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.managerAddress === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "managerAddress"},message:"must have required property '"+"managerAddress"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "managerAddress"},
+        message: "must have required property '"+"managerAddress"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -8117,8 +10920,21 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!((((((((key0 === "isPermissioned") || (key0 === "controlKeys")) || (key0 === "threshold")) || (key0 === "locktime")) || (key0 === "subnetTransformationTxID")) || (key0 === "conversionID")) || (key0 === "managerChainID")) || (key0 === "managerAddress"))){
-        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(!((((((((key0 === "isPermissioned") ||
+        (key0 === "controlKeys")) ||
+        (key0 === "threshold")) ||
+        (key0 === "locktime")) ||
+        (key0 === "subnetTransformationTxID")) ||
+        (key0 === "conversionID")) ||
+        (key0 === "managerChainID")) ||
+        (key0 === "managerAddress"))){
+        const err8 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err8];
         }
@@ -8130,7 +10946,13 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.isPermissioned !== undefined){
       if(typeof data.isPermissioned !== "boolean"){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/isPermissioned",schemaPath:"#/properties/isPermissioned/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/isPermissioned",
+          schemaPath: "#/properties/isPermissioned/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -8145,7 +10967,12 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate100(data1[i0], {instancePath:instancePath+"/controlKeys/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate100(data1[i0], {
+            instancePath: instancePath+"/controlKeys/" + i0,
+            parentData: data1,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate100.errors;
             }
@@ -8157,7 +10984,13 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/controlKeys",schemaPath:"#/properties/controlKeys/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err10 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/controlKeys",
+          schemaPath: "#/properties/controlKeys/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err10];
         }
@@ -8168,7 +11001,12 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.threshold !== undefined){
-      if(!(validate148(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+      if(!(validate148(data.threshold, {
+        instancePath: instancePath+"/threshold",
+        parentData: data,
+        parentDataProperty: "threshold",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate148.errors;
         }
@@ -8179,7 +11017,12 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.locktime !== undefined){
-      if(!(validate81(data.locktime, {instancePath:instancePath+"/locktime",parentData:data,parentDataProperty:"locktime",rootData}))){
+      if(!(validate81(data.locktime, {
+        instancePath: instancePath+"/locktime",
+        parentData: data,
+        parentDataProperty: "locktime",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -8190,7 +11033,12 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.subnetTransformationTxID !== undefined){
-      if(!(validate30(data.subnetTransformationTxID, {instancePath:instancePath+"/subnetTransformationTxID",parentData:data,parentDataProperty:"subnetTransformationTxID",rootData}))){
+      if(!(validate30(data.subnetTransformationTxID, {
+        instancePath: instancePath+"/subnetTransformationTxID",
+        parentData: data,
+        parentDataProperty: "subnetTransformationTxID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -8201,7 +11049,12 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.conversionID !== undefined){
-      if(!(validate30(data.conversionID, {instancePath:instancePath+"/conversionID",parentData:data,parentDataProperty:"conversionID",rootData}))){
+      if(!(validate30(data.conversionID, {
+        instancePath: instancePath+"/conversionID",
+        parentData: data,
+        parentDataProperty: "conversionID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -8212,7 +11065,12 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.managerChainID !== undefined){
-      if(!(validate30(data.managerChainID, {instancePath:instancePath+"/managerChainID",parentData:data,parentDataProperty:"managerChainID",rootData}))){
+      if(!(validate30(data.managerChainID, {
+        instancePath: instancePath+"/managerChainID",
+        parentData: data,
+        parentDataProperty: "managerChainID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -8223,7 +11081,12 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.managerAddress !== undefined){
-      if(!(validate494(data.managerAddress, {instancePath:instancePath+"/managerAddress",parentData:data,parentDataProperty:"managerAddress",rootData}))){
+      if(!(validate494(data.managerAddress, {
+        instancePath: instancePath+"/managerAddress",
+        parentData: data,
+        parentDataProperty: "managerAddress",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate494.errors;
         }
@@ -8235,7 +11098,13 @@ function validate487(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err11 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err11];
     }
@@ -8270,7 +11139,12 @@ function validate497(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data0[i0], {instancePath:instancePath+"/ids/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate30(data0[i0], {
+            instancePath: instancePath+"/ids/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate30.errors;
             }
@@ -8282,7 +11156,13 @@ function validate497(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/ids",schemaPath:"#/properties/ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/ids",
+          schemaPath: "#/properties/ids/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -8294,7 +11174,13 @@ function validate497(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -8340,11 +11226,13 @@ const schema175 = {
             "items": {
               "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
             },
-            "description": "The P-Chain addresses of the owner's keys; `[]` for the Primary Network and elastic Subnets."
+            "description": "The P-Chain addresses of the owner's keys; `[]` for the Primary Network and elastic "
+              + "Subnets."
           },
           "threshold": {
             "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint32",
-            "description": "How many signatures from `controlKeys` are needed to add a validator; `\"0\"` for the Primary Network and elastic Subnets."
+            "description": "How many signatures from `controlKeys` are needed to add a validator; `\"0\"` for the "
+              + "Primary Network and elastic Subnets."
           }
         }
       },
@@ -8358,7 +11246,13 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnets === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnets"},message:"must have required property '"+"subnets"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "subnets"},
+        message: "must have required property '"+"subnets"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -8369,7 +11263,13 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "subnets")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -8382,7 +11282,13 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
     if(data.subnets !== undefined){
       let data0 = data.subnets;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets",schemaPath:"#/properties/subnets/type",keyword:"type",params:{type: schema175.properties.subnets.type},message:"must be array,null"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/subnets",
+          schemaPath: "#/properties/subnets/type",
+          keyword: "type",
+          params: {type: schema175.properties.subnets.type},
+          message: "must be array,null"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -8397,7 +11303,13 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
           let data1 = data0[i0];
           if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
             if(data1.id === undefined){
-              const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+              const err3 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/subnets/" + i0,
+                schemaPath: "#/properties/subnets/items/required",
+                keyword: "required",
+                params: {missingProperty: "id"},
+                message: "must have required property '"+"id"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err3];
               }
@@ -8407,7 +11319,13 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
               errors++;
             }
             if(data1.controlKeys === undefined){
-              const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/required",keyword:"required",params:{missingProperty: "controlKeys"},message:"must have required property '"+"controlKeys"+"'"};
+              const err4 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/subnets/" + i0,
+                schemaPath: "#/properties/subnets/items/required",
+                keyword: "required",
+                params: {missingProperty: "controlKeys"},
+                message: "must have required property '"+"controlKeys"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err4];
               }
@@ -8417,7 +11335,13 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
               errors++;
             }
             if(data1.threshold === undefined){
-              const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
+              const err5 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/subnets/" + i0,
+                schemaPath: "#/properties/subnets/items/required",
+                keyword: "required",
+                params: {missingProperty: "threshold"},
+                message: "must have required property '"+"threshold"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err5];
               }
@@ -8428,7 +11352,13 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
             }
             for(const key1 in data1){
               if(!(((key1 === "id") || (key1 === "controlKeys")) || (key1 === "threshold"))){
-                const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+                const err6 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/subnets/" + i0,
+                  schemaPath: "#/properties/subnets/items/additionalProperties",
+                  keyword: "additionalProperties",
+                  params: {additionalProperty: key1},
+                  message: "must NOT have additional properties"
+                };
                 if(vErrors === null){
                   vErrors = [err6];
                 }
@@ -8439,7 +11369,12 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.id !== undefined){
-              if(!(validate30(data1.id, {instancePath:instancePath+"/subnets/" + i0+"/id",parentData:data1,parentDataProperty:"id",rootData}))){
+              if(!(validate30(data1.id, {
+                instancePath: instancePath+"/subnets/" + i0+"/id",
+                parentData: data1,
+                parentDataProperty: "id",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate30.errors;
                 }
@@ -8454,7 +11389,12 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
               if(Array.isArray(data3)){
                 const len1 = data3.length;
                 for(let i1=0; i1<len1; i1++){
-                  if(!(validate100(data3[i1], {instancePath:instancePath+"/subnets/" + i0+"/controlKeys/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+                  if(!(validate100(data3[i1], {
+                    instancePath: instancePath+"/subnets/" + i0+"/controlKeys/" + i1,
+                    parentData: data3,
+                    parentDataProperty: i1,
+                    rootData
+                  }))){
                     if(vErrors === null){
                       vErrors = validate100.errors;
                     }
@@ -8466,7 +11406,13 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
                 }
               }
               else {
-                const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0+"/controlKeys",schemaPath:"#/properties/subnets/items/properties/controlKeys/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                const err7 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/subnets/" + i0+"/controlKeys",
+                  schemaPath: "#/properties/subnets/items/properties/controlKeys/type",
+                  keyword: "type",
+                  params: {type: "array"},
+                  message: "must be array"
+                };
                 if(vErrors === null){
                   vErrors = [err7];
                 }
@@ -8477,7 +11423,12 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.threshold !== undefined){
-              if(!(validate148(data1.threshold, {instancePath:instancePath+"/subnets/" + i0+"/threshold",parentData:data1,parentDataProperty:"threshold",rootData}))){
+              if(!(validate148(data1.threshold, {
+                instancePath: instancePath+"/subnets/" + i0+"/threshold",
+                parentData: data1,
+                parentDataProperty: "threshold",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate148.errors;
                 }
@@ -8489,7 +11440,13 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
             }
           }
           else {
-            const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/subnets/" + i0,schemaPath:"#/properties/subnets/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            const err8 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/subnets/" + i0,
+              schemaPath: "#/properties/subnets/items/type",
+              keyword: "type",
+              params: {type: "object"},
+              message: "must be object"
+            };
             if(vErrors === null){
               vErrors = [err8];
             }
@@ -8503,7 +11460,13 @@ function validate499(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err9];
     }
@@ -8526,7 +11489,13 @@ function validate503(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -8559,7 +11528,13 @@ function validate504(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.timestamp === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "timestamp"},
+        message: "must have required property '"+"timestamp"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -8570,7 +11545,13 @@ function validate504(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "timestamp")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -8581,7 +11562,12 @@ function validate504(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {
+        instancePath: instancePath+"/timestamp",
+        parentData: data,
+        parentDataProperty: "timestamp",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -8593,7 +11579,13 @@ function validate504(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -8621,7 +11613,12 @@ function validate506(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -8633,7 +11630,13 @@ function validate506(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -8664,7 +11667,8 @@ const schema179 = {
     },
     "weight": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
-      "description": "The total weight of the current validators (on the Primary Network: nAVAX staked, including delegations)."
+      "description": "The total weight of the current validators (on the Primary Network: nAVAX staked, including "
+        + "delegations)."
     }
   }
 };
@@ -8674,7 +11678,13 @@ function validate508(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.stake === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stake"},message:"must have required property '"+"stake"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "stake"},
+        message: "must have required property '"+"stake"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -8684,7 +11694,13 @@ function validate508(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.weight === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "weight"},
+        message: "must have required property '"+"weight"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -8695,7 +11711,13 @@ function validate508(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "stake") || (key0 === "weight"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -8706,7 +11728,12 @@ function validate508(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.stake !== undefined){
-      if(!(validate81(data.stake, {instancePath:instancePath+"/stake",parentData:data,parentDataProperty:"stake",rootData}))){
+      if(!(validate81(data.stake, {
+        instancePath: instancePath+"/stake",
+        parentData: data,
+        parentDataProperty: "stake",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -8717,7 +11744,12 @@ function validate508(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.weight !== undefined){
-      if(!(validate81(data.weight, {instancePath:instancePath+"/weight",parentData:data,parentDataProperty:"weight",rootData}))){
+      if(!(validate81(data.weight, {
+        instancePath: instancePath+"/weight",
+        parentData: data,
+        parentDataProperty: "weight",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -8729,7 +11761,13 @@ function validate508(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -8763,7 +11801,13 @@ function validate511(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -8773,7 +11817,12 @@ function validate511(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -8784,7 +11833,12 @@ function validate511(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate275.errors;
         }
@@ -8796,7 +11850,13 @@ function validate511(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -8945,7 +12005,13 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -9006,7 +12072,12 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate71(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(!(validate71(data.tx, {
+            instancePath: instancePath+"/tx",
+            parentData: data,
+            parentDataProperty: "tx",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate71.errors;
             }
@@ -9018,7 +12089,13 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/then/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -9035,7 +12112,12 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate73(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(!(validate73(data.tx, {
+            instancePath: instancePath+"/tx",
+            parentData: data,
+            parentDataProperty: "tx",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate73.errors;
             }
@@ -9047,7 +12129,13 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/else/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -9061,7 +12149,13 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
       ifClause1 = "else";
     }
     if(!valid3){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/if",
+        keyword: "if",
+        params: {failingKeyword: ifClause1},
+        message: "must match \""+ifClause1+"\" schema"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -9084,7 +12178,13 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -9098,7 +12198,13 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
     ifClause0 = "else";
   }
   if(!valid0){
-    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err9];
     }
@@ -9109,7 +12215,13 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.tx === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "tx"},
+        message: "must have required property '"+"tx"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -9119,7 +12231,13 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.encoding === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -9130,7 +12248,13 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "tx") || (key0 === "encoding"))){
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -9171,7 +12295,13 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
         valid9 = valid9 || _valid2;
       }
       if(!valid9){
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tx",schemaPath:"#/properties/tx/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/tx",
+          schemaPath: "#/properties/tx/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -9195,7 +12325,12 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -9207,7 +12342,13 @@ function validate514(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err14 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err14];
     }
@@ -9238,7 +12379,13 @@ function validate522(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -9248,7 +12395,12 @@ function validate522(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -9260,7 +12412,13 @@ function validate522(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -9360,7 +12518,13 @@ function validate524(data: any, {instancePath="", parentData, parentDataProperty
     const _errs4 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.reason === undefined){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/then/required",
+          keyword: "required",
+          params: {missingProperty: "reason"},
+          message: "must have required property '"+"reason"+"'"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -9373,7 +12537,13 @@ function validate524(data: any, {instancePath="", parentData, parentDataProperty
         let data1 = data.reason;
         if(typeof data1 === "string"){
           if(func2(data1) < 1){
-            const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/then/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+            const err2 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/reason",
+              schemaPath: "#/then/properties/reason/minLength",
+              keyword: "minLength",
+              params: {limit: 1},
+              message: "must NOT have fewer than 1 characters"
+            };
             if(vErrors === null){
               vErrors = [err2];
             }
@@ -9384,7 +12554,13 @@ function validate524(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         else {
-          const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/then/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+          const err3 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/reason",
+            schemaPath: "#/then/properties/reason/type",
+            keyword: "type",
+            params: {type: "string"},
+            message: "must be string"
+          };
           if(vErrors === null){
             vErrors = [err3];
           }
@@ -9403,7 +12579,13 @@ function validate524(data: any, {instancePath="", parentData, parentDataProperty
     const _errs7 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.reason !== undefined){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/else/properties/reason/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/reason",
+          schemaPath: "#/else/properties/reason/false schema",
+          keyword: "false schema",
+          params: {},
+          message: "boolean schema is false"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -9418,7 +12600,13 @@ function validate524(data: any, {instancePath="", parentData, parentDataProperty
     ifClause0 = "else";
   }
   if(!valid0){
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -9429,7 +12617,13 @@ function validate524(data: any, {instancePath="", parentData, parentDataProperty
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.status === undefined){
-      const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+      const err6 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "status"},
+        message: "must have required property '"+"status"+"'"
+      };
       if(vErrors === null){
         vErrors = [err6];
       }
@@ -9440,7 +12634,13 @@ function validate524(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "status") || (key0 === "reason"))){
-        const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err7 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err7];
         }
@@ -9453,7 +12653,13 @@ function validate524(data: any, {instancePath="", parentData, parentDataProperty
     if(data.status !== undefined){
       let data3 = data.status;
       if(typeof data3 !== "string"){
-        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err8 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/status",
+          schemaPath: "#/properties/status/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err8];
         }
@@ -9462,8 +12668,18 @@ function validate524(data: any, {instancePath="", parentData, parentDataProperty
         }
         errors++;
       }
-      if(!(((((data3 === "Committed") || (data3 === "Aborted")) || (data3 === "Processing")) || (data3 === "Dropped")) || (data3 === "Unknown"))){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema183.properties.status.enum},message:"must be equal to one of the allowed values"};
+      if(!(((((data3 === "Committed") ||
+        (data3 === "Aborted")) ||
+        (data3 === "Processing")) ||
+        (data3 === "Dropped")) ||
+        (data3 === "Unknown"))){
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/status",
+          schemaPath: "#/properties/status/enum",
+          keyword: "enum",
+          params: {allowedValues: schema183.properties.status.enum},
+          message: "must be equal to one of the allowed values"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -9477,7 +12693,13 @@ function validate524(data: any, {instancePath="", parentData, parentDataProperty
       let data4 = data.reason;
       if(typeof data4 === "string"){
         if(func2(data4) < 1){
-          const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+          const err10 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/reason",
+            schemaPath: "#/properties/reason/minLength",
+            keyword: "minLength",
+            params: {limit: 1},
+            message: "must NOT have fewer than 1 characters"
+          };
           if(vErrors === null){
             vErrors = [err10];
           }
@@ -9488,7 +12710,13 @@ function validate524(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err11 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/reason",
+          schemaPath: "#/properties/reason/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err11];
         }
@@ -9500,7 +12728,13 @@ function validate524(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err12 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err12];
     }
@@ -9543,7 +12777,9 @@ const schema184 = {
   ]
 };
 const schema185 = {
-  "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.",
+  "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix "
+    + "must name that chain and the HRP must be the network's), or the raw "
+    + "20-byte short ID in cb58, which the node's address parser also accepts.",
   "anyOf": [
     {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
@@ -9567,7 +12803,13 @@ function validate528(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern24.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[1-9A-HJ-NP-Za-km-z]{20,40}$"},
+        message: "must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -9577,7 +12819,13 @@ function validate528(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(!(formats10.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-short-id"},message:"must match format \""+"avax-short-id"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-short-id"},
+        message: "must match format \""+"avax-short-id"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -9588,7 +12836,13 @@ function validate528(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -9634,7 +12888,13 @@ function validate526(data: any, {instancePath="", parentData, parentDataProperty
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -9661,11 +12921,15 @@ function validate526(data: any, {instancePath="", parentData, parentDataProperty
 }
 
 const schema34 = {
-  "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
+  "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, "
+    + "fractional and exponent forms, and anything above 4294967295 (2^32-1, "
+    + "which the string pattern spells out digit by digit), fail to decode.",
   "anyOf": [
     {
       "type": "string",
-      "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
+      "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+        + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+        + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
     },
     {
       "type": "integer",
@@ -9674,7 +12938,9 @@ const schema34 = {
     }
   ]
 };
-const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
+const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+  + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+  + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
 function validate61(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
@@ -9684,7 +12950,19 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
   const _errs1 = errors;
   if(typeof data === "string"){
     if(!pattern2.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/0/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+          + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+          + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},
+        message: "must match pattern \""
+          +"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|"
+          + "42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|"
+          + "42949672[0-8][0-9]|429496729[0-5])$"
+          +"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -9695,7 +12973,13 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf/0/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -9709,7 +12993,13 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
   if(!valid0){
     const _errs3 = errors;
     if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/1/type",
+        keyword: "type",
+        params: {type: "integer"},
+        message: "must be integer"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -9720,7 +13010,13 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
     }
     if((typeof data == "number") && (isFinite(data))){
       if(data > 4294967295 || isNaN(data)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/maximum",
+          keyword: "maximum",
+          params: {comparison: "<=", limit: 4294967295},
+          message: "must be <= 4294967295"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -9730,7 +13026,13 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
         errors++;
       }
       if(data < 0 || isNaN(data)){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/minimum",
+          keyword: "minimum",
+          params: {comparison: ">=", limit: 0},
+          message: "must be >= 0"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -9744,7 +13046,13 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -9772,7 +13080,8 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
 
 const schema187 = {
   "type": "object",
-  "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's `endIndex` as the next call's `startIndex` to continue.",
+  "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's "
+    + "`endIndex` as the next call's `startIndex` to continue.",
   "required": [
     "address",
     "utxo"
@@ -9795,7 +13104,13 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.address === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "address"},
+        message: "must have required property '"+"address"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -9805,7 +13120,13 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.utxo === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxo"},message:"must have required property '"+"utxo"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxo"},
+        message: "must have required property '"+"utxo"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -9816,7 +13137,13 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "address") || (key0 === "utxo"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -9827,7 +13154,12 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate100(data.address, {
+        instancePath: instancePath+"/address",
+        parentData: data,
+        parentDataProperty: "address",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate100.errors;
         }
@@ -9838,7 +13170,12 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.utxo !== undefined){
-      if(!(validate30(data.utxo, {instancePath:instancePath+"/utxo",parentData:data,parentDataProperty:"utxo",rootData}))){
+      if(!(validate30(data.utxo, {
+        instancePath: instancePath+"/utxo",
+        parentData: data,
+        parentDataProperty: "utxo",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -9850,7 +13187,13 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -9869,7 +13212,13 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.addresses === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addresses"},
+        message: "must have required property '"+"addresses"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -9882,7 +13231,13 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.addresses;
       if(Array.isArray(data0)){
         if(data0.length > 1024){
-          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
+          const err1 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/addresses",
+            schemaPath: "#/properties/addresses/maxItems",
+            keyword: "maxItems",
+            params: {limit: 1024},
+            message: "must NOT have more than 1024 items"
+          };
           if(vErrors === null){
             vErrors = [err1];
           }
@@ -9892,7 +13247,13 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
           errors++;
         }
         if(data0.length < 1){
-          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/addresses",
+            schemaPath: "#/properties/addresses/minItems",
+            keyword: "minItems",
+            params: {limit: 1},
+            message: "must NOT have fewer than 1 items"
+          };
           if(vErrors === null){
             vErrors = [err2];
           }
@@ -9903,7 +13264,12 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate526(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate526(data0[i0], {
+            instancePath: instancePath+"/addresses/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate526.errors;
             }
@@ -9915,7 +13281,13 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/addresses",
+          schemaPath: "#/properties/addresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -9926,7 +13298,12 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.limit !== undefined){
-      if(!(validate61(data.limit, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
+      if(!(validate61(data.limit, {
+        instancePath: instancePath+"/limit",
+        parentData: data,
+        parentDataProperty: "limit",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate61.errors;
         }
@@ -9937,7 +13314,12 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate532(data.startIndex, {instancePath:instancePath+"/startIndex",parentData:data,parentDataProperty:"startIndex",rootData}))){
+      if(!(validate532(data.startIndex, {
+        instancePath: instancePath+"/startIndex",
+        parentData: data,
+        parentDataProperty: "startIndex",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate532.errors;
         }
@@ -9949,7 +13331,13 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.sourceChain !== undefined){
       if(typeof data.sourceChain !== "string"){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/sourceChain",schemaPath:"#/properties/sourceChain/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/sourceChain",
+          schemaPath: "#/properties/sourceChain/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -9960,7 +13348,12 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate68.errors;
         }
@@ -9972,7 +13365,13 @@ function validate525(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -10102,7 +13501,12 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate71(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(!(validate71(data1[i0], {
+              instancePath: instancePath+"/utxos/" + i0,
+              parentData: data1,
+              parentDataProperty: i0,
+              rootData
+            }))){
               if(vErrors === null){
                 vErrors = validate71.errors;
               }
@@ -10114,7 +13518,13 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         else {
-          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/then/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/utxos",
+            schemaPath: "#/then/properties/utxos/type",
+            keyword: "type",
+            params: {type: "array"},
+            message: "must be array"
+          };
           if(vErrors === null){
             vErrors = [err2];
           }
@@ -10126,7 +13536,13 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -10147,7 +13563,12 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate73(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+            if(!(validate73(data3[i1], {
+              instancePath: instancePath+"/utxos/" + i1,
+              parentData: data3,
+              parentDataProperty: i1,
+              rootData
+            }))){
               if(vErrors === null){
                 vErrors = validate73.errors;
               }
@@ -10159,7 +13580,13 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         else {
-          const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/else/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          const err4 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/utxos",
+            schemaPath: "#/else/properties/utxos/type",
+            keyword: "type",
+            params: {type: "array"},
+            message: "must be array"
+          };
           if(vErrors === null){
             vErrors = [err4];
           }
@@ -10171,7 +13598,13 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -10185,7 +13618,13 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
     ifClause0 = "else";
   }
   if(!valid0){
-    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err6];
     }
@@ -10196,7 +13635,13 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.numFetched === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "numFetched"},message:"must have required property '"+"numFetched"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "numFetched"},
+        message: "must have required property '"+"numFetched"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -10206,7 +13651,13 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.utxos === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxos"},message:"must have required property '"+"utxos"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxos"},
+        message: "must have required property '"+"utxos"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -10216,7 +13667,13 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.endIndex === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endIndex"},message:"must have required property '"+"endIndex"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "endIndex"},
+        message: "must have required property '"+"endIndex"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -10226,7 +13683,13 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.encoding === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -10237,7 +13700,13 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((((key0 === "numFetched") || (key0 === "utxos")) || (key0 === "endIndex")) || (key0 === "encoding"))){
-        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err11 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err11];
         }
@@ -10248,7 +13717,12 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate81(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
+      if(!(validate81(data.numFetched, {
+        instancePath: instancePath+"/numFetched",
+        parentData: data,
+        parentDataProperty: "numFetched",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -10263,7 +13737,12 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate75(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
+          if(!(validate75(data6[i2], {
+            instancePath: instancePath+"/utxos/" + i2,
+            parentData: data6,
+            parentDataProperty: i2,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate75.errors;
             }
@@ -10275,7 +13754,13 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/utxos",
+          schemaPath: "#/properties/utxos/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -10286,7 +13771,12 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate532(data.endIndex, {instancePath:instancePath+"/endIndex",parentData:data,parentDataProperty:"endIndex",rootData}))){
+      if(!(validate532(data.endIndex, {
+        instancePath: instancePath+"/endIndex",
+        parentData: data,
+        parentDataProperty: "endIndex",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate532.errors;
         }
@@ -10297,7 +13787,12 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -10309,7 +13804,13 @@ function validate537(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err13 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err13];
     }
@@ -10354,7 +13855,13 @@ function validate544(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.height === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -10368,7 +13875,12 @@ function validate544(data: any, {instancePath="", parentData, parentDataProperty
       const _errs2 = errors;
       let valid1 = false;
       const _errs3 = errors;
-      if(!(validate65(data0, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate65(data0, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -10382,7 +13894,13 @@ function validate544(data: any, {instancePath="", parentData, parentDataProperty
       if(!valid1){
         const _errs4 = errors;
         if("proposed" !== data0){
-          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/height",schemaPath:"#/properties/height/anyOf/1/const",keyword:"const",params:{allowedValue: "proposed"},message:"must be equal to constant"};
+          const err1 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/height",
+            schemaPath: "#/properties/height/anyOf/1/const",
+            keyword: "const",
+            params: {allowedValue: "proposed"},
+            message: "must be equal to constant"
+          };
           if(vErrors === null){
             vErrors = [err1];
           }
@@ -10395,7 +13913,13 @@ function validate544(data: any, {instancePath="", parentData, parentDataProperty
         valid1 = valid1 || _valid0;
       }
       if(!valid1){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/height",schemaPath:"#/properties/height/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/height",
+          schemaPath: "#/properties/height/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -10419,7 +13943,12 @@ function validate544(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -10431,7 +13960,13 @@ function validate544(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -10447,7 +13982,8 @@ function validate544(data: any, {instancePath="", parentData, parentDataProperty
 export const validatePlatformGetValidatorsAtResult: ValidateFunction = budgeted(validate547);
 const schema190 = {
   "type": "object",
-  "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight at the height. `{}` when the set is empty.",
+  "description": "The validator set: each key is a node ID, each value that validator's BLS public key and weight "
+    + "at the height. `{}` when the set is empty.",
   "propertyNames": {
     "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"
   },
@@ -10462,7 +13998,8 @@ const schema190 = {
     "additionalProperties": false,
     "properties": {
       "publicKey": {
-        "description": "The validator's 48-byte compressed BLS public key as `0x` hex without a checksum, or `null` when it registered none.",
+        "description": "The validator's 48-byte compressed BLS public key as `0x` hex without a checksum, or `null` "
+          + "when it registered none.",
         "oneOf": [
           {
             "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/PlatformBLSPublicKey"
@@ -10497,7 +14034,13 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
       }
       var valid0 = _errs1 === errors;
       if(!valid0){
-        const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+        const err0 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/propertyNames",
+          keyword: "propertyNames",
+          params: {propertyName: key0},
+          message: "property name must be valid"
+        };
         if(vErrors === null){
           vErrors = [err0];
         }
@@ -10511,7 +14054,13 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data[key1];
       if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
         if(data0.publicKey === undefined){
-          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/required",keyword:"required",params:{missingProperty: "publicKey"},message:"must have required property '"+"publicKey"+"'"};
+          const err1 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+            schemaPath: "#/additionalProperties/required",
+            keyword: "required",
+            params: {missingProperty: "publicKey"},
+            message: "must have required property '"+"publicKey"+"'"
+          };
           if(vErrors === null){
             vErrors = [err1];
           }
@@ -10521,7 +14070,13 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
           errors++;
         }
         if(data0.weight === undefined){
-          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/required",keyword:"required",params:{missingProperty: "weight"},message:"must have required property '"+"weight"+"'"};
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+            schemaPath: "#/additionalProperties/required",
+            keyword: "required",
+            params: {missingProperty: "weight"},
+            message: "must have required property '"+"weight"+"'"
+          };
           if(vErrors === null){
             vErrors = [err2];
           }
@@ -10532,7 +14087,13 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
         }
         for(const key2 in data0){
           if(!((key2 === "publicKey") || (key2 === "weight"))){
-            const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+            const err3 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+              schemaPath: "#/additionalProperties/additionalProperties",
+              keyword: "additionalProperties",
+              params: {additionalProperty: key2},
+              message: "must NOT have additional properties"
+            };
             if(vErrors === null){
               vErrors = [err3];
             }
@@ -10548,7 +14109,12 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
           let valid3 = false;
           let passing0 = null;
           const _errs8 = errors;
-          if(!(validate371(data1, {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",parentData:data0,parentDataProperty:"publicKey",rootData}))){
+          if(!(validate371(data1, {
+            instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",
+            parentData: data0,
+            parentDataProperty: "publicKey",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate371.errors;
             }
@@ -10564,7 +14130,13 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
           }
           const _errs9 = errors;
           if(data1 !== null){
-            const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",schemaPath:"#/additionalProperties/properties/publicKey/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+            const err4 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",
+              schemaPath: "#/additionalProperties/properties/publicKey/oneOf/1/type",
+              keyword: "type",
+              params: {type: "null"},
+              message: "must be null"
+            };
             if(vErrors === null){
               vErrors = [err4];
             }
@@ -10585,7 +14157,13 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
             }
           }
           if(!valid3){
-            const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",schemaPath:"#/additionalProperties/properties/publicKey/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+            const err5 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/publicKey",
+              schemaPath: "#/additionalProperties/properties/publicKey/oneOf",
+              keyword: "oneOf",
+              params: {passingSchemas: passing0},
+              message: "must match exactly one schema in oneOf"
+            };
             if(vErrors === null){
               vErrors = [err5];
             }
@@ -10609,7 +14187,12 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         if(data0.weight !== undefined){
-          if(!(validate81(data0.weight, {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/weight",parentData:data0,parentDataProperty:"weight",rootData}))){
+          if(!(validate81(data0.weight, {
+            instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/weight",
+            parentData: data0,
+            parentDataProperty: "weight",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate81.errors;
             }
@@ -10621,7 +14204,13 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+          schemaPath: "#/additionalProperties/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -10633,7 +14222,13 @@ function validate547(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err7 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err7];
     }
@@ -10656,7 +14251,13 @@ function validate551(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -10686,7 +14287,8 @@ const schema192 = {
     },
     "target": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "Number of active L1 validators at which the price stays stable; above it the price rises, below it falls."
+      "description": "Number of active L1 validators at which the price stays stable; above it the price rises, "
+        + "below it falls."
     },
     "minPrice": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
@@ -10694,7 +14296,8 @@ const schema192 = {
     },
     "excessConversionConstant": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/BareUint64",
-      "description": "Scales the accumulated excess into the price: price = minPrice · e^(excess / excessConversionConstant)."
+      "description": "Scales the accumulated excess into the price: price = minPrice · e^(excess / "
+        + "excessConversionConstant)."
     }
   }
 };
@@ -10704,7 +14307,13 @@ function validate552(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.capacity === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capacity"},message:"must have required property '"+"capacity"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "capacity"},
+        message: "must have required property '"+"capacity"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -10714,7 +14323,13 @@ function validate552(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.target === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "target"},
+        message: "must have required property '"+"target"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -10724,7 +14339,13 @@ function validate552(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.minPrice === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "minPrice"},message:"must have required property '"+"minPrice"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "minPrice"},
+        message: "must have required property '"+"minPrice"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -10734,7 +14355,13 @@ function validate552(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.excessConversionConstant === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excessConversionConstant"},message:"must have required property '"+"excessConversionConstant"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "excessConversionConstant"},
+        message: "must have required property '"+"excessConversionConstant"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -10744,8 +14371,17 @@ function validate552(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     for(const key0 in data){
-      if(!((((key0 === "capacity") || (key0 === "target")) || (key0 === "minPrice")) || (key0 === "excessConversionConstant"))){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+      if(!((((key0 === "capacity") ||
+        (key0 === "target")) ||
+        (key0 === "minPrice")) ||
+        (key0 === "excessConversionConstant"))){
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -10756,7 +14392,12 @@ function validate552(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.capacity !== undefined){
-      if(!(validate107(data.capacity, {instancePath:instancePath+"/capacity",parentData:data,parentDataProperty:"capacity",rootData}))){
+      if(!(validate107(data.capacity, {
+        instancePath: instancePath+"/capacity",
+        parentData: data,
+        parentDataProperty: "capacity",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -10767,7 +14408,12 @@ function validate552(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.target !== undefined){
-      if(!(validate107(data.target, {instancePath:instancePath+"/target",parentData:data,parentDataProperty:"target",rootData}))){
+      if(!(validate107(data.target, {
+        instancePath: instancePath+"/target",
+        parentData: data,
+        parentDataProperty: "target",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -10778,7 +14424,12 @@ function validate552(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.minPrice !== undefined){
-      if(!(validate107(data.minPrice, {instancePath:instancePath+"/minPrice",parentData:data,parentDataProperty:"minPrice",rootData}))){
+      if(!(validate107(data.minPrice, {
+        instancePath: instancePath+"/minPrice",
+        parentData: data,
+        parentDataProperty: "minPrice",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -10789,7 +14440,12 @@ function validate552(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.excessConversionConstant !== undefined){
-      if(!(validate107(data.excessConversionConstant, {instancePath:instancePath+"/excessConversionConstant",parentData:data,parentDataProperty:"excessConversionConstant",rootData}))){
+      if(!(validate107(data.excessConversionConstant, {
+        instancePath: instancePath+"/excessConversionConstant",
+        parentData: data,
+        parentDataProperty: "excessConversionConstant",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -10801,7 +14457,13 @@ function validate552(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -10824,7 +14486,13 @@ function validate557(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -10867,7 +14535,13 @@ function validate558(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.excess === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "excess"},message:"must have required property '"+"excess"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "excess"},
+        message: "must have required property '"+"excess"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -10877,7 +14551,13 @@ function validate558(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.price === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "price"},message:"must have required property '"+"price"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "price"},
+        message: "must have required property '"+"price"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -10887,7 +14567,13 @@ function validate558(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.timestamp === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "timestamp"},
+        message: "must have required property '"+"timestamp"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -10898,7 +14584,13 @@ function validate558(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(((key0 === "excess") || (key0 === "price")) || (key0 === "timestamp"))){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -10909,7 +14601,12 @@ function validate558(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.excess !== undefined){
-      if(!(validate107(data.excess, {instancePath:instancePath+"/excess",parentData:data,parentDataProperty:"excess",rootData}))){
+      if(!(validate107(data.excess, {
+        instancePath: instancePath+"/excess",
+        parentData: data,
+        parentDataProperty: "excess",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -10920,7 +14617,12 @@ function validate558(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.price !== undefined){
-      if(!(validate107(data.price, {instancePath:instancePath+"/price",parentData:data,parentDataProperty:"price",rootData}))){
+      if(!(validate107(data.price, {
+        instancePath: instancePath+"/price",
+        parentData: data,
+        parentDataProperty: "price",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -10931,7 +14633,12 @@ function validate558(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.timestamp !== undefined){
-      if(!(validate89(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+      if(!(validate89(data.timestamp, {
+        instancePath: instancePath+"/timestamp",
+        parentData: data,
+        parentDataProperty: "timestamp",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate89.errors;
         }
@@ -10943,7 +14650,13 @@ function validate558(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -10977,7 +14690,13 @@ function validate562(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.tx === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "tx"},
+        message: "must have required property '"+"tx"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -10998,7 +14717,12 @@ function validate562(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate68.errors;
         }
@@ -11010,7 +14734,13 @@ function validate562(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -11043,7 +14773,13 @@ function validate565(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -11054,7 +14790,13 @@ function validate565(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "txID")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -11065,7 +14807,12 @@ function validate565(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -11077,7 +14824,13 @@ function validate565(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -11106,7 +14859,8 @@ const schema197 = {
   ]
 };
 const schema198 = {
-  "description": "An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 65535, fail to decode.",
+  "description": "An unsigned 16-bit integer param: a quoted decimal string or a bare JSON number; negative, "
+    + "fractional and exponent forms, and anything above 65535, fail to decode.",
   "anyOf": [
     {
       "type": "string",
@@ -11119,7 +14873,8 @@ const schema198 = {
     }
   ]
 };
-const pattern25 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$", "u");
+const pattern25 = new RegExp("^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
+  + "6553[0-5])$", "u");
 
 function validate568(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
@@ -11129,7 +14884,15 @@ function validate568(data: any, {instancePath="", parentData, parentDataProperty
   const _errs1 = errors;
   if(typeof data === "string"){
     if(!pattern25.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/0/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|"
+          + "6553[0-5])$"},
+        message: "must match pattern \""
+          +"^(?:[0-9]{1,4}|0[0-9]{4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$" +"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -11140,7 +14903,13 @@ function validate568(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf/0/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -11154,7 +14923,13 @@ function validate568(data: any, {instancePath="", parentData, parentDataProperty
   if(!valid0){
     const _errs3 = errors;
     if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/1/type",
+        keyword: "type",
+        params: {type: "integer"},
+        message: "must be integer"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -11165,7 +14940,13 @@ function validate568(data: any, {instancePath="", parentData, parentDataProperty
     }
     if((typeof data == "number") && (isFinite(data))){
       if(data > 65535 || isNaN(data)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/maximum",
+          keyword: "maximum",
+          params: {comparison: "<=", limit: 65535},
+          message: "must be <= 65535"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -11175,7 +14956,13 @@ function validate568(data: any, {instancePath="", parentData, parentDataProperty
         errors++;
       }
       if(data < 0 || isNaN(data)){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/minimum",
+          keyword: "minimum",
+          params: {comparison: ">=", limit: 0},
+          message: "must be >= 0"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -11189,7 +14976,13 @@ function validate568(data: any, {instancePath="", parentData, parentDataProperty
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -11221,7 +15014,13 @@ function validate567(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.size === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "size"},
+        message: "must have required property '"+"size"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -11231,7 +15030,12 @@ function validate567(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.size !== undefined){
-      if(!(validate568(data.size, {instancePath:instancePath+"/size",parentData:data,parentDataProperty:"size",rootData}))){
+      if(!(validate568(data.size, {
+        instancePath: instancePath+"/size",
+        parentData: data,
+        parentDataProperty: "size",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate568.errors;
         }
@@ -11242,7 +15046,12 @@ function validate567(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -11254,7 +15063,13 @@ function validate567(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -11280,7 +15095,8 @@ const schema199 = {
       "items": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/NodeID"
       },
-      "description": "The sampled validators' node IDs, without duplicates, sorted by their bytes; `[]` for a size of 0."
+      "description": "The sampled validators' node IDs, without duplicates, sorted by their bytes; `[]` for a size "
+        + "of 0."
     }
   }
 };
@@ -11290,7 +15106,13 @@ function validate571(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.validators === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "validators"},message:"must have required property '"+"validators"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "validators"},
+        message: "must have required property '"+"validators"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -11301,7 +15123,13 @@ function validate571(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "validators")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -11316,7 +15144,12 @@ function validate571(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate157(data0[i0], {instancePath:instancePath+"/validators/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate157(data0[i0], {
+            instancePath: instancePath+"/validators/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate157.errors;
             }
@@ -11328,7 +15161,13 @@ function validate571(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/validators",schemaPath:"#/properties/validators/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/validators",
+          schemaPath: "#/properties/validators/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -11340,7 +15179,13 @@ function validate571(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -11371,7 +15216,13 @@ function validate573(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.blockchainID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainID"},message:"must have required property '"+"blockchainID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockchainID"},
+        message: "must have required property '"+"blockchainID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -11381,7 +15232,12 @@ function validate573(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.blockchainID !== undefined){
-      if(!(validate30(data.blockchainID, {instancePath:instancePath+"/blockchainID",parentData:data,parentDataProperty:"blockchainID",rootData}))){
+      if(!(validate30(data.blockchainID, {
+        instancePath: instancePath+"/blockchainID",
+        parentData: data,
+        parentDataProperty: "blockchainID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -11393,7 +15249,13 @@ function validate573(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -11416,7 +15278,8 @@ const schema201 = {
   "properties": {
     "subnetID": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "The Subnet that validates the blockchain; the all-zero ID `11111111111111111111111111111111LpoYY` for the Primary Network."
+      "description": "The Subnet that validates the blockchain; the all-zero ID "
+        + "`11111111111111111111111111111111LpoYY` for the Primary Network."
     }
   }
 };
@@ -11426,7 +15289,13 @@ function validate575(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "subnetID"},
+        message: "must have required property '"+"subnetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -11437,7 +15306,13 @@ function validate575(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "subnetID")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -11448,7 +15323,12 @@ function validate575(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -11460,7 +15340,13 @@ function validate575(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -11491,7 +15377,13 @@ function validate577(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.subnetID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subnetID"},message:"must have required property '"+"subnetID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "subnetID"},
+        message: "must have required property '"+"subnetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -11501,7 +15393,12 @@ function validate577(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.subnetID !== undefined){
-      if(!(validate30(data.subnetID, {instancePath:instancePath+"/subnetID",parentData:data,parentDataProperty:"subnetID",rootData}))){
+      if(!(validate30(data.subnetID, {
+        instancePath: instancePath+"/subnetID",
+        parentData: data,
+        parentDataProperty: "subnetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -11513,7 +15410,13 @@ function validate577(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -11549,7 +15452,13 @@ function validate579(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.blockchainIDs === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainIDs"},message:"must have required property '"+"blockchainIDs"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockchainIDs"},
+        message: "must have required property '"+"blockchainIDs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -11560,7 +15469,13 @@ function validate579(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "blockchainIDs")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -11575,7 +15490,12 @@ function validate579(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data0[i0], {instancePath:instancePath+"/blockchainIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate30(data0[i0], {
+            instancePath: instancePath+"/blockchainIDs/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate30.errors;
             }
@@ -11587,7 +15507,13 @@ function validate579(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/blockchainIDs",schemaPath:"#/properties/blockchainIDs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/blockchainIDs",
+          schemaPath: "#/properties/blockchainIDs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -11599,7 +15525,13 @@ function validate579(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -11733,7 +15665,10 @@ function platformBalanceMapFieldsJson(v: any): string | undefined {
     let key: string;
     let s: string | undefined;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = uint64Json(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = uint64Json(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;
@@ -12325,7 +16260,10 @@ function platformGetValidatorsAtResultJson(v: any): string | undefined {
     let key: string;
     let s: string | undefined;
     switch (k) {
-      default: if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined; key = writeString(k) + ':'; s = platformGetValidatorsAtResultValueJson(x);
+      default:
+        if (k === 'toJSON' || !Object.hasOwn(v, k)) return undefined;
+        key = writeString(k) + ':';
+        s = platformGetValidatorsAtResultValueJson(x);
     }
     if (s === undefined) return undefined;
     out += out.length === 1 ? key + s : ',' + key + s;

@@ -28,7 +28,9 @@ const schema204 = {
   ]
 };
 const schema185 = {
-  "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix must name that chain and the HRP must be the network's), or the raw 20-byte short ID in cb58, which the node's address parser also accepts.",
+  "description": "An address on the serving chain: chain-prefixed bech32 (`X-avax1...`, `P-avax1...`; the prefix "
+    + "must name that chain and the HRP must be the network's), or the raw "
+    + "20-byte short ID in cb58, which the node's address parser also accepts.",
   "anyOf": [
     {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Address"
@@ -42,7 +44,8 @@ const schema56 = {
   "type": "string",
   "format": "avax-address",
   "pattern": "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$",
-  "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the bech32 checksum is part of the format."
+  "description": "A chain-prefixed bech32 address, `<chain>-<hrp>1<data>`, e.g. `X-avax1...` or `P-fuji1...`; the "
+    + "bech32 checksum is part of the format."
 };
 const formats6 = formats["avax-address"]!;
 const pattern11 = new RegExp("^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$", "u");
@@ -52,7 +55,13 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern11.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},message:"must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"},
+        message: "must match pattern \""+"^[A-Za-z0-9]+-[a-z0-9]{1,83}1[02-9ac-hj-np-z]{38}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -62,7 +71,13 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(!(formats6.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-address"},message:"must match format \""+"avax-address"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-address"},
+        message: "must match format \""+"avax-address"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -73,7 +88,13 @@ function validate100(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -100,7 +121,13 @@ function validate528(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern24.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{20,40}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[1-9A-HJ-NP-Za-km-z]{20,40}$"},
+        message: "must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{20,40}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -110,7 +137,13 @@ function validate528(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(!(formats10.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-short-id"},message:"must match format \""+"avax-short-id"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-short-id"},
+        message: "must match format \""+"avax-short-id"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -121,7 +154,13 @@ function validate528(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -167,7 +206,13 @@ function validate526(data: any, {instancePath="", parentData, parentDataProperty
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -195,14 +240,23 @@ function validate526(data: any, {instancePath="", parentData, parentDataProperty
 
 const schema205 = {
   "type": "string",
-  "description": "An asset: its cb58 asset ID (the ID of the transaction that created it) or one of its aliases, such as `AVAX` for the X-Chain's native asset. The node first looks the string up as an alias, then parses it as an ID; anything else fails with \"asset '<value>' not found\"."
+  "description": "An asset: its cb58 asset ID (the ID of the transaction that created it) or one of its aliases, "
+    + "such as `AVAX` for the X-Chain's native asset. The node first looks the "
+    + "string up as an alias, then parses it as an ID; anything else fails "
+    + "with \"asset '<value>' not found\"."
 };
 
 function validate583(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data !== "string"){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -216,11 +270,20 @@ function validate583(data: any, {instancePath="", parentData, parentDataProperty
 }
 
 const schema36 = {
-  "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) or a bare JSON number; negative, fractional and exponent forms, and anything above 18446744073709551615 (2^64-1, which the string pattern spells out digit by digit), fail to decode.",
+  "description": "An unsigned 64-bit integer param. The node accepts a quoted decimal string (its own output form) "
+    + "or a bare JSON number; negative, fractional and exponent forms, and "
+    + "anything above 18446744073709551615 (2^64-1, which the string pattern "
+    + "spells out digit by digit), fail to decode.",
   "anyOf": [
     {
       "type": "string",
-      "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"
+      "pattern": "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|"
+        + "18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|"
+        + "184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+        + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+        + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+        + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+        + "1844674407370955160[0-9]|1844674407370955161[0-5])$"
     },
     {
       "type": "integer",
@@ -229,7 +292,13 @@ const schema36 = {
     }
   ]
 };
-const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
+const pattern4 = new RegExp("^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+  + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
+  + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+  + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+  + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+  + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+  + "1844674407370955160[0-9]|1844674407370955161[0-5])$", "u");
 
 function validate65(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
@@ -239,7 +308,27 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
   const _errs1 = errors;
   if(typeof data === "string"){
     if(!pattern4.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|1844674407370955160[0-9]|1844674407370955161[0-5])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/0/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|"
+          + "1844[0-5][0-9]{15}|18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|"
+          + "1844674[0-3][0-9]{12}|184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+          + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+          + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+          + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+          + "1844674407370955160[0-9]|1844674407370955161[0-5])$"},
+        message: "must match pattern \""
+          +"^(?:[0-9]{1,19}|0[0-9]{19}|1[0-7][0-9]{18}|18[0-3][0-9]{17}|184[0-3][0-9]{16}|1844[0-5][0-9]{15}|"
+          + "18446[0-6][0-9]{14}|184467[0-3][0-9]{13}|1844674[0-3][0-9]{12}|"
+          + "184467440[0-6][0-9]{10}|1844674407[0-2][0-9]{9}|"
+          + "18446744073[0-6][0-9]{8}|1844674407370[0-8][0-9]{6}|"
+          + "18446744073709[0-4][0-9]{5}|184467440737095[0-4][0-9]{4}|"
+          + "18446744073709550[0-9]{3}|18446744073709551[0-5][0-9]{2}|"
+          + "1844674407370955160[0-9]|1844674407370955161[0-5])$"
+          +"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -250,7 +339,13 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf/0/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -264,7 +359,13 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
   if(!valid0){
     const _errs3 = errors;
     if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/1/type",
+        keyword: "type",
+        params: {type: "integer"},
+        message: "must be integer"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -275,7 +376,13 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
     }
     if((typeof data == "number") && (isFinite(data))){
       if(data > 18446744073709552000 || isNaN(data)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/maximum",
+          keyword: "maximum",
+          params: {comparison: "<=", limit: 18446744073709552000},
+          message: "must be <= 18446744073709552000"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -285,7 +392,13 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
         errors++;
       }
       if(data < 0 || isNaN(data)){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/minimum",
+          keyword: "minimum",
+          params: {comparison: ">=", limit: 0},
+          message: "must be >= 0"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -299,7 +412,13 @@ function validate65(data: any, {instancePath="", parentData, parentDataProperty,
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -331,7 +450,13 @@ function validate581(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.address === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "address"},
+        message: "must have required property '"+"address"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -341,7 +466,13 @@ function validate581(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.assetID === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "assetID"},
+        message: "must have required property '"+"assetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -351,7 +482,12 @@ function validate581(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate526(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate526(data.address, {
+        instancePath: instancePath+"/address",
+        parentData: data,
+        parentDataProperty: "address",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate526.errors;
         }
@@ -362,7 +498,12 @@ function validate581(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate583(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate583(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate583.errors;
         }
@@ -373,7 +514,12 @@ function validate581(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.cursor !== undefined){
-      if(!(validate65(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
+      if(!(validate65(data.cursor, {
+        instancePath: instancePath+"/cursor",
+        parentData: data,
+        parentDataProperty: "cursor",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -384,7 +530,12 @@ function validate581(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.pageSize !== undefined){
-      if(!(validate65(data.pageSize, {instancePath:instancePath+"/pageSize",parentData:data,parentDataProperty:"pageSize",rootData}))){
+      if(!(validate65(data.pageSize, {
+        instancePath: instancePath+"/pageSize",
+        parentData: data,
+        parentDataProperty: "pageSize",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -396,7 +547,13 @@ function validate581(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -426,7 +583,8 @@ const schema206 = {
       "items": {
         "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID"
       },
-      "description": "IDs of the matching transactions, oldest first; `null` when there are none on this page or the index is disabled."
+      "description": "IDs of the matching transactions, oldest first; `null` when there are none on this page or "
+        + "the index is disabled."
     },
     "cursor": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/Uint64",
@@ -438,7 +596,8 @@ const schema13 = {
   "type": "string",
   "format": "avax-cb58",
   "pattern": "^[1-9A-HJ-NP-Za-km-z]{32,60}$",
-  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the bytes followed by the last 4 bytes of their SHA-256."
+  "description": "A 32-byte ID (transaction, block, asset, chain, subnet, VM, validation) in cb58: base58 of the "
+    + "bytes followed by the last 4 bytes of their SHA-256."
 };
 const formats0 = formats["avax-cb58"]!;
 const pattern0 = new RegExp("^[1-9A-HJ-NP-Za-km-z]{32,60}$", "u");
@@ -448,7 +607,13 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern0.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},message:"must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[1-9A-HJ-NP-Za-km-z]{32,60}$"},
+        message: "must match pattern \""+"^[1-9A-HJ-NP-Za-km-z]{32,60}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -458,7 +623,13 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(!(formats0.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-cb58"},message:"must match format \""+"avax-cb58"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-cb58"},
+        message: "must match format \""+"avax-cb58"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -469,7 +640,13 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -485,7 +662,8 @@ function validate30(data: any, {instancePath="", parentData, parentDataProperty,
 const schema45 = {
   "type": "string",
   "pattern": "^(0|[1-9][0-9]*)$",
-  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read it with `toBigInt` to keep every digit."
+  "description": "An unsigned 64-bit integer as the node sends it: a quoted decimal string (avajson.Uint64). Read "
+    + "it with `toBigInt` to keep every digit."
 };
 const pattern9 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
@@ -494,7 +672,13 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern9.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(0|[1-9][0-9]*)$"},
+        message: "must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -505,7 +689,13 @@ function validate81(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -524,7 +714,13 @@ function validate587(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txIDs === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txIDs"},message:"must have required property '"+"txIDs"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txIDs"},
+        message: "must have required property '"+"txIDs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -534,7 +730,13 @@ function validate587(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.cursor === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cursor"},message:"must have required property '"+"cursor"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "cursor"},
+        message: "must have required property '"+"cursor"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -545,7 +747,13 @@ function validate587(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "txIDs") || (key0 === "cursor"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -558,7 +766,13 @@ function validate587(data: any, {instancePath="", parentData, parentDataProperty
     if(data.txIDs !== undefined){
       let data0 = data.txIDs;
       if((!(Array.isArray(data0))) && (data0 !== null)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/txIDs",schemaPath:"#/properties/txIDs/type",keyword:"type",params:{type: schema206.properties.txIDs.type},message:"must be array,null"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/txIDs",
+          schemaPath: "#/properties/txIDs/type",
+          keyword: "type",
+          params: {type: schema206.properties.txIDs.type},
+          message: "must be array,null"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -570,7 +784,12 @@ function validate587(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data0)){
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate30(data0[i0], {instancePath:instancePath+"/txIDs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate30(data0[i0], {
+            instancePath: instancePath+"/txIDs/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate30.errors;
             }
@@ -583,7 +802,12 @@ function validate587(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.cursor !== undefined){
-      if(!(validate81(data.cursor, {instancePath:instancePath+"/cursor",parentData:data,parentDataProperty:"cursor",rootData}))){
+      if(!(validate81(data.cursor, {
+        instancePath: instancePath+"/cursor",
+        parentData: data,
+        parentDataProperty: "cursor",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -595,7 +819,13 @@ function validate587(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -629,7 +859,13 @@ function validate590(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.address === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "address"},
+        message: "must have required property '"+"address"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -639,7 +875,12 @@ function validate590(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate526(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate526(data.address, {
+        instancePath: instancePath+"/address",
+        parentData: data,
+        parentDataProperty: "address",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate526.errors;
         }
@@ -651,7 +892,13 @@ function validate590(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.includePartial !== undefined){
       if(typeof data.includePartial !== "boolean"){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/includePartial",schemaPath:"#/properties/includePartial/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/includePartial",
+          schemaPath: "#/properties/includePartial/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -663,7 +910,13 @@ function validate590(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -715,7 +968,13 @@ function validate592(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.balances === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balances"},message:"must have required property '"+"balances"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "balances"},
+        message: "must have required property '"+"balances"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -726,7 +985,13 @@ function validate592(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "balances")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -744,7 +1009,13 @@ function validate592(data: any, {instancePath="", parentData, parentDataProperty
           let data1 = data0[i0];
           if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
             if(data1.asset === undefined){
-              const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0,schemaPath:"#/properties/balances/items/required",keyword:"required",params:{missingProperty: "asset"},message:"must have required property '"+"asset"+"'"};
+              const err2 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/balances/" + i0,
+                schemaPath: "#/properties/balances/items/required",
+                keyword: "required",
+                params: {missingProperty: "asset"},
+                message: "must have required property '"+"asset"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err2];
               }
@@ -754,7 +1025,13 @@ function validate592(data: any, {instancePath="", parentData, parentDataProperty
               errors++;
             }
             if(data1.balance === undefined){
-              const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0,schemaPath:"#/properties/balances/items/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};
+              const err3 = --budget.left < 0 ? TOO_MANY : {
+                instancePath: instancePath+"/balances/" + i0,
+                schemaPath: "#/properties/balances/items/required",
+                keyword: "required",
+                params: {missingProperty: "balance"},
+                message: "must have required property '"+"balance"+"'"
+              };
               if(vErrors === null){
                 vErrors = [err3];
               }
@@ -765,7 +1042,13 @@ function validate592(data: any, {instancePath="", parentData, parentDataProperty
             }
             for(const key1 in data1){
               if(!((key1 === "asset") || (key1 === "balance"))){
-                const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0,schemaPath:"#/properties/balances/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+                const err4 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/balances/" + i0,
+                  schemaPath: "#/properties/balances/items/additionalProperties",
+                  keyword: "additionalProperties",
+                  params: {additionalProperty: key1},
+                  message: "must NOT have additional properties"
+                };
                 if(vErrors === null){
                   vErrors = [err4];
                 }
@@ -777,7 +1060,13 @@ function validate592(data: any, {instancePath="", parentData, parentDataProperty
             }
             if(data1.asset !== undefined){
               if(typeof data1.asset !== "string"){
-                const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0+"/asset",schemaPath:"#/properties/balances/items/properties/asset/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                const err5 = --budget.left < 0 ? TOO_MANY : {
+                  instancePath: instancePath+"/balances/" + i0+"/asset",
+                  schemaPath: "#/properties/balances/items/properties/asset/type",
+                  keyword: "type",
+                  params: {type: "string"},
+                  message: "must be string"
+                };
                 if(vErrors === null){
                   vErrors = [err5];
                 }
@@ -788,7 +1077,12 @@ function validate592(data: any, {instancePath="", parentData, parentDataProperty
               }
             }
             if(data1.balance !== undefined){
-              if(!(validate81(data1.balance, {instancePath:instancePath+"/balances/" + i0+"/balance",parentData:data1,parentDataProperty:"balance",rootData}))){
+              if(!(validate81(data1.balance, {
+                instancePath: instancePath+"/balances/" + i0+"/balance",
+                parentData: data1,
+                parentDataProperty: "balance",
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate81.errors;
                 }
@@ -800,7 +1094,13 @@ function validate592(data: any, {instancePath="", parentData, parentDataProperty
             }
           }
           else {
-            const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances/" + i0,schemaPath:"#/properties/balances/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            const err6 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/balances/" + i0,
+              schemaPath: "#/properties/balances/items/type",
+              keyword: "type",
+              params: {type: "object"},
+              message: "must be object"
+            };
             if(vErrors === null){
               vErrors = [err6];
             }
@@ -812,7 +1112,13 @@ function validate592(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/balances",schemaPath:"#/properties/balances/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err7 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/balances",
+          schemaPath: "#/properties/balances/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err7];
         }
@@ -824,7 +1130,13 @@ function validate592(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err8 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err8];
     }
@@ -855,7 +1167,13 @@ function validate594(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.assetID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "assetID"},
+        message: "must have required property '"+"assetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -865,7 +1183,12 @@ function validate594(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate583(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate583(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate583.errors;
         }
@@ -877,7 +1200,13 @@ function validate594(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -931,7 +1260,13 @@ function validate598(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern26.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]{0,2})$"},message:"must match pattern \""+"^(0|[1-9][0-9]{0,2})$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(0|[1-9][0-9]{0,2})$"},
+        message: "must match pattern \""+"^(0|[1-9][0-9]{0,2})$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -942,7 +1277,13 @@ function validate598(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -961,7 +1302,13 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.assetID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "assetID"},
+        message: "must have required property '"+"assetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -971,7 +1318,13 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.name === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "name"},
+        message: "must have required property '"+"name"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -981,7 +1334,13 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.symbol === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "symbol"},message:"must have required property '"+"symbol"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "symbol"},
+        message: "must have required property '"+"symbol"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -991,7 +1350,13 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.denomination === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "denomination"},message:"must have required property '"+"denomination"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "denomination"},
+        message: "must have required property '"+"denomination"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -1002,7 +1367,13 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((((key0 === "assetID") || (key0 === "name")) || (key0 === "symbol")) || (key0 === "denomination"))){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -1013,7 +1384,12 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate30(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1025,7 +1401,13 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.name !== undefined){
       if(typeof data.name !== "string"){
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/name",
+          schemaPath: "#/properties/name/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -1037,7 +1419,13 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.symbol !== undefined){
       if(typeof data.symbol !== "string"){
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/symbol",schemaPath:"#/properties/symbol/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/symbol",
+          schemaPath: "#/properties/symbol/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -1048,7 +1436,12 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate598(data.denomination, {instancePath:instancePath+"/denomination",parentData:data,parentDataProperty:"denomination",rootData}))){
+      if(!(validate598(data.denomination, {
+        instancePath: instancePath+"/denomination",
+        parentData: data,
+        parentDataProperty: "denomination",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate598.errors;
         }
@@ -1060,7 +1453,13 @@ function validate596(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err7 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err7];
     }
@@ -1098,7 +1497,13 @@ function validate600(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.address === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "address"},
+        message: "must have required property '"+"address"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1108,7 +1513,13 @@ function validate600(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.assetID === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "assetID"},
+        message: "must have required property '"+"assetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1118,7 +1529,12 @@ function validate600(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.address !== undefined){
-      if(!(validate526(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate526(data.address, {
+        instancePath: instancePath+"/address",
+        parentData: data,
+        parentDataProperty: "address",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate526.errors;
         }
@@ -1129,7 +1545,12 @@ function validate600(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate583(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate583(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate583.errors;
         }
@@ -1141,7 +1562,13 @@ function validate600(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.includePartial !== undefined){
       if(typeof data.includePartial !== "boolean"){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/includePartial",schemaPath:"#/properties/includePartial/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/includePartial",
+          schemaPath: "#/properties/includePartial/type",
+          keyword: "type",
+          params: {type: "boolean"},
+          message: "must be boolean"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1153,7 +1580,13 @@ function validate600(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -1190,7 +1623,8 @@ const schema213 = {
 };
 const schema58 = {
   "type": "object",
-  "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare number on the wire).",
+  "description": "A reference to one UTXO: the transaction that produced it and the output's index in it (a bare "
+    + "number on the wire).",
   "required": [
     "txID",
     "outputIndex"
@@ -1210,14 +1644,22 @@ const schema58 = {
 const schema59 = {
   "type": "integer",
   "minimum": 0,
-  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and prices, output indexes, integers inside JSON-encoded transactions and blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
+  "description": "An unsigned integer the node sends as a bare JSON number (a plain Go uint64: gas amounts and "
+    + "prices, output indexes, integers inside JSON-encoded transactions and "
+    + "blocks). Values above 2^53 lose precision in JavaScript's JSON.parse."
 };
 
 function validate107(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "integer"},
+      message: "must be integer"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -1228,7 +1670,13 @@ function validate107(data: any, {instancePath="", parentData, parentDataProperty
   }
   if((typeof data == "number") && (isFinite(data))){
     if(data < 0 || isNaN(data)){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/minimum",
+        keyword: "minimum",
+        params: {comparison: ">=", limit: 0},
+        message: "must be >= 0"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1248,7 +1696,13 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1258,7 +1712,13 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.outputIndex === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputIndex"},message:"must have required property '"+"outputIndex"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "outputIndex"},
+        message: "must have required property '"+"outputIndex"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1269,7 +1729,13 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "txID") || (key0 === "outputIndex"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1280,7 +1746,12 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1291,7 +1762,12 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {
+        instancePath: instancePath+"/outputIndex",
+        parentData: data,
+        parentDataProperty: "outputIndex",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -1303,7 +1779,13 @@ function validate105(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -1322,7 +1804,13 @@ function validate603(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.balance === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "balance"},
+        message: "must have required property '"+"balance"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1332,7 +1820,13 @@ function validate603(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.utxoIDs === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxoIDs"},message:"must have required property '"+"utxoIDs"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxoIDs"},
+        message: "must have required property '"+"utxoIDs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1343,7 +1837,13 @@ function validate603(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "balance") || (key0 === "utxoIDs"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -1354,7 +1854,12 @@ function validate603(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.balance !== undefined){
-      if(!(validate81(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+      if(!(validate81(data.balance, {
+        instancePath: instancePath+"/balance",
+        parentData: data,
+        parentDataProperty: "balance",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -1369,7 +1874,12 @@ function validate603(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate105(data1[i0], {instancePath:instancePath+"/utxoIDs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate105(data1[i0], {
+            instancePath: instancePath+"/utxoIDs/" + i0,
+            parentData: data1,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate105.errors;
             }
@@ -1381,7 +1891,13 @@ function validate603(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxoIDs",schemaPath:"#/properties/utxoIDs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/utxoIDs",
+          schemaPath: "#/properties/utxoIDs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -1393,7 +1909,13 @@ function validate603(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -1424,7 +1946,10 @@ const schema214 = {
 const schema123 = {
   "type": "string",
   "pattern": "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$",
-  "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum), `hexc` (same as hex) or `json` (a JSON object, for methods that return a transaction or block). Matched case-insensitively; any other value fails to decode."
+  "description": "The encoding of bytes in the answer: `hex` (0x, hex, checksum; the default), `hexnc` (no "
+    + "checksum), `hexc` (same as hex) or `json` (a JSON object, for methods "
+    + "that return a transaction or block). Matched case-insensitively; any "
+    + "other value fails to decode."
 };
 const pattern19 = new RegExp("^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$", "u");
 
@@ -1433,7 +1958,13 @@ function validate275(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern19.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},message:"must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"},
+        message: "must match pattern \""+"^([hH][eE][xX]([nN][cC]|[cC])?|[jJ][sS][oO][nN])$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1444,7 +1975,13 @@ function validate275(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1463,7 +2000,13 @@ function validate606(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.blockID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockID"},message:"must have required property '"+"blockID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockID"},
+        message: "must have required property '"+"blockID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1473,7 +2016,12 @@ function validate606(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.blockID !== undefined){
-      if(!(validate30(data.blockID, {instancePath:instancePath+"/blockID",parentData:data,parentDataProperty:"blockID",rootData}))){
+      if(!(validate30(data.blockID, {
+        instancePath: instancePath+"/blockID",
+        parentData: data,
+        parentDataProperty: "blockID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1484,7 +2032,12 @@ function validate606(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate275.errors;
         }
@@ -1496,7 +2049,13 @@ function validate606(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -1585,7 +2144,8 @@ const schema215 = {
 };
 const schema216 = {
   "type": "object",
-  "description": "An X-Chain (AVM) standard block in the node's JSON encoding. `height` and `time` are bare JSON numbers.",
+  "description": "An X-Chain (AVM) standard block in the node's JSON encoding. `height` and `time` are bare JSON "
+    + "numbers.",
   "required": [
     "parentID",
     "height",
@@ -1627,7 +2187,8 @@ const schema216 = {
 };
 const schema217 = {
   "type": "object",
-  "description": "An AVM transaction in the node's JSON encoding: the unsigned transaction, its credentials and its ID.",
+  "description": "An AVM transaction in the node's JSON encoding: the unsigned transaction, its credentials and its "
+    + "ID.",
   "required": [
     "unsignedTx",
     "credentials",
@@ -1654,7 +2215,9 @@ const schema217 = {
 };
 const schema218 = {
   "type": "object",
-  "description": "The unsigned part of a JSON-encoded AVM transaction. Every kind carries the base fields; import, export, asset-creation and operation transactions add their own (listed below). Integers are bare JSON numbers.",
+  "description": "The unsigned part of a JSON-encoded AVM transaction. Every kind carries the base fields; import, "
+    + "export, asset-creation and operation transactions add their own (listed "
+    + "below). Integers are bare JSON numbers.",
   "required": [
     "networkID",
     "blockchainID",
@@ -1730,7 +2293,8 @@ const schema218 = {
         "type": "object",
         "additionalProperties": true
       },
-      "description": "Asset-creation transactions only: the asset's initial state per fx (`fxIndex`, `fxID`, `outputs`)."
+      "description": "Asset-creation transactions only: the asset's initial state per fx (`fxIndex`, `fxID`, "
+        + "`outputs`)."
     },
     "operations": {
       "type": "array",
@@ -1738,13 +2302,16 @@ const schema218 = {
         "type": "object",
         "additionalProperties": true
       },
-      "description": "Operation transactions only: fx operations (`assetID`, `inputIDs`, `fxID`, `operation`), e.g. mints and NFT transfers."
+      "description": "Operation transactions only: fx operations (`assetID`, `inputIDs`, `fxID`, `operation`), e.g. "
+        + "mints and NFT transfers."
     }
   }
 };
 const schema219 = {
   "type": "object",
-  "description": "An output in a JSON-encoded AVM transaction: the asset it holds, the feature extension (fx) that defines it, and the fx-specific output object. All integers inside are bare JSON numbers.",
+  "description": "An output in a JSON-encoded AVM transaction: the asset it holds, the feature extension (fx) that "
+    + "defines it, and the fx-specific output object. All integers inside are "
+    + "bare JSON numbers.",
   "required": [
     "assetID",
     "fxID",
@@ -1758,11 +2325,16 @@ const schema219 = {
     },
     "fxID": {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/ID",
-      "description": "ID of the feature extension the output belongs to (`spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ` is secp256k1fx)."
+      "description": "ID of the feature extension the output belongs to "
+        + "(`spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ` is secp256k1fx)."
     },
     "output": {
       "type": "object",
-      "description": "The fx-specific output. For a secp256k1fx transfer output: `addresses` (chain-prefixed), `amount`, `locktime` (Unix seconds) and `threshold`; it can be spent after `locktime` by `threshold` signatures from `addresses`. Other output kinds (mint outputs, NFT and property outputs) carry other fields.",
+      "description": "The fx-specific output. For a secp256k1fx transfer output: `addresses` (chain-prefixed), "
+        + "`amount`, `locktime` (Unix seconds) and `threshold`; it can be spent "
+        + "after `locktime` by `threshold` signatures from `addresses`. Other "
+        + "output kinds (mint outputs, NFT and property outputs) carry other "
+        + "fields.",
       "additionalProperties": true,
       "properties": {
         "addresses": {
@@ -1794,7 +2366,13 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.assetID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "assetID"},
+        message: "must have required property '"+"assetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1804,7 +2382,13 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.fxID === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fxID"},message:"must have required property '"+"fxID"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "fxID"},
+        message: "must have required property '"+"fxID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -1814,7 +2398,13 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.output === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "output"},
+        message: "must have required property '"+"output"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -1824,7 +2414,12 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate30(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1835,7 +2430,12 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){
+      if(!(validate30(data.fxID, {
+        instancePath: instancePath+"/fxID",
+        parentData: data,
+        parentDataProperty: "fxID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -1853,7 +2453,12 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
           if(Array.isArray(data3)){
             const len0 = data3.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate100(data3[i0], {instancePath:instancePath+"/output/addresses/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+              if(!(validate100(data3[i0], {
+                instancePath: instancePath+"/output/addresses/" + i0,
+                parentData: data3,
+                parentDataProperty: i0,
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate100.errors;
                 }
@@ -1865,7 +2470,13 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
             }
           }
           else {
-            const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/output/addresses",schemaPath:"#/properties/output/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+            const err3 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/output/addresses",
+              schemaPath: "#/properties/output/properties/addresses/type",
+              keyword: "type",
+              params: {type: "array"},
+              message: "must be array"
+            };
             if(vErrors === null){
               vErrors = [err3];
             }
@@ -1876,7 +2487,12 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         if(data2.amount !== undefined){
-          if(!(validate107(data2.amount, {instancePath:instancePath+"/output/amount",parentData:data2,parentDataProperty:"amount",rootData}))){
+          if(!(validate107(data2.amount, {
+            instancePath: instancePath+"/output/amount",
+            parentData: data2,
+            parentDataProperty: "amount",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate107.errors;
             }
@@ -1887,7 +2503,12 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         if(data2.locktime !== undefined){
-          if(!(validate107(data2.locktime, {instancePath:instancePath+"/output/locktime",parentData:data2,parentDataProperty:"locktime",rootData}))){
+          if(!(validate107(data2.locktime, {
+            instancePath: instancePath+"/output/locktime",
+            parentData: data2,
+            parentDataProperty: "locktime",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate107.errors;
             }
@@ -1898,7 +2519,12 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         if(data2.threshold !== undefined){
-          if(!(validate107(data2.threshold, {instancePath:instancePath+"/output/threshold",parentData:data2,parentDataProperty:"threshold",rootData}))){
+          if(!(validate107(data2.threshold, {
+            instancePath: instancePath+"/output/threshold",
+            parentData: data2,
+            parentDataProperty: "threshold",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate107.errors;
             }
@@ -1910,7 +2536,13 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/output",
+          schemaPath: "#/properties/output/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -1922,7 +2554,13 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -1937,7 +2575,9 @@ function validate619(data: any, {instancePath="", parentData, parentDataProperty
 
 const schema220 = {
   "type": "object",
-  "description": "An input in a JSON-encoded AVM transaction: the UTXO it consumes (`txID`, `outputIndex`), its asset, its fx and the fx-specific input object. All integers inside are bare JSON numbers.",
+  "description": "An input in a JSON-encoded AVM transaction: the UTXO it consumes (`txID`, `outputIndex`), its "
+    + "asset, its fx and the fx-specific input object. All integers inside are "
+    + "bare JSON numbers.",
   "required": [
     "txID",
     "outputIndex",
@@ -1965,7 +2605,8 @@ const schema220 = {
     },
     "input": {
       "type": "object",
-      "description": "The fx-specific input. For secp256k1fx: `amount` consumed and `signatureIndices`, the positions in the UTXO's address list of the keys that sign.",
+      "description": "The fx-specific input. For secp256k1fx: `amount` consumed and `signatureIndices`, the "
+        + "positions in the UTXO's address list of the keys that sign.",
       "additionalProperties": true,
       "properties": {
         "amount": {
@@ -1989,7 +2630,13 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -1999,7 +2646,13 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.outputIndex === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputIndex"},message:"must have required property '"+"outputIndex"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "outputIndex"},
+        message: "must have required property '"+"outputIndex"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -2009,7 +2662,13 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.assetID === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "assetID"},message:"must have required property '"+"assetID"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "assetID"},
+        message: "must have required property '"+"assetID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -2019,7 +2678,13 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.fxID === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fxID"},message:"must have required property '"+"fxID"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "fxID"},
+        message: "must have required property '"+"fxID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -2029,7 +2694,13 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.input === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"},message:"must have required property '"+"input"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "input"},
+        message: "must have required property '"+"input"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -2039,7 +2710,12 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2050,7 +2726,12 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.outputIndex !== undefined){
-      if(!(validate107(data.outputIndex, {instancePath:instancePath+"/outputIndex",parentData:data,parentDataProperty:"outputIndex",rootData}))){
+      if(!(validate107(data.outputIndex, {
+        instancePath: instancePath+"/outputIndex",
+        parentData: data,
+        parentDataProperty: "outputIndex",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -2061,7 +2742,12 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.assetID !== undefined){
-      if(!(validate30(data.assetID, {instancePath:instancePath+"/assetID",parentData:data,parentDataProperty:"assetID",rootData}))){
+      if(!(validate30(data.assetID, {
+        instancePath: instancePath+"/assetID",
+        parentData: data,
+        parentDataProperty: "assetID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2072,7 +2758,12 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){
+      if(!(validate30(data.fxID, {
+        instancePath: instancePath+"/fxID",
+        parentData: data,
+        parentDataProperty: "fxID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2086,7 +2777,12 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
       let data4 = data.input;
       if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
         if(data4.amount !== undefined){
-          if(!(validate107(data4.amount, {instancePath:instancePath+"/input/amount",parentData:data4,parentDataProperty:"amount",rootData}))){
+          if(!(validate107(data4.amount, {
+            instancePath: instancePath+"/input/amount",
+            parentData: data4,
+            parentDataProperty: "amount",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate107.errors;
             }
@@ -2101,7 +2797,12 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
           if(Array.isArray(data6)){
             const len0 = data6.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate107(data6[i0], {instancePath:instancePath+"/input/signatureIndices/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
+              if(!(validate107(data6[i0], {
+                instancePath: instancePath+"/input/signatureIndices/" + i0,
+                parentData: data6,
+                parentDataProperty: i0,
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate107.errors;
                 }
@@ -2113,7 +2814,13 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
             }
           }
           else {
-            const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/input/signatureIndices",schemaPath:"#/properties/input/properties/signatureIndices/type",keyword:"type",params:{type: "array"},message:"must be array"};
+            const err5 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/input/signatureIndices",
+              schemaPath: "#/properties/input/properties/signatureIndices/type",
+              keyword: "type",
+              params: {type: "array"},
+              message: "must be array"
+            };
             if(vErrors === null){
               vErrors = [err5];
             }
@@ -2125,7 +2832,13 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/input",
+          schemaPath: "#/properties/input/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -2137,7 +2850,13 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err7 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err7];
     }
@@ -2151,7 +2870,8 @@ function validate627(data: any, {instancePath="", parentData, parentDataProperty
 }
 
 const schema173 = {
-  "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes (types.JSONByteSlice of a nil slice).",
+  "description": "Bytes as `0x`-prefixed hex without a checksum, or null when the node holds no bytes "
+    + "(types.JSONByteSlice of a nil slice).",
   "oneOf": [
     {
       "$ref": "https://avalanche-openrpc.invalid/schemas.json#/definitions/HexNoChecksum"
@@ -2173,7 +2893,13 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2184,7 +2910,13 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -2221,7 +2953,13 @@ function validate494(data: any, {instancePath="", parentData, parentDataProperty
   }
   const _errs2 = errors;
   if(data !== null){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/oneOf/1/type",
+      keyword: "type",
+      params: {type: "null"},
+      message: "must be null"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -2242,7 +2980,13 @@ function validate494(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   if(!valid0){
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/oneOf",
+      keyword: "oneOf",
+      params: {passingSchemas: passing0},
+      message: "must match exactly one schema in oneOf"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -2274,7 +3018,13 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.networkID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "networkID"},message:"must have required property '"+"networkID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "networkID"},
+        message: "must have required property '"+"networkID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2284,7 +3034,13 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.blockchainID === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "blockchainID"},message:"must have required property '"+"blockchainID"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "blockchainID"},
+        message: "must have required property '"+"blockchainID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -2294,7 +3050,13 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.outputs === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputs"},message:"must have required property '"+"outputs"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "outputs"},
+        message: "must have required property '"+"outputs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -2304,7 +3066,13 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.inputs === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "inputs"},message:"must have required property '"+"inputs"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "inputs"},
+        message: "must have required property '"+"inputs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -2314,7 +3082,13 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.memo === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "memo"},message:"must have required property '"+"memo"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "memo"},
+        message: "must have required property '"+"memo"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -2324,7 +3098,12 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.networkID !== undefined){
-      if(!(validate107(data.networkID, {instancePath:instancePath+"/networkID",parentData:data,parentDataProperty:"networkID",rootData}))){
+      if(!(validate107(data.networkID, {
+        instancePath: instancePath+"/networkID",
+        parentData: data,
+        parentDataProperty: "networkID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -2335,7 +3114,12 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.blockchainID !== undefined){
-      if(!(validate30(data.blockchainID, {instancePath:instancePath+"/blockchainID",parentData:data,parentDataProperty:"blockchainID",rootData}))){
+      if(!(validate30(data.blockchainID, {
+        instancePath: instancePath+"/blockchainID",
+        parentData: data,
+        parentDataProperty: "blockchainID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2350,7 +3134,12 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data2)){
         const len0 = data2.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate619(data2[i0], {instancePath:instancePath+"/outputs/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+          if(!(validate619(data2[i0], {
+            instancePath: instancePath+"/outputs/" + i0,
+            parentData: data2,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate619.errors;
             }
@@ -2362,7 +3151,13 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/outputs",schemaPath:"#/properties/outputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/outputs",
+          schemaPath: "#/properties/outputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -2377,7 +3172,12 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len1 = data4.length;
         for(let i1=0; i1<len1; i1++){
-          if(!(validate627(data4[i1], {instancePath:instancePath+"/inputs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
+          if(!(validate627(data4[i1], {
+            instancePath: instancePath+"/inputs/" + i1,
+            parentData: data4,
+            parentDataProperty: i1,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate627.errors;
             }
@@ -2389,7 +3189,13 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/inputs",
+          schemaPath: "#/properties/inputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -2400,7 +3206,12 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.memo !== undefined){
-      if(!(validate494(data.memo, {instancePath:instancePath+"/memo",parentData:data,parentDataProperty:"memo",rootData}))){
+      if(!(validate494(data.memo, {
+        instancePath: instancePath+"/memo",
+        parentData: data,
+        parentDataProperty: "memo",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate494.errors;
         }
@@ -2411,7 +3222,12 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.destinationChain !== undefined){
-      if(!(validate30(data.destinationChain, {instancePath:instancePath+"/destinationChain",parentData:data,parentDataProperty:"destinationChain",rootData}))){
+      if(!(validate30(data.destinationChain, {
+        instancePath: instancePath+"/destinationChain",
+        parentData: data,
+        parentDataProperty: "destinationChain",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2426,7 +3242,12 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data8)){
         const len2 = data8.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate619(data8[i2], {instancePath:instancePath+"/exportedOutputs/" + i2,parentData:data8,parentDataProperty:i2,rootData}))){
+          if(!(validate619(data8[i2], {
+            instancePath: instancePath+"/exportedOutputs/" + i2,
+            parentData: data8,
+            parentDataProperty: i2,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate619.errors;
             }
@@ -2438,7 +3259,13 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err7 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/exportedOutputs",schemaPath:"#/properties/exportedOutputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err7 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/exportedOutputs",
+          schemaPath: "#/properties/exportedOutputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err7];
         }
@@ -2449,7 +3276,12 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.sourceChain !== undefined){
-      if(!(validate30(data.sourceChain, {instancePath:instancePath+"/sourceChain",parentData:data,parentDataProperty:"sourceChain",rootData}))){
+      if(!(validate30(data.sourceChain, {
+        instancePath: instancePath+"/sourceChain",
+        parentData: data,
+        parentDataProperty: "sourceChain",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2464,7 +3296,12 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data11)){
         const len3 = data11.length;
         for(let i3=0; i3<len3; i3++){
-          if(!(validate627(data11[i3], {instancePath:instancePath+"/importedInputs/" + i3,parentData:data11,parentDataProperty:i3,rootData}))){
+          if(!(validate627(data11[i3], {
+            instancePath: instancePath+"/importedInputs/" + i3,
+            parentData: data11,
+            parentDataProperty: i3,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate627.errors;
             }
@@ -2476,7 +3313,13 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err8 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/importedInputs",schemaPath:"#/properties/importedInputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err8 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/importedInputs",
+          schemaPath: "#/properties/importedInputs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err8];
         }
@@ -2488,7 +3331,13 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.name !== undefined){
       if(typeof data.name !== "string"){
-        const err9 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err9 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/name",
+          schemaPath: "#/properties/name/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err9];
         }
@@ -2500,7 +3349,13 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.symbol !== undefined){
       if(typeof data.symbol !== "string"){
-        const err10 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/symbol",schemaPath:"#/properties/symbol/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err10 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/symbol",
+          schemaPath: "#/properties/symbol/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err10];
         }
@@ -2511,7 +3366,12 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.denomination !== undefined){
-      if(!(validate107(data.denomination, {instancePath:instancePath+"/denomination",parentData:data,parentDataProperty:"denomination",rootData}))){
+      if(!(validate107(data.denomination, {
+        instancePath: instancePath+"/denomination",
+        parentData: data,
+        parentDataProperty: "denomination",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -2530,7 +3390,13 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
           if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
           }
           else {
-            const err11 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/initialStates/" + i4,schemaPath:"#/properties/initialStates/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            const err11 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/initialStates/" + i4,
+              schemaPath: "#/properties/initialStates/items/type",
+              keyword: "type",
+              params: {type: "object"},
+              message: "must be object"
+            };
             if(vErrors === null){
               vErrors = [err11];
             }
@@ -2542,7 +3408,13 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/initialStates",schemaPath:"#/properties/initialStates/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/initialStates",
+          schemaPath: "#/properties/initialStates/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -2561,7 +3433,13 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
           if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
           }
           else {
-            const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/operations/" + i5,schemaPath:"#/properties/operations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+            const err13 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/operations/" + i5,
+              schemaPath: "#/properties/operations/items/type",
+              keyword: "type",
+              params: {type: "object"},
+              message: "must be object"
+            };
             if(vErrors === null){
               vErrors = [err13];
             }
@@ -2573,7 +3451,13 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err14 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/operations",schemaPath:"#/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err14 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/operations",
+          schemaPath: "#/properties/operations/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err14];
         }
@@ -2585,7 +3469,13 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err15 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err15 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err15];
     }
@@ -2600,7 +3490,8 @@ function validate616(data: any, {instancePath="", parentData, parentDataProperty
 
 const schema221 = {
   "type": "object",
-  "description": "A credential of a JSON-encoded AVM transaction: the fx it belongs to and its signatures. There is one per input or operation, in the same order.",
+  "description": "A credential of a JSON-encoded AVM transaction: the fx it belongs to and its signatures. There is "
+    + "one per input or operation, in the same order.",
   "required": [
     "fxID",
     "credential"
@@ -2633,7 +3524,13 @@ function validate642(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.fxID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fxID"},message:"must have required property '"+"fxID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "fxID"},
+        message: "must have required property '"+"fxID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2643,7 +3540,13 @@ function validate642(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.credential === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "credential"},message:"must have required property '"+"credential"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "credential"},
+        message: "must have required property '"+"credential"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -2653,7 +3556,12 @@ function validate642(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.fxID !== undefined){
-      if(!(validate30(data.fxID, {instancePath:instancePath+"/fxID",parentData:data,parentDataProperty:"fxID",rootData}))){
+      if(!(validate30(data.fxID, {
+        instancePath: instancePath+"/fxID",
+        parentData: data,
+        parentDataProperty: "fxID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2671,7 +3579,12 @@ function validate642(data: any, {instancePath="", parentData, parentDataProperty
           if(Array.isArray(data2)){
             const len0 = data2.length;
             for(let i0=0; i0<len0; i0++){
-              if(!(validate71(data2[i0], {instancePath:instancePath+"/credential/signatures/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+              if(!(validate71(data2[i0], {
+                instancePath: instancePath+"/credential/signatures/" + i0,
+                parentData: data2,
+                parentDataProperty: i0,
+                rootData
+              }))){
                 if(vErrors === null){
                   vErrors = validate71.errors;
                 }
@@ -2683,7 +3596,13 @@ function validate642(data: any, {instancePath="", parentData, parentDataProperty
             }
           }
           else {
-            const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/credential/signatures",schemaPath:"#/properties/credential/properties/signatures/type",keyword:"type",params:{type: "array"},message:"must be array"};
+            const err2 = --budget.left < 0 ? TOO_MANY : {
+              instancePath: instancePath+"/credential/signatures",
+              schemaPath: "#/properties/credential/properties/signatures/type",
+              keyword: "type",
+              params: {type: "array"},
+              message: "must be array"
+            };
             if(vErrors === null){
               vErrors = [err2];
             }
@@ -2695,7 +3614,13 @@ function validate642(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/credential",schemaPath:"#/properties/credential/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/credential",
+          schemaPath: "#/properties/credential/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -2707,7 +3632,13 @@ function validate642(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -2726,7 +3657,13 @@ function validate615(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.unsignedTx === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unsignedTx"},message:"must have required property '"+"unsignedTx"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "unsignedTx"},
+        message: "must have required property '"+"unsignedTx"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2736,7 +3673,13 @@ function validate615(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.credentials === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "credentials"},message:"must have required property '"+"credentials"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "credentials"},
+        message: "must have required property '"+"credentials"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -2746,7 +3689,13 @@ function validate615(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.id === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "id"},
+        message: "must have required property '"+"id"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -2756,7 +3705,12 @@ function validate615(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.unsignedTx !== undefined){
-      if(!(validate616(data.unsignedTx, {instancePath:instancePath+"/unsignedTx",parentData:data,parentDataProperty:"unsignedTx",rootData}))){
+      if(!(validate616(data.unsignedTx, {
+        instancePath: instancePath+"/unsignedTx",
+        parentData: data,
+        parentDataProperty: "unsignedTx",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate616.errors;
         }
@@ -2771,7 +3725,12 @@ function validate615(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data1)){
         const len0 = data1.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate642(data1[i0], {instancePath:instancePath+"/credentials/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+          if(!(validate642(data1[i0], {
+            instancePath: instancePath+"/credentials/" + i0,
+            parentData: data1,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate642.errors;
             }
@@ -2783,7 +3742,13 @@ function validate615(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/credentials",
+          schemaPath: "#/properties/credentials/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -2806,7 +3771,13 @@ function validate615(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -2825,7 +3796,13 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.parentID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parentID"},message:"must have required property '"+"parentID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "parentID"},
+        message: "must have required property '"+"parentID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -2835,7 +3812,13 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.height === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -2845,7 +3828,13 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.time === undefined){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "time"},message:"must have required property '"+"time"+"'"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "time"},
+        message: "must have required property '"+"time"+"'"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -2855,7 +3844,13 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.merkleRoot === undefined){
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "merkleRoot"},message:"must have required property '"+"merkleRoot"+"'"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "merkleRoot"},
+        message: "must have required property '"+"merkleRoot"+"'"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -2865,7 +3860,13 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txs === undefined){
-      const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txs"},message:"must have required property '"+"txs"+"'"};
+      const err4 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txs"},
+        message: "must have required property '"+"txs"+"'"
+      };
       if(vErrors === null){
         vErrors = [err4];
       }
@@ -2875,7 +3876,13 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.id === undefined){
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "id"},
+        message: "must have required property '"+"id"+"'"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -2885,7 +3892,12 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.parentID !== undefined){
-      if(!(validate30(data.parentID, {instancePath:instancePath+"/parentID",parentData:data,parentDataProperty:"parentID",rootData}))){
+      if(!(validate30(data.parentID, {
+        instancePath: instancePath+"/parentID",
+        parentData: data,
+        parentDataProperty: "parentID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2896,7 +3908,12 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate107(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate107(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -2907,7 +3924,12 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.time !== undefined){
-      if(!(validate107(data.time, {instancePath:instancePath+"/time",parentData:data,parentDataProperty:"time",rootData}))){
+      if(!(validate107(data.time, {
+        instancePath: instancePath+"/time",
+        parentData: data,
+        parentDataProperty: "time",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate107.errors;
         }
@@ -2918,7 +3940,12 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.merkleRoot !== undefined){
-      if(!(validate30(data.merkleRoot, {instancePath:instancePath+"/merkleRoot",parentData:data,parentDataProperty:"merkleRoot",rootData}))){
+      if(!(validate30(data.merkleRoot, {
+        instancePath: instancePath+"/merkleRoot",
+        parentData: data,
+        parentDataProperty: "merkleRoot",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -2933,7 +3960,12 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data4)){
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate615(data4[i0], {instancePath:instancePath+"/txs/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+          if(!(validate615(data4[i0], {
+            instancePath: instancePath+"/txs/" + i0,
+            parentData: data4,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate615.errors;
             }
@@ -2945,7 +3977,13 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/txs",schemaPath:"#/properties/txs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/txs",
+          schemaPath: "#/properties/txs/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -2968,7 +4006,13 @@ function validate610(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err7 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err7];
     }
@@ -2985,7 +4029,8 @@ const schema40 = {
   "type": "string",
   "format": "avax-hex",
   "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
-  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
+  "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 "
+    + "bytes of the bytes' SHA-256)."
 };
 const formats2 = formats["avax-hex"]!;
 const pattern7 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
@@ -2995,7 +4040,13 @@ function validate73(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern7.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2}){4,}$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2}){4,}$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3005,7 +4056,13 @@ function validate73(data: any, {instancePath="", parentData, parentDataProperty,
       errors++;
     }
     if(!(formats2.validate(data))){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/format",keyword:"format",params:{format: "avax-hex"},message:"must match format \""+"avax-hex"+"\""};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/format",
+        keyword: "format",
+        params: {format: "avax-hex"},
+        message: "must match format \""+"avax-hex"+"\""
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -3016,7 +4073,13 @@ function validate73(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -3035,7 +4098,13 @@ function validate75(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern6.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3046,7 +4115,13 @@ function validate75(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3074,7 +4149,13 @@ function validate77(data: any, {instancePath="", parentData, parentDataProperty,
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(typeof data !== "string"){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -3084,7 +4165,13 @@ function validate77(data: any, {instancePath="", parentData, parentDataProperty,
     errors++;
   }
   if(!((((data === "hex") || (data === "hexnc")) || (data === "hexc")) || (data === "json"))){
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/enum",
+      keyword: "enum",
+      params: {allowedValues: schema42.enum},
+      message: "must be equal to one of the allowed values"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3147,7 +4234,12 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate610(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate610(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate610.errors;
           }
@@ -3159,7 +4251,13 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -3220,7 +4318,12 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate71(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate71(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate71.errors;
             }
@@ -3232,7 +4335,13 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/then/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -3249,7 +4358,12 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate73(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate73(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate73.errors;
             }
@@ -3261,7 +4375,13 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/else/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -3275,7 +4395,13 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
       ifClause1 = "else";
     }
     if(!valid3){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/if",
+        keyword: "if",
+        params: {failingKeyword: ifClause1},
+        message: "must match \""+ifClause1+"\" schema"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -3286,7 +4412,12 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate75(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate75(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate75.errors;
           }
@@ -3298,7 +4429,13 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -3312,7 +4449,13 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
     ifClause0 = "else";
   }
   if(!valid0){
-    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err9];
     }
@@ -3323,7 +4466,13 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.block === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "block"},message:"must have required property '"+"block"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "block"},
+        message: "must have required property '"+"block"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -3333,7 +4482,13 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.encoding === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -3344,7 +4499,13 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "block") || (key0 === "encoding"))){
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -3359,7 +4520,12 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate75(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+      if(!(validate75(data6, {
+        instancePath: instancePath+"/block",
+        parentData: data,
+        parentDataProperty: "block",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate75.errors;
         }
@@ -3372,7 +4538,12 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate610(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate610(data6, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate610.errors;
           }
@@ -3385,7 +4556,13 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
         valid9 = valid9 || _valid2;
       }
       if(!valid9){
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/block",schemaPath:"#/properties/block/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/block",
+          schemaPath: "#/properties/block/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -3409,7 +4586,12 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -3421,7 +4603,13 @@ function validate609(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err14 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err14];
     }
@@ -3455,7 +4643,13 @@ function validate656(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.height === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3465,7 +4659,12 @@ function validate656(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.height !== undefined){
-      if(!(validate65(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate65(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate65.errors;
         }
@@ -3476,7 +4675,12 @@ function validate656(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate275.errors;
         }
@@ -3488,7 +4692,13 @@ function validate656(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -3625,7 +4835,12 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
     const _errs5 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate610(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate610(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate610.errors;
           }
@@ -3637,7 +4852,13 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -3698,7 +4919,12 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate71(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate71(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate71.errors;
             }
@@ -3710,7 +4936,13 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/then/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -3727,7 +4959,12 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.block !== undefined){
-          if(!(validate73(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+          if(!(validate73(data.block, {
+            instancePath: instancePath+"/block",
+            parentData: data,
+            parentDataProperty: "block",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate73.errors;
             }
@@ -3739,7 +4976,13 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/else/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -3753,7 +4996,13 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
       ifClause1 = "else";
     }
     if(!valid3){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/if",
+        keyword: "if",
+        params: {failingKeyword: ifClause1},
+        message: "must match \""+ifClause1+"\" schema"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -3764,7 +5013,12 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.block !== undefined){
-        if(!(validate75(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate75(data.block, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate75.errors;
           }
@@ -3776,7 +5030,13 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -3790,7 +5050,13 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
     ifClause0 = "else";
   }
   if(!valid0){
-    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err9];
     }
@@ -3801,7 +5067,13 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.block === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "block"},message:"must have required property '"+"block"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "block"},
+        message: "must have required property '"+"block"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -3811,7 +5083,13 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.encoding === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -3822,7 +5100,13 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "block") || (key0 === "encoding"))){
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -3837,7 +5121,12 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
       const _errs23 = errors;
       let valid9 = false;
       const _errs24 = errors;
-      if(!(validate75(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+      if(!(validate75(data6, {
+        instancePath: instancePath+"/block",
+        parentData: data,
+        parentDataProperty: "block",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate75.errors;
         }
@@ -3850,7 +5139,12 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
       valid9 = valid9 || _valid2;
       if(!valid9){
         const _errs25 = errors;
-        if(!(validate610(data6, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+        if(!(validate610(data6, {
+          instancePath: instancePath+"/block",
+          parentData: data,
+          parentDataProperty: "block",
+          rootData
+        }))){
           if(vErrors === null){
             vErrors = validate610.errors;
           }
@@ -3863,7 +5157,13 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
         valid9 = valid9 || _valid2;
       }
       if(!valid9){
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/block",schemaPath:"#/properties/block/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/block",
+          schemaPath: "#/properties/block/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -3887,7 +5187,12 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -3899,7 +5204,13 @@ function validate659(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err14 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err14];
     }
@@ -3922,7 +5233,13 @@ function validate667(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -3955,7 +5272,13 @@ function validate668(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.height === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "height"},
+        message: "must have required property '"+"height"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -3966,7 +5289,13 @@ function validate668(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "height")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -3977,7 +5306,12 @@ function validate668(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.height !== undefined){
-      if(!(validate81(data.height, {instancePath:instancePath+"/height",parentData:data,parentDataProperty:"height",rootData}))){
+      if(!(validate81(data.height, {
+        instancePath: instancePath+"/height",
+        parentData: data,
+        parentDataProperty: "height",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -3989,7 +5323,13 @@ function validate668(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
@@ -4023,7 +5363,13 @@ function validate670(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4033,7 +5379,12 @@ function validate670(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -4044,7 +5395,12 @@ function validate670(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate275(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate275(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate275.errors;
         }
@@ -4056,7 +5412,13 @@ function validate670(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -4205,7 +5567,13 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -4266,7 +5634,12 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
       const _errs14 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate71(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(!(validate71(data.tx, {
+            instancePath: instancePath+"/tx",
+            parentData: data,
+            parentDataProperty: "tx",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate71.errors;
             }
@@ -4278,7 +5651,13 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err5 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/then/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err5];
         }
@@ -4295,7 +5674,12 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
       const _errs17 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)){
         if(data.tx !== undefined){
-          if(!(validate73(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+          if(!(validate73(data.tx, {
+            instancePath: instancePath+"/tx",
+            parentData: data,
+            parentDataProperty: "tx",
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate73.errors;
             }
@@ -4307,7 +5691,13 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        const err6 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/else/else/type",
+          keyword: "type",
+          params: {type: "object"},
+          message: "must be object"
+        };
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -4321,7 +5711,13 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
       ifClause1 = "else";
     }
     if(!valid3){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/if",
+        keyword: "if",
+        params: {failingKeyword: ifClause1},
+        message: "must match \""+ifClause1+"\" schema"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -4344,7 +5740,13 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -4358,7 +5760,13 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
     ifClause0 = "else";
   }
   if(!valid0){
-    const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err9 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err9];
     }
@@ -4369,7 +5777,13 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.tx === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "tx"},
+        message: "must have required property '"+"tx"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -4379,7 +5793,13 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.encoding === undefined){
-      const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err11 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err11];
       }
@@ -4390,7 +5810,13 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "tx") || (key0 === "encoding"))){
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -4431,7 +5857,13 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
         valid9 = valid9 || _valid2;
       }
       if(!valid9){
-        const err13 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/tx",schemaPath:"#/properties/tx/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+        const err13 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/tx",
+          schemaPath: "#/properties/tx/anyOf",
+          keyword: "anyOf",
+          params: {},
+          message: "must match a schema in anyOf"
+        };
         if(vErrors === null){
           vErrors = [err13];
         }
@@ -4455,7 +5887,12 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -4467,7 +5904,13 @@ function validate673(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err14 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err14 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err14];
     }
@@ -4490,7 +5933,13 @@ function validate681(data: any, {instancePath="", parentData, parentDataProperty
   let vErrors: ValidationError[] | null = null;
   let errors = 0;
   if(!(data && typeof data == "object" && !Array.isArray(data))){
-    const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err0 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err0];
     }
@@ -4528,7 +5977,13 @@ function validate682(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txFee === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txFee"},message:"must have required property '"+"txFee"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txFee"},
+        message: "must have required property '"+"txFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4538,7 +5993,13 @@ function validate682(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.createAssetTxFee === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createAssetTxFee"},message:"must have required property '"+"createAssetTxFee"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "createAssetTxFee"},
+        message: "must have required property '"+"createAssetTxFee"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -4549,7 +6010,13 @@ function validate682(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "txFee") || (key0 === "createAssetTxFee"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -4560,7 +6027,12 @@ function validate682(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txFee !== undefined){
-      if(!(validate81(data.txFee, {instancePath:instancePath+"/txFee",parentData:data,parentDataProperty:"txFee",rootData}))){
+      if(!(validate81(data.txFee, {
+        instancePath: instancePath+"/txFee",
+        parentData: data,
+        parentDataProperty: "txFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4571,7 +6043,12 @@ function validate682(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.createAssetTxFee !== undefined){
-      if(!(validate81(data.createAssetTxFee, {instancePath:instancePath+"/createAssetTxFee",parentData:data,parentDataProperty:"createAssetTxFee",rootData}))){
+      if(!(validate81(data.createAssetTxFee, {
+        instancePath: instancePath+"/createAssetTxFee",
+        parentData: data,
+        parentDataProperty: "createAssetTxFee",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -4583,7 +6060,13 @@ function validate682(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -4614,7 +6097,13 @@ function validate685(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4624,7 +6113,12 @@ function validate685(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -4636,7 +6130,13 @@ function validate685(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -4665,7 +6165,9 @@ const schema231 = {
         "Rejected",
         "Unknown"
       ],
-      "description": "`Accepted`: in the accepted state. `Unknown`: not accepted (never seen, still processing, or dropped). Since v1.9.12 the node answers only these two; `Processing` and `Rejected` come from older releases.",
+      "description": "`Accepted`: in the accepted state. `Unknown`: not accepted (never seen, still processing, or "
+        + "dropped). Since v1.9.12 the node answers only these two; `Processing` "
+        + "and `Rejected` come from older releases.",
       "x-enum-versions": {
         "Processing": {
           "removedIn": "v1.9.12"
@@ -4683,7 +6185,13 @@ function validate687(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.status === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "status"},
+        message: "must have required property '"+"status"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4694,7 +6202,13 @@ function validate687(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "status")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -4707,7 +6221,13 @@ function validate687(data: any, {instancePath="", parentData, parentDataProperty
     if(data.status !== undefined){
       let data0 = data.status;
       if(typeof data0 !== "string"){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/status",
+          schemaPath: "#/properties/status/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -4717,7 +6237,13 @@ function validate687(data: any, {instancePath="", parentData, parentDataProperty
         errors++;
       }
       if(!((((data0 === "Accepted") || (data0 === "Processing")) || (data0 === "Rejected")) || (data0 === "Unknown"))){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema231.properties.status.enum},message:"must be equal to one of the allowed values"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/status",
+          schemaPath: "#/properties/status/enum",
+          keyword: "enum",
+          params: {allowedValues: schema231.properties.status.enum},
+          message: "must be equal to one of the allowed values"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -4729,7 +6255,13 @@ function validate687(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err4 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err4];
     }
@@ -4772,11 +6304,15 @@ const schema232 = {
   ]
 };
 const schema34 = {
-  "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, fractional and exponent forms, and anything above 4294967295 (2^32-1, which the string pattern spells out digit by digit), fail to decode.",
+  "description": "An unsigned 32-bit integer param: a quoted decimal string or a bare JSON number; negative, "
+    + "fractional and exponent forms, and anything above 4294967295 (2^32-1, "
+    + "which the string pattern spells out digit by digit), fail to decode.",
   "anyOf": [
     {
       "type": "string",
-      "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
+      "pattern": "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+        + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+        + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"
     },
     {
       "type": "integer",
@@ -4785,7 +6321,9 @@ const schema34 = {
     }
   ]
 };
-const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
+const pattern2 = new RegExp("^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+  + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+  + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$", "u");
 
 function validate61(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
@@ -4795,7 +6333,19 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
   const _errs1 = errors;
   if(typeof data === "string"){
     if(!pattern2.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},message:"must match pattern \""+"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/0/pattern",
+        keyword: "pattern",
+        params: {pattern: "^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|"
+          + "4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|"
+          + "4294967[01][0-9]{2}|42949672[0-8][0-9]|429496729[0-5])$"},
+        message: "must match pattern \""
+          +"^(?:[0-9]{1,9}|0[0-9]{9}|[1-3][0-9]{9}|4[01][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|4294[0-8][0-9]{5}|"
+          + "42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[01][0-9]{2}|"
+          + "42949672[0-8][0-9]|429496729[0-5])$"
+          +"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4806,7 +6356,13 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf/0/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -4820,7 +6376,13 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
   if(!valid0){
     const _errs3 = errors;
     if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-      const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+      const err2 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/anyOf/1/type",
+        keyword: "type",
+        params: {type: "integer"},
+        message: "must be integer"
+      };
       if(vErrors === null){
         vErrors = [err2];
       }
@@ -4831,7 +6393,13 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
     }
     if((typeof data == "number") && (isFinite(data))){
       if(data > 4294967295 || isNaN(data)){
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/maximum",
+          keyword: "maximum",
+          params: {comparison: "<=", limit: 4294967295},
+          message: "must be <= 4294967295"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -4841,7 +6409,13 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
         errors++;
       }
       if(data < 0 || isNaN(data)){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/anyOf/1/minimum",
+          keyword: "minimum",
+          params: {comparison: ">=", limit: 0},
+          message: "must be >= 0"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -4855,7 +6429,13 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
     valid0 = valid0 || _valid0;
   }
   if(!valid0){
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -4883,7 +6463,8 @@ function validate61(data: any, {instancePath="", parentData, parentDataProperty,
 
 const schema187 = {
   "type": "object",
-  "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's `endIndex` as the next call's `startIndex` to continue.",
+  "description": "A position in a UTXO listing: the address and UTXO ID where a page ended. Pass an answer's "
+    + "`endIndex` as the next call's `startIndex` to continue.",
   "required": [
     "address",
     "utxo"
@@ -4906,7 +6487,13 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.address === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "address"},
+        message: "must have required property '"+"address"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4916,7 +6503,13 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.utxo === undefined){
-      const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxo"},message:"must have required property '"+"utxo"+"'"};
+      const err1 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxo"},
+        message: "must have required property '"+"utxo"+"'"
+      };
       if(vErrors === null){
         vErrors = [err1];
       }
@@ -4927,7 +6520,13 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((key0 === "address") || (key0 === "utxo"))){
-        const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err2 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err2];
         }
@@ -4938,7 +6537,12 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.address !== undefined){
-      if(!(validate100(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+      if(!(validate100(data.address, {
+        instancePath: instancePath+"/address",
+        parentData: data,
+        parentDataProperty: "address",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate100.errors;
         }
@@ -4949,7 +6553,12 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.utxo !== undefined){
-      if(!(validate30(data.utxo, {instancePath:instancePath+"/utxo",parentData:data,parentDataProperty:"utxo",rootData}))){
+      if(!(validate30(data.utxo, {
+        instancePath: instancePath+"/utxo",
+        parentData: data,
+        parentDataProperty: "utxo",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -4961,7 +6570,13 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err3 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err3];
     }
@@ -4977,7 +6592,9 @@ function validate532(data: any, {instancePath="", parentData, parentDataProperty
 const schema37 = {
   "type": "string",
   "pattern": "^[hH][eE][xX]([nN][cC]|[cC])?$",
-  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` (same as hex). Matched case-insensitively. The node also decodes `json` here but then fails the call, because these bytes have no JSON form."
+  "description": "The encoding of bytes: `hex` (0x, hex, checksum; the default), `hexnc` (no checksum) or `hexc` "
+    + "(same as hex). Matched case-insensitively. The node also decodes `json` "
+    + "here but then fails the call, because these bytes have no JSON form."
 };
 const pattern5 = new RegExp("^[hH][eE][xX]([nN][cC]|[cC])?$", "u");
 
@@ -4986,7 +6603,13 @@ function validate68(data: any, {instancePath="", parentData, parentDataProperty,
   let errors = 0;
   if(typeof data === "string"){
     if(!pattern5.test(data)){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},message:"must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/pattern",
+        keyword: "pattern",
+        params: {pattern: "^[hH][eE][xX]([nN][cC]|[cC])?$"},
+        message: "must match pattern \""+"^[hH][eE][xX]([nN][cC]|[cC])?$"+"\""
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -4997,7 +6620,13 @@ function validate68(data: any, {instancePath="", parentData, parentDataProperty,
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "string"},
+      message: "must be string"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -5016,7 +6645,13 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.addresses === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "addresses"},
+        message: "must have required property '"+"addresses"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -5029,7 +6664,13 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
       let data0 = data.addresses;
       if(Array.isArray(data0)){
         if(data0.length > 1024){
-          const err1 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
+          const err1 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/addresses",
+            schemaPath: "#/properties/addresses/maxItems",
+            keyword: "maxItems",
+            params: {limit: 1024},
+            message: "must NOT have more than 1024 items"
+          };
           if(vErrors === null){
             vErrors = [err1];
           }
@@ -5039,7 +6680,13 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
           errors++;
         }
         if(data0.length < 1){
-          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/addresses",
+            schemaPath: "#/properties/addresses/minItems",
+            keyword: "minItems",
+            params: {limit: 1},
+            message: "must NOT have fewer than 1 items"
+          };
           if(vErrors === null){
             vErrors = [err2];
           }
@@ -5050,7 +6697,12 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
         }
         const len0 = data0.length;
         for(let i0=0; i0<len0; i0++){
-          if(!(validate526(data0[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+          if(!(validate526(data0[i0], {
+            instancePath: instancePath+"/addresses/" + i0,
+            parentData: data0,
+            parentDataProperty: i0,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate526.errors;
             }
@@ -5062,7 +6714,13 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err3 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err3 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/addresses",
+          schemaPath: "#/properties/addresses/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err3];
         }
@@ -5073,7 +6731,12 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.limit !== undefined){
-      if(!(validate61(data.limit, {instancePath:instancePath+"/limit",parentData:data,parentDataProperty:"limit",rootData}))){
+      if(!(validate61(data.limit, {
+        instancePath: instancePath+"/limit",
+        parentData: data,
+        parentDataProperty: "limit",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate61.errors;
         }
@@ -5084,7 +6747,12 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.startIndex !== undefined){
-      if(!(validate532(data.startIndex, {instancePath:instancePath+"/startIndex",parentData:data,parentDataProperty:"startIndex",rootData}))){
+      if(!(validate532(data.startIndex, {
+        instancePath: instancePath+"/startIndex",
+        parentData: data,
+        parentDataProperty: "startIndex",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate532.errors;
         }
@@ -5096,7 +6764,13 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
     }
     if(data.sourceChain !== undefined){
       if(typeof data.sourceChain !== "string"){
-        const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/sourceChain",schemaPath:"#/properties/sourceChain/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        const err4 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/sourceChain",
+          schemaPath: "#/properties/sourceChain/type",
+          keyword: "type",
+          params: {type: "string"},
+          message: "must be string"
+        };
         if(vErrors === null){
           vErrors = [err4];
         }
@@ -5107,7 +6781,12 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate68.errors;
         }
@@ -5119,7 +6798,13 @@ function validate688(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err5 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err5];
     }
@@ -5249,7 +6934,12 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data1)){
           const len0 = data1.length;
           for(let i0=0; i0<len0; i0++){
-            if(!(validate71(data1[i0], {instancePath:instancePath+"/utxos/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+            if(!(validate71(data1[i0], {
+              instancePath: instancePath+"/utxos/" + i0,
+              parentData: data1,
+              parentDataProperty: i0,
+              rootData
+            }))){
               if(vErrors === null){
                 vErrors = validate71.errors;
               }
@@ -5261,7 +6951,13 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         else {
-          const err2 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/then/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          const err2 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/utxos",
+            schemaPath: "#/then/properties/utxos/type",
+            keyword: "type",
+            params: {type: "array"},
+            message: "must be array"
+          };
           if(vErrors === null){
             vErrors = [err2];
           }
@@ -5273,7 +6969,13 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err3 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/then/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err3 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/then/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err3];
       }
@@ -5294,7 +6996,12 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
         if(Array.isArray(data3)){
           const len1 = data3.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate73(data3[i1], {instancePath:instancePath+"/utxos/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+            if(!(validate73(data3[i1], {
+              instancePath: instancePath+"/utxos/" + i1,
+              parentData: data3,
+              parentDataProperty: i1,
+              rootData
+            }))){
               if(vErrors === null){
                 vErrors = validate73.errors;
               }
@@ -5306,7 +7013,13 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
           }
         }
         else {
-          const err4 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/else/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+          const err4 = --budget.left < 0 ? TOO_MANY : {
+            instancePath: instancePath+"/utxos",
+            schemaPath: "#/else/properties/utxos/type",
+            keyword: "type",
+            params: {type: "array"},
+            message: "must be array"
+          };
           if(vErrors === null){
             vErrors = [err4];
           }
@@ -5318,7 +7031,13 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     else {
-      const err5 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/else/type",keyword:"type",params:{type: "object"},message:"must be object"};
+      const err5 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/else/type",
+        keyword: "type",
+        params: {type: "object"},
+        message: "must be object"
+      };
       if(vErrors === null){
         vErrors = [err5];
       }
@@ -5332,7 +7051,13 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
     ifClause0 = "else";
   }
   if(!valid0){
-    const err6 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    const err6 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/if",
+      keyword: "if",
+      params: {failingKeyword: ifClause0},
+      message: "must match \""+ifClause0+"\" schema"
+    };
     if(vErrors === null){
       vErrors = [err6];
     }
@@ -5343,7 +7068,13 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
   }
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.numFetched === undefined){
-      const err7 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "numFetched"},message:"must have required property '"+"numFetched"+"'"};
+      const err7 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "numFetched"},
+        message: "must have required property '"+"numFetched"+"'"
+      };
       if(vErrors === null){
         vErrors = [err7];
       }
@@ -5353,7 +7084,13 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.utxos === undefined){
-      const err8 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "utxos"},message:"must have required property '"+"utxos"+"'"};
+      const err8 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "utxos"},
+        message: "must have required property '"+"utxos"+"'"
+      };
       if(vErrors === null){
         vErrors = [err8];
       }
@@ -5363,7 +7100,13 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.endIndex === undefined){
-      const err9 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endIndex"},message:"must have required property '"+"endIndex"+"'"};
+      const err9 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "endIndex"},
+        message: "must have required property '"+"endIndex"+"'"
+      };
       if(vErrors === null){
         vErrors = [err9];
       }
@@ -5373,7 +7116,13 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
       errors++;
     }
     if(data.encoding === undefined){
-      const err10 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "encoding"},message:"must have required property '"+"encoding"+"'"};
+      const err10 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "encoding"},
+        message: "must have required property '"+"encoding"+"'"
+      };
       if(vErrors === null){
         vErrors = [err10];
       }
@@ -5384,7 +7133,13 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!((((key0 === "numFetched") || (key0 === "utxos")) || (key0 === "endIndex")) || (key0 === "encoding"))){
-        const err11 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err11 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err11];
         }
@@ -5395,7 +7150,12 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.numFetched !== undefined){
-      if(!(validate81(data.numFetched, {instancePath:instancePath+"/numFetched",parentData:data,parentDataProperty:"numFetched",rootData}))){
+      if(!(validate81(data.numFetched, {
+        instancePath: instancePath+"/numFetched",
+        parentData: data,
+        parentDataProperty: "numFetched",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate81.errors;
         }
@@ -5410,7 +7170,12 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
       if(Array.isArray(data6)){
         const len2 = data6.length;
         for(let i2=0; i2<len2; i2++){
-          if(!(validate75(data6[i2], {instancePath:instancePath+"/utxos/" + i2,parentData:data6,parentDataProperty:i2,rootData}))){
+          if(!(validate75(data6[i2], {
+            instancePath: instancePath+"/utxos/" + i2,
+            parentData: data6,
+            parentDataProperty: i2,
+            rootData
+          }))){
             if(vErrors === null){
               vErrors = validate75.errors;
             }
@@ -5422,7 +7187,13 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
         }
       }
       else {
-        const err12 = --budget.left < 0 ? TOO_MANY : {instancePath:instancePath+"/utxos",schemaPath:"#/properties/utxos/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        const err12 = --budget.left < 0 ? TOO_MANY : {
+          instancePath: instancePath+"/utxos",
+          schemaPath: "#/properties/utxos/type",
+          keyword: "type",
+          params: {type: "array"},
+          message: "must be array"
+        };
         if(vErrors === null){
           vErrors = [err12];
         }
@@ -5433,7 +7204,12 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.endIndex !== undefined){
-      if(!(validate532(data.endIndex, {instancePath:instancePath+"/endIndex",parentData:data,parentDataProperty:"endIndex",rootData}))){
+      if(!(validate532(data.endIndex, {
+        instancePath: instancePath+"/endIndex",
+        parentData: data,
+        parentDataProperty: "endIndex",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate532.errors;
         }
@@ -5444,7 +7220,12 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate77(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate77(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate77.errors;
         }
@@ -5456,7 +7237,13 @@ function validate693(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err13 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err13 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err13];
     }
@@ -5490,7 +7277,13 @@ function validate700(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.tx === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tx"},message:"must have required property '"+"tx"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "tx"},
+        message: "must have required property '"+"tx"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -5511,7 +7304,12 @@ function validate700(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.encoding !== undefined){
-      if(!(validate68(data.encoding, {instancePath:instancePath+"/encoding",parentData:data,parentDataProperty:"encoding",rootData}))){
+      if(!(validate68(data.encoding, {
+        instancePath: instancePath+"/encoding",
+        parentData: data,
+        parentDataProperty: "encoding",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate68.errors;
         }
@@ -5523,7 +7321,13 @@ function validate700(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err1 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err1];
     }
@@ -5556,7 +7360,13 @@ function validate703(data: any, {instancePath="", parentData, parentDataProperty
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)){
     if(data.txID === undefined){
-      const err0 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "txID"},message:"must have required property '"+"txID"+"'"};
+      const err0 = --budget.left < 0 ? TOO_MANY : {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: {missingProperty: "txID"},
+        message: "must have required property '"+"txID"+"'"
+      };
       if(vErrors === null){
         vErrors = [err0];
       }
@@ -5567,7 +7377,13 @@ function validate703(data: any, {instancePath="", parentData, parentDataProperty
     }
     for(const key0 in data){
       if(!(key0 === "txID")){
-        const err1 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+        const err1 = --budget.left < 0 ? TOO_MANY : {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: {additionalProperty: key0},
+          message: "must NOT have additional properties"
+        };
         if(vErrors === null){
           vErrors = [err1];
         }
@@ -5578,7 +7394,12 @@ function validate703(data: any, {instancePath="", parentData, parentDataProperty
       }
     }
     if(data.txID !== undefined){
-      if(!(validate30(data.txID, {instancePath:instancePath+"/txID",parentData:data,parentDataProperty:"txID",rootData}))){
+      if(!(validate30(data.txID, {
+        instancePath: instancePath+"/txID",
+        parentData: data,
+        parentDataProperty: "txID",
+        rootData
+      }))){
         if(vErrors === null){
           vErrors = validate30.errors;
         }
@@ -5590,7 +7411,13 @@ function validate703(data: any, {instancePath="", parentData, parentDataProperty
     }
   }
   else {
-    const err2 = --budget.left < 0 ? TOO_MANY : {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    const err2 = --budget.left < 0 ? TOO_MANY : {
+      instancePath,
+      schemaPath: "#/type",
+      keyword: "type",
+      params: {type: "object"},
+      message: "must be object"
+    };
     if(vErrors === null){
       vErrors = [err2];
     }
