@@ -99,18 +99,29 @@ export function apiOwner(world: World, chain: UtxoChain, owner: Owner) {
 export function parseServiceAddress(world: World, chain: UtxoChain, address: string): string {
   const form = addressForms.get(address) ?? remember(addressForms, address, addressForm(address));
   if ('shortID' in form) return form.shortID;
-  const fail = (reason: string) => new Error(`couldn't parse address ${JSON.stringify(address)}: ${reason}`);
-  if ('invalid' in form) throw fail(address.includes('-') ? 'invalid address' : 'no separator found in address');
+  if ('invalid' in form)
+    throw addressError(address, address.includes('-') ? 'invalid address' : 'no separator found in address');
   const { alias, hrp, payload } = form;
   // The alias names a chain of this world at this moment (admin.aliasChain adds aliases): looked up every time.
   const chainID = world.chainID(alias);
-  if (!chainID) throw fail(`there is no ID with alias: ${alias}`);
+  if (!chainID) throw addressError(address, `there is no ID with alias: ${alias}`);
   if (hrp !== world.network.hrp)
-    throw fail(`expected hrp ${JSON.stringify(world.network.hrp)} but got ${JSON.stringify(hrp)}`);
+    throw addressError(address, `expected hrp ${JSON.stringify(world.network.hrp)} but got ${JSON.stringify(hrp)}`);
   const ownID = world.chainIDs[chain];
   if (chainID !== ownID)
-    throw fail(`mismatched chainIDs: expected ${JSON.stringify(ownID)} but got ${JSON.stringify(chainID)}`);
+    throw addressError(
+      address,
+      `mismatched chainIDs: expected ${JSON.stringify(ownID)} but got ${JSON.stringify(chainID)}`,
+    );
   return payload;
+}
+
+/**
+ * A module function, not a closure made per call: under tsx (esbuild's keepNames) every named closure costs a
+ * defineProperty when it is made, which was a fifth of a balance read.
+ */
+function addressError(address: string, reason: string): Error {
+  return new Error(`couldn't parse address ${JSON.stringify(address)}: ${reason}`);
 }
 
 /** Every UTXO of the addresses, sorted by address then ID, each once (avax.GetAllUTXOs). */
