@@ -32,14 +32,16 @@ export function encode(bytes: Uint8Array, encoding: string): string {
   return `0x${hex}${checksum.toString('hex')}`;
 }
 
-/** Each UTXO's `hex` form, written once: a UTXO's bytes never change. */
-const hexOf = new WeakMap<Utxo, string>();
+/**
+ * Each UTXO's `hex` form (`hexc` is the same text) as a JSON string with its quotes, in bytes, written once: a UTXO's
+ * bytes never change, and a page is assembled from these without a string of the whole (RawJson.bytes).
+ */
+const hexJsonOf = new WeakMap<Utxo, Uint8Array>();
 
-function encodeUtxo(utxo: Utxo, encoding: string): string {
-  if (encoding !== 'hex' && encoding !== 'hexc') return encode(utxo.bytes, encoding);
-  let text = hexOf.get(utxo);
-  if (text === undefined) hexOf.set(utxo, (text = encode(utxo.bytes, encoding)));
-  return text;
+function hexJson(utxo: Utxo): Uint8Array {
+  let json = hexJsonOf.get(utxo);
+  if (json === undefined) hexJsonOf.set(utxo, (json = Buffer.from(`"${encode(utxo.bytes, 'hex')}"`, 'latin1')));
+  return json;
 }
 
 /**
@@ -198,21 +200,40 @@ export function utxoPage(world: World, chain: UtxoChain, params: Params) {
     }
   }
   const encoding = encodingOf(params);
+  const endIndex = {
+    address: formatAddress(world, chain, lastOwner || '0'.repeat(40)),
+    utxo: cb58Encode(Buffer.from(lastKey || '0'.repeat(64), 'hex')),
+  };
+  if (encoding === 'hex' || encoding === 'hexc') return hexPage(page, endIndex, encoding);
   return {
     numFetched: String(page.length),
     utxos: page.map((utxo) => {
       try {
-        return encodeUtxo(utxo, encoding);
+        return encode(utxo.bytes, encoding);
       } catch (error) {
         throw new Error(`couldn't encode UTXO ${utxoIDOf(utxo)} as ${encoding}: ${(error as Error).message}`);
       }
     }),
-    endIndex: {
-      address: formatAddress(world, chain, lastOwner || '0'.repeat(40)),
-      utxo: cb58Encode(Buffer.from(lastKey || '0'.repeat(64), 'hex')),
-    },
+    endIndex,
     encoding,
   };
+}
+
+const COMMA = Buffer.from(',');
+
+/**
+ * A page in hex as api.GetUTXOsReply's JSON (its fields in the struct's order), from each UTXO's cached JSON: a page
+ * of 1,024 is some 235 KB, which JSON.stringify, Go's escaping and the UTF-8 encoding each went over whole.
+ */
+function hexPage(page: Utxo[], endIndex: { address: string; utxo: string }, encoding: string): RawJson {
+  const chunks: Uint8Array[] = [Buffer.from(`{"numFetched":"${page.length}","utxos":[`)];
+  for (let i = 0; i < page.length; i++) {
+    if (i > 0) chunks.push(COMMA);
+    chunks.push(hexJson(page[i]!));
+  }
+  // Bech32, cb58 and `hex`/`hexc`: nothing Go would escape, so JSON.stringify writes Go's bytes.
+  chunks.push(Buffer.from(`],"endIndex":${JSON.stringify(endIndex)},"encoding":${JSON.stringify(encoding)}}`));
+  return RawJson.bytes(chunks);
 }
 
 /** ids.FromString's complaint about a string that is not a cb58 ID. */

@@ -1,7 +1,7 @@
 /** The node profile on a generated stub, case by case, with raw HTTP: what the node's RPC layer answers. */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRouter, createXChainEndpoint, rawJson } from '../../generated/server/dist/index.js';
+import { RawJson, createRouter, createXChainEndpoint, rawJson } from '../../generated/server/dist/index.js';
 import { ADDRESS, TX_ID, startStub, stubHandlers } from './stub.ts';
 import { listen, rpc, send } from './raw-http.ts';
 
@@ -352,6 +352,47 @@ describe('results written ahead (rawJson)', () => {
       expect((await send(strict.port, { path: PATH, body: rpc('avm.getHeight') })).text).toBe(
         '{"jsonrpc":"2.0","result":{"height":"42"},"id":1}\n',
       );
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('results written ahead as bytes (RawJson.bytes)', () => {
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+  // "é" split across two pieces: the pieces are one text, not each a text of its own.
+  const pieces = () => [utf8('{"height":"4'), utf8('2\u00e9').subarray(0, 2), new Uint8Array([0xa9]), utf8('\u00a9"}')];
+  const serve = (validateResults: boolean, profile?: 'jsonrpc2') => {
+    const handlers = { ...stubHandlers({ calls: [] }), getHeight: () => RawJson.bytes(pieces()) };
+    const endpoint = createXChainEndpoint(handlers as never, { validateResults, ...(profile ? { profile } : {}) });
+    return listen(createRouter({ [PATH]: endpoint }).node as never);
+  };
+
+  it('sends the pieces one after the other, in both profiles, with the length of their bytes', async () => {
+    const node = await serve(false);
+    const standard = await serve(false, 'jsonrpc2');
+    try {
+      const answer = await send(node.port, { path: PATH, body: rpc('avm.getHeight') });
+      expect(answer.text).toBe('{"jsonrpc":"2.0","result":{"height":"42\u00e9\u00a9"},"id":1}\n');
+      expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.text));
+      expect(JSON.parse((await send(standard.port, { path: PATH, body: rpc('avm.getHeight') })).text)).toEqual({
+        jsonrpc: '2.0',
+        result: { height: '42\u00e9\u00a9' },
+        id: 1,
+      });
+    } finally {
+      await Promise.all([node.close(), standard.close()]);
+    }
+  });
+
+  it('is checked against the spec in strict mode as its text', async () => {
+    const strict = await serve(true);
+    try {
+      const refused = JSON.parse((await send(strict.port, { path: PATH, body: rpc('avm.getHeight') })).text) as {
+        error: { code: number; message: string };
+      };
+      expect(refused.error.code).toBe(-32603);
+      expect(refused.error.message).toMatch(/height/);
     } finally {
       await strict.close();
     }
