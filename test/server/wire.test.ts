@@ -385,6 +385,62 @@ describe('results written ahead as bytes (RawJson.bytes)', () => {
     }
   });
 
+  it('lends a large reply a buffer that no other reply gets until it is sent, then reuses it', async () => {
+    let calls = 0;
+    // 300 KB each, every one of its own content.
+    const height = (n: number) => `${n}-${String(n % 10).repeat(300_000)}-${n}`;
+    const handlers = {
+      ...stubHandlers({ calls: [] }),
+      getHeight: () => RawJson.bytes([new TextEncoder().encode(`{"height":"${height(++calls)}"}`)]),
+    };
+    const listener = createXChainEndpoint(handlers as never).node;
+    const body = new TextEncoder().encode(rpc('avm.getHeight'));
+    // node:http's objects as far as the adapter uses them; `finish` (the reply handed to the socket whole) comes when
+    // the test says.
+    const call = () => {
+      const on: Record<string, Array<() => void>> = {};
+      let sent: Uint8Array | undefined;
+      const req = {
+        method: 'POST',
+        url: PATH,
+        headers: { 'content-type': 'application/json' },
+        on: (event: string, listener: () => void) => {
+          (on[event] ??= []).push(listener);
+          return req;
+        },
+        resume: () => req,
+      };
+      const res = {
+        headersSent: false,
+        writableEnded: false,
+        writeHead: () => res,
+        setHeader: () => res,
+        on: (event: string, listener: () => void) => {
+          (on[`res:${event}`] ??= []).push(listener);
+          return res;
+        },
+        end: (data: Uint8Array) => void (sent = data),
+      };
+      listener(req as never, res as never);
+      for (const f of on.data ?? []) (f as (chunk: Uint8Array) => void)(body);
+      for (const f of on.end ?? []) f();
+      const text = () => Buffer.from(sent!).toString();
+      return { sent: sent!, text, finish: () => (on['res:finish'] ?? []).forEach((f) => f()) };
+    };
+    const first = call();
+    const firstText = first.text();
+    const second = call();
+    expect(second.sent.buffer).not.toBe(first.sent.buffer);
+    expect(first.text()).toBe(firstText);
+    expect(firstText).toContain(height(1));
+    expect(second.text()).toContain(height(2));
+    first.finish();
+    const third = call();
+    expect(third.sent.buffer).toBe(first.sent.buffer);
+    expect(third.text()).toContain(height(3));
+    expect(second.text()).toContain(height(2));
+  });
+
   it('is checked against the spec in strict mode as its text', async () => {
     const strict = await serve(true);
     try {

@@ -96,11 +96,12 @@ const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
 function isPrintable(ch) {
   return PRINTABLE.test(ch);
 }
-export function joinParts(parts) {
+export function joinParts(parts, allocate) {
   if (parts.every((part) => typeof part === "string")) return parts.join("");
   const encoder = new TextEncoder();
   const chunks = parts.map((part) => typeof part === "string" ? encoder.encode(part) : part);
-  const out = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.length, 0));
+  const size = chunks.reduce((n, chunk) => n + chunk.length, 0);
+  const out = allocate?.(size) ?? new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     out.set(chunk, offset);

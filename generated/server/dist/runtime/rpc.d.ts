@@ -102,6 +102,11 @@ export interface RpcReply {
 export interface CallInfo {
     headers: Readonly<Record<string, string | string[] | undefined>>;
     signal?: AbortSignal | undefined;
+    /**
+     * Lends memory for a reply of `size` bytes, held until the reply is sent, where the transport can reuse it (the
+     * node adapter, for large replies); undefined where it cannot.
+     */
+    replyBuffer?: ((size: number) => Uint8Array | undefined) | undefined;
 }
 export declare function goMethodName(name: string): string;
 /** The reply; synchronous when the handler answered synchronously, so no promise is paid for when none is needed. */

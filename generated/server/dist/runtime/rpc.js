@@ -91,14 +91,14 @@ function answerNode(dispatcher, body, call) {
     if (!violations.every(isMissing)) return refusal(dispatcher, request, -32e3, dispatcher.invalidArgument);
   }
   const outcome = invoke(dispatcher, resolved, params, call, request.id === void 0);
-  return outcome instanceof Promise ? outcome.then((settled) => nodeOutcome(request, settled)) : nodeOutcome(request, outcome);
+  return outcome instanceof Promise ? outcome.then((settled) => nodeOutcome(request, settled, call)) : nodeOutcome(request, outcome, call);
 }
 const isMissing = (violation) => violation.keyword === "required";
 function refusal(dispatcher, request, code, message, data) {
   notify(dispatcher.options.onRefused, request.method, message);
   return nodeFailure(request, false, code, message, data);
 }
-function nodeOutcome(request, outcome) {
+function nodeOutcome(request, outcome, call) {
   if ("error" in outcome)
     return errorOf(
       outcome.error,
@@ -114,7 +114,14 @@ function nodeOutcome(request, outcome) {
 `
     };
   const json = outcome.json;
-  if (typeof json !== "string") return nodeReply(true, ['{"jsonrpc":"2.0","result":', ...json, ',"id":', id, "}\n"]);
+  if (typeof json !== "string") {
+    const parts = ['{"jsonrpc":"2.0","result":', ...json, ',"id":', id, "}\n"];
+    return {
+      status: 200,
+      headers: nodeReply(true, void 0).headers,
+      body: joinParts(parts, (size) => call.replyBuffer?.(size))
+    };
+  }
   return nodeReply(true, ['{"jsonrpc":"2.0","result":', json, ',"id":', id, "}\n"]);
 }
 function nodeReply(ran, parts) {

@@ -140,12 +140,19 @@ function isPrintable(ch: string): boolean {
   return PRINTABLE.test(ch);
 }
 
-/** Concatenates body parts; stays a string unless a part carries non-UTF-8 bytes. */
-export function joinParts(parts: Array<string | Uint8Array>): string | Uint8Array {
+/**
+ * Concatenates body parts; stays a string unless a part carries bytes (not UTF-8, or a result given as bytes), which
+ * are copied once, into memory from `allocate` where it lends some.
+ */
+export function joinParts(
+  parts: Array<string | Uint8Array>,
+  allocate?: (size: number) => Uint8Array | undefined,
+): string | Uint8Array {
   if (parts.every((part) => typeof part === 'string')) return (parts as string[]).join('');
   const encoder = new TextEncoder();
   const chunks = parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : part));
-  const out = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.length, 0));
+  const size = chunks.reduce((n, chunk) => n + chunk.length, 0);
+  const out = allocate?.(size) ?? new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     out.set(chunk, offset);
