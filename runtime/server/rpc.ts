@@ -244,20 +244,20 @@ function nodeOutcome(request: ServerRequest, outcome: Outcome, call: CallInfo): 
   const json = outcome.json;
   if (typeof json !== 'string') {
     const parts = ['{"jsonrpc":"2.0","result":', ...json, ',"id":', id, '}\n'];
-    return {
-      status: 200,
-      headers: nodeReply(true, undefined).headers,
-      body: joinParts(parts, (size) => call.replyBuffer?.(size)),
-    };
+    return nodeReply(true, parts, (size) => call.replyBuffer?.(size));
   }
   return nodeReply(true, ['{"jsonrpc":"2.0","result":', json, ',"id":', id, '}\n']);
 }
 
 /** `ran`: the handler ran, so the reply carries the headers it sets; notifications get no body, except parse errors. */
-function nodeReply(ran: boolean, parts: Array<string | Uint8Array> | undefined): RpcReply {
+function nodeReply(
+  ran: boolean,
+  parts: Array<string | Uint8Array> | undefined,
+  allocate?: (size: number) => Uint8Array | undefined,
+): RpcReply {
   const headers: Record<string, string> = parts ? { 'Content-Type': JSON_TYPE } : {};
   if (ran) headers['X-Content-Type-Options'] = 'nosniff';
-  return { status: 200, headers, body: parts ? joinParts(parts) : '' };
+  return { status: 200, headers, body: parts ? joinParts(parts, allocate) : '' };
 }
 
 function nodeFailure(

@@ -375,6 +375,8 @@ describe('results written ahead as bytes (RawJson.bytes)', () => {
       const answer = await send(node.port, { path: PATH, body: rpc('avm.getHeight') });
       expect(answer.text).toBe('{"jsonrpc":"2.0","result":{"height":"42\u00e9\u00a9"},"id":1}\n');
       expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.text));
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
       expect(JSON.parse((await send(standard.port, { path: PATH, body: rpc('avm.getHeight') })).text)).toEqual({
         jsonrpc: '2.0',
         result: { height: '42\u00e9\u00a9' },

@@ -116,18 +116,14 @@ function nodeOutcome(request, outcome, call) {
   const json = outcome.json;
   if (typeof json !== "string") {
     const parts = ['{"jsonrpc":"2.0","result":', ...json, ',"id":', id, "}\n"];
-    return {
-      status: 200,
-      headers: nodeReply(true, void 0).headers,
-      body: joinParts(parts, (size) => call.replyBuffer?.(size))
-    };
+    return nodeReply(true, parts, (size) => call.replyBuffer?.(size));
   }
   return nodeReply(true, ['{"jsonrpc":"2.0","result":', json, ',"id":', id, "}\n"]);
 }
-function nodeReply(ran, parts) {
+function nodeReply(ran, parts, allocate) {
   const headers = parts ? { "Content-Type": JSON_TYPE } : {};
   if (ran) headers["X-Content-Type-Options"] = "nosniff";
-  return { status: 200, headers, body: parts ? joinParts(parts) : "" };
+  return { status: 200, headers, body: parts ? joinParts(parts, allocate) : "" };
 }
 function nodeFailure(request, ran, code, message, data = ["null"]) {
   const id = request.id ?? "null";
