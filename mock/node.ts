@@ -117,18 +117,11 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
       if (ignored.length > 0) ignoredParams.set(method.name, ignored);
       const release = atRelease(mockModel(), method, nodeVersion, handlers.get(method.name)!.answer);
       const fill = decoded.get(method.name)!;
-      const answer = (params: Record<string, unknown>) => release(fill(params));
-      // Every handler error passes here, so the runtime's onError would only log it a second time.
-      table[method.shortName] = (params) => {
-        try {
-          const result = answer(params);
-          log?.(`${method.name} ok`);
-          return result;
-        } catch (error) {
-          log?.(`${method.name} error: ${loggable((error as Error).message, 512)}`);
-          throw error;
-        }
-      };
+      // Each layer is a call on every request: one that changes nothing is left out.
+      const answer = method.params.some((p) => 'zeroWhenAbsent' in p)
+        ? (params: Record<string, unknown>) => release(fill(params))
+        : release;
+      table[method.shortName] = log ? logged(method.name, answer, log) : answer;
     }
     endpoints.set(
       name,
@@ -186,20 +179,36 @@ export function createMockNode(options: MockNodeOptions = {}): MockNode {
   const forbidden = { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' };
   const health = served.has('health') ? state.health : undefined;
   const listener: RequestListener = (req, res) => {
-    // The node serves the health reports over plain GET beside the JSON-RPC endpoint, with the headers of every reply.
-    const get = hostAllowed(req.headers.host ?? '') ? health?.getReply(req.method ?? '', req.url ?? '/') : undefined;
-    if (get) {
+    if (!hostAllowed(req.headers.host ?? '')) {
       req.resume();
-      res
-        .writeHead(get.status, { ...get.headers, 'node-id': nodeID, ...(req.headers.origin ? CORS : {}) })
-        .end(get.body);
+      res.writeHead(403, forbidden).end('invalid host specified\n');
       return;
     }
-    if (hostAllowed(req.headers.host ?? '')) return router.node(req, res);
+    // The node serves the health reports over plain GET beside the JSON-RPC endpoint, with the headers of every reply.
+    const get = health?.getReply(req.method ?? '', req.url ?? '/');
+    if (!get) return router.node(req, res);
     req.resume();
-    res.writeHead(403, forbidden).end('invalid host specified\n');
+    res.writeHead(get.status, { ...get.headers, 'node-id': nodeID, ...(req.headers.origin ? CORS : {}) }).end(get.body);
   };
   return { listener, state, world, nodeID, routes };
+}
+
+/** The handler with a log line per call. Every handler error passes here, so the runtime's onError is not used. */
+function logged(
+  name: string,
+  answer: (params: Record<string, unknown>) => unknown,
+  log: (line: string) => void,
+): (params: Record<string, unknown>) => unknown {
+  return (params) => {
+    try {
+      const result = answer(params);
+      log(`${name} ok`);
+      return result;
+    } catch (error) {
+      log(`${name} error: ${loggable((error as Error).message, 512)}`);
+      throw error;
+    }
+  };
 }
 
 const CORS = { Vary: 'Origin', 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Credentials': 'true' };

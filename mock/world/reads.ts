@@ -32,14 +32,16 @@ export function encode(bytes: Uint8Array, encoding: string): string {
   return `0x${hex}${checksum.toString('hex')}`;
 }
 
-/** Each UTXO's `hex` form, written once: a UTXO's bytes never change. */
-const hexOf = new WeakMap<Utxo, string>();
+/**
+ * Each UTXO's `hex` form (`hexc` is the same text) as a JSON string with its quotes, in bytes, written once: a UTXO's
+ * bytes never change, and a page is assembled from these without a string of the whole (RawJson.bytes).
+ */
+const hexJsonOf = new WeakMap<Utxo, Uint8Array>();
 
-function encodeUtxo(utxo: Utxo, encoding: string): string {
-  if (encoding !== 'hex' && encoding !== 'hexc') return encode(utxo.bytes, encoding);
-  let text = hexOf.get(utxo);
-  if (text === undefined) hexOf.set(utxo, (text = encode(utxo.bytes, encoding)));
-  return text;
+function hexJson(utxo: Utxo): Uint8Array {
+  let json = hexJsonOf.get(utxo);
+  if (json === undefined) hexJsonOf.set(utxo, (json = Buffer.from(`"${encode(utxo.bytes, 'hex')}"`, 'latin1')));
+  return json;
 }
 
 /**
@@ -99,18 +101,29 @@ export function apiOwner(world: World, chain: UtxoChain, owner: Owner) {
 export function parseServiceAddress(world: World, chain: UtxoChain, address: string): string {
   const form = addressForms.get(address) ?? remember(addressForms, address, addressForm(address));
   if ('shortID' in form) return form.shortID;
-  const fail = (reason: string) => new Error(`couldn't parse address ${JSON.stringify(address)}: ${reason}`);
-  if ('invalid' in form) throw fail(address.includes('-') ? 'invalid address' : 'no separator found in address');
+  if ('invalid' in form)
+    throw addressError(address, address.includes('-') ? 'invalid address' : 'no separator found in address');
   const { alias, hrp, payload } = form;
   // The alias names a chain of this world at this moment (admin.aliasChain adds aliases): looked up every time.
   const chainID = world.chainID(alias);
-  if (!chainID) throw fail(`there is no ID with alias: ${alias}`);
+  if (!chainID) throw addressError(address, `there is no ID with alias: ${alias}`);
   if (hrp !== world.network.hrp)
-    throw fail(`expected hrp ${JSON.stringify(world.network.hrp)} but got ${JSON.stringify(hrp)}`);
+    throw addressError(address, `expected hrp ${JSON.stringify(world.network.hrp)} but got ${JSON.stringify(hrp)}`);
   const ownID = world.chainIDs[chain];
   if (chainID !== ownID)
-    throw fail(`mismatched chainIDs: expected ${JSON.stringify(ownID)} but got ${JSON.stringify(chainID)}`);
+    throw addressError(
+      address,
+      `mismatched chainIDs: expected ${JSON.stringify(ownID)} but got ${JSON.stringify(chainID)}`,
+    );
   return payload;
+}
+
+/**
+ * A module function, not a closure made per call: under tsx (esbuild's keepNames) every named closure costs a
+ * defineProperty when it is made, which was a fifth of a balance read.
+ */
+function addressError(address: string, reason: string): Error {
+  return new Error(`couldn't parse address ${JSON.stringify(address)}: ${reason}`);
 }
 
 /** Every UTXO of the addresses, sorted by address then ID, each once (avax.GetAllUTXOs). */
@@ -187,21 +200,40 @@ export function utxoPage(world: World, chain: UtxoChain, params: Params) {
     }
   }
   const encoding = encodingOf(params);
+  const endIndex = {
+    address: formatAddress(world, chain, lastOwner || '0'.repeat(40)),
+    utxo: cb58Encode(Buffer.from(lastKey || '0'.repeat(64), 'hex')),
+  };
+  if (encoding === 'hex' || encoding === 'hexc') return hexPage(page, endIndex, encoding);
   return {
     numFetched: String(page.length),
     utxos: page.map((utxo) => {
       try {
-        return encodeUtxo(utxo, encoding);
+        return encode(utxo.bytes, encoding);
       } catch (error) {
         throw new Error(`couldn't encode UTXO ${utxoIDOf(utxo)} as ${encoding}: ${(error as Error).message}`);
       }
     }),
-    endIndex: {
-      address: formatAddress(world, chain, lastOwner || '0'.repeat(40)),
-      utxo: cb58Encode(Buffer.from(lastKey || '0'.repeat(64), 'hex')),
-    },
+    endIndex,
     encoding,
   };
+}
+
+const COMMA = Buffer.from(',');
+
+/**
+ * A page in hex as api.GetUTXOsReply's JSON (its fields in the struct's order), from each UTXO's cached JSON: a page
+ * of 1,024 is some 235 KB, which JSON.stringify, Go's escaping and the UTF-8 encoding each went over whole.
+ */
+function hexPage(page: Utxo[], endIndex: { address: string; utxo: string }, encoding: string): RawJson {
+  const chunks: Uint8Array[] = [Buffer.from(`{"numFetched":"${page.length}","utxos":[`)];
+  for (let i = 0; i < page.length; i++) {
+    if (i > 0) chunks.push(COMMA);
+    chunks.push(hexJson(page[i]!));
+  }
+  // Bech32, cb58 and `hex`/`hexc`: nothing Go would escape, so JSON.stringify writes Go's bytes.
+  chunks.push(Buffer.from(`],"endIndex":${JSON.stringify(endIndex)},"encoding":${JSON.stringify(encoding)}}`));
+  return RawJson.bytes(chunks);
 }
 
 /** ids.FromString's complaint about a string that is not a cb58 ID. */

@@ -139,19 +139,31 @@ function isPrintable(ch: string): boolean {
   return PRINTABLE.test(ch);
 }
 
-/** Concatenates body parts; stays a string unless a part carries non-UTF-8 bytes. */
-export function joinParts(parts: Array<string | Uint8Array>): string | Uint8Array {
+/**
+ * Concatenates body parts; stays a string unless a part carries bytes (not UTF-8, or a result given as bytes), which
+ * are copied once, into memory from `allocate` where it lends some.
+ */
+export function joinParts(
+  parts: Array<string | Uint8Array>,
+  allocate?: (size: number) => Uint8Array | undefined,
+): string | Uint8Array {
   if (parts.every((part) => typeof part === 'string')) return (parts as string[]).join('');
   const encoder = new TextEncoder();
-  return concatBytes(parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : part)));
+  const chunks = parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : part));
+  const size = chunks.reduce((n, chunk) => n + chunk.length, 0);
+  return concatBytes(chunks, size, allocate?.(size));
 }
 
-/** The chunks as one array; `size`, their total length, where the caller already counted it. */
+/**
+ * The chunks as one array, in `into` where given (at least `size` long); `size`, their total length, where the caller
+ * already counted it.
+ */
 export function concatBytes(
   chunks: Uint8Array[],
   size: number = chunks.reduce((n, chunk) => n + chunk.length, 0),
+  into?: Uint8Array,
 ): Uint8Array {
-  const out = new Uint8Array(size);
+  const out = into ?? new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     out.set(chunk, offset);

@@ -38,7 +38,22 @@ export class RawJson<T = unknown> {
   /** The type of the value written, for type checks only: never set. */
   declare readonly type?: T;
 
-  private constructor(readonly json: string) {}
+  private constructor(
+    private text: string | undefined,
+    /** The JSON as UTF-8 bytes in pieces, when it was given so (RawJson.bytes). */
+    readonly chunks?: readonly Uint8Array[],
+  ) {}
+
+  /** The JSON text (decoded once from the pieces when it was given as bytes). */
+  get json(): string {
+    if (this.text === undefined) {
+      const decoder = new TextDecoder();
+      let text = '';
+      for (const chunk of this.chunks ?? []) text += decoder.decode(chunk, { stream: true });
+      this.text = text + decoder.decode();
+    }
+    return this.text;
+  }
 
   static write<T>(value: T): RawJson<T> {
     return new RawJson<T>(goStringify(value));
@@ -50,6 +65,16 @@ export class RawJson<T = unknown> {
    */
   static verbatim<T>(json: string): RawJson<T> {
     return new RawJson<T>(json);
+  }
+
+  /**
+   * JSON the handler wrote itself as UTF-8 bytes, in pieces that follow one another (same rules as verbatim). The
+   * node adapter copies them once, into the reply, and never makes a string of them: an answer of hundreds of
+   * kilobytes built from parts the handler keeps (a page of encoded UTXOs) costs one copy instead of a
+   * JSON.stringify, an escape pass and a UTF-8 encoding of the whole text.
+   */
+  static bytes<T>(chunks: readonly Uint8Array[]): RawJson<T> {
+    return new RawJson<T>(undefined, chunks);
   }
 }
 
@@ -130,6 +155,11 @@ export interface RpcReply {
 export interface CallInfo {
   headers: Readonly<Record<string, string | string[] | undefined>>;
   signal?: AbortSignal | undefined;
+  /**
+   * Lends memory for a reply of `size` bytes, held until the reply is sent, where the transport can reuse it (the
+   * node adapter, for large replies); undefined where it cannot.
+   */
+  replyBuffer?: ((size: number) => Uint8Array | undefined) | undefined;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -180,8 +210,8 @@ function answerNode(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): R
   }
   const outcome = invoke(dispatcher, resolved, params, call, request.id === undefined);
   return outcome instanceof Promise
-    ? outcome.then((settled) => nodeOutcome(request, settled))
-    : nodeOutcome(request, outcome);
+    ? outcome.then((settled) => nodeOutcome(request, settled, call))
+    : nodeOutcome(request, outcome, call);
 }
 
 const isMissing = (violation: Violation) => violation.keyword === 'required';
@@ -198,27 +228,36 @@ function refusal(
   return nodeFailure(request, false, code, message, data);
 }
 
-function nodeOutcome(request: ServerRequest, outcome: Outcome): RpcReply {
+function nodeOutcome(request: ServerRequest, outcome: Outcome, call: CallInfo): RpcReply {
   if ('error' in outcome)
     return errorOf(outcome.error, (code, message, data) =>
       nodeFailure(request, true, code, message, [goStringify(data)]),
     );
   const id = request.id;
   if (id === undefined) return nodeReply(true, undefined);
-  if (typeof id === 'string')
+  if (typeof id === 'string' && typeof outcome.json === 'string')
     return {
       status: 200,
       headers: { 'Content-Type': JSON_TYPE, 'X-Content-Type-Options': 'nosniff' },
       body: `{"jsonrpc":"2.0","result":${outcome.json},"id":${id}}\n`,
     };
-  return nodeReply(true, ['{"jsonrpc":"2.0","result":', outcome.json, ',"id":', id, '}\n']);
+  const json = outcome.json;
+  if (typeof json !== 'string') {
+    const parts = ['{"jsonrpc":"2.0","result":', ...json, ',"id":', id, '}\n'];
+    return nodeReply(true, parts, (size) => call.replyBuffer?.(size));
+  }
+  return nodeReply(true, ['{"jsonrpc":"2.0","result":', json, ',"id":', id, '}\n']);
 }
 
 /** `ran`: the handler ran, so the reply carries the headers it sets; notifications get no body, except parse errors. */
-function nodeReply(ran: boolean, parts: Array<string | Uint8Array> | undefined): RpcReply {
+function nodeReply(
+  ran: boolean,
+  parts: Array<string | Uint8Array> | undefined,
+  allocate?: (size: number) => Uint8Array | undefined,
+): RpcReply {
   const headers: Record<string, string> = parts ? { 'Content-Type': JSON_TYPE } : {};
   if (ran) headers['X-Content-Type-Options'] = 'nosniff';
-  return { status: 200, headers, body: parts ? joinParts(parts) : '' };
+  return { status: 200, headers, body: parts ? joinParts(parts, allocate) : '' };
 }
 
 function nodeFailure(
@@ -294,7 +333,13 @@ function resolveUncached(dispatcher: Dispatcher, method: string): MethodSpec | s
   return dispatcher.goNames.get(goName) ?? `rpc: can't find method ${goQuote(goName)}`;
 }
 
-export type Outcome = { json: string } | { error: unknown };
+/** A handler's result written as JSON: text, or UTF-8 pieces from RawJson.bytes; or what it threw. */
+export type Outcome = { json: string | readonly Uint8Array[] } | { error: unknown };
+
+/** The outcome's JSON as text. */
+export function outcomeText(json: string | readonly Uint8Array[]): string {
+  return typeof json === 'string' ? json : RawJson.bytes(json).json;
+}
 
 /** A handler's context; the abort signal is made only when read (see the HTTP adapter). */
 class Context implements HandlerContext {
@@ -345,10 +390,10 @@ function failed(dispatcher: Dispatcher, spec: MethodSpec, error: unknown): Outco
 
 function written(dispatcher: Dispatcher, spec: MethodSpec, result: unknown): Outcome {
   try {
-    const raw = result instanceof RawJson ? result.json : undefined;
+    const raw = result instanceof RawJson ? (result.chunks ?? result.json) : undefined;
     if (result === undefined) result = {};
     if (dispatcher.options.validateResults) {
-      const value = raw === undefined ? result : JSON.parse(raw);
+      const value = raw === undefined ? result : JSON.parse((result as RawJson).json);
       if (!spec.validateResult(value)) {
         const violations = violationsOf(spec.validateResult);
         return {

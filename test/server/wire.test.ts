@@ -1,7 +1,13 @@
 /** The node profile on a generated stub, case by case, with raw HTTP: what the node's RPC layer answers. */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { INVALID_ARGUMENT, createRouter, createXChainEndpoint, rawJson } from '../../generated/server/dist/index.js';
+import {
+  INVALID_ARGUMENT,
+  RawJson,
+  createRouter,
+  createXChainEndpoint,
+  rawJson,
+} from '../../generated/server/dist/index.js';
 import { ADDRESS, TX_ID, startStub, stubHandlers } from './stub.ts';
 import { listen, rpc, send } from './raw-http.ts';
 
@@ -356,6 +362,105 @@ describe('results written ahead (rawJson)', () => {
       expect((await send(strict.port, { path: PATH, body: rpc('avm.getHeight') })).text).toBe(
         '{"jsonrpc":"2.0","result":{"height":"42"},"id":1}\n',
       );
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('results written ahead as bytes (RawJson.bytes)', () => {
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+  // "é" split across two pieces: the pieces are one text, not each a text of its own.
+  const pieces = () => [utf8('{"height":"4'), utf8('2\u00e9').subarray(0, 2), new Uint8Array([0xa9]), utf8('\u00a9"}')];
+  const serve = (validateResults: boolean, profile?: 'jsonrpc2') => {
+    const handlers = { ...stubHandlers({ calls: [] }), getHeight: () => RawJson.bytes(pieces()) };
+    const endpoint = createXChainEndpoint(handlers as never, { validateResults, ...(profile ? { profile } : {}) });
+    return listen(createRouter({ [PATH]: endpoint }).node as never);
+  };
+
+  it('sends the pieces one after the other, in both profiles, with the length of their bytes', async () => {
+    const node = await serve(false);
+    const standard = await serve(false, 'jsonrpc2');
+    try {
+      const answer = await send(node.port, { path: PATH, body: rpc('avm.getHeight') });
+      expect(answer.text).toBe('{"jsonrpc":"2.0","result":{"height":"42\u00e9\u00a9"},"id":1}\n');
+      expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.text));
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(JSON.parse((await send(standard.port, { path: PATH, body: rpc('avm.getHeight') })).text)).toEqual({
+        jsonrpc: '2.0',
+        result: { height: '42\u00e9\u00a9' },
+        id: 1,
+      });
+    } finally {
+      await Promise.all([node.close(), standard.close()]);
+    }
+  });
+
+  it('lends a large reply a buffer that no other reply gets until it is sent, then reuses it', async () => {
+    let calls = 0;
+    // 300 KB each, every one of its own content.
+    const height = (n: number) => `${n}-${String(n % 10).repeat(300_000)}-${n}`;
+    const handlers = {
+      ...stubHandlers({ calls: [] }),
+      getHeight: () => RawJson.bytes([new TextEncoder().encode(`{"height":"${height(++calls)}"}`)]),
+    };
+    const listener = createXChainEndpoint(handlers as never).node;
+    const body = new TextEncoder().encode(rpc('avm.getHeight'));
+    // node:http's objects as far as the adapter uses them; `finish` (the reply handed to the socket whole) comes when
+    // the test says.
+    const call = () => {
+      const on: Record<string, Array<() => void>> = {};
+      let sent: Uint8Array | undefined;
+      const req = {
+        method: 'POST',
+        url: PATH,
+        headers: { 'content-type': 'application/json' },
+        on: (event: string, listener: () => void) => {
+          (on[event] ??= []).push(listener);
+          return req;
+        },
+        resume: () => req,
+      };
+      const res = {
+        headersSent: false,
+        writableEnded: false,
+        writeHead: () => res,
+        setHeader: () => res,
+        on: (event: string, listener: () => void) => {
+          (on[`res:${event}`] ??= []).push(listener);
+          return res;
+        },
+        end: (data: Uint8Array) => void (sent = data),
+      };
+      listener(req as never, res as never);
+      for (const f of on.data ?? []) (f as (chunk: Uint8Array) => void)(body);
+      for (const f of on.end ?? []) f();
+      const text = () => Buffer.from(sent!).toString();
+      return { sent: sent!, text, finish: () => (on['res:finish'] ?? []).forEach((f) => f()) };
+    };
+    const first = call();
+    const firstText = first.text();
+    const second = call();
+    expect(second.sent.buffer).not.toBe(first.sent.buffer);
+    expect(first.text()).toBe(firstText);
+    expect(firstText).toContain(height(1));
+    expect(second.text()).toContain(height(2));
+    first.finish();
+    const third = call();
+    expect(third.sent.buffer).toBe(first.sent.buffer);
+    expect(third.text()).toContain(height(3));
+    expect(second.text()).toContain(height(2));
+  });
+
+  it('is checked against the spec in strict mode as its text', async () => {
+    const strict = await serve(true);
+    try {
+      const refused = JSON.parse((await send(strict.port, { path: PATH, body: rpc('avm.getHeight') })).text) as {
+        error: { code: number; message: string };
+      };
+      expect(refused.error.code).toBe(-32603);
+      expect(refused.error.message).toMatch(/height/);
     } finally {
       await strict.close();
     }

@@ -15,7 +15,13 @@ export declare function writeScalar(value: unknown): string | undefined;
 export declare function compactRaw(bytes: Uint8Array, start: number, end: number): string | Uint8Array;
 /** Go's strconv.Quote (`%q`), used by the node's "can't find method" messages. */
 export declare function goQuote(text: string): string;
-/** Concatenates body parts; stays a string unless a part carries non-UTF-8 bytes. */
-export declare function joinParts(parts: Array<string | Uint8Array>): string | Uint8Array;
-/** The chunks as one array; `size`, their total length, where the caller already counted it. */
-export declare function concatBytes(chunks: Uint8Array[], size?: number): Uint8Array;
+/**
+ * Concatenates body parts; stays a string unless a part carries bytes (not UTF-8, or a result given as bytes), which
+ * are copied once, into memory from `allocate` where it lends some.
+ */
+export declare function joinParts(parts: Array<string | Uint8Array>, allocate?: (size: number) => Uint8Array | undefined): string | Uint8Array;
+/**
+ * The chunks as one array, in `into` where given (at least `size` long); `size`, their total length, where the caller
+ * already counted it.
+ */
+export declare function concatBytes(chunks: Uint8Array[], size?: number, into?: Uint8Array): Uint8Array;

@@ -96,13 +96,15 @@ const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
 function isPrintable(ch) {
   return PRINTABLE.test(ch);
 }
-export function joinParts(parts) {
+export function joinParts(parts, allocate) {
   if (parts.every((part) => typeof part === "string")) return parts.join("");
   const encoder = new TextEncoder();
-  return concatBytes(parts.map((part) => typeof part === "string" ? encoder.encode(part) : part));
+  const chunks = parts.map((part) => typeof part === "string" ? encoder.encode(part) : part);
+  const size = chunks.reduce((n, chunk) => n + chunk.length, 0);
+  return concatBytes(chunks, size, allocate?.(size));
 }
-export function concatBytes(chunks, size = chunks.reduce((n, chunk) => n + chunk.length, 0)) {
-  const out = new Uint8Array(size);
+export function concatBytes(chunks, size = chunks.reduce((n, chunk) => n + chunk.length, 0), into) {
+  const out = into ?? new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     out.set(chunk, offset);

@@ -50,6 +50,17 @@ class NodeCall {
   get headers() {
     return this.req.headers;
   }
+  /** Memory from the adapter's pool for a large reply, back in the pool once the reply is sent. */
+  replyBuffer(size) {
+    if (size < POOLED_MIN || size > POOLED_MAX) return void 0;
+    const at = pool.findIndex((buffer2) => buffer2.length >= size);
+    const buffer = at >= 0 ? pool.splice(at, 1)[0] : new Uint8Array(Math.ceil(size / POOLED_MIN) * POOLED_MIN);
+    this.res.on("finish", () => {
+      if (pool.length >= POOLED_COUNT) pool.sort((a, b) => b.length - a.length).pop();
+      pool.push(buffer);
+    });
+    return buffer.subarray(0, size);
+  }
   get signal() {
     if (!this.controller) {
       const controller = new AbortController();
@@ -61,6 +72,10 @@ class NodeCall {
     return this.controller.signal;
   }
 }
+const POOLED_MIN = 64 * 1024;
+const POOLED_MAX = 4 * 1024 * 1024;
+const POOLED_COUNT = 4;
+const pool = [];
 const encoder = new TextEncoder();
 const nativeByteLength = globalThis.Buffer?.byteLength;
 function byteLength(text) {

@@ -11,7 +11,6 @@ const FIELDS = {
 const utf8 = new TextDecoder("utf-8");
 const FAST_MAX_BYTES = 16384;
 const ID_MEMBER = /"id"\s*:\s*(-?\d{1,15})\s*[,}]/;
-const MAYBE_REFUSED_NUMBER = /[0-9][.eE]|-0|[0-9]{20}/;
 function kindOf(value) {
   if (typeof value === "boolean") return "bool";
   if (Array.isArray(value)) return "array";
@@ -43,7 +42,7 @@ function fastRequest(body) {
     if (!written || written[1] !== String(id) || text.indexOf('"id"', written.index + 1) >= 0) return void 0;
     idText = written[1];
   } else if (id !== void 0 && id !== null) return void 0;
-  if (MAYBE_REFUSED_NUMBER.test(text) && hasNumber(params)) return void 0;
+  if (hasNumber(params) && hasRefusableNumber(text)) return void 0;
   const request = { version: jsonrpc, method };
   if (params !== void 0 && params !== null) request.params = params;
   if (idText !== void 0) request.id = idText;
@@ -56,6 +55,27 @@ function hasNumber(value) {
     if (typeof next === "number") return true;
     if (typeof next === "object" && next !== null)
       for (const key in next) pending.push(next[key]);
+  }
+  return false;
+}
+function hasRefusableNumber(text) {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      i = text.indexOf('"', i + 1);
+      if (i < 0) return true;
+    } else if (c === 45 || c >= 48 && c <= 57) {
+      const start = i;
+      let digits = 0;
+      for (; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d >= 48 && d <= 57) digits++;
+        else if (d === 46 || d === 101 || d === 69) return true;
+        else if (d !== 45 && d !== 43) break;
+      }
+      if (digits >= 20 || c === 45 && text.charCodeAt(start + 1) === 48) return true;
+      i--;
+    }
   }
   return false;
 }

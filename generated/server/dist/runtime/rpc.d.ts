@@ -12,16 +12,27 @@ export declare class RpcError extends Error {
  * a cache) writes it once. Made by rawJson, which writes Go's encoding, so the bytes are the ones the node sends.
  */
 export declare class RawJson<T = unknown> {
-    readonly json: string;
+    private text;
+    /** The JSON as UTF-8 bytes in pieces, when it was given so (RawJson.bytes). */
+    readonly chunks?: readonly Uint8Array[];
     /** The type of the value written, for type checks only: never set. */
     readonly type?: T;
     private constructor();
+    /** The JSON text (decoded once from the pieces when it was given as bytes). */
+    get json(): string;
     static write<T>(value: T): RawJson<T>;
     /**
      * JSON the handler wrote itself, answered as it is: for what JSON.stringify cannot write, such as 64-bit integers
      * as bare numbers (Go's uint64). The text must be one valid, compact JSON value in Go's encoding.
      */
     static verbatim<T>(json: string): RawJson<T>;
+    /**
+     * JSON the handler wrote itself as UTF-8 bytes, in pieces that follow one another (same rules as verbatim). The
+     * node adapter copies them once, into the reply, and never makes a string of them: an answer of hundreds of
+     * kilobytes built from parts the handler keeps (a page of encoded UTXOs) costs one copy instead of a
+     * JSON.stringify, an escape pass and a UTF-8 encoding of the whole text.
+     */
+    static bytes<T>(chunks: readonly Uint8Array[]): RawJson<T>;
 }
 export declare function rawJson<T>(value: T): RawJson<T>;
 export interface MethodSpec {
@@ -91,15 +102,23 @@ export interface RpcReply {
 export interface CallInfo {
     headers: Readonly<Record<string, string | string[] | undefined>>;
     signal?: AbortSignal | undefined;
+    /**
+     * Lends memory for a reply of `size` bytes, held until the reply is sent, where the transport can reuse it (the
+     * node adapter, for large replies); undefined where it cannot.
+     */
+    replyBuffer?: ((size: number) => Uint8Array | undefined) | undefined;
 }
 export declare function goMethodName(name: string): string;
 /** The reply; synchronous when the handler answered synchronously, so no promise is paid for when none is needed. */
 export declare function dispatch(dispatcher: Dispatcher, body: Uint8Array, call: CallInfo): RpcReply | Promise<RpcReply>;
+/** A handler's result written as JSON: text, or UTF-8 pieces from RawJson.bytes; or what it threw. */
 export type Outcome = {
-    json: string;
+    json: string | readonly Uint8Array[];
 } | {
     error: unknown;
 };
+/** The outcome's JSON as text. */
+export declare function outcomeText(json: string | readonly Uint8Array[]): string;
 /** Runs a handler; its result is serialized here so a result that cannot be written is the handler's error. */
 export declare function invoke(dispatcher: Dispatcher, spec: MethodSpec, params: Record<string, unknown>, call: CallInfo, notification: boolean): Outcome | Promise<Outcome>;
 /** Calls an observer's hook: one that throws is ignored, since the caller's answer must not depend on a log. */

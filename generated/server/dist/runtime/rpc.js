@@ -19,10 +19,22 @@ export class RpcError extends Error {
   data;
 }
 export class RawJson {
-  constructor(json) {
-    this.json = json;
+  constructor(text, chunks) {
+    this.text = text;
+    this.chunks = chunks;
   }
-  json;
+  text;
+  chunks;
+  /** The JSON text (decoded once from the pieces when it was given as bytes). */
+  get json() {
+    if (this.text === void 0) {
+      const decoder = new TextDecoder();
+      let text = "";
+      for (const chunk of this.chunks ?? []) text += decoder.decode(chunk, { stream: true });
+      this.text = text + decoder.decode();
+    }
+    return this.text;
+  }
   static write(value) {
     return new RawJson(goStringify(value));
   }
@@ -32,6 +44,15 @@ export class RawJson {
    */
   static verbatim(json) {
     return new RawJson(json);
+  }
+  /**
+   * JSON the handler wrote itself as UTF-8 bytes, in pieces that follow one another (same rules as verbatim). The
+   * node adapter copies them once, into the reply, and never makes a string of them: an answer of hundreds of
+   * kilobytes built from parts the handler keeps (a page of encoded UTXOs) costs one copy instead of a
+   * JSON.stringify, an escape pass and a UTF-8 encoding of the whole text.
+   */
+  static bytes(chunks) {
+    return new RawJson(void 0, chunks);
   }
 }
 export function rawJson(value) {
@@ -70,14 +91,14 @@ function answerNode(dispatcher, body, call) {
     if (!violations.every(isMissing)) return refusal(dispatcher, request, -32e3, dispatcher.invalidArgument);
   }
   const outcome = invoke(dispatcher, resolved, params, call, request.id === void 0);
-  return outcome instanceof Promise ? outcome.then((settled) => nodeOutcome(request, settled)) : nodeOutcome(request, outcome);
+  return outcome instanceof Promise ? outcome.then((settled) => nodeOutcome(request, settled, call)) : nodeOutcome(request, outcome, call);
 }
 const isMissing = (violation) => violation.keyword === "required";
 function refusal(dispatcher, request, code, message, data) {
   notify(dispatcher.options.onRefused, request.method, message);
   return nodeFailure(request, false, code, message, data);
 }
-function nodeOutcome(request, outcome) {
+function nodeOutcome(request, outcome, call) {
   if ("error" in outcome)
     return errorOf(
       outcome.error,
@@ -85,19 +106,24 @@ function nodeOutcome(request, outcome) {
     );
   const id = request.id;
   if (id === void 0) return nodeReply(true, void 0);
-  if (typeof id === "string")
+  if (typeof id === "string" && typeof outcome.json === "string")
     return {
       status: 200,
       headers: { "Content-Type": JSON_TYPE, "X-Content-Type-Options": "nosniff" },
       body: `{"jsonrpc":"2.0","result":${outcome.json},"id":${id}}
 `
     };
-  return nodeReply(true, ['{"jsonrpc":"2.0","result":', outcome.json, ',"id":', id, "}\n"]);
+  const json = outcome.json;
+  if (typeof json !== "string") {
+    const parts = ['{"jsonrpc":"2.0","result":', ...json, ',"id":', id, "}\n"];
+    return nodeReply(true, parts, (size) => call.replyBuffer?.(size));
+  }
+  return nodeReply(true, ['{"jsonrpc":"2.0","result":', json, ',"id":', id, "}\n"]);
 }
-function nodeReply(ran, parts) {
+function nodeReply(ran, parts, allocate) {
   const headers = parts ? { "Content-Type": JSON_TYPE } : {};
   if (ran) headers["X-Content-Type-Options"] = "nosniff";
-  return { status: 200, headers, body: parts ? joinParts(parts) : "" };
+  return { status: 200, headers, body: parts ? joinParts(parts, allocate) : "" };
 }
 function nodeFailure(request, ran, code, message, data = ["null"]) {
   const id = request.id ?? "null";
@@ -158,6 +184,9 @@ function resolveUncached(dispatcher, method) {
   if (!dispatcher.services.has(parts[0])) return `rpc: can't find service ${goQuote(goName)}`;
   return dispatcher.goNames.get(goName) ?? `rpc: can't find method ${goQuote(goName)}`;
 }
+export function outcomeText(json) {
+  return typeof json === "string" ? json : RawJson.bytes(json).json;
+}
 class Context {
   constructor(method, notification, call) {
     this.method = method;
@@ -197,10 +226,10 @@ function failed(dispatcher, spec, error) {
 }
 function written(dispatcher, spec, result) {
   try {
-    const raw = result instanceof RawJson ? result.json : void 0;
+    const raw = result instanceof RawJson ? result.chunks ?? result.json : void 0;
     if (result === void 0) result = {};
     if (dispatcher.options.validateResults) {
-      const value = raw === void 0 ? result : JSON.parse(raw);
+      const value = raw === void 0 ? result : JSON.parse(result.json);
       if (!spec.validateResult(value)) {
         const violations = violationsOf(spec.validateResult);
         return {

@@ -5,7 +5,16 @@
  * notification). Handler errors keep the code of an RpcError; other exceptions are -32603 without their message.
  */
 import { GoSyntaxError, parseFirstValue } from './json.js';
-import { type CallInfo, type Dispatcher, type MethodSpec, type RpcReply, RpcError, invoke, notify } from './rpc.js';
+import {
+  type CallInfo,
+  type Dispatcher,
+  type MethodSpec,
+  type RpcReply,
+  RpcError,
+  invoke,
+  notify,
+  outcomeText,
+} from './rpc.js';
 import { violationsOf } from './params.js';
 
 type Json = Record<string, unknown>;
@@ -90,7 +99,8 @@ async function answerOne(dispatcher: Dispatcher, request: unknown, call: CallInf
     return answer(refuse(id, -32602, 'Invalid params', violations));
   }
   const outcome = await invoke(dispatcher, spec, params, call, notification);
-  if ('json' in outcome) return answer(`{"jsonrpc":"2.0","result":${outcome.json},"id":${JSON.stringify(id)}}`);
+  if ('json' in outcome)
+    return answer(`{"jsonrpc":"2.0","result":${outcomeText(outcome.json)},"id":${JSON.stringify(id)}}`);
   const error = outcome.error;
   if (error instanceof RpcError)
     return answer(errorJson(id, error.code, error.message, error.data === null ? undefined : error.data));
