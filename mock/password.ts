@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { speedUpDictionaryMatching } from './dictionary-index.ts';
+import { speedUpL33tMatching } from './l33t-matching.ts';
 
 /** Bytes of the password (UTF-8) the node scores. */
 export const SCORED_BYTES = 50;
@@ -60,5 +61,6 @@ function newEstimator(): ZxcvbnFactory {
   delete matchers.dictionaryReverse;
   delete matchers.separator;
   speedUpDictionaryMatching(matchers.dictionary!);
+  speedUpL33tMatching(matchers.dictionaryL33t!);
   return factory;
 }
