@@ -20,9 +20,14 @@ function fullCollection(): () => void {
 
 /**
  * Full collection after each burst of requests to `server`, once no request has arrived for `quietMs` (default 5 s,
- * checked on a timer that keeps no process alive). Returns a function that stops it.
+ * checked on a timer that keeps no process alive), then `collected` if given (with what the process holds after it).
+ * Returns a function that stops it.
  */
-export function collectWhenIdle(server: Server, quietMs = 5000): () => void {
+export function collectWhenIdle(
+  server: Server,
+  quietMs = 5000,
+  collected?: (usage: NodeJS.MemoryUsage) => void,
+): () => void {
   // Made on the first collection: a new V8 context costs milliseconds, which a CLI's start-up should not pay.
   let collect: (() => void) | undefined;
   let requests = 0;
@@ -42,6 +47,7 @@ export function collectWhenIdle(server: Server, quietMs = 5000): () => void {
     // rate of the burst's last moments, the second (nothing allocated in between) finds it low and gives the pages back.
     collect();
     collect();
+    collected?.(process.memoryUsage());
   }, quietMs).unref();
   return () => {
     clearInterval(timer);

@@ -11,11 +11,11 @@ export interface Exchange {
   seq: number;
   endpoint: string;
   httpMethod: string;
-  /** Undefined when the body was too large to inspect. */
-  request: Buffer | undefined;
+  /** The body as text; undefined when it was too large to inspect. */
+  request: string | undefined;
   status: number;
   contentType: string | undefined;
-  response: Buffer | undefined;
+  response: string | undefined;
 }
 
 export interface ProxyViolation extends Violation {
@@ -37,8 +37,8 @@ export interface Inspection {
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-function parse(bytes: Buffer): { ok: true; value: unknown } | { ok: false } {
-  const body = transcriptBody(bytes);
+function parse(text: string): { ok: true; value: unknown } | { ok: false } {
+  const body = transcriptBody(text);
   return 'json' in body ? { ok: true, value: body.json } : { ok: false };
 }
 

@@ -52,9 +52,9 @@ export class TranscriptRecorder {
 }
 
 /** A body as a transcript holds it: parsed when it is JSON, verbatim text otherwise, nothing when empty. */
-export function transcriptBody(bytes: Buffer): { json?: unknown; text?: string } {
-  if (bytes.length === 0) return {};
-  const text = bytes.toString('utf8');
+export function transcriptBody(body: Buffer | string): { json?: unknown; text?: string } {
+  if (body.length === 0) return {};
+  const text = typeof body === 'string' ? body : body.toString('utf8');
   try {
     return { json: JSON.parse(text) as unknown };
   } catch {
@@ -88,13 +88,13 @@ export async function replayTranscript(transcript: Transcript, baseUrl: string):
   );
 }
 
-/** An answer in a transcript's form; `bytes` undefined when it was not kept. */
+/** An answer in a transcript's form; `body` undefined when it was not kept. */
 export function transcriptResponse(
   status: number,
   contentType: string | undefined,
-  bytes: Buffer | undefined,
+  body: Buffer | string | undefined,
 ): Transcript['response'] {
-  const parsed = bytes ? transcriptBody(bytes) : { text: NOT_RECORDED };
+  const parsed = body !== undefined ? transcriptBody(body) : { text: NOT_RECORDED };
   return {
     status,
     ...(contentType ? { contentType } : {}),

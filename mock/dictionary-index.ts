@@ -13,12 +13,12 @@
  * lowercased password's slice [i, j]. The test (test/mock/password.test.ts) compares scores with the library's own.
  */
 
-interface DictionaryMatcher {
+export interface DictionaryMatcher {
   options: { rankedDictionaries: Record<string, Record<string, number>>; useLevenshteinDistance?: boolean };
   wordSequenceCheck?: boolean;
 }
 
-interface MatchOptions {
+export interface MatchOptions {
   password: string;
   /** The words of `check(password, userInputs)`, ranked; empty (but present) when none are given. */
   userInputsOptions?: { rankedDictionary?: Record<string, number> };
@@ -93,53 +93,72 @@ export class DictionaryIndex {
   match(password: string): DictionaryMatch[] {
     const matches: DictionaryMatch[] = [];
     const lower = password.toLowerCase();
-    const words = this.words;
-    for (let i = 0; i < password.length; i++) {
-      // The words that start with lower[i..j] lie in [low, high): each longer substring searches only inside it.
-      let low = 0;
-      let high = words.length;
-      for (let j = i; j < password.length; j++) {
-        const at = j - i;
-        const code = lower.charCodeAt(j);
-        low = firstWithCodeAt(words, at, code, low, high);
-        high = firstWithCodeAt(words, at, code + 1, low, high);
-        if (low === high) break;
-        // The substring itself, if it is a word, sorts first among the words it starts.
-        if (words[low]!.length !== at + 1) continue;
-        const word = words[low]!;
+    for (let i = 0; i < password.length; i++)
+      this.wordsFrom(lower, i, password.length, (j, word, rank, dictionaryName) => {
         matches.push({
           pattern: 'dictionary',
           i,
           j,
           token: password.slice(i, j + 1),
           matchedWord: word,
-          rank: this.bestRank[low]!,
-          dictionaryName: this.names[this.bestName[low]!]!,
+          rank,
+          dictionaryName,
           reversed: false,
           l33t: false,
         });
-      }
-    }
+      });
     return matches;
   }
+
+  /**
+   * Calls `found` for each j in [i, end), in order, for which `lower[i..j]` is a word, with its best-ranked match.
+   * `end` is the length of the password before lowercasing (which may lengthen it), as the library has it.
+   */
+  wordsFrom(
+    lower: string,
+    i: number,
+    end: number,
+    found: (j: number, word: string, rank: number, dictionaryName: string) => void,
+  ): void {
+    const words = this.words;
+    // The words that start with lower[i..j] lie in [low, high): each longer substring searches only inside it.
+    let low = 0;
+    let high = words.length;
+    for (let j = i; j < end; j++) {
+      const at = j - i;
+      const code = lower.charCodeAt(j);
+      low = firstWithCodeAt(words, at, code, low, high);
+      high = firstWithCodeAt(words, at, code + 1, low, high);
+      if (low === high) return;
+      // The substring itself, if it is a word, sorts first among the words it starts.
+      const word = words[low]!;
+      if (word.length === at + 1) found(j, word, this.bestRank[low]!, this.names[this.bestName[low]!]!);
+    }
+  }
+}
+
+const indexes = new WeakMap<object, DictionaryIndex>();
+
+/** The index of a matcher's dictionaries, built on first use; undefined where the index does not apply. */
+export function indexFor(matcher: DictionaryMatcher, options: MatchOptions): DictionaryIndex | undefined {
+  const inputs = options.userInputsOptions?.rankedDictionary;
+  if ((inputs && Object.keys(inputs).length > 0) || matcher.wordSequenceCheck || matcher.options.useLevenshteinDistance)
+    return undefined;
+  const dictionaries = matcher.options.rankedDictionaries;
+  let index = indexes.get(dictionaries);
+  if (!index) indexes.set(dictionaries, (index = new DictionaryIndex(dictionaries)));
+  return index;
 }
 
 /** Gives the class of `matcher` (the library's dictionary matcher, base of its l33t matcher) the indexed `match`. */
 export function speedUpDictionaryMatching(matcher: object): void {
-  const indexes = new WeakMap<object, DictionaryIndex>();
   const prototype = Object.getPrototypeOf(matcher) as {
     match: (this: DictionaryMatcher, options: MatchOptions) => unknown;
   };
   const original = prototype.match;
   prototype.match = function match(this: DictionaryMatcher, options: MatchOptions) {
     // What the index does not cover goes to the library's own loop.
-    const inputs = options.userInputsOptions?.rankedDictionary;
-    if ((inputs && Object.keys(inputs).length > 0) || this.wordSequenceCheck || this.options.useLevenshteinDistance)
-      return original.call(this, options);
-    const { password } = options;
-    const dictionaries = this.options.rankedDictionaries;
-    let index = indexes.get(dictionaries);
-    if (!index) indexes.set(dictionaries, (index = new DictionaryIndex(dictionaries)));
-    return index.match(password);
+    const index = indexFor(this, options);
+    return index ? index.match(options.password) : original.call(this, options);
   };
 }

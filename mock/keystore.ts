@@ -58,7 +58,7 @@ export function decodeBytes(text: string, encoding: string): Uint8Array {
   if (encoding !== 'hex' && encoding !== 'hexc' && encoding !== 'hexnc')
     throw new Error('unsupported encoding in method');
   if (!text.startsWith('0x')) throw new Error('missing 0x prefix to hex encoding');
-  if (!/^([0-9a-fA-F]{2})*$/.test(text.slice(2))) throw new Error('encoding/hex: invalid byte');
+  if (!/^(?:[0-9a-fA-F]{2})*$/.test(text.slice(2))) throw new Error('encoding/hex: invalid byte');
   if (encoding === 'hexnc') return Buffer.from(text.slice(2), 'hex');
   if (text.length < 10) throw new Error('insufficient length for input');
   const payload = hexDecode(text);

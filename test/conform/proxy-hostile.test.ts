@@ -1,7 +1,8 @@
 /**
  * The proxy under hostile input and hostile upstreams (issue 14): one bad exchange fails only itself, values nested
  * thousands deep are written and compared without recursion, a silent upstream gets the caller a 504, the caller's
- * Host reaches the node, and secrets (x-sensitive) never reach a transcript, a log line or an error.
+ * Host reaches the node, secrets (x-sensitive) never reach a transcript, a log line or an error, and a large answer
+ * is not kept once checked.
  */
 import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { type IncomingHttpHeaders, type Server, createServer, request } from 'node:http';
@@ -15,6 +16,7 @@ import { loadSpecModel } from '../../conform/spec.ts';
 import { readTranscripts } from '../../conform/transcript.ts';
 import { SpecValidator } from '../../conform/validate.ts';
 import { startMockNode } from '../../mock/node.ts';
+import { hexEncode } from '../../generators/formats.ts';
 
 const model = loadSpecModel();
 const validator = new SpecValidator(model);
@@ -169,6 +171,36 @@ describe('the proxy under hostile input', () => {
     // parsing it; a check quadratic in the items would be thousands of times slower.
     expect(invalidMs / validMs).toBeLessThan(20);
   }, 60_000);
+});
+
+describe('the proxy after a large answer', () => {
+  it('keeps no reference to the answer once it is checked and recorded', async () => {
+    // A block of 2 MB in the node's hex: the spec's Hex pattern and format run over it, then the redactor's pattern.
+    const block = hexEncode(new Uint8Array(2 * 1024 * 1024).map((_, i) => (i * 7) & 0xff));
+    const dir = mkdtempSync(join(tmpdir(), 'large-'));
+    const proxy = await proxyTo(
+      await upstream((body, _h, res) => {
+        const { id } = JSON.parse(body) as { id: number };
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(`{"jsonrpc":"2.0","result":{"block":"${block}","encoding":"hex"},"id":${id}}`);
+      }),
+      { record: dir },
+    );
+    const params = { height: '1', encoding: 'hex' };
+    const answer = await call(
+      proxy.url,
+      '/ext/bc/P',
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getBlockByHeight', params }),
+    );
+    expect(answer.body.length).toBeGreaterThan(4 * 1024 * 1024);
+    await proxy.settled();
+    // V8 keeps the last string a regular expression matched (RegExp.input) until the next match: a whole answer.
+    const lastMatched = (RegExp as unknown as { input: string }).input.length;
+    expect(lastMatched).toBeLessThan(1000);
+    expect(proxy.stats.violations).toBe(0);
+    expect(readTranscripts(dir)[0]!.transcript.response.body).toMatchObject({ result: { block } });
+  });
 });
 
 describe('secrets through the proxy', () => {

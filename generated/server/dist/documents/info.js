@@ -1196,7 +1196,7 @@ export const infoDocument = {
       },
       "HexNoChecksum": {
         "type": "string",
-        "pattern": "^0x([0-9a-fA-F]{2})*$",
+        "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
         "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
       },
       "ID": {

@@ -1936,12 +1936,12 @@ export const xChainDocument = {
       "Hex": {
         "type": "string",
         "format": "avax-hex",
-        "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
+        "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
         "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 bytes of the bytes' SHA-256)."
       },
       "HexNoChecksum": {
         "type": "string",
-        "pattern": "^0x([0-9a-fA-F]{2})*$",
+        "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
         "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
       },
       "ID": {

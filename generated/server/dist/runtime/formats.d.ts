@@ -6,6 +6,10 @@ export declare function cb58Encode(payload: Uint8Array): string;
 export declare function cb58Decode(text: string): Uint8Array | undefined;
 /** The node's `hex` encoding: `0x`, the bytes, then the last 4 bytes of their SHA-256. */
 export declare function hexEncode(payload: Uint8Array): string;
+/**
+ * The payload of `0x` hex (pairs of digits, checksum included, at least 4 bytes), or undefined. Read digit by digit:
+ * a regular expression over a block of several MB made V8 grow its backtracking stack to 64 MB and keep it.
+ */
 export declare function hexDecode(text: string): Uint8Array | undefined;
 /** BIP-173's checksum over 5-bit values (also the mock's Go-worded address parser's). */
 export declare function polymod(values: ArrayLike<number>): number;

@@ -5,7 +5,6 @@ const nativeHash = nodeCrypto?.hash;
 const sha256 = nativeHash ? (bytes) => nativeHash("sha256", bytes, "buffer") : jsSha256;
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 export const BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
-const HEX = /^0x([0-9a-fA-F]{2}){4,}$/;
 const BECH32_VALUES = Int8Array.from({ length: 128 }, (_, code) => BECH32.indexOf(String.fromCharCode(code)));
 function checksum(bytes) {
   return sha256(bytes).subarray(28);
@@ -80,10 +79,20 @@ export function hexEncode(payload) {
   for (const byte of withChecksum(payload)) out += byte.toString(16).padStart(2, "0");
   return out;
 }
+function nibble(code) {
+  if (code >= 48 && code <= 57) return code - 48;
+  const lower = code | 32;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
 export function hexDecode(text) {
-  if (!HEX.test(text)) return void 0;
+  if (text.length < 10 || text.length % 2 !== 0 || !text.startsWith("0x")) return void 0;
   const raw = new Uint8Array((text.length - 2) / 2);
-  for (let i = 0; i < raw.length; i++) raw[i] = Number.parseInt(text.slice(2 + i * 2, 4 + i * 2), 16);
+  for (let i = 0; i < raw.length; i++) {
+    const high = nibble(text.charCodeAt(2 + i * 2));
+    const low = nibble(text.charCodeAt(3 + i * 2));
+    if (high < 0 || low < 0) return void 0;
+    raw[i] = high * 16 + low;
+  }
   return checkedPayload(raw);
 }
 export function polymod(values) {

@@ -1583,10 +1583,10 @@ function validate291(data, {instancePath="", parentData, parentDataProperty, roo
 
 const schema39 = {
   "type": "string",
-  "pattern": "^0x([0-9a-fA-F]{2})*$",
+  "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern6 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+const pattern6 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
@@ -1597,8 +1597,8 @@ function validate71(data, {instancePath="", parentData, parentDataProperty, root
         instancePath,
         schemaPath: "#/pattern",
         keyword: "pattern",
-        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
-        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+        params: {pattern: "^0x(?:[0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\""
       };
       if(vErrors === null){
         vErrors = [err0];
@@ -2452,12 +2452,12 @@ function validate278(data, {instancePath="", parentData, parentDataProperty, roo
 const schema40 = {
   "type": "string",
   "format": "avax-hex",
-  "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
+  "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 "
     + "bytes of the bytes' SHA-256)."
 };
 const formats2 = formats["avax-hex"];
-const pattern7 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
+const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
   let vErrors = null;
@@ -2468,8 +2468,8 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
         instancePath,
         schemaPath: "#/pattern",
         keyword: "pattern",
-        params: {pattern: "^0x([0-9a-fA-F]{2}){4,}$"},
-        message: "must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""
+        params: {pattern: "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$"+"\""
       };
       if(vErrors === null){
         vErrors = [err0];
@@ -2526,8 +2526,8 @@ function validate75(data, {instancePath="", parentData, parentDataProperty, root
         instancePath,
         schemaPath: "#/pattern",
         keyword: "pattern",
-        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
-        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+        params: {pattern: "^0x(?:[0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\""
       };
       if(vErrors === null){
         vErrors = [err0];

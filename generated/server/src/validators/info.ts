@@ -657,10 +657,10 @@ const schema87 = {
 };
 const schema39 = {
   "type": "string",
-  "pattern": "^0x([0-9a-fA-F]{2})*$",
+  "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern6 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+const pattern6 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
 function validate71(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
@@ -671,8 +671,8 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
         instancePath,
         schemaPath: "#/pattern",
         keyword: "pattern",
-        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
-        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+        params: {pattern: "^0x(?:[0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\""
       };
       if(vErrors === null){
         vErrors = [err0];

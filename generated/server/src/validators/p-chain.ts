@@ -1585,10 +1585,10 @@ function validate291(data: any, {instancePath="", parentData, parentDataProperty
 
 const schema39 = {
   "type": "string",
-  "pattern": "^0x([0-9a-fA-F]{2})*$",
+  "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern6 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+const pattern6 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
 function validate71(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
@@ -1599,8 +1599,8 @@ function validate71(data: any, {instancePath="", parentData, parentDataProperty,
         instancePath,
         schemaPath: "#/pattern",
         keyword: "pattern",
-        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
-        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+        params: {pattern: "^0x(?:[0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\""
       };
       if(vErrors === null){
         vErrors = [err0];
@@ -2454,12 +2454,12 @@ function validate278(data: any, {instancePath="", parentData, parentDataProperty
 const schema40 = {
   "type": "string",
   "format": "avax-hex",
-  "pattern": "^0x([0-9a-fA-F]{2}){4,}$",
+  "pattern": "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes in the node's `hex` encoding: `0x`, the bytes in hex, then a 4-byte checksum (the last 4 "
     + "bytes of the bytes' SHA-256)."
 };
 const formats2 = formats["avax-hex"]!;
-const pattern7 = new RegExp("^0x([0-9a-fA-F]{2}){4,}$", "u");
+const pattern7 = new RegExp("^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$", "u");
 
 function validate73(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
@@ -2470,8 +2470,8 @@ function validate73(data: any, {instancePath="", parentData, parentDataProperty,
         instancePath,
         schemaPath: "#/pattern",
         keyword: "pattern",
-        params: {pattern: "^0x([0-9a-fA-F]{2}){4,}$"},
-        message: "must match pattern \""+"^0x([0-9a-fA-F]{2}){4,}$"+"\""
+        params: {pattern: "^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x[0-9a-fA-F]{8}(?:[0-9a-fA-F]{2})*$"+"\""
       };
       if(vErrors === null){
         vErrors = [err0];
@@ -2528,8 +2528,8 @@ function validate75(data: any, {instancePath="", parentData, parentDataProperty,
         instancePath,
         schemaPath: "#/pattern",
         keyword: "pattern",
-        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
-        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+        params: {pattern: "^0x(?:[0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\""
       };
       if(vErrors === null){
         vErrors = [err0];

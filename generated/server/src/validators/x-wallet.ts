@@ -22,10 +22,10 @@ const schema236 = {
 };
 const schema39 = {
   "type": "string",
-  "pattern": "^0x([0-9a-fA-F]{2})*$",
+  "pattern": "^0x(?:[0-9a-fA-F]{2})*$",
   "description": "Bytes as `0x`-prefixed hex without a checksum (the node's `hexnc` form and types.JSONByteSlice)."
 };
-const pattern6 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+const pattern6 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
 function validate75(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: ValidateOptions = {}){
   let vErrors: ValidationError[] | null = null;
@@ -36,8 +36,8 @@ function validate75(data: any, {instancePath="", parentData, parentDataProperty,
         instancePath,
         schemaPath: "#/pattern",
         keyword: "pattern",
-        params: {pattern: "^0x([0-9a-fA-F]{2})*$"},
-        message: "must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\""
+        params: {pattern: "^0x(?:[0-9a-fA-F]{2})*$"},
+        message: "must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\""
       };
       if(vErrors === null){
         vErrors = [err0];
