@@ -30,10 +30,11 @@ interface L33tMatcher extends DictionaryMatcher {
 
 type GetCleanPasswords = (password: string, limit: number, trieRoot: unknown) => Variant[];
 
-/** @zxcvbn-ts/core is pinned and has no exports map: its unmunger is required by path. */
-const getCleanPasswords = createRequire(import.meta.url)(
-  '@zxcvbn-ts/core/dist/matcher/dictionary/variants/matching/unmunger/getCleanPasswords.cjs',
-) as GetCleanPasswords;
+/**
+ * @zxcvbn-ts/core is pinned and has no exports map: its unmunger is required by path, when the matcher is sped up
+ * (the dictionaries load on the first createUser, never at start-up).
+ */
+let getCleanPasswords: GetCleanPasswords;
 
 function l33tMatches(matcher: L33tMatcher, options: MatchOptions, index: NonNullable<ReturnType<typeof indexFor>>) {
   const { password } = options;
@@ -98,6 +99,9 @@ function backToPassword(password: string, changes: Change[], i: number, j: numbe
 
 /** Gives the library's l33t matcher (the class of `matcher`) the indexed `match`. */
 export function speedUpL33tMatching(matcher: object): void {
+  getCleanPasswords = createRequire(import.meta.url)(
+    '@zxcvbn-ts/core/dist/matcher/dictionary/variants/matching/unmunger/getCleanPasswords.cjs',
+  ) as GetCleanPasswords;
   const prototype = Object.getPrototypeOf(matcher) as { match: (this: L33tMatcher, options: MatchOptions) => unknown };
   const original = prototype.match;
   prototype.match = function match(this: L33tMatcher, options: MatchOptions) {

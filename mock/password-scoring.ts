@@ -34,23 +34,31 @@ interface Scoring {
   mostGuessableMatchSequence(password: string, matches: object[], excludeAdditive?: boolean): unknown;
 }
 
-/** @zxcvbn-ts/core is pinned and has no exports map: its estimator and helpers are required by path. */
-const require = createRequire(import.meta.url);
-const estimate = require('@zxcvbn-ts/core/dist/scoring/estimate.cjs') as (
-  options: unknown,
-  match: object,
-  password: string,
-) => Estimated;
-const utils = require('@zxcvbn-ts/core/dist/scoring/utils.cjs') as {
+type Estimate = (options: unknown, match: object, password: string) => Estimated;
+interface Utils {
   factorial(n: number): number;
   log10(n: number): number;
-};
-const constants = require('@zxcvbn-ts/core/dist/data/const.cjs') as {
+}
+interface Constants {
   BRUTEFORCE_CARDINALITY: number;
   MIN_GUESSES_BEFORE_GROWING_SEQUENCE: number;
   MIN_SUBMATCH_GUESSES_SINGLE_CHAR: number;
   MIN_SUBMATCH_GUESSES_MULTI_CHAR: number;
-};
+}
+/**
+ * @zxcvbn-ts/core is pinned and has no exports map: its estimator and helpers are required by path, when scoring is
+ * sped up (the dictionaries load on the first createUser, never at start-up).
+ */
+let estimate: Estimate;
+let utils: Utils;
+let constants: Constants;
+
+function requireScoringParts(): void {
+  estimate = createRequire(import.meta.url)('@zxcvbn-ts/core/dist/scoring/estimate.cjs') as Estimate;
+  utils = createRequire(import.meta.url)('@zxcvbn-ts/core/dist/scoring/utils.cjs') as Utils;
+  constants = createRequire(import.meta.url)('@zxcvbn-ts/core/dist/data/const.cjs') as Constants;
+  BRUTEFORCE_GUESSES = Array.from({ length: 257 }, (_, length) => bruteforceGuesses(length));
+}
 
 /** matcher/bruteforce/scoring: the guesses of `length` characters no pattern explains. */
 function bruteforceGuesses(length: number): number {
@@ -62,7 +70,7 @@ function bruteforceGuesses(length: number): number {
 }
 
 /** By length, as far as the estimator scores (maxLength: the repeat matcher's base tokens are shorter still). */
-const BRUTEFORCE_GUESSES = Array.from({ length: 257 }, (_, length) => bruteforceGuesses(length));
+let BRUTEFORCE_GUESSES: number[] = [];
 
 /**
  * The library's `update` for a match of `guesses` over [i, j]: stores it and returns true if a sequence of
@@ -87,6 +95,7 @@ function consider(scoring: Scoring, i: number, j: number, guesses: number, seque
 
 /** Replaces `scoring`'s (one instance's) update steps with the ones above. */
 export function speedUpScoring(scoring: Scoring): void {
+  requireScoringParts();
   let estimates = new Map<object, Estimated>();
   const search = scoring.mostGuessableMatchSequence;
   scoring.mostGuessableMatchSequence = function mostGuessableMatchSequence(password, matches, excludeAdditive) {

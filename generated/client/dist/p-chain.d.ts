@@ -32,7 +32,7 @@ export type PChainClientErrors = {
     getValidatorsAt: 'InvalidArgument' | 'FailedToGetValidatorSetFailedToFetch';
     getValidatorFeeConfig: 'InvalidArgument';
     getValidatorFeeState: 'InvalidArgument';
-    issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding' | 'PlatformTxWrongNetworkID' | 'PlatformTxWrongChainID' | 'PlatformTxMissingUTXO';
+    issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding' | 'PlatformTxWrongNetworkID' | 'PlatformTxWrongChainID' | 'PlatformTxMissingUTXO' | 'PlatformTxWrongNetworkIDBeforeV1_11_13' | 'PlatformTxWrongChainIDBeforeV1_11_13' | 'PlatformTxMissingUTXOBeforeV1_11_13';
     sampleValidators: 'InvalidArgument' | 'SamplingErroredWithInsufficientWeight' | 'SamplingErroredWithMissingValidators';
     validatedBy: 'InvalidArgument' | 'ProblemRetrievingBlockchainNotFound' | 'IsNotABlockchain';
     validates: 'InvalidArgument' | 'ProblemRetrievingSubnetNotFound' | 'IsNotASubnet';
@@ -608,6 +608,9 @@ export declare class PChainClient extends JsonRpcClient<PChainClientErrors> {
      * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has wrong network ID
      * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has wrong chain ID
      * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found
+     * @throws {@link JsonRpcError} -32000: couldn't issue tx: metadata failed verification: tx has wrong network ID
+     * @throws {@link JsonRpcError} -32000: couldn't issue tx: metadata failed verification: tx has wrong chain ID
+     * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found
      */
     issueTx(params: PlatformIssueTxParams & {
         encoding?: 'hex' | 'hexnc' | 'hexc';

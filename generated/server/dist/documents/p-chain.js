@@ -3397,6 +3397,15 @@ export const pChainDocument = {
         },
         {
           "$ref": "#/components/errors/PlatformTxMissingUTXO"
+        },
+        {
+          "$ref": "#/components/errors/PlatformTxWrongNetworkIDBeforeV1_11_13"
+        },
+        {
+          "$ref": "#/components/errors/PlatformTxWrongChainIDBeforeV1_11_13"
+        },
+        {
+          "$ref": "#/components/errors/PlatformTxMissingUTXOBeforeV1_11_13"
         }
       ],
       "examples": [
@@ -4670,13 +4679,25 @@ export const pChainDocument = {
         "code": -32000,
         "message": "couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found"
       },
+      "PlatformTxMissingUTXOBeforeV1_11_13": {
+        "code": -32000,
+        "message": "couldn't issue tx: failed to read consumed UTXO 2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found"
+      },
       "PlatformTxWrongChainID": {
         "code": -32000,
         "message": "couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has wrong chain ID"
       },
+      "PlatformTxWrongChainIDBeforeV1_11_13": {
+        "code": -32000,
+        "message": "couldn't issue tx: metadata failed verification: tx has wrong chain ID"
+      },
       "PlatformTxWrongNetworkID": {
         "code": -32000,
         "message": "couldn't issue tx: failed verification: failed execution: standard tx FqnYTaDwTxHUQbGzw1QSNo73XbKp8vccN3kzcdA6nfXZhTXhT failed execution: metadata failed verification: tx has wrong network ID"
+      },
+      "PlatformTxWrongNetworkIDBeforeV1_11_13": {
+        "code": -32000,
+        "message": "couldn't issue tx: metadata failed verification: tx has wrong network ID"
       },
       "TxBadChecksum": {
         "code": -32000,
