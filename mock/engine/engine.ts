@@ -16,6 +16,7 @@ import { verifySubnetTx } from './subnets.ts';
 import { verifyX } from './x.ts';
 import { verifyL1Tx } from './l1.ts';
 import { unknownToRelease } from './upgrades.ts';
+import { consumeGas, metered, nextBlockFeeState, txGas } from './fee-state.ts';
 
 const DROPPED_KEPT = 1024;
 
@@ -121,7 +122,11 @@ export class Engine {
       const pool = this.pools[chain];
       const batch = pool.splice(0, this.automine ? 1 : pool.length);
       if (batch.length === 0 && !allowEmpty) break;
-      ids.push(this.build(chain, batch));
+      const fitting = chain === 'P' ? this.meter(batch) : batch;
+      // What the block's gas capacity leaves out waits, first in the pool, for a later block.
+      pool.unshift(...batch.slice(fitting.length));
+      if (fitting.length === 0 && !allowEmpty) break;
+      ids.push(this.build(chain, fitting));
     }
     return ids;
   }
@@ -134,6 +139,24 @@ export class Engine {
   clear(): void {
     this.pools.X = [];
     this.pools.P = [];
+  }
+
+  /**
+   * After Etna: advances the fee state to the next block and consumes the gas of the longest prefix of `batch` that
+   * the capacity holds, as the node's block builder packs transactions until the capacity runs out. Its prefix.
+   */
+  private meter(batch: Pending[]): Pending[] {
+    const world = this.world;
+    if (!metered(world, world.time.get())) return batch;
+    let state = nextBlockFeeState(world);
+    let count = 0;
+    for (; count < batch.length; count++) {
+      const gas = txGas(world, batch[count]!.decoded.tx);
+      if (gas > state.capacity) break;
+      state = consumeGas(state, gas);
+    }
+    world.feeState.set(state);
+    return batch.slice(0, count);
   }
 
   private build(chain: UtxoChain, batch: Pending[]): string {

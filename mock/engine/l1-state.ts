@@ -7,6 +7,7 @@ import { upgradeActive } from '../world/reads-info.ts';
 import type { L1Validator, WorldConfig } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import { gasPrice } from './p.ts';
+import { feeStateAt } from './fee-state.ts';
 
 const MAX_UINT64 = 0xffff_ffff_ffff_ffffn;
 
@@ -86,6 +87,7 @@ export function validatorCost(
 export function advanceL1(world: World, time: bigint): void {
   const previous = world.time.get();
   if (time <= previous || !upgradeActive(world, 'etna', time)) return;
+  world.feeState.set(feeStateAt(world, time));
   for (const [key, expiry] of [...world.l1Expiries.entries()]) if (expiry <= time) world.l1Expiries.delete(key);
   const seconds = time - previous;
   const active = [...world.l1Validators.values()].filter(isActive);
