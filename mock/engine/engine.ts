@@ -19,6 +19,11 @@ import { unknownToRelease } from './upgrades.ts';
 import { consumeGas, metered, nextBlockFeeState, txGas } from './fee-state.ts';
 
 const DROPPED_KEPT = 1024;
+/** vms/txs/mempool maxMempoolSize: the bytes of transactions one chain's mempool holds. */
+export const MEMPOOL_BYTES = 64 * 1024 * 1024;
+/** vms/txs/mempool ErrMempoolFull, as Add words it. */
+const mempoolFull = (txID: string, size: number, available: number) =>
+  `mempool is full: ${txID} size (${size}) > available space (${available})`;
 
 export type Mining = { mode: 'auto' } | { mode: 'manual' } | { mode: 'interval'; blockTimeMs: number };
 
@@ -32,6 +37,10 @@ export class Engine {
   private readonly pools: Record<UtxoChain, Pending[]> = { X: [], P: [] };
   private timer: NodeJS.Timeout | undefined;
   private readonly droppedIDs: string[] = [];
+  /** The bytes each chain's pool holds now. */
+  private readonly pooledBytes: Record<UtxoChain, number> = { X: 0, P: 0 };
+  /** Each chain's pool budget in bytes (the node's 64 MiB; lowered by tests). */
+  mempoolBytes = MEMPOOL_BYTES;
   /** Each accepted transaction in a block of its own, at once. */
   automine: boolean;
 
@@ -87,12 +96,19 @@ export class Engine {
       throw error;
     }
     const inputs = [...effects.consumed, ...effects.imported];
+    // As the node's mempool Add: the budget before conflicts; a full pool is no reason to mark the tx dropped.
+    const available = this.mempoolBytes - this.pooledBytes[chain];
+    if (bytes.length > available) {
+      const text = mempoolFull(decoded.id, bytes.length, available);
+      throw new Refusal(chain === 'P' ? `couldn't issue tx: ${text}` : text);
+    }
     if (pool.some((p) => p.inputs.some((key) => inputs.includes(key)))) {
       const text = TEXTS.conflicts(decoded.id);
       this.drop(chain, decoded, text);
       throw new Refusal(chain === 'P' ? `couldn't issue tx: ${text}` : text);
     }
     pool.push({ decoded, effects, inputs });
+    this.pooledBytes[chain] += bytes.length;
     const known = this.world.txs.get(decoded.id);
     if (!known || known.status === 'Dropped')
       this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes, status: 'Processing' });
@@ -125,6 +141,7 @@ export class Engine {
       const fitting = chain === 'P' ? this.meter(batch) : batch;
       // What the block's gas capacity leaves out waits, first in the pool, for a later block.
       pool.unshift(...batch.slice(fitting.length));
+      for (const pending of fitting) this.pooledBytes[chain] -= pending.decoded.bytes.length;
       if (fitting.length === 0 && !allowEmpty) break;
       ids.push(this.build(chain, fitting));
     }
@@ -139,6 +156,8 @@ export class Engine {
   clear(): void {
     this.pools.X = [];
     this.pools.P = [];
+    this.pooledBytes.X = 0;
+    this.pooledBytes.P = 0;
   }
 
   /**

@@ -18,6 +18,7 @@ import { advanceGasState, consumeGas } from '../../mock/engine/fee-state.ts';
 import { gasPrice } from '../../mock/engine/p.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
+import { idOf } from '../../mock/world/codec.ts';
 import { pChainReads } from '../../mock/world/reads-p.ts';
 import type { World } from '../../mock/world/world.ts';
 
@@ -145,5 +146,29 @@ describe('P-Chain fee state', () => {
     expect(advanceGasState(state, config, 3n)).toEqual({ capacity: config.maxCapacity, excess: 0n, timestamp: 103n });
     expect(() => consumeGas({ ...state, capacity: 9n }, 10n)).toThrow(/^insufficient capacity$/);
     expect(consumeGas(state, 5n)).toMatchObject({ capacity: config.maxCapacity - 10n, excess: 12n });
+  });
+});
+
+describe('mempool byte budget (vms/txs/mempool maxMempoolSize)', () => {
+  it('refuses a tx beyond the pool budget as the node does, not marked dropped; a mined block frees it', async () => {
+    const engine = new Engine(world, { mode: 'manual' });
+    const dev = new DevControls(world, engine);
+    const genesis = new Set(world.utxosOf('P', Buffer.from(ewoq).toString('hex')).map((u) => u.key));
+    dev.fund({ address: `P-${utils.formatBech32(world.network.hrp, ewoq)}`, amount: String(10n * AVAX) });
+    const first = await send(AVAX, (key) => genesis.has(key));
+    const second = await send(AVAX, (key) => !genesis.has(key));
+    expect(engine.mempoolBytes).toBe(64 * 1024 * 1024);
+    engine.mempoolBytes = first.bytes.length + second.bytes.length - 1;
+    engine.issue('P', first.bytes);
+    const id = idOf(second.bytes);
+    const available = second.bytes.length - 1;
+    expect(() => engine.issue('P', second.bytes)).toThrow(
+      `couldn't issue tx: mempool is full: ${id} size (${second.bytes.length}) > available space (${available})`,
+    );
+    expect(world.txs.get(id)).toBeUndefined();
+    expect(engine.pending('P')).toBe(1);
+    dev.mine({ chain: 'P' });
+    expect(engine.issue('P', second.bytes)).toBe(id);
+    expect(engine.pending('P')).toBe(1);
   });
 });
