@@ -11,7 +11,11 @@ import {
   secp256k1,
   utils,
 } from '@avalabs/avalanchejs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { loadWorld, saveWorld } from '../../mock/engine/state-file.ts';
 import { DevControls } from '../../mock/engine/dev.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { advanceGasState, consumeGas } from '../../mock/engine/fee-state.ts';
@@ -138,6 +142,15 @@ describe('P-Chain fee state', () => {
     dev.setFeeState({ capacity: String(second.gas) });
     dev.mine({ chain: 'P' });
     expect([engine.pending('P'), world.tip('P').txIDs.length, world.feeState.get().capacity]).toEqual([0, 1, 0n]);
+  });
+
+  it('--state saves the moved fee state and loads it back', async () => {
+    new Engine(world).issue('P', (await send()).bytes);
+    const moved = world.feeState.get();
+    expect(moved.capacity).toBeLessThan(world.config.fee.maxCapacity);
+    const file = join(mkdtempSync(join(tmpdir(), 'fee-state-')), 'world.json');
+    saveWorld(world, { network: 'local', accounts: 0 }, file);
+    expect(loadWorld(file)?.world.feeState.get()).toEqual(moved);
   });
 
   it('AdvanceTime caps the capacity and floors the excess; ConsumeGas refuses short capacity in the node words', () => {
