@@ -5,7 +5,7 @@
  * `manual` builds only on `mine`.
  */
 import { makeBlock } from '../world/codec.ts';
-import type { UtxoChain } from '../world/types.ts';
+import type { FeeState, UtxoChain } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import { type DecodedTx, decodeTx } from './codec.ts';
 import { type Effects, applyEffects } from './effects.ts';
@@ -138,11 +138,13 @@ export class Engine {
       const pool = this.pools[chain];
       const batch = pool.splice(0, this.automine ? 1 : pool.length);
       if (batch.length === 0 && !allowEmpty) break;
-      const fitting = chain === 'P' ? this.meter(batch) : batch;
+      const { fitting, feeState } = chain === 'P' ? this.meter(batch) : { fitting: batch, feeState: undefined };
       // What the block's gas capacity leaves out waits, first in the pool, for a later block.
       pool.unshift(...batch.slice(fitting.length));
       for (const pending of fitting) this.pooledBytes[chain] -= pending.decoded.bytes.length;
       if (fitting.length === 0 && !allowEmpty) break;
+      // Only a block built moves the fee state: no block, no time passed for it.
+      if (feeState) this.world.feeState.set(feeState);
       ids.push(this.build(chain, fitting));
     }
     return ids;
@@ -162,11 +164,12 @@ export class Engine {
 
   /**
    * After Etna: advances the fee state to the next block and consumes the gas of the longest prefix of `batch` that
-   * the capacity holds, as the node's block builder packs transactions until the capacity runs out. Its prefix.
+   * the capacity holds, as the node's block builder packs transactions until the capacity runs out (packEtnaBlockTxs).
+   * That prefix, and the fee state the block leaves.
    */
-  private meter(batch: Pending[]): Pending[] {
+  private meter(batch: Pending[]): { fitting: Pending[]; feeState?: FeeState } {
     const world = this.world;
-    if (!metered(world, world.time.get())) return batch;
+    if (!metered(world, world.time.get())) return { fitting: batch };
     let state = nextBlockFeeState(world);
     let count = 0;
     for (; count < batch.length; count++) {
@@ -174,8 +177,7 @@ export class Engine {
       if (gas > state.capacity) break;
       state = consumeGas(state, gas);
     }
-    world.feeState.set(state);
-    return batch.slice(0, count);
+    return { fitting: batch.slice(0, count), feeState: state };
   }
 
   private build(chain: UtxoChain, batch: Pending[]): string {

@@ -144,6 +144,17 @@ describe('P-Chain fee state', () => {
     expect([engine.pending('P'), world.tip('P').txIDs.length, world.feeState.get().capacity]).toEqual([0, 1, 0n]);
   });
 
+  it('automine: a tx the capacity cannot hold waits without a block, and the fee state stays', async () => {
+    const engine = new Engine(world);
+    (world as { config: World['config'] }).config = { ...world.config, fee: { ...world.config.fee, maxPerSecond: 0n } };
+    new DevControls(world, engine).setFeeState({ capacity: '0' });
+    const before = world.feeState.get();
+    const height = world.tip('P').height;
+    const { bytes } = await send();
+    engine.issue('P', bytes);
+    expect([engine.pending('P'), world.tip('P').height, world.feeState.get()]).toEqual([1, height, before]);
+  });
+
   it('--state saves the moved fee state and loads it back', async () => {
     new Engine(world).issue('P', (await send()).bytes);
     const moved = world.feeState.get();
