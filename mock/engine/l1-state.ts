@@ -78,12 +78,15 @@ export function validatorCost(
   }
   let cost = 0n;
   let done = 0n;
+  let previous = -1n;
   while (done < seconds && cost < limit) {
     // The excess of the run's first second; at 0 (or MaxUint64) it stays, and so does the price.
     const first = advanceExcess(excess, current, target, 1n);
     const price = gasPrice(minPrice, first, k);
     const samePrice = (n: bigint) => gasPrice(minPrice, advanceExcess(first, current, target, n - 1n), k) === price;
-    const length = runLength(seconds - done, samePrice);
+    // Second by second while the price changes every second (a search would cost more); runs once it repeats.
+    const length = price === previous ? runLength(seconds - done, samePrice) : 1n;
+    previous = price;
     cost += price * length;
     // Saturated like the node's safemath: nothing more to add.
     if (cost >= MAX_UINT64) return MAX_UINT64;
