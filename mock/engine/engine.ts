@@ -5,7 +5,7 @@
  * `manual` builds only on `mine`.
  */
 import { makeBlock } from '../world/codec.ts';
-import type { UtxoChain } from '../world/types.ts';
+import type { FeeState, UtxoChain } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import { type DecodedTx, decodeTx } from './codec.ts';
 import { type Effects, applyEffects } from './effects.ts';
@@ -16,12 +16,18 @@ import { verifySubnetTx } from './subnets.ts';
 import { verifyX } from './x.ts';
 import { verifyL1Tx } from './l1.ts';
 import { unknownToRelease } from './upgrades.ts';
+import { consumeGas, metered, nextBlockFeeState, txGas } from './fee-state.ts';
 
 /** The mempool's drop cache: an LRU of 64 refused tx IDs (vms/platformvm/txs/mempool droppedTxIDsCacheSize). */
 const DROPPED_KEPT = 64;
 /** What service.go and the gossip mempool put before VerifyTx's error; the drop cache keeps the error alone. */
 const VERIFY_HEAD = "couldn't issue tx: failed verification: ";
 const reasonOf = (message: string) => (message.startsWith(VERIFY_HEAD) ? message.slice(VERIFY_HEAD.length) : message);
+/** vms/txs/mempool maxMempoolSize: the bytes of transactions one chain's mempool holds. */
+export const MEMPOOL_BYTES = 64 * 1024 * 1024;
+/** vms/txs/mempool ErrMempoolFull, as Add words it. */
+const mempoolFull = (txID: string, size: number, available: number) =>
+  `mempool is full: ${txID} size (${size}) > available space (${available})`;
 
 export type Mining = { mode: 'auto' } | { mode: 'manual' } | { mode: 'interval'; blockTimeMs: number };
 
@@ -43,6 +49,10 @@ export class Engine {
   private timer: NodeJS.Timeout | undefined;
   /** Refused tx IDs, oldest first (a Set keeps insertion order: deleting and adding again makes one the newest). */
   private readonly droppedIDs = new Set<string>();
+  /** The bytes each chain's pool holds now. */
+  private readonly pooledBytes: Record<UtxoChain, number> = { X: 0, P: 0 };
+  /** Each chain's pool budget in bytes (the node's 64 MiB; lowered by tests). */
+  mempoolBytes = MEMPOOL_BYTES;
   /** Each accepted transaction in a block of its own, at once. */
   automine: boolean;
 
@@ -109,6 +119,12 @@ export class Engine {
       throw error;
     }
     const inputs = [...effects.consumed, ...effects.imported];
+    // As the node's mempool Add: the budget before conflicts; a full pool is no reason to mark the tx dropped.
+    const available = this.mempoolBytes - this.pooledBytes[chain];
+    if (bytes.length > available) {
+      const text = mempoolFull(decoded.id, bytes.length, available);
+      throw new Refusal(chain === 'P' ? `couldn't issue tx: ${text}` : text);
+    }
     if (inputs.some((key) => pooled.inputs.has(key))) {
       const text = TEXTS.conflicts(decoded.id);
       this.drop(chain, decoded, text);
@@ -118,6 +134,7 @@ export class Engine {
     if (!known || known.status === 'Dropped')
       this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes, status: 'Processing' });
     this.pools[chain].push({ decoded, effects, inputs, verifiedAt: this.world.journal.snapshot() });
+    this.pooledBytes[chain] += bytes.length;
     pooled.ids.add(decoded.id);
     for (const key of inputs) pooled.inputs.add(key);
     // An added tx is no longer a dropped one (the mempool evicts it from its drop cache).
@@ -157,12 +174,19 @@ export class Engine {
     for (let i = 0; i < count; i++) {
       const pool = this.pools[chain];
       const batch = pool.splice(0, this.automine ? 1 : pool.length);
-      for (const pending of batch) {
+      if (batch.length === 0 && !allowEmpty) break;
+      const { fitting, feeState } = chain === 'P' ? this.meter(batch) : { fitting: batch, feeState: undefined };
+      // What the block's gas capacity leaves out waits, first in the pool, for a later block.
+      pool.unshift(...batch.slice(fitting.length));
+      for (const pending of fitting) {
+        this.pooledBytes[chain] -= pending.decoded.bytes.length;
         this.pooled[chain].ids.delete(pending.decoded.id);
         for (const key of pending.inputs) this.pooled[chain].inputs.delete(key);
       }
-      if (batch.length === 0 && !allowEmpty) break;
-      ids.push(this.build(chain, batch));
+      if (fitting.length === 0 && !allowEmpty) break;
+      // Only a block built moves the fee state: no block, no time passed for it.
+      if (feeState) this.world.feeState.set(feeState);
+      ids.push(this.build(chain, fitting));
     }
     return ids;
   }
@@ -177,6 +201,26 @@ export class Engine {
     this.pools.X = [];
     this.pools.P = [];
     this.pooled = { X: { ids: new Set(), inputs: new Set() }, P: { ids: new Set(), inputs: new Set() } };
+    this.pooledBytes.X = 0;
+    this.pooledBytes.P = 0;
+  }
+
+  /**
+   * After Etna: advances the fee state to the next block and consumes the gas of the longest prefix of `batch` that
+   * the capacity holds, as the node's block builder packs transactions until the capacity runs out (packEtnaBlockTxs).
+   * That prefix, and the fee state the block leaves.
+   */
+  private meter(batch: Pending[]): { fitting: Pending[]; feeState?: FeeState } {
+    const world = this.world;
+    if (!metered(world, world.time.get())) return { fitting: batch };
+    let state = nextBlockFeeState(world);
+    let count = 0;
+    for (; count < batch.length; count++) {
+      const gas = txGas(world, batch[count]!.decoded.tx);
+      if (gas > state.capacity) break;
+      state = consumeGas(state, gas);
+    }
+    return { fitting: batch.slice(0, count), feeState: state };
   }
 
   /**

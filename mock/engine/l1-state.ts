@@ -7,6 +7,7 @@ import { upgradeActive } from '../world/reads-info.ts';
 import type { L1Validator, WorldConfig } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import { gasPrice } from './p.ts';
+import { feeStateAt } from './fee-state.ts';
 
 const MAX_UINT64 = 0xffff_ffff_ffff_ffffn;
 
@@ -57,12 +58,18 @@ function advanceExcess(excess: bigint, current: bigint, target: bigint, seconds:
   return next < 0n ? 0n : next > MAX_UINT64 ? MAX_UINT64 : next;
 }
 
-/** fee.State.CostOf: what one active validator pays for `seconds`, the price following the excess second by second. */
+/**
+ * fee.State.CostOf: what one active validator pays for `seconds`, the price following the excess second by second.
+ * The node loops per second (its blocks are seconds apart); a dev time call may jump a year, so the seconds are taken
+ * in runs at one price (the price is monotone in the excess, the excess in time: a run's end is found by galloping
+ * search). Exact; `limit` (the largest balance that pays it) stops early: an answer at or above it means "at least".
+ */
 export function validatorCost(
   config: WorldConfig['validatorFee'],
   current: bigint,
   excess: bigint,
   seconds: bigint,
+  limit: bigint = MAX_UINT64,
 ): bigint {
   const { target, minPrice, excessConversionConstant: k } = config;
   if (current === target) {
@@ -70,28 +77,59 @@ export function validatorCost(
     return cost > MAX_UINT64 ? MAX_UINT64 : cost;
   }
   let cost = 0n;
-  for (let i = 0n; i < seconds; i++) {
-    excess = advanceExcess(excess, current, target, 1n);
-    // Once at 0 the excess stays there: the rest is at the minimum price.
-    if (excess === 0n) cost += minPrice * (seconds - i);
-    else cost += gasPrice(minPrice, excess, k);
+  let done = 0n;
+  let previous = -1n;
+  while (done < seconds && cost < limit) {
+    // The excess of the run's first second; at 0 (or MaxUint64) it stays, and so does the price.
+    const first = advanceExcess(excess, current, target, 1n);
+    const price = gasPrice(minPrice, first, k);
+    const samePrice = (n: bigint) => gasPrice(minPrice, advanceExcess(first, current, target, n - 1n), k) === price;
+    // Second by second while the price changes every second (a search would cost more); runs once it repeats.
+    const length = price === previous ? runLength(seconds - done, samePrice) : 1n;
+    previous = price;
+    cost += price * length;
     // Saturated like the node's safemath: nothing more to add.
     if (cost >= MAX_UINT64) return MAX_UINT64;
-    if (excess === 0n) break;
+    done += length;
+    excess = advanceExcess(first, current, target, length - 1n);
   }
   return cost;
+}
+
+/** The largest n in [1, most] with `good(n)`, where good(1) holds and good is true then false: galloping search. */
+function runLength(most: bigint, good: (n: bigint) => boolean): bigint {
+  let low = 1n;
+  let high = 2n;
+  while (high <= most && good(high)) {
+    low = high;
+    high *= 2n;
+  }
+  if (high > most) {
+    if (good(most)) return most;
+    high = most;
+  }
+  // good(low), not good(high)
+  while (high - low > 1n) {
+    const middle = (low + high) / 2n;
+    if (good(middle)) low = middle;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Advances the L1 validators' fee state to `time`: balances drain, the exhausted become inactive, expiries lapse. */
 export function advanceL1(world: World, time: bigint): void {
   const previous = world.time.get();
   if (time <= previous || !upgradeActive(world, 'etna', time)) return;
+  world.feeState.set(feeStateAt(world, time));
   for (const [key, expiry] of [...world.l1Expiries.entries()]) if (expiry <= time) world.l1Expiries.delete(key);
   const seconds = time - previous;
   const active = [...world.l1Validators.values()].filter(isActive);
   const state = world.validatorFeeState.get();
   const current = BigInt(active.length);
-  const cost = validatorCost(world.config.validatorFee, current, state.excess, seconds);
+  // Past the largest balance every validator is drained whatever the exact cost: no need to count further.
+  const largest = active.reduce((most, v) => (v.balance > most ? v.balance : most), 0n);
+  const cost = validatorCost(world.config.validatorFee, current, state.excess, seconds, largest);
   for (const v of active)
     world.l1Validators.set(v.validationID, { ...v, balance: v.balance > cost ? v.balance - cost : 0n });
   const excess = advanceExcess(state.excess, current, world.config.validatorFee.target, seconds);

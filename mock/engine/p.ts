@@ -21,6 +21,7 @@ import { type Effects, checkSortedUnique, exportsOf, noEffects, outputsOf } from
 import { Refusal, TEXTS, pIssue, pMissingUtxo, pWarp } from './refusals.ts';
 import { bareRefusalRelease, requireUpgrade, staticFeeRelease } from './upgrades.ts';
 import { infoReads } from '../world/reads-info.ts';
+import { nextBlockFeeState } from './fee-state.ts';
 import { WarpRefusal } from './warp.ts';
 import { verifyConservation } from './locked.ts';
 import { verifyCredentials, verifySpend } from './spend.ts';
@@ -49,7 +50,8 @@ export function gasPrice(minPrice: bigint, excess: bigint, k: bigint): bigint {
 /** The fee the node requires of `tx` now: its complexity's gas (vms/platformvm/txs/fee) at the current gas price. */
 export function dynamicFee(world: World, tx: Transaction): bigint {
   const { weights, minPrice, excessConversionConstant } = world.config.fee;
-  const price = gasPrice(minPrice, world.feeState.get().excess, excessConversionConstant);
+  // Like the node's VerifyTx: at the fee state the next block starts from.
+  const price = gasPrice(minPrice, nextBlockFeeState(world).excess, excessConversionConstant);
   return avalanche().pvm.calculateFee(
     tx,
     { 0: weights[0], 1: weights[1], 2: weights[2], 3: weights[3] },
