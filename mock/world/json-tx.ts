@@ -69,6 +69,11 @@ class TxJson {
         return this.owners(out.outputOwners, { groupID: int(out.groupId) });
       case 'nftfx.TransferOutput':
         return this.owners(out.outputOwners, { groupID: int(out.groupId), payload: hexNC(out.payload.bytes) });
+      // propertyfx's outputs embed secp256k1fx.OutputOwners, whose MarshalJSON they take (mint_output.go,
+      // owned_output.go).
+      case 'propertyfx.MintOutput':
+      case 'propertyfx.OwnedOutput':
+        return this.owners(out.outputOwners);
       case 'pvm.StakeableLockOut':
         return { locktime: big(out.lockTime), output: this.output(out.transferOut) };
     }
@@ -192,9 +197,16 @@ class TxJson {
         };
       case 'nftfx.TransferOperation':
         return { input: this.input(op.input), output: this.output(op.output) };
+      case 'propertyfx.MintOperation':
+        return {
+          mintInput: this.input(op.input),
+          mintOutput: this.output(op.mintOutput),
+          ownedOutput: this.output(op.ownedOutput),
+        };
+      // burn_operation.go embeds secp256k1fx.Input: its one field, flattened.
+      case 'propertyfx.BurnOperation':
+        return this.input(op.input);
     }
-    // propertyfx's operations cannot be in the world: avalanchejs 5.2.0's AVM codec, which parses every transaction
-    // the mock accepts, does not register their types.
     throw new Error(`no JSON form for operation ${op._type}`);
   }
 

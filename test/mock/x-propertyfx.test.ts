@@ -24,6 +24,8 @@ import { Engine } from '../../mock/engine/engine.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
 import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
 import type { World } from '../../mock/world/world.ts';
+import { xChainReads } from '../../mock/world/reads-x.ts';
+import { bech32Encode } from '../../generators/formats.ts';
 
 const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
 const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
@@ -145,6 +147,27 @@ describe('propertyfx', () => {
     expect(world.txs.get(burnID)?.status).toBe('Accepted');
     expect(typesOf(mintID).map(([index]) => index)).not.toContain(2);
     expect(typesOf(burnID).map(([, type]) => type)).toEqual([7]);
+
+    // The node's JSON form: the outputs take OutputOwners' MarshalJSON, MintOperation its json tags, BurnOperation
+    // its embedded secp256k1fx.Input; each credential names its fx.
+    const json = (txID: string) =>
+      JSON.parse((xChainReads(world).getTx!({ txID, encoding: 'json' }) as { json: string }).json).tx;
+    const propertyfx = 'rXJsCSEYXg2TehWxCEEGj6JU2PWKTkd6cBdNLjoe2SpsKD9cy';
+    const address = (a: Uint8Array) => `X-${bech32Encode(world.network.hrp, a)}`;
+    const owned = (a: Uint8Array) => ({ addresses: [address(a)], locktime: 0, threshold: 1 });
+    expect(json(assetID).unsignedTx.initialStates).toEqual([{ fxIndex: 2, fxID: propertyfx, outputs: [owned(ewoq)] }]);
+    const minted = json(mintID);
+    expect(minted.unsignedTx.operations[0].operation).toEqual({
+      mintInput: { signatureIndices: [0] },
+      mintOutput: owned(ewoq),
+      ownedOutput: owned(other),
+    });
+    expect(minted.unsignedTx.operations[0].fxID).toBe(propertyfx);
+    expect(minted.credentials.map((c: { fxID: string }) => c.fxID)).toEqual([
+      'spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ',
+      propertyfx,
+    ]);
+    expect(json(burnID).unsignedTx.operations[0].operation).toEqual({ signatureIndices: [0] });
   });
 
   it("refuses in fx.go's words: credential, mint output, UTXO type, signature, owners", async () => {
