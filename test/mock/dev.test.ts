@@ -2,14 +2,12 @@
  * The development controls over HTTP (`/ext/dev`) through the generated DevClient that startMockNode hands out, with
  * a transaction built and signed by avalanchejs 5.2.0 in between; and `devControls: false` leaving them unserved.
  */
-import { addTxSignatures, avm, secp256k1, TransferableOutput, utils } from '@avalabs/avalanchejs';
+import { addTxSignatures, avm, TransferableOutput, utils } from '@avalabs/avalanchejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EWOQ, ewoq } from './sdk-world.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
 import { callRpc } from '../server/raw-http.ts';
 
-const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
-const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
 const recipient = new Uint8Array(20).fill(7);
 const AVAX = 1_000_000_000n;
 

@@ -11,10 +11,10 @@ import {
   addTxSignatures,
   pvm,
   pvmSerial,
-  secp256k1,
   utils,
 } from '@avalabs/avalanchejs';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { proofOfPossession as pop } from '../../mock/engine/bls.ts';
 import { Engine } from '../../mock/engine/engine.ts';
@@ -22,13 +22,10 @@ import { gasPrice } from '../../mock/engine/p.ts';
 import { advanceTime } from '../../mock/engine/staking.ts';
 import { idOf, makeUtxo } from '../../mock/world/codec.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
-import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
 import { pChainReads } from '../../mock/world/reads-p.ts';
 import type { World } from '../../mock/world/world.ts';
 import { pDropReason, pRefusal } from './refusal.ts';
 
-const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
-const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
 const recipient = new Uint8Array(20).fill(9);
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const AVAX = 1_000_000_000n;
@@ -38,27 +35,6 @@ beforeEach(() => {
   world = buildWorld({ network: 'local', accounts: 0 });
 });
 
-function context() {
-  const f = world.config.fee;
-  return {
-    networkID: world.network.networkID,
-    hrp: world.network.hrp,
-    xBlockchainID: world.chainIDs.X,
-    pBlockchainID: world.chainIDs.P,
-    cBlockchainID: world.chainIDs.C,
-    avaxAssetID: world.network.avaxAssetID,
-    baseTxFee: world.config.txFee,
-    createAssetTxFee: world.config.createAssetTxFee,
-    platformFeeConfig: {
-      weights: { 0: f.weights[0], 1: f.weights[1], 2: f.weights[2], 3: f.weights[3] },
-      maxCapacity: f.maxCapacity,
-      maxPerSecond: f.maxPerSecond,
-      targetPerSecond: f.targetPerSecond,
-      minPrice: f.minPrice,
-      excessConversionConstant: f.excessConversionConstant,
-    },
-  };
-}
 const feeState = () => {
   const { capacity, excess } = world.feeState.get();
   const { minPrice, excessConversionConstant } = world.config.fee;
@@ -93,7 +69,7 @@ async function refusedSend(n: number): Promise<Uint8Array> {
       utxos: [pvmManager().unpack(ghost.bytes, Utxo)],
       outputs: [TransferableOutput.fromNative(world.network.avaxAssetID, 1n, [recipient])],
     },
-    context(),
+    sdkContext(world),
   );
   return sign(unsigned);
 }
@@ -163,7 +139,7 @@ describe('a block built from the pool (manual mining)', () => {
           shares: 20_000,
           ...(({ publicKey, proof }) => ({ publicKey, signature: proof }))(pop(new Uint8Array(32).fill(seed))),
         },
-        context(),
+        sdkContext(world),
       );
     const big = [...world.utxosOf('P', hex(ewoq))]
       .sort((a, b) => (a.amount > b.amount ? -1 : 1))
@@ -194,7 +170,7 @@ describe('the pool', () => {
             utxos: utxosOf(ewoq),
             outputs: [TransferableOutput.fromNative(world.network.avaxAssetID, amount, [recipient])],
           },
-          context(),
+          sdkContext(world),
         ),
       );
     const first = await send(AVAX);
@@ -242,7 +218,7 @@ describe('the delegation fee', () => {
             shares: 20_000,
             ...(({ publicKey, proof }) => ({ publicKey, signature: proof }))(pop(new Uint8Array(32).fill(7))),
           },
-          context(),
+          sdkContext(world),
         ),
       ),
     );
@@ -261,7 +237,7 @@ describe('the delegation fee', () => {
             weight: staking.minDelegatorStake,
             rewardAddresses: [recipient],
           },
-          context(),
+          sdkContext(world),
         ),
       ),
     );
@@ -324,7 +300,7 @@ describe('stake returned at the end of a staking period', () => {
             shares: 20_000,
             ...(({ publicKey, proof }) => ({ publicKey, signature: proof }))(pop(new Uint8Array(32).fill(8))),
           },
-          context(),
+          sdkContext(world),
         ),
       ),
     );
@@ -370,7 +346,7 @@ describe('the reward UTXOs of a validator without a reward of its own', () => {
             shares: 20_000,
             ...(({ publicKey, proof }) => ({ publicKey, signature: proof }))(pop(new Uint8Array(32).fill(9))),
           },
-          context(),
+          sdkContext(world),
         ),
       ),
     );
@@ -390,7 +366,7 @@ describe('the reward UTXOs of a validator without a reward of its own', () => {
             weight: staking.minDelegatorStake,
             rewardAddresses: [recipient],
           },
-          context(),
+          sdkContext(world),
         ),
       ),
     );

@@ -22,6 +22,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { DevControls } from '../../mock/engine/dev.ts';
 import { Engine } from '../../mock/engine/engine.ts';
@@ -37,8 +38,6 @@ import type { UtxoChain } from '../../mock/world/types.ts';
 import type { World } from '../../mock/world/world.ts';
 import { pRefusal } from './refusal.ts';
 
-const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
-const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
 const OTHER_KEY = new Uint8Array(32).fill(7);
 const other = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(OTHER_KEY));
 const recipient = new Uint8Array(20).fill(9);
@@ -56,27 +55,6 @@ beforeEach(() => {
   engine = new Engine(world);
 });
 
-function contextOf(w: World) {
-  const f = w.config.fee;
-  return {
-    networkID: w.network.networkID,
-    hrp: w.network.hrp,
-    xBlockchainID: w.chainIDs.X,
-    pBlockchainID: w.chainIDs.P,
-    cBlockchainID: w.chainIDs.C,
-    avaxAssetID: w.network.avaxAssetID,
-    baseTxFee: w.config.txFee,
-    createAssetTxFee: w.config.createAssetTxFee,
-    platformFeeConfig: {
-      weights: { 0: f.weights[0], 1: f.weights[1], 2: f.weights[2], 3: f.weights[3] },
-      maxCapacity: f.maxCapacity,
-      maxPerSecond: f.maxPerSecond,
-      targetPerSecond: f.targetPerSecond,
-      minPrice: f.minPrice,
-      excessConversionConstant: f.excessConversionConstant,
-    },
-  };
-}
 const feeState = (w: World) => {
   const { capacity, excess } = w.feeState.get();
   return {
@@ -129,11 +107,11 @@ const pay = (amount: bigint, to = recipient) => [
   TransferableOutput.fromNative(world.network.avaxAssetID, amount, [to]),
 ];
 const xSend = (amount: bigint, to = recipient) =>
-  avm.newBaseTx(contextOf(world), [ewoq], utxosOf('X', ewoq), pay(amount, to));
+  avm.newBaseTx(sdkContext(world), [ewoq], utxosOf('X', ewoq), pay(amount, to));
 const pSend = (amount: bigint, to = recipient) =>
   pvm.newBaseTx(
     { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), outputs: pay(amount, to) },
-    contextOf(world),
+    sdkContext(world),
   );
 
 describe('X-Chain', () => {
@@ -175,7 +153,7 @@ describe('X-Chain', () => {
       [ewoq],
       world.time.get() + 3600n,
     );
-    engine.issue('X', await sign(avm.newBaseTx(contextOf(world), [ewoq], utxosOf('X', ewoq), [locked])));
+    engine.issue('X', await sign(avm.newBaseTx(sdkContext(world), [ewoq], utxosOf('X', ewoq), [locked])));
     const lockedUtxo = utxosOf('X', ewoq).find((u) => u.getOutputOwners().locktime.value() > 0n)!;
     const spend = await rawSend('X', lockedUtxo, AVAX);
     expect(() => engine.issue('X', spend)).toThrow(/^failed to verify transfer: output is time locked$/);
@@ -192,7 +170,7 @@ describe('P-Chain', () => {
     expect(balanceOf('P', recipient)).toBe(AVAX);
     const burned = before - AVAX - balanceOf('P', ewoq);
     expect(burned).toBe(
-      pvm.calculateFee(unsigned.getTx(), contextOf(world).platformFeeConfig.weights, feeState(world).price),
+      pvm.calculateFee(unsigned.getTx(), sdkContext(world).platformFeeConfig.weights, feeState(world).price),
     );
     expect(world.tip('P').txIDs).toEqual([txID]);
   });
@@ -217,7 +195,7 @@ describe('P-Chain', () => {
 
 describe('atomic transfers', () => {
   it('exports AVAX from X to P and imports it', async () => {
-    const ctx = contextOf(world);
+    const ctx = sdkContext(world);
     const exported = avm.newExportTx(ctx, world.chainIDs.P, [ewoq], utxosOf('X', ewoq), pay(10n * AVAX, ewoq));
     engine.issue('X', await sign(exported));
     expect(world.atomicUtxosOf(world.chainIDs.P, world.chainIDs.X, hex(ewoq)).map((u) => u.amount)).toEqual([
@@ -245,7 +223,7 @@ describe('atomic transfers', () => {
 
 describe('subnets and chains', () => {
   it('creates a subnet, then a chain on it authorized by the subnet owner', async () => {
-    const ctx = contextOf(world);
+    const ctx = sdkContext(world);
     const subnetTx = pvm.newCreateSubnetTx(
       { feeState: feeState(world), fromAddressesBytes: [ewoq], utxos: utxosOf('P', ewoq), subnetOwners: [ewoq] },
       ctx,
@@ -293,7 +271,7 @@ describe('subnets and chains', () => {
   });
 
   it('adds a subnet validator (a Primary Network validator), removes it, transfers the subnet', async () => {
-    const ctx = contextOf(world);
+    const ctx = sdkContext(world);
     const subnetID = engine.issue(
       'P',
       await sign(
@@ -374,7 +352,7 @@ describe('subnets and chains', () => {
 
 describe('staking', () => {
   it('adds a validator and a delegator; past their end they leave the set, stake back and rewards paid', async () => {
-    const ctx = contextOf(world);
+    const ctx = sdkContext(world);
     const staking = world.config.staking;
     const nodeID = `NodeID-${cb58Encode(new Uint8Array(20).fill(42))}`;
     const start = world.time.get();
@@ -451,7 +429,7 @@ describe('staking', () => {
   });
 
   it("accrues a delegator's fee to its validator until the validator's end, however the time moves", async () => {
-    const ctx = contextOf(world);
+    const ctx = sdkContext(world);
     const staking = world.config.staking;
     const nodeID = `NodeID-${cb58Encode(new Uint8Array(20).fill(43))}`;
     const start = world.time.get();
@@ -620,7 +598,7 @@ describe('stake outputs (add_permissionless_validator_tx.go SyntacticVerify)', (
           shares: 20_000,
           ...proofOfPossession(new Uint8Array(32).fill(6)),
         },
-        contextOf(world),
+        sdkContext(world),
       );
       // What no SDK builds: the stake outputs replaced before signing.
       (unsigned.getTx() as unknown as { stake: TransferableOutput[] }).stake = stake(staking.minValidatorStake);

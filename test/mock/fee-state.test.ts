@@ -2,32 +2,22 @@
  * The P-Chain's dynamic fee state moves as the node's does (vms/components/gas/state.go): each block refills the
  * capacity and drains the excess for its time, each accepted transaction consumes its gas.
  */
-import {
-  TransferableOutput,
-  type UnsignedTx,
-  Utxo,
-  addTxSignatures,
-  pvm,
-  secp256k1,
-  utils,
-} from '@avalabs/avalanchejs';
+import { TransferableOutput, type UnsignedTx, Utxo, addTxSignatures, pvm, utils } from '@avalabs/avalanchejs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { EWOQ, ewoq } from './sdk-world.ts';
 import { loadWorld, saveWorld } from '../../mock/engine/state-file.ts';
 import { DevControls } from '../../mock/engine/dev.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { advanceGasState, consumeGas } from '../../mock/engine/fee-state.ts';
 import { gasPrice } from '../../mock/engine/p.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
-import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
 import { idOf } from '../../mock/world/codec.ts';
 import { pChainReads } from '../../mock/world/reads-p.ts';
 import type { World } from '../../mock/world/world.ts';
 
-const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
-const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
 const recipient = new Uint8Array(20).fill(9);
 const AVAX = 1_000_000_000n;
 

@@ -2,17 +2,15 @@
  * An app's flow against the mock over HTTP, with avalanchejs 5.2.0's own API clients: read UTXOs, build, sign, issue,
  * see the status, the balances and the block; the node's refusal for a double spend; avalanche.js v3 sends on X.
  */
-import { addTxSignatures, avm, pvm, secp256k1, TransferableOutput, utils } from '@avalabs/avalanchejs';
+import { addTxSignatures, avm, pvm, TransferableOutput, utils } from '@avalabs/avalanchejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
 import { gasPrice } from '../../mock/engine/p.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
-import type { World } from '../../mock/world/world.ts';
 import { pDropReason, pRefusal } from './refusal.ts';
 import { callRpc } from '../server/raw-http.ts';
 
-const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
-const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
 const recipient = new Uint8Array(20).fill(3);
 const AVAX = 1_000_000_000n;
 
@@ -22,28 +20,6 @@ beforeAll(async () => {
 });
 afterAll(() => node?.close());
 
-function contextOf(w: World) {
-  const f = w.config.fee;
-  return {
-    networkID: w.network.networkID,
-    hrp: w.network.hrp,
-    xBlockchainID: w.chainIDs.X,
-    pBlockchainID: w.chainIDs.P,
-    cBlockchainID: w.chainIDs.C,
-    avaxAssetID: w.network.avaxAssetID,
-    baseTxFee: w.config.txFee,
-    createAssetTxFee: w.config.createAssetTxFee,
-    platformFeeConfig: {
-      weights: { 0: f.weights[0], 1: f.weights[1], 2: f.weights[2], 3: f.weights[3] },
-      maxCapacity: f.maxCapacity,
-      maxPerSecond: f.maxPerSecond,
-      targetPerSecond: f.targetPerSecond,
-      minPrice: f.minPrice,
-      excessConversionConstant: f.excessConversionConstant,
-    },
-  };
-}
-
 const rpc = (path: string, method: string, params: object) => callRpc(node.url + path, method, params);
 
 const xBalance = async (address: string) =>
@@ -51,7 +27,7 @@ const xBalance = async (address: string) =>
 
 describe('issuing over HTTP with avalanchejs 5.2.0', () => {
   it('X: getUTXOs, newBaseTx, issueTx, Accepted, balances and the block', async () => {
-    const context = contextOf(node.world);
+    const context = sdkContext(node.world);
     const api = new avm.AVMApi(node.url);
     const from = `X-${utils.formatBech32(context.hrp, ewoq)}`;
     const to = `X-${utils.formatBech32(context.hrp, recipient)}`;
@@ -78,7 +54,7 @@ describe('issuing over HTTP with avalanchejs 5.2.0', () => {
   });
 
   it('P: getFeeState, newBaseTx, issueTx, Committed; a refused tx reads Dropped with its reason', async () => {
-    const context = contextOf(node.world);
+    const context = sdkContext(node.world);
     const api = new pvm.PVMApi(node.url);
     const from = `P-${utils.formatBech32(context.hrp, ewoq)}`;
     const { utxos } = await api.getUTXOs({ addresses: [from] });

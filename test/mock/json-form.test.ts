@@ -17,12 +17,13 @@ import {
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
 import { bech32Encode, cb58Encode } from '../../generators/formats.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { gasPrice } from '../../mock/engine/p.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
-import { EWOQ_PRIVATE_KEY, FX_IDS } from '../../mock/world/networks.ts';
+import { FX_IDS } from '../../mock/world/networks.ts';
 import { pChainReads } from '../../mock/world/reads-p.ts';
 import { xChainReads } from '../../mock/world/reads-x.ts';
 import type { UtxoChain } from '../../mock/world/types.ts';
@@ -35,34 +36,10 @@ const blsSigner = (() => {
   return { publicKey, signature: proof };
 })();
 
-const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
-const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
 const recipient = new Uint8Array(20).fill(9);
 const AVAX = 1_000_000_000n;
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const SECP = FX_IDS[0]!;
-
-function contextOf(w: World) {
-  const f = w.config.fee;
-  return {
-    networkID: w.network.networkID,
-    hrp: w.network.hrp,
-    xBlockchainID: w.chainIDs.X,
-    pBlockchainID: w.chainIDs.P,
-    cBlockchainID: w.chainIDs.C,
-    avaxAssetID: w.network.avaxAssetID,
-    baseTxFee: w.config.txFee,
-    createAssetTxFee: w.config.createAssetTxFee,
-    platformFeeConfig: {
-      weights: { 0: f.weights[0], 1: f.weights[1], 2: f.weights[2], 3: f.weights[3] },
-      maxCapacity: f.maxCapacity,
-      maxPerSecond: f.maxPerSecond,
-      targetPerSecond: f.targetPerSecond,
-      minPrice: f.minPrice,
-      excessConversionConstant: f.excessConversionConstant,
-    },
-  };
-}
 
 const feeState = (w: World) => {
   const { capacity, excess } = w.feeState.get();
@@ -107,7 +84,7 @@ describe('the node JSON form, from the world', () => {
   beforeAll(async () => {
     world = buildWorld({ network: 'local', accounts: 0 });
     engine = new Engine(world);
-    const ctx = contextOf(world);
+    const ctx = sdkContext(world);
     const pay = (amount: bigint, to = recipient) => [TransferableOutput.fromNative(ctx.avaxAssetID, amount, [to])];
     await issue('xBase', 'X', avm.newBaseTx(ctx, [ewoq], utxosOf('X', ewoq), pay(3n * AVAX)));
     await issue(
@@ -446,7 +423,7 @@ describe('the JSON form of the P-Chain blocks the world does not build (Apricot 
   it('writes proposal, atomic, abort and Banff proposal blocks with their one `tx` after the header', async () => {
     const world = buildWorld({ network: 'local', accounts: 0 });
     const engine = new Engine(world);
-    const ctx = contextOf(world);
+    const ctx = sdkContext(world);
     const fromP = () => ({
       feeState: feeState(world),
       fromAddressesBytes: [ewoq],

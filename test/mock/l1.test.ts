@@ -27,6 +27,7 @@ import {
 import { bls12_381 } from '@noble/curves/bls12-381';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { startMockNode } from '../../mock/node.ts';
@@ -35,14 +36,11 @@ import { validatorCost } from '../../mock/engine/l1-state.ts';
 import { gasPrice } from '../../mock/engine/p.ts';
 import { advanceTime } from '../../mock/engine/staking.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
-import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
 import { pChainReads } from '../../mock/world/reads-p.ts';
 import type { World } from '../../mock/world/world.ts';
 import { pRefusal } from './refusal.ts';
 import { callRpc } from '../server/raw-http.ts';
 
-const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
-const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
 const DISABLER = new Uint8Array(32).fill(11);
 const disabler = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(DISABLER)));
 const refundee = new Uint8Array(20).fill(0x55);
@@ -70,27 +68,6 @@ beforeEach(() => {
   reads = pChainReads(world);
 });
 
-function context() {
-  const f = world.config.fee;
-  return {
-    networkID: world.network.networkID,
-    hrp: world.network.hrp,
-    xBlockchainID: world.chainIDs.X,
-    pBlockchainID: world.chainIDs.P,
-    cBlockchainID: world.chainIDs.C,
-    avaxAssetID: world.network.avaxAssetID,
-    baseTxFee: world.config.txFee,
-    createAssetTxFee: world.config.createAssetTxFee,
-    platformFeeConfig: {
-      weights: { 0: f.weights[0], 1: f.weights[1], 2: f.weights[2], 3: f.weights[3] },
-      maxCapacity: f.maxCapacity,
-      maxPerSecond: f.maxPerSecond,
-      targetPerSecond: f.targetPerSecond,
-      minPrice: f.minPrice,
-      excessConversionConstant: f.excessConversionConstant,
-    },
-  };
-}
 const base = () => {
   const { capacity, excess } = world.feeState.get();
   const price = gasPrice(world.config.fee.minPrice, excess, world.config.fee.excessConversionConstant);
@@ -128,7 +105,7 @@ const l1Validator = (i: number, balance: bigint, forgedWith?: Uint8Array) =>
 
 /** A subnet with a chain (its manager's), converted with validators 0 and 1 (balances as given). */
 async function convertedL1(balances: [bigint, bigint] = [AVAX, AVAX]) {
-  const ctx = context();
+  const ctx = sdkContext(world);
   const subnetID = engine.issue('P', await sign(pvm.newCreateSubnetTx({ ...base(), subnetOwners: [ewoq] }, ctx)));
   const chain = pvm.newCreateChainTx(
     {
@@ -221,8 +198,9 @@ function weightPayload(validationID: string, nonce: bigint, weight: bigint) {
 }
 
 const register = async (message: Uint8Array, pop = keys[2]!.pop, balance = AVAX) =>
-  sign(pvm.newRegisterL1ValidatorTx({ ...base(), balance, blsSignature: pop, message }, context()));
-const setWeight = async (message: Uint8Array) => sign(pvm.newSetL1ValidatorWeightTx({ ...base(), message }, context()));
+  sign(pvm.newRegisterL1ValidatorTx({ ...base(), balance, blsSignature: pop, message }, sdkContext(world)));
+const setWeight = async (message: Uint8Array) =>
+  sign(pvm.newSetL1ValidatorWeightTx({ ...base(), message }, sdkContext(world)));
 
 describe('ConvertSubnetToL1Tx', () => {
   it('converts a subnet: getSubnet, getL1Validator, getCurrentValidators and getValidatorsAt show the L1', async () => {
@@ -273,13 +251,13 @@ describe('ConvertSubnetToL1Tx', () => {
         validators: [l1Validator(2, 0n)],
         subnetAuth: [0],
       },
-      context(),
+      sdkContext(world),
     );
     expect(() => engine.issue('P', new Uint8Array(0))).toThrow(/^couldn't parse tx: /);
     const againBytes = await sign(again, EWOQ);
     expect(() => engine.issue('P', againBytes)).toThrow(pRefusal(`"${subnetID}" is immutable`));
 
-    const ctx = context();
+    const ctx = sdkContext(world);
     const fresh = engine.issue('P', await sign(pvm.newCreateSubnetTx({ ...base(), subnetOwners: [ewoq] }, ctx)));
     const convert = (validators: L1Validator[]) =>
       pvm.newConvertSubnetToL1Tx(
@@ -407,7 +385,10 @@ describe('RegisterL1ValidatorTx and SetL1ValidatorWeightTx', () => {
     expect(() => engine.issue('P', elsewhere)).toThrow(
       pRefusal(`wrong warp message source address expected 0x${hex(MANAGER)} but got 0x${hex(stranger)}`),
     );
-    const plain = engine.issue('P', await sign(pvm.newCreateSubnetTx({ ...base(), subnetOwners: [ewoq] }, context())));
+    const plain = engine.issue(
+      'P',
+      await sign(pvm.newCreateSubnetTx({ ...base(), subnetOwners: [ewoq] }, sdkContext(world))),
+    );
     const unconverted = await register(signed(registerPayload(plain, expiry)));
     expect(() => engine.issue('P', unconverted)).toThrow(
       pRefusal(`could not load subnet conversion for ${plain} with: not found`),
@@ -427,7 +408,10 @@ describe('malformed warp payloads answer the node codec texts (warp, warp/payloa
    */
   async function carrying(message: Uint8Array, sound: Uint8Array): Promise<Uint8Array> {
     const build = (m: Uint8Array) =>
-      pvm.newRegisterL1ValidatorTx({ ...base(), balance: AVAX, blsSignature: keys[2]!.pop, message: m }, context());
+      pvm.newRegisterL1ValidatorTx(
+        { ...base(), balance: AVAX, blsSignature: keys[2]!.pop, message: m },
+        sdkContext(world),
+      );
     let unsigned: UnsignedTx;
     try {
       unsigned = build(message);
@@ -535,15 +519,24 @@ describe('the continuous fee, IncreaseL1ValidatorBalanceTx and DisableL1Validato
     const set = reads.getValidatorsAt!({ subnetID, height: String(world.tip('P').height) }) as Record<string, unknown>;
     expect(set['NodeID-111111111111111111116DBWJs']).toEqual({ publicKey: null, weight: '100' });
 
-    const topUp = pvm.newIncreaseL1ValidatorBalanceTx({ ...base(), balance: 5000n, validationId: first }, context());
+    const topUp = pvm.newIncreaseL1ValidatorBalanceTx(
+      { ...base(), balance: 5000n, validationId: first },
+      sdkContext(world),
+    );
     engine.issue('P', await sign(topUp));
     expect(reads.getL1Validator!({ validationID: first })).toMatchObject({ balance: '5000' });
     const missing = cb58Encode(new Uint8Array(32).fill(4));
-    const nowhere = pvm.newIncreaseL1ValidatorBalanceTx({ ...base(), balance: 1n, validationId: missing }, context());
+    const nowhere = pvm.newIncreaseL1ValidatorBalanceTx(
+      { ...base(), balance: 1n, validationId: missing },
+      sdkContext(world),
+    );
     const nowhereBytes = await sign(nowhere);
     expect(() => engine.issue('P', nowhereBytes)).toThrow(pRefusal('not found'));
     // avalanchejs builds no zero top-up: its balance is set to zero after.
-    const nothing = pvm.newIncreaseL1ValidatorBalanceTx({ ...base(), balance: 1n, validationId: first }, context());
+    const nothing = pvm.newIncreaseL1ValidatorBalanceTx(
+      { ...base(), balance: 1n, validationId: first },
+      sdkContext(world),
+    );
     Object.assign(nothing.getTx(), { balance: new BigIntPr(0n) });
     const nothingBytes = signSync(nothing);
     expect(() => engine.issue('P', nothingBytes)).toThrow(pRefusal('balance must be greater than 0'));
@@ -553,7 +546,7 @@ describe('the continuous fee, IncreaseL1ValidatorBalanceTx and DisableL1Validato
     const { subnetID } = await convertedL1([AVAX, 3n * AVAX]);
     const validationID = appendIndex(subnetID, 1);
     const disable = () =>
-      pvm.newDisableL1ValidatorTx({ ...base(), validationId: validationID, disableAuth: [0] }, context());
+      pvm.newDisableL1ValidatorTx({ ...base(), validationId: validationID, disableAuth: [0] }, sdkContext(world));
     const byStranger = await sign(disable(), EWOQ);
     expect(() => engine.issue('P', byStranger)).toThrow(
       pRefusal(
@@ -605,7 +598,7 @@ describe('upgrade rules and BLS proofs of possession', () => {
         autoCompoundRewardShares: 0,
         period: world.config.staking.minStakeDuration,
       },
-      context(),
+      sdkContext(world),
     );
     const bytes = await sign(renewed);
     expect(() => engine.issue('P', bytes)).toThrow(
@@ -632,7 +625,7 @@ describe('upgrade rules and BLS proofs of possession', () => {
           shares: 20_000,
           ...extra,
         },
-        context(),
+        sdkContext(world),
       );
     const forgedTx = add({ publicKey: keys[0]!.publicKey, signature: keys[0]!.pop.slice() });
     ((forgedTx.getTx() as pvmSerial.AddPermissionlessValidatorTx).signer as pvmSerial.Signer).proof.signature.set(
@@ -709,7 +702,7 @@ describe('over HTTP, answers checked against the spec', () => {
       world = node.world;
       const topUp = pvm.newIncreaseL1ValidatorBalanceTx(
         { ...base(), balance: 1n, validationId: cb58Encode(new Uint8Array(32)) },
-        context(),
+        sdkContext(world),
       );
       const refused = await rpc(node.url, 'platform.issueTx', { tx: hexTx(await sign(topUp)), encoding: 'hex' });
       expect(refused.error?.message).toBe(

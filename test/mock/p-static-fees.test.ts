@@ -22,16 +22,14 @@ import {
   utils,
 } from '@avalabs/avalanchejs';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { EWOQ, ewoq } from './sdk-world.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { dynamicFee } from '../../mock/engine/p.ts';
 import { idOf, makeUtxo } from '../../mock/world/codec.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
-import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
 import type { Utxo } from '../../mock/world/types.ts';
 import type { World } from '../../mock/world/world.ts';
 
-const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
-const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const AVAX = 1_000_000_000n;
 const MILLI = AVAX / 1000n;

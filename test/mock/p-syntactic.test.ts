@@ -14,21 +14,18 @@ import {
   type UnsignedTx,
   addTxSignatures,
   pvm,
-  secp256k1,
   utils,
 } from '@avalabs/avalanchejs';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { proofOfPossession as pop } from '../../mock/engine/bls.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { gasPrice } from '../../mock/engine/p.ts';
 import { idOf } from '../../mock/world/codec.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
-import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
 import type { World } from '../../mock/world/world.ts';
 
-const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
-const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const OTHER_SUBNET = utils.base58check.encode(new Uint8Array(32).fill(8));
 const OTHER_ASSET = utils.base58check.encode(new Uint8Array(32).fill(9));
@@ -40,28 +37,6 @@ beforeEach(() => {
   world = buildWorld({ network: 'local', accounts: 0 });
   engine = new Engine(world);
 });
-
-function context(networkID = world.network.networkID) {
-  const f = world.config.fee;
-  return {
-    networkID,
-    hrp: world.network.hrp,
-    xBlockchainID: world.chainIDs.X,
-    pBlockchainID: world.chainIDs.P,
-    cBlockchainID: world.chainIDs.C,
-    avaxAssetID: world.network.avaxAssetID,
-    baseTxFee: world.config.txFee,
-    createAssetTxFee: world.config.createAssetTxFee,
-    platformFeeConfig: {
-      weights: { 0: f.weights[0], 1: f.weights[1], 2: f.weights[2], 3: f.weights[3] },
-      maxCapacity: f.maxCapacity,
-      maxPerSecond: f.maxPerSecond,
-      targetPerSecond: f.targetPerSecond,
-      minPrice: f.minPrice,
-      excessConversionConstant: f.excessConversionConstant,
-    },
-  };
-}
 
 function common() {
   const { capacity, excess } = world.feeState.get();
@@ -117,7 +92,7 @@ function validatorTx(overrides: Record<string, unknown> = {}, networkID?: number
       })(),
       ...overrides,
     },
-    context(networkID),
+    sdkContext(world, networkID),
   );
 }
 
@@ -218,7 +193,7 @@ describe('AddPermissionlessDelegatorTx.SyntacticVerify', () => {
         rewardAddresses: [ewoq],
         ...overrides,
       },
-      context(networkID),
+      sdkContext(world, networkID),
     );
 
   it('checks the stake, the BaseTx, the validator and owner, then the stake outputs', async () => {
@@ -257,7 +232,7 @@ describe('subnet transactions refuse the Primary Network, then check their BaseT
           weight: 1n,
           subnetAuth: [0],
         },
-        context(networkID),
+        sdkContext(world, networkID),
       );
     await refused(add(P), "can't add primary network validator with AddSubnetValidatorTx");
     await refused(add(OTHER_SUBNET, 5), 'metadata failed verification: tx has wrong network ID');
@@ -265,10 +240,13 @@ describe('subnet transactions refuse the Primary Network, then check their BaseT
       tx.subnetValidator.validator.weight = new BigIntPr(0n);
     });
     const remove = (subnetId: string) =>
-      pvm.newRemoveSubnetValidatorTx({ ...common(), nodeId: NODE, subnetId, subnetAuth: [0] }, context());
+      pvm.newRemoveSubnetValidatorTx({ ...common(), nodeId: NODE, subnetId, subnetAuth: [0] }, sdkContext(world));
     await refused(remove(P), "can't remove primary network validator with RemoveSubnetValidatorTx");
     const transfer = (subnetId: string) =>
-      pvm.newTransferSubnetOwnershipTx({ ...common(), subnetId, subnetAuth: [0], subnetOwners: [ewoq] }, context());
+      pvm.newTransferSubnetOwnershipTx(
+        { ...common(), subnetId, subnetAuth: [0], subnetOwners: [ewoq] },
+        sdkContext(world),
+      );
     await refused(transfer(P), 'cannot transfer ownership of a permissionless subnet');
     // The owner is checked before the memo.
     await refused(transfer(OTHER_SUBNET), 'output is unspendable', (tx) => {
@@ -283,7 +261,7 @@ describe('ExportTx.SyntacticVerify', () => {
     const exportTx = (networkID?: number) =>
       pvm.newExportTx(
         { ...common(), destinationChainId: world.chainIDs.X, outputs: [stakeOut(world.config.txFee)] },
-        context(networkID),
+        sdkContext(world, networkID),
       );
     await refused(exportTx(5), 'no export outputs', (tx) => (tx.outs = []));
     await refused(exportTx(5), 'metadata failed verification: tx has wrong network ID');
@@ -303,7 +281,7 @@ describe('CreateChainTx.SyntacticVerify', () => {
         subnetAuth: [0],
         ...overrides,
       },
-      context(),
+      sdkContext(world),
     );
 
   it('checks its own fields before the BaseTx, in the node order', async () => {

@@ -14,18 +14,15 @@ import {
   avaxSerial,
   avm,
   avmSerial,
-  secp256k1,
   utils,
 } from '@avalabs/avalanchejs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { EWOQ, ewoq } from './sdk-world.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
-import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
 import type { World } from '../../mock/world/world.ts';
 import { pRefusal } from './refusal.ts';
 
-const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
-const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
 const SHORT = 'packer has insufficient length for input';
 
 let world: World;

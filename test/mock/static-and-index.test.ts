@@ -3,16 +3,15 @@
  * and pageSize) and `avm.buildGenesis` encoding assets with the genesis codec: the local network's AVAX genesis
  * rebuilt through it hashes to the real local AVAX asset ID.
  */
-import { TransferableOutput, Utxo, addTxSignatures, avaxSerial, avm, secp256k1, utils } from '@avalabs/avalanchejs';
+import { TransferableOutput, Utxo, addTxSignatures, avaxSerial, avm, utils } from '@avalabs/avalanchejs';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EWOQ, ewoq } from './sdk-world.ts';
 import { bech32Encode, cb58Encode, hexDecode, hexEncode } from '../../generators/formats.ts';
 import { type RunningMockNode, startMockNode } from '../../mock/node.ts';
-import { EWOQ_PRIVATE_KEY, NETWORKS } from '../../mock/world/networks.ts';
+import { NETWORKS } from '../../mock/world/networks.ts';
 import { callRpc } from '../server/raw-http.ts';
 
-const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
-const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
 const recipient = new Uint8Array(20).fill(5);
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 

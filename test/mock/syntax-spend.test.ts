@@ -24,18 +24,16 @@ import {
   utils,
 } from '@avalabs/avalanchejs';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { EWOQ, ewoq } from './sdk-world.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { ownerID } from '../../mock/engine/locked.ts';
 import { dynamicFee } from '../../mock/engine/p.ts';
 import { makeUtxo } from '../../mock/world/codec.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
-import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
 import type { Utxo, UtxoChain } from '../../mock/world/types.ts';
 import type { World } from '../../mock/world/world.ts';
 import { pRefusal } from './refusal.ts';
 
-const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
-const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
 const low = new Uint8Array(20).fill(1);
 const high = new Uint8Array(20).fill(0xee);
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');

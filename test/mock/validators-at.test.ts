@@ -13,12 +13,13 @@ import {
   utils,
 } from '@avalabs/avalanchejs';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { gasPrice } from '../../mock/engine/p.ts';
 import { advanceTime } from '../../mock/engine/staking.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
-import { EMPTY_ID, EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
+import { EMPTY_ID } from '../../mock/world/networks.ts';
 import { pChainReads } from '../../mock/world/reads-p.ts';
 import type { World } from '../../mock/world/world.ts';
 import { proofOfPossession } from '../../mock/engine/bls.ts';
@@ -29,8 +30,6 @@ const blsSigner = (() => {
   return { publicKey, signature: proof };
 })();
 
-const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
-const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const NEW_NODE = `NodeID-${cb58Encode(new Uint8Array(20).fill(42))}`;
 
@@ -40,28 +39,6 @@ beforeEach(() => {
   world = buildWorld({ network: 'local', accounts: 0 });
   engine = new Engine(world);
 });
-
-function contextOf(w: World) {
-  const f = w.config.fee;
-  return {
-    networkID: w.network.networkID,
-    hrp: w.network.hrp,
-    xBlockchainID: w.chainIDs.X,
-    pBlockchainID: w.chainIDs.P,
-    cBlockchainID: w.chainIDs.C,
-    avaxAssetID: w.network.avaxAssetID,
-    baseTxFee: w.config.txFee,
-    createAssetTxFee: w.config.createAssetTxFee,
-    platformFeeConfig: {
-      weights: { 0: f.weights[0], 1: f.weights[1], 2: f.weights[2], 3: f.weights[3] },
-      maxCapacity: f.maxCapacity,
-      maxPerSecond: f.maxPerSecond,
-      targetPerSecond: f.targetPerSecond,
-      minPrice: f.minPrice,
-      excessConversionConstant: f.excessConversionConstant,
-    },
-  };
-}
 
 const fromP = () => {
   const { capacity, excess } = world.feeState.get();
@@ -88,7 +65,7 @@ const tip = () => world.tip('P').height;
 
 describe('platform.getValidatorsAt at past heights', () => {
   it('answers each height with the validators, weights and keys it had', async () => {
-    const ctx = contextOf(world);
+    const ctx = sdkContext(world);
     const staking = world.config.staking;
     const genesis = at(0);
     expect(Object.keys(genesis)).toHaveLength(5);
@@ -179,7 +156,7 @@ describe('platform.getValidatorsAt at past heights', () => {
   });
 
   it('agrees with getTotalStake and sampleValidators at the tip, and follows a revert', async () => {
-    const ctx = contextOf(world);
+    const ctx = sdkContext(world);
     const staking = world.config.staking;
     const reads = pChainReads(world);
     const mark = world.snapshot();

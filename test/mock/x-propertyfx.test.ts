@@ -17,18 +17,16 @@ import {
   utils,
 } from '@avalabs/avalanchejs';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { EWOQ, ewoq } from './sdk-world.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { avalanche } from '../../mock/engine/avalanche.ts';
 import { avmClass, outputType } from '../../mock/engine/codec.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';
-import { EWOQ_PRIVATE_KEY } from '../../mock/world/networks.ts';
 import type { World } from '../../mock/world/world.ts';
 import { xChainReads } from '../../mock/world/reads-x.ts';
 import { bech32Encode } from '../../generators/formats.ts';
 
-const EWOQ = new Uint8Array(utils.base58check.decode(EWOQ_PRIVATE_KEY.slice('PrivateKey-'.length)));
-const ewoq = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(EWOQ)));
 const OTHER_KEY = new Uint8Array(32).fill(7);
 const other = new Uint8Array(secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(OTHER_KEY)));
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
