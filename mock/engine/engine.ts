@@ -39,18 +39,23 @@ interface Pending {
   verifiedAt: number;
 }
 
+interface PoolIndex {
+  ids: Set<string>;
+  inputs: Set<string>;
+  bytes: number;
+}
+const emptyIndex = (): PoolIndex => ({ ids: new Set(), inputs: new Set(), bytes: 0 });
+
 export class Engine {
   private readonly pools: Record<UtxoChain, Pending[]> = { X: [], P: [] };
-  /** Each pool's tx IDs and consumed inputs (the mempool's consumedUTXOs): a check costs the tx's inputs. */
-  private pooled: Record<UtxoChain, { ids: Set<string>; inputs: Set<string> }> = {
-    X: { ids: new Set(), inputs: new Set() },
-    P: { ids: new Set(), inputs: new Set() },
-  };
+  /**
+   * Each pool's tx IDs, consumed inputs (the mempool's consumedUTXOs: a check costs the tx's inputs) and the bytes it
+   * holds.
+   */
+  private pooled: Record<UtxoChain, PoolIndex> = { X: emptyIndex(), P: emptyIndex() };
   private timer: NodeJS.Timeout | undefined;
   /** Refused tx IDs, oldest first (a Set keeps insertion order: deleting and adding again makes one the newest). */
   private readonly droppedIDs = new Set<string>();
-  /** The bytes each chain's pool holds now. */
-  private readonly pooledBytes: Record<UtxoChain, number> = { X: 0, P: 0 };
   /** Each chain's pool budget in bytes (the node's 64 MiB; lowered by tests). */
   mempoolBytes = MEMPOOL_BYTES;
   /** Each accepted transaction in a block of its own, at once. */
@@ -120,7 +125,7 @@ export class Engine {
     }
     const inputs = [...effects.consumed, ...effects.imported];
     // As the node's mempool Add: the budget before conflicts; a full pool is no reason to mark the tx dropped.
-    const available = this.mempoolBytes - this.pooledBytes[chain];
+    const available = this.mempoolBytes - pooled.bytes;
     if (bytes.length > available) {
       const text = mempoolFull(decoded.id, bytes.length, available);
       throw new Refusal(chain === 'P' ? `couldn't issue tx: ${text}` : text);
@@ -134,7 +139,7 @@ export class Engine {
     if (!known || known.status === 'Dropped')
       this.world.txs.set(decoded.id, { id: decoded.id, chain, bytes, status: 'Processing' });
     this.pools[chain].push({ decoded, effects, inputs, verifiedAt: this.world.journal.snapshot() });
-    this.pooledBytes[chain] += bytes.length;
+    pooled.bytes += bytes.length;
     pooled.ids.add(decoded.id);
     for (const key of inputs) pooled.inputs.add(key);
     // An added tx is no longer a dropped one (the mempool evicts it from its drop cache).
@@ -179,9 +184,10 @@ export class Engine {
       // What the block's gas capacity leaves out waits, first in the pool, for a later block.
       pool.unshift(...batch.slice(fitting.length));
       for (const pending of fitting) {
-        this.pooledBytes[chain] -= pending.decoded.bytes.length;
-        this.pooled[chain].ids.delete(pending.decoded.id);
-        for (const key of pending.inputs) this.pooled[chain].inputs.delete(key);
+        const pooled = this.pooled[chain];
+        pooled.bytes -= pending.decoded.bytes.length;
+        pooled.ids.delete(pending.decoded.id);
+        for (const key of pending.inputs) pooled.inputs.delete(key);
       }
       if (fitting.length === 0 && !allowEmpty) break;
       // Only a block built moves the fee state: no block, no time passed for it.
@@ -200,9 +206,7 @@ export class Engine {
     for (const id of this.droppedIDs) if (this.world.txs.get(id)?.status !== 'Dropped') this.droppedIDs.delete(id);
     this.pools.X = [];
     this.pools.P = [];
-    this.pooled = { X: { ids: new Set(), inputs: new Set() }, P: { ids: new Set(), inputs: new Set() } };
-    this.pooledBytes.X = 0;
-    this.pooledBytes.P = 0;
+    this.pooled = { X: emptyIndex(), P: emptyIndex() };
   }
 
   /**
