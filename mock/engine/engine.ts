@@ -25,9 +25,6 @@ const VERIFY_HEAD = "couldn't issue tx: failed verification: ";
 const reasonOf = (message: string) => (message.startsWith(VERIFY_HEAD) ? message.slice(VERIFY_HEAD.length) : message);
 /** vms/txs/mempool maxMempoolSize: the bytes of transactions one chain's mempool holds. */
 export const MEMPOOL_BYTES = 64 * 1024 * 1024;
-/** vms/txs/mempool ErrMempoolFull, as Add words it. */
-const mempoolFull = (txID: string, size: number, available: number) =>
-  `mempool is full: ${txID} size (${size}) > available space (${available})`;
 
 export type Mining = { mode: 'auto' } | { mode: 'manual' } | { mode: 'interval'; blockTimeMs: number };
 
@@ -127,7 +124,7 @@ export class Engine {
     // As the node's mempool Add: the budget before conflicts; a full pool is no reason to mark the tx dropped.
     const available = this.mempoolBytes - pooled.bytes;
     if (bytes.length > available) {
-      const text = mempoolFull(decoded.id, bytes.length, available);
+      const text = TEXTS.mempoolFull(decoded.id, bytes.length, available);
       throw new Refusal(chain === 'P' ? `couldn't issue tx: ${text}` : text);
     }
     if (inputs.some((key) => pooled.inputs.has(key))) {

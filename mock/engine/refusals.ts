@@ -65,6 +65,9 @@ export const TEXTS = {
   // vms/txs/mempool/mempool.go
   conflicts: (txID: string) => `tx conflicts with other tx: ${txID}`,
   duplicate: (txID: string) => `duplicate tx: ${txID}`,
+  // ErrMempoolFull, as Add words it
+  mempoolFull: (txID: string, size: number, available: number) =>
+    `mempool is full: ${txID} size (${size}) > available space (${available})`,
   // vms/avm/txs/executor/syntactic_verifier.go
   wrongNumberOfCredentials: (creds: number, inputs: number) => `wrong number of credentials: ${creds} != ${inputs}`,
   noImportInputs: 'no import inputs',
