@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { EWOQ, ewoq } from './sdk-world.ts';
+import { EWOQ, ewoq, sdkContext } from './sdk-world.ts';
 import { loadWorld, saveWorld } from '../../mock/engine/state-file.ts';
 import { DevControls } from '../../mock/engine/dev.ts';
 import { Engine } from '../../mock/engine/engine.ts';
@@ -26,10 +26,6 @@ beforeEach(() => {
   world = buildWorld({ network: 'local', accounts: 0 });
 });
 
-const weights = () => {
-  const w = world.config.fee.weights;
-  return { 0: w[0], 1: w[1], 2: w[2], 3: w[3] };
-};
 const readFeeState = () =>
   (pChainReads(world).getFeeState as () => { capacity: number; excess: number; price: number; timestamp: string })();
 
@@ -39,7 +35,6 @@ async function send(
   only?: (utxoKey: string) => boolean,
   s = readFeeState(),
 ): Promise<{ bytes: Uint8Array; gas: bigint; unsigned: UnsignedTx }> {
-  const f = world.config.fee;
   const unsigned = pvm.newBaseTx(
     {
       feeState: { capacity: BigInt(s.capacity), excess: BigInt(s.excess), price: BigInt(s.price), timestamp: '' },
@@ -50,20 +45,10 @@ async function send(
         .map((u) => utils.getManagerForVM('PVM').unpack(u.bytes, Utxo)),
       outputs: [TransferableOutput.fromNative(world.network.avaxAssetID, amount, [recipient])],
     },
-    {
-      networkID: world.network.networkID,
-      hrp: world.network.hrp,
-      xBlockchainID: world.chainIDs.X,
-      pBlockchainID: world.chainIDs.P,
-      cBlockchainID: world.chainIDs.C,
-      avaxAssetID: world.network.avaxAssetID,
-      baseTxFee: world.config.txFee,
-      createAssetTxFee: world.config.createAssetTxFee,
-      platformFeeConfig: { ...f, weights: weights() },
-    },
+    sdkContext(world),
   );
   await addTxSignatures({ unsignedTx: unsigned, privateKeys: [EWOQ] });
-  const gas = pvm.calculateFee(unsigned.getTx(), weights(), 1n) as bigint;
+  const gas = pvm.calculateFee(unsigned.getTx(), sdkContext(world).platformFeeConfig.weights, 1n) as bigint;
   return { bytes: unsigned.getSignedTx().toBytes(), gas, unsigned };
 }
 
