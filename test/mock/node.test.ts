@@ -219,7 +219,7 @@ describe('npm run mock', () => {
     });
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(2);
     expect(err).toMatch(/--node-version must look like v1.12.1/);
   });
