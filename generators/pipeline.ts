@@ -84,16 +84,17 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const run = (artifact: Artifact) =>
     artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) });
   try {
-    // Each artifact's files go to the output as soon as it ends, and are dropped. One artifact's work at a time holds
-    // this thread's memory (at 10,000 methods, any two at once cost hundreds of MB more), but the compiler thread is
-    // kept busy: the first compiling artifact sends it work, then the others run here while it compiles.
-    const [first, ...rest] = artifacts.filter((artifact) => artifact.compiles);
-    const firstFiles = first ? Promise.resolve(run(first)) : undefined;
-    // A failure here must not leave the first artifact's rejection unheard.
-    firstFiles?.catch(() => {});
+    // Each compiling artifact starts first: it sends its sources to the compiler thread, then does its own part here
+    // (the server's validators), and the other artifacts run here while the compiler thread works through the queue.
+    // Their work is what holds this thread's memory, one artifact's at a time (at 10,000 methods, any two at once
+    // cost hundreds of MB more); a compiling artifact waiting on its compile holds only its finished sources.
+    const compiling = artifacts
+      .filter((artifact) => artifact.compiles)
+      .map((artifact) => Promise.resolve(run(artifact)));
+    // A failure here must not leave a compiling artifact's rejection unheard.
+    for (const files of compiling) files.catch(() => {});
     for (const artifact of artifacts.filter((a) => !a.compiles)) output.add(await run(artifact));
-    if (firstFiles) output.add(await firstFiles);
-    for (const artifact of rest) output.add(await run(artifact));
+    for (const files of compiling) output.add(await files);
   } catch (error) {
     output.abort();
     throw error;

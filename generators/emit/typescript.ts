@@ -1,11 +1,8 @@
 /**
- * The compiler threads (typescript-worker.js): the TypeScript compiler (the toolkit's `typescript`) and
- * json-schema-to-typescript, which make the spec's types (types/compile.ts) and the declaration files a generated
- * package ships (javascript.ts). Loading them and compiling are most of a generation's cost; on threads of their own
- * they overlap with the spec's loading and with the other generators. `startTypeScript()` starts them early; results
- * never depend on which thread did the work.
+ * The compiler thread (typescript-worker.js): json-schema-to-typescript and the TypeScript printer, which make the
+ * spec's types (types/compile.ts). Loading them is a good part of a generation's cost; on a thread of its own it
+ * overlaps with the spec's loading and with the other generators. `startTypeScript()` starts it early.
  */
-import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 interface Job {
@@ -23,8 +20,6 @@ class CompilerThread {
   });
   private readonly jobs = new Map<number, Job>();
   private nextId = 0;
-  /** Characters of source queued here: new work goes to the least loaded thread. */
-  queued = 0;
 
   constructor() {
     // An idle thread must not keep the process alive; a busy one must (the main thread may be waiting on nothing else).
@@ -39,40 +34,34 @@ class CompilerThread {
     const fail = (error: Error) => {
       for (const job of this.jobs.values()) job.reject(error);
       this.jobs.clear();
-      // The next job starts a fresh set of threads.
-      if (threads?.includes(this)) threads = undefined;
+      // The next job starts a fresh thread.
+      if (thread === this) thread = undefined;
     };
     this.worker.on('error', fail);
     this.worker.on('exit', (code) => fail(new Error(`the TypeScript compiler thread exited with code ${code}`)));
   }
 
-  run<Output>(job: CompilerJob, input: object, size: number): Promise<Output> {
+  run<Output>(job: CompilerJob, input: object): Promise<Output> {
     const id = this.nextId++;
-    this.queued += size;
     this.worker.ref();
     return new Promise<Output>((resolve, reject) => {
       this.jobs.set(id, { resolve: resolve as (output: never) => void, reject });
       this.worker.postMessage({ id, job, input });
-    }).finally(() => {
-      this.queued -= size;
     });
   }
 }
 
-let threads: CompilerThread[] | undefined;
+let thread: CompilerThread | undefined;
 
-/** Starts the compiler threads, if not yet running, so that they load the compiler while other work goes on. */
+/** Starts the compiler thread, if not yet running, so that it loads the compilers while other work goes on. */
 export function startTypeScript(): void {
-  // One thread per spare core, at most two: the main thread keeps a core for the spec and the templates.
-  threads ??= Array.from({ length: Math.max(1, Math.min(2, availableParallelism() - 1)) }, () => new CompilerThread());
+  thread ??= new CompilerThread();
 }
 
 /** The jobs typescript-worker.js takes. */
-export type CompilerJob = 'declarations' | 'types';
+export type CompilerJob = 'types';
 
-/** Runs a job on the least loaded compiler thread; `size` (characters of input) weighs it. */
-export function runOnCompilerThread<Output>(job: CompilerJob, input: object, size: number): Promise<Output> {
+export function runOnCompilerThread<Output>(job: CompilerJob, input: object): Promise<Output> {
   startTypeScript();
-  const thread = threads!.reduce((least, candidate) => (candidate.queued < least.queued ? candidate : least));
-  return thread.run<Output>(job, input, size);
+  return thread!.run<Output>(job, input);
 }

@@ -29,6 +29,9 @@ export async function generateServer(model: SpecModel, { templates }: ArtifactCo
     ...source(path, `${template}.ts`, data),
     output: { js: templates(`${template}.js`)(data), dts: templates(`${template}.d.ts`)(data) },
   });
+  // The templates' code compiles (esbuild, a compiler thread) while this thread compiles the validators and the
+  // other artifacts run.
+  const compiling = Promise.all([emitJavaScript(code), renderTypes(model)]);
   const validators = validatorModules(model);
   const data: TypeScriptSource[] = model.endpoints.flatMap((endpoint, i) => {
     const { header, documentName } = view.endpoints[i]!;
@@ -43,8 +46,7 @@ export async function generateServer(model: SpecModel, { templates }: ArtifactCo
       shipped(`src/validators/${endpoint.name}.ts`, 'validators', { header, ...validators.get(endpoint.name)! }),
     ];
   });
-  // The templates' code compiles (esbuild, a compiler thread) while the other artifacts take this thread.
-  const [codeOutput, { source: declarations }] = await Promise.all([emitJavaScript(code), renderTypes(model)]);
+  const [codeOutput, { source: declarations }] = await compiling;
   const typesFile = source('src/types.ts', 'types.ts', { header: view.header, declarations });
   const types = typesOnlySource(typesFile.path, typesFile.contents);
   const sources = [...code, types, ...data];

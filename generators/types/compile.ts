@@ -5,9 +5,7 @@
 import { runOnCompilerThread } from '../emit/typescript.ts';
 import type { NamedType } from './schemas.ts';
 
-const size = (types: NamedType[]) => types.length * 1000;
-
 /** The declarations printed in the project's style (see printTypeScript), compiled and printed in one job. */
 export function compileAndPrintTypes(types: NamedType[], fileName: string): Promise<string> {
-  return runOnCompilerThread<string>('types', { types, fileName }, size(types));
+  return runOnCompilerThread<string>('types', { types, fileName });
 }

@@ -7,9 +7,9 @@ export declare function cb58Decode(text: string): Uint8Array | undefined;
 /** The node's `hex` encoding: `0x`, the bytes, then the last 4 bytes of their SHA-256. */
 export declare function hexEncode(payload: Uint8Array): string;
 /**
- * The payload of `0x` hex (pairs of digits, checksum included, at least 4 bytes), or undefined. Read digit by digit:
- * a regular expression over a block of several MB made V8 grow its backtracking stack to 64 MB and keep it.
- */
+* The payload of `0x` hex (pairs of digits, checksum included, at least 4 bytes), or undefined. Read digit by digit:
+* a regular expression over a block of several MB made V8 grow its backtracking stack to 64 MB and keep it.
+*/
 export declare function hexDecode(text: string): Uint8Array | undefined;
 /** BIP-173's checksum over 5-bit values (also the mock's Go-worded address parser's). */
 export declare function polymod(values: ArrayLike<number>): number;
@@ -17,21 +17,21 @@ export declare function hrpExpand(hrp: string): number[];
 /** A bech32 address (BIP 173, not bech32m) of `payload` under `hrp`, e.g. `avax1...`. */
 export declare function bech32Encode(hrp: string, payload: Uint8Array): string;
 export declare function bech32Decode(text: string): {
-    hrp: string;
-    payload: Uint8Array;
+	hrp: string;
+	payload: Uint8Array;
 } | undefined;
-export type AvalancheFormat = 'avax-cb58' | 'avax-short-id' | 'avax-node-id' | 'avax-hex' | 'avax-bech32' | 'avax-address';
+export type AvalancheFormat = "avax-cb58" | "avax-short-id" | "avax-node-id" | "avax-hex" | "avax-bech32" | "avax-address";
 /**
- * The format checks the spec's schemas name, by format name. Each returns true when the string is well formed. The
- * names are a literal type, so a table keyed by them, like the docs' format hints, must name every one.
- */
+* The format checks the spec's schemas name, by format name. Each returns true when the string is well formed. The
+* names are a literal type, so a table keyed by them, like the docs' format hints, must name every one.
+*/
 export declare const avalancheFormats: Record<AvalancheFormat, (value: string) => boolean>;
 /** Every format the generated validators may call: the node's encodings and ajv-formats' `date-time`. */
 export declare const formatChecks: Record<string, (value: string) => boolean>;
 /**
- * In the form ajv's standalone code calls them: `formats[name].validate(value)`. Checksums cost microseconds and the
- * same IDs and addresses come back again and again, so recent verdicts are remembered (a bounded cache per format).
- */
+* In the form ajv's standalone code calls them: `formats[name].validate(value)`. Checksums cost microseconds and the
+* same IDs and addresses come back again and again, so recent verdicts are remembered (a bounded cache per format).
+*/
 export declare const formats: Record<string, {
-    validate: (value: string) => boolean;
+	validate: (value: string) => boolean;
 }>;
