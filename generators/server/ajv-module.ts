@@ -32,8 +32,11 @@ interface Scope {
   scopeCode(values: object, used: UsedValues, getCode: (name: ScopeName) => Code | undefined): Code;
 }
 
-/** The ESM module exporting, under each key of `exports`, the validator of the schema id it maps to. */
-export function standaloneModule(ajv: Ajv, exports: Record<string, string>): string {
+/**
+ * The ESM module exporting, under each key of `exports`, the validator of the schema id it maps to: the parts of its
+ * text, each starting at the top level (the module is their concatenation).
+ */
+export function standaloneModule(ajv: Ajv, exports: Record<string, string>): string[] {
   if (!ajv.opts.code.source || !ajv.opts.code.esm) throw new Error('standaloneModule needs code.source and code.esm');
   const scope = ajv.scope as unknown as Scope;
   const { _n } = scope.opts;
@@ -76,5 +79,5 @@ export function standaloneModule(ajv: Ajv, exports: Record<string, string>): str
     // Each export's code becomes text on its own: the module is never one growing code object.
     parts.push(`${_n}export const ${key} = ${source.validateName};${_n}${validateCode(source)}`);
   }
-  return parts.join('');
+  return parts;
 }

@@ -35,43 +35,59 @@ function scan(
  * outer indentation; the lines after the first of a condition or concatenation broken by layOut, one level in.
  */
 export function indent(code: string, unit = '  '): string {
+  const indentLine = indenter(unit);
+  return code.split('\n').map(indentLine).join('\n');
+}
+
+const QUOTE = 34;
+const APOSTROPHE = 39;
+const BACKSLASH = 92;
+const SPACE = 32;
+const PLUS = 43;
+
+/**
+ * indent's state machine, fed one line at a time: a server's validators are megabytes of code at a few thousand
+ * methods, and holding all their lines at once (and calling back per character) made layOut the slowest and most
+ * memory-hungry step of a generation.
+ */
+function indenter(unit: string): (raw: string) => string {
   // How many brackets each open level holds.
   const levels: number[] = [];
+  const margins = [''];
   let previous = { line: '', depth: 0 };
-  return code
-    .split('\n')
-    .map((raw) => {
-      const line = raw.trim();
-      if (!line) return '';
-      let depth = levels.length;
-      let opened = 0;
-      let leading = true;
-      scan(
-        line,
-        (ch) => {
-          if (ch === '{' || ch === '[' || ch === '(') opened++;
-          else if (ch === '}' || ch === ']' || ch === ')') {
-            if (opened > 0) opened--;
-            else if (levels.length > 0) {
-              if (leading) depth = Math.min(depth, levels.length - 1);
-              if (--levels[levels.length - 1]! === 0) levels.pop();
-            }
-            return;
-          }
-          if (ch !== ' ') leading = false;
-        },
-        () => {
-          leading = false;
-        },
-      );
-      if (opened > 0) levels.push(opened);
-      // The rest of a broken condition or concatenation sits one level in from where it started.
-      const continues = /(\|\||&&)$/.test(previous.line) || /^\+(?!\+)/.test(line);
-      if (continues) depth = Math.max(depth, previous.depth + 1);
-      previous = { line, depth: continues ? previous.depth : depth };
-      return unit.repeat(depth) + line;
-    })
-    .join('\n');
+  return (raw) => {
+    const line = raw.trim();
+    if (!line) return '';
+    let depth = levels.length;
+    let opened = 0;
+    let leading = true;
+    for (let i = 0; i < line.length; i++) {
+      const ch = line.charCodeAt(i);
+      if (ch === QUOTE || ch === APOSTROPHE) {
+        for (i++; i < line.length && line.charCodeAt(i) !== ch; i++) if (line.charCodeAt(i) === BACKSLASH) i++;
+        leading = false;
+      } else if (ch === 123 || ch === 91 || ch === 40) {
+        opened++;
+        leading = false;
+      } else if (ch === 125 || ch === 93 || ch === 41) {
+        if (opened > 0) opened--;
+        else if (levels.length > 0) {
+          if (leading) depth = Math.min(depth, levels.length - 1);
+          if (--levels[levels.length - 1]! === 0) levels.pop();
+        }
+      } else if (ch !== SPACE) leading = false;
+    }
+    if (opened > 0) levels.push(opened);
+    // The rest of a broken condition or concatenation sits one level in from where it started.
+    const continues =
+      previous.line.endsWith('||') ||
+      previous.line.endsWith('&&') ||
+      (line.charCodeAt(0) === PLUS && line.charCodeAt(1) !== PLUS);
+    if (continues) depth = Math.max(depth, previous.depth + 1);
+    previous = { line, depth: continues ? previous.depth : depth };
+    while (margins.length <= depth) margins.push(margins[margins.length - 1] + unit);
+    return margins[depth] + line;
+  };
 }
 
 /** Each bracket of the line that closes on it, by its index, with the index of its closing bracket (one pass). */
@@ -212,15 +228,33 @@ function breakLine(line: string, width: number, pass = 0): string[] {
 /**
  * Indents the code and breaks each line wider than `width` once indented: first the widest object or array literal
  * (one item a line), else a chain of `||`/`&&` conditions, else a concatenation (packed parts), else a long string
- * literal (concatenated pieces).
+ * literal (concatenated pieces); then indents the result again, broken lines included. The code is read in chunks of
+ * whole lines, so only one chunk's lines are held at a time.
  */
 export function layOut(code: string, width = WIDTH, unit = '  '): string {
-  const indented = indent(code, unit);
-  if (!indented.split('\n').some((line) => line.length > width)) return indented;
-  const broken = indented.split('\n').flatMap((line) => {
-    if (line.length <= width) return [line];
-    const margin = line.length - line.trimStart().length + unit.length;
-    return breakLine(line.trim(), Math.max(40, width - margin));
-  });
-  return indent(broken.join('\n'), unit);
+  const indentLine = indenter(unit);
+  const reindentLine = indenter(unit);
+  const chunks: string[] = [];
+  for (let from = 0; from <= code.length; ) {
+    const cut = code.indexOf('\n', from + CHUNK);
+    const to = cut < 0 ? code.length : cut;
+    const lines = code.slice(from, to).split('\n');
+    for (let n = 0; n < lines.length; n++) {
+      const line = indentLine(lines[n]!);
+      if (line.length <= width) {
+        lines[n] = reindentLine(line);
+        continue;
+      }
+      const margin = line.length - line.trimStart().length + unit.length;
+      lines[n] = breakLine(line.trim(), Math.max(40, width - margin))
+        .map(reindentLine)
+        .join('\n');
+    }
+    chunks.push(lines.join('\n'));
+    from = to + 1;
+  }
+  return chunks.join('\n');
 }
+
+/** Characters of code laid out at a time (then up to the end of the line). */
+const CHUNK = 64 * 1024;

@@ -62,9 +62,33 @@ const BUDGET_REWRITES: Array<[RegExp, string | ((...groups: string[]) => string)
 /** What ajv would still do unbounded after the rewrite: a sign that this ajv writes its code differently. */
 const UNBOUNDED = /vErrors\.concat\(|vErrors\.push\(|^vErrors\.length = _errs\d+;$|^const err\d+ = \{/m;
 
-export function budgetedCode(standalone: string, who: string): BudgetedCode {
+/**
+ * The budgeted module of ajv's standalone code, given whole or as standaloneModule's parts (each starts at the top
+ * level): every rewrite and the layout work on one part at a time, so a module of megabytes is never copied whole
+ * once per rewrite, and the layout holds one part's lines at a time.
+ */
+export function budgetedCode(standalone: string | readonly string[], who: string): BudgetedCode {
   const helpers = new Set<string>();
-  let code = standalone.replace(/^"use strict";\n?/, '');
+  const code: string[] = [];
+  const typed: string[] = [];
+  const validators: string[] = [];
+  for (const [index, part] of (typeof standalone === 'string' ? [standalone] : standalone).entries()) {
+    const budgeted = budgetedPart(index === 0 ? part.replace(/^"use strict";\n?/, '') : part, who, helpers);
+    code.push(layOut(budgeted));
+    typed.push(layOut(typedCode(budgeted)));
+    for (const match of budgeted.matchAll(/^function (validate\d+)\(/gm)) validators.push(match[1]!);
+  }
+  // ajv keeps a validator's errors on the function, as ajv's own API does; declared once for TypeScript.
+  const declarations = validators.map((name) => `declare namespace ${name} { let errors: ValidationError[] | null; }`);
+  return {
+    code: code.join('').trim(),
+    typedCode: `${typed.join('')}\n\n${layOut(declarations.join('\n'))}`.trim(),
+    helpers: [...helpers].sort(),
+  };
+}
+
+function budgetedPart(standalone: string, who: string, helpers: Set<string>): string {
+  let code = standalone;
   for (const [pattern, replacement] of BUDGET_REWRITES)
     code = code.replace(pattern, replacement as (substring: string, ...args: string[]) => string);
   code = code.replace(/require\("([^"]+)"\)\.default/g, (_match, module: string) => {
@@ -80,8 +104,7 @@ export function budgetedCode(standalone: string, who: string): BudgetedCode {
     );
   if (/\brequire\(/.test(code))
     throw new Error(`the validators of ${who} require a module the server runtime does not provide`);
-  code = prettySchemas(code);
-  return { code: layOut(code).trim(), typedCode: layOut(typedCode(code)).trim(), helpers: [...helpers].sort() };
+  return prettySchemas(code);
 }
 
 /**
@@ -120,8 +143,5 @@ function typedCode(code: string): string {
   for (const [pattern, replacement] of TYPINGS) typed = typed.replace(pattern, replacement);
   if (/^function validate\d+\(data,/m.test(typed))
     throw new Error('ajv wrote a validator signature generators/server/standalone.ts does not type: update it');
-  // ajv keeps a validator's errors on the function, as ajv's own API does; declared once for TypeScript.
-  const validators = [...typed.matchAll(/^function (validate\d+)\(/gm)].map((match) => match[1]!);
-  const declarations = validators.map((name) => `declare namespace ${name} { let errors: ValidationError[] | null; }`);
-  return `${typed}\n\n${declarations.join('\n')}`;
+  return typed;
 }

@@ -91,7 +91,7 @@ export function validatorModules(model: SpecModel): Map<string, ValidatorsModule
 }
 
 /** Points the standalone code's requires at the runtime's modules and bounds its error lists (standalone.ts). */
-function moduleOf(endpointName: string, standalone: string, names: string[]): Omit<ValidatorsModule, 'writers'> {
+function moduleOf(endpointName: string, standalone: string[], names: string[]): Omit<ValidatorsModule, 'writers'> {
   const { code, typedCode, helpers } = budgetedCode(standalone, endpointName);
   const formats = [...code.matchAll(/\bformats(?:\["([^"]+)"\]|\.([A-Za-z_$][\w$]*))/g)].map((m) => (m[1] ?? m[2])!);
   const missing = formats.filter((name) => !Object.hasOwn(formatChecks, name));
