@@ -7,16 +7,7 @@
  * collection runs. Only the CLIs (the mock, the proxy) turn this on: collecting is a choice for a whole process.
  */
 import type { Server } from 'node:http';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-
-/** V8's full collection: `gc` exists only with --expose-gc, which a context made after setting the flag gets. */
-function fullCollection(): () => void {
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (typeof exposed === 'function') return exposed;
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
+import { fullCollection } from '../generators/full-collection.ts';
 
 /**
  * Full collection after each burst of requests to `server`, once no request has arrived for `quietMs` (default 5 s,
@@ -28,8 +19,6 @@ export function collectWhenIdle(
   quietMs = 5000,
   collected?: (usage: NodeJS.MemoryUsage) => void,
 ): () => void {
-  // Made on the first collection: a new V8 context costs milliseconds, which a CLI's start-up should not pay.
-  let collect: (() => void) | undefined;
   let requests = 0;
   let seen = 0;
   let collectedAt = 0;
@@ -42,11 +31,10 @@ export function collectWhenIdle(
     }
     if (requests === collectedAt) return;
     collectedAt = requests;
-    collect ??= fullCollection();
     // V8 shrinks its young generation only in a collection that finds the allocation rate low: the first finds the
     // rate of the burst's last moments, the second (nothing allocated in between) finds it low and gives the pages back.
-    collect();
-    collect();
+    fullCollection();
+    fullCollection();
     collected?.(process.memoryUsage());
   }, quietMs).unref();
   return () => {
