@@ -42,7 +42,7 @@ export class RawJson<T = unknown> {
   private constructor(
     private text: string | undefined,
     /** The JSON as UTF-8 bytes in pieces, when it was given so (RawJson.bytes). */
-    readonly chunks?: readonly Uint8Array[],
+    readonly chunks?: readonly Uint8Array[] | undefined,
   ) {}
 
   /** The JSON text (decoded once from the pieces when it was given as bytes). */
