@@ -123,6 +123,9 @@ export function removeEmptyParents(root: string, dir: string): void {
 
 /** Generated text files all end in exactly one newline and use LF. */
 export function textFile(path: string, contents: string): GeneratedFile {
+  // Text already in shape is kept as it is: a copy of a 50 MB module would be garbage as large, left for a full GC.
+  if (contents.endsWith('\n') && !WHITESPACE.test(contents.at(-2) ?? '') && !contents.includes('\r'))
+    return { path, contents };
   // trimEnd, not /\s*$/: the regex retries every run of whitespace in a large file, in quadratic time.
   return { path, contents: `${contents.replace(/\r\n/g, '\n').trimEnd()}\n` };
 }
