@@ -2,7 +2,7 @@
  * How generation scales: the largest public document in test/fixtures/corpus (starknet's node API: 141 KB, 410
  * references; targets under 10 s and 500 MB), and synthetic documents of 1,000 to 10,000 methods (time and peak
  * memory per 1,000 methods should stay flat; target under 1 GB at 10,000). Every run is the CLI generating every
- * artifact, as a user runs it.
+ * artifact, as a user runs it; SCALE_BY_ARTIFACT=1 adds a run of each artifact alone, to show which sets the peak.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -75,7 +75,7 @@ interface Run {
   maxRssMb: number;
 }
 
-function generate(spec: string, out: string, work: string): Run {
+function generate(spec: string, out: string, work: string, artifact?: string): Run {
   const preload = join(work, 'max-rss.mjs');
   writeFileSync(
     preload,
@@ -85,13 +85,38 @@ function generate(spec: string, out: string, work: string): Run {
   const start = performance.now();
   const child = spawnSync(
     process.execPath,
-    ['--import', preload, join(ROOT, 'generators/bin.js'), '--spec', spec, '--out', out],
+    [
+      '--import',
+      preload,
+      join(ROOT, 'generators/bin.js'),
+      '--spec',
+      spec,
+      '--out',
+      out,
+      ...(artifact ? ['--artifact', artifact] : []),
+    ],
     { cwd: ROOT, encoding: 'utf8' },
   );
   const ms = performance.now() - start;
   if (child.status !== 0) throw new Error(`generating ${spec} failed:\n${child.stderr.slice(0, 2000)}`);
   const [, rss = '0', cpu = '0'] = /max-rss-kb (\d+) cpu-us (\d+)/.exec(child.stderr) ?? [];
   return { ms, cpuMs: Number(cpu) / 1000, maxRssMb: Number(rss) / 1024 };
+}
+
+/**
+ * With SCALE_BY_ARTIFACT=1, each artifact is also generated on its own: which one sets the peak (each run loads the
+ * spec, so each peak includes the model's).
+ */
+const BY_ARTIFACT = process.env.SCALE_BY_ARTIFACT === '1';
+const ARTIFACT_NAMES = ['openrpc', 'client', 'docs', 'server'];
+
+function byArtifact(dir: string, work: string): string {
+  return ARTIFACT_NAMES.map((artifact) => {
+    const out = join(work, `out-${artifact}`);
+    const run = generate(join(dir, 'synthetic.json'), out, work, artifact);
+    rmSync(out, { recursive: true, force: true });
+    return `${artifact} ${(run.cpuMs / 1000).toFixed(1)} s CPU, ${run.maxRssMb.toFixed(0)} MB`;
+  }).join('; ');
 }
 
 export default async function scaleBench(): Promise<void> {
@@ -114,6 +139,7 @@ export default async function scaleBench(): Promise<void> {
           `${(run.maxRssMb / per).toFixed(0)} MB`,
       );
       rmSync(join(work, `out-${count}`), { recursive: true, force: true });
+      if (BY_ARTIFACT) console.log(`  ${count} methods, each artifact alone: ${byArtifact(dir, work)}`);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -5,7 +5,14 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ARTIFACTS, type Artifact } from './artifacts.ts';
-import { type CheckReport, DEFAULT_OUT, type GeneratedFile, type Scope, type WriteReport } from './emit/files.ts';
+import {
+  type CheckReport,
+  DEFAULT_OUT,
+  type GeneratedFile,
+  type Scope,
+  type WriteReport,
+  wholeFile,
+} from './emit/files.ts';
 import { openOutput } from './emit/output.ts';
 import { fullCollection } from './full-collection.ts';
 import { headerText } from './emit/header.ts';
@@ -70,7 +77,7 @@ export async function renderArtifacts(
       artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) }),
     ),
   );
-  return outputs.flat();
+  return outputs.flat().map(wholeFile);
 }
 
 /** Resident memory past which a full collection runs after an artifact. */

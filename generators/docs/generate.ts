@@ -4,30 +4,29 @@
  * served; it loads nothing from anywhere else. Each endpoint's published OpenRPC document ships with it.
  */
 import type { ArtifactContext } from '../artifacts.ts';
-import type { GeneratedFile } from '../emit/files.ts';
-import { textFile } from '../emit/files.ts';
-import type { SpecModel } from '../model/types.ts';
+import { type OutputFile, textFile, textPieces } from '../emit/files.ts';
+import type { EndpointModel, SpecModel } from '../model/types.ts';
 import { publishedFiles } from '../shared/published.ts';
 import { allSources, endpointPageView, indexView, pageFile, schemaContext, typesView } from './site-view.ts';
+import { tidy, tidyPieces } from './tidy.ts';
 
 export const DOCS_DIR = 'docs';
 
-/** Templates indent for their readers; blocks that render nothing leave blank, space-filled lines, dropped here. */
-function tidy(text: string): string {
-  // Each run of blanks is tried from its start only; /[ \t]+$/ alone retries it from every blank, in quadratic time.
-  return text.replace(/(?<![ \t])[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n');
-}
-
-export async function generateDocs(model: SpecModel, { templates }: ArtifactContext): Promise<GeneratedFile[]> {
+export async function generateDocs(model: SpecModel, { templates }: ArtifactContext): Promise<OutputFile[]> {
   const context = schemaContext(model);
   const page = (path: string, template: string, view: object) =>
     textFile(`${DOCS_DIR}/${path}`, tidy(templates(template)(view)));
+  // An endpoint page holds every method of its endpoint (68 MB of HTML for 10,000 methods): it is rendered and
+  // written one method at a time, when the output takes it.
+  const methods = templates.pieces('endpoint.html', 'method.html');
+  const endpointPage = (endpoint: EndpointModel): OutputFile => ({
+    path: `${DOCS_DIR}/${pageFile(endpoint)}`,
+    pieces: () => textPieces(tidyPieces(methods(endpointPageView(model, context, endpoint)))),
+  });
   const assetHeader = { source: allSources(model) };
   return [
     page('index.html', 'index.html', indexView(model, context)),
-    ...model.endpoints.map((endpoint) =>
-      page(pageFile(endpoint), 'endpoint.html', endpointPageView(model, context, endpoint)),
-    ),
+    ...model.endpoints.map(endpointPage),
     page('types.html', 'types.html', typesView(model, context)),
     page('assets/site.css', 'site.css', assetHeader),
     page('assets/site.js', 'site.js', assetHeader),

@@ -223,7 +223,12 @@ function typeUsers(model: SpecModel): Map<string, Array<{ endpoint: EndpointMode
       };
       method.params.forEach((param) => visit(param.schema));
       visit(method.result?.schema);
-      for (const name of reached) users.set(name, [...(users.get(name) ?? []), { endpoint, method }]);
+      for (const name of reached) {
+        const list = users.get(name);
+        // Pushed, not copied: a type every method uses would cost a copy of its list per method.
+        if (list) list.push({ endpoint, method });
+        else users.set(name, [{ endpoint, method }]);
+      }
     }
   }
   return users;

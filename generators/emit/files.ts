@@ -12,6 +12,27 @@ export interface GeneratedFile {
   contents: string;
 }
 
+/**
+ * A file too large to hold as one string (a 10,000-method endpoint's docs page is 68 MB): its text comes piece by
+ * piece, and the output (emit/output.ts) writes each piece as it comes. Every piece is small and dies young, where one
+ * large string (and the pieces it was built from) outlives the young generation and stays until a full collection.
+ */
+export interface StreamedFile {
+  path: string;
+  /** The text, in order; called once per run. */
+  pieces: () => Iterable<string>;
+}
+
+/** What a generator returns: files held whole, and files written piece by piece. */
+export type OutputFile = GeneratedFile | StreamedFile;
+
+export const isStreamed = (file: OutputFile): file is StreamedFile => 'pieces' in file;
+
+/** The file as one string, for library callers and tests that look at contents. */
+export function wholeFile(file: OutputFile): GeneratedFile {
+  return isStreamed(file) ? { path: file.path, contents: [...file.pieces()].join('') } : file;
+}
+
 export interface CheckReport {
   stale: string[];
   missing: string[];
@@ -102,9 +123,45 @@ export function removeEmptyParents(root: string, dir: string): void {
 
 /** Generated text files all end in exactly one newline and use LF. */
 export function textFile(path: string, contents: string): GeneratedFile {
+  // Text already in shape is kept as it is: a copy of a 50 MB module would be garbage as large, left for a full GC.
+  if (contents.endsWith('\n') && !WHITESPACE.test(contents.at(-2) ?? '') && !contents.includes('\r'))
+    return { path, contents };
   // trimEnd, not /\s*$/: the regex retries every run of whitespace in a large file, in quadratic time.
   return { path, contents: `${contents.replace(/\r\n/g, '\n').trimEnd()}\n` };
 }
+
+/**
+ * `textFile`'s text, piece by piece: CRLF to LF, trailing whitespace dropped, one final newline. Whatever the pieces'
+ * boundaries, the result is the same as `textFile` of their concatenation; each piece costs time linear in its length.
+ */
+export function* textPieces(pieces: Iterable<string>): Generator<string> {
+  // A CR that ends a piece may start a CRLF with the next one.
+  let cr = '';
+  // Whitespace at the end of what came so far: dropped if nothing else follows.
+  let blank = '';
+  for (const piece of pieces) {
+    let text = cr + piece;
+    cr = text.endsWith('\r') ? '\r' : '';
+    text = text.slice(0, text.length - cr.length).replace(/\r\n/g, '\n');
+    const end = trailingWhitespaceStart(text);
+    if (end === 0) {
+      blank += text;
+      continue;
+    }
+    yield blank + text.slice(0, end);
+    blank = text.slice(end);
+  }
+  yield '\n';
+}
+
+/** Where the run of whitespace (as `trimEnd` has it) that ends `text` starts. */
+function trailingWhitespaceStart(text: string): number {
+  let end = text.length;
+  while (end > 0 && WHITESPACE.test(text[end - 1]!)) end--;
+  return end;
+}
+
+const WHITESPACE = /\s/;
 
 /** JSON output: two-space indent, final newline. */
 export function jsonFile(path: string, value: unknown): GeneratedFile {
