@@ -20,3 +20,15 @@ export function fullCollection(): void {
   }
   collect();
 }
+
+/** Resident memory past which a step that has just dropped a large working set collects it (collectIfLarge). */
+const LARGE_BYTES = 384 * 1024 * 1024;
+
+/**
+ * A full collection, only when the process holds over 384 MB: a large document's step has left hundreds of MB of
+ * garbage that V8 would carry into the next step's work; a spec of ordinary size never gets near this, and pays
+ * nothing.
+ */
+export function collectIfLarge(): void {
+  if (process.memoryUsage.rss() > LARGE_BYTES) fullCollection();
+}

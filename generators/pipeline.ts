@@ -14,7 +14,7 @@ import {
   wholeFile,
 } from './emit/files.ts';
 import { openOutput } from './emit/output.ts';
-import { fullCollection } from './full-collection.ts';
+import { collectIfLarge } from './full-collection.ts';
 import { headerText } from './emit/header.ts';
 import { startTypeScript } from './emit/typescript.ts';
 import { loadTemplates } from './emit/templates.ts';
@@ -80,9 +80,6 @@ export async function renderArtifacts(
   return outputs.flat().map(wholeFile);
 }
 
-/** Resident memory past which a full collection runs after an artifact. */
-const COLLECT_ABOVE_BYTES = 384 * 1024 * 1024;
-
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const artifacts = chosenArtifacts(options.artifacts);
   // The compiler threads load while the spec is read and checked.
@@ -94,10 +91,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const output = openOutput(out, mode);
   const run = async (artifact: Artifact) => {
     const files = await artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) });
-    // A large document's artifact leaves hundreds of MB of garbage that V8 would carry into the next artifact's work
-    // (at 10,000 methods, the server started at 1.3 GB of RSS with far less in use); a spec of ordinary size never
-    // gets near this, and pays nothing.
-    if (process.memoryUsage.rss() > COLLECT_ABOVE_BYTES) fullCollection();
+    // One artifact's garbage is not carried into the next one's work.
+    collectIfLarge();
     return files;
   };
   try {

@@ -7,6 +7,7 @@
 import { _ } from 'ajv';
 import { formatChecks } from '../../runtime/server/formats.ts';
 import { createAjv } from '../load/ajv.ts';
+import { collectIfLarge } from '../full-collection.ts';
 import { componentName, mapSubschemas } from '../model/schema-walk.ts';
 import { validatorNames } from '../model/names.ts';
 import type { JsonSchema, SpecModel } from '../model/types.ts';
@@ -45,6 +46,28 @@ function pointRefs(schema: JsonSchema, base: string): JsonSchema {
  * (`Uint64`, `OutputOwners`...) is compiled once into a function of its own, which each module that needs it includes.
  */
 export function validatorModules(model: SpecModel): Map<string, ValidatorsModule> {
+  // Every module's standalone code first, then its budgeting and layout: the compiled validators ajv holds (300 MB at
+  // 10,000 methods) are garbage before the layout's working set and the finished modules take memory.
+  const standalone = standaloneCode(model);
+  collectIfLarge();
+  const modules = new Map<string, ValidatorsModule>();
+  for (const endpoint of model.endpoints) {
+    const { exports, parts } = standalone.get(endpoint.name)!;
+    const writers = writersCode(endpoint.methods, model.schemas);
+    const module = moduleOf(endpoint.name, parts, exports);
+    modules.set(endpoint.name, {
+      ...module,
+      imports: [...module.imports, `import { ${WRITER_HELPERS.join(', ')} } from '../runtime/encode.js';`],
+      writers: writers.names,
+      code: `${module.code}\n${writers.code}`,
+      typedCode: `${module.typedCode}\n${writers.typedCode}`,
+    });
+  }
+  return modules;
+}
+
+/** ajv's standalone code of each endpoint's validators (its parts, see standaloneModule) and their export names. */
+function standaloneCode(model: SpecModel): Map<string, { exports: string[]; parts: string[] }> {
   // ajv's standalone code refers to the formats by this free name; the module imports it under that name.
   // A foreign document's schemas may use other dialects' keywords and formats, which JSON Schema ignores.
   const strict = model.profile === 'avalanche';
@@ -69,7 +92,7 @@ export function validatorModules(model: SpecModel): Map<string, ValidatorsModule
     Object.entries(model.schemas).map(([name, schema]) => [name, pointRefs(schema, ROOT)]),
   );
   ajv.addSchema({ $id: ROOT, definitions, $defs: methods });
-  const modules = new Map<string, ValidatorsModule>();
+  const standalone = new Map<string, { exports: string[]; parts: string[] }>();
   for (const endpoint of model.endpoints) {
     const exports: Record<string, string> = {};
     endpoint.methods.forEach((method) => {
@@ -77,17 +100,9 @@ export function validatorModules(model: SpecModel): Map<string, ValidatorsModule
       exports[names.params] = `${ROOT}#/$defs/${encodeURIComponent(`params:${method.name}`)}`;
       exports[names.result] = `${ROOT}#/$defs/${encodeURIComponent(`result:${method.name}`)}`;
     });
-    const writers = writersCode(endpoint.methods, model.schemas);
-    const module = moduleOf(endpoint.name, standaloneModule(ajv, exports), Object.keys(exports));
-    modules.set(endpoint.name, {
-      ...module,
-      imports: [...module.imports, `import { ${WRITER_HELPERS.join(', ')} } from '../runtime/encode.js';`],
-      writers: writers.names,
-      code: `${module.code}\n${writers.code}`,
-      typedCode: `${module.typedCode}\n${writers.typedCode}`,
-    });
+    standalone.set(endpoint.name, { exports: Object.keys(exports), parts: standaloneModule(ajv, exports) });
   }
-  return modules;
+  return standalone;
 }
 
 /** Points the standalone code's requires at the runtime's modules and bounds its error lists (standalone.ts). */
