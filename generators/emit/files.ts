@@ -135,30 +135,39 @@ export function textFile(path: string, contents: string): GeneratedFile {
  * boundaries, the result is the same as `textFile` of their concatenation; each piece costs time linear in its length.
  */
 export function* textPieces(pieces: Iterable<string>): Generator<string> {
-  // A CR that ends a piece may start a CRLF with the next one.
-  let cr = '';
-  // Whitespace at the end of what came so far: dropped if nothing else follows.
-  let blank = '';
-  for (const piece of pieces) {
-    let text = cr + piece;
-    cr = text.endsWith('\r') ? '\r' : '';
-    text = text.slice(0, text.length - cr.length).replace(/\r\n/g, '\n');
-    const end = trailingWhitespaceStart(text);
-    if (end === 0) {
-      blank += text;
-      continue;
-    }
-    yield blank + text.slice(0, end);
-    blank = text.slice(end);
-  }
+  // CRs left open at the very end are trailing whitespace, dropped with the rest of it.
+  const lf = piecewise(
+    pieces,
+    (c) => c === '\r',
+    (text) => text.replace(/\r\n/g, '\n'),
+  );
+  yield* piecewise(lf, (c) => WHITESPACE.test(c));
   yield '\n';
 }
 
-/** Where the run of whitespace (as `trimEnd` has it) that ends `text` starts. */
-function trailingWhitespaceStart(text: string): number {
-  let end = text.length;
-  while (end > 0 && WHITESPACE.test(text[end - 1]!)) end--;
-  return end;
+/**
+ * A rule over whole text, applied to text that comes in pieces: the rule may depend on a run of characters (`inRun`)
+ * that a piece's end leaves open, so each stretch is passed to it once it ends in a character outside such a run,
+ * the open run carried into the next piece. The run still open at the end is returned, for the caller to settle.
+ * The result does not depend on where the pieces break; each piece costs time linear in its length.
+ */
+export function* piecewise(
+  pieces: Iterable<string>,
+  inRun: (c: string) => boolean,
+  rule: (text: string) => string = (text) => text,
+): Generator<string, string> {
+  let open = '';
+  for (const piece of pieces) {
+    let end = piece.length;
+    while (end > 0 && inRun(piece[end - 1]!)) end--;
+    if (end === 0) {
+      open += piece;
+      continue;
+    }
+    yield rule(open + piece.slice(0, end));
+    open = piece.slice(end);
+  }
+  return open;
 }
 
 const WHITESPACE = /\s/;
