@@ -48,6 +48,63 @@ async function sign(unsigned: UnsignedTx): Promise<Uint8Array> {
   return unsigned.getSignedTx().toBytes();
 }
 
+/** A signed AddPermissionlessValidatorTx of the Primary Network, paid and staked from ewoq's UTXOs (or `utxos`). */
+function validatorTx(options: {
+  nodeID: string;
+  start: bigint;
+  end: bigint;
+  /** Makes the validator's BLS key. */
+  seed: number;
+  owner?: Uint8Array;
+  utxos?: Utxo[];
+  minIssuanceTime?: bigint;
+}): Promise<Uint8Array> {
+  const { nodeID, start, end, seed, owner = ewoq, utxos = utxosOf(ewoq), minIssuanceTime } = options;
+  const { publicKey, proof } = pop(new Uint8Array(32).fill(seed));
+  return sign(
+    pvm.newAddPermissionlessValidatorTx(
+      {
+        feeState: feeState(),
+        fromAddressesBytes: [ewoq],
+        utxos,
+        ...(minIssuanceTime === undefined ? {} : { minIssuanceTime }),
+        nodeId: nodeID,
+        subnetId: world.chainIDs.P,
+        start,
+        end,
+        weight: world.config.staking.minValidatorStake,
+        rewardAddresses: [owner],
+        delegatorRewardsOwner: [owner],
+        shares: 20_000,
+        publicKey,
+        signature: proof,
+      },
+      sdkContext(world),
+    ),
+  );
+}
+
+/** A signed AddPermissionlessDelegatorTx of the Primary Network from ewoq's UTXOs, its reward to `recipient`. */
+function delegatorTx(options: { nodeID: string; start: bigint; end: bigint }): Promise<Uint8Array> {
+  const { nodeID, start, end } = options;
+  return sign(
+    pvm.newAddPermissionlessDelegatorTx(
+      {
+        feeState: feeState(),
+        fromAddressesBytes: [ewoq],
+        utxos: utxosOf(ewoq),
+        nodeId: nodeID,
+        subnetId: world.chainIDs.P,
+        start,
+        end,
+        weight: world.config.staking.minDelegatorStake,
+        rewardAddresses: [recipient],
+      },
+      sdkContext(world),
+    ),
+  );
+}
+
 /** A UTXO the chain does not have, one per `n`. */
 const ghostUtxo = (n: number) =>
   makeUtxo({
@@ -124,28 +181,12 @@ describe('a block built from the pool (manual mining)', () => {
     // Each validator tx spends other UTXOs, so the pool's conflict check (shared inputs) lets both in.
     expect(world.utxosOf('P', hex(ewoq)).length).toBeGreaterThanOrEqual(2);
     const validator = (utxo: Utxo, seed: number) =>
-      pvm.newAddPermissionlessValidatorTx(
-        {
-          feeState: feeState(),
-          fromAddressesBytes: [ewoq],
-          utxos: [utxo],
-          nodeId: nodeID,
-          subnetId: world.chainIDs.P,
-          start,
-          end: start + staking.minStakeDuration,
-          weight: staking.minValidatorStake,
-          rewardAddresses: [ewoq],
-          delegatorRewardsOwner: [ewoq],
-          shares: 20_000,
-          ...(({ publicKey, proof }) => ({ publicKey, signature: proof }))(pop(new Uint8Array(32).fill(seed))),
-        },
-        sdkContext(world),
-      );
+      validatorTx({ nodeID, start, end: start + staking.minStakeDuration, seed, utxos: [utxo] });
     const big = [...world.utxosOf('P', hex(ewoq))]
       .sort((a, b) => (a.amount > b.amount ? -1 : 1))
       .map((u) => pvmManager().unpack(u.bytes, Utxo));
-    const firstID = engine.issue('P', await sign(validator(big[0]!, 5)));
-    const secondID = engine.issue('P', await sign(validator(big[1]!, 6)));
+    const firstID = engine.issue('P', await validator(big[0]!, 5));
+    const secondID = engine.issue('P', await validator(big[1]!, 6));
     expect(engine.pending('P')).toBe(2);
     engine.mine('P', 1);
     const validators = [...world.stakers.values()].filter((s) => s.nodeID === nodeID);
@@ -200,47 +241,8 @@ describe('the delegation fee', () => {
     const start = world.time.get();
     const validatorEnd = start + staking.minStakeDuration * 2n;
     const delegatorEnd = start + staking.minStakeDuration;
-    const validatorID = engine.issue(
-      'P',
-      await sign(
-        pvm.newAddPermissionlessValidatorTx(
-          {
-            feeState: feeState(),
-            fromAddressesBytes: [ewoq],
-            utxos: utxosOf(ewoq),
-            nodeId: nodeID,
-            subnetId: world.chainIDs.P,
-            start,
-            end: validatorEnd,
-            weight: staking.minValidatorStake,
-            rewardAddresses: [owner],
-            delegatorRewardsOwner: [owner],
-            shares: 20_000,
-            ...(({ publicKey, proof }) => ({ publicKey, signature: proof }))(pop(new Uint8Array(32).fill(7))),
-          },
-          sdkContext(world),
-        ),
-      ),
-    );
-    const delegatorID = engine.issue(
-      'P',
-      await sign(
-        pvm.newAddPermissionlessDelegatorTx(
-          {
-            feeState: feeState(),
-            fromAddressesBytes: [ewoq],
-            utxos: utxosOf(ewoq),
-            nodeId: nodeID,
-            subnetId: world.chainIDs.P,
-            start,
-            end: delegatorEnd,
-            weight: staking.minDelegatorStake,
-            rewardAddresses: [recipient],
-          },
-          sdkContext(world),
-        ),
-      ),
-    );
+    const validatorID = engine.issue('P', await validatorTx({ nodeID, start, end: validatorEnd, seed: 7, owner }));
+    const delegatorID = engine.issue('P', await delegatorTx({ nodeID, start, end: delegatorEnd }));
     // reward.Split: the delegator's remainder is rounded down, the validator's fee is the rest.
     const delegatorReward = world.stakers.get(delegatorID)!.potentialReward;
     const fee = delegatorReward - ((1_000_000n - 20_000n) * delegatorReward) / 1_000_000n;
@@ -280,30 +282,9 @@ describe('stake returned at the end of a staking period', () => {
       stakeableLocktime: lockedUntil,
     });
     world.utxos.P.set(locked.key, locked);
-    const validatorID = engine.issue(
-      'P',
-      await sign(
-        pvm.newAddPermissionlessValidatorTx(
-          {
-            feeState: feeState(),
-            fromAddressesBytes: [ewoq],
-            utxos: utxosOf(ewoq),
-            // The chain's time, not the wall clock's: the lock is still on at issuance.
-            minIssuanceTime: start,
-            nodeId: `NodeID-${cb58Encode(new Uint8Array(20).fill(44))}`,
-            subnetId: world.chainIDs.P,
-            start,
-            end,
-            weight: staking.minValidatorStake,
-            rewardAddresses: [ewoq],
-            delegatorRewardsOwner: [ewoq],
-            shares: 20_000,
-            ...(({ publicKey, proof }) => ({ publicKey, signature: proof }))(pop(new Uint8Array(32).fill(8))),
-          },
-          sdkContext(world),
-        ),
-      ),
-    );
+    const nodeID = `NodeID-${cb58Encode(new Uint8Array(20).fill(44))}`;
+    // The chain's time, not the wall clock's: the lock is still on at issuance.
+    const validatorID = engine.issue('P', await validatorTx({ nodeID, start, end, seed: 8, minIssuanceTime: start }));
     const stakes = world.stakers.get(validatorID)!.stake;
     const [stake] = stakes;
     // avalanchejs stakes the locked UTXO first: the stake output is a StakeableLockOut until `lockedUntil`.
@@ -328,48 +309,9 @@ describe('the reward UTXOs of a validator without a reward of its own', () => {
     const supply = world.supply.get();
     // At the supply cap the validator is promised nothing; its delegator, added below the cap, is.
     world.supply.set(staking.rewardConfig.supplyCap);
-    const validatorID = engine.issue(
-      'P',
-      await sign(
-        pvm.newAddPermissionlessValidatorTx(
-          {
-            feeState: feeState(),
-            fromAddressesBytes: [ewoq],
-            utxos: utxosOf(ewoq),
-            nodeId: nodeID,
-            subnetId: world.chainIDs.P,
-            start,
-            end,
-            weight: staking.minValidatorStake,
-            rewardAddresses: [ewoq],
-            delegatorRewardsOwner: [ewoq],
-            shares: 20_000,
-            ...(({ publicKey, proof }) => ({ publicKey, signature: proof }))(pop(new Uint8Array(32).fill(9))),
-          },
-          sdkContext(world),
-        ),
-      ),
-    );
+    const validatorID = engine.issue('P', await validatorTx({ nodeID, start, end, seed: 9 }));
     world.supply.set(supply);
-    engine.issue(
-      'P',
-      await sign(
-        pvm.newAddPermissionlessDelegatorTx(
-          {
-            feeState: feeState(),
-            fromAddressesBytes: [ewoq],
-            utxos: utxosOf(ewoq),
-            nodeId: nodeID,
-            subnetId: world.chainIDs.P,
-            start,
-            end,
-            weight: staking.minDelegatorStake,
-            rewardAddresses: [recipient],
-          },
-          sdkContext(world),
-        ),
-      ),
-    );
+    engine.issue('P', await delegatorTx({ nodeID, start, end }));
     const validator = world.stakers.get(validatorID)!;
     expect(validator.potentialReward).toBe(0n);
     advanceTime(world, end);
