@@ -98,7 +98,10 @@ class Tap {
   private chunks: Buffer[] = [];
   private size = 0;
   overflow = false;
-  constructor(private readonly limit: number) {}
+  private readonly limit: number;
+  constructor(limit: number) {
+    this.limit = limit;
+  }
   push = (chunk: Buffer) => {
     if (this.overflow) return;
     this.size += chunk.length;

@@ -12,7 +12,10 @@ import { inRange, resultSchemaAt, schemaAt } from '../generators/model/versions.
 export class SchemaCompiler {
   private readonly ajv = createAjv({ strict: false });
   private readonly cache = new Map<JsonSchema, ValidateFunction>();
-  constructor(private readonly schemas: Record<string, JsonSchema>) {}
+  private readonly schemas: Record<string, JsonSchema>;
+  constructor(schemas: Record<string, JsonSchema>) {
+    this.schemas = schemas;
+  }
 
   compile(schema: JsonSchema): ValidateFunction {
     let validate = this.cache.get(schema);

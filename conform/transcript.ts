@@ -33,7 +33,9 @@ export class TranscriptRecorder {
   /** The highest sequence number the folder already holds: numbering continues after it. */
   readonly lastSeq: number;
 
-  constructor(readonly dir: string) {
+  readonly dir: string;
+  constructor(dir: string) {
+    this.dir = dir;
     mkdirSync(dir, { recursive: true });
     // Continues after what the folder already holds: a second recording never overwrites the first.
     const taken = readdirSync(dir)

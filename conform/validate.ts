@@ -42,15 +42,17 @@ export class SpecValidator {
 
   private readonly releases = new Map<string, SpecValidator>();
 
+  readonly model: SpecModel;
+  readonly version?: string;
+  private readonly generated: Map<string, MethodSpec>;
   /**
    * With `version`, params and results are checked as that release has them (fields, shapes, enum values).
    * `generated`: the validators of the spec's generated server package (default: generated/server, the toolkit's).
    */
-  constructor(
-    readonly model: SpecModel,
-    readonly version?: string,
-    private readonly generated: Map<string, MethodSpec> = toolkitMethodSpecs(),
-  ) {
+  constructor(model: SpecModel, version?: string, generated: Map<string, MethodSpec> = toolkitMethodSpecs()) {
+    this.model = model;
+    this.version = version;
+    this.generated = generated;
     this.methods = indexMethods(model);
     const stale = [...this.methods.keys()].filter((name) => !generated.has(name));
     if (stale.length > 0)

@@ -32,10 +32,12 @@ export class HealthState {
    * @param isChain whether a check is a chain's (named by its alias, tagged with its subnet): a tag filter naming
    *   another subnet leaves those out and keeps the node-wide (`application`) checks, as the node's worker does
    */
-  constructor(
-    private readonly reports: (kind: HealthKind) => HealthReport,
-    private readonly isChain: (name: string) => boolean,
-  ) {}
+  private readonly reports: (kind: HealthKind) => HealthReport;
+  private readonly isChain: (name: string) => boolean;
+  constructor(reports: (kind: HealthKind) => HealthReport, isChain: (name: string) => boolean) {
+    this.reports = reports;
+    this.isChain = isChain;
+  }
 
   report(kind: HealthKind, tags: readonly string[] = []): HealthReport {
     const full = this.reports(kind);

@@ -69,7 +69,10 @@ export function decodeBytes(text: string, encoding: string): Uint8Array {
 export class Keystore {
   private readonly users = new Map<string, Uint8Array>();
 
-  constructor(private readonly known: KnownRecord[] = []) {}
+  private readonly known: KnownRecord[];
+  constructor(known: KnownRecord[] = []) {
+    this.known = known;
+  }
 
   private passwordMatches(record: Uint8Array, password: string): boolean {
     if (this.known.some((k) => equalBytes(k.record, record) && k.password === password)) return true;

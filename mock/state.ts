@@ -67,16 +67,20 @@ export class MockState {
   readonly dev: DevControls;
   private readonly reads: Partial<Record<string, Record<string, Read>>>;
 
+  readonly world: World;
+  /**
+   * The release the mock stands for (`--node-version`), which `info.getNodeVersion` reports; the spec's newest when
+   * absent.
+   */
+  private readonly nodeVersion?: string;
   constructor(
-    readonly world: World,
+    world: World,
     routes: string[],
     mining: Mining = { mode: 'auto' },
-    /**
-     * The release the mock stands for (`--node-version`), which `info.getNodeVersion` reports; the spec's newest when
-     * absent.
-     */
-    private readonly nodeVersion?: string,
+    nodeVersion?: string,
   ) {
+    this.world = world;
+    this.nodeVersion = nodeVersion;
     this.engine = new Engine(world, mining, nodeVersion);
     this.dev = new DevControls(world, this.engine);
     this.reads = {

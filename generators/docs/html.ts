@@ -4,7 +4,10 @@
  * an `Html` as is (it honours `toHTML()`), and escapes everything else, so templates never need triple braces.
  */
 export class Html {
-  constructor(private readonly markup: string) {}
+  private readonly markup: string;
+  constructor(markup: string) {
+    this.markup = markup;
+  }
   toHTML(): string {
     return this.markup;
   }

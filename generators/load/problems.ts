@@ -8,11 +8,13 @@ export interface SpecProblem {
 }
 
 export class SpecError extends Error {
-  constructor(readonly problems: SpecProblem[]) {
+  readonly problems: SpecProblem[];
+  constructor(problems: SpecProblem[]) {
     super(
       `The OpenRPC spec has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n` +
         problems.map((p) => `  ${p.file}#${p.pointer}: ${p.message}`).join('\n'),
     );
+    this.problems = problems;
     this.name = 'SpecError';
   }
 }

@@ -42,10 +42,12 @@ class WriterCompiler {
   private readonly keys = new Map<string, string>();
   private readonly names = new Set<string>();
 
-  constructor(
-    private readonly schemas: Record<string, JsonSchema>,
-    private readonly syntax: Syntax,
-  ) {}
+  private readonly schemas: Record<string, JsonSchema>;
+  private readonly syntax: Syntax;
+  constructor(schemas: Record<string, JsonSchema>, syntax: Syntax) {
+    this.schemas = schemas;
+    this.syntax = syntax;
+  }
 
   /** The name of a function writing values of `schema`; `hint` says what the value is, for naming its writer. */
   writer(schema: JsonSchema | boolean | undefined, hint: string): string {

@@ -132,7 +132,10 @@ class Hoister {
   private readonly seen = new Set<string>();
 
   /** `titled`: a `title` names a type (the project's rule); in a foreign document a title is only a label. */
-  constructor(private readonly titled: boolean) {}
+  private readonly titled: boolean;
+  constructor(titled: boolean) {
+    this.titled = titled;
+  }
 
   take(): NamedType[] {
     const taken = this.pending;

@@ -32,10 +32,12 @@ export class DevControls {
   private nextID = 1;
   private funded = 0;
 
-  constructor(
-    private readonly world: World,
-    private readonly engine: Engine,
-  ) {}
+  private readonly world: World;
+  private readonly engine: Engine;
+  constructor(world: World, engine: Engine) {
+    this.world = world;
+    this.engine = engine;
+  }
 
   snapshot(): { snapshotID: string } {
     const id = String(this.nextID++);

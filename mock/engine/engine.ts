@@ -58,12 +58,17 @@ export class Engine {
   /** Each accepted transaction in a block of its own, at once. */
   automine: boolean;
 
+  public world: World;
+  /** The release the mock stands for (`--node-version`): its codec's transaction types. */
+  private readonly nodeVersion?: string;
   constructor(
-    public world: World,
+    world: World,
     mining: Mining = { mode: 'auto' },
     /** The release the mock stands for (`--node-version`): its codec's transaction types. */
-    private readonly nodeVersion?: string,
+    nodeVersion?: string,
   ) {
+    this.world = world;
+    this.nodeVersion = nodeVersion;
     this.automine = mining.mode === 'auto';
     if (mining.mode === 'interval') this.setInterval(mining.blockTimeMs);
   }

@@ -33,7 +33,10 @@ export function registerPropertyFx(av: Avalanche): void {
   const ownersOutput = (type: string) =>
     class {
       _type = type;
-      constructor(readonly outputOwners: InstanceType<typeof OutputOwners>) {}
+      readonly outputOwners: InstanceType<typeof OutputOwners>;
+      constructor(outputOwners: InstanceType<typeof OutputOwners>) {
+        this.outputOwners = outputOwners;
+      }
       static fromBytes(bytes: Uint8Array, c: Codec): [unknown, Uint8Array] {
         const [owners, rest] = OutputOwners.fromBytes(bytes, c);
         return [new this(owners), rest];
@@ -50,11 +53,18 @@ export function registerPropertyFx(av: Avalanche): void {
 
   class MintOperation {
     _type = 'propertyfx.MintOperation';
+    readonly input: InstanceType<typeof Input>;
+    readonly mintOutput: InstanceType<typeof MintOutput>;
+    readonly ownedOutput: InstanceType<typeof OwnedOutput>;
     constructor(
-      readonly input: InstanceType<typeof Input>,
-      readonly mintOutput: InstanceType<typeof MintOutput>,
-      readonly ownedOutput: InstanceType<typeof OwnedOutput>,
-    ) {}
+      input: InstanceType<typeof Input>,
+      mintOutput: InstanceType<typeof MintOutput>,
+      ownedOutput: InstanceType<typeof OwnedOutput>,
+    ) {
+      this.input = input;
+      this.mintOutput = mintOutput;
+      this.ownedOutput = ownedOutput;
+    }
     static fromBytes(bytes: Uint8Array, c: Codec): [MintOperation, Uint8Array] {
       const [input, afterInput] = Input.fromBytes(bytes);
       const [mint, afterMint] = MintOutput.fromBytes(afterInput, c);
@@ -75,7 +85,10 @@ export function registerPropertyFx(av: Avalanche): void {
 
   class BurnOperation {
     _type = 'propertyfx.BurnOperation';
-    constructor(readonly input: InstanceType<typeof Input>) {}
+    readonly input: InstanceType<typeof Input>;
+    constructor(input: InstanceType<typeof Input>) {
+      this.input = input;
+    }
     static fromBytes(bytes: Uint8Array): [BurnOperation, Uint8Array] {
       const [input, rest] = Input.fromBytes(bytes);
       return [new BurnOperation(input), rest];

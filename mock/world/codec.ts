@@ -99,15 +99,30 @@ export type UtxoFields = Omit<Utxo, 'key' | 'bytes'>;
  * its UTXOs are never read. JSON (the state file) gets the bytes as a plain record would have them.
  */
 class LaidOutUtxo implements Utxo {
+  public key: string;
+  public txID: string;
+  public outputIndex: number;
+  public assetID: string;
+  public amount: bigint;
+  public owner: Owner;
+  public stakeableLocktime: bigint;
   constructor(
-    public key: string,
-    public txID: string,
-    public outputIndex: number,
-    public assetID: string,
-    public amount: bigint,
-    public owner: Owner,
-    public stakeableLocktime: bigint,
-  ) {}
+    key: string,
+    txID: string,
+    outputIndex: number,
+    assetID: string,
+    amount: bigint,
+    owner: Owner,
+    stakeableLocktime: bigint,
+  ) {
+    this.key = key;
+    this.txID = txID;
+    this.outputIndex = outputIndex;
+    this.assetID = assetID;
+    this.amount = amount;
+    this.owner = owner;
+    this.stakeableLocktime = stakeableLocktime;
+  }
 
   /** Kept once laid out, so that `bytes` is one object, as a plain record's field is. */
   #bytes: Buffer | undefined;

@@ -32,10 +32,12 @@ export class Journal {
 export class Table<K, V> {
   private readonly map = new Map<K, V>();
 
-  constructor(
-    private readonly journal: Journal,
-    private readonly onChange?: (key: K, before: V | undefined, after: V | undefined) => void,
-  ) {}
+  private readonly journal: Journal;
+  private readonly onChange?: (key: K, before: V | undefined, after: V | undefined) => void;
+  constructor(journal: Journal, onChange?: (key: K, before: V | undefined, after: V | undefined) => void) {
+    this.journal = journal;
+    this.onChange = onChange;
+  }
 
   get(key: K): V | undefined {
     return this.map.get(key);
@@ -89,10 +91,12 @@ export class Table<K, V> {
 
 /** One journaled value (the chain time, the fee state). */
 export class Cell<V> {
-  constructor(
-    private readonly journal: Journal,
-    private current: V,
-  ) {}
+  private readonly journal: Journal;
+  private current: V;
+  constructor(journal: Journal, current: V) {
+    this.journal = journal;
+    this.current = current;
+  }
 
   get(): V {
     return this.current;
@@ -111,7 +115,10 @@ export class Cell<V> {
 export class Log<V> {
   private readonly items: V[] = [];
 
-  constructor(private readonly journal: Journal) {}
+  private readonly journal: Journal;
+  constructor(journal: Journal) {
+    this.journal = journal;
+  }
 
   get length(): number {
     return this.items.length;

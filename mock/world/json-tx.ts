@@ -34,7 +34,10 @@ const int = (value: Decoded): number => value.value();
 const big = (value: Decoded): bigint => value.value();
 
 class TxJson {
-  constructor(private readonly ctx: JsonContext) {}
+  private readonly ctx: JsonContext;
+  constructor(ctx: JsonContext) {
+    this.ctx = ctx;
+  }
 
   /** The fx an input, output, operation or credential belongs to (txInit.getParsedFx), by its codec type. */
   private fxID(value: Decoded): string {

@@ -130,7 +130,9 @@ export class World {
   /** The Primary Network's current supply (nAVAX): genesis supply plus every reward minted or promised. */
   readonly supply: Cell<bigint>;
 
-  constructor(readonly network: NetworkIdentity) {
+  readonly network: NetworkIdentity;
+  constructor(network: NetworkIdentity) {
+    this.network = network;
     this.config = network.config;
     this.chainIDs = { X: network.xChainID, P: network.pChainID, C: network.cChainID };
     this.time = new Cell(this.journal, network.startTime);

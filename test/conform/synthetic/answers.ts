@@ -19,12 +19,16 @@ export class MethodAnswers {
   #synthesizer: Synthesizer | undefined;
   #examples: Array<{ params: Record<string, Json>; result: Json; written: RawJson }> | undefined;
 
-  constructor(
-    private readonly model: SpecModel,
-    readonly method: MethodModel,
-    private readonly spec: MethodSpec,
-    private readonly network: Network,
-  ) {}
+  private readonly model: SpecModel;
+  readonly method: MethodModel;
+  private readonly spec: MethodSpec;
+  private readonly network: Network;
+  constructor(model: SpecModel, method: MethodModel, spec: MethodSpec, network: Network) {
+    this.model = model;
+    this.method = method;
+    this.spec = spec;
+    this.network = network;
+  }
 
   private get synthesizer(): Synthesizer {
     return (this.#synthesizer ??= new Synthesizer(this.model, this.method, this.network));

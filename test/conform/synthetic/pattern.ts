@@ -19,7 +19,10 @@ const CLASSES: Record<string, string[]> = {
 
 class Parser {
   pos = 0;
-  constructor(private readonly source: string) {}
+  private readonly source: string;
+  constructor(source: string) {
+    this.source = source;
+  }
 
   alternatives(): Node[][] {
     const out: Node[][] = [[]];

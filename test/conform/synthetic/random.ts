@@ -11,7 +11,9 @@ export class Random {
   private c: number;
   private d: number;
 
-  constructor(readonly seed: string) {
+  readonly seed: string;
+  constructor(seed: string) {
+    this.seed = seed;
     const digest = createHash('sha256').update(seed).digest();
     [this.a, this.b, this.c, this.d] = [0, 4, 8, 12].map((offset) => digest.readUInt32LE(offset)) as [
       number,

@@ -35,11 +35,13 @@ export function encodingOf(params: Record<string, unknown>): string {
 export class Synthesizer {
   private readonly pools = new Map<string, Pooled[]>();
 
-  constructor(
-    private readonly model: SpecModel,
-    private readonly method: MethodModel,
-    private readonly network: Network,
-  ) {
+  private readonly model: SpecModel;
+  private readonly method: MethodModel;
+  private readonly network: Network;
+  constructor(model: SpecModel, method: MethodModel, network: Network) {
+    this.model = model;
+    this.method = method;
+    this.network = network;
     for (const example of method.examples) {
       if (method.result) this.collect(method.result.schema, example.result, '', encodingOf(example.params));
     }
