@@ -73,12 +73,7 @@ export class MockState {
    * absent.
    */
   private readonly nodeVersion?: string;
-  constructor(
-    world: World,
-    routes: string[],
-    mining: Mining = { mode: 'auto' },
-    nodeVersion?: string,
-  ) {
+  constructor(world: World, routes: string[], mining: Mining = { mode: 'auto' }, nodeVersion?: string) {
     this.world = world;
     this.nodeVersion = nodeVersion;
     this.engine = new Engine(world, mining, nodeVersion);
