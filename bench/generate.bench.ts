@@ -15,7 +15,6 @@ import { median } from './median.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const ROUNDS = 3;
-const CACHE = join(ROOT, 'node_modules/.cache/avalanche-openrpc');
 
 interface Run {
   ms: number;
@@ -103,31 +102,19 @@ export default async function generateBench(): Promise<void> {
     .sort();
   const work = mkdtempSync(join(tmpdir(), 'generate-bench-'));
   try {
-    // The toolkit keeps what it derives from its own code (the bundled CLI, V8's compiled code of the TypeScript
-    // compiler) in node_modules/.cache, as tsx keeps its transforms: a first run after installing or changing the
-    // toolkit builds them, any later run finds them. That first run is timed once; the rounds find the caches warm.
-    rmSync(CACHE, { recursive: true, force: true });
+    // Node's compile cache (generators/compile-cache.js) is empty after installing: that first run is timed once.
+    rmSync(join(ROOT, 'node_modules/.cache/node-compile'), { recursive: true, force: true });
     const cold = ours(work, -1);
     const mine: Run[] = [];
     const theirs: Run[] = [];
     // Where our time goes: loading and checking the spec alone, and the client alone on top of it.
     const validateOnly: Run[] = [];
     const clientOnly: Run[] = [];
-    // What each speed device buys: the same full generation without V8's code cache of the TypeScript compiler (its
-    // cache files deleted first: that run compiles from source, then writes them back) and without the bundle (tsx
-    // running the sources, as where no bundle can be written).
-    const noCodeCache: Run[] = [];
-    const noBundle: Run[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       mine.push(ours(work, round));
       theirs.push(baseline(work, round, documents));
       validateOnly.push(ours(work, round, '--validate'));
       clientOnly.push(ours(work, round, '--artifact', 'client'));
-      for (const file of readdirSync(CACHE)) if (file.startsWith('v8-')) rmSync(join(CACHE, file));
-      noCodeCache.push(ours(work, round));
-      noBundle.push(
-        timeNode(['--import', 'tsx', join(ROOT, 'generators/cli.ts'), '--out', join(work, `tsx-${round}`)], work),
-      );
     }
     const oursMs = median(mine.map((r) => r.ms));
     const theirsMs = median(theirs.map((r) => r.ms));
@@ -146,23 +133,12 @@ export default async function generateBench(): Promise<void> {
       `  in CPU time (every thread): ours median ${cpu(mine).toFixed(0)} ms, @open-rpc/generator ` +
         `${cpu(theirs).toFixed(0)} ms, ratio ${(cpu(mine) / cpu(theirs)).toFixed(2)}`,
     );
-    console.log(
-      `  ours, first run after installing or changing the toolkit (its caches built): ${cold.ms.toFixed(0)} ms`,
-    );
+    console.log(`  ours, first run after installing (no compile cache yet): ${cold.ms.toFixed(0)} ms`);
     console.log(
       `  of ours: loading and checking the spec alone (--validate) median ` +
         `${median(validateOnly.map((r) => r.ms)).toFixed(0)} ms; with the client artifact only, median ` +
         `${median(clientOnly.map((r) => r.ms)).toFixed(0)} ms`,
     );
-    const peak = (runs: Run[]) => (Math.max(...runs.map((r) => r.maxRssKb)) / 1024).toFixed(0);
-    const device = (label: string, runs: Run[]) =>
-      console.log(
-        `  without ${label}: median ${median(runs.map((r) => r.ms)).toFixed(0)} ms ` +
-          `(${(median(runs.map((r) => r.ms)) - oursMs).toFixed(0)} ms more), CPU ${cpu(runs).toFixed(0)} ms ` +
-          `(${(cpu(runs) - cpu(mine)).toFixed(0)} ms more), peak ${peak(runs)} MB (with it: ${peak(mine)} MB)`,
-      );
-    device('the code cache (V8 compiles the TypeScript compiler from source)', noCodeCache);
-    device('the bundle (tsx runs the sources)', noBundle);
     console.log(
       `peak memory: ours ${(Math.max(...mine.map((r) => r.maxRssKb)) / 1024).toFixed(0)} MB, @open-rpc/generator ` +
         `${(Math.max(...theirs.map((r) => r.maxRssKb)) / 1024).toFixed(0)} MB per run`,

@@ -187,7 +187,7 @@ export default async function bench(): Promise<void> {
     starts.push(ms(start));
     await node.close();
   }
-  console.log(`startMockNode from source (tsx), in this process: ${median(starts).toFixed(1)} ms median of 3`);
+  console.log(`startMockNode from source, in this process: ${median(starts).toFixed(1)} ms median of 3`);
 
   const world = buildWorld({ network: 'local', accounts: 320, utxosPerAccount: 2 });
   const txs = await twoInputTxs(world);

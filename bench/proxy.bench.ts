@@ -83,7 +83,7 @@ async function memory(): Promise<void> {
   const root = join(import.meta.dirname, '..');
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(root, 'conform/proxy-cli.ts'), '--upstream', upstreamUrl, '--port', '0'],
+    [join(root, 'conform/proxy-cli.ts'), '--upstream', upstreamUrl, '--port', '0'],
     // PROXY_DEBUG_MEMORY: after each idle collection the proxy prints its heap, external memory and RSS (stderr).
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PROXY_DEBUG_MEMORY: '1' } },
   );

@@ -123,7 +123,7 @@ function startTarget(
   target: Target,
   cpu: number | undefined,
 ): Promise<{ port: number; pid: number; stop: () => void }> {
-  const command = [process.execPath, '--import', 'tsx', import.meta.filename, '--serve', target];
+  const command = [process.execPath, import.meta.filename, '--serve', target];
   if (cpu !== undefined) command.unshift('taskset', '-c', String(cpu));
   const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {

@@ -88,7 +88,7 @@ function send(agent: Agent, port: number, path: string, body: string | Buffer): 
 }
 
 export default async function soak(): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'mock/cli.ts'), '--port', '0', '--quiet'], {
+  const child = spawn(process.execPath, [join(ROOT, 'mock/cli.ts'), '--port', '0', '--quiet'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -83,7 +83,7 @@ async function startUp(): Promise<void> {
 }
 
 async function pages(): Promise<void> {
-  const child = fork(import.meta.filename, ['--serve'], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  const child = fork(import.meta.filename, ['--serve'], { stdio: 'inherit' });
   try {
     const { port, addresses } = await next<Ready>(child);
     const client = new XChainClient({ baseUrl: `http://127.0.0.1:${port}` });

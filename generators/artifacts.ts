@@ -14,13 +14,11 @@ export interface ArtifactContext {
 export interface Artifact {
   name: string;
   generate: (model: SpecModel, context: ArtifactContext) => OutputFile[] | Promise<OutputFile[]>;
-  /** Uses the compiler threads (emit/typescript.ts): the pipeline starts them before loading the spec. */
-  compiles?: boolean;
 }
 
 export const ARTIFACTS: Artifact[] = [
   { name: 'openrpc', generate: (model) => generateOpenrpc(model) },
-  { name: 'client', generate: generateClient, compiles: true },
-  { name: 'server', generate: generateServer, compiles: true },
+  { name: 'client', generate: generateClient },
+  { name: 'server', generate: generateServer },
   { name: 'docs', generate: generateDocs },
 ];

@@ -14,9 +14,7 @@ import {
   wholeFile,
 } from './emit/files.ts';
 import { openOutput } from './emit/output.ts';
-import { collectIfLarge } from './full-collection.ts';
 import { headerText } from './emit/header.ts';
-import { startTypeScript } from './emit/typescript.ts';
 import { loadTemplates } from './emit/templates.ts';
 import { CONFIG_FILE, loadSpec } from './load/index.ts';
 import { buildModel } from './model/build.ts';
@@ -82,30 +80,14 @@ export async function renderArtifacts(
 
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const artifacts = chosenArtifacts(options.artifacts);
-  // The compiler threads load while the spec is read and checked.
-  if (artifacts.some((a) => a.compiles)) startTypeScript();
   const model = loadModel(options.spec);
   const templatesDir = options.templates ?? DEFAULT_TEMPLATES;
   const out = options.out ?? DEFAULT_OUT;
   const mode = options.check ? 'check' : 'write';
   const output = openOutput(out, mode);
-  const run = async (artifact: Artifact) => {
-    const files = await artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) });
-    // One artifact's garbage is not carried into the next one's work.
-    collectIfLarge();
-    return files;
-  };
   try {
-    // Each artifact's files go to the output as soon as it ends, and are dropped. One artifact's work at a time holds
-    // this thread's memory (at 10,000 methods, any two at once cost hundreds of MB more), but the compiler thread is
-    // kept busy: the first compiling artifact sends it work, then the others run here while it compiles.
-    const [first, ...rest] = artifacts.filter((artifact) => artifact.compiles);
-    const firstFiles = first ? Promise.resolve(run(first)) : undefined;
-    // A failure here must not leave the first artifact's rejection unheard.
-    firstFiles?.catch(() => {});
-    for (const artifact of artifacts.filter((a) => !a.compiles)) output.add(await run(artifact));
-    if (firstFiles) output.add(await firstFiles);
-    for (const artifact of rest) output.add(await run(artifact));
+    for (const artifact of artifacts)
+      output.add(await artifact.generate(model, { templates: loadTemplates(templatesDir, artifact.name) }));
   } catch (error) {
     output.abort();
     throw error;

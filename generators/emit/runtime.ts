@@ -18,7 +18,13 @@ export function runtimeModules(pkg: RuntimePackage): string[] {
     .sort();
 }
 
-/** The runtime's files as the package ships them: `<dir>/<name>.ts`, with the header as their first line. */
+/** A relative import of a `.ts` file, as the toolkit's sources spell them (Node runs them as they are). */
+const RELATIVE_TS_IMPORT = /(from '\.\.?\/[^']*)\.ts'/g;
+
+/**
+ * The runtime's files as the package ships them: `<dir>/<name>.ts`, with the header as their first line, importing
+ * each other by the `.js` names they have once compiled.
+ */
 export function runtimeFiles(
   pkg: RuntimePackage,
   dir: string,
@@ -26,7 +32,7 @@ export function runtimeFiles(
 ): Array<{ path: string; contents: string }> {
   return runtimeModules(pkg).map((name) => ({
     path: `${dir}/${name}.ts`,
-    contents: `// ${header}\n${readFileSync(join(RUNTIME_ROOT, pkg, `${name}.ts`), 'utf8')}`,
+    contents: `// ${header}\n${readFileSync(join(RUNTIME_ROOT, pkg, `${name}.ts`), 'utf8').replace(RELATIVE_TS_IMPORT, "$1.js'")}`,
   }));
 }
 

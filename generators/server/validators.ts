@@ -7,7 +7,6 @@
 import { _ } from 'ajv';
 import { formatChecks } from '../../runtime/server/formats.ts';
 import { createAjv } from '../load/ajv.ts';
-import { collectIfLarge } from '../full-collection.ts';
 import { componentName, mapSubschemas } from '../model/schema-walk.ts';
 import { validatorNames } from '../model/names.ts';
 import type { JsonSchema, SpecModel } from '../model/types.ts';
@@ -49,7 +48,6 @@ export function validatorModules(model: SpecModel): Map<string, ValidatorsModule
   // Every module's standalone code first, then its budgeting and layout: the compiled validators ajv holds (300 MB at
   // 10,000 methods) are garbage before the layout's working set and the finished modules take memory.
   const standalone = standaloneCode(model);
-  collectIfLarge();
   const modules = new Map<string, ValidatorsModule>();
   for (const endpoint of model.endpoints) {
     const { exports, parts } = standalone.get(endpoint.name)!;

@@ -3,13 +3,10 @@
  * client and server packages: `avalanche-mock` (the same flags as `npm run mock`) and `startMockNode` for test
  * suites. esbuild bundles it into plain JavaScript, avalanchejs and the spec's documents included, so the package
  * has no dependencies and starts without compiling any TypeScript: dist/core.cjs, the whole mock, which the two
- * entry points (dist/bin.js, dist/index.js) load through dist/load.js with V8's code cache (./load.ts).
+ * entry points (dist/bin.js, dist/index.js) load through dist/load.js (./load.ts). The default folder is git-ignored.
  */
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { cpSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { serialize } from 'node:v8';
 import { type Plugin, build } from 'esbuild';
 
@@ -165,9 +162,8 @@ export async function buildMockPackage(outDir: string): Promise<void> {
     outfile: core,
     bundle: true,
     platform: 'node',
-    // A script, not a module: node:vm compiles scripts with a code cache (./load.ts).
     format: 'cjs',
-    target: 'node20',
+    target: 'node22',
     define: { 'import.meta.url': '__mockUrl', 'import.meta.dirname': '__dirname' },
     banner: { js: "const __mockUrl = require('node:url').pathToFileURL(__filename).href;" },
     plugins: [staticRequires, runtimeNames, prebuiltModel, knownKeys],
@@ -176,10 +172,6 @@ export async function buildMockPackage(outDir: string): Promise<void> {
     legalComments: 'none',
     ...SMALL,
   });
-  const bytes = readFileSync(core);
-  // esbuild writes ASCII (charset: ascii, its default), which ./load.ts relies on to read the bundle as Latin-1.
-  if (bytes.some((byte) => byte > 0x7f)) throw new Error('the mock bundle is not ASCII');
-  const hash = createHash('sha256').update(bytes).digest('hex');
   await build({
     entryPoints: { load: 'load.ts', bin: 'bin.ts', index: 'main.ts' },
     absWorkingDir: import.meta.dirname,
@@ -187,8 +179,7 @@ export async function buildMockPackage(outDir: string): Promise<void> {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
-    define: { CORE_HASH: JSON.stringify(hash) },
+    target: 'node22',
     plugins: [sharedLoader],
     logLevel: 'error',
     legalComments: 'none',
@@ -204,7 +195,7 @@ export async function buildMockPackage(outDir: string): Promise<void> {
       bundle: true,
       platform: 'node',
       format: 'cjs',
-      target: 'node20',
+      target: 'node22',
       logLevel: 'error',
       legalComments: 'none',
       ...SMALL,
@@ -215,7 +206,6 @@ export async function buildMockPackage(outDir: string): Promise<void> {
   // The bundle embeds these same documents (generated/server), so the model matches what it serves.
   const { mockModel } = await import('../spec.ts');
   writeFileSync(join(dist, MODEL_FILE), serialize(mockModel()));
-  writeCodeCache(dist);
   const version = (JSON.parse(readFileSync(join(ROOT, 'generated/server/package.json'), 'utf8')) as { version: string })
     .version;
   const manifest = {
@@ -231,44 +221,26 @@ export async function buildMockPackage(outDir: string): Promise<void> {
     exports: { '.': { types: './index.d.ts', default: './dist/index.js' }, './package.json': './package.json' },
     bin: { 'avalanche-mock': './dist/bin.js' },
     files: ['dist', 'index.d.ts', 'README.md'],
-    engines: { node: '>=20' },
+    engines: { node: '>=22.18.0' },
   };
   writeFileSync(join(outDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(outDir, 'index.d.ts'), readFileSync(join(ROOT, 'mock/package/public.d.ts'), 'utf8'));
   writeFileSync(join(outDir, 'README.md'), readFileSync(join(ROOT, 'mock/package/README.md'), 'utf8'));
 }
 
-/**
- * V8's code cache of core.cjs for the Node running the build (./load.ts): made by a process that runs both entry
- * points' paths (startMockNode, then the bin's command line), each to a first answer, so that the cache holds the
- * functions start-up runs as well as the bundle's top level.
- */
-function writeCodeCache(dist: string): void {
-  const script = `const { loadCore, saveCodeCache } = await import(${JSON.stringify(pathToFileURL(join(dist, 'load.js')).href)});
-const core = loadCore();
-const call = async (url) => {
-  const answer = await fetch(url + '/ext/bc/X', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":{}}',
+/** The package's files under `dir`, each with its size, for the build's closing lines. */
+function listing(dir: string, base = dir): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return listing(path, base);
+    return [`  ${relative(base, path).padEnd(24)} ${(statSync(path).size / 1024).toFixed(0).padStart(6)} KB`];
   });
-  if (!answer.ok) throw new Error('the packaged mock answered ' + answer.status);
-};
-const node = await core.startMockNode({ accounts: 1 });
-await call(node.url);
-await node.close();
-// The bin stops on SIGINT by exiting: the cache is written then.
-process.on('exit', () => saveCodeCache());
-console.log = (line) => {
-  const url = /listening on (\\S+)/.exec(String(line))?.[1];
-  if (url) call(url).then(() => process.emit('SIGINT'), (error) => { console.error(error); process.exit(1); });
-};
-await core.runCli(['--port', '0', '--quiet', '--accounts', '1']);`;
-  const { NODE_OPTIONS: _, ...env } = process.env;
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env });
-  if (run.status !== 0) throw new Error(`the packaged mock did not start: ${run.stderr}`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  await buildMockPackage(resolve(process.argv[2] ?? join(ROOT, 'dist/mock')));
+  const outDir = resolve(process.argv[2] ?? join(ROOT, 'dist/mock'));
+  await buildMockPackage(outDir);
+  console.log(`built @avalanche-openrpc/mock in ${relative(process.cwd(), outDir) || '.'}:`);
+  for (const line of listing(outDir)) console.log(line);
+  console.log(`install it with: npm install ${outDir} (or npm pack ${outDir})`);
 }

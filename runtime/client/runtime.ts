@@ -11,7 +11,7 @@ import {
   NotServedError,
   TimeoutError,
   compare,
-} from './errors.js';
+} from './errors.ts';
 
 /** The subset of `fetch` the clients use; pass your own (a proxy, a test double, an instrumented fetch). */
 export type FetchLike = (

@@ -1,7 +1,7 @@
 /**
  * The helpers ajv's standalone validators call, so the package needs no ajv at run time, and their error budget.
  */
-import type { ValidateFunction } from './params.js';
+import type { ValidateFunction } from './params.ts';
 
 type ErrorObject = NonNullable<ValidateFunction['errors']>[number];
 /** What the generated validators (ajv's standalone code, typed) build their error lists of. */

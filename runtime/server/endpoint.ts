@@ -15,8 +15,8 @@ import {
   sendNode,
   textReply,
   toResponse,
-} from './http.js';
-import type { Violation } from './params.js';
+} from './http.ts';
+import type { Violation } from './params.ts';
 import {
   type DispatchOptions,
   type Dispatcher,
@@ -26,7 +26,7 @@ import {
   type RpcReply,
   dispatch,
   goMethodName,
-} from './rpc.js';
+} from './rpc.ts';
 
 export interface EndpointOptions {
   /** `node` (default): answer exactly as AvalancheGo does. `jsonrpc2`: plain JSON-RPC 2.0. */

@@ -4,8 +4,8 @@
  * any other call is refused with -32000 naming the method (which exists), because inventing an answer would
  * tell the caller something no node said. Docs demos and round-trip tests use it; a simulated node answers otherwise.
  */
-import type { OpenrpcDocument } from './endpoint.js';
-import { type MethodSpec, type RawJson, RpcError, rawJson } from './rpc.js';
+import type { OpenrpcDocument } from './endpoint.ts';
+import { type MethodSpec, type RawJson, RpcError, rawJson } from './rpc.ts';
 
 interface Example {
   params: Record<string, unknown>;

@@ -3,8 +3,8 @@
  * (415, matched case-insensitively before any `;`), then the body, capped at `maxBodyBytes` (413). Plain-text
  * refusals carry no trailing newline, like gorilla's WriteError. Two adapters share it: node:http and fetch.
  */
-import { concatBytes } from './encode.js';
-import type { CallInfo, RpcReply } from './rpc.js';
+import { concatBytes } from './encode.ts';
+import type { CallInfo, RpcReply } from './rpc.ts';
 
 /** The parts of node:http's IncomingMessage used here, so the types need no @types/node. */
 export interface NodeRequest {

@@ -4,8 +4,8 @@
  * string`). It reads one value and ignores what follows (json.Decoder), replaces invalid UTF-8 inside strings with
  * U+FFFD byte by byte, and keeps the byte span of every top-level member so `id` can be echoed verbatim.
  */
-import { goQuote } from './encode.js';
-import { asciiSlice, unquote } from './text.js';
+import { goQuote } from './encode.ts';
+import { asciiSlice, unquote } from './text.ts';
 
 export class GoSyntaxError extends Error {}
 

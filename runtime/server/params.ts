@@ -5,7 +5,7 @@
  * decode failure (wrong type, format, pattern: the node's decoder rejects it) or a constraint failure (missing,
  * too long, too many: the node's handler rejects it, with its own message).
  */
-import { setMember } from './json.js';
+import { setMember } from './json.ts';
 
 /**
  * How to decode one value, computed from its schema at generation: `properties` holds each declared property by its

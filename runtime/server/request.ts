@@ -4,9 +4,9 @@
  * to echo. Plain requests (UTF-8 without escapes, the four fields spelled as usual) take the native JSON.parse;
  * everything else goes through the Go-compatible reader, which alone knows Go's error messages.
  */
-import { compactRaw, goStringify } from './encode.js';
-import { GoSyntaxError, type ParsedValue, parseFirstValue } from './json.js';
-import { foldKey } from './params.js';
+import { compactRaw, goStringify } from './encode.ts';
+import { GoSyntaxError, type ParsedValue, parseFirstValue } from './json.ts';
+import { foldKey } from './params.ts';
 
 export interface ServerRequest {
   version: string;

@@ -3,7 +3,7 @@
  * AvalancheGo's RPC layer (gorilla/rpc json2 with the node's codec) does, `jsonrpc2` follows the JSON-RPC 2.0
  * specification (-32601, -32602, batches).
  */
-import { goQuote, goStringify, joinParts } from './encode.js';
+import { goQuote, goStringify, joinParts } from './encode.ts';
 import {
   type Shape,
   type ValidateFunction,
@@ -12,9 +12,9 @@ import {
   isDecodeFailure,
   nodeArgs,
   violationsOf,
-} from './params.js';
-import { type ServerRequest, readNodeRequest } from './request.js';
-import { answerStandard } from './standard.js';
+} from './params.ts';
+import { type ServerRequest, readNodeRequest } from './request.ts';
+import { answerStandard } from './standard.ts';
 
 export type Profile = 'node' | 'jsonrpc2';
 

@@ -3,7 +3,7 @@
  * -32602, -32603), exact param names, batches, and `id: null` is a request (only a missing `id` makes a
  * notification). Handler errors keep the code of an RpcError; other exceptions are -32603 without their message.
  */
-import { GoSyntaxError, parseFirstValue } from './json.js';
+import { GoSyntaxError, parseFirstValue } from './json.ts';
 import {
   type CallInfo,
   type Dispatcher,
@@ -13,8 +13,8 @@ import {
   invoke,
   notify,
   outcomeText,
-} from './rpc.js';
-import { violationsOf } from './params.js';
+} from './rpc.ts';
+import { violationsOf } from './params.ts';
 
 type Json = Record<string, unknown>;
 

@@ -95,7 +95,7 @@ describe('the releases of this spec', () => {
 
 describe('npm run diff', () => {
   const cli = (...args: string[]) =>
-    run('npx', ['tsx', 'diff/cli.ts', ...args], { cwd: ROOT }).then(
+    run(process.execPath, ['diff/cli.ts', ...args], { cwd: ROOT }).then(
       (r) => ({ code: 0, ...r }),
       (e: { code: number; stdout: string; stderr: string }) => e,
     );

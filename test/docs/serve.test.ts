@@ -99,7 +99,7 @@ describe('npm run docs', () => {
   afterAll(() => children.forEach((child) => child.kill()));
 
   function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; child: ChildProcess }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'generators/docs/serve.ts'), ...args], {
+    const child = spawn(process.execPath, [join(ROOT, 'generators/docs/serve.ts'), ...args], {
       cwd: ROOT,
     });
     children.push(child);

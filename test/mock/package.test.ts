@@ -4,7 +4,7 @@
  * with the `avalanche-mock` bin.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,12 +46,6 @@ console.log(JSON.stringify(defaults.keys));
 await defaults.close();
 `;
 
-/** Loads the package's bundle and says whether V8 took its code from the cache beside it. */
-const CACHE_PROGRAM = `const { loadCore, codeCacheUsed } = await import('./node_modules/@avalanche-openrpc/mock/dist/load.js');
-loadCore();
-console.log(JSON.stringify({ used: codeCacheUsed() }));
-`;
-
 beforeAll(async () => {
   const pkg = join(temp, 'pkg');
   await buildMockPackage(pkg);
@@ -62,7 +56,6 @@ beforeAll(async () => {
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   npm(['install', '--offline', '--no-audit', '--no-fund', join(temp, packed[0]!.filename)], consumer);
   writeFileSync(join(consumer, 'main.js'), PROGRAM);
-  writeFileSync(join(consumer, 'cache.js'), CACHE_PROGRAM);
 }, 120_000);
 
 const children: ChildProcess[] = [];
@@ -126,22 +119,5 @@ describe('the mock package', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'info.getNetworkID', params: {} }),
     });
     expect(((await response.json()) as { result: { networkID: string } }).result.networkID).toBe('5');
-  });
-
-  it("runs the bundle from V8's code cache: the build's for this Node, else the one its first start leaves", () => {
-    const dist = join(consumer, 'node_modules/@avalanche-openrpc/mock/dist');
-    const caches = () => readdirSync(dist).filter((f) => f.endsWith('.cache'));
-    const used = () =>
-      (
-        JSON.parse(execFileSync(process.execPath, ['cache.js'], { cwd: consumer, encoding: 'utf8' })) as {
-          used: boolean;
-        }
-      ).used;
-    expect(caches()).toHaveLength(1);
-    expect(used()).toBe(true);
-    for (const file of caches()) rmSync(join(dist, file));
-    expect(used()).toBe(false);
-    expect(caches()).toHaveLength(1);
-    expect(used()).toBe(true);
   });
 });

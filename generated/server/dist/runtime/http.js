@@ -40,13 +40,13 @@ export function withHeaders(reply, extra) {
   return { status: reply.status, headers, body: reply.body };
 }
 class NodeCall {
+  controller;
+  req;
+  res;
   constructor(req, res) {
     this.req = req;
     this.res = res;
   }
-  req;
-  res;
-  controller;
   get headers() {
     return this.req.headers;
   }

@@ -43,13 +43,13 @@ export function parseFirstValue(bytes) {
   }
 }
 class Reader {
-  constructor(bytes) {
-    this.bytes = bytes;
-  }
-  bytes;
   pos = 0;
   sawValue = false;
   stack = [];
+  bytes;
+  constructor(bytes) {
+    this.bytes = bytes;
+  }
   peek() {
     if (this.pos >= this.bytes.length) throw new UnexpectedEnd();
     return this.bytes[this.pos];

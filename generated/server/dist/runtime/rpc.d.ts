@@ -12,11 +12,11 @@ export declare class RpcError extends Error {
 * a cache) writes it once. Made by rawJson, which writes Go's encoding, so the bytes are the ones the node sends.
 */
 export declare class RawJson<T = unknown> {
+	/** The type of the value written, for type checks only: never set. */
+	readonly type?: T;
 	private text;
 	/** The JSON as UTF-8 bytes in pieces, when it was given so (RawJson.bytes). */
 	readonly chunks?: readonly Uint8Array[] | undefined;
-	/** The type of the value written, for type checks only: never set. */
-	readonly type?: T;
 	private constructor();
 	/** The JSON text (decoded once from the pieces when it was given as bytes). */
 	get json(): string;

@@ -9,22 +9,23 @@ import {
 import { readNodeRequest } from "./request.js";
 import { answerStandard } from "./standard.js";
 export class RpcError extends Error {
+  code;
+  data;
   constructor(code, message, data = null) {
     super(message);
     this.code = code;
     this.data = data;
     this.name = "RpcError";
   }
-  code;
-  data;
 }
 export class RawJson {
+  text;
+  /** The JSON as UTF-8 bytes in pieces, when it was given so (RawJson.bytes). */
+  chunks;
   constructor(text, chunks) {
     this.text = text;
     this.chunks = chunks;
   }
-  text;
-  chunks;
   /** The JSON text (decoded once from the pieces when it was given as bytes). */
   get json() {
     if (this.text === void 0) {
@@ -188,14 +189,14 @@ export function outcomeText(json) {
   return typeof json === "string" ? json : RawJson.bytes(json).json;
 }
 class Context {
+  method;
+  notification;
+  call;
   constructor(method, notification, call) {
     this.method = method;
     this.notification = notification;
     this.call = call;
   }
-  method;
-  notification;
-  call;
   get headers() {
     return this.call.headers;
   }

@@ -89,12 +89,13 @@ async function answerOne(dispatcher, request, call) {
   return answer(errorJson(id, -32603, "Internal error"));
 }
 export class ParamsRefusal {
+  /** `type`: neither an object nor an array (an invalid request); the others are invalid params. */
+  rule;
+  message;
   constructor(rule, message) {
     this.rule = rule;
     this.message = message;
   }
-  rule;
-  message;
 }
 export function paramsOf(spec, given) {
   if (given === void 0) return {};

@@ -105,10 +105,12 @@ export function withHeaders(reply: RpcReply, extra: Readonly<Record<string, stri
 class NodeCall implements CallInfo {
   private controller: AbortController | undefined;
 
-  constructor(
-    private readonly req: NodeRequest,
-    private readonly res: NodeResponse,
-  ) {}
+  private readonly req: NodeRequest;
+  private readonly res: NodeResponse;
+  constructor(req: NodeRequest, res: NodeResponse) {
+    this.req = req;
+    this.res = res;
+  }
 
   get headers(): CallInfo['headers'] {
     return this.req.headers;

@@ -97,7 +97,10 @@ class Reader {
   sawValue = false;
   private readonly stack: Container[] = [];
 
-  constructor(private readonly bytes: Uint8Array) {}
+  private readonly bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+  }
 
   private peek(): number {
     if (this.pos >= this.bytes.length) throw new UnexpectedEnd();

@@ -21,12 +21,12 @@ export type Profile = 'node' | 'jsonrpc2';
 
 /** An error with a chosen JSON-RPC code; throw it from a handler. Any other Error is a handler error (-32000). */
 export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data: unknown = null,
-  ) {
+  readonly code: number;
+  readonly data: unknown;
+  constructor(code: number, message: string, data: unknown = null) {
     super(message);
+    this.code = code;
+    this.data = data;
     this.name = 'RpcError';
   }
 }
@@ -39,11 +39,13 @@ export class RawJson<T = unknown> {
   /** The type of the value written, for type checks only: never set. */
   declare readonly type?: T;
 
-  private constructor(
-    private text: string | undefined,
-    /** The JSON as UTF-8 bytes in pieces, when it was given so (RawJson.bytes). */
-    readonly chunks?: readonly Uint8Array[] | undefined,
-  ) {}
+  private text: string | undefined;
+  /** The JSON as UTF-8 bytes in pieces, when it was given so (RawJson.bytes). */
+  readonly chunks?: readonly Uint8Array[] | undefined;
+  private constructor(text: string | undefined, chunks?: readonly Uint8Array[] | undefined) {
+    this.text = text;
+    this.chunks = chunks;
+  }
 
   /** The JSON text (decoded once from the pieces when it was given as bytes). */
   get json(): string {
@@ -344,11 +346,14 @@ export function outcomeText(json: string | readonly Uint8Array[]): string {
 
 /** A handler's context; the abort signal is made only when read (see the HTTP adapter). */
 class Context implements HandlerContext {
-  constructor(
-    readonly method: string,
-    readonly notification: boolean,
-    private readonly call: CallInfo,
-  ) {}
+  readonly method: string;
+  readonly notification: boolean;
+  private readonly call: CallInfo;
+  constructor(method: string, notification: boolean, call: CallInfo) {
+    this.method = method;
+    this.notification = notification;
+    this.call = call;
+  }
 
   get headers(): CallInfo['headers'] {
     return this.call.headers;

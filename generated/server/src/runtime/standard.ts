@@ -109,11 +109,17 @@ async function answerOne(dispatcher: Dispatcher, request: unknown, call: CallInf
 
 /** Why a call's params were refused before validation, named after the rule they break. */
 export class ParamsRefusal {
+  /** `type`: neither an object nor an array (an invalid request); the others are invalid params. */
+  readonly rule: 'type' | 'paramStructure' | 'maxItems';
+  readonly message: string;
   constructor(
     /** `type`: neither an object nor an array (an invalid request); the others are invalid params. */
-    readonly rule: 'type' | 'paramStructure' | 'maxItems',
-    readonly message: string,
-  ) {}
+    rule: 'type' | 'paramStructure' | 'maxItems',
+    message: string,
+  ) {
+    this.rule = rule;
+    this.message = message;
+  }
 }
 
 /**
