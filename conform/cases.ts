@@ -6,7 +6,7 @@
  * the omission must be answered exactly as the call that sends the zero value (`twin`); on a write method it is
  * not sent, since the node would perform it.
  */
-import { resolvePointer } from '../generators/load/problems.ts';
+import { resolvePointer } from '../generators/common/problems.ts';
 import type { EndpointModel, Json, JsonSchema, MethodModel } from '../generators/model/types.ts';
 
 export type CaseKind = 'example' | 'wrong-type' | 'missing-required' | 'absent-as-zero' | 'unknown-encoding';

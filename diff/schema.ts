@@ -3,7 +3,7 @@
  * or widens what the place allows. Who that breaks depends on which way the data flows (see ./rules.ts).
  */
 import { componentName } from '../generators/model/schema-walk.ts';
-import { canonicalJson } from '../generators/model/names.ts';
+import { canonicalJson } from '../generators/common/json.ts';
 import { levelAt } from '../generators/model/versions.ts';
 import type { JsonSchema } from '../generators/model/types.ts';
 

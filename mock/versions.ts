@@ -9,7 +9,7 @@
  */
 import { INVALID_ARGUMENT, RawJson } from '../generated/server/dist/index.js';
 import { type SchemaCompiler, compilerOf } from '../conform/release.ts';
-import { canonicalJson } from '../generators/model/names.ts';
+import { canonicalJson } from '../generators/common/json.ts';
 import { componentName } from '../generators/model/schema-walk.ts';
 import type { Json, JsonSchema, MethodModel, SpecModel } from '../generators/model/types.ts';
 import { inRange, levelAt, rangeOf, schemaAt } from '../generators/model/versions.ts';

@@ -8,7 +8,7 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { Profile } from './profile.ts';
+import type { BundledDocument, SourceMapping } from '../common/document.ts';
 import { displayPath, readJsonFile } from './read.ts';
 import {
   SpecError,
@@ -17,28 +17,10 @@ import {
   parsePointer,
   pointerOf,
   resolvePointer,
-} from './problems.ts';
+} from '../common/problems.ts';
 import { COMPONENT_KINDS, type ComponentKind, OBJECT_ROLE, type Role, childRole, isKind } from './roles.ts';
 
 export { COMPONENT_KINDS } from './roles.ts';
-
-export interface SourceMapping {
-  /** Pointer into the bundled document. */
-  bundled: string;
-  file: string;
-  /** Pointer into `file` that `bundled` came from. */
-  pointer: string;
-}
-
-export interface BundledDocument {
-  /** Endpoint name: the document's file name without `.json`. */
-  name: string;
-  file: string;
-  document: Record<string, unknown>;
-  sources: SourceMapping[];
-  /** The rule set the document's folder opts into (profile.ts); undefined for plain OpenRPC. */
-  profile?: Profile;
-}
 
 type Json = unknown;
 type Obj = Record<string, Json>;
@@ -291,23 +273,4 @@ function namedEntry(tokens: string[], inOtherFile: boolean): Target | undefined 
     return { kind: tokens[1], name: tokens[2]! };
   if (inOtherFile && tokens.length === 2 && isKind(tokens[0])) return { kind: tokens[0], name: tokens[1]! };
   return undefined;
-}
-
-const locators = new WeakMap<BundledDocument, Map<string, SourceMapping>>();
-
-/** The hand-written file and pointer that a pointer into the bundled document came from. */
-export function locate(bundle: BundledDocument, bundledPointer: string): { file: string; pointer: string } {
-  let index = locators.get(bundle);
-  if (!index) {
-    index = new Map(bundle.sources.map((mapping) => [mapping.bundled, mapping]));
-    locators.set(bundle, index);
-  }
-  // The longest mapped prefix wins; walking up the pointer's tokens keeps this linear in its depth.
-  let prefix = bundledPointer;
-  for (;;) {
-    const mapping = index.get(prefix);
-    if (mapping) return { file: mapping.file, pointer: mapping.pointer + bundledPointer.slice(prefix.length) };
-    if (prefix === '') return { file: bundle.file, pointer: bundledPointer };
-    prefix = prefix.slice(0, prefix.lastIndexOf('/'));
-  }
 }

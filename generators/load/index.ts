@@ -4,15 +4,16 @@
  * its folder opts into, and throws one SpecError
  * listing every problem (file + JSON pointer) or returns the bundles.
  */
-import { type BundledDocument, bundleDocument, locate } from './bundle.ts';
+import { bundleDocument } from './bundle.ts';
+import { type BundledDocument, locate } from '../common/document.ts';
 import { checkDocument, checkMethod } from './meta-schema.ts';
 import { displayPath, readJsonFile } from './read.ts';
 import { checkRules } from './rules.ts';
-import { SpecError, type SpecProblem } from './problems.ts';
+import { SpecError, type SpecProblem } from '../common/problems.ts';
 import { profileOf } from './profile.ts';
 
-export type { BundledDocument } from './bundle.ts';
-export { SpecError, type SpecProblem } from './problems.ts';
+export type { BundledDocument } from '../common/document.ts';
+export { SpecError, type SpecProblem } from '../common/problems.ts';
 export { CONFIG_FILE, type Profile } from './profile.ts';
 
 export function loadSpec(files: string[]): BundledDocument[] {

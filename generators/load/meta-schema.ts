@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv, describeAjvError } from './ajv.ts';
-import { resolvePointer } from './problems.ts';
+import { resolvePointer } from '../common/problems.ts';
 
 // Both packages ship their schema as a CommonJS value whose .d.ts declares only types.
 const require = createRequire(import.meta.url);

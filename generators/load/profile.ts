@@ -7,10 +7,11 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { displayPath, readJsonFile } from './read.ts';
-import { SpecError } from './problems.ts';
+import { PROFILES, type Profile } from '../common/document.ts';
+import { SpecError } from '../common/problems.ts';
 
-export const PROFILES = ['avalanche'] as const;
-export type Profile = (typeof PROFILES)[number];
+export { PROFILES, type Profile };
+
 export const CONFIG_FILE = 'openrpc.config.json';
 
 /** The profile the folder of `documentFile` opts into, or undefined for plain OpenRPC. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { SpecError } from './problems.ts';
+import { SpecError } from '../common/problems.ts';
 
 /** How files appear in messages: relative to the working directory, with forward slashes. */
 export function displayPath(file: string): string {

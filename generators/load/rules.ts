@@ -8,10 +8,11 @@
 import type { Ajv, ValidateFunction } from 'ajv';
 import { createAjv, describeAjvError } from './ajv.ts';
 import { type CheckBranch, rootCauses } from './causes.ts';
-import { type BundledDocument, locate } from './bundle.ts';
-import { type SpecProblem, pointerOf, resolvePointer } from './problems.ts';
+import { type BundledDocument, locate } from '../common/document.ts';
+import { deref } from '../common/json.ts';
+import { type SpecProblem, pointerOf, resolvePointer } from '../common/problems.ts';
 import type { Profile } from './profile.ts';
-import { VERSION_PATTERN as VERSION, compareVersions } from '../model/versions.ts';
+import { VERSION_PATTERN as VERSION, compareVersions } from '../common/versions.ts';
 import { checkPartVersions, checkZeroWhenAbsent } from './versions.ts';
 
 type Json = Record<string, unknown>;
@@ -19,15 +20,6 @@ const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' 
 
 export const METHOD_NAME = /^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9]*$/;
 const VERSION_KEYS = ['since', 'deprecatedSince', 'lastVersion', 'removedIn'] as const;
-
-/** Follows a local `#/components/...` reference inside the bundled document. */
-export function deref(document: Json, node: unknown): { node: unknown; pointer?: string } {
-  if (isObject(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#')) {
-    const pointer = node.$ref.slice(1);
-    return { node: resolvePointer(document, pointer).value, pointer };
-  }
-  return { node };
-}
 
 export function checkRules(bundle: BundledDocument, profile: Profile | undefined): SpecProblem[] {
   const avalanche = profile === 'avalanche';

@@ -3,9 +3,9 @@
  * `x-enum-versions` on enums, `x-result-history` (earlier result shapes) and `x-changes` (each change points at what
  * carries its release). Ranges must be well formed, ordered, and inside the method's own.
  */
-import { canonicalJson } from '../model/names.ts';
-import { VERSION_PATTERN as VERSION, compareVersions } from '../model/versions.ts';
-import { parsePointer, resolvePointer } from './problems.ts';
+import { canonicalJson } from '../common/json.ts';
+import { VERSION_PATTERN as VERSION, compareVersions } from '../common/versions.ts';
+import { parsePointer, resolvePointer } from '../common/problems.ts';
 
 type Json = Record<string, unknown>;
 type Report = (pointer: string, message: string) => void;

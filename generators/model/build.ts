@@ -1,16 +1,13 @@
 /** Builds the model from bundled documents. Only this module knows the OpenRPC document shape. */
-import { locate } from '../load/bundle.ts';
-import type { BundledDocument } from '../load/index.ts';
-import { SpecError } from '../load/index.ts';
-import { escapePointerToken } from '../load/problems.ts';
-import { deref } from '../load/rules.ts';
+import { type BundledDocument, locate } from '../common/document.ts';
+import { canonicalJson, deref } from '../common/json.ts';
+import { SpecError, escapePointerToken } from '../common/problems.ts';
 import { errorName, uniqueNames } from './errors.ts';
 import {
   NameRegistry,
   RESERVED_METHOD_NAMES,
   RESERVED_MODULE_NAMES,
   RESERVED_TYPE_NAMES,
-  canonicalJson,
   clientClassName,
   clientErrorsName,
   clientMethodName,

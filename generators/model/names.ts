@@ -15,7 +15,7 @@
  *   `get_versions` -> `getVersions`);
  * - the wire name is never changed: it is what the client sends and the server routes.
  */
-import { runtimeExports, runtimeModules } from '../emit/runtime.ts';
+import { runtimeExports, runtimeModules } from './runtime-names.ts';
 
 const SCREAMING_SNAKE = /^[A-Z0-9]+([^A-Za-z0-9]+[A-Z0-9]+)+$/;
 
@@ -296,15 +296,4 @@ export class NameRegistry {
       });
     }
   }
-}
-
-/**
- * JSON with object keys sorted at every depth: equal values give equal text, whatever order their keys were written in.
- */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, node: unknown) =>
-    node !== null && typeof node === 'object' && !Array.isArray(node)
-      ? Object.fromEntries(Object.entries(node).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : node,
-  );
 }

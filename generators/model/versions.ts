@@ -1,16 +1,9 @@
 /** Which node releases serve a method, from its `x-node-versions`: one answer for the mock, conformance and docs. */
+import { VERSION_PATTERN, compareVersions } from '../common/versions.ts';
 import { componentName, mapSubschemas } from './schema-walk.ts';
+
+export { VERSION_PATTERN, compareVersions };
 import type { JsonSchema, MethodModel, NodeVersions, ParamModel, SpecModel } from './types.ts';
-
-/** An AvalancheGo release tag. */
-export const VERSION_PATTERN = /^v\d+\.\d+\.\d+$/;
-
-export function compareVersions(a: string, b: string): number {
-  const pa = a.slice(1).split('.').map(Number);
-  const pb = b.slice(1).split('.').map(Number);
-  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return (pa[i] as number) - (pb[i] as number);
-  return 0;
-}
 
 /** The newest release the spec describes: endpoints carry it as `info.version` (`v0.0.0` when none is a release). */
 export function newestSpecVersion(model: SpecModel): string {

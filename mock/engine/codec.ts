@@ -3,7 +3,7 @@
  * format by hand. A transaction's ID is sha256 of its signed bytes; what its signatures sign is sha256 of its unsigned
  * bytes (codec version, then the typed transaction), as the node computes them.
  */
-import { avalanche } from './avalanche.ts';
+import { avalanche } from '../shared/avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { idOf, sha256, utxoKeyOf } from '../world/codec.ts';
 import type { Owner, Utxo, UtxoChain } from '../world/types.ts';

@@ -2,7 +2,7 @@
  * The development controls of the mock (`/ext/dev`, openrpc/dev.json), like anvil's and Hardhat's: snapshots, chain
  * time, mining, funds, fee states, reset, accounts. Never part of a generated server: they exist only on the mock.
  */
-import { avalanche } from './avalanche.ts';
+import { avalanche } from '../shared/avalanche.ts';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bech32Decode, bech32Encode, cb58Decode, cb58Encode } from '../../generators/formats.ts';
 import { makeUtxo, sha256 } from '../world/codec.ts';

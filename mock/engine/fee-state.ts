@@ -12,7 +12,7 @@ import { upgradeActive } from '../world/reads-info.ts';
 import type { FeeState, WorldConfig } from '../world/types.ts';
 import type { World } from '../world/world.ts';
 import type { Transaction } from './codec.ts';
-import { avalanche } from './avalanche.ts';
+import { avalanche } from '../shared/avalanche.ts';
 
 const MAX_UINT64 = 0xffff_ffff_ffff_ffffn;
 /** The least time between two of the mock's blocks, for the fee state only (see above). */

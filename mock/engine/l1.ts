@@ -4,7 +4,7 @@
  * vms/platformvm/txs/executor/standard_tx_executor.go (warp signatures first, as block/executor/manager.go does).
  */
 import type { Id, Int, BigIntPr, Bytes, utils } from '@avalabs/avalanchejs';
-import { avalanche } from './avalanche.ts';
+import { avalanche } from '../shared/avalanche.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { cb58Encode } from '../../generators/formats.ts';
 import { idBytes, makeUtxo } from '../world/codec.ts';

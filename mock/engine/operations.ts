@@ -6,7 +6,7 @@
  */
 import type { TransferableInput } from '@avalabs/avalanchejs';
 import type { Int, OutputOwners, utils } from '@avalabs/avalanchejs';
-import { avalanche } from './avalanche.ts';
+import { avalanche } from '../shared/avalanche.ts';
 import { utxoKeyOf } from '../world/codec.ts';
 import type { Owner, Utxo } from '../world/types.ts';
 import type { World } from '../world/world.ts';
@@ -24,7 +24,7 @@ import {
   utxoRecord,
 } from './codec.ts';
 import type { Effects } from './effects.ts';
-import { PROPERTY_MINT_OUTPUT, PROPERTY_OWNED_OUTPUT } from './propertyfx.ts';
+import { PROPERTY_MINT_OUTPUT, PROPERTY_OWNED_OUTPUT } from '../shared/propertyfx.ts';
 import { Refusal, TEXTS } from './refusals.ts';
 import { verifyCredentials } from './spend.ts';
 import { verifyOperation } from './syntax.ts';

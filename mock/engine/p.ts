@@ -5,7 +5,7 @@
  * Staking transactions are in ./staking.ts.
  */
 import type { TransferableInput, TransferableOutput } from '@avalabs/avalanchejs';
-import { avalanche } from './avalanche.ts';
+import { avalanche } from '../shared/avalanche.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import type { Utxo } from '../world/types.ts';
 import {

@@ -27,7 +27,7 @@ import type {
   avaxSerial,
   utils,
 } from '@avalabs/avalanchejs';
-import { avalanche } from './avalanche.ts';
+import { avalanche } from '../shared/avalanche.ts';
 import type { UtxoChain } from '../world/types.ts';
 
 /** codec.NewDefaultManager's limit (256 KiB), the same for the X- and P-Chain parsers. */

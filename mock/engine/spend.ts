@@ -2,7 +2,7 @@
  * secp256k1fx's spend check (vms/secp256k1fx/fx.go VerifySpend, VerifyCredentials): the input's amount is the UTXO's,
  * the output is unlocked, the signer count is the threshold, and each signature recovers to the owner its index names.
  */
-import { avalanche } from './avalanche.ts';
+import { avalanche } from '../shared/avalanche.ts';
 import { TRANSFER_OUTPUT, type Transaction, outputType, shortIDText } from './codec.ts';
 import { Refusal, TEXTS } from './refusals.ts';
 import { signedBy } from '../world/signers.ts';

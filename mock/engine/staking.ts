@@ -4,7 +4,7 @@
  * end of staking periods when the chain time passes them (RewardValidatorTx's effects: stake returned, reward paid).
  */
 import type { TransferableInput, TransferableOutput } from '@avalabs/avalanchejs';
-import { avalanche } from './avalanche.ts';
+import { avalanche } from '../shared/avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { accruedDelegateeReward, delegateeShare, potentialReward } from '../world/reward.ts';
 import { isCurrent } from '../world/stakers.ts';

@@ -4,7 +4,7 @@
  * against the canonical validator set of the source chain's subnet at the current P-Chain height, 67% quorum.
  */
 import type { pvmSerial } from '@avalabs/avalanchejs';
-import { avalanche } from './avalanche.ts';
+import { avalanche } from '../shared/avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { EMPTY_ID } from '../world/networks.ts';
 import { validatorSet } from '../world/stakers.ts';

@@ -5,7 +5,7 @@
  */
 import type { TransferableInput, TransferableOutput } from '@avalabs/avalanchejs';
 import type { utils } from '@avalabs/avalanchejs';
-import { avalanche } from './avalanche.ts';
+import { avalanche } from '../shared/avalanche.ts';
 import { cb58Encode } from '../../generators/formats.ts';
 import { atomicKey, type World } from '../world/world.ts';
 import type { Utxo } from '../world/types.ts';

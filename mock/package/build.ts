@@ -33,7 +33,7 @@ const staticRequires: Plugin = {
     b.onLoad(
       {
         filter:
-          /[\\/]mock[\\/](password|l33t-matching|password-scoring|engine[\\/]avalanche|world[\\/](bls12-381|signers))\.ts$/,
+          /[\\/]mock[\\/](password|l33t-matching|password-scoring|shared[\\/]avalanche|world[\\/](bls12-381|signers))\.ts$/,
       },
       (args) => ({
         contents: readFileSync(args.path, 'utf8').replace(
@@ -71,21 +71,19 @@ const LAZY_FILES: Record<string, string[]> = {
 const runtimeNames: Plugin = {
   name: 'runtime-names',
   setup(b) {
-    b.onLoad({ filter: /[\\/]generators[\\/]emit[\\/]runtime\.ts$/ }, async () => {
-      const runtime = await import('../../generators/emit/runtime.ts');
+    b.onLoad({ filter: /[\\/]generators[\\/]model[\\/]runtime-names\.ts$/ }, async () => {
+      const runtime = await import('../../generators/model/runtime-names.ts');
       const table = Object.fromEntries(
         (['client', 'server'] as const).map((pkg) => [
           pkg,
           { modules: runtime.runtimeModules(pkg), exports: runtime.runtimeExports(pkg) },
         ]),
       );
-      const unavailable = "() => { throw new Error('the mock package does not generate code'); }";
       return {
         contents: `const NAMES = ${JSON.stringify(table)};
+export const RUNTIME_ROOT = undefined;
 export const runtimeModules = (pkg) => NAMES[pkg].modules;
-export const runtimeExports = (pkg) => NAMES[pkg].exports;
-export const runtimeFiles = ${unavailable};
-export const runtimeDependencies = ${unavailable};`,
+export const runtimeExports = (pkg) => NAMES[pkg].exports;`,
         loader: 'js',
       };
     });

@@ -7,7 +7,7 @@
  * indexed, nor are imported inputs (not in the chain's UTXO set). The index is derived from the world's accepted
  * blocks, kept per world and extended as blocks are added; a world reverted below it is indexed again.
  */
-import { avalanche } from '../engine/avalanche.ts';
+import { avalanche } from '../shared/avalanche.ts';
 import type { World } from './world.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: avalanchejs keeps the decoded fields private; they are read by name

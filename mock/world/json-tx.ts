@@ -7,7 +7,7 @@
  * array of numbers. The X-Chain sets each input's, output's and credential's `fxID` (txInit); the P-Chain only
  * knows secp256k1fx.
  */
-import { avalanche } from '../engine/avalanche.ts';
+import { avalanche } from '../shared/avalanche.ts';
 import { bech32Encode, cb58Encode } from '../../generators/formats.ts';
 import { FX_IDS } from './networks.ts';
 import { type GoJson, goMap } from './json-go.ts';

@@ -1,33 +1,113 @@
 /**
- * Artifacts do not import each other: what several of them need (the published document, comments, snippets) lives
- * in generators/shared/, so each artifact folder can change without reaching into another's.
+ * The project's import graph keeps its layers: every relative import of every source file is read with the
+ * TypeScript compiler's pre-processor, and what each layer can reach, directly or through others, is checked.
+ * - Artifacts (generators/client, docs, openrpc, server) do not import each other: what several need lives in
+ *   generators/shared/.
+ * - The model knows neither how a spec is loaded nor how files are emitted; the loader knows nothing of the model:
+ *   what both need (JSON pointers, release numbers, the bundled document's shape) lives in generators/common/.
+ * - The mock's world (its state) does not reach the engine that changes it: what both use (avalanchejs, with the
+ *   propertyfx types it lacks) lives in mock/shared/.
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const GENERATORS = resolve(import.meta.dirname, '../../generators');
-const ARTIFACTS = ['client', 'docs', 'openrpc', 'server'];
+const ROOT = resolve(import.meta.dirname, '../..');
+const SOURCES = ['generators', 'runtime', 'mock', 'conform', 'diff'];
 
 function sourcesOf(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.(ts|js)$/.test(entry.name))
-    .map((entry) => join(entry.parentPath, entry.name));
+  return readdirSync(join(ROOT, folder), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts'))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)));
 }
 
-describe('generator layering', () => {
-  it.each(ARTIFACTS)('%s imports no other artifact', (artifact) => {
-    const crossings: string[] = [];
-    for (const file of sourcesOf(join(GENERATORS, artifact))) {
-      const text = readFileSync(file, 'utf8');
-      for (const match of text.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'/g)) {
-        const specifier = match[1] ?? match[2];
-        if (!specifier?.startsWith('.')) continue;
-        const target = relative(GENERATORS, resolve(join(file, '..'), specifier)).split('/')[0]!;
-        if (ARTIFACTS.includes(target) && target !== artifact)
-          crossings.push(`${relative(GENERATORS, file)} imports ${specifier}`);
-      }
+/** Each source file's relative imports (static, dynamic, re-exports, `import type`), as paths from the root. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of SOURCES.flatMap(sourcesOf)) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
+    graph.set(
+      file,
+      importedFiles
+        .map((imported) => imported.fileName)
+        .filter((specifier) => specifier.startsWith('.'))
+        .map((specifier) => relative(ROOT, resolve(ROOT, dirname(file), specifier))),
+    );
+  }
+  return graph;
+}
+
+const graph = importGraph();
+
+/** Every file `file` reaches through imports, with the chain that reaches it. */
+function reach(file: string): Map<string, string[]> {
+  const chains = new Map<string, string[]>([[file, [file]]]);
+  const queue = [file];
+  while (queue.length > 0) {
+    const current = queue.shift()!;
+    for (const next of graph.get(current) ?? []) {
+      if (chains.has(next)) continue;
+      chains.set(next, [...chains.get(current)!, next]);
+      queue.push(next);
     }
-    expect(crossings).toEqual([]);
+  }
+  chains.delete(file);
+  return chains;
+}
+
+/**
+ * Chains from files under `from` to files under any of `to` (not under `except`); with `direct`, single imports only.
+ */
+function crossings(from: string, to: string[], except: string[] = [], direct = false): string[] {
+  const found: string[] = [];
+  for (const file of graph.keys()) {
+    if (!file.startsWith(`${from}/`)) continue;
+    const targets = direct ? new Map((graph.get(file) ?? []).map((target) => [target, [file, target]])) : reach(file);
+    for (const [target, chain] of targets) {
+      if (to.some((layer) => target.startsWith(`${layer}/`)) && !except.some((e) => target.startsWith(`${e}/`)))
+        found.push(chain.join(' -> '));
+    }
+  }
+  return found;
+}
+
+const ARTIFACTS = ['client', 'docs', 'openrpc', 'server'].map((name) => `generators/${name}`);
+
+describe('import layers', () => {
+  it('reads every source file and resolves its imports', () => {
+    expect(graph.size).toBeGreaterThan(100);
+    const missing = [...graph].flatMap(([file, targets]) =>
+      targets.filter((target) => !target.startsWith('generated/') && !graph.has(target)).map((t) => `${file}: ${t}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  // Directly: each artifact reaches the others through the artifact table's types (generators/artifacts.ts).
+  it.each(ARTIFACTS)('%s imports no other artifact', (artifact) => {
+    expect(crossings(artifact, ARTIFACTS, [artifact], true)).toEqual([]);
+  });
+
+  it('the model reaches neither the loader nor emit', () => {
+    expect(crossings('generators/model', ['generators/load', 'generators/emit'])).toEqual([]);
+  });
+
+  it('the loader does not reach the model', () => {
+    expect(crossings('generators/load', ['generators/model'])).toEqual([]);
+  });
+
+  it('generators/common reaches only itself: it is what the loader and the model share', () => {
+    expect(crossings('generators/common', ['generators', 'mock', 'conform', 'diff'], ['generators/common'])).toEqual(
+      [],
+    );
+  });
+
+  it("the mock's world does not reach its engine", () => {
+    expect(crossings('mock/world', ['mock/engine'])).toEqual([]);
+  });
+
+  it('a layer that breaks a rule is caught: the check sees through re-exports and chains', () => {
+    // The mock's server reaches the engine (it runs it) through mock/state.ts: the walk that clears the world sees it.
+    expect(crossings('mock', ['mock/engine'])).toContain('mock/state.ts -> mock/engine/engine.ts');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * propertyfx on the X-Chain (vms/propertyfx): an asset created with a property mint output, a mint that keeps the
  * mint output and gives an owned output, a burn of the owned output, and the refusals of fx.go in the node's words.
- * avalanchejs 5.2.0 registers no propertyfx type: the mock's copy has them from mock/engine/propertyfx.ts, so these
+ * avalanchejs 5.2.0 registers no propertyfx type: the mock's copy has them from mock/shared/propertyfx.ts, so these
  * transactions are built with that copy's codec and classes (the test's own copy of the library lacks them).
  */
 import {
@@ -19,7 +19,7 @@ import {
 import { beforeEach, describe, expect, it } from 'vitest';
 import { EWOQ, ewoq } from './sdk-world.ts';
 import { cb58Encode } from '../../generators/formats.ts';
-import { avalanche } from '../../mock/engine/avalanche.ts';
+import { avalanche } from '../../mock/shared/avalanche.ts';
 import { avmClass, outputType } from '../../mock/engine/codec.ts';
 import { Engine } from '../../mock/engine/engine.ts';
 import { buildWorld } from '../../mock/world/genesis.ts';

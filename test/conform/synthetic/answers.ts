@@ -4,7 +4,7 @@
  * the built answer not validate, the closest example's result is answered instead, so every answer is schema-valid.
  */
 import { sameJson } from '../../../conform/json.ts';
-import { canonicalJson as canonical } from '../../../generators/model/names.ts';
+import { canonicalJson as canonical } from '../../../generators/common/json.ts';
 import type { Json, MethodModel, SpecModel } from '../../../generators/model/types.ts';
 import { type MethodSpec, type RawJson, rawJson } from '../../../generated/server/dist/index.js';
 import { Random } from './random.ts';
