@@ -25,7 +25,7 @@ export function endpointPath(endpoint: EndpointModel, variables: Record<string, 
 
 /** An endpoint only the mock node serves (`x-mock-only`, its development controls): never called on a node. */
 export function isMockOnly(endpoint: EndpointModel): boolean {
-  return endpoint.document['x-mock-only'] === true;
+  return endpoint.mockOnly;
 }
 
 /** A method the spec does not mark as side-effect free (`x-side-effects: none`) counts as a write. */

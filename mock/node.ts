@@ -76,8 +76,7 @@ const CHAINS: Partial<Record<EndpointName, string>> = {
 
 export function createMockNode(options: MockNodeOptions = {}): MockNode {
   const world = options.world && 'journal' in options.world ? options.world : buildWorld(options.world ?? {});
-  const mockOnly = (name: EndpointName) =>
-    (ENDPOINTS[name].document as { 'x-mock-only'?: boolean })['x-mock-only'] === true;
+  const mockOnly = (name: EndpointName) => endpointModel(name).mockOnly;
   const enabled = (name: EndpointName) =>
     mockOnly(name)
       ? (options.devControls ?? true)

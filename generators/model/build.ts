@@ -97,6 +97,7 @@ function buildEndpoint(
     defaultBaseUrl,
     methods,
     license: str((info.license as Obj | undefined)?.name),
+    mockOnly: doc['x-mock-only'] === true,
     invalidArgument: str(invalidArgument),
     document: doc as JsonSchema,
     ...(bundle.profile ? { profile: bundle.profile } : {}),

@@ -56,6 +56,8 @@ export interface EndpointModel {
   document: JsonSchema;
   /** `info.license.name`; empty when the document names none. */
   license: string;
+  /** `x-mock-only`: served only by the mock node (its development controls), never by a node. */
+  mockOnly: boolean;
   /**
    * The node's message for params that fail to decode: the message of the document's `InvalidArgument` error
    * (`components.errors`), which every method lists (openrpc/README.md); empty when the document has none.

@@ -106,6 +106,16 @@ describe('import layers', () => {
     expect(crossings('mock/world', ['mock/engine'])).toEqual([]);
   });
 
+  it("the spec's extensions are read in the model only: later layers read the model, not the raw document", () => {
+    const readers = [...graph.keys()].filter(
+      (file) =>
+        !file.startsWith('generators/model/') &&
+        !file.startsWith('generators/load/') &&
+        readFileSync(join(ROOT, file), 'utf8').includes("'x-mock-only'"),
+    );
+    expect(readers).toEqual([]);
+  });
+
   it('a layer that breaks a rule is caught: the check sees through re-exports and chains', () => {
     // The mock's server reaches the engine (it runs it) through mock/state.ts: the walk that clears the world sees it.
     expect(crossings('mock', ['mock/engine'])).toContain('mock/state.ts -> mock/engine/engine.ts');
