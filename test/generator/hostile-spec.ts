@@ -29,6 +29,11 @@ export function payload(n: number, markFile: string): string {
 
 /** Property names that are also names of Object.prototype's members. */
 export const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'hasOwnProperty', 'toString'];
+/**
+ * The ones that also name params. A `__proto__` param is left out: the server's validators and decoding of such a
+ * param are issue 24's item 7, with tests of their own.
+ */
+const PARAM_NAMES = PROTOTYPE_NAMES.filter((name) => name !== '__proto__');
 
 /** The hostile document; `fields` lists what each number stands for, for the test's messages. */
 export function hostileDocument(markFile: string): { document: object; fields: string[] } {
@@ -42,8 +47,15 @@ export function hostileDocument(markFile: string): { document: object; fields: s
   const propertyName = p('property name');
   const resultValue = p('example result value');
   const paramName = p('param name');
+  // Half the prototype names name a property typed inline, half a property typed by a component of that name.
   const properties = Object.fromEntries(
-    [propertyName, ...PROTOTYPE_NAMES].map((name) => [name, { type: 'string', description: p(`property ${name}`) }]),
+    [propertyName, ...PROTOTYPE_NAMES].map((name, i) => [
+      name,
+      i % 2 ? { $ref: `#/components/schemas/${name}` } : { type: 'string', description: p(`property ${name}`) },
+    ]),
+  );
+  const schemas = Object.fromEntries(
+    PROTOTYPE_NAMES.map((name) => [name, { type: 'string', description: p(`component ${name}`) }]),
   );
   const result = Object.fromEntries([propertyName, ...PROTOTYPE_NAMES].map((name) => [name, resultValue]));
   const document = {
@@ -71,6 +83,7 @@ export function hostileDocument(markFile: string): { document: object; fields: s
         tags: [{ name: p('tag name'), description: p('tag description') }],
         paramStructure: 'by-name',
         params: [
+          ...PARAM_NAMES.map((name) => ({ name, schema: { $ref: `#/components/schemas/${name}` } })),
           {
             name: paramName,
             summary: p('param summary'),
@@ -102,7 +115,7 @@ export function hostileDocument(markFile: string): { document: object; fields: s
             name: p('example name'),
             summary: p('example summary'),
             description: p('example description'),
-            params: [{ name: paramName, value }],
+            params: [...PARAM_NAMES.map((name) => ({ name, value })), { name: paramName, value }],
             result: { name: p('example result name'), value: result },
           },
         ],
@@ -111,6 +124,7 @@ export function hostileDocument(markFile: string): { document: object; fields: s
         'x-docs-discrepancies': [p('x-docs-discrepancies')],
       },
     ],
+    components: { schemas },
   };
   return { document, fields };
 }

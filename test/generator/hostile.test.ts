@@ -97,7 +97,10 @@ describe('a spec whose every string is an attack', () => {
       const method = Object.keys(api.wireNames)[0] as string;
       expect(api.wireNames[method]).toBe(input.methods[0].name);
       const example = input.methods[0].examples[0];
-      const result = await api[method]({ [example.params[0].name]: example.params[0].value });
+      const params = Object.fromEntries(
+        example.params.map(({ name, value }: { name: string; value: string }) => [name, value]),
+      );
+      const result = await api[method](params);
       expect(result).toEqual(example.result.value);
       expect(Object.keys(result).sort()).toEqual(Object.keys(example.result.value).sort());
       for (const name of PROTOTYPE_NAMES) expect(Object.hasOwn(result, name), name).toBe(true);
