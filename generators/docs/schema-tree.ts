@@ -107,8 +107,8 @@ function structureOf(schema: Schema, context: SchemaContext, trail: RefTrail): S
   if (typeof schema === 'boolean') return NONE;
   const ref = followRef(schema, context, trail);
   if (ref) {
-    if (!ref.target) return NONE;
-    const inner = structureOf(ref.target, context, ref.trail);
+    if (!ref.end) return NONE;
+    const inner = structureOf(ref.end, context, ref.trail);
     return { ...inner, named: inner.named ?? ref.name };
   }
   const parts: Structure[] = [];

@@ -76,20 +76,22 @@ function chainEnd(context: SchemaContext, name: string): string | undefined {
 }
 
 /**
- * The named type a `$ref` points to, or undefined when the schema is not a `$ref`. `target` is where the chain of
- * references ends; it is undefined when a type is missing, the chain loops, or it ends at a type already on `trail`
- * (the types followed on the way here), so a recursive type cannot loop.
+ * The named type a `$ref` points to, or undefined when the schema is not a `$ref`. `target` is that type's schema
+ * (undefined when missing); `end` is where the chain of references from it ends, undefined when a type is missing, the
+ * chain loops, or it ends at a type already on `trail` (the types followed on the way here), so a recursive type
+ * cannot loop.
  */
 export function followRef(
   schema: Schema,
   context: SchemaContext,
   trail: RefTrail = undefined,
-): { name: string; target: JsonSchema | undefined; trail: RefTrail } | undefined {
+): { name: string; target: JsonSchema | undefined; end: JsonSchema | undefined; trail: RefTrail } | undefined {
   const name = refName(schema);
   if (name === undefined) return undefined;
+  const target = Object.hasOwn(context.schemas, name) ? context.schemas[name] : undefined;
   const end = chainEnd(context, name);
-  if (end === undefined || onTrail(trail, end)) return { name, target: undefined, trail };
-  return { name, target: context.schemas[end], trail: { name: end, parent: trail } };
+  if (end === undefined || onTrail(trail, end)) return { name, target, end: undefined, trail };
+  return { name, target, end: context.schemas[end], trail: { name: end, parent: trail } };
 }
 
 function typesOf(schema: JsonSchema): string[] {
@@ -106,7 +108,7 @@ const isDecimalPattern = (pattern: string) => pattern.replace(/\[[0-9-]+\]|\\\.|
 function wireHint(schema: Schema, context: SchemaContext, trail?: RefTrail): string | undefined {
   if (typeof schema === 'boolean') return undefined;
   const ref = followRef(schema, context, trail);
-  if (ref) return ref.target && wireHint(ref.target, context, ref.trail);
+  if (ref) return ref.end && wireHint(ref.end, context, ref.trail);
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
   const members = asSchemas(schema.oneOf ?? schema.anyOf);
