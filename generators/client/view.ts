@@ -6,7 +6,8 @@ import { clientClassName, clientErrorsName, clientOptionsName } from '../model/n
 import { sensitiveKeys } from '../model/sensitive.ts';
 import type { EndpointModel, Json, SpecModel } from '../model/types.ts';
 import { commentLines } from '../shared/comments.ts';
-import { PACKAGE_NAME, clientSetup, clientSnippet } from '../shared/snippets.ts';
+import { commentText, markdownCode, markdownText, propertyKey, regexLiteral } from '../shared/escape.ts';
+import { PACKAGE_NAME, clientConstruction, clientSetup, clientSnippet } from '../shared/snippets.ts';
 import { methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
 import { messagePattern } from '../model/errors.ts';
@@ -23,12 +24,14 @@ export interface EndpointView {
   module: string;
   className: string;
   optionsName: string;
-  title: string;
   docLines: string[];
   /** JavaScript literals, ready to paste. */
   defaultBaseUrl: string;
   pathTemplate: string;
-  urlTemplate: string;
+  /** For the README: the title, the constructor call and the URL it sends to. */
+  titleMarkdown: string;
+  constructionMarkdown: string;
+  urlMarkdown: string;
   pathVariables: Array<{ name: string; defaultLiteral: string; docLines: string[] }>;
   typeImports: string[];
   /** The interface naming each method's documented errors, e.g. `PChainClientErrors`. */
@@ -44,9 +47,12 @@ export interface EndpointView {
 
 export interface MethodView {
   name: string;
-  wireName: string;
+  /** For the docs comment of the paged iterator. */
+  wireComment: string;
   wireLiteral: string;
-  summary: string;
+  /** For the README's table. */
+  wireMarkdown: string;
+  summaryMarkdown: string;
   deprecated: boolean;
   /** The parameter list, e.g. `params: PlatformGetBalanceParams = {}, options?: CallOptions`. */
   signature: string;
@@ -120,9 +126,10 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
       'options?: CallOptions';
     return {
       name: method.shortName,
-      wireName: method.name,
+      wireComment: commentText(method.name),
       wireLiteral: literal(method.name),
-      summary: method.summary.replace(/\s+/g, ' ').replaceAll('|', '\\|').trim(),
+      wireMarkdown: markdownCode(method.name),
+      summaryMarkdown: markdownText(method.summary),
       deprecated: method.deprecated,
       signature: general ? paramList(general.params, true) : 'options?: CallOptions',
       overloads:
@@ -140,7 +147,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
             pages: {
               name: `${method.shortName}All`,
               paging: `{ ${Object.entries(method.pagination)
-                .map(([key, value]) => `${key}: ${literal(value as Json)}`)
+                .map(([key, value]) => `${propertyKey(key)}: ${literal(value as Json)}`)
                 .join(', ')} }`,
               itemType: `${resultType}[${literal(method.pagination.itemsField)}][number]`,
             },
@@ -148,7 +155,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
         : {}),
       errorNames: method.errors.map((e) => literal(e.name)).join(' | ') || 'never',
       errorTable: `{ ${method.errors
-        .map((e) => `${e.name}: [${e.code}, /${messagePattern(e.message).source}/]`)
+        .map((e) => `${propertyKey(e.name)}: [${e.code}, ${regexLiteral(messagePattern(e.message))}]`)
         .join(', ')} }`,
     };
   });
@@ -157,7 +164,9 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     module: endpoint.name,
     className,
     optionsName: clientOptionsName(endpoint.typeName),
-    title: endpoint.title,
+    titleMarkdown: markdownText(endpoint.title),
+    constructionMarkdown: markdownCode(clientConstruction(endpoint)),
+    urlMarkdown: markdownCode(endpoint.urlTemplate),
     docLines: commentLines([
       endpoint.title,
       endpoint.description,
@@ -165,7 +174,6 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     ]),
     defaultBaseUrl: literal(endpoint.defaultBaseUrl),
     pathTemplate: literal(endpoint.pathTemplate),
-    urlTemplate: endpoint.urlTemplate,
     pathVariables: endpoint.pathVariables.map((variable) => ({
       name: variable.name,
       defaultLiteral: literal(variable.default),

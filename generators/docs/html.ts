@@ -3,6 +3,8 @@
  * markup into a page is an `Html` value built here, where every interpolated string is escaped. Handlebars prints
  * an `Html` as is (it honours `toHTML()`), and escapes everything else, so templates never need triple braces.
  */
+import { escapeHtml } from '../shared/escape.ts';
+
 export class Html {
   private readonly markup: string;
   constructor(markup: string) {
@@ -14,20 +16,6 @@ export class Html {
   toString(): string {
     return this.markup;
   }
-}
-
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-  '=': '&#61;',
-};
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`=]/g, (c) => ENTITIES[c]!);
 }
 
 export type HtmlPart = Html | string | number | null | undefined | false | HtmlPart[];

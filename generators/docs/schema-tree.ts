@@ -13,6 +13,7 @@ import {
   asSchemas,
   constraints,
   describe,
+  type RefTrail,
   followRef,
   typeExpression,
 } from './schema-view.ts';
@@ -57,11 +58,11 @@ export function schemaNode(
     isField?: boolean;
     required?: boolean;
     description?: unknown;
-    seen?: ReadonlySet<string>;
+    trail?: RefTrail;
     versions?: NodeVersions;
   } = {},
 ): SchemaNode {
-  const structure = structureOf(schema, context, options.seen ?? new Set());
+  const structure = structureOf(schema, context, options.trail);
   const target = followRef(schema, context)?.target ?? (typeof schema === 'object' ? schema : {});
   const ownDescription =
     typeof schema === 'object' && typeof schema.description === 'string' ? schema.description : undefined;
@@ -102,35 +103,35 @@ function history(schema: Schema, versions: NodeVersions | undefined): Html[] {
   return out;
 }
 
-function structureOf(schema: Schema, context: SchemaContext, seen: ReadonlySet<string>): Structure {
+function structureOf(schema: Schema, context: SchemaContext, trail: RefTrail): Structure {
   if (typeof schema === 'boolean') return NONE;
-  const ref = followRef(schema, context, seen);
+  const ref = followRef(schema, context, trail);
   if (ref) {
-    if (!ref.target) return NONE;
-    const inner = structureOf(ref.target, context, ref.seen);
+    if (!ref.end) return NONE;
+    const inner = structureOf(ref.end, context, ref.trail);
     return { ...inner, named: inner.named ?? ref.name };
   }
   const parts: Structure[] = [];
   const items = asSchema(schema.items);
-  if (items !== undefined) parts.push(structureOf(items, context, seen));
+  if (items !== undefined) parts.push(structureOf(items, context, trail));
   const values = asSchema(schema.additionalProperties);
-  if (typeof values === 'object' && !schema.properties) parts.push(structureOf(values, context, seen));
+  if (typeof values === 'object' && !schema.properties) parts.push(structureOf(values, context, trail));
   if (schema.properties && typeof schema.properties === 'object' && !Array.isArray(schema.properties)) {
     const required = Array.isArray(schema.required) ? schema.required : [];
     const fields = Object.entries(schema.properties).flatMap(([key, value]) => {
       const property = asSchema(value);
       return property === undefined
         ? []
-        : [schemaNode(key, property, context, { isField: true, required: required.includes(key), seen })];
+        : [schemaNode(key, property, context, { isField: true, required: required.includes(key), trail })];
     });
     parts.push({ ...NONE, fields });
   }
-  for (const member of asSchemas(schema.allOf)) parts.push(structureOf(member, context, seen));
+  for (const member of asSchemas(schema.allOf)) parts.push(structureOf(member, context, trail));
   const alternatives = asSchemas(schema.oneOf ?? schema.anyOf);
   const variants = alternatives
-    .map((member) => ({ member, structure: structureOf(member, context, seen) }))
+    .map((member) => ({ member, structure: structureOf(member, context, trail) }))
     .filter(({ structure }) => structure.fields.length > 0 || structure.variants.length > 0)
-    .map(({ member }) => schemaNode('', member, context, { seen }));
+    .map(({ member }) => schemaNode('', member, context, { trail }));
   const rules = conditionalRule(schema, context);
   if (variants.length > 0 || rules) parts.push({ ...NONE, variants, rules: rules ? [rules] : [] });
   // A single part keeps its origin, so an array of a named type folds that type's fields.
@@ -183,7 +184,7 @@ function effectWords(effect: Schema | undefined, context: SchemaContext): Html |
     return html`<code>${key}</code> is ${typeExpression(value, context)}${isRequired ? ' (required)' : ''}`;
   });
   const onlyRequired = required
-    .filter((key) => !(key in properties))
+    .filter((key) => !Object.hasOwn(properties, key))
     .map((key) => html`<code>${key}</code> is required`);
   const all = [...words, ...onlyRequired];
   return all.length > 0 ? joinHtml(all, '; ') : undefined;

@@ -39,18 +39,59 @@ export function refName(schema: Schema): string | undefined {
   return typeof schema === 'object' ? componentName(schema.$ref) : undefined;
 }
 
+/** The named types followed on the way to a schema, newest first: shared by every path that extends it, never copied. */
+export type RefTrail = { name: string; parent: RefTrail } | undefined;
+
+function onTrail(trail: RefTrail, name: string): boolean {
+  for (let at = trail; at; at = at.parent) if (at.name === name) return true;
+  return false;
+}
+
+// Where each chain of references ends, per context: a chain is walked once however often it is followed.
+const chainEnds = new WeakMap<SchemaContext, Map<string, string | null>>();
+
 /**
- * The named type a `$ref` points to, or undefined when the schema is not a `$ref`. `target` is undefined when the type
- * is missing or already in `seen` (the names followed on the way here), so a recursive type cannot loop.
+ * The name of the schema a chain of `$ref`s from `name` ends at (the first that is not itself a reference, as a schema
+ * with a `$ref` is read as that reference here), or undefined when the chain reaches a missing type or loops.
+ */
+function chainEnd(context: SchemaContext, name: string): string | undefined {
+  let ends = chainEnds.get(context);
+  if (!ends) chainEnds.set(context, (ends = new Map()));
+  const walked: string[] = [];
+  const onChain = new Set<string>();
+  let end: string | null | undefined;
+  for (let at: string | undefined = name; end === undefined; ) {
+    if (ends.has(at)) end = ends.get(at);
+    else if (!Object.hasOwn(context.schemas, at) || onChain.has(at)) end = null;
+    else {
+      walked.push(at);
+      onChain.add(at);
+      const next = refName(context.schemas[at]!);
+      if (next === undefined) end = at;
+      else at = next;
+    }
+  }
+  for (const at of walked) ends.set(at, end);
+  return end ?? undefined;
+}
+
+/**
+ * The named type a `$ref` points to, or undefined when the schema is not a `$ref`. `target` is that type's schema
+ * (undefined when missing); `end` is where the chain of references from it ends, undefined when a type is missing, the
+ * chain loops, or it ends at a type already on `trail` (the types followed on the way here), so a recursive type
+ * cannot loop.
  */
 export function followRef(
   schema: Schema,
   context: SchemaContext,
-  seen: ReadonlySet<string> = new Set(),
-): { name: string; target: JsonSchema | undefined; seen: ReadonlySet<string> } | undefined {
+  trail: RefTrail = undefined,
+): { name: string; target: JsonSchema | undefined; end: JsonSchema | undefined; trail: RefTrail } | undefined {
   const name = refName(schema);
   if (name === undefined) return undefined;
-  return { name, target: seen.has(name) ? undefined : context.schemas[name], seen: new Set([...seen, name]) };
+  const target = Object.hasOwn(context.schemas, name) ? context.schemas[name] : undefined;
+  const end = chainEnd(context, name);
+  if (end === undefined || onTrail(trail, end)) return { name, target, end: undefined, trail };
+  return { name, target, end: context.schemas[end], trail: { name: end, parent: trail } };
 }
 
 function typesOf(schema: JsonSchema): string[] {
@@ -64,16 +105,16 @@ function typesOf(schema: JsonSchema): string[] {
 const isDecimalPattern = (pattern: string) => pattern.replace(/\[[0-9-]+\]|\\\.|[0-9^$()|*+?{},]/g, '') === '';
 
 /** A few words on how a value looks on the wire, or undefined when its type says it all (objects). */
-function wireHint(schema: Schema, context: SchemaContext, seen?: ReadonlySet<string>): string | undefined {
+function wireHint(schema: Schema, context: SchemaContext, trail?: RefTrail): string | undefined {
   if (typeof schema === 'boolean') return undefined;
-  const ref = followRef(schema, context, seen);
-  if (ref) return ref.target && wireHint(ref.target, context, ref.seen);
+  const ref = followRef(schema, context, trail);
+  if (ref) return ref.end && wireHint(ref.end, context, ref.trail);
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
   const members = asSchemas(schema.oneOf ?? schema.anyOf);
   if (members.length > 0) {
     // Objects have no wire hint: a union of them is told by its variants, not by a list of their names.
-    const hints = members.map((member) => wireHint(member, context, seen));
+    const hints = members.map((member) => wireHint(member, context, trail));
     return hints.includes(undefined) ? undefined : [...new Set(hints)].join(' or ');
   }
   const hints = typesOf(schema).map((type) => {

@@ -196,7 +196,7 @@ export function typesView(model: SpecModel, context: SchemaContext): PageView & 
   const usedBy = typeUsers(model);
   const types = Object.entries(model.schemas).map(([name, schema]) => ({
     name,
-    node: { ...schemaNode('', schema, context, { seen: new Set([name]) }), open: true },
+    node: { ...schemaNode('', schema, context, { trail: { name, parent: undefined } }), open: true },
     usedBy: (usedBy.get(name) ?? []).map(({ endpoint, method }) => ({
       name: method.name,
       href: methodHref(endpoint, method),

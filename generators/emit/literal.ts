@@ -3,22 +3,14 @@
  * file.
  */
 import type { Json } from '../model/types.ts';
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+import { jsString, propertyKey } from '../shared/escape.ts';
 
 /**
  * A JSON value as a TypeScript literal: single quotes, bare keys where they are identifiers, short arrays on one line.
- * Strings escape line terminators too (\r, U+2028, U+2029), which would otherwise end a line comment or a string.
+ * Strings and keys are written by shared/escape.ts.
  */
 export function jsLiteral(value: Json, indent = ''): string {
-  if (typeof value === 'string')
-    return `'${value
-      .replace(/\\/g, '\\\\')
-      .replace(/'/g, "\\'")
-      .replace(/\n/g, '\\n')
-      .replace(/\r/g, '\\r')
-      .replace(/\u2028/g, '\\u2028')
-      .replace(/\u2029/g, '\\u2029')}'`;
+  if (typeof value === 'string') return jsString(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
@@ -31,8 +23,6 @@ export function jsLiteral(value: Json, indent = ''): string {
   }
   const entries = Object.entries(value);
   if (entries.length === 0) return '{}';
-  const lines = entries.map(
-    ([key, item]) => `${inner}${IDENTIFIER.test(key) ? key : jsLiteral(key)}: ${jsLiteral(item, inner)},`,
-  );
+  const lines = entries.map(([key, item]) => `${inner}${propertyKey(key)}: ${jsLiteral(item, inner)},`);
   return `{\n${lines.join('\n')}\n${indent}}`;
 }

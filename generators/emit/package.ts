@@ -1,5 +1,6 @@
 /** The `package.json` of a generated package: ESM, compiled `dist/` with declarations, sources shipped alongside. */
 import type { SpecModel } from '../model/types.ts';
+import { markdownText } from '../shared/escape.ts';
 import { newestSpecVersion } from '../model/versions.ts';
 import { headerText } from './header.ts';
 
@@ -8,6 +9,8 @@ export interface PackageFacts {
   name: string;
   version: string;
   description: string;
+  /** The description for the README. */
+  descriptionMarkdown: string;
   license: string | undefined;
   /** The file `npm pack` writes, which the README tells to install. */
   tarball: string;
@@ -26,6 +29,7 @@ export function packageFacts(model: SpecModel, name: string, description: string
     name,
     version,
     description,
+    descriptionMarkdown: markdownText(description),
     license: licenses.size === 1 && license ? license : undefined,
     tarball: `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`,
   };

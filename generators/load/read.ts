@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { SpecError } from '../common/problems.ts';
+import { depthProblem } from './depth.ts';
 
 /** How files appear in messages: relative to the working directory, with forward slashes. */
 export function displayPath(file: string): string {
@@ -17,13 +18,17 @@ export function readJsonFile(file: string): unknown {
       { file: displayPath(file), pointer: '', message: `cannot read the file: ${(error as Error).message}` },
     ]);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new SpecError([
       { file: displayPath(file), pointer: '', message: syntaxError(text, (error as Error).message) },
     ]);
   }
+  const tooDeep = depthProblem(value, displayPath(file));
+  if (tooDeep) throw new SpecError([tooDeep]);
+  return value;
 }
 
 /**

@@ -13,7 +13,10 @@ export const fold = (key: string) => key.toLowerCase().toUpperCase();
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Where `schema` marks values sensitive, following `$ref`s into the shared schemas (each once per path). */
+/**
+ * Where `schema` marks values sensitive, following `$ref`s into the shared schemas (each once per path: `seen` holds the
+ * names on the current path, and is as it was when this returns).
+ */
 export function sensitivePaths(
   schema: JsonSchema,
   shared: Record<string, JsonSchema>,
@@ -23,8 +26,12 @@ export function sensitivePaths(
   if (schema['x-sensitive'] === true) return [prefix];
   const out: Path[] = [];
   const name = componentName(schema.$ref);
-  if (name && shared[name] && !seen.has(name))
-    out.push(...sensitivePaths(shared[name], shared, prefix, new Set([...seen, name])));
+  if (name && Object.hasOwn(shared, name) && !seen.has(name)) {
+    // The names on this path: added for the way down, taken off on the way back, never copied.
+    seen.add(name);
+    out.push(...sensitivePaths(shared[name]!, shared, prefix, seen));
+    seen.delete(name);
+  }
   for (const key of ['allOf', 'anyOf', 'oneOf']) {
     const list = schema[key];
     if (Array.isArray(list))

@@ -11,6 +11,7 @@ import { packageJson } from '../emit/package.ts';
 import { runtimeDependencies, runtimeFiles } from '../emit/runtime.ts';
 import { type TypeScriptSource, emitJavaScript, typesOnlySource } from '../emit/javascript.ts';
 import type { SpecModel } from '../model/types.ts';
+import { commentText, jsonAsJavaScript } from '../shared/escape.ts';
 import { publishedDocument } from '../shared/published.ts';
 import { renderTypes } from '../types/index.ts';
 import { validatorModules } from './validators.ts';
@@ -37,9 +38,9 @@ export async function generateServer(model: SpecModel, { templates }: ArtifactCo
     const { header, documentName } = view.endpoints[i]!;
     const document = {
       header,
-      title: endpoint.title,
+      titleComment: commentText(endpoint.title),
       documentName,
-      json: JSON.stringify(publishedDocument(endpoint), null, 2),
+      json: jsonAsJavaScript(publishedDocument(endpoint)),
     };
     return [
       shipped(`src/documents/${endpoint.name}.ts`, 'document', document),

@@ -188,7 +188,9 @@ function breakString(line: string, width: number): string[] | undefined {
     line,
     () => {},
     (start, end) => {
-      if (end - start > most + 2 && (!longest || end - start > longest[1] - longest[0])) longest = [start, end];
+      // A key cannot be a concatenation.
+      const key = /^\s*:/.test(line.slice(end));
+      if (!key && end - start > most + 2 && (!longest || end - start > longest[1] - longest[0])) longest = [start, end];
     },
   );
   if (!longest) return undefined;

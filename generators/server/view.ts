@@ -1,5 +1,6 @@
 /** What the server templates show, computed from the model: the templates only lay it out. */
 import { commentLines, deprecation } from '../shared/comments.ts';
+import { commentText, markdownCode, markdownText, propertyKey } from '../shared/escape.ts';
 import { headerText } from '../emit/header.ts';
 import { jsLiteral as literal } from '../emit/literal.ts';
 import { type PackageFacts, packageFacts } from '../emit/package.ts';
@@ -22,8 +23,13 @@ export interface ServerEndpointView {
   invalidArgument: string;
   module: string;
   nameLiteral: string;
-  title: string;
-  pathTemplate: string;
+  /** The endpoint's property in ENDPOINTS. */
+  nameKey: string;
+  /** The title and path for a one-line comment, and for the README's table. */
+  titleComment: string;
+  pathComment: string;
+  titleMarkdown: string;
+  pathMarkdown: string;
   /** String literals: the endpoint's default path, and the list of its alias paths. */
   pathLiteral: string;
   aliasesLiteral: string;
@@ -117,8 +123,11 @@ function endpointView(model: SpecModel, endpoint: EndpointModel, invalidArgument
     invalidArgument,
     module: endpoint.name,
     nameLiteral: literal(endpoint.name),
-    title: endpoint.title,
-    pathTemplate: endpoint.pathTemplate,
+    nameKey: propertyKey(endpoint.name),
+    titleComment: commentText(endpoint.title),
+    pathComment: commentText(endpoint.pathTemplate),
+    titleMarkdown: markdownText(endpoint.title),
+    pathMarkdown: markdownCode(endpoint.pathTemplate),
     pathLiteral: literal(endpoint.defaultPath),
     aliasesLiteral: `[${endpoint.aliases.map((alias) => literal(alias)).join(', ')}]`,
     handlersName: names.handlers,
@@ -167,17 +176,13 @@ function handlerComment(model: SpecModel, endpoint: EndpointModel, method: Metho
   return commentLines([method.summary, served, tags.join('\n')]);
 }
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
 /** A literal on one line where it fits in 100 columns after `indent`, else one entry a line, likewise inside. */
 function compactLiteral(value: Json, indent: string): string {
   if (value === null || typeof value !== 'object') return literal(value);
   const inner = `${indent}  `;
   const entries = Array.isArray(value)
     ? value.map((item) => compactLiteral(item, inner))
-    : Object.entries(value).map(
-        ([key, item]) => `${IDENTIFIER.test(key) ? key : literal(key)}: ${compactLiteral(item, inner)}`,
-      );
+    : Object.entries(value).map(([key, item]) => `${propertyKey(key)}: ${compactLiteral(item, inner)}`);
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{ ', ' }'];
   const oneLine = entries.length === 0 ? open.trim() + close.trim() : `${open}${entries.join(', ')}${close}`;
   if (indent.length + oneLine.length <= 100 && !oneLine.includes('\n')) return oneLine;

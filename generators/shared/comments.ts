@@ -4,14 +4,12 @@
  */
 import { clientClassName } from '../model/names.ts';
 import type { EndpointModel, MethodModel, SpecModel } from '../model/types.ts';
+import { docCommentLines } from './escape.ts';
 
 /** Lines of a `/** ... *\/` comment, each ready to follow ` *` (empty, or starting with a space). */
 export function commentLines(paragraphs: string[]): string[] {
-  const text = paragraphs
-    .filter((p) => p.trim())
-    .join('\n\n')
-    .replaceAll('*/', '*\\/');
-  return text.split('\n').map((line) => (line.trim() ? ` ${line.trimEnd()}` : ''));
+  const text = paragraphs.filter((p) => p.trim()).join('\n\n');
+  return docCommentLines(text).map((line) => (line.trim() ? ` ${line.trimEnd()}` : ''));
 }
 
 /**

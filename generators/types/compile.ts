@@ -5,6 +5,7 @@
  */
 import { compile, type Options } from 'json-schema-to-typescript';
 import ts from 'typescript';
+import { hidePrototypeNames } from './prototype-names.ts';
 import type { NamedType } from './schemas.ts';
 
 const OPTIONS: Partial<Options> = {
@@ -97,8 +98,9 @@ function print(text: string, fileName: string): string {
 
 /** TypeScript declarations for the named types, in the given order, printed in the project's style. */
 export async function compileAndPrintTypes(types: NamedType[], fileName: string): Promise<string> {
+  const hidden = hidePrototypeNames(types);
   // One at a time: types compiled all at once each hold their dereferenced copy of the schema until the last is done.
   const outputs: string[] = [];
-  for (const type of types) outputs.push(await compileOne(type));
-  return print(outputs.join('\n\n'), fileName);
+  for (const type of hidden.types) outputs.push(await compileOne(type));
+  return hidden.restore(print(outputs.join('\n\n'), fileName));
 }

@@ -180,7 +180,7 @@ class Hoister {
 function orderProperties(schema: JsonSchema): JsonSchema {
   const properties = schema.properties as Record<string, Json>;
   const required = Array.isArray(schema.required)
-    ? (schema.required as Json[]).filter((r): r is string => typeof r === 'string' && r in properties)
+    ? (schema.required as Json[]).filter((r): r is string => typeof r === 'string' && Object.hasOwn(properties, r))
     : [];
   const rest = Object.keys(properties)
     .filter((key) => !required.includes(key))

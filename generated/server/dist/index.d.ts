@@ -39,12 +39,12 @@ export { createXChainEndpoint, xChainMethods, type XChainHandlers, xChainDocumen
 export { createXWalletEndpoint, xWalletMethods, type XWalletHandlers, xWalletDocument };
 /** Every endpoint of the package by name: its factory, method table, OpenRPC document, path and the node's aliases. */
 export declare const ENDPOINTS: {
-	readonly "admin": EndpointEntry<AdminHandlers>;
+	readonly admin: EndpointEntry<AdminHandlers>;
 	readonly "avm-static": EndpointEntry<AvmStaticHandlers>;
-	readonly "dev": EndpointEntry<DevHandlers>;
-	readonly "health": EndpointEntry<HealthHandlers>;
-	readonly "info": EndpointEntry<InfoHandlers>;
-	readonly "keystore": EndpointEntry<KeystoreHandlers>;
+	readonly dev: EndpointEntry<DevHandlers>;
+	readonly health: EndpointEntry<HealthHandlers>;
+	readonly info: EndpointEntry<InfoHandlers>;
+	readonly keystore: EndpointEntry<KeystoreHandlers>;
 	readonly "p-chain": EndpointEntry<PChainHandlers>;
 	readonly "x-chain": EndpointEntry<XChainHandlers>;
 	readonly "x-wallet": EndpointEntry<XWalletHandlers>;

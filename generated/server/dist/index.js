@@ -31,7 +31,7 @@ export { createPChainEndpoint, pChainMethods, pChainDocument };
 export { createXChainEndpoint, xChainMethods, xChainDocument };
 export { createXWalletEndpoint, xWalletMethods, xWalletDocument };
 export const ENDPOINTS = {
-  "admin": {
+  admin: {
     create: createAdminEndpoint,
     methods: adminMethods,
     document: adminDocument,
@@ -45,28 +45,28 @@ export const ENDPOINTS = {
     path: "/ext/vm/avm",
     aliases: ["/ext/vm/jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq"]
   },
-  "dev": {
+  dev: {
     create: createDevEndpoint,
     methods: devMethods,
     document: devDocument,
     path: "/ext/dev",
     aliases: []
   },
-  "health": {
+  health: {
     create: createHealthEndpoint,
     methods: healthMethods,
     document: healthDocument,
     path: "/ext/health",
     aliases: []
   },
-  "info": {
+  info: {
     create: createInfoEndpoint,
     methods: infoMethods,
     document: infoDocument,
     path: "/ext/info",
     aliases: []
   },
-  "keystore": {
+  keystore: {
     create: createKeystoreEndpoint,
     methods: keystoreMethods,
     document: keystoreDocument,

@@ -42,17 +42,17 @@ export { createXWalletEndpoint, xWalletMethods, type XWalletHandlers, xWalletDoc
 
 /** Every endpoint of the package by name: its factory, method table, OpenRPC document, path and the node's aliases. */
 export const ENDPOINTS: {
-  readonly 'admin': EndpointEntry<AdminHandlers>;
+  readonly admin: EndpointEntry<AdminHandlers>;
   readonly 'avm-static': EndpointEntry<AvmStaticHandlers>;
-  readonly 'dev': EndpointEntry<DevHandlers>;
-  readonly 'health': EndpointEntry<HealthHandlers>;
-  readonly 'info': EndpointEntry<InfoHandlers>;
-  readonly 'keystore': EndpointEntry<KeystoreHandlers>;
+  readonly dev: EndpointEntry<DevHandlers>;
+  readonly health: EndpointEntry<HealthHandlers>;
+  readonly info: EndpointEntry<InfoHandlers>;
+  readonly keystore: EndpointEntry<KeystoreHandlers>;
   readonly 'p-chain': EndpointEntry<PChainHandlers>;
   readonly 'x-chain': EndpointEntry<XChainHandlers>;
   readonly 'x-wallet': EndpointEntry<XWalletHandlers>;
 } = {
-  'admin': {
+  admin: {
     create: createAdminEndpoint,
     methods: adminMethods,
     document: adminDocument,
@@ -66,28 +66,28 @@ export const ENDPOINTS: {
     path: '/ext/vm/avm',
     aliases: ['/ext/vm/jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq'],
   },
-  'dev': {
+  dev: {
     create: createDevEndpoint,
     methods: devMethods,
     document: devDocument,
     path: '/ext/dev',
     aliases: [],
   },
-  'health': {
+  health: {
     create: createHealthEndpoint,
     methods: healthMethods,
     document: healthDocument,
     path: '/ext/health',
     aliases: [],
   },
-  'info': {
+  info: {
     create: createInfoEndpoint,
     methods: infoMethods,
     document: infoDocument,
     path: '/ext/info',
     aliases: [],
   },
-  'keystore': {
+  keystore: {
     create: createKeystoreEndpoint,
     methods: keystoreMethods,
     document: keystoreDocument,
