@@ -1,9 +1,9 @@
 /**
  * `generated/server/`: the `@avalanche-openrpc/server` package. Per endpoint a typed handlers interface, the method
- * table (wire names, decoding shapes, validators compiled here) and a factory that puts handlers behind the RPC
+ * table (wire names, decoding shapes, the schemas its validators compile on first use) and a factory that puts handlers behind the RPC
  * layer; the runtime (runtime/server/, copied as it is) reproduces the node's RPC layer. TypeScript sources are
  * shipped in `src/`, with ESM JavaScript and declarations in `dist/`: compiled in memory, as for the client, except
- * for the embedded documents and the validators, whose templates write all three.
+ * for the embedded documents and the validators' tables, whose templates write all three.
  */
 import type { ArtifactContext } from '../artifacts.ts';
 import { type GeneratedFile, jsonFile, textFile } from '../emit/files.ts';
@@ -13,7 +13,7 @@ import { type TypeScriptSource, emitJavaScript, typesOnlySource } from '../emit/
 import type { SpecModel } from '../model/types.ts';
 import { publishedDocument } from '../shared/published.ts';
 import { renderTypes } from '../types/index.ts';
-import { validatorModules } from './validators.ts';
+import { jsonLiteral, validatorModules } from './validators.ts';
 import { serverPackageView } from './view.ts';
 
 export async function generateServer(model: SpecModel, { templates }: ArtifactContext): Promise<GeneratedFile[]> {
@@ -29,8 +29,7 @@ export async function generateServer(model: SpecModel, { templates }: ArtifactCo
     ...source(path, `${template}.ts`, data),
     output: { js: templates(`${template}.js`)(data), dts: templates(`${template}.d.ts`)(data) },
   });
-  // The templates' code compiles (esbuild, a compiler thread) while this thread compiles the validators and the
-  // other artifacts run.
+  // The templates' code compiles (esbuild, a compiler thread) while the other artifacts run.
   const compiling = Promise.all([emitJavaScript(code), renderTypes(model)]);
   const validators = validatorModules(model);
   const data: TypeScriptSource[] = model.endpoints.flatMap((endpoint, i) => {
@@ -39,7 +38,7 @@ export async function generateServer(model: SpecModel, { templates }: ArtifactCo
       header,
       title: endpoint.title,
       documentName,
-      json: JSON.stringify(publishedDocument(endpoint), null, 2),
+      json: jsonLiteral(publishedDocument(endpoint)),
     };
     return [
       shipped(`src/documents/${endpoint.name}.ts`, 'document', document),
