@@ -18,6 +18,8 @@ export interface ValidatorsModule {
   writers: string[];
   /** The schemas table, by wire name, as an object literal. */
   schemas: string;
+  /** The component schemas ajv must be given other than the document has them (see protoAsPattern). */
+  components: string;
   /** The writers, as JavaScript. */
   code: string;
   /** The same code as TypeScript. */
@@ -27,14 +29,20 @@ export interface ValidatorsModule {
 /** The validators module of every endpoint, by endpoint name. */
 export function validatorModules(model: SpecModel): Map<string, ValidatorsModule> {
   const modules = new Map<string, ValidatorsModule>();
+  const components: Record<string, JsonSchema> = {};
+  for (const [name, schema] of Object.entries(model.schemas)) {
+    const checkable = protoAsPattern(schema);
+    if (JSON.stringify(checkable) !== JSON.stringify(schema))
+      Object.defineProperty(components, name, { value: checkable, enumerable: true });
+  }
   for (const endpoint of model.endpoints) {
     const table: Record<string, { params: JsonSchema; result: JsonSchema }> = {};
     for (const method of endpoint.methods) {
-      const properties = Object.fromEntries(method.params.map((param) => [param.name, validationOnly(param.schema)]));
+      const properties = Object.fromEntries(method.params.map((param) => [param.name, forAjv(param.schema)]));
       const required = method.params.filter((param) => param.required).map((param) => param.name);
       const params = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
       Object.defineProperty(table, method.name, {
-        value: { params, result: validationOnly(method.result?.schema ?? {}) },
+        value: { params: protoAsPattern(params), result: forAjv(method.result?.schema ?? {}) },
         enumerable: true,
       });
     }
@@ -43,6 +51,7 @@ export function validatorModules(model: SpecModel): Map<string, ValidatorsModule
       imports: [`import { ${WRITER_HELPERS.join(', ')} } from '../runtime/encode.js';`],
       writers: writers.names,
       schemas: jsonLiteral(table),
+      components: jsonLiteral(components),
       code: writers.code,
       typedCode: writers.typedCode,
     });
@@ -77,5 +86,26 @@ const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$co
 function validationOnly(schema: JsonSchema): JsonSchema {
   const copy = mapSubschemas(schema, validationOnly);
   for (const key of Object.keys(copy)) if (ANNOTATIONS.has(key) || key.startsWith('x-')) delete copy[key];
+  return copy;
+}
+
+const forAjv = (schema: JsonSchema): JsonSchema => protoAsPattern(validationOnly(schema));
+
+const isObject = (value: unknown): value is JsonSchema =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * ajv never checks a property named `__proto__` against its schema in `properties` (its guard against prototype
+ * pollution), so such a property is checked by `patternProperties` instead, `^__proto__$`: the same constraint.
+ */
+function protoAsPattern(schema: JsonSchema): JsonSchema {
+  const copy = mapSubschemas(schema, protoAsPattern);
+  const properties = copy.properties;
+  if (!isObject(properties) || !Object.hasOwn(properties, '__proto__')) return copy;
+  copy.properties = Object.fromEntries(Object.entries(properties).filter(([key]) => key !== '__proto__'));
+  copy.patternProperties = {
+    '^__proto__$': Object.getOwnPropertyDescriptor(properties, '__proto__')!.value,
+    ...(isObject(copy.patternProperties) ? copy.patternProperties : {}),
+  };
   return copy;
 }

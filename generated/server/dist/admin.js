@@ -3,7 +3,7 @@ import { methodValidators } from "./runtime/ajv.js";
 import { createEndpoint } from "./runtime/endpoint.js";
 import { adminDocument } from "./documents/admin.js";
 import * as validators from "./validators/admin.js";
-const validator = methodValidators(adminDocument, validators.schemas);
+const validator = methodValidators(adminDocument, validators);
 export const adminMethods = [
   {
     name: "admin.alias",

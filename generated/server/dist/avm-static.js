@@ -3,7 +3,7 @@ import { methodValidators } from "./runtime/ajv.js";
 import { createEndpoint } from "./runtime/endpoint.js";
 import { avmStaticDocument } from "./documents/avm-static.js";
 import * as validators from "./validators/avm-static.js";
-const validator = methodValidators(avmStaticDocument, validators.schemas);
+const validator = methodValidators(avmStaticDocument, validators);
 export const avmStaticMethods = [
   {
     name: "avm.buildGenesis",

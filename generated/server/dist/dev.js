@@ -3,7 +3,7 @@ import { methodValidators } from "./runtime/ajv.js";
 import { createEndpoint } from "./runtime/endpoint.js";
 import { devDocument } from "./documents/dev.js";
 import * as validators from "./validators/dev.js";
-const validator = methodValidators(devDocument, validators.schemas);
+const validator = methodValidators(devDocument, validators);
 export const devMethods = [
   {
     name: "dev.snapshot",

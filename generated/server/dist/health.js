@@ -3,7 +3,7 @@ import { methodValidators } from "./runtime/ajv.js";
 import { createEndpoint } from "./runtime/endpoint.js";
 import { healthDocument } from "./documents/health.js";
 import * as validators from "./validators/health.js";
-const validator = methodValidators(healthDocument, validators.schemas);
+const validator = methodValidators(healthDocument, validators);
 export const healthMethods = [
   {
     name: "health.health",

@@ -3,7 +3,7 @@ import { methodValidators } from "./runtime/ajv.js";
 import { createEndpoint } from "./runtime/endpoint.js";
 import { infoDocument } from "./documents/info.js";
 import * as validators from "./validators/info.js";
-const validator = methodValidators(infoDocument, validators.schemas);
+const validator = methodValidators(infoDocument, validators);
 export const infoMethods = [
   {
     name: "info.getNetworkID",

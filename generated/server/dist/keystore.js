@@ -3,7 +3,7 @@ import { methodValidators } from "./runtime/ajv.js";
 import { createEndpoint } from "./runtime/endpoint.js";
 import { keystoreDocument } from "./documents/keystore.js";
 import * as validators from "./validators/keystore.js";
-const validator = methodValidators(keystoreDocument, validators.schemas);
+const validator = methodValidators(keystoreDocument, validators);
 export const keystoreMethods = [
   {
     name: "keystore.createUser",

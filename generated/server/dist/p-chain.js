@@ -3,7 +3,7 @@ import { methodValidators } from "./runtime/ajv.js";
 import { createEndpoint } from "./runtime/endpoint.js";
 import { pChainDocument } from "./documents/p-chain.js";
 import * as validators from "./validators/p-chain.js";
-const validator = methodValidators(pChainDocument, validators.schemas);
+const validator = methodValidators(pChainDocument, validators);
 export const pChainMethods = [
   {
     name: "platform.getBalance",

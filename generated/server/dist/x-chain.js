@@ -3,7 +3,7 @@ import { methodValidators } from "./runtime/ajv.js";
 import { createEndpoint } from "./runtime/endpoint.js";
 import { xChainDocument } from "./documents/x-chain.js";
 import * as validators from "./validators/x-chain.js";
-const validator = methodValidators(xChainDocument, validators.schemas);
+const validator = methodValidators(xChainDocument, validators);
 export const xChainMethods = [
   {
     name: "avm.getAddressTxs",

@@ -3,7 +3,7 @@ import { methodValidators } from "./runtime/ajv.js";
 import { createEndpoint } from "./runtime/endpoint.js";
 import { xWalletDocument } from "./documents/x-wallet.js";
 import * as validators from "./validators/x-wallet.js";
-const validator = methodValidators(xWalletDocument, validators.schemas);
+const validator = methodValidators(xWalletDocument, validators);
 export const xWalletMethods = [
   {
     name: "wallet.issueTx",

@@ -113,7 +113,7 @@ export interface AdminHandlers {
   stopCPUProfiler(params: Record<string, never>, context: HandlerContext): Answer<AdminStopCPUProfilerResult>;
 }
 
-const validator = methodValidators(adminDocument, validators.schemas);
+const validator = methodValidators(adminDocument, validators);
 
 /** What the RPC layer knows of each method of AvalancheGo Admin API: wire name, params, how to decode and validate them. */
 export const adminMethods: readonly MethodSpec[] = [

@@ -25,7 +25,7 @@ export interface AvmStaticHandlers {
   buildGenesis(params: AvmBuildGenesisParams, context: HandlerContext): Answer<AvmBuildGenesisResult>;
 }
 
-const validator = methodValidators(avmStaticDocument, validators.schemas);
+const validator = methodValidators(avmStaticDocument, validators);
 
 /** What the RPC layer knows of each method of AvalancheGo AVM static API: wire name, params, how to decode and validate them. */
 export const avmStaticMethods: readonly MethodSpec[] = [

@@ -125,7 +125,7 @@ export interface DevHandlers {
   listAccounts(params: Record<string, never>, context: HandlerContext): Answer<DevListAccountsResult>;
 }
 
-const validator = methodValidators(devDocument, validators.schemas);
+const validator = methodValidators(devDocument, validators);
 
 /** What the RPC layer knows of each method of Mock node development controls: wire name, params, how to decode and validate them. */
 export const devMethods: readonly MethodSpec[] = [

@@ -48,7 +48,7 @@ export interface HealthHandlers {
   liveness(params: HealthLivenessParams, context: HandlerContext): Answer<HealthLivenessResult>;
 }
 
-const validator = methodValidators(healthDocument, validators.schemas);
+const validator = methodValidators(healthDocument, validators);
 
 /** What the RPC layer knows of each method of AvalancheGo Health API: wire name, params, how to decode and validate them. */
 export const healthMethods: readonly MethodSpec[] = [

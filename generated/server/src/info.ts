@@ -140,7 +140,7 @@ export interface InfoHandlers {
   acps(params: Record<string, never>, context: HandlerContext): Answer<InfoAcpsResult>;
 }
 
-const validator = methodValidators(infoDocument, validators.schemas);
+const validator = methodValidators(infoDocument, validators);
 
 /** What the RPC layer knows of each method of AvalancheGo Info API: wire name, params, how to decode and validate them. */
 export const infoMethods: readonly MethodSpec[] = [

@@ -72,7 +72,7 @@ export interface KeystoreHandlers {
   listUsers(params: Record<string, never>, context: HandlerContext): Answer<KeystoreListUsersResult>;
 }
 
-const validator = methodValidators(keystoreDocument, validators.schemas);
+const validator = methodValidators(keystoreDocument, validators);
 
 /** What the RPC layer knows of each method of AvalancheGo Keystore API: wire name, params, how to decode and validate them. */
 export const keystoreMethods: readonly MethodSpec[] = [

@@ -342,7 +342,7 @@ export interface PChainHandlers {
   validates(params: PlatformValidatesParams, context: HandlerContext): Answer<PlatformValidatesResult>;
 }
 
-const validator = methodValidators(pChainDocument, validators.schemas);
+const validator = methodValidators(pChainDocument, validators);
 
 /** What the RPC layer knows of each method of AvalancheGo P-Chain API (Platform VM): wire name, params, how to decode and validate them. */
 export const pChainMethods: readonly MethodSpec[] = [

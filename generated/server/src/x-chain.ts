@@ -143,7 +143,7 @@ export interface XChainHandlers {
   issueTx(params: AvmIssueTxParams, context: HandlerContext): Answer<AvmIssueTxResult>;
 }
 
-const validator = methodValidators(xChainDocument, validators.schemas);
+const validator = methodValidators(xChainDocument, validators);
 
 /** What the RPC layer knows of each method of AvalancheGo X-Chain API (AVM): wire name, params, how to decode and validate them. */
 export const xChainMethods: readonly MethodSpec[] = [

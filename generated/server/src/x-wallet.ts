@@ -26,7 +26,7 @@ export interface XWalletHandlers {
   issueTx(params: WalletIssueTxParams, context: HandlerContext): Answer<WalletIssueTxResult>;
 }
 
-const validator = methodValidators(xWalletDocument, validators.schemas);
+const validator = methodValidators(xWalletDocument, validators);
 
 /** What the RPC layer knows of each method of AvalancheGo X-Chain wallet API: wire name, params, how to decode and validate them. */
 export const xWalletMethods: readonly MethodSpec[] = [

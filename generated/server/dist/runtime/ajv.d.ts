@@ -5,10 +5,16 @@
 */
 import { type AnySchema, type ErrorObject } from "ajv";
 import type { ValidateFunction } from "./params.js";
+export type { AnySchema };
 /** One method's schemas, as the generated table holds them: `$ref`s point into the embedded document. */
 export interface MethodSchemas {
 	params: AnySchema;
 	result: AnySchema;
+}
+/** An endpoint's generated validators module: its schemas table, and the components ajv sees otherwise. */
+export interface ValidatorsTable {
+	schemas: Readonly<Record<string, MethodSchemas>>;
+	components: Readonly<Record<string, AnySchema>>;
 }
 /**
 * ajv collects every error (allErrors, so a caller hears about each bad field), which would let one request with a
@@ -26,4 +32,4 @@ export declare const TOO_MANY: ErrorObject;
 */
 export declare function methodValidators(document: {
 	readonly [key: string]: unknown;
-}, schemas: Readonly<Record<string, MethodSchemas>>): (method: string, part: keyof MethodSchemas) => ValidateFunction;
+}, { schemas, components }: ValidatorsTable): (method: string, part: keyof MethodSchemas) => ValidateFunction;

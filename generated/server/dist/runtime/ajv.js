@@ -33,8 +33,13 @@ function newAjv(allErrors, root) {
   return ajv;
 }
 const pointerToken = (text) => encodeURIComponent(text.replace(/~/g, "~0").replace(/\//g, "~1"));
-export function methodValidators(document, schemas) {
-  const root = { $id: ROOT, components: document.components ?? {}, methods: schemas };
+export function methodValidators(document, { schemas, components }) {
+  const own = document.components ?? {};
+  const root = {
+    $id: ROOT,
+    components: { ...own, schemas: { ...own.schemas, ...components } },
+    methods: schemas
+  };
   let firstError;
   let everyError;
   return (method, part) => {

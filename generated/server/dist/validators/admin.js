@@ -94,6 +94,8 @@ export const schemas = {
   },
 };
 
+export const components = {};
+
 function emptyFieldsJson(v) {
   if (typeof v !== 'object' || v === null) return undefined;
   const proto = Object.getPrototypeOf(v);

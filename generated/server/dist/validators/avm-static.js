@@ -67,5 +67,7 @@ export const schemas = {
   },
 };
 
+export const components = {};
+
 
 export const writeAvmBuildGenesisResult = writeScalar;

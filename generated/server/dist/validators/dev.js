@@ -158,6 +158,8 @@ export const schemas = {
   },
 };
 
+export const components = {};
+
 const snapshotIDKey = writeString("snapshotID") + ':';
 function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;

@@ -25,6 +25,8 @@ export const schemas = {
   },
 };
 
+export const components = {};
+
 const checksKey = writeString("checks") + ':';
 const messageKey = writeString("message") + ':';
 const errorKey = writeString("error") + ':';

@@ -228,6 +228,8 @@ export const schemas = {
   },
 };
 
+export const components = {};
+
 const networkIDKey = writeString("networkID") + ':';
 function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;

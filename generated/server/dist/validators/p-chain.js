@@ -616,6 +616,8 @@ export const schemas = {
   },
 };
 
+export const components = {};
+
 const balanceKey = writeString("balance") + ':';
 function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;

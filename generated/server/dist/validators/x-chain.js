@@ -266,6 +266,8 @@ export const schemas = {
   },
 };
 
+export const components = {};
+
 const txIDsKey = writeString("txIDs") + ':';
 function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;

@@ -20,6 +20,8 @@ export const schemas = {
   },
 };
 
+export const components = {};
+
 const txIDKey = writeString("txID") + ':';
 function stringJson(v) {
   return typeof v === 'string' ? writeString(v) : undefined;

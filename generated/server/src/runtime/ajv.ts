@@ -9,10 +9,18 @@ import { avalancheFormats, formats } from './formats.js';
 import type { ValidateFunction } from './params.js';
 import { linearRegExp } from './patterns.js';
 
+export type { AnySchema };
+
 /** One method's schemas, as the generated table holds them: `$ref`s point into the embedded document. */
 export interface MethodSchemas {
   params: AnySchema;
   result: AnySchema;
+}
+
+/** An endpoint's generated validators module: its schemas table, and the components ajv sees otherwise. */
+export interface ValidatorsTable {
+  schemas: Readonly<Record<string, MethodSchemas>>;
+  components: Readonly<Record<string, AnySchema>>;
 }
 
 /**
@@ -66,9 +74,14 @@ const pointerToken = (text: string) => encodeURIComponent(text.replace(/~/g, '~0
  */
 export function methodValidators(
   document: { readonly [key: string]: unknown },
-  schemas: Readonly<Record<string, MethodSchemas>>,
+  { schemas, components }: ValidatorsTable,
 ): (method: string, part: keyof MethodSchemas) => ValidateFunction {
-  const root = { $id: ROOT, components: document.components ?? {}, methods: schemas };
+  const own = (document.components ?? {}) as { schemas?: object };
+  const root = {
+    $id: ROOT,
+    components: { ...own, schemas: { ...own.schemas, ...components } },
+    methods: schemas,
+  };
   let firstError: Ajv | undefined;
   let everyError: Ajv | undefined;
   return (method, part) => {
