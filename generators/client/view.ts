@@ -9,7 +9,7 @@ import { commentLines } from '../shared/comments.ts';
 import { PACKAGE_NAME, clientSetup, clientSnippet } from '../shared/snippets.ts';
 import { methodComment } from './docs.ts';
 import { overloads } from './narrow.ts';
-import { messagePattern } from '../model/errors.ts';
+import { errorsTable } from './errors-table.ts';
 
 export interface PackageView extends PackageFacts {
   /** A short usage example for the README, from the spec's own examples. */
@@ -33,6 +33,8 @@ export interface EndpointView {
   typeImports: string[];
   /** The interface naming each method's documented errors, e.g. `PChainClientErrors`. */
   errorsName: string;
+  /** The entries of `DOCUMENTED_ERRORS`: each distinct documented error once (errors-table.ts). */
+  documentedErrors: string[];
   /** A literal array of the keys whose values error excerpts hide (`x-sensitive`), or empty when there are none. */
   sensitiveKeys: string;
   methods: MethodView[];
@@ -57,7 +59,7 @@ export interface MethodView {
   docLines: string[];
   /** For a paginated method: the iterator's name, its paging literal and item type. */
   pages?: { name: string; paging: string; itemType: string };
-  /** The documented errors' names as a union of literals, and as a table of code and message pattern. */
+  /** The documented errors' names as a union of literals, and as their entries of `DOCUMENTED_ERRORS`. */
   errorNames: string;
   errorTable: string;
 }
@@ -106,6 +108,7 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
   const className = clientClassName(endpoint.typeName);
   const typeNames = new Set<string>();
+  const errors = errorsTable(endpoint);
   const methods = endpoint.methods.map((method): MethodView => {
     const hasParams = method.params.length > 0;
     const resultType = method.result ? method.typeNames.result : 'void';
@@ -147,9 +150,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
           }
         : {}),
       errorNames: method.errors.map((e) => literal(e.name)).join(' | ') || 'never',
-      errorTable: `{ ${method.errors
-        .map((e) => `${e.name}: [${e.code}, /${messagePattern(e.message).source}/]`)
-        .join(', ')} }`,
+      errorTable: errors.byMethod.get(method.shortName)!,
     };
   });
   return {
@@ -173,6 +174,7 @@ function endpointView(model: SpecModel, endpoint: EndpointModel): EndpointView {
     })),
     typeImports: [...typeNames].sort(),
     errorsName: clientErrorsName(endpoint.typeName),
+    documentedErrors: errors.documented,
     sensitiveKeys: ((keys) => (keys.length > 0 ? literal(keys) : ''))(sensitiveKeys(endpoint, model.schemas)),
     methods,
     releasesLiteral: literal(

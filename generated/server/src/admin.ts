@@ -28,7 +28,9 @@ type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 /**
  * Handlers of AvalancheGo Admin API, one per JSON-RPC method, keyed by its client method name.
  *
- * The node's administration API: endpoint and chain aliases, logger levels, loading VMs and profiling. Enabled only when the node runs with `--api-admin-enabled=true` (default false); never exposed on public API servers.
+ * The node's administration API: endpoint and chain aliases, logger levels, loading VMs and profiling.
+ * Enabled only when the node runs with `--api-admin-enabled=true` (default false); never exposed on
+ * public API servers.
  */
 export interface AdminHandlers {
   /**
@@ -36,7 +38,8 @@ export interface AdminHandlers {
    *
    * Answers `admin.alias` at `/ext/admin`.
    *
-   * @returns An empty object once the alias is registered. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns An empty object once the alias is registered. Throw an RpcError (or any Error, which the
+   *          node profile sends as -32000 with its message) to fail the call.
    */
   alias(params: AdminAliasParams, context: HandlerContext): Answer<AdminAliasResult>;
   /**
@@ -44,7 +47,8 @@ export interface AdminHandlers {
    *
    * Answers `admin.aliasChain` at `/ext/admin`.
    *
-   * @returns An empty object once the alias is registered. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns An empty object once the alias is registered. Throw an RpcError (or any Error, which the
+   *          node profile sends as -32000 with its message) to fail the call.
    */
   aliasChain(params: AdminAliasChainParams, context: HandlerContext): Answer<AdminAliasChainResult>;
   /**
@@ -52,7 +56,8 @@ export interface AdminHandlers {
    *
    * Answers `admin.getChainAliases` at `/ext/admin`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getChainAliases(params: AdminGetChainAliasesParams, context: HandlerContext): Answer<AdminGetChainAliasesResult>;
   /**
@@ -60,7 +65,8 @@ export interface AdminHandlers {
    *
    * Answers `admin.getLoggerLevel` at `/ext/admin`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getLoggerLevel(params: AdminGetLoggerLevelParams, context: HandlerContext): Answer<AdminGetLoggerLevelResult>;
   /**
@@ -68,7 +74,8 @@ export interface AdminHandlers {
    *
    * Answers `admin.loadVMs` at `/ext/admin`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   loadVMs(params: Record<string, never>, context: HandlerContext): Answer<AdminLoadVMsResult>;
   /**
@@ -76,7 +83,8 @@ export interface AdminHandlers {
    *
    * Answers `admin.lockProfile` at `/ext/admin`.
    *
-   * @returns An empty object once the profile is written. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns An empty object once the profile is written. Throw an RpcError (or any Error, which the
+   *          node profile sends as -32000 with its message) to fail the call.
    */
   lockProfile(params: Record<string, never>, context: HandlerContext): Answer<AdminLockProfileResult>;
   /**
@@ -84,7 +92,8 @@ export interface AdminHandlers {
    *
    * Answers `admin.memoryProfile` at `/ext/admin`.
    *
-   * @returns An empty object once the profile is written. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns An empty object once the profile is written. Throw an RpcError (or any Error, which the
+   *          node profile sends as -32000 with its message) to fail the call.
    */
   memoryProfile(params: Record<string, never>, context: HandlerContext): Answer<AdminMemoryProfileResult>;
   /**
@@ -92,7 +101,8 @@ export interface AdminHandlers {
    *
    * Answers `admin.setLoggerLevel` at `/ext/admin`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   setLoggerLevel(params: AdminSetLoggerLevelParams, context: HandlerContext): Answer<AdminSetLoggerLevelResult>;
   /**
@@ -100,7 +110,8 @@ export interface AdminHandlers {
    *
    * Answers `admin.startCPUProfiler` at `/ext/admin`.
    *
-   * @returns An empty object once profiling has started. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns An empty object once profiling has started. Throw an RpcError (or any Error, which the node
+   *          profile sends as -32000 with its message) to fail the call.
    */
   startCPUProfiler(params: Record<string, never>, context: HandlerContext): Answer<AdminStartCPUProfilerResult>;
   /**
@@ -108,7 +119,8 @@ export interface AdminHandlers {
    *
    * Answers `admin.stopCPUProfiler` at `/ext/admin`.
    *
-   * @returns An empty object once the profile is written. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns An empty object once the profile is written. Throw an RpcError (or any Error, which the
+   *          node profile sends as -32000 with its message) to fail the call.
    */
   stopCPUProfiler(params: Record<string, never>, context: HandlerContext): Answer<AdminStopCPUProfilerResult>;
 }

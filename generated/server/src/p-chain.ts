@@ -63,9 +63,12 @@ import * as validators from './validators/p-chain.js';
 type Answer<T> = T | RawJson<T> | Promise<T | RawJson<T>>;
 
 /**
- * Handlers of AvalancheGo P-Chain API (Platform VM), one per JSON-RPC method, keyed by its client method name.
+ * Handlers of AvalancheGo P-Chain API (Platform VM), one per JSON-RPC method, keyed by its client
+ * method name.
  *
- * The platform chain's JSON-RPC API: validators, stake, subnets, L1s, blockchains, fees, blocks and transactions of the P-Chain. Describes AvalancheGo as it answers on the wire, up to release v1.14.2; methods carry the releases that serve them.
+ * The platform chain's JSON-RPC API: validators, stake, subnets, L1s, blockchains, fees, blocks and
+ * transactions of the P-Chain. Describes AvalancheGo as it answers on the wire, up to release v1.14.2;
+ * methods carry the releases that serve them.
  */
 export interface PChainHandlers {
   /**
@@ -73,7 +76,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getBalance` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    * @deprecated Since AvalancheGo v1.9.12. Use `platform.getUTXOs` instead.
    */
   getBalance(params: PlatformGetBalanceParams, context: HandlerContext): Answer<PlatformGetBalanceResult>;
@@ -82,7 +86,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getBlock` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getBlock(params: PlatformGetBlockParams, context: HandlerContext): Answer<PlatformGetBlockResult>;
   /**
@@ -90,7 +95,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getBlockByHeight` at `/ext/bc/P`. Served since AvalancheGo v1.10.8.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getBlockByHeight(
     params: PlatformGetBlockByHeightParams,
@@ -101,8 +107,11 @@ export interface PChainHandlers {
    *
    * Answers `platform.getBlockchains` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-   * @deprecated Since AvalancheGo v1.9.12. Replacement: no single method: platform.validates lists the blockchain IDs of one Subnet, platform.validatedBy gives a blockchain's Subnet, and platform.getTx of a blockchain ID returns its CreateChainTx with the name and VM
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   * @deprecated Since AvalancheGo v1.9.12. Replacement: no single method: platform.validates lists the
+   *             blockchain IDs of one Subnet, platform.validatedBy gives a blockchain's Subnet, and
+   *             platform.getTx of a blockchain ID returns its CreateChainTx with the name and VM
    */
   getBlockchains(params: Record<string, never>, context: HandlerContext): Answer<PlatformGetBlockchainsResult>;
   /**
@@ -110,7 +119,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getBlockchainStatus` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getBlockchainStatus(
     params: PlatformGetBlockchainStatusParams,
@@ -121,7 +131,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getCurrentSupply` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getCurrentSupply(
     params: PlatformGetCurrentSupplyParams,
@@ -132,7 +143,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getCurrentValidators` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getCurrentValidators(
     params: PlatformGetCurrentValidatorsParams,
@@ -143,7 +155,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getFeeConfig` at `/ext/bc/P`. Served since AvalancheGo v1.11.11.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getFeeConfig(params: Record<string, never>, context: HandlerContext): Answer<PlatformGetFeeConfigResult>;
   /**
@@ -151,7 +164,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getFeeState` at `/ext/bc/P`. Served since AvalancheGo v1.11.11.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getFeeState(params: Record<string, never>, context: HandlerContext): Answer<PlatformGetFeeStateResult>;
   /**
@@ -159,7 +173,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getHeight` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getHeight(params: Record<string, never>, context: HandlerContext): Answer<PlatformGetHeightResult>;
   /**
@@ -167,7 +182,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getL1Validator` at `/ext/bc/P`. Served since AvalancheGo v1.11.13.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getL1Validator(params: PlatformGetL1ValidatorParams, context: HandlerContext): Answer<PlatformGetL1ValidatorResult>;
   /**
@@ -175,7 +191,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getProposedHeight` at `/ext/bc/P`. Served since AvalancheGo v1.11.13.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getProposedHeight(params: Record<string, never>, context: HandlerContext): Answer<PlatformGetProposedHeightResult>;
   /**
@@ -183,7 +200,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getMinStake` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getMinStake(params: PlatformGetMinStakeParams, context: HandlerContext): Answer<PlatformGetMinStakeResult>;
   /**
@@ -191,8 +209,10 @@ export interface PChainHandlers {
    *
    * Answers `platform.getRewardUTXOs` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: reward UTXOs show up in the reward owner's platform.getUTXOs listing
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: reward UTXOs show up in the reward owner's
+   *             platform.getUTXOs listing
    */
   getRewardUTXOs(params: PlatformGetRewardUTXOsParams, context: HandlerContext): Answer<PlatformGetRewardUTXOsResult>;
   /**
@@ -200,8 +220,10 @@ export interface PChainHandlers {
    *
    * Answers `platform.getStake` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
-   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: derive stake from platform.getCurrentValidators
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
+   * @deprecated Since AvalancheGo v1.9.12. Replacement: none: derive stake from
+   *             platform.getCurrentValidators
    */
   getStake(params: PlatformGetStakeParams, context: HandlerContext): Answer<PlatformGetStakeResult>;
   /**
@@ -209,7 +231,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getStakingAssetID` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getStakingAssetID(
     params: PlatformGetStakingAssetIDParams,
@@ -220,7 +243,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getSubnet` at `/ext/bc/P`. Served since AvalancheGo v1.11.0.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getSubnet(params: PlatformGetSubnetParams, context: HandlerContext): Answer<PlatformGetSubnetResult>;
   /**
@@ -228,7 +252,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getSubnets` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    * @deprecated Since AvalancheGo v1.9.12. Use `platform.getSubnet` instead.
    */
   getSubnets(params: PlatformGetSubnetsParams, context: HandlerContext): Answer<PlatformGetSubnetsResult>;
@@ -237,7 +262,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getTimestamp` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getTimestamp(params: Record<string, never>, context: HandlerContext): Answer<PlatformGetTimestampResult>;
   /**
@@ -245,7 +271,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getTotalStake` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getTotalStake(params: PlatformGetTotalStakeParams, context: HandlerContext): Answer<PlatformGetTotalStakeResult>;
   /**
@@ -253,7 +280,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getTx` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getTx(params: PlatformGetTxParams, context: HandlerContext): Answer<PlatformGetTxResult>;
   /**
@@ -261,7 +289,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getTxStatus` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getTxStatus(params: PlatformGetTxStatusParams, context: HandlerContext): Answer<PlatformGetTxStatusResult>;
   /**
@@ -269,7 +298,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getUTXOs` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getUTXOs(params: PlatformGetUTXOsParams, context: HandlerContext): Answer<PlatformGetUTXOsResult>;
   /**
@@ -277,7 +307,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getValidatorsAt` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getValidatorsAt(
     params: PlatformGetValidatorsAtParams,
@@ -288,7 +319,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getValidatorFeeConfig` at `/ext/bc/P`. Served since AvalancheGo v1.12.2.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getValidatorFeeConfig(
     params: Record<string, never>,
@@ -299,7 +331,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.getValidatorFeeState` at `/ext/bc/P`. Served since AvalancheGo v1.12.2.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   getValidatorFeeState(
     params: Record<string, never>,
@@ -310,7 +343,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.issueTx` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   issueTx(params: PlatformIssueTxParams, context: HandlerContext): Answer<PlatformIssueTxResult>;
   /**
@@ -318,7 +352,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.sampleValidators` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   sampleValidators(
     params: PlatformSampleValidatorsParams,
@@ -329,7 +364,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.validatedBy` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   validatedBy(params: PlatformValidatedByParams, context: HandlerContext): Answer<PlatformValidatedByResult>;
   /**
@@ -337,7 +373,8 @@ export interface PChainHandlers {
    *
    * Answers `platform.validates` at `/ext/bc/P`.
    *
-   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with its message) to fail the call.
+   * @returns The result. Throw an RpcError (or any Error, which the node profile sends as -32000 with
+   *          its message) to fail the call.
    */
   validates(params: PlatformValidatesParams, context: HandlerContext): Answer<PlatformValidatesResult>;
 }
