@@ -39,7 +39,7 @@ describe('the generated validators modules', () => {
     for (const { name, text } of modules) {
       const exported = [...text.matchAll(/^export const (\w+)/gm)].map((m) => m[1]!);
       expect(exported.length, name).toBeGreaterThan(1);
-      for (const exportName of exported) expect(exportName).toMatch(/^(schemas|write[A-Z]\w*Result)$/);
+      for (const exportName of exported) expect(exportName).toMatch(/^(schemas|components|write[A-Z]\w*Result)$/);
       const writers = [...text.matchAll(/^function (\w+)\(v/gm)].map((m) => m[1]!);
       for (const writer of writers) expect(writer, name).toMatch(/^[a-z]\w*Json$/);
       expect(text, name).not.toMatch(/^(const|function) [a-z]\d+\b/m);

@@ -60,7 +60,18 @@ const ERRORS = {
   }
 };
 export class AdminClient extends JsonRpcClient {
-  wireNames = { alias: "admin.alias", aliasChain: "admin.aliasChain", getChainAliases: "admin.getChainAliases", getLoggerLevel: "admin.getLoggerLevel", loadVMs: "admin.loadVMs", lockProfile: "admin.lockProfile", memoryProfile: "admin.memoryProfile", setLoggerLevel: "admin.setLoggerLevel", startCPUProfiler: "admin.startCPUProfiler", stopCPUProfiler: "admin.stopCPUProfiler" };
+  wireNames = {
+    alias: "admin.alias",
+    aliasChain: "admin.aliasChain",
+    getChainAliases: "admin.getChainAliases",
+    getLoggerLevel: "admin.getLoggerLevel",
+    loadVMs: "admin.loadVMs",
+    lockProfile: "admin.lockProfile",
+    memoryProfile: "admin.memoryProfile",
+    setLoggerLevel: "admin.setLoggerLevel",
+    startCPUProfiler: "admin.startCPUProfiler",
+    stopCPUProfiler: "admin.stopCPUProfiler"
+  };
   constructor(options = {}) {
     super(options, "http://127.0.0.1:9650", "/ext/admin", {}, {});
   }

@@ -26,14 +26,22 @@ const ERRORS = {
   }
 };
 export class AvmStaticClient extends JsonRpcClient {
-  wireNames = { buildGenesis: "avm.buildGenesis" };
+  wireNames = {
+    buildGenesis: "avm.buildGenesis"
+  };
   constructor(options = {}) {
-    super(options, "http://127.0.0.1:9650", "/ext/vm/avm", {}, {
-      "avm.buildGenesis": {
-        lastVersion: "v1.10.17",
-        removedIn: "v1.10.18"
+    super(
+      options,
+      "http://127.0.0.1:9650",
+      "/ext/vm/avm",
+      {},
+      {
+        "avm.buildGenesis": {
+          lastVersion: "v1.10.17",
+          removedIn: "v1.10.18"
+        }
       }
-    });
+    );
   }
   buildGenesis(params, options) {
     return this.request("avm.buildGenesis", params, options, ERRORS.buildGenesis);

@@ -41,7 +41,19 @@ const ERRORS = {
   listAccounts: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument }
 };
 export class DevClient extends JsonRpcClient {
-  wireNames = { snapshot: "dev.snapshot", revert: "dev.revert", setTime: "dev.setTime", increaseTime: "dev.increaseTime", mine: "dev.mine", fund: "dev.fund", setFeeState: "dev.setFeeState", reset: "dev.reset", setAutomine: "dev.setAutomine", setIntervalMining: "dev.setIntervalMining", listAccounts: "dev.listAccounts" };
+  wireNames = {
+    snapshot: "dev.snapshot",
+    revert: "dev.revert",
+    setTime: "dev.setTime",
+    increaseTime: "dev.increaseTime",
+    mine: "dev.mine",
+    fund: "dev.fund",
+    setFeeState: "dev.setFeeState",
+    reset: "dev.reset",
+    setAutomine: "dev.setAutomine",
+    setIntervalMining: "dev.setIntervalMining",
+    listAccounts: "dev.listAccounts"
+  };
   constructor(options = {}) {
     super(options, "http://127.0.0.1:9650", "/ext/dev", {}, {});
   }

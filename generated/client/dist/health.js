@@ -14,7 +14,11 @@ const ERRORS = {
   liveness: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument }
 };
 export class HealthClient extends JsonRpcClient {
-  wireNames = { health: "health.health", readiness: "health.readiness", liveness: "health.liveness" };
+  wireNames = {
+    health: "health.health",
+    readiness: "health.readiness",
+    liveness: "health.liveness"
+  };
   constructor(options = {}) {
     super(options, "http://127.0.0.1:9650", "/ext/health", {}, {});
   }

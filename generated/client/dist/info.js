@@ -45,16 +45,36 @@ const ERRORS = {
   acps: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument }
 };
 export class InfoClient extends JsonRpcClient {
-  wireNames = { getNetworkID: "info.getNetworkID", getNetworkName: "info.getNetworkName", getBlockchainID: "info.getBlockchainID", getNodeID: "info.getNodeID", getNodeIP: "info.getNodeIP", getNodeVersion: "info.getNodeVersion", getVMs: "info.getVMs", getTxFee: "info.getTxFee", isBootstrapped: "info.isBootstrapped", peers: "info.peers", uptime: "info.uptime", upgrades: "info.upgrades", acps: "info.acps" };
+  wireNames = {
+    getNetworkID: "info.getNetworkID",
+    getNetworkName: "info.getNetworkName",
+    getBlockchainID: "info.getBlockchainID",
+    getNodeID: "info.getNodeID",
+    getNodeIP: "info.getNodeIP",
+    getNodeVersion: "info.getNodeVersion",
+    getVMs: "info.getVMs",
+    getTxFee: "info.getTxFee",
+    isBootstrapped: "info.isBootstrapped",
+    peers: "info.peers",
+    uptime: "info.uptime",
+    upgrades: "info.upgrades",
+    acps: "info.acps"
+  };
   constructor(options = {}) {
-    super(options, "http://127.0.0.1:9650", "/ext/info", {}, {
-      "info.upgrades": {
-        since: "v1.11.11"
-      },
-      "info.acps": {
-        since: "v1.10.18"
+    super(
+      options,
+      "http://127.0.0.1:9650",
+      "/ext/info",
+      {},
+      {
+        "info.upgrades": {
+          since: "v1.11.11"
+        },
+        "info.acps": {
+          since: "v1.10.18"
+        }
       }
-    });
+    );
   }
   /**
    * Get the ID of the network this node runs on.

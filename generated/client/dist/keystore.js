@@ -62,30 +62,43 @@ const ERRORS = {
   listUsers: { InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument }
 };
 export class KeystoreClient extends JsonRpcClient {
-  wireNames = { createUser: "keystore.createUser", deleteUser: "keystore.deleteUser", exportUser: "keystore.exportUser", importUser: "keystore.importUser", listUsers: "keystore.listUsers" };
+  wireNames = {
+    createUser: "keystore.createUser",
+    deleteUser: "keystore.deleteUser",
+    exportUser: "keystore.exportUser",
+    importUser: "keystore.importUser",
+    listUsers: "keystore.listUsers"
+  };
   constructor(options = {}) {
-    super(options, "http://127.0.0.1:9650", "/ext/keystore", {}, {
-      "keystore.createUser": {
-        lastVersion: "v1.12.1",
-        removedIn: "v1.12.2"
+    super(
+      options,
+      "http://127.0.0.1:9650",
+      "/ext/keystore",
+      {},
+      {
+        "keystore.createUser": {
+          lastVersion: "v1.12.1",
+          removedIn: "v1.12.2"
+        },
+        "keystore.deleteUser": {
+          lastVersion: "v1.12.1",
+          removedIn: "v1.12.2"
+        },
+        "keystore.exportUser": {
+          lastVersion: "v1.12.1",
+          removedIn: "v1.12.2"
+        },
+        "keystore.importUser": {
+          lastVersion: "v1.12.1",
+          removedIn: "v1.12.2"
+        },
+        "keystore.listUsers": {
+          lastVersion: "v1.12.1",
+          removedIn: "v1.12.2"
+        }
       },
-      "keystore.deleteUser": {
-        lastVersion: "v1.12.1",
-        removedIn: "v1.12.2"
-      },
-      "keystore.exportUser": {
-        lastVersion: "v1.12.1",
-        removedIn: "v1.12.2"
-      },
-      "keystore.importUser": {
-        lastVersion: "v1.12.1",
-        removedIn: "v1.12.2"
-      },
-      "keystore.listUsers": {
-        lastVersion: "v1.12.1",
-        removedIn: "v1.12.2"
-      }
-    }, ["PASSWORD", "USER"]);
+      ["PASSWORD", "USER"]
+    );
   }
   /**
    * Create a keystore user protected by a password.

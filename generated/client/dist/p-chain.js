@@ -197,34 +197,71 @@ const ERRORS = {
   }
 };
 export class PChainClient extends JsonRpcClient {
-  wireNames = { getBalance: "platform.getBalance", getBlock: "platform.getBlock", getBlockByHeight: "platform.getBlockByHeight", getBlockchains: "platform.getBlockchains", getBlockchainStatus: "platform.getBlockchainStatus", getCurrentSupply: "platform.getCurrentSupply", getCurrentValidators: "platform.getCurrentValidators", getFeeConfig: "platform.getFeeConfig", getFeeState: "platform.getFeeState", getHeight: "platform.getHeight", getL1Validator: "platform.getL1Validator", getProposedHeight: "platform.getProposedHeight", getMinStake: "platform.getMinStake", getRewardUTXOs: "platform.getRewardUTXOs", getStake: "platform.getStake", getStakingAssetID: "platform.getStakingAssetID", getSubnet: "platform.getSubnet", getSubnets: "platform.getSubnets", getTimestamp: "platform.getTimestamp", getTotalStake: "platform.getTotalStake", getTx: "platform.getTx", getTxStatus: "platform.getTxStatus", getUTXOs: "platform.getUTXOs", getValidatorsAt: "platform.getValidatorsAt", getValidatorFeeConfig: "platform.getValidatorFeeConfig", getValidatorFeeState: "platform.getValidatorFeeState", issueTx: "platform.issueTx", sampleValidators: "platform.sampleValidators", validatedBy: "platform.validatedBy", validates: "platform.validates" };
+  wireNames = {
+    getBalance: "platform.getBalance",
+    getBlock: "platform.getBlock",
+    getBlockByHeight: "platform.getBlockByHeight",
+    getBlockchains: "platform.getBlockchains",
+    getBlockchainStatus: "platform.getBlockchainStatus",
+    getCurrentSupply: "platform.getCurrentSupply",
+    getCurrentValidators: "platform.getCurrentValidators",
+    getFeeConfig: "platform.getFeeConfig",
+    getFeeState: "platform.getFeeState",
+    getHeight: "platform.getHeight",
+    getL1Validator: "platform.getL1Validator",
+    getProposedHeight: "platform.getProposedHeight",
+    getMinStake: "platform.getMinStake",
+    getRewardUTXOs: "platform.getRewardUTXOs",
+    getStake: "platform.getStake",
+    getStakingAssetID: "platform.getStakingAssetID",
+    getSubnet: "platform.getSubnet",
+    getSubnets: "platform.getSubnets",
+    getTimestamp: "platform.getTimestamp",
+    getTotalStake: "platform.getTotalStake",
+    getTx: "platform.getTx",
+    getTxStatus: "platform.getTxStatus",
+    getUTXOs: "platform.getUTXOs",
+    getValidatorsAt: "platform.getValidatorsAt",
+    getValidatorFeeConfig: "platform.getValidatorFeeConfig",
+    getValidatorFeeState: "platform.getValidatorFeeState",
+    issueTx: "platform.issueTx",
+    sampleValidators: "platform.sampleValidators",
+    validatedBy: "platform.validatedBy",
+    validates: "platform.validates"
+  };
   constructor(options = {}) {
-    super(options, "http://127.0.0.1:9650", "/ext/bc/P", {}, {
-      "platform.getBlockByHeight": {
-        since: "v1.10.8"
-      },
-      "platform.getFeeConfig": {
-        since: "v1.11.11"
-      },
-      "platform.getFeeState": {
-        since: "v1.11.11"
-      },
-      "platform.getL1Validator": {
-        since: "v1.11.13"
-      },
-      "platform.getProposedHeight": {
-        since: "v1.11.13"
-      },
-      "platform.getSubnet": {
-        since: "v1.11.0"
-      },
-      "platform.getValidatorFeeConfig": {
-        since: "v1.12.2"
-      },
-      "platform.getValidatorFeeState": {
-        since: "v1.12.2"
+    super(
+      options,
+      "http://127.0.0.1:9650",
+      "/ext/bc/P",
+      {},
+      {
+        "platform.getBlockByHeight": {
+          since: "v1.10.8"
+        },
+        "platform.getFeeConfig": {
+          since: "v1.11.11"
+        },
+        "platform.getFeeState": {
+          since: "v1.11.11"
+        },
+        "platform.getL1Validator": {
+          since: "v1.11.13"
+        },
+        "platform.getProposedHeight": {
+          since: "v1.11.13"
+        },
+        "platform.getSubnet": {
+          since: "v1.11.0"
+        },
+        "platform.getValidatorFeeConfig": {
+          since: "v1.12.2"
+        },
+        "platform.getValidatorFeeState": {
+          since: "v1.12.2"
+        }
       }
-    });
+    );
   }
   /**
    * Sum the P-Chain UTXOs that a set of addresses controls, split by lock state.
@@ -263,7 +300,12 @@ export class PChainClient extends JsonRpcClient {
     return this.request("platform.getBlock", params, options, ERRORS.getBlock);
   }
   getBlockByHeight(params, options) {
-    return this.request("platform.getBlockByHeight", params, options, ERRORS.getBlockByHeight);
+    return this.request(
+      "platform.getBlockByHeight",
+      params,
+      options,
+      ERRORS.getBlockByHeight
+    );
   }
   /**
    * List every blockchain except the P-Chain (deprecated).
@@ -317,7 +359,12 @@ export class PChainClient extends JsonRpcClient {
    *         than the checksum size
    */
   getBlockchainStatus(params, options) {
-    return this.request("platform.getBlockchainStatus", params, options, ERRORS.getBlockchainStatus);
+    return this.request(
+      "platform.getBlockchainStatus",
+      params,
+      options,
+      ERRORS.getBlockchainStatus
+    );
   }
   /**
    * Get an upper bound on the supply of the staking asset of the Primary Network or an elastic Subnet.
@@ -340,7 +387,12 @@ export class PChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: fetching current supply failed: not found
    */
   getCurrentSupply(params = {}, options) {
-    return this.request("platform.getCurrentSupply", params, options, ERRORS.getCurrentSupply);
+    return this.request(
+      "platform.getCurrentSupply",
+      params,
+      options,
+      ERRORS.getCurrentSupply
+    );
   }
   /**
    * List the current validators of the Primary Network, a Subnet or an L1.
@@ -385,7 +437,12 @@ export class PChainClient extends JsonRpcClient {
    *         properly formatted. See documentation for example calls
    */
   getCurrentValidators(params = {}, options) {
-    return this.request("platform.getCurrentValidators", params, options, ERRORS.getCurrentValidators);
+    return this.request(
+      "platform.getCurrentValidators",
+      params,
+      options,
+      ERRORS.getCurrentValidators
+    );
   }
   /**
    * Get the P-Chain's dynamic fee parameters.
@@ -463,7 +520,12 @@ export class PChainClient extends JsonRpcClient {
    *         "9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo" failed: not found
    */
   getL1Validator(params, options) {
-    return this.request("platform.getL1Validator", params, options, ERRORS.getL1Validator);
+    return this.request(
+      "platform.getL1Validator",
+      params,
+      options,
+      ERRORS.getL1Validator
+    );
   }
   /**
    * Get the P-Chain height this node's ProposerVM would propose now.
@@ -481,7 +543,12 @@ export class PChainClient extends JsonRpcClient {
    *         properly formatted. See documentation for example calls
    */
   getProposedHeight(options) {
-    return this.request("platform.getProposedHeight", {}, options, ERRORS.getProposedHeight);
+    return this.request(
+      "platform.getProposedHeight",
+      {},
+      options,
+      ERRORS.getProposedHeight
+    );
   }
   /**
    * Get the minimum stake to validate or delegate on the Primary Network or an elastic Subnet.
@@ -534,7 +601,12 @@ export class PChainClient extends JsonRpcClient {
    *             platform.getUTXOs listing
    */
   getRewardUTXOs(params, options) {
-    return this.request("platform.getRewardUTXOs", params, options, ERRORS.getRewardUTXOs);
+    return this.request(
+      "platform.getRewardUTXOs",
+      params,
+      options,
+      ERRORS.getRewardUTXOs
+    );
   }
   /**
    * Sum the current and pending stake owned by a set of addresses.
@@ -592,7 +664,12 @@ export class PChainClient extends JsonRpcClient {
    *         2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r: not found
    */
   getStakingAssetID(params = {}, options) {
-    return this.request("platform.getStakingAssetID", params, options, ERRORS.getStakingAssetID);
+    return this.request(
+      "platform.getStakingAssetID",
+      params,
+      options,
+      ERRORS.getStakingAssetID
+    );
   }
   /**
    * Get the owners, elasticity and L1 conversion of a Subnet.
@@ -779,7 +856,19 @@ export class PChainClient extends JsonRpcClient {
    * first short page is the last, and an item a later page repeats is given once.
    */
   getUTXOsAll(params, options) {
-    return this.paginate("platform.getUTXOs", params, options, ERRORS.getUTXOs, { cursorParam: "startIndex", cursorField: "endIndex", pageSizeParam: "limit", maxPageSize: 1024, itemsField: "utxos" });
+    return this.paginate(
+      "platform.getUTXOs",
+      params,
+      options,
+      ERRORS.getUTXOs,
+      {
+        cursorParam: "startIndex",
+        cursorField: "endIndex",
+        pageSizeParam: "limit",
+        maxPageSize: 1024,
+        itemsField: "utxos"
+      }
+    );
   }
   /**
    * Get the validator set of the Primary Network, a Subnet or an L1 at a past P-Chain height.
@@ -809,7 +898,12 @@ export class PChainClient extends JsonRpcClient {
    *         height (1000) < requested P-Chain height (2000)
    */
   getValidatorsAt(params, options) {
-    return this.request("platform.getValidatorsAt", params, options, ERRORS.getValidatorsAt);
+    return this.request(
+      "platform.getValidatorsAt",
+      params,
+      options,
+      ERRORS.getValidatorsAt
+    );
   }
   /**
    * Get the parameters of the continuous fee L1 validators pay.
@@ -831,7 +925,12 @@ export class PChainClient extends JsonRpcClient {
    *         properly formatted. See documentation for example calls
    */
   getValidatorFeeConfig(options) {
-    return this.request("platform.getValidatorFeeConfig", {}, options, ERRORS.getValidatorFeeConfig);
+    return this.request(
+      "platform.getValidatorFeeConfig",
+      {},
+      options,
+      ERRORS.getValidatorFeeConfig
+    );
   }
   /**
    * Get the current continuous fee price for L1 validators.
@@ -848,7 +947,12 @@ export class PChainClient extends JsonRpcClient {
    *         properly formatted. See documentation for example calls
    */
   getValidatorFeeState(options) {
-    return this.request("platform.getValidatorFeeState", {}, options, ERRORS.getValidatorFeeState);
+    return this.request(
+      "platform.getValidatorFeeState",
+      {},
+      options,
+      ERRORS.getValidatorFeeState
+    );
   }
   /**
    * Submit a signed transaction to the P-Chain.
@@ -914,7 +1018,12 @@ export class PChainClient extends JsonRpcClient {
    *         errored with missing validators
    */
   sampleValidators(params, options) {
-    return this.request("platform.sampleValidators", params, options, ERRORS.sampleValidators);
+    return this.request(
+      "platform.sampleValidators",
+      params,
+      options,
+      ERRORS.sampleValidators
+    );
   }
   /**
    * Get the Subnet that validates a blockchain.

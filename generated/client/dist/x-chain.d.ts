@@ -12,7 +12,7 @@ export interface XChainClientOptions extends ClientOptions {
 }
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type XChainClientErrors = {
-	getAddressTxs: "InvalidArgument" | "PageSizeMaximumAllowed" | "CouldntParseArgumentToAddressCouldntParseAddress" | "CouldntParseArgumentToAddressCouldntParseAddress2" | "SpecifiedAssetIDIsInvalidAssetNotFound";
+	getAddressTxs: "InvalidArgument" | "PageSizeMaximumAllowed" | "AddressWrongHRP" | "AddressMissingSeparator" | "SpecifiedAssetIDIsInvalidAssetNotFound";
 	getAllBalances: "InvalidArgument" | "AvmAddressWrongChain" | "AvmAddressWrongHRP" | "AvmAddressMissing";
 	getAssetDescription: "InvalidArgument" | "AvmAssetNotFound" | "AvmNotFound" | "TransactionDoesntCreateAnAsset";
 	getBalance: "InvalidArgument" | "AvmAddressWrongChain" | "AvmAddressWrongHRP" | "AvmAddressMissing" | "AvmAssetNotFound";

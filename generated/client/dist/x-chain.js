@@ -8,13 +8,13 @@ const DOCUMENTED_ERRORS = {
     )
   ],
   PageSizeMaximumAllowed: [-32e3, /^pageSize > maximum allowed \(\d+\)$/],
-  CouldntParseArgumentToAddressCouldntParseAddress: [
+  AddressWrongHRP: [
     -32e3,
     new RegExp(
       `^couldn't parse argument '[^']*' to address: couldn't parse address "[^"]*": expected hrp "[^"]*" but got "[^"]*"$`
     )
   ],
-  CouldntParseArgumentToAddressCouldntParseAddress2: [
+  AddressMissingSeparator: [
     -32e3,
     /^couldn't parse argument '[^']*' to address: couldn't parse address "[^"]*": no separator found in address$/
   ],
@@ -61,8 +61,8 @@ const ERRORS = {
   getAddressTxs: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     PageSizeMaximumAllowed: DOCUMENTED_ERRORS.PageSizeMaximumAllowed,
-    CouldntParseArgumentToAddressCouldntParseAddress: DOCUMENTED_ERRORS.CouldntParseArgumentToAddressCouldntParseAddress,
-    CouldntParseArgumentToAddressCouldntParseAddress2: DOCUMENTED_ERRORS.CouldntParseArgumentToAddressCouldntParseAddress2,
+    AddressWrongHRP: DOCUMENTED_ERRORS.AddressWrongHRP,
+    AddressMissingSeparator: DOCUMENTED_ERRORS.AddressMissingSeparator,
     SpecifiedAssetIDIsInvalidAssetNotFound: DOCUMENTED_ERRORS.SpecifiedAssetIDIsInvalidAssetNotFound
   },
   getAllBalances: {
@@ -123,26 +123,45 @@ const ERRORS = {
   }
 };
 export class XChainClient extends JsonRpcClient {
-  wireNames = { getAddressTxs: "avm.getAddressTxs", getAllBalances: "avm.getAllBalances", getAssetDescription: "avm.getAssetDescription", getBalance: "avm.getBalance", getBlock: "avm.getBlock", getBlockByHeight: "avm.getBlockByHeight", getHeight: "avm.getHeight", getTx: "avm.getTx", getTxFee: "avm.getTxFee", getTxStatus: "avm.getTxStatus", getUTXOs: "avm.getUTXOs", issueTx: "avm.issueTx" };
+  wireNames = {
+    getAddressTxs: "avm.getAddressTxs",
+    getAllBalances: "avm.getAllBalances",
+    getAssetDescription: "avm.getAssetDescription",
+    getBalance: "avm.getBalance",
+    getBlock: "avm.getBlock",
+    getBlockByHeight: "avm.getBlockByHeight",
+    getHeight: "avm.getHeight",
+    getTx: "avm.getTx",
+    getTxFee: "avm.getTxFee",
+    getTxStatus: "avm.getTxStatus",
+    getUTXOs: "avm.getUTXOs",
+    issueTx: "avm.issueTx"
+  };
   constructor(options = {}) {
-    super(options, "http://127.0.0.1:9650", "/ext/bc/{blockchainID}", { blockchainID: options.blockchainID ?? "X" }, {
-      "avm.getAddressTxs": {
-        lastVersion: "v1.13.0",
-        removedIn: "v1.13.1"
-      },
-      "avm.getBlock": {
-        since: "v1.9.12"
-      },
-      "avm.getBlockByHeight": {
-        since: "v1.9.12"
-      },
-      "avm.getHeight": {
-        since: "v1.9.12"
-      },
-      "avm.getTxFee": {
-        since: "v1.12.2"
+    super(
+      options,
+      "http://127.0.0.1:9650",
+      "/ext/bc/{blockchainID}",
+      { blockchainID: options.blockchainID ?? "X" },
+      {
+        "avm.getAddressTxs": {
+          lastVersion: "v1.13.0",
+          removedIn: "v1.13.1"
+        },
+        "avm.getBlock": {
+          since: "v1.9.12"
+        },
+        "avm.getBlockByHeight": {
+          since: "v1.9.12"
+        },
+        "avm.getHeight": {
+          since: "v1.9.12"
+        },
+        "avm.getTxFee": {
+          since: "v1.12.2"
+        }
       }
-    });
+    );
   }
   /**
    * Lists, page by page, the IDs of transactions that changed an address's balance of one asset.
@@ -244,7 +263,12 @@ export class XChainClient extends JsonRpcClient {
    * @throws {@link JsonRpcError} -32000: transaction doesn't create an asset
    */
   getAssetDescription(params, options) {
-    return this.request("avm.getAssetDescription", params, options, ERRORS.getAssetDescription);
+    return this.request(
+      "avm.getAssetDescription",
+      params,
+      options,
+      ERRORS.getAssetDescription
+    );
   }
   /**
    * Returns how much of one asset an address holds, and the UTXOs that make up the amount.
@@ -393,7 +417,19 @@ export class XChainClient extends JsonRpcClient {
    * first short page is the last, and an item a later page repeats is given once.
    */
   getUTXOsAll(params, options) {
-    return this.paginate("avm.getUTXOs", params, options, ERRORS.getUTXOs, { cursorParam: "startIndex", cursorField: "endIndex", pageSizeParam: "limit", maxPageSize: 1024, itemsField: "utxos" });
+    return this.paginate(
+      "avm.getUTXOs",
+      params,
+      options,
+      ERRORS.getUTXOs,
+      {
+        cursorParam: "startIndex",
+        cursorField: "endIndex",
+        pageSizeParam: "limit",
+        maxPageSize: 1024,
+        itemsField: "utxos"
+      }
+    );
   }
   /**
    * Submits a signed transaction to the chain.

@@ -26,9 +26,17 @@ const ERRORS = {
   }
 };
 export class XWalletClient extends JsonRpcClient {
-  wireNames = { issueTx: "wallet.issueTx" };
+  wireNames = {
+    issueTx: "wallet.issueTx"
+  };
   constructor(options = {}) {
-    super(options, "http://127.0.0.1:9650", "/ext/bc/{blockchainID}/wallet", { blockchainID: options.blockchainID ?? "X" }, {});
+    super(
+      options,
+      "http://127.0.0.1:9650",
+      "/ext/bc/{blockchainID}/wallet",
+      { blockchainID: options.blockchainID ?? "X" },
+      {}
+    );
   }
   /**
    * Submits a signed transaction through the node's wallet service.

@@ -109,7 +109,18 @@ const ERRORS = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/admin`.
  */
 export class AdminClient extends JsonRpcClient<AdminClientErrors> {
-  protected override readonly wireNames = { alias: 'admin.alias', aliasChain: 'admin.aliasChain', getChainAliases: 'admin.getChainAliases', getLoggerLevel: 'admin.getLoggerLevel', loadVMs: 'admin.loadVMs', lockProfile: 'admin.lockProfile', memoryProfile: 'admin.memoryProfile', setLoggerLevel: 'admin.setLoggerLevel', startCPUProfiler: 'admin.startCPUProfiler', stopCPUProfiler: 'admin.stopCPUProfiler' };
+  protected override readonly wireNames = {
+    alias: 'admin.alias',
+    aliasChain: 'admin.aliasChain',
+    getChainAliases: 'admin.getChainAliases',
+    getLoggerLevel: 'admin.getLoggerLevel',
+    loadVMs: 'admin.loadVMs',
+    lockProfile: 'admin.lockProfile',
+    memoryProfile: 'admin.memoryProfile',
+    setLoggerLevel: 'admin.setLoggerLevel',
+    startCPUProfiler: 'admin.startCPUProfiler',
+    stopCPUProfiler: 'admin.stopCPUProfiler',
+  };
 
   constructor(options: AdminClientOptions = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/admin', {}, {});
@@ -284,7 +295,10 @@ export class AdminClient extends JsonRpcClient<AdminClientErrors> {
    * @throws {@link JsonRpcError} -32000: need to specify either displayLevel or logLevel
    * @throws {@link JsonRpcError} -32000: logger with name "Z" not found
    */
-  setLoggerLevel(params: AdminSetLoggerLevelParams & { logLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo'; displayLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo' } = {}, options?: CallOptions): Promise<AdminSetLoggerLevelResult> {
+  setLoggerLevel(
+    params: AdminSetLoggerLevelParams & { logLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo'; displayLevel?: 'off' | 'fatal' | 'error' | 'warn' | 'info' | 'trace' | 'debug' | 'verbo' } = {},
+    options?: CallOptions,
+  ): Promise<AdminSetLoggerLevelResult> {
     return this.request<AdminSetLoggerLevelResult>('admin.setLoggerLevel', params, options, ERRORS.setLoggerLevel);
   }
 

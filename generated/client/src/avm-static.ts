@@ -54,15 +54,23 @@ const ERRORS = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/vm/avm`.
  */
 export class AvmStaticClient extends JsonRpcClient<AvmStaticClientErrors> {
-  protected override readonly wireNames = { buildGenesis: 'avm.buildGenesis' };
+  protected override readonly wireNames = {
+    buildGenesis: 'avm.buildGenesis',
+  };
 
   constructor(options: AvmStaticClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/vm/avm', {}, {
-  'avm.buildGenesis': {
-    lastVersion: 'v1.10.17',
-    removedIn: 'v1.10.18',
-  },
-});
+    super(
+      options,
+      'http://127.0.0.1:9650',
+      '/ext/vm/avm',
+      {},
+      {
+        'avm.buildGenesis': {
+          lastVersion: 'v1.10.17',
+          removedIn: 'v1.10.18',
+        },
+      },
+    );
   }
 
   /**
@@ -104,10 +112,22 @@ export class AvmStaticClient extends JsonRpcClient<AvmStaticClientErrors> {
    * @throws {@link JsonRpcError} -32000: problem formatting asset definition memo due to: missing 0x
    *         prefix to hex encoding
    */
-  buildGenesis(params: AvmBuildGenesisParams & { encoding: 'hexnc' }, options?: CallOptions): Promise<Omit<AvmBuildGenesisResult, 'bytes'> & { bytes: HexNoChecksum }>;
-  buildGenesis(params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexc' }, options?: CallOptions): Promise<Omit<AvmBuildGenesisResult, 'bytes'> & { bytes: Hex }>;
-  buildGenesis(params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<AvmBuildGenesisResult>;
-  buildGenesis(params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<AvmBuildGenesisResult> {
+  buildGenesis(
+    params: AvmBuildGenesisParams & { encoding: 'hexnc' },
+    options?: CallOptions,
+  ): Promise<Omit<AvmBuildGenesisResult, 'bytes'> & { bytes: HexNoChecksum }>;
+  buildGenesis(
+    params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<Omit<AvmBuildGenesisResult, 'bytes'> & { bytes: Hex }>;
+  buildGenesis(
+    params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<AvmBuildGenesisResult>;
+  buildGenesis(
+    params: AvmBuildGenesisParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<AvmBuildGenesisResult> {
     return this.request<AvmBuildGenesisResult>('avm.buildGenesis', params, options, ERRORS.buildGenesis);
   }
 }

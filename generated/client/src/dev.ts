@@ -97,7 +97,19 @@ const ERRORS = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/dev`.
  */
 export class DevClient extends JsonRpcClient<DevClientErrors> {
-  protected override readonly wireNames = { snapshot: 'dev.snapshot', revert: 'dev.revert', setTime: 'dev.setTime', increaseTime: 'dev.increaseTime', mine: 'dev.mine', fund: 'dev.fund', setFeeState: 'dev.setFeeState', reset: 'dev.reset', setAutomine: 'dev.setAutomine', setIntervalMining: 'dev.setIntervalMining', listAccounts: 'dev.listAccounts' };
+  protected override readonly wireNames = {
+    snapshot: 'dev.snapshot',
+    revert: 'dev.revert',
+    setTime: 'dev.setTime',
+    increaseTime: 'dev.increaseTime',
+    mine: 'dev.mine',
+    fund: 'dev.fund',
+    setFeeState: 'dev.setFeeState',
+    reset: 'dev.reset',
+    setAutomine: 'dev.setAutomine',
+    setIntervalMining: 'dev.setIntervalMining',
+    listAccounts: 'dev.listAccounts',
+  };
 
   constructor(options: DevClientOptions = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/dev', {}, {});

@@ -49,7 +49,11 @@ const ERRORS = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/health`.
  */
 export class HealthClient extends JsonRpcClient<HealthClientErrors> {
-  protected override readonly wireNames = { health: 'health.health', readiness: 'health.readiness', liveness: 'health.liveness' };
+  protected override readonly wireNames = {
+    health: 'health.health',
+    readiness: 'health.readiness',
+    liveness: 'health.liveness',
+  };
 
   constructor(options: HealthClientOptions = {}) {
     super(options, 'http://127.0.0.1:9650', '/ext/health', {}, {});

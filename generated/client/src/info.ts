@@ -101,17 +101,37 @@ const ERRORS = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/info`.
  */
 export class InfoClient extends JsonRpcClient<InfoClientErrors> {
-  protected override readonly wireNames = { getNetworkID: 'info.getNetworkID', getNetworkName: 'info.getNetworkName', getBlockchainID: 'info.getBlockchainID', getNodeID: 'info.getNodeID', getNodeIP: 'info.getNodeIP', getNodeVersion: 'info.getNodeVersion', getVMs: 'info.getVMs', getTxFee: 'info.getTxFee', isBootstrapped: 'info.isBootstrapped', peers: 'info.peers', uptime: 'info.uptime', upgrades: 'info.upgrades', acps: 'info.acps' };
+  protected override readonly wireNames = {
+    getNetworkID: 'info.getNetworkID',
+    getNetworkName: 'info.getNetworkName',
+    getBlockchainID: 'info.getBlockchainID',
+    getNodeID: 'info.getNodeID',
+    getNodeIP: 'info.getNodeIP',
+    getNodeVersion: 'info.getNodeVersion',
+    getVMs: 'info.getVMs',
+    getTxFee: 'info.getTxFee',
+    isBootstrapped: 'info.isBootstrapped',
+    peers: 'info.peers',
+    uptime: 'info.uptime',
+    upgrades: 'info.upgrades',
+    acps: 'info.acps',
+  };
 
   constructor(options: InfoClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/info', {}, {
-  'info.upgrades': {
-    since: 'v1.11.11',
-  },
-  'info.acps': {
-    since: 'v1.10.18',
-  },
-});
+    super(
+      options,
+      'http://127.0.0.1:9650',
+      '/ext/info',
+      {},
+      {
+        'info.upgrades': {
+          since: 'v1.11.11',
+        },
+        'info.acps': {
+          since: 'v1.10.18',
+        },
+      },
+    );
   }
 
   /**

@@ -19,10 +19,36 @@ export interface KeystoreClientOptions extends ClientOptions {}
 
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type KeystoreClientErrors = {
-  createUser: 'InvalidArgument' | 'KeystoreEmptyUsername' | 'KeystoreUsernameTooLong' | 'KeystoreUserAlreadyExists' | 'KeystoreEmptyPassword' | 'KeystorePasswordTooLong' | 'KeystorePasswordTooWeak';
-  deleteUser: 'InvalidArgument' | 'KeystoreEmptyUsername' | 'KeystoreUsernameTooLong' | 'KeystoreUserDoesNotExist' | 'KeystoreIncorrectPassword';
-  exportUser: 'InvalidArgument' | 'KeystoreEmptyUsername' | 'KeystoreUsernameTooLong' | 'KeystoreIncorrectPassword' | 'UserEncodingUnsupported';
-  importUser: 'InvalidArgument' | 'KeystoreEmptyUsername' | 'KeystoreUsernameTooLong' | 'CouldntDecodeToBytesMissingPrefixToHex' | 'CouldntDecodeToBytesInvalidInputChecksum' | 'KeystoreUserAlreadyExists' | 'UnknownCodecVersion' | 'CouldntUnpackCodecVersion' | 'KeystoreIncorrectPassword';
+  createUser:
+    | 'InvalidArgument'
+    | 'KeystoreEmptyUsername'
+    | 'KeystoreUsernameTooLong'
+    | 'KeystoreUserAlreadyExists'
+    | 'KeystoreEmptyPassword'
+    | 'KeystorePasswordTooLong'
+    | 'KeystorePasswordTooWeak';
+  deleteUser:
+    | 'InvalidArgument'
+    | 'KeystoreEmptyUsername'
+    | 'KeystoreUsernameTooLong'
+    | 'KeystoreUserDoesNotExist'
+    | 'KeystoreIncorrectPassword';
+  exportUser:
+    | 'InvalidArgument'
+    | 'KeystoreEmptyUsername'
+    | 'KeystoreUsernameTooLong'
+    | 'KeystoreIncorrectPassword'
+    | 'UserEncodingUnsupported';
+  importUser:
+    | 'InvalidArgument'
+    | 'KeystoreEmptyUsername'
+    | 'KeystoreUsernameTooLong'
+    | 'CouldntDecodeToBytesMissingPrefixToHex'
+    | 'CouldntDecodeToBytesInvalidInputChecksum'
+    | 'KeystoreUserAlreadyExists'
+    | 'UnknownCodecVersion'
+    | 'CouldntUnpackCodecVersion'
+    | 'KeystoreIncorrectPassword';
   listUsers: 'InvalidArgument';
 };
 
@@ -103,31 +129,44 @@ const ERRORS = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/keystore`.
  */
 export class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> {
-  protected override readonly wireNames = { createUser: 'keystore.createUser', deleteUser: 'keystore.deleteUser', exportUser: 'keystore.exportUser', importUser: 'keystore.importUser', listUsers: 'keystore.listUsers' };
+  protected override readonly wireNames = {
+    createUser: 'keystore.createUser',
+    deleteUser: 'keystore.deleteUser',
+    exportUser: 'keystore.exportUser',
+    importUser: 'keystore.importUser',
+    listUsers: 'keystore.listUsers',
+  };
 
   constructor(options: KeystoreClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/keystore', {}, {
-  'keystore.createUser': {
-    lastVersion: 'v1.12.1',
-    removedIn: 'v1.12.2',
-  },
-  'keystore.deleteUser': {
-    lastVersion: 'v1.12.1',
-    removedIn: 'v1.12.2',
-  },
-  'keystore.exportUser': {
-    lastVersion: 'v1.12.1',
-    removedIn: 'v1.12.2',
-  },
-  'keystore.importUser': {
-    lastVersion: 'v1.12.1',
-    removedIn: 'v1.12.2',
-  },
-  'keystore.listUsers': {
-    lastVersion: 'v1.12.1',
-    removedIn: 'v1.12.2',
-  },
-}, ['PASSWORD', 'USER']);
+    super(
+      options,
+      'http://127.0.0.1:9650',
+      '/ext/keystore',
+      {},
+      {
+        'keystore.createUser': {
+          lastVersion: 'v1.12.1',
+          removedIn: 'v1.12.2',
+        },
+        'keystore.deleteUser': {
+          lastVersion: 'v1.12.1',
+          removedIn: 'v1.12.2',
+        },
+        'keystore.exportUser': {
+          lastVersion: 'v1.12.1',
+          removedIn: 'v1.12.2',
+        },
+        'keystore.importUser': {
+          lastVersion: 'v1.12.1',
+          removedIn: 'v1.12.2',
+        },
+        'keystore.listUsers': {
+          lastVersion: 'v1.12.1',
+          removedIn: 'v1.12.2',
+        },
+      },
+      ['PASSWORD', 'USER'],
+    );
   }
 
   /**
@@ -231,10 +270,22 @@ export class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> {
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g.
    *             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
-  exportUser(params: KeystoreExportUserParams & { encoding: 'hexnc' }, options?: CallOptions): Promise<Omit<KeystoreExportUserResult, 'user'> & { user: HexNoChecksum }>;
-  exportUser(params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexc' }, options?: CallOptions): Promise<Omit<KeystoreExportUserResult, 'user'> & { user: Hex }>;
-  exportUser(params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<KeystoreExportUserResult>;
-  exportUser(params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<KeystoreExportUserResult> {
+  exportUser(
+    params: KeystoreExportUserParams & { encoding: 'hexnc' },
+    options?: CallOptions,
+  ): Promise<Omit<KeystoreExportUserResult, 'user'> & { user: HexNoChecksum }>;
+  exportUser(
+    params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<Omit<KeystoreExportUserResult, 'user'> & { user: Hex }>;
+  exportUser(
+    params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<KeystoreExportUserResult>;
+  exportUser(
+    params: KeystoreExportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<KeystoreExportUserResult> {
     return this.request<KeystoreExportUserResult>('keystore.exportUser', params, options, ERRORS.exportUser);
   }
 
@@ -273,7 +324,10 @@ export class KeystoreClient extends JsonRpcClient<KeystoreClientErrors> {
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: keep keys in a client-side wallet (e.g.
    *             AvalancheJS) and submit signed transactions with avm.issueTx or platform.issueTx
    */
-  importUser(params: KeystoreImportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<KeystoreImportUserResult> {
+  importUser(
+    params: KeystoreImportUserParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<KeystoreImportUserResult> {
     return this.request<KeystoreImportUserResult>('keystore.importUser', params, options, ERRORS.importUser);
   }
 

@@ -77,7 +77,12 @@ export type PChainClientErrors = {
   getProposedHeight: 'InvalidArgument';
   getMinStake: 'InvalidArgument' | 'SubnetTransformationNotFound';
   getRewardUTXOs: 'InvalidArgument' | 'RewardUTXOEncodingUnsupported';
-  getStake: 'InvalidArgument' | 'TooManyAddresses' | 'PlatformAddressWrongHRP' | 'PlatformAddressWrongChain' | 'OutputEncodingUnsupported';
+  getStake:
+    | 'InvalidArgument'
+    | 'TooManyAddresses'
+    | 'PlatformAddressWrongHRP'
+    | 'PlatformAddressWrongChain'
+    | 'OutputEncodingUnsupported';
   getStakingAssetID: 'InvalidArgument' | 'SubnetTransformationNotFound';
   getSubnet: 'InvalidArgument' | 'ThePrimaryNetworkIsntASubnet' | 'NotFound' | 'IsNotASubnet';
   getSubnets: 'InvalidArgument' | 'IsNotASubnet';
@@ -85,12 +90,32 @@ export type PChainClientErrors = {
   getTotalStake: 'InvalidArgument';
   getTx: 'InvalidArgument' | 'CouldntGetTxNotFound';
   getTxStatus: 'InvalidArgument';
-  getUTXOs: 'InvalidArgument' | 'UTXONoAddresses' | 'UTXOTooManyAddresses' | 'PlatformAddressWrongHRP' | 'PlatformAddressWrongChain' | 'StartIndexUTXOInvalid' | 'UTXOEncodingUnsupported';
+  getUTXOs:
+    | 'InvalidArgument'
+    | 'UTXONoAddresses'
+    | 'UTXOTooManyAddresses'
+    | 'PlatformAddressWrongHRP'
+    | 'PlatformAddressWrongChain'
+    | 'StartIndexUTXOInvalid'
+    | 'UTXOEncodingUnsupported';
   getValidatorsAt: 'InvalidArgument' | 'HeightNotFinalized';
   getValidatorFeeConfig: 'InvalidArgument';
   getValidatorFeeState: 'InvalidArgument';
-  issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding' | 'PlatformTxWrongNetworkID' | 'PlatformTxWrongChainID' | 'PlatformTxMissingUTXO' | 'PlatformTxWrongNetworkIDBeforeV1_11_13' | 'PlatformTxWrongChainIDBeforeV1_11_13' | 'PlatformTxMissingUTXOBeforeV1_11_13';
-  sampleValidators: 'InvalidArgument' | 'SamplingErroredWithInsufficientWeight' | 'SamplingErroredWithMissingValidators';
+  issueTx:
+    | 'InvalidArgument'
+    | 'TxMissingHexPrefix'
+    | 'TxBadChecksum'
+    | 'TxUnsupportedEncoding'
+    | 'PlatformTxWrongNetworkID'
+    | 'PlatformTxWrongChainID'
+    | 'PlatformTxMissingUTXO'
+    | 'PlatformTxWrongNetworkIDBeforeV1_11_13'
+    | 'PlatformTxWrongChainIDBeforeV1_11_13'
+    | 'PlatformTxMissingUTXOBeforeV1_11_13';
+  sampleValidators:
+    | 'InvalidArgument'
+    | 'SamplingErroredWithInsufficientWeight'
+    | 'SamplingErroredWithMissingValidators';
   validatedBy: 'InvalidArgument' | 'ProblemRetrievingBlockchainNotFound' | 'IsNotABlockchain';
   validates: 'InvalidArgument' | 'ProblemRetrievingSubnetNotFound' | 'IsNotASubnet';
 };
@@ -314,35 +339,72 @@ const ERRORS = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/P`.
  */
 export class PChainClient extends JsonRpcClient<PChainClientErrors> {
-  protected override readonly wireNames = { getBalance: 'platform.getBalance', getBlock: 'platform.getBlock', getBlockByHeight: 'platform.getBlockByHeight', getBlockchains: 'platform.getBlockchains', getBlockchainStatus: 'platform.getBlockchainStatus', getCurrentSupply: 'platform.getCurrentSupply', getCurrentValidators: 'platform.getCurrentValidators', getFeeConfig: 'platform.getFeeConfig', getFeeState: 'platform.getFeeState', getHeight: 'platform.getHeight', getL1Validator: 'platform.getL1Validator', getProposedHeight: 'platform.getProposedHeight', getMinStake: 'platform.getMinStake', getRewardUTXOs: 'platform.getRewardUTXOs', getStake: 'platform.getStake', getStakingAssetID: 'platform.getStakingAssetID', getSubnet: 'platform.getSubnet', getSubnets: 'platform.getSubnets', getTimestamp: 'platform.getTimestamp', getTotalStake: 'platform.getTotalStake', getTx: 'platform.getTx', getTxStatus: 'platform.getTxStatus', getUTXOs: 'platform.getUTXOs', getValidatorsAt: 'platform.getValidatorsAt', getValidatorFeeConfig: 'platform.getValidatorFeeConfig', getValidatorFeeState: 'platform.getValidatorFeeState', issueTx: 'platform.issueTx', sampleValidators: 'platform.sampleValidators', validatedBy: 'platform.validatedBy', validates: 'platform.validates' };
+  protected override readonly wireNames = {
+    getBalance: 'platform.getBalance',
+    getBlock: 'platform.getBlock',
+    getBlockByHeight: 'platform.getBlockByHeight',
+    getBlockchains: 'platform.getBlockchains',
+    getBlockchainStatus: 'platform.getBlockchainStatus',
+    getCurrentSupply: 'platform.getCurrentSupply',
+    getCurrentValidators: 'platform.getCurrentValidators',
+    getFeeConfig: 'platform.getFeeConfig',
+    getFeeState: 'platform.getFeeState',
+    getHeight: 'platform.getHeight',
+    getL1Validator: 'platform.getL1Validator',
+    getProposedHeight: 'platform.getProposedHeight',
+    getMinStake: 'platform.getMinStake',
+    getRewardUTXOs: 'platform.getRewardUTXOs',
+    getStake: 'platform.getStake',
+    getStakingAssetID: 'platform.getStakingAssetID',
+    getSubnet: 'platform.getSubnet',
+    getSubnets: 'platform.getSubnets',
+    getTimestamp: 'platform.getTimestamp',
+    getTotalStake: 'platform.getTotalStake',
+    getTx: 'platform.getTx',
+    getTxStatus: 'platform.getTxStatus',
+    getUTXOs: 'platform.getUTXOs',
+    getValidatorsAt: 'platform.getValidatorsAt',
+    getValidatorFeeConfig: 'platform.getValidatorFeeConfig',
+    getValidatorFeeState: 'platform.getValidatorFeeState',
+    issueTx: 'platform.issueTx',
+    sampleValidators: 'platform.sampleValidators',
+    validatedBy: 'platform.validatedBy',
+    validates: 'platform.validates',
+  };
 
   constructor(options: PChainClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/bc/P', {}, {
-  'platform.getBlockByHeight': {
-    since: 'v1.10.8',
-  },
-  'platform.getFeeConfig': {
-    since: 'v1.11.11',
-  },
-  'platform.getFeeState': {
-    since: 'v1.11.11',
-  },
-  'platform.getL1Validator': {
-    since: 'v1.11.13',
-  },
-  'platform.getProposedHeight': {
-    since: 'v1.11.13',
-  },
-  'platform.getSubnet': {
-    since: 'v1.11.0',
-  },
-  'platform.getValidatorFeeConfig': {
-    since: 'v1.12.2',
-  },
-  'platform.getValidatorFeeState': {
-    since: 'v1.12.2',
-  },
-});
+    super(
+      options,
+      'http://127.0.0.1:9650',
+      '/ext/bc/P',
+      {},
+      {
+        'platform.getBlockByHeight': {
+          since: 'v1.10.8',
+        },
+        'platform.getFeeConfig': {
+          since: 'v1.11.11',
+        },
+        'platform.getFeeState': {
+          since: 'v1.11.11',
+        },
+        'platform.getL1Validator': {
+          since: 'v1.11.13',
+        },
+        'platform.getProposedHeight': {
+          since: 'v1.11.13',
+        },
+        'platform.getSubnet': {
+          since: 'v1.11.0',
+        },
+        'platform.getValidatorFeeConfig': {
+          since: 'v1.12.2',
+        },
+        'platform.getValidatorFeeState': {
+          since: 'v1.12.2',
+        },
+      },
+    );
   }
 
   /**
@@ -404,10 +466,22 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't get block with id
    *         d7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG: not found
    */
-  getBlock(params: PlatformGetBlockParams & { encoding: 'json' }, options?: CallOptions): Promise<Omit<PlatformGetBlockResult, 'block'> & { block: PlatformBlock }>;
-  getBlock(params: PlatformGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<PlatformGetBlockResult, 'block'> & { block: EncodedBytes }>;
-  getBlock(params: PlatformGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<PlatformGetBlockResult>;
-  getBlock(params: PlatformGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<PlatformGetBlockResult> {
+  getBlock(
+    params: PlatformGetBlockParams & { encoding: 'json' },
+    options?: CallOptions,
+  ): Promise<Omit<PlatformGetBlockResult, 'block'> & { block: PlatformBlock }>;
+  getBlock(
+    params: PlatformGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<Omit<PlatformGetBlockResult, 'block'> & { block: EncodedBytes }>;
+  getBlock(
+    params: PlatformGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<PlatformGetBlockResult>;
+  getBlock(
+    params: PlatformGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<PlatformGetBlockResult> {
     return this.request<PlatformGetBlockResult>('platform.getBlock', params, options, ERRORS.getBlock);
   }
 
@@ -437,11 +511,28 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: couldn't get block at height 99999999999: not found
    */
-  getBlockByHeight(params: PlatformGetBlockByHeightParams & { encoding: 'json' }, options?: CallOptions): Promise<Omit<PlatformGetBlockByHeightResult, 'block'> & { block: PlatformBlock }>;
-  getBlockByHeight(params: PlatformGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<PlatformGetBlockByHeightResult, 'block'> & { block: EncodedBytes }>;
-  getBlockByHeight(params: PlatformGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<PlatformGetBlockByHeightResult>;
-  getBlockByHeight(params: PlatformGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<PlatformGetBlockByHeightResult> {
-    return this.request<PlatformGetBlockByHeightResult>('platform.getBlockByHeight', params, options, ERRORS.getBlockByHeight);
+  getBlockByHeight(
+    params: PlatformGetBlockByHeightParams & { encoding: 'json' },
+    options?: CallOptions,
+  ): Promise<Omit<PlatformGetBlockByHeightResult, 'block'> & { block: PlatformBlock }>;
+  getBlockByHeight(
+    params: PlatformGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<Omit<PlatformGetBlockByHeightResult, 'block'> & { block: EncodedBytes }>;
+  getBlockByHeight(
+    params: PlatformGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<PlatformGetBlockByHeightResult>;
+  getBlockByHeight(
+    params: PlatformGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<PlatformGetBlockByHeightResult> {
+    return this.request<PlatformGetBlockByHeightResult>(
+      'platform.getBlockByHeight',
+      params,
+      options,
+      ERRORS.getBlockByHeight,
+    );
   }
 
   /**
@@ -496,8 +587,16 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: problem parsing blockchainID "foo": input string is smaller
    *         than the checksum size
    */
-  getBlockchainStatus(params: PlatformGetBlockchainStatusParams, options?: CallOptions): Promise<PlatformGetBlockchainStatusResult> {
-    return this.request<PlatformGetBlockchainStatusResult>('platform.getBlockchainStatus', params, options, ERRORS.getBlockchainStatus);
+  getBlockchainStatus(
+    params: PlatformGetBlockchainStatusParams,
+    options?: CallOptions,
+  ): Promise<PlatformGetBlockchainStatusResult> {
+    return this.request<PlatformGetBlockchainStatusResult>(
+      'platform.getBlockchainStatus',
+      params,
+      options,
+      ERRORS.getBlockchainStatus,
+    );
   }
 
   /**
@@ -520,8 +619,16 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: fetching current supply failed: not found
    */
-  getCurrentSupply(params: PlatformGetCurrentSupplyParams = {}, options?: CallOptions): Promise<PlatformGetCurrentSupplyResult> {
-    return this.request<PlatformGetCurrentSupplyResult>('platform.getCurrentSupply', params, options, ERRORS.getCurrentSupply);
+  getCurrentSupply(
+    params: PlatformGetCurrentSupplyParams = {},
+    options?: CallOptions,
+  ): Promise<PlatformGetCurrentSupplyResult> {
+    return this.request<PlatformGetCurrentSupplyResult>(
+      'platform.getCurrentSupply',
+      params,
+      options,
+      ERRORS.getCurrentSupply,
+    );
   }
 
   /**
@@ -566,8 +673,16 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't unmarshal an argument. Ensure arguments are valid and
    *         properly formatted. See documentation for example calls
    */
-  getCurrentValidators(params: PlatformGetCurrentValidatorsParams = {}, options?: CallOptions): Promise<PlatformGetCurrentValidatorsResult> {
-    return this.request<PlatformGetCurrentValidatorsResult>('platform.getCurrentValidators', params, options, ERRORS.getCurrentValidators);
+  getCurrentValidators(
+    params: PlatformGetCurrentValidatorsParams = {},
+    options?: CallOptions,
+  ): Promise<PlatformGetCurrentValidatorsResult> {
+    return this.request<PlatformGetCurrentValidatorsResult>(
+      'platform.getCurrentValidators',
+      params,
+      options,
+      ERRORS.getCurrentValidators,
+    );
   }
 
   /**
@@ -649,7 +764,12 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *         "9FAftNgNBrzHUMMApsSyV6RcFiL9UmCbvsCu28xdLV2mQ7CMo" failed: not found
    */
   getL1Validator(params: PlatformGetL1ValidatorParams, options?: CallOptions): Promise<PlatformGetL1ValidatorResult> {
-    return this.request<PlatformGetL1ValidatorResult>('platform.getL1Validator', params, options, ERRORS.getL1Validator);
+    return this.request<PlatformGetL1ValidatorResult>(
+      'platform.getL1Validator',
+      params,
+      options,
+      ERRORS.getL1Validator,
+    );
   }
 
   /**
@@ -668,7 +788,12 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *         properly formatted. See documentation for example calls
    */
   getProposedHeight(options?: CallOptions): Promise<PlatformGetProposedHeightResult> {
-    return this.request<PlatformGetProposedHeightResult>('platform.getProposedHeight', {}, options, ERRORS.getProposedHeight);
+    return this.request<PlatformGetProposedHeightResult>(
+      'platform.getProposedHeight',
+      {},
+      options,
+      ERRORS.getProposedHeight,
+    );
   }
 
   /**
@@ -722,8 +847,16 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: reward UTXOs show up in the reward owner's
    *             platform.getUTXOs listing
    */
-  getRewardUTXOs(params: PlatformGetRewardUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<PlatformGetRewardUTXOsResult> {
-    return this.request<PlatformGetRewardUTXOsResult>('platform.getRewardUTXOs', params, options, ERRORS.getRewardUTXOs);
+  getRewardUTXOs(
+    params: PlatformGetRewardUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<PlatformGetRewardUTXOsResult> {
+    return this.request<PlatformGetRewardUTXOsResult>(
+      'platform.getRewardUTXOs',
+      params,
+      options,
+      ERRORS.getRewardUTXOs,
+    );
   }
 
   /**
@@ -761,7 +894,10 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @deprecated Since AvalancheGo v1.9.12. Replacement: none: derive stake from
    *             platform.getCurrentValidators
    */
-  getStake(params: PlatformGetStakeParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<PlatformGetStakeResult> {
+  getStake(
+    params: PlatformGetStakeParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<PlatformGetStakeResult> {
     return this.request<PlatformGetStakeResult>('platform.getStake', params, options, ERRORS.getStake);
   }
 
@@ -782,8 +918,16 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: failed fetching subnet transformation for
    *         2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r: not found
    */
-  getStakingAssetID(params: PlatformGetStakingAssetIDParams = {}, options?: CallOptions): Promise<PlatformGetStakingAssetIDResult> {
-    return this.request<PlatformGetStakingAssetIDResult>('platform.getStakingAssetID', params, options, ERRORS.getStakingAssetID);
+  getStakingAssetID(
+    params: PlatformGetStakingAssetIDParams = {},
+    options?: CallOptions,
+  ): Promise<PlatformGetStakingAssetIDResult> {
+    return this.request<PlatformGetStakingAssetIDResult>(
+      'platform.getStakingAssetID',
+      params,
+      options,
+      ERRORS.getStakingAssetID,
+    );
   }
 
   /**
@@ -915,10 +1059,22 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *         properly formatted. See documentation for example calls
    * @throws {@link JsonRpcError} -32000: couldn't get tx: not found
    */
-  getTx(params: PlatformGetTxParams & { encoding: 'json' }, options?: CallOptions): Promise<Omit<PlatformGetTxResult, 'tx'> & { tx: PlatformTx }>;
-  getTx(params: PlatformGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<PlatformGetTxResult, 'tx'> & { tx: EncodedBytes }>;
-  getTx(params: PlatformGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<PlatformGetTxResult>;
-  getTx(params: PlatformGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<PlatformGetTxResult> {
+  getTx(
+    params: PlatformGetTxParams & { encoding: 'json' },
+    options?: CallOptions,
+  ): Promise<Omit<PlatformGetTxResult, 'tx'> & { tx: PlatformTx }>;
+  getTx(
+    params: PlatformGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<Omit<PlatformGetTxResult, 'tx'> & { tx: EncodedBytes }>;
+  getTx(
+    params: PlatformGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<PlatformGetTxResult>;
+  getTx(
+    params: PlatformGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<PlatformGetTxResult> {
     return this.request<PlatformGetTxResult>('platform.getTx', params, options, ERRORS.getTx);
   }
 
@@ -991,7 +1147,10 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't encode UTXO
    *         17VYpBDztAd8xrc6EnyTpXkQFNuZmNYWq483DKbJAre3SdZAV as json: unsupported encoding in method
    */
-  getUTXOs(params: PlatformGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<PlatformGetUTXOsResult> {
+  getUTXOs(
+    params: PlatformGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<PlatformGetUTXOsResult> {
     return this.request<PlatformGetUTXOsResult>('platform.getUTXOs', params, options, ERRORS.getUTXOs);
   }
 
@@ -999,8 +1158,23 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * Every item of `platform.getUTXOs` across all pages, for `for await`: each page continues where the last ended, the
    * first short page is the last, and an item a later page repeats is given once.
    */
-  getUTXOsAll(params: PlatformGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): AsyncGenerator<PlatformGetUTXOsResult['utxos'][number], void, undefined> {
-    return this.paginate<PlatformGetUTXOsResult['utxos'][number]>('platform.getUTXOs', params, options, ERRORS.getUTXOs, { cursorParam: 'startIndex', cursorField: 'endIndex', pageSizeParam: 'limit', maxPageSize: 1024, itemsField: 'utxos' });
+  getUTXOsAll(
+    params: PlatformGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): AsyncGenerator<PlatformGetUTXOsResult['utxos'][number], void, undefined> {
+    return this.paginate<PlatformGetUTXOsResult['utxos'][number]>(
+      'platform.getUTXOs',
+      params,
+      options,
+      ERRORS.getUTXOs,
+      {
+        cursorParam: 'startIndex',
+        cursorField: 'endIndex',
+        pageSizeParam: 'limit',
+        maxPageSize: 1024,
+        itemsField: 'utxos',
+      },
+    );
   }
 
   /**
@@ -1030,8 +1204,16 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *         unfinalized height with SubnetID = 11111111111111111111111111111111LpoYY: current P-chain
    *         height (1000) < requested P-Chain height (2000)
    */
-  getValidatorsAt(params: PlatformGetValidatorsAtParams, options?: CallOptions): Promise<PlatformGetValidatorsAtResult> {
-    return this.request<PlatformGetValidatorsAtResult>('platform.getValidatorsAt', params, options, ERRORS.getValidatorsAt);
+  getValidatorsAt(
+    params: PlatformGetValidatorsAtParams,
+    options?: CallOptions,
+  ): Promise<PlatformGetValidatorsAtResult> {
+    return this.request<PlatformGetValidatorsAtResult>(
+      'platform.getValidatorsAt',
+      params,
+      options,
+      ERRORS.getValidatorsAt,
+    );
   }
 
   /**
@@ -1054,7 +1236,12 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *         properly formatted. See documentation for example calls
    */
   getValidatorFeeConfig(options?: CallOptions): Promise<PlatformGetValidatorFeeConfigResult> {
-    return this.request<PlatformGetValidatorFeeConfigResult>('platform.getValidatorFeeConfig', {}, options, ERRORS.getValidatorFeeConfig);
+    return this.request<PlatformGetValidatorFeeConfigResult>(
+      'platform.getValidatorFeeConfig',
+      {},
+      options,
+      ERRORS.getValidatorFeeConfig,
+    );
   }
 
   /**
@@ -1072,7 +1259,12 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    *         properly formatted. See documentation for example calls
    */
   getValidatorFeeState(options?: CallOptions): Promise<PlatformGetValidatorFeeStateResult> {
-    return this.request<PlatformGetValidatorFeeStateResult>('platform.getValidatorFeeState', {}, options, ERRORS.getValidatorFeeState);
+    return this.request<PlatformGetValidatorFeeStateResult>(
+      'platform.getValidatorFeeState',
+      {},
+      options,
+      ERRORS.getValidatorFeeState,
+    );
   }
 
   /**
@@ -1116,7 +1308,10 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't issue tx: failed to read consumed UTXO
    *         2K1Ui8pZWUbxEp9Bm2W8MPKDHkVgxYDJwL1FjAYYqvmEvoTs4M:0 due to: not found
    */
-  issueTx(params: PlatformIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<PlatformIssueTxResult> {
+  issueTx(
+    params: PlatformIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<PlatformIssueTxResult> {
     return this.request<PlatformIssueTxResult>('platform.issueTx', params, options, ERRORS.issueTx);
   }
 
@@ -1139,8 +1334,16 @@ export class PChainClient extends JsonRpcClient<PChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: sampling 2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r
    *         errored with missing validators
    */
-  sampleValidators(params: PlatformSampleValidatorsParams, options?: CallOptions): Promise<PlatformSampleValidatorsResult> {
-    return this.request<PlatformSampleValidatorsResult>('platform.sampleValidators', params, options, ERRORS.sampleValidators);
+  sampleValidators(
+    params: PlatformSampleValidatorsParams,
+    options?: CallOptions,
+  ): Promise<PlatformSampleValidatorsResult> {
+    return this.request<PlatformSampleValidatorsResult>(
+      'platform.sampleValidators',
+      params,
+      options,
+      ERRORS.sampleValidators,
+    );
   }
 
   /**

@@ -40,18 +40,40 @@ export interface XChainClientOptions extends ClientOptions {
 
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type XChainClientErrors = {
-  getAddressTxs: 'InvalidArgument' | 'PageSizeMaximumAllowed' | 'CouldntParseArgumentToAddressCouldntParseAddress' | 'CouldntParseArgumentToAddressCouldntParseAddress2' | 'SpecifiedAssetIDIsInvalidAssetNotFound';
+  getAddressTxs:
+    | 'InvalidArgument'
+    | 'PageSizeMaximumAllowed'
+    | 'AddressWrongHRP'
+    | 'AddressMissingSeparator'
+    | 'SpecifiedAssetIDIsInvalidAssetNotFound';
   getAllBalances: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAddressWrongHRP' | 'AvmAddressMissing';
   getAssetDescription: 'InvalidArgument' | 'AvmAssetNotFound' | 'AvmNotFound' | 'TransactionDoesntCreateAnAsset';
-  getBalance: 'InvalidArgument' | 'AvmAddressWrongChain' | 'AvmAddressWrongHRP' | 'AvmAddressMissing' | 'AvmAssetNotFound';
+  getBalance:
+    | 'InvalidArgument'
+    | 'AvmAddressWrongChain'
+    | 'AvmAddressWrongHRP'
+    | 'AvmAddressMissing'
+    | 'AvmAssetNotFound';
   getBlock: 'InvalidArgument' | 'AvmNotLinearized' | 'CouldntGetBlockWithIdNotFound';
   getBlockByHeight: 'InvalidArgument' | 'AvmNotLinearized' | 'CouldntGetBlockAtHeightNotFound';
   getHeight: 'InvalidArgument' | 'AvmNotLinearized';
   getTx: 'InvalidArgument' | 'AvmNilTxID' | 'AvmNotFound';
   getTxFee: 'InvalidArgument';
   getTxStatus: 'InvalidArgument' | 'AvmNilTxID';
-  getUTXOs: 'InvalidArgument' | 'UTXONoAddresses' | 'UTXOTooManyAddresses' | 'ProblemParsingSourceChainIDThereIsNoID' | 'CouldntParseAddressExpectedHrpButGot';
-  issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding' | 'AvmTxWrongNetworkID' | 'AvmTxWrongChainID' | 'AvmTxMissingUTXO';
+  getUTXOs:
+    | 'InvalidArgument'
+    | 'UTXONoAddresses'
+    | 'UTXOTooManyAddresses'
+    | 'ProblemParsingSourceChainIDThereIsNoID'
+    | 'CouldntParseAddressExpectedHrpButGot';
+  issueTx:
+    | 'InvalidArgument'
+    | 'TxMissingHexPrefix'
+    | 'TxBadChecksum'
+    | 'TxUnsupportedEncoding'
+    | 'AvmTxWrongNetworkID'
+    | 'AvmTxWrongChainID'
+    | 'AvmTxMissingUTXO';
 };
 
 /** Each error the spec documents, once: its code, and a pattern of its message (the variable parts as wildcards). */
@@ -64,14 +86,14 @@ const DOCUMENTED_ERRORS = {
     ),
   ],
   PageSizeMaximumAllowed: [-32000, /^pageSize > maximum allowed \(\d+\)$/],
-  CouldntParseArgumentToAddressCouldntParseAddress: [
+  AddressWrongHRP: [
     -32000,
     new RegExp(
       '^couldn\'t parse argument \'[^\']*\' to address: couldn\'t parse address "[^"]*": expected hrp ' +
       '"[^"]*" but got "[^"]*"$',
     ),
   ],
-  CouldntParseArgumentToAddressCouldntParseAddress2: [
+  AddressMissingSeparator: [
     -32000,
     /^couldn't parse argument '[^']*' to address: couldn't parse address "[^"]*": no separator found in address$/,
   ],
@@ -121,8 +143,8 @@ const ERRORS = {
   getAddressTxs: {
     InvalidArgument: DOCUMENTED_ERRORS.InvalidArgument,
     PageSizeMaximumAllowed: DOCUMENTED_ERRORS.PageSizeMaximumAllowed,
-    CouldntParseArgumentToAddressCouldntParseAddress: DOCUMENTED_ERRORS.CouldntParseArgumentToAddressCouldntParseAddress,
-    CouldntParseArgumentToAddressCouldntParseAddress2: DOCUMENTED_ERRORS.CouldntParseArgumentToAddressCouldntParseAddress2,
+    AddressWrongHRP: DOCUMENTED_ERRORS.AddressWrongHRP,
+    AddressMissingSeparator: DOCUMENTED_ERRORS.AddressMissingSeparator,
     SpecifiedAssetIDIsInvalidAssetNotFound: DOCUMENTED_ERRORS.SpecifiedAssetIDIsInvalidAssetNotFound,
   },
   getAllBalances: {
@@ -193,27 +215,46 @@ const ERRORS = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/{blockchainID}`.
  */
 export class XChainClient extends JsonRpcClient<XChainClientErrors> {
-  protected override readonly wireNames = { getAddressTxs: 'avm.getAddressTxs', getAllBalances: 'avm.getAllBalances', getAssetDescription: 'avm.getAssetDescription', getBalance: 'avm.getBalance', getBlock: 'avm.getBlock', getBlockByHeight: 'avm.getBlockByHeight', getHeight: 'avm.getHeight', getTx: 'avm.getTx', getTxFee: 'avm.getTxFee', getTxStatus: 'avm.getTxStatus', getUTXOs: 'avm.getUTXOs', issueTx: 'avm.issueTx' };
+  protected override readonly wireNames = {
+    getAddressTxs: 'avm.getAddressTxs',
+    getAllBalances: 'avm.getAllBalances',
+    getAssetDescription: 'avm.getAssetDescription',
+    getBalance: 'avm.getBalance',
+    getBlock: 'avm.getBlock',
+    getBlockByHeight: 'avm.getBlockByHeight',
+    getHeight: 'avm.getHeight',
+    getTx: 'avm.getTx',
+    getTxFee: 'avm.getTxFee',
+    getTxStatus: 'avm.getTxStatus',
+    getUTXOs: 'avm.getUTXOs',
+    issueTx: 'avm.issueTx',
+  };
 
   constructor(options: XChainClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/bc/{blockchainID}', { blockchainID: options.blockchainID ?? 'X' }, {
-  'avm.getAddressTxs': {
-    lastVersion: 'v1.13.0',
-    removedIn: 'v1.13.1',
-  },
-  'avm.getBlock': {
-    since: 'v1.9.12',
-  },
-  'avm.getBlockByHeight': {
-    since: 'v1.9.12',
-  },
-  'avm.getHeight': {
-    since: 'v1.9.12',
-  },
-  'avm.getTxFee': {
-    since: 'v1.12.2',
-  },
-});
+    super(
+      options,
+      'http://127.0.0.1:9650',
+      '/ext/bc/{blockchainID}',
+      { blockchainID: options.blockchainID ?? 'X' },
+      {
+        'avm.getAddressTxs': {
+          lastVersion: 'v1.13.0',
+          removedIn: 'v1.13.1',
+        },
+        'avm.getBlock': {
+          since: 'v1.9.12',
+        },
+        'avm.getBlockByHeight': {
+          since: 'v1.9.12',
+        },
+        'avm.getHeight': {
+          since: 'v1.9.12',
+        },
+        'avm.getTxFee': {
+          since: 'v1.12.2',
+        },
+      },
+    );
   }
 
   /**
@@ -317,8 +358,16 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: not found
    * @throws {@link JsonRpcError} -32000: transaction doesn't create an asset
    */
-  getAssetDescription(params: AvmGetAssetDescriptionParams, options?: CallOptions): Promise<AvmGetAssetDescriptionResult> {
-    return this.request<AvmGetAssetDescriptionResult>('avm.getAssetDescription', params, options, ERRORS.getAssetDescription);
+  getAssetDescription(
+    params: AvmGetAssetDescriptionParams,
+    options?: CallOptions,
+  ): Promise<AvmGetAssetDescriptionResult> {
+    return this.request<AvmGetAssetDescriptionResult>(
+      'avm.getAssetDescription',
+      params,
+      options,
+      ERRORS.getAssetDescription,
+    );
   }
 
   /**
@@ -385,10 +434,22 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't get block with id
    *         tXJ4xwmR8soHE6DzRNMQPtiwQvuYsHn6eLLBzo2moDqBquqy6: not found
    */
-  getBlock(params: AvmGetBlockParams & { encoding: 'json' }, options?: CallOptions): Promise<Omit<AvmGetBlockResult, 'block'> & { block: AvmBlock }>;
-  getBlock(params: AvmGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<AvmGetBlockResult, 'block'> & { block: EncodedBytes }>;
-  getBlock(params: AvmGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetBlockResult>;
-  getBlock(params: AvmGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetBlockResult> {
+  getBlock(
+    params: AvmGetBlockParams & { encoding: 'json' },
+    options?: CallOptions,
+  ): Promise<Omit<AvmGetBlockResult, 'block'> & { block: AvmBlock }>;
+  getBlock(
+    params: AvmGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<Omit<AvmGetBlockResult, 'block'> & { block: EncodedBytes }>;
+  getBlock(
+    params: AvmGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<AvmGetBlockResult>;
+  getBlock(
+    params: AvmGetBlockParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<AvmGetBlockResult> {
     return this.request<AvmGetBlockResult>('avm.getBlock', params, options, ERRORS.getBlock);
   }
 
@@ -419,10 +480,22 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: chain is not linearized
    * @throws {@link JsonRpcError} -32000: couldn't get block at height 275686313486: not found
    */
-  getBlockByHeight(params: AvmGetBlockByHeightParams & { encoding: 'json' }, options?: CallOptions): Promise<Omit<AvmGetBlockByHeightResult, 'block'> & { block: AvmBlock }>;
-  getBlockByHeight(params: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<AvmGetBlockByHeightResult, 'block'> & { block: EncodedBytes }>;
-  getBlockByHeight(params: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetBlockByHeightResult>;
-  getBlockByHeight(params: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetBlockByHeightResult> {
+  getBlockByHeight(
+    params: AvmGetBlockByHeightParams & { encoding: 'json' },
+    options?: CallOptions,
+  ): Promise<Omit<AvmGetBlockByHeightResult, 'block'> & { block: AvmBlock }>;
+  getBlockByHeight(
+    params: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<Omit<AvmGetBlockByHeightResult, 'block'> & { block: EncodedBytes }>;
+  getBlockByHeight(
+    params: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<AvmGetBlockByHeightResult>;
+  getBlockByHeight(
+    params: AvmGetBlockByHeightParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<AvmGetBlockByHeightResult> {
     return this.request<AvmGetBlockByHeightResult>('avm.getBlockByHeight', params, options, ERRORS.getBlockByHeight);
   }
 
@@ -466,10 +539,22 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: nil transaction ID
    * @throws {@link JsonRpcError} -32000: not found
    */
-  getTx(params: AvmGetTxParams & { encoding: 'json' }, options?: CallOptions): Promise<Omit<AvmGetTxResult, 'tx'> & { tx: AvmTx }>;
-  getTx(params: AvmGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<Omit<AvmGetTxResult, 'tx'> & { tx: EncodedBytes }>;
-  getTx(params: AvmGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetTxResult>;
-  getTx(params: AvmGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' }, options?: CallOptions): Promise<AvmGetTxResult> {
+  getTx(
+    params: AvmGetTxParams & { encoding: 'json' },
+    options?: CallOptions,
+  ): Promise<Omit<AvmGetTxResult, 'tx'> & { tx: AvmTx }>;
+  getTx(
+    params: AvmGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<Omit<AvmGetTxResult, 'tx'> & { tx: EncodedBytes }>;
+  getTx(
+    params: AvmGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<AvmGetTxResult>;
+  getTx(
+    params: AvmGetTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' | 'json' },
+    options?: CallOptions,
+  ): Promise<AvmGetTxResult> {
     return this.request<AvmGetTxResult>('avm.getTx', params, options, ERRORS.getTx);
   }
 
@@ -551,7 +636,10 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: couldn't parse address
    *         "X-fuji1tnuesf6cqwnjw7fxjyk7lhch0vhf0v95zqsdqm": expected hrp "avax" but got "fuji"
    */
-  getUTXOs(params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<AvmGetUTXOsResult> {
+  getUTXOs(
+    params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<AvmGetUTXOsResult> {
     return this.request<AvmGetUTXOsResult>('avm.getUTXOs', params, options, ERRORS.getUTXOs);
   }
 
@@ -559,8 +647,23 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * Every item of `avm.getUTXOs` across all pages, for `for await`: each page continues where the last ended, the
    * first short page is the last, and an item a later page repeats is given once.
    */
-  getUTXOsAll(params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): AsyncGenerator<AvmGetUTXOsResult['utxos'][number], void, undefined> {
-    return this.paginate<AvmGetUTXOsResult['utxos'][number]>('avm.getUTXOs', params, options, ERRORS.getUTXOs, { cursorParam: 'startIndex', cursorField: 'endIndex', pageSizeParam: 'limit', maxPageSize: 1024, itemsField: 'utxos' });
+  getUTXOsAll(
+    params: AvmGetUTXOsParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): AsyncGenerator<AvmGetUTXOsResult['utxos'][number], void, undefined> {
+    return this.paginate<AvmGetUTXOsResult['utxos'][number]>(
+      'avm.getUTXOs',
+      params,
+      options,
+      ERRORS.getUTXOs,
+      {
+        cursorParam: 'startIndex',
+        cursorField: 'endIndex',
+        pageSizeParam: 'limit',
+        maxPageSize: 1024,
+        itemsField: 'utxos',
+      },
+    );
   }
 
   /**
@@ -596,7 +699,10 @@ export class XChainClient extends JsonRpcClient<XChainClientErrors> {
    * @throws {@link JsonRpcError} -32000: failed to verify transfer: failed to get utxo
    *         26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found
    */
-  issueTx(params: AvmIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<AvmIssueTxResult> {
+  issueTx(
+    params: AvmIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<AvmIssueTxResult> {
     return this.request<AvmIssueTxResult>('avm.issueTx', params, options, ERRORS.issueTx);
   }
 }

@@ -17,7 +17,14 @@ export interface XWalletClientOptions extends ClientOptions {
 
 /** The errors the spec documents for each method, by name: `client.failed(error, method, name)` takes these. */
 export type XWalletClientErrors = {
-  issueTx: 'InvalidArgument' | 'TxMissingHexPrefix' | 'TxBadChecksum' | 'TxUnsupportedEncoding' | 'AvmTxWrongNetworkID' | 'AvmTxWrongChainID' | 'AvmTxMissingUTXO';
+  issueTx:
+    | 'InvalidArgument'
+    | 'TxMissingHexPrefix'
+    | 'TxBadChecksum'
+    | 'TxUnsupportedEncoding'
+    | 'AvmTxWrongNetworkID'
+    | 'AvmTxWrongChainID'
+    | 'AvmTxMissingUTXO';
 };
 
 /** Each error the spec documents, once: its code, and a pattern of its message (the variable parts as wildcards). */
@@ -59,10 +66,18 @@ const ERRORS = {
  * Sends JSON-RPC 2.0 calls to `http://127.0.0.1:9650/ext/bc/{blockchainID}/wallet`.
  */
 export class XWalletClient extends JsonRpcClient<XWalletClientErrors> {
-  protected override readonly wireNames = { issueTx: 'wallet.issueTx' };
+  protected override readonly wireNames = {
+    issueTx: 'wallet.issueTx',
+  };
 
   constructor(options: XWalletClientOptions = {}) {
-    super(options, 'http://127.0.0.1:9650', '/ext/bc/{blockchainID}/wallet', { blockchainID: options.blockchainID ?? 'X' }, {});
+    super(
+      options,
+      'http://127.0.0.1:9650',
+      '/ext/bc/{blockchainID}/wallet',
+      { blockchainID: options.blockchainID ?? 'X' },
+      {},
+    );
   }
 
   /**
@@ -98,7 +113,10 @@ export class XWalletClient extends JsonRpcClient<XWalletClientErrors> {
    *         26zAKDZhyNWhisJs1nyfYzZe533cHZGnoWC9BF8jV8GkuvBeMz: not found
    * @deprecated Since AvalancheGo v1.9.12. Use `avm.issueTx` instead ({@link XChainClient.issueTx}).
    */
-  issueTx(params: WalletIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' }, options?: CallOptions): Promise<WalletIssueTxResult> {
+  issueTx(
+    params: WalletIssueTxParams & { encoding?: 'hex' | 'hexnc' | 'hexc' },
+    options?: CallOptions,
+  ): Promise<WalletIssueTxResult> {
     return this.request<WalletIssueTxResult>('wallet.issueTx', params, options, ERRORS.issueTx);
   }
 }
